@@ -1,0 +1,12 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/responses.js';
+import { deleteUserAsAdmin } from '../../shared/services/admin-users.js';
+import { userIdParams } from '../../schemas/compiled/admin.js';
+
+export const handler = httpHandler(
+  { capability: 'manage_users', summary: 'Delete a user (frees the e-mail; their tokens stop working)', params: userIdParams, responses: { 204: { description: 'Deleted' } } },
+  async ({ params, user, requestId }) => {
+    await deleteUserAsAdmin(user, params.userId, requestId);
+    return noContent();
+  },
+);

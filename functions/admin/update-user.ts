@@ -1,0 +1,22 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { patchUserAsAdmin } from '../../shared/services/admin-users.js';
+import { toUserDto } from '../../shared/services/accounts.js';
+import { patchUserBody, userIdParams } from '../../schemas/compiled/admin.js';
+import { UserResponse } from '../../schemas/admin.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_users',
+    summary: 'Change role, explicit capabilities, locked, verified, farmIds or name',
+    description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Admin-only capabilities cannot be granted to non-admins. You cannot demote, lock or delete yourself.',
+    params: userIdParams,
+    body: patchUserBody,
+    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    responses: { 200: { description: 'The updated user', schema: UserResponse }, 409: { description: 'Changed concurrently or a change to yourself' }, 412: { description: 'If-Match does not match' } },
+  },
+  async ({ params, body, headers, user, requestId }) => {
+    const saved = await patchUserAsAdmin(user, params.userId, body, headers['if-match'], requestId);
+    return ok(toUserDto(saved), 'User updated', { ETag: `"${saved.version}"` });
+  },
+);

@@ -1,0 +1,19 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { logout } from '../../shared/services/accounts.js';
+import { logoutBody } from '../../schemas/compiled/auth.js';
+import { LogoutResponse } from '../../schemas/auth.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'none',
+    allowUnverified: true,
+    summary: 'Sign out: the token is revoked server-side until it expires',
+    body: logoutBody,
+    responses: { 200: { description: 'Token revoked', schema: LogoutResponse } },
+  },
+  async ({ user, requestId }) => {
+    await logout(user, requestId);
+    return ok({ revoked: true, tokenId: user.token.jti }, 'Signed out; discard the token');
+  },
+);

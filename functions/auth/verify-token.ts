@@ -1,0 +1,17 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { toUserDto } from '../../shared/services/accounts.js';
+import { verifyTokenBody } from '../../schemas/compiled/auth.js';
+import { VerifyTokenResponse } from '../../schemas/auth.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'none',
+    allowUnverified: true,
+    summary: 'Check that the presented token is valid; returns its user and expiry',
+    body: verifyTokenBody,
+    responses: { 200: { description: 'Token is valid', schema: VerifyTokenResponse } },
+  },
+  async ({ user }) =>
+    ok({ valid: true, user: toUserDto(user), tokenId: user.token.jti, expiresAt: new Date(user.token.expiresAt * 1000).toISOString() }, 'Token is valid'),
+);

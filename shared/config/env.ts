@@ -1,0 +1,46 @@
+/** Runtime settings read from the environment once per container. Every variable is listed in the README. */
+export interface Settings {
+  stage: string;
+  isProduction: boolean;
+  tableName: string;
+  dynamodbEndpoint: string | undefined;
+  region: string;
+  jwtIssuer: string;
+  jwtAudience: string;
+  jwtTtlSeconds: number;
+  maxBodyBytes: number;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer`);
+  return n;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const stage = env.STAGE ?? 'dev';
+  return {
+    stage,
+    isProduction: stage === 'prod',
+    tableName: env.TABLE_NAME ?? 'flockwise-dev',
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    region: env.AWS_REGION ?? 'eu-west-1',
+    jwtIssuer: env.JWT_ISSUER ?? 'flockwise',
+    jwtAudience: env.JWT_AUDIENCE ?? 'flockwise-api',
+    jwtTtlSeconds: intEnv(env, 'JWT_TTL_SECONDS', 3600),
+    maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 102_400),
+  };
+}
+
+let cached: Settings | undefined;
+export function settings(): Settings {
+  cached ??= loadSettings();
+  return cached;
+}
+
+/** Tests change the environment between suites. */
+export function resetSettings(): void {
+  cached = undefined;
+}

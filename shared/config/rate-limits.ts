@@ -1,0 +1,47 @@
+import defaults from './rate-limits.json' with { type: 'json' };
+
+/** The four limiter classes of the contract (seed "Limits"): general applies to every route but /health. */
+export const LIMITER_CLASSES = ['general', 'auth', 'read', 'date'] as const;
+export type LimiterClass = (typeof LIMITER_CLASSES)[number];
+
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * Path prefixes of the route-specific classes. A route belongs to `general` plus at most one of these;
+ * the same function feeds the middleware and the API Gateway throttling written at package time.
+ */
+const CLASS_PREFIXES: ReadonlyArray<readonly [LimiterClass, readonly string[]]> = [
+  ['auth', ['/api/v1/auth']],
+  ['read', ['/api/v1/dashboard', '/api/v2/analytics', '/api/v1/flock-analytics', '/api/v1/rules', '/api/v1/anomalies', '/api/v1/predictive']],
+  ['date', ['/api/v1/inventory', '/api/v1/admin']],
+];
+
+/** Limiter classes that apply to a route path (the API Gateway resource path, e.g. `/api/v1/admin/users/{userId}`). */
+export function limiterClassesFor(path: string): LimiterClass[] {
+  if (path === '/health') return [];
+  const specific = CLASS_PREFIXES.find(([, prefixes]) => prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
+  return specific ? ['general', specific[0]] : ['general'];
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Documented defaults from rate-limits.json, overridden by RATE_LIMIT_<CLASS>_MAX / _WINDOW_SECONDS. */
+export function rateLimits(env: NodeJS.ProcessEnv = process.env): Record<LimiterClass, RateLimit> {
+  const out = {} as Record<LimiterClass, RateLimit>;
+  for (const cls of LIMITER_CLASSES) {
+    const prefix = `RATE_LIMIT_${cls.toUpperCase()}`;
+    out[cls] = {
+      max: positiveInt(env[`${prefix}_MAX`], `${prefix}_MAX`) ?? defaults[cls].max,
+      windowSeconds: positiveInt(env[`${prefix}_WINDOW_SECONDS`], `${prefix}_WINDOW_SECONDS`) ?? defaults[cls].windowSeconds,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settings } from '../config/env.js';
+import type { Key } from './keys.js';
+import { Conflict, type HttpError } from '../errors.js';
+
+/** The only DynamoDB client of the service. Local endpoints (DynamoDB Local) get fixed fake credentials. */
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/** Data calls made by this process, per command: tests and benchmarks count work instead of timing it. */
+export const dbCalls: Record<string, number> = {};
+export function resetDbCalls(): void {
+  for (const k of Object.keys(dbCalls)) delete dbCalls[k];
+}
+export function totalDbCalls(): number {
+  return Object.values(dbCalls).reduce((a, b) => a + b, 0);
+}
+
+export function db(): DynamoDBDocumentClient {
+  if (documentClient) return documentClient;
+  const { dynamodbEndpoint, region } = settings();
+  const client = new DynamoDBClient({
+    region,
+    maxAttempts: 3,
+    ...(dynamodbEndpoint
+      ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'fakeKeyId', secretAccessKey: 'fakeSecretKey' } }
+      : {}),
+  });
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const name = String(context.commandName ?? 'unknown').replace(/Command$/, '');
+      dbCalls[name] = (dbCalls[name] ?? 0) + 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countDynamoCalls' },
+  );
+  documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return documentClient;
+}
+
+export function tableName(): string {
+  return settings().tableName;
+}
+
+/** Tests point the service at another table or endpoint between suites. */
+export function resetDb(): void {
+  documentClient = undefined;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem };
+
+/**
+ * Runs a TransactWriteItems. When a condition fails, `onConditionFailed(index)` names the typed error
+ * for the item that failed (e.g. the e-mail uniqueness item → 409), so no half-written state is possible.
+ */
+export async function transact(items: TransactItem[], onConditionFailed: (index: number) => HttpError): Promise<void> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const reasons = err.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) throw onConditionFailed(failed);
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new Conflict('The record was changed by a concurrent request; read it again and retry');
+    }
+    throw err;
+  }
+}
+
+
+/** BatchGetItem over any number of keys (chunks of 100), retrying unprocessed keys. Order is not kept. */
+export async function batchGet(keys: readonly Key[], opts: { consistent?: boolean; projection?: string } = {}): Promise<Record<string, unknown>[]> {
+  const T = tableName();
+  const found: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] = keys.slice(i, i + 100).map((k) => ({ ...k }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
+      const res = await db().send(
+        new BatchGetCommand({
+          RequestItems: { [T]: { Keys: pending, ConsistentRead: opts.consistent ?? false, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}) } },
+        }),
+      );
+      found.push(...(res.Responses?.[T] ?? []));
+      pending = (res.UnprocessedKeys?.[T]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+    }
+  }
+  return found;
+}

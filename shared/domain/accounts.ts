@@ -1,0 +1,23 @@
+/** Account rules without I/O: e-mail normalization, the login lockout policy, what a PATCH changes. */
+export const LOGIN_LOCKOUT = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 } as const;
+export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** `{field: {from, to}}` for the fields whose value differs (arrays compared by content). */
+export function diff<T extends object>(before: T, after: T, fields: readonly (keyof T)[]): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const f of fields) {
+    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) changes[String(f)] = { from: before[f], to: after[f] };
+  }
+  return changes;
+}
+
+/** Reads a version from an `If-Match` header (`"3"`, `W/"3"` or `3`); undefined when absent or not a version. */
+export function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const m = /^(?:W\/)?"?(\d{1,15})"?$/.exec(header.trim());
+  return m ? Number(m[1]) : Number.NaN;
+}

@@ -1,0 +1,72 @@
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Capability } from '../domain/capabilities.js';
+import type { UserRecord } from '../db/users.js';
+import type { CompiledSchema } from '../../schemas/compiled-schema.js';
+
+/** What a route declares: who may call it and what it accepts. Read by the middleware and by the OpenAPI generator. */
+export type Access = 'public' | 'none' | Capability;
+
+export interface ResponseDoc {
+  description: string;
+  /** JSON Schema of the body (TypeBox); omitted for empty bodies. */
+  schema?: unknown;
+  contentType?: string;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  /** 'public': no token; 'none': any signed-in, verified user; otherwise the capability required. */
+  capability: Access;
+  body?: CompiledSchema<B>;
+  query?: CompiledSchema<Q>;
+  params?: CompiledSchema<P>;
+  /** Unverified accounts may call it (verify-token, logout). */
+  allowUnverified?: boolean;
+  summary: string;
+  description?: string;
+  /** Success and route-specific responses for the OpenAPI document (the common error responses are added). */
+  responses: Record<number, ResponseDoc>;
+  /** Headers the route reads (OpenAPI parameters). */
+  headers?: Record<string, string>;
+}
+
+export interface AuthUser extends UserRecord {
+  capabilities: ReadonlySet<Capability>;
+  token: { jti: string; expiresAt: number };
+}
+
+/** Per-request state the middleware fills in, stage by stage. */
+export interface RequestState {
+  requestId: string;
+  startedAt: number;
+  method: string;
+  /** The route template (`/api/v1/admin/users/{userId}`), not the concrete path. */
+  route: string;
+  clientIp: string;
+  headers: Record<string, string>;
+  body: unknown;
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+  user?: AuthUser;
+  responseHeaders: Record<string, string>;
+}
+
+export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+
+/** Request state keyed by the event object: middlewares reach it through the request, the handler through its event. */
+const states = new WeakMap<APIGatewayProxyEvent, RequestState>();
+
+export function initState(event: APIGatewayProxyEvent, state: RequestState): void {
+  states.set(event, state);
+}
+
+export function peekState(request: HttpRequest): RequestState | undefined {
+  return states.get(request.event);
+}
+
+export function stateOf(requestOrEvent: HttpRequest | APIGatewayProxyEvent): RequestState {
+  const event = 'event' in requestOrEvent && 'context' in requestOrEvent ? requestOrEvent.event : (requestOrEvent as APIGatewayProxyEvent);
+  const state = states.get(event);
+  if (!state) throw new Error('request state used before the request-context middleware ran');
+  return state;
+}

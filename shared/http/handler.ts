@@ -1,0 +1,74 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { stateOf, type AuthUser, type RouteSpec } from './context.js';
+import type { HttpResponse } from './responses.js';
+import { requestContext } from './middleware/request-context.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { jsonBody } from './middleware/json-body.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { authenticate } from './middleware/authenticate.js';
+import { authorize } from './middleware/authorize.js';
+import { validate } from './middleware/validate.js';
+
+/**
+ * The one middleware stack every route uses, in the order of DESIGN §3:
+ * request context + log → security headers/CORS (on the way out) → typed errors → JSON body →
+ * rate limit → authenticate + user load → capability guard → validation → handler.
+ */
+export interface HandlerInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  headers: Record<string, string>;
+  requestId: string;
+  event: APIGatewayProxyEvent;
+}
+
+export type RouteHandler = ((event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>) & {
+  /** The route's declaration, read by the OpenAPI generator and the generated security tests. */
+  readonly route: RouteSpec;
+};
+
+function build(spec: RouteSpec, fn: (event: APIGatewayProxyEvent) => Promise<HttpResponse>): RouteHandler {
+  if (!spec || typeof spec.capability !== 'string') throw new Error('every route must declare its capability (or "public"/"none")');
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(requestContext())
+    .use(securityHeaders())
+    .use(errorHandler())
+    .use(jsonBody())
+    .use(rateLimit())
+    .use(authenticate(spec))
+    .use(authorize(spec))
+    .use(validate(spec))
+    .handler((event) => fn(event));
+  return Object.assign(handler as unknown as RouteHandler, { route: spec });
+}
+
+function inputOf<B, Q, P>(event: APIGatewayProxyEvent): HandlerInput<B, Q, P> {
+  const state = stateOf(event);
+  return {
+    body: state.body as B,
+    query: state.query as Q,
+    params: state.params as P,
+    headers: state.headers,
+    requestId: state.requestId,
+    event,
+  };
+}
+
+/** An authenticated route: `user` is the loaded, verified (unless allowUnverified), unlocked caller. */
+export function httpHandler<B = never, Q = Record<string, never>, P = Record<string, never>>(
+  spec: RouteSpec<B, Q, P> & { capability: Exclude<RouteSpec['capability'], 'public'> },
+  fn: (input: HandlerInput<B, Q, P> & { user: AuthUser }) => Promise<HttpResponse>,
+): RouteHandler {
+  return build(spec as RouteSpec, (event) => fn({ ...inputOf<B, Q, P>(event), user: stateOf(event).user! }));
+}
+
+/** A public route (no token): `GET /`, `/health`, signup, login, verify-email, the docs. */
+export function publicHandler<B = never, Q = Record<string, never>, P = Record<string, never>>(
+  spec: Omit<RouteSpec<B, Q, P>, 'capability' | 'allowUnverified'>,
+  fn: (input: HandlerInput<B, Q, P>) => Promise<HttpResponse>,
+): RouteHandler {
+  return build({ ...(spec as RouteSpec), capability: 'public' }, (event) => fn(inputOf<B, Q, P>(event)));
+}

@@ -1,0 +1,33 @@
+import type { MiddlewareObj } from '@middy/core';
+import { verifyToken } from '../../auth/tokens.js';
+import { effectiveCapabilities } from '../../domain/capabilities.js';
+import { loadUserAndRevocation } from '../../db/users.js';
+import { Forbidden, Unauthorized } from '../../errors.js';
+import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
+
+/**
+ * Stage 4: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then
+ * the user, read fresh with the revocation marker in one call: deleted → 401, locked or unverified → 403.
+ * Capabilities come from the user record, never from the token.
+ */
+export function authenticate(spec: RouteSpec): MiddlewareObj {
+  const before = async (request: HttpRequest) => {
+    if (spec.capability === 'public') return;
+    const state = stateOf(request);
+    const header = state.headers.authorization ?? '';
+    const match = /^Bearer +([A-Za-z0-9_.~+/=-]+)$/i.exec(header.trim());
+    if (!match) throw new Unauthorized(header ? 'Authorization header must be "Bearer <token>"' : 'Missing bearer token');
+    const token = await verifyToken(match[1]!);
+    const { user, revoked } = await loadUserAndRevocation(token.userId, token.jti);
+    if (revoked) throw new Unauthorized('Token has been revoked');
+    if (!user) throw new Unauthorized('Account no longer exists');
+    if (user.locked) throw new Forbidden('Account is locked');
+    if (!user.verified && !spec.allowUnverified) throw new Forbidden('Account e-mail is not verified');
+    state.user = {
+      ...user,
+      capabilities: new Set(effectiveCapabilities(user.role, user.explicitCapabilities)),
+      token: { jti: token.jti, expiresAt: token.expiresAt },
+    };
+  };
+  return { before } as MiddlewareObj;
+}

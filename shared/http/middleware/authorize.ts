@@ -1,0 +1,13 @@
+import type { MiddlewareObj } from '@middy/core';
+import { Forbidden } from '../../errors.js';
+import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
+
+/** Stage 5: the route's declared capability (deny by default: a route without one never gets this far). */
+export function authorize(spec: RouteSpec): MiddlewareObj {
+  const before = (request: HttpRequest) => {
+    if (spec.capability === 'public' || spec.capability === 'none') return;
+    const user = stateOf(request).user;
+    if (!user || !user.capabilities.has(spec.capability)) throw new Forbidden(`Missing capability: ${spec.capability}`);
+  };
+  return { before } as MiddlewareObj;
+}

@@ -1,0 +1,22 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+
+/** Response builders for the contract's envelopes: `{message, data}`, lists with `page`, `{error}`. */
+export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string> };
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return { statusCode, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+}
+
+export const ok = (data: unknown, message = 'OK', headers?: Record<string, string>) => json(200, { message, data }, headers);
+export const created = (data: unknown, message = 'Created', headers?: Record<string, string>) => json(201, { message, data }, headers);
+export const noContent = (): HttpResponse => ({ statusCode: 204, headers: {}, body: '' });
+
+export interface Page {
+  limit: number;
+  nextCursor: string | null;
+}
+export const list = (data: unknown[], page: Page, message = 'OK') => json(200, { message, data, page });
+
+export function errorBody(error: string, details?: unknown[]): { error: string; details?: unknown[] } {
+  return details ? { error, details } : { error };
+}

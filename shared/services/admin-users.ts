@@ -1,0 +1,86 @@
+import { ulid } from 'ulidx';
+import { hashPassword } from '../auth/passwords.js';
+import { capabilityGrantProblems, type Role } from '../domain/capabilities.js';
+import { diff, normalizeEmail, versionFromIfMatch } from '../domain/accounts.js';
+import { auditPut } from '../db/audit.js';
+import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
+import { clearLoginFailures } from '../db/tokens.js';
+import { createUser, deleteUser, getUserOrThrow, saveUser, type UserRecord } from '../db/users.js';
+import { Conflict, PreconditionFailed, ValidationFailed, type FieldError } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
+
+/** The admin control plane for users (DESIGN §5). Every change is audited in its own transaction. */
+
+async function checkGrants(role: Role, capabilities: readonly string[] | null | undefined, farmIds: readonly string[] | undefined): Promise<void> {
+  const details: FieldError[] = [];
+  for (const message of capabilities ? capabilityGrantProblems(role, capabilities) : []) details.push({ field: 'body.capabilities', message });
+  if (farmIds && farmIds.length > 0) {
+    const known = await existingFarmIds(farmIds);
+    for (const id of farmIds) if (!known.has(id)) details.push({ field: 'body.farmIds', message: `unknown farm "${id}"` });
+  }
+  if (details.length > 0) throw new ValidationFailed(details);
+}
+
+export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, requestId: string): Promise<UserRecord> {
+  const role = body.role ?? 'viewer';
+  await checkGrants(role, body.capabilities, body.farmIds);
+  const defaultFarm = body.farmIds ? undefined : await getDefaultFarmId();
+  const now = new Date().toISOString();
+  const user: UserRecord = {
+    id: ulid(),
+    email: normalizeEmail(body.email),
+    name: body.name.trim(),
+    role,
+    explicitCapabilities: body.capabilities ?? null,
+    farmIds: body.farmIds ?? (defaultFarm ? [defaultFarm] : []),
+    verified: body.verified ?? true,
+    locked: false,
+    passwordHash: await hashPassword(body.password),
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  const { passwordHash: _omit, ...visible } = user;
+  await createUser(user, [auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId })]);
+  return user;
+}
+
+const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified', 'farmIds'] as const;
+
+export async function patchUserAsAdmin(actor: AuthUser, userId: string, body: PatchUserBody, ifMatch: string | undefined, requestId: string): Promise<UserRecord> {
+  const current = await getUserOrThrow(userId);
+  const headerVersion = versionFromIfMatch(ifMatch);
+  if (headerVersion !== undefined && headerVersion !== current.version) {
+    throw new PreconditionFailed(`If-Match ${ifMatch} does not match the current version ${current.version}`);
+  }
+  if (body.version !== undefined && body.version !== current.version) {
+    throw new Conflict(`User ${userId} is at version ${current.version}, not ${body.version}; read it again and retry`);
+  }
+  const next: UserRecord = {
+    ...current,
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.role !== undefined ? { role: body.role } : {}),
+    ...(body.capabilities !== undefined ? { explicitCapabilities: body.capabilities } : {}),
+    ...(body.locked !== undefined ? { locked: body.locked } : {}),
+    ...(body.verified !== undefined ? { verified: body.verified } : {}),
+    ...(body.farmIds !== undefined ? { farmIds: body.farmIds } : {}),
+  };
+  if (actor.id === userId && (next.role !== 'admin' || next.locked)) {
+    throw new Conflict('You cannot remove your own admin role or lock your own account');
+  }
+  await checkGrants(next.role, body.capabilities === undefined ? null : body.capabilities, body.farmIds);
+  const changes = diff(current, next, PATCHABLE);
+  if (Object.keys(changes).length === 0) return current;
+  const saved: UserRecord = { ...next, updatedAt: new Date().toISOString(), version: current.version + 1 };
+  await saveUser(saved, current.version, [auditPut({ actorId: actor.id, action: 'admin.user.update', targetType: 'user', targetId: userId, changes, requestId })]);
+  // Unlocking also lifts a temporary lockout after failed sign-ins.
+  if (changes.locked && !saved.locked) await clearLoginFailures(saved.email);
+  return saved;
+}
+
+export async function deleteUserAsAdmin(actor: AuthUser, userId: string, requestId: string): Promise<void> {
+  if (actor.id === userId) throw new Conflict('You cannot delete your own account');
+  const user = await getUserOrThrow(userId);
+  await deleteUser(user, [auditPut({ actorId: actor.id, action: 'admin.user.delete', targetType: 'user', targetId: userId, changes: { email: user.email, role: user.role }, requestId })]);
+}
