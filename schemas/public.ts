@@ -27,3 +27,6 @@ export const Health = Type.Object(
 
 export const DOC_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-init.js'] as const;
 export const docAssetParams = Type.Object({ asset: StringEnum(DOC_ASSETS) }, { additionalProperties: false, $id: 'DocAssetParams' });
+
+/** The catch-all route's path parameter (`ANY /{proxy+}`). */
+export const notFoundParams = Type.Object({ proxy: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: false, $id: 'NotFoundParams' });

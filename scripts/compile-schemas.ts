@@ -83,8 +83,3 @@ function wrap(name: string, code: string, schema: Record<string, unknown>): stri
   const rest = code.replace(/^import .*;$/gm, '');
   return `${imports.join('\n')}\nexport const ${name} = /* @__PURE__ */ (() => {\n${rest}\n__${name}.schema = ${JSON.stringify(schema)};\nreturn __${name};\n})();\n`;
 }
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const written = await compileSchemas();
-  console.log(`compiled request schemas → schemas/compiled/ (${written.length} modules)`);
-}

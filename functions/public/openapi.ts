@@ -1,0 +1,13 @@
+import { publicHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/responses.js';
+import document from '../../schemas/compiled/openapi.json' with { type: 'json' };
+
+export const handler = publicHandler(
+  { summary: 'The OpenAPI 3.1 document of this API', responses: { 200: { description: 'OpenAPI document' } } },
+  async ({ event }) => {
+    // Behind API Gateway the stage is a path prefix (/prod/...): tell clients where the API lives.
+    const full = event.requestContext?.path ?? event.path;
+    const base = full && event.path && full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
+    return json(200, { ...document, servers: [{ url: base || '/' }] }, { 'Cache-Control': 'public, max-age=300' });
+  },
+);

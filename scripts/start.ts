@@ -1,0 +1,115 @@
+/**
+ * `npm start`: DynamoDB Local (data in .data/, or DYNAMODB_IN_MEMORY=1, or DYNAMODB_ENDPOINT for another
+ * DynamoDB) → table → default farm + first admin → one esbuild build of all handlers (watching) →
+ * serverless-offline on PORT. Ctrl-C stops everything it started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate } from './generate.js';
+import { watchBuild } from './build.js';
+import { ROOT } from './lib/route-table.js';
+import { localClient, startLocalDynamo, type LocalDynamo } from './lib/local-dynamodb.js';
+import { ensureTable } from './lib/table.js';
+import { seed } from './lib/seed.js';
+
+const env = process.env;
+const PORT = Number(env.PORT ?? 3000);
+const DEFAULTS = { ADMIN_EMAIL: 'admin@flockwise.local', ADMIN_PASSWORD: 'flockwise-admin-1', TABLE_NAME: 'flockwise-dev' };
+
+function jwtSecret(): string {
+  if (env.JWT_SECRET) return env.JWT_SECRET;
+  const file = join(ROOT, '.local', 'jwt-secret');
+  if (!existsSync(file)) {
+    mkdirSync(join(ROOT, '.local'), { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const stops: Array<() => Promise<void> | void> = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const stop of stops.reverse()) await Promise.resolve(stop()).catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    await generate();
+    let endpoint = env.DYNAMODB_ENDPOINT;
+    if (!endpoint) {
+      const inMemory = env.DYNAMODB_IN_MEMORY === '1' || env.DYNAMODB_IN_MEMORY === 'true';
+      const dynamo: LocalDynamo = await startLocalDynamo({ port: Number(env.DYNAMODB_PORT ?? 8000), inMemory });
+      stops.push(() => dynamo.stop());
+      endpoint = dynamo.endpoint;
+      console.log(`DynamoDB Local on ${endpoint} (${inMemory ? 'in memory' : 'data in .data/'})`);
+    }
+    const tableName = env.TABLE_NAME ?? DEFAULTS.TABLE_NAME;
+    Object.assign(env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, STAGE: 'dev', JWT_SECRET: jwtSecret() });
+    const client = localClient(endpoint);
+    if (await ensureTable(client, tableName)) console.log(`created table ${tableName}`);
+    const admin = { email: env.ADMIN_EMAIL ?? DEFAULTS.ADMIN_EMAIL, password: env.ADMIN_PASSWORD ?? DEFAULTS.ADMIN_PASSWORD };
+    const seeded = await seed(admin);
+    console.log(`default farm ${seeded.farmId}; admin ${admin.email} ${seeded.adminCreated ? 'created' : 'already present'}`);
+
+    const ctx = await watchBuild();
+    stops.push(() => ctx.dispose());
+    const offline = startOffline();
+    stops.push(() => stopGroup(offline));
+    offline.on('exit', (code) => void shutdown(code ?? 1));
+    let announced = false;
+    const relay = (out: NodeJS.WriteStream) => (chunk: Buffer) => {
+      const text = chunk.toString();
+      out.write(text);
+      if (!announced && text.includes('Server ready')) {
+        announced = true;
+        console.log(
+          `\nFlockwise API ready on http://localhost:${PORT} in ${((performance.now() - started) / 1000).toFixed(1)} s — docs: http://localhost:${PORT}/docs\n` +
+            `  curl -s -X POST http://localhost:${PORT}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'\n`,
+        );
+      }
+    };
+    offline.stdout?.on('data', relay(process.stdout));
+    offline.stderr?.on('data', relay(process.stderr));
+  } catch (err) {
+    console.error(`npm start failed: ${(err as Error).message}`);
+    await shutdown(1);
+  }
+}
+
+function startOffline(): ChildProcess {
+  const bin = join(ROOT, 'node_modules', '.bin', 'serverless');
+  const args = ['offline', 'start', '--stage', 'dev', '--httpPort', String(PORT), '--websocketPort', String(PORT + 1), '--lambdaPort', String(PORT + 2), '--albPort', String(PORT + 3)];
+  // Own process group, so stopping it also stops its workers.
+  return spawn(bin, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.pid === undefined) return resolve();
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      resolve();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+      resolve();
+    }, 3000).unref();
+  });
+}
+
+await main();
