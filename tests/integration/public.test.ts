@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { ENDPOINT_GROUPS } from '../../shared/domain/service-info.js';
+
+describe('public routes', () => {
+  it('GET / names the service, version 2.0.0, all 21 group base paths and the doc links', async () => {
+    const res = await call('GET', '/');
+    expect(res.status).toBe(200);
+    expect(res.body.data.version).toBe('2.0.0');
+    const basePaths = Object.values(res.body.data.endpoints as Record<string, { basePath: string }>).map((g) => g.basePath);
+    expect(basePaths).toHaveLength(21);
+    expect(basePaths).toEqual(expect.arrayContaining(['/api/v1/auth', '/api/v2/analytics', '/api/v1/flocks/{flockId}/cycles', '/api/v1/scale', '/api/v1/admin']));
+    expect(Object.keys(ENDPOINT_GROUPS)).toHaveLength(21);
+    expect(res.body.data.links).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
+  });
+
+  it('GET /health answers {status, timestamp, uptime, environment} and carries no rate-limit headers', async () => {
+    const res = await call('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', environment: 'test' });
+    expect(typeof res.body.uptime).toBe('number');
+    expect(new Date(res.body.timestamp).toISOString()).toBe(res.body.timestamp);
+    expect(res.headers.RateLimit).toBeUndefined();
+  });
+
+  it('unknown routes answer 404 JSON, known paths with another method 405 with Allow', async () => {
+    const missing = await call('GET', '/api/v1/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'Route not found: GET /api/v1/nothing-here' });
+    const wrongMethod = await call('DELETE', '/api/v1/auth/login');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.Allow).toBe('POST');
+  });
+
+  it('every response carries the security headers and a request id', async () => {
+    const res = await call('GET', '/');
+    expect(res.headers).toMatchObject({ 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-store' });
+    expect(res.headers['X-Request-Id']).toBeTruthy();
+  });
+
+  it('serves the OpenAPI document and the docs page with its assets', async () => {
+    const doc = await call('GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(doc.body.paths['/api/v1/auth/login'].post.security).toEqual([]);
+    const page = await call('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['Content-Type']).toContain('text/html');
+    expect(page.raw).toContain('docs/swagger-ui-bundle.js');
+    const asset = await call('GET', '/docs/swagger-ui-bundle.js');
+    expect(asset.status).toBe(200);
+    expect(asset.raw.length).toBeGreaterThan(100_000);
+    expect((await call('GET', '/docs/..%2Fpackage.json')).status).toBe(400);
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Per test file: the environment the handlers read, pointing at the shared DynamoDB Local and at a table
+ * of this file's own, created before any test runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { beforeAll, inject } from 'vitest';
+import { ensureTable } from '../../scripts/lib/table.js';
+import { localClient } from '../../scripts/lib/local-dynamodb.js';
+
+const endpoint = inject('dynamoEndpoint');
+const tableName = `test-${randomBytes(6).toString('hex')}`;
+Object.assign(process.env, {
+  STAGE: 'test',
+  DYNAMODB_ENDPOINT: endpoint,
+  TABLE_NAME: tableName,
+  JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+  LOG_REQUESTS: 'false',
+  AWS_REGION: 'eu-west-1',
+});
+
+beforeAll(async () => {
+  const client = localClient(endpoint);
+  await ensureTable(client, tableName);
+  client.destroy();
+});
