@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { batchGet, db, tableName, type TransactItem } from './client.js';
 import { emailKey, loginFailuresKey, revokedTokenKey, verificationTokenKey } from './keys.js';
 
-const epoch = (ms: number) => Math.ceil(ms / 1000);
+const epoch = (ms: number) => Math.floor(ms / 1000);
 
 /** Revokes a token id until the token's own expiry (TTL removes the marker afterwards). */
 export async function revokeToken(jti: string, expiresAtSeconds: number, userId: string): Promise<void> {

@@ -1,0 +1,189 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { ADMIN, PASSWORD, adminLogin, login, uniqueEmail, userWith } from '../support/accounts.js';
+import { getUserIdByEmail } from '../../shared/db/users.js';
+
+const secret = new TextEncoder().encode(process.env.JWT_SECRET!);
+const claims = async (sub: string) => ({ sub, iss: 'flockwise', aud: 'flockwise-api' });
+
+async function signed(sub: string, mutate: (jwt: SignJWT) => SignJWT = (j) => j, key = secret) {
+  const base = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti(`jti-${Math.random()}`).setIssuedAt().setExpirationTime('1h');
+  return mutate(base).sign(key);
+}
+
+describe('signup and e-mail verification', () => {
+  it('creates an unverified viewer without a farm, returns the verification token outside prod, never the hash', async () => {
+    const email = uniqueEmail('Signup').replace('signup', 'SignUp');
+    const res = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'New Person' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.user).toMatchObject({ email: email.toLowerCase(), role: 'viewer', verified: false, locked: false, farmIds: [], capabilities: ['view_analytics'] });
+    expect(res.body.data.verificationToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
+  });
+
+  it('refuses a second account with the same e-mail in any letter case (409), atomically', async () => {
+    const email = uniqueEmail('dup');
+    const results = await Promise.all(
+      [email, email.toUpperCase(), email].map((e) => call('POST', '/api/v1/auth/signup', { body: { email: e, password: PASSWORD, name: 'Dup' } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect(results.find((r) => r.status === 409)!.body).toEqual({ error: 'An account with this e-mail already exists' });
+  });
+
+  it('validates e-mail format, password length ≥ 10 and unknown fields, naming each field', async () => {
+    const res = await call('POST', '/api/v1/auth/signup', { body: { email: 'not-an-email', password: 'short', name: '', role: 'admin' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Validation failed');
+    const fields = res.body.details.map((d: { field: string }) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['body.email', 'body.password', 'body.name', 'body.role']));
+    expect(res.body.details.find((d: { field: string }) => d.field === 'body.role').message).toBe('is not allowed');
+  });
+
+  it('an unverified account can log in, verify its token and log out, but every other route answers 403 until verified', async () => {
+    const email = uniqueEmail('unverified');
+    const signup = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'U' } });
+    const token = await login(email, PASSWORD);
+    expect((await call('POST', '/api/v1/auth/verify-token', { token, body: {} })).status).toBe(200);
+    const blocked = await call('GET', '/api/v1/admin/capabilities', { token });
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toEqual({ error: 'Account e-mail is not verified' });
+
+    const bad = await call('POST', '/api/v1/auth/verify-email', { body: { token: 'x'.repeat(43) } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].field).toBe('body.token');
+
+    const verified = await call('POST', '/api/v1/auth/verify-email', { body: { token: signup.body.data.verificationToken } });
+    expect(verified.status).toBe(200);
+    expect(verified.body.data.user.verified).toBe(true);
+    // the token is single-use
+    expect((await call('POST', '/api/v1/auth/verify-email', { body: { token: signup.body.data.verificationToken } })).status).toBe(400);
+    // now past the verification gate (and stopped by the capability guard instead)
+    expect((await call('GET', '/api/v1/admin/capabilities', { token })).body).toEqual({ error: 'Missing capability: manage_users' });
+  });
+});
+
+describe('login', () => {
+  it('answers {token, user} and the token works', async () => {
+    await adminLogin();
+    const res = await call('POST', '/api/v1/auth/login', { body: { email: ADMIN.email.toUpperCase(), password: ADMIN.password } });
+    expect(res.status).toBe(200);
+    expect(res.body.token.split('.')).toHaveLength(3);
+    expect(res.body.user).toMatchObject({ email: ADMIN.email, role: 'admin' });
+    expect(res.body.user.passwordHash).toBeUndefined();
+    const check = await call('POST', '/api/v1/auth/verify-token', { token: res.body.token, body: {} });
+    expect(check.body.data).toMatchObject({ valid: true, user: { email: ADMIN.email } });
+  });
+
+  it('gives the same 401 text for an unknown e-mail and a wrong password', async () => {
+    const { email } = await userWith();
+    const unknown = await call('POST', '/api/v1/auth/login', { body: { email: uniqueEmail('ghost'), password: PASSWORD } });
+    const wrong = await call('POST', '/api/v1/auth/login', { body: { email, password: 'wrong-password-1' } });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    expect(wrong.body).toEqual({ error: 'Invalid e-mail or password' });
+  });
+
+  it('locks an e-mail for 15 minutes after 5 failures, even for the right password, and audits it; unknown e-mails behave the same', async () => {
+    const { email, id } = await userWith();
+    for (let i = 0; i < 5; i++) expect((await call('POST', '/api/v1/auth/login', { body: { email, password: `wrong-password-${i}` } })).status).toBe(401);
+    const locked = await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
+    expect(locked.status).toBe(403);
+    expect(locked.body.error).toMatch(/^Too many failed sign-in attempts; try again in 15 minute/);
+    expect(Number(locked.headers['Retry-After'])).toBeGreaterThan(800);
+
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < 5; i++) await call('POST', '/api/v1/auth/login', { body: { email: ghost, password: `wrong-password-${i}` } });
+    const ghostRes = await call('POST', '/api/v1/auth/login', { body: { email: ghost, password: PASSWORD } });
+    expect(ghostRes.status).toBe(403);
+    expect(ghostRes.body.error).toBe(locked.body.error);
+
+    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: id } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('auth.lockout');
+
+    // an admin unlocking the account lifts the temporary lockout
+    const admin = await adminLogin();
+    const user = await call('GET', `/api/v1/admin/users/${id}`, { token: admin });
+    await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { locked: true } });
+    await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { locked: false } });
+    expect(user.status).toBe(200);
+    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('counts concurrent failures without losing any', async () => {
+    const { email } = await userWith();
+    await Promise.all(Array.from({ length: 5 }, (_, i) => call('POST', '/api/v1/auth/login', { body: { email, password: `nope-nope-${i}` } })));
+    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(403);
+  });
+});
+
+describe('token verification on every authenticated route', () => {
+  const route = '/api/v1/auth/verify-token';
+
+  it('401 without a token, with a malformed header and with garbage', async () => {
+    expect((await call('POST', route, { body: {} })).body).toEqual({ error: 'Missing bearer token' });
+    expect((await call('POST', route, { body: {}, headers: { Authorization: 'Basic abc' } })).status).toBe(401);
+    const garbage = await call('POST', route, { body: {}, token: 'not.a.jwt' });
+    expect(garbage.status).toBe(401);
+    expect(garbage.headers['WWW-Authenticate']).toBe('Bearer');
+  });
+
+  it('401 for a forged signature, alg:none, expired, wrong issuer, wrong audience, missing exp or jti', async () => {
+    const admin = await adminLogin();
+    const sub = (await getUserIdByEmail(ADMIN.email))!;
+    expect((await call('POST', route, { body: {}, token: await signed(sub) })).status).toBe(200);
+    const forged = await signed(sub, (j) => j, new TextEncoder().encode('another-secret-another-secret-another-secret'));
+    const none = new UnsecuredJWT({ ...(await claims(sub)), jti: 'x' }).setIssuedAt().setExpirationTime('1h').encode();
+    const expired = await signed(sub, (j) => j.setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600));
+    const wrongIssuer = await signed(sub, (j) => j.setIssuer('someone-else'));
+    const wrongAudience = await signed(sub, (j) => j.setAudience('another-api'));
+    const noExp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti('j').setIssuedAt().sign(secret);
+    const noJti = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setIssuedAt().setExpirationTime('1h').sign(secret);
+    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti('j').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(process.env.JWT_SECRET!.repeat(2)));
+    const tampered = admin.split('.').map((p, i) => (i === 1 ? Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone' })).toString('base64url') : p)).join('.');
+    for (const [name, token] of Object.entries({ forged, none, expired, wrongIssuer, wrongAudience, noExp, noJti, hs512, tampered })) {
+      const res = await call('POST', route, { body: {}, token });
+      expect(res.status, name).toBe(401);
+      expect(Object.keys(res.body), name).toEqual(['error']);
+    }
+    expect((await call('POST', route, { body: {}, token: expired })).body).toEqual({ error: 'Token has expired' });
+  });
+
+  it('logout revokes the token server-side: the same token is then refused, another session still works', async () => {
+    const { email, token } = await userWith();
+    const other = await login(email, PASSWORD);
+    const out = await call('POST', '/api/v1/auth/logout', { token, body: {} });
+    expect(out.status).toBe(200);
+    expect(out.body.data.revoked).toBe(true);
+    const again = await call('POST', route, { token, body: {} });
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({ error: 'Token has been revoked' });
+    expect((await call('POST', route, { token: other, body: {} })).status).toBe(200);
+  });
+
+  it('a locked account is refused with its old token on the very next request (well within 5 s)', async () => {
+    const { id, token } = await userWith({ role: 'worker' });
+    expect((await call('POST', route, { token, body: {} })).status).toBe(200);
+    const lockedAt = Date.now();
+    await call('PATCH', `/api/v1/admin/users/${id}`, { token: await adminLogin(), body: { locked: true } });
+    const res = await call('POST', route, { token, body: {} });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'Account is locked' });
+    expect(Date.now() - lockedAt).toBeLessThan(5000);
+    expect((await call('POST', '/api/v1/auth/login', { body: { email: (await call('GET', `/api/v1/admin/users/${id}`, { token: await adminLogin() })).body.data.email, password: PASSWORD } })).status).toBe(403);
+  });
+
+  it('a deleted account’s token stops working', async () => {
+    const { id, token } = await userWith();
+    await call('DELETE', `/api/v1/admin/users/${id}`, { token: await adminLogin() });
+    expect((await call('POST', route, { token, body: {} })).status).toBe(401);
+  });
+
+  it('logout and verify-token take an empty object and refuse other fields', async () => {
+    const { token } = await userWith();
+    const res = await call('POST', route, { token, body: { extra: 1 } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'body.extra', message: 'is not allowed' }]);
+  });
+});

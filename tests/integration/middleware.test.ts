@@ -1,0 +1,90 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildEvent, call } from '../support/api.js';
+import { adminLogin } from '../support/accounts.js';
+import { httpHandler, publicHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { dbCalls, resetDbCalls, totalDbCalls } from '../../shared/db/client.js';
+import type { Context } from 'aws-lambda';
+
+const context = {} as Context;
+
+describe('request parsing', () => {
+  it('malformed JSON → 400 {error} only, nothing written', async () => {
+    const res = await call('POST', '/api/v1/auth/signup', { rawBody: '{"email": "a@b.c",' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Malformed JSON in request body' });
+  });
+
+  it('a body over the cap → 413, a non-JSON content type → 415', async () => {
+    const big = await call('POST', '/api/v1/auth/signup', { rawBody: JSON.stringify({ name: 'x'.repeat(200_000) }) });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({ error: 'Request body exceeds 102400 bytes' });
+    const form = await call('POST', '/api/v1/auth/login', { rawBody: 'email=a&password=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    expect(form.body.error).toMatch(/Content-Type must be application\/json/);
+  });
+
+  it('a JSON body that is not an object, and wrong types, are validation errors naming the field', async () => {
+    expect((await call('POST', '/api/v1/auth/login', { body: [1, 2] })).body.details).toEqual([{ field: 'body', message: 'must be object' }]);
+    const res = await call('POST', '/api/v1/auth/login', { body: { email: 5, password: null } });
+    expect(res.body.details).toEqual([
+      { field: 'body.email', message: 'must be string' },
+      { field: 'body.password', message: 'must be string' },
+    ]);
+  });
+
+  it('path parameters and query strings are validated too', async () => {
+    const token = await adminLogin();
+    const bad = await call('GET', '/api/v1/admin/users/not-a-ulid', { token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([{ field: 'params.userId', message: 'must match pattern "^[0-9A-HJKMNP-TV-Z]{26}$"' }]);
+    const unknownQuery = await call('GET', '/api/v1/admin/capabilities', { token, query: { debug: '1' } });
+    expect(unknownQuery.status).toBe(400);
+    expect(unknownQuery.body.details).toEqual([{ field: 'query.debug', message: 'is not allowed' }]);
+  });
+});
+
+describe('errors', () => {
+  it('an unexpected error is a 500 {error} with nothing leaked; the log keeps name and message but no stack', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = publicHandler({ summary: 'broken', responses: {} }, async () => {
+      throw new TypeError('cannot read properties of undefined');
+    });
+    const res = await broken(buildEvent('GET', '/broken', '/broken', {}), context);
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body)).toEqual({ error: 'Internal server error' });
+    expect(res.headers?.['X-Content-Type-Options']).toBe('nosniff');
+    const logged = spy.mock.calls.map((c) => String(c[0])).join('\n');
+    expect(logged).toContain('"msg":"unhandled error"');
+    expect(logged).toContain('"error":"TypeError","message":"cannot read properties of undefined"');
+    expect(logged).not.toContain('middleware.test.ts');
+    expect(logged).not.toMatch(/\n\s+at /);
+    expect(res.body).not.toContain('undefined');
+    spy.mockRestore();
+  });
+
+  it('a route without a declared capability cannot be built (deny by default)', () => {
+    expect(() => httpHandler({ summary: 'x', responses: {} } as never, async () => ok(null))).toThrow(/must declare its capability/);
+  });
+});
+
+describe('DynamoDB work per request (counted, not timed)', () => {
+  it('an authenticated single-item read costs 1 user-load call + 1 data call (+ 2 limiter counters)', async () => {
+    const token = await adminLogin();
+    const me = await call('POST', '/api/v1/auth/verify-token', { token, body: {} });
+    resetDbCalls();
+    await call('GET', `/api/v1/admin/users/${me.body.data.user.id}`, { token });
+    // general + date limiter (UpdateItem ×2), user + revocation (BatchGetItem ×1), the user read (GetItem ×1)
+    expect({ ...dbCalls }).toEqual({ UpdateItem: 2, BatchGetItem: 1, GetItem: 1 });
+    expect(totalDbCalls()).toBe(4);
+  });
+
+  it('a public route with no data costs only its limiter call; /health only its probe', async () => {
+    resetDbCalls();
+    await call('GET', '/');
+    expect({ ...dbCalls }).toEqual({ UpdateItem: 1 });
+    resetDbCalls();
+    await call('GET', '/health');
+    expect({ ...dbCalls }).toEqual({ GetItem: 1 });
+  });
+});

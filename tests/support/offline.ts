@@ -1,0 +1,195 @@
+/**
+ * e2e support: the real HTTP stack. Builds the handlers once (the single esbuild build into dist/, the
+ * one `npm start` uses), creates a fresh table on the DynamoDB Local of the global setup, seeds the
+ * admin and starts `serverless offline start --useInProcess` on free ports in its own process group.
+ *
+ * Stage and table: serverless.yml pins the functions' TABLE_NAME to `flockwise-${stage}` (provider
+ * environment wins over the process environment), so a fresh table per instance means a stage of its
+ * own: `e2e<hex>` by default. Any non-prod stage takes `params.default` (JWT_SECRET, DYNAMODB_ENDPOINT
+ * from the environment), exactly like `dev`. A table per instance also gives each instance its own
+ * rate-limit counters, although every request of a test comes from 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { build } from '../../scripts/build.js';
+import { freePort, localClient } from '../../scripts/lib/local-dynamodb.js';
+import { ROOT } from '../../scripts/lib/route-table.js';
+import { ensureTable } from '../../scripts/lib/table.js';
+import { seed } from '../../scripts/lib/seed.js';
+import { resetSettings } from '../../shared/config/env.js';
+
+export const E2E_ADMIN = { email: 'admin@e2e.local', password: 'e2e-admin-password-1' };
+/** The secret offline signs with; tests craft tokens with it (HS256, iss `flockwise`, aud `flockwise-api`). */
+export const E2E_JWT_SECRET = `e2e-${randomBytes(24).toString('hex')}`;
+
+export interface OfflineOptions {
+  /** Extra environment for the handlers, e.g. `{ RATE_LIMIT_AUTH_MAX: '3' }`. */
+  env?: Record<string, string>;
+  /** serverless stage (never `prod`); default a fresh `e2e<hex>`, which also names a fresh table. */
+  stage?: string;
+  admin?: { email: string; password: string };
+  readyTimeoutMs?: number;
+}
+
+export interface Offline {
+  baseUrl: string;
+  stage: string;
+  tableName: string;
+  jwtSecret: string;
+  admin: { email: string; password: string; id: string };
+  /** Everything offline printed so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** Stops the whole process group: SIGTERM, then SIGKILL after 3 s. Idempotent. */
+  stop(): Promise<void>;
+}
+
+let built: Promise<void> | undefined;
+/** One build per test process, however many instances a file starts. */
+function buildOnce(): Promise<void> {
+  built ??= build();
+  return built;
+}
+
+const running = new Set<ChildProcess>();
+// Last resort if the worker exits without afterAll (crash, timeout): never leave offline behind.
+process.once('exit', () => {
+  for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false; // the group is gone
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  killGroup(child, 'SIGTERM');
+  const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 3000).unref());
+  await Promise.race([exited, timer]);
+  // The leader may be gone while other members of its group are not: sweep the group either way.
+  const deadline = Date.now() + 3000;
+  while (groupAlive(pid) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (groupAlive(pid)) killGroup(child, 'SIGKILL');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+  running.delete(child);
+}
+
+/** Seeds the admin into `tableName` with the service's own code (it reads TABLE_NAME through settings()). */
+async function seedInto(tableName: string, admin: { email: string; password: string }) {
+  const previous = process.env.TABLE_NAME;
+  process.env.TABLE_NAME = tableName;
+  resetSettings();
+  try {
+    return await seed(admin);
+  } finally {
+    if (previous === undefined) delete process.env.TABLE_NAME;
+    else process.env.TABLE_NAME = previous;
+    resetSettings();
+  }
+}
+
+async function distinctPorts(n: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> {
+  const stage = opts.stage ?? `e2e${randomBytes(4).toString('hex')}`;
+  if (stage === 'prod') throw new Error('e2e tests never run the prod stage');
+  const tableName = `flockwise-${stage}`;
+  const admin = opts.admin ?? E2E_ADMIN;
+  const endpoint = inject('dynamoEndpoint');
+
+  const client = localClient(endpoint);
+  try {
+    await Promise.all([buildOnce(), ensureTable(client, tableName)]);
+  } finally {
+    client.destroy();
+  }
+  const seeded = await seedInto(tableName, admin);
+
+  const [httpPort, lambdaPort, websocketPort, albPort] = (await distinctPorts(4)) as [number, number, number, number];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    STAGE: stage,
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    JWT_SECRET: E2E_JWT_SECRET,
+    AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
+    // No AWS account is involved: keep the SDK away from any real profile.
+    AWS_ACCESS_KEY_ID: 'fakeKeyId',
+    AWS_SECRET_ACCESS_KEY: 'fakeSecretKey',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    ...opts.env,
+  };
+  const args = [
+    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', stage, '--useInProcess',
+    '--host', '127.0.0.1', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort),
+    '--websocketPort', String(websocketPort), '--albPort', String(albPort),
+  ];
+  // Node 22 of this process (the `node` devDependency), own process group so stop() reaches everything.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
+
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  const instance: Offline = {
+    baseUrl,
+    stage,
+    tableName,
+    jwtSecret: E2E_JWT_SECRET,
+    admin: { ...admin, id: seeded.adminId },
+    output: () => out,
+    stop: () => stopGroup(child),
+  };
+
+  const timeoutMs = opts.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exit) {
+      await instance.stop();
+      throw new Error(`serverless offline ${exit} before it answered GET /health:\n${out.slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return instance;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await instance.stop();
+      throw new Error(`serverless offline did not answer GET ${baseUrl}/health within ${timeoutMs} ms:\n${out.slice(-4000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
