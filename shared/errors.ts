@@ -81,7 +81,7 @@ export class TooManyRequests extends HttpError {
   }
 }
 export class ServiceUnavailable extends HttpError {
-  constructor(message: string) {
-    super(503, message);
+  constructor(message: string, retryAfterSeconds = 1) {
+    super(503, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

@@ -88,3 +88,15 @@ export async function batchGet(keys: readonly Key[], opts: { consistent?: boolea
   }
   return found;
 }
+
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError',
+  'ServiceUnavailable', 'TimeoutError', 'AbortError', 'TransactionInProgressException',
+]);
+
+/** The database (not the request) failed: unreachable, throttled or timed out. Worth a 503 + retry, not a 500. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  return TRANSIENT.has(err.name) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code ?? '');
+}

@@ -20,3 +20,18 @@ export const list = (data: unknown[], page: Page, message = 'OK') => json(200, {
 export function errorBody(error: string, details?: unknown[]): { error: string; details?: unknown[] } {
   return details ? { error, details } : { error };
 }
+
+/** Answer to a CORS preflight on a known path (the origin itself is set by the security-headers stage). */
+export function preflight(allowedMethods: string[]): HttpResponse {
+  const methods = [...allowedMethods, 'OPTIONS'].join(', ');
+  return {
+    statusCode: 204,
+    headers: {
+      Allow: methods,
+      'Access-Control-Allow-Methods': methods,
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, If-Match',
+      'Access-Control-Max-Age': '600',
+    },
+    body: '',
+  };
+}

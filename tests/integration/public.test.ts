@@ -32,6 +32,15 @@ describe('public routes', () => {
     expect(wrongMethod.headers.Allow).toBe('POST');
   });
 
+  it('answers a CORS preflight on a known path with the allowed methods and headers', async () => {
+    const res = await call('OPTIONS', '/api/v1/admin/users/01JD3Y4Z9V6Q8K2M5N7P0R1S3T', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'PATCH' } });
+    expect(res.status).toBe(204);
+    expect(res.headers['Access-Control-Allow-Methods']).toBe('DELETE, GET, PATCH, OPTIONS');
+    expect(res.headers['Access-Control-Allow-Headers']).toContain('Authorization');
+    expect(res.headers['Access-Control-Allow-Origin']).toBe('*');
+    expect((await call('OPTIONS', '/nowhere')).status).toBe(404);
+  });
+
   it('every response carries the security headers and a request id', async () => {
     const res = await call('GET', '/');
     expect(res.headers).toMatchObject({ 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-store' });

@@ -45,6 +45,10 @@ export interface Offline {
   stop(): Promise<void>;
 }
 
+/** Preloaded into offline: when its parent (the vitest worker) is gone, kill offline's own process group. */
+const ORPHAN_WATCHDOG =
+  'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
+
 let built: Promise<void> | undefined;
 /** One build per test process, however many instances a file starts. */
 function buildOnce(): Promise<void> {
@@ -149,8 +153,9 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
     '--host', '127.0.0.1', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort),
     '--websocketPort', String(websocketPort), '--albPort', String(albPort),
   ];
-  // Node 22 of this process (the `node` devDependency), own process group so stop() reaches everything.
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Node 22 of this process (the `node` devDependency), own process group so stop() reaches everything,
+  // and a watchdog: if the test worker dies without stop() (Ctrl-C, a killed fork), offline ends itself.
+  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   let out = '';
   const keep = (chunk: Buffer) => {

@@ -1,0 +1,273 @@
+/**
+ * The prod package, as CloudFormation will receive it: `scripts/package.ts --stage prod` runs ONCE
+ * (offline, through the CloudFormation stub) and every test reads `.serverless/` (root template +
+ * one nested stack per route group).
+ *
+ * The package runs with this test process's environment, which points DYNAMODB_ENDPOINT at the local
+ * test database and JWT_SECRET at the test secret: the prod template must contain neither.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, loadRoutes, type RouteEntry } from '../../scripts/lib/route-table.js';
+import { LIMITS, readPackagedStacks } from '../../scripts/package.js';
+import { limiterClassesFor, rateLimits, type RateLimit } from '../../shared/config/rate-limits.js';
+import table from '../../shared/db/table.json' with { type: 'json' };
+import { StackSet, findCycle, strings } from './cfn.js';
+
+const require = createRequire(import.meta.url);
+const { stackBaseName } = require('../../scripts/serverless/stacks-map.cjs') as { stackBaseName: (group: string) => string };
+
+const SERVICE = 'flockwise';
+const STAGE = 'prod';
+const JWT_SECRET_REF = '{{resolve:secretsmanager:flockwise/prod/jwt-secret}}';
+const CATCH_ALL = 'ANY /{proxy+}';
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+interface ServerlessState {
+  service: { functions: Record<string, { handler: string; name: string; events?: Array<Record<string, unknown>> }> };
+}
+
+const packageEnv: NodeJS.ProcessEnv = { ...process.env };
+let set: StackSet;
+let state: ServerlessState;
+let packageOutput = '';
+const routes: RouteEntry[] = loadRoutes();
+const routeFunctions = new Set(routes.map((r) => r.functionName));
+
+function runPackage(): Promise<void> {
+  // The test setup has generated schemas/compiled/ already; regenerating here would rewrite files
+  // that test files running in parallel import.
+  const args = [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/package.ts', '--stage', STAGE, '--no-generate'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: packageEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (c: Buffer) => (packageOutput += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (packageOutput += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run package:prod failed (exit ${code}):\n${packageOutput.slice(-4000)}`))));
+  });
+}
+
+beforeAll(async () => {
+  await runPackage();
+  set = new StackSet(readPackagedStacks());
+  state = JSON.parse(readFileSync(join(ROOT, '.serverless', 'serverless-state.json'), 'utf8')) as ServerlessState;
+}, 600_000);
+
+const lambdaFunctions = () => set.ofType('AWS::Lambda::Function');
+/** API methods: every API Gateway method but CORS preflight mocks (OPTIONS, MOCK integration), which are no operation. */
+const apiMethods = () =>
+  set.ofType('AWS::ApiGateway::Method').filter((m) => {
+    const p = m.resource.Properties as { HttpMethod: string; Integration?: { Type?: string } };
+    return !(p.HttpMethod === 'OPTIONS' && p.Integration?.Type === 'MOCK');
+  });
+const env = (fn: { resource: { Properties?: Record<string, unknown> } }) => ((fn.resource.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
+const bucket = ({ max, windowSeconds }: RateLimit) => ({ RateLimit: Number((max / windowSeconds).toFixed(4)), BurstLimit: max });
+
+describe('prod package: stacks', () => {
+  it('packaged offline through the CloudFormation stub, which saw only the stack lookup', () => {
+    expect(packageOutput).toMatch(/CloudFormation stub answered \d+ call\(s\): cloudformation ListStackResources flockwise-prod/);
+    expect(packageOutput).not.toMatch(/packaging called other AWS APIs/);
+    expect(packageOutput).toMatch(/packaged stage prod in [\d.]+ s/);
+  });
+
+  it(`no stack (root or nested) holds more than ${LIMITS.resources} resources, ${LIMITS.parameters} parameters or ${LIMITS.outputs} outputs`, () => {
+    expect(set.stacks.length).toBeGreaterThan(1);
+    for (const s of set.stacks) {
+      const t = s.template;
+      expect(Object.keys(t.Resources).length, `${s.name} resources`).toBeLessThanOrEqual(LIMITS.resources);
+      expect(Object.keys(t.Parameters ?? {}).length, `${s.name} parameters`).toBeLessThanOrEqual(LIMITS.parameters);
+      expect(Object.keys(t.Outputs ?? {}).length, `${s.name} outputs`).toBeLessThanOrEqual(LIMITS.outputs);
+    }
+  });
+
+  it('one nested stack per route group holds that group’s functions, methods, permissions and log groups; the root keeps the shared parts', () => {
+    const groups = [...new Set(routes.map((r) => r.group))].sort();
+    const nested = set.stacks.filter((s) => s.name !== 'root').map((s) => s.name).sort();
+    expect(nested).toEqual(groups.map((g) => `${stackBaseName(g)}NestedStack`).sort());
+    const groupOf = new Map(routes.map((r) => [r.functionName, r.group]));
+    for (const fn of lambdaFunctions()) {
+      const name = String(fn.resource.Properties?.FunctionName).replace(`${SERVICE}-${STAGE}-`, '');
+      expect(fn.stack, name).toBe(`${stackBaseName(groupOf.get(name)!)}NestedStack`);
+    }
+    for (const m of apiMethods()) expect(set.methodFunction(m.stack, m.resource).stack, m.id).toBe(m.stack);
+    for (const p of set.ofType('AWS::Lambda::Permission')) expect(set.resolve(p.stack, p.resource.Properties?.FunctionName).stack, p.id).toBe(p.stack);
+    for (const l of set.ofType('AWS::Logs::LogGroup')) expect(l.stack, l.id).not.toBe('root');
+    const rootTypes = new Set(Object.values(set.root.Resources).map((r) => r.Type));
+    for (const type of ['AWS::ApiGateway::RestApi', 'AWS::ApiGateway::Deployment', 'AWS::ApiGateway::UsagePlan', 'AWS::ApiGateway::ApiKey', 'AWS::ApiGateway::UsagePlanKey', 'AWS::DynamoDB::Table', 'AWS::IAM::Role']) {
+      expect(rootTypes.has(type), type).toBe(true);
+    }
+  });
+
+  it('no circular dependency in any stack, and the API deployment waits for every stack holding methods', () => {
+    for (const s of set.stacks) expect(findCycle(s.template), s.name).toBeUndefined();
+    const deployment = set.ofType('AWS::ApiGateway::Deployment');
+    expect(deployment).toHaveLength(1);
+    expect(deployment[0]!.stack).toBe('root');
+    const waitsFor = new Set([deployment[0]!.resource.DependsOn ?? []].flat());
+    for (const m of set.ofType('AWS::ApiGateway::Method')) expect(waitsFor.has(m.stack === 'root' ? m.id : m.stack), m.id).toBe(true);
+  });
+
+  it('every nested stack template file exists and every function zip is packaged', () => {
+    for (const fn of lambdaFunctions()) {
+      const key = String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key);
+      expect(existsSync(join(ROOT, '.serverless', basename(key))), key).toBe(true);
+    }
+  });
+});
+
+describe('prod package: functions', () => {
+  it('exactly one Lambda function per route function of the route table (plus declared non-HTTP functions), all nodejs22.x', () => {
+    const fns = lambdaFunctions();
+    const names = fns.map((f) => String(f.resource.Properties?.FunctionName));
+    expect(new Set(names).size).toBe(names.length);
+    const nonHttp = Object.entries(state.service.functions)
+      .filter(([, f]) => !(f.events ?? []).some((e) => 'http' in e))
+      .map(([name]) => name);
+    expect(names.sort()).toEqual([...routeFunctions, ...nonHttp].map((n) => `${SERVICE}-${STAGE}-${n}`).sort());
+    expect(fns.length).toBe(routeFunctions.size + nonHttp.length);
+    for (const fn of fns) expect(fn.resource.Properties?.Runtime, fn.id).toBe('nodejs22.x');
+  });
+
+  it('each function runs the handler file the route table names', () => {
+    const fileOf = new Map(routes.map((r) => [r.functionName, r.file]));
+    for (const fn of lambdaFunctions()) {
+      const name = String(fn.resource.Properties?.FunctionName).replace(`${SERVICE}-${STAGE}-`, '');
+      if (!fileOf.has(name)) continue;
+      expect(`${String(fn.resource.Properties?.Handler).replace(/\.handler$/, '')}.ts`, name).toBe(fileOf.get(name));
+    }
+  });
+});
+
+describe('prod package: table', () => {
+  it('keys, GSI1, TTL, point-in-time recovery, on-demand billing and deletion protection as shared/db/table.json says', () => {
+    const tables = set.ofType('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const { stack, resource } = tables[0]!;
+    expect(stack).toBe('root');
+    const p = resource.Properties as Record<string, unknown>;
+    expect(p.TableName).toBe(`${SERVICE}-${STAGE}`);
+    expect(p.KeySchema).toEqual(table.KeySchema);
+    expect(p.KeySchema).toEqual([
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ]);
+    expect(p.AttributeDefinitions).toEqual(table.AttributeDefinitions);
+    expect(p.GlobalSecondaryIndexes).toEqual(table.GlobalSecondaryIndexes);
+    expect((p.GlobalSecondaryIndexes as Array<{ IndexName: string }>).map((g) => g.IndexName)).toEqual(['GSI1']);
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: table.TimeToLiveAttribute, Enabled: true });
+    expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.ProvisionedThroughput).toBeUndefined();
+    expect(p.DeletionProtectionEnabled).toBe(true);
+    expect(resource.DeletionPolicy).toBe('Retain');
+  });
+});
+
+describe('prod package: throttling', () => {
+  const limits = () => rateLimits(packageEnv);
+
+  it('the usage plan carries the general class as throttle and a daily quota', () => {
+    const plans = set.ofType('AWS::ApiGateway::UsagePlan');
+    expect(plans).toHaveLength(1);
+    const p = plans[0]!.resource.Properties as Record<string, unknown>;
+    const general = limits().general;
+    expect(p.Throttle).toEqual(bucket(general));
+    expect(p.Quota).toEqual({ Limit: Math.floor((general.max * 86400) / general.windowSeconds), Period: 'DAY' });
+  });
+
+  it('every auth, read and date route has its method throttle with its class’s numbers, and no other route has one', () => {
+    const plan = set.ofType('AWS::ApiGateway::UsagePlan')[0]!.resource.Properties as { ApiStages: Array<{ Stage: string; ApiId: unknown; Throttle?: Record<string, unknown> }> };
+    expect(plan.ApiStages).toHaveLength(1);
+    const stage = plan.ApiStages[0]!;
+    expect(stage.Stage).toBe(STAGE);
+    expect(set.resolve('root', stage.ApiId).resource.Type).toBe('AWS::ApiGateway::RestApi');
+    const expected: Record<string, unknown> = {};
+    let classed = 0;
+    for (const r of routes) {
+      const cls = limiterClassesFor(r.path).find((c) => c !== 'general');
+      if (!cls) continue;
+      classed++;
+      const key = `${r.path}/${r.method}`;
+      expected[key] = bucket(limits()[cls]);
+      expect(stage.Throttle?.[key], `${key} (${cls})`).toEqual(expected[key]);
+    }
+    expect(classed).toBeGreaterThan(0);
+    expect(stage.Throttle).toEqual(expected);
+  });
+});
+
+describe('prod package: no local-only values', () => {
+  it('no localhost / 127.0.0.1 anywhere, DYNAMODB_ENDPOINT empty, STAGE prod', () => {
+    for (const s of set.stacks) {
+      for (const [path, value] of strings(s.template)) expect(value, `${s.name} ${path}`).not.toMatch(/localhost|127\.0\.0\.1|0\.0\.0\.0/i);
+    }
+    for (const fn of lambdaFunctions()) {
+      const vars = env(fn);
+      expect(vars.DYNAMODB_ENDPOINT ?? '', fn.id).toBe('');
+      expect(vars.STAGE, fn.id).toBe(STAGE);
+    }
+  });
+
+  it('JWT_SECRET is the Secrets Manager reference; no other secret-looking literal', () => {
+    const leaks = [packageEnv.JWT_SECRET, 'offlinePackageKeyId', 'offlinePackageSecret'].filter((v): v is string => !!v);
+    const localSecret = join(ROOT, '.local', 'jwt-secret');
+    if (existsSync(localSecret)) leaks.push(readFileSync(localSecret, 'utf8').trim());
+    const logicalNames = new Set<string>();
+    for (const s of set.stacks) for (const k of ['Resources', 'Parameters', 'Outputs'] as const) for (const id of Object.keys(s.template[k] ?? {})) logicalNames.add(id);
+
+    for (const fn of lambdaFunctions()) {
+      const vars = env(fn);
+      expect(vars.JWT_SECRET, fn.id).toBe(JWT_SECRET_REF);
+      for (const [name, value] of Object.entries(vars)) {
+        if (name === 'JWT_SECRET' || !/SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE|API_?KEY|CREDENTIAL/i.test(name)) continue;
+        expect(value === '' || (typeof value === 'string' && value.startsWith('{{resolve:')), `${fn.id} ${name}`).toBe(true);
+      }
+    }
+    for (const s of set.stacks) {
+      for (const [path, value] of strings(s.template)) {
+        for (const leak of leaks) expect(value.includes(leak), `${s.name} ${path} contains a local secret or the fake packaging credentials`).toBe(false);
+        expect(value, `${s.name} ${path}`).not.toMatch(/AKIA[0-9A-Z]{16}|-----BEGIN|eyJ[A-Za-z0-9_-]{10,}\./);
+        if (value.startsWith('{{resolve:')) {
+          expect(value, `${s.name} ${path}`).toBe(JWT_SECRET_REF);
+          continue;
+        }
+        // Token-shaped: long, no separators, mixed case and digits, and not a logical id.
+        const tokenLike = /^[A-Za-z0-9+/_=-]{32,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && !logicalNames.has(value);
+        expect(tokenLike, `${s.name} ${path} looks like a secret: ${value.slice(0, 6)}…`).toBe(false);
+      }
+    }
+    for (const key of set.ofType('AWS::ApiGateway::ApiKey')) expect(key.resource.Properties?.Value, 'API key value must be generated by AWS').toBeUndefined();
+  });
+});
+
+describe('prod package: OpenAPI parity', () => {
+  it('the (METHOD, path) pairs deployed by serverless.yml are exactly the operations of schemas/compiled/openapi.json (plus the catch-all)', () => {
+    const deployed = apiMethods().map((m) => {
+      const props = m.resource.Properties as { HttpMethod: string; ResourceId: unknown };
+      return `${props.HttpMethod.toUpperCase()} ${set.apiPath(m.stack, props.ResourceId) || '/'}`;
+    });
+    expect(new Set(deployed).size).toBe(deployed.length);
+    expect(deployed).toContain(CATCH_ALL);
+
+    const doc = JSON.parse(readFileSync(join(ROOT, 'schemas', 'compiled', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((k) => HTTP_METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented).not.toContain(CATCH_ALL);
+
+    const missingFromDoc = deployed.filter((op) => op !== CATCH_ALL && !documented.includes(op));
+    const missingFromServerless = documented.filter((op) => !deployed.includes(op));
+    expect({ missingFromDoc, missingFromServerless }).toEqual({ missingFromDoc: [], missingFromServerless: [] });
+  });
+
+  it('each deployed method invokes the function the route table assigns to it', () => {
+    for (const m of apiMethods()) {
+      const props = m.resource.Properties as { HttpMethod: string; ResourceId: unknown };
+      const path = set.apiPath(m.stack, props.ResourceId) || '/';
+      const route = routes.find((r) => r.method === props.HttpMethod.toUpperCase() && r.path === path);
+      expect(route, `${props.HttpMethod} ${path}`).toBeDefined();
+      expect(set.methodFunction(m.stack, m.resource).resource.Properties?.FunctionName).toBe(`${SERVICE}-${STAGE}-${route!.functionName}`);
+    }
+  });
+});
