@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/env.ts'],
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
