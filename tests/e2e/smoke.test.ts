@@ -4,7 +4,8 @@
  * stage and table: the main one with the documented rate limits, a second one with tiny quotas for
  * the 429 checks (every request of a test comes from 127.0.0.1, so they share one client counter).
  *
- * Tests in this file run in order and build on each other (the admin token, the users created).
+ * Tests in this file run in order and build on each other (the admin token, the users created). The
+ * main instance keeps the documented quotas: its ~20 requests of the auth class stay well under 50.
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
@@ -97,6 +98,9 @@ describe('e2e smoke through serverless-offline', () => {
       expect(basePaths).toEqual(expect.arrayContaining(['/api/v1/auth', '/api/v2/analytics', '/api/v1/flocks/{flockId}/cycles', '/api/v1/admin']));
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      // the documented default quota of the general limiter, announced on every limited route
+      expect(res.headers.get('ratelimit-policy')).toBe('"general";q=3000;w=900');
+      expect(res.headers.get('ratelimit')).toMatch(/^"general";r=\d+;t=\d+$/);
     });
 
     it('GET /health answers {status, timestamp, uptime, environment} without rate-limit headers', async () => {
@@ -327,6 +331,8 @@ describe('e2e smoke through serverless-offline', () => {
     it('an unknown route answers 404 {error} as JSON, not the emulator page', async () => {
       expectError(await http('GET', '/api/v1/nothing-here'), 404, /not found/i);
       expectError(await http('POST', '/no/such/route', { body: {} }), 404, /not found/i);
+      // a well-formed id of a record that does not exist
+      expectError(await http('GET', '/api/v1/admin/users/01JD3Y4Z9V6Q8K2M5N7P0R1S3T', { token: adminToken }), 404, /not found/i);
     });
 
     it('a known path with another method answers 405 {error} with Allow', async () => {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { build } from '../../scripts/build.js';
 import { freePort, localClient } from '../../scripts/lib/local-dynamodb.js';
-import { ROOT } from '../../scripts/lib/route-table.js';
+import { ROOT, loadRoutes } from '../../scripts/lib/route-table.js';
 import { ensureTable } from '../../scripts/lib/table.js';
 import { seed } from '../../scripts/lib/seed.js';
 import { resetSettings } from '../../shared/config/env.js';
@@ -31,6 +31,8 @@ export interface OfflineOptions {
   stage?: string;
   admin?: { email: string; password: string };
   readyTimeoutMs?: number;
+  /** Load every handler before returning (default true; see warmAll). */
+  warm?: boolean;
 }
 
 export interface Offline {
@@ -118,6 +120,27 @@ async function distinctPorts(n: number): Promise<number[]> {
   return [...ports];
 }
 
+/**
+ * Loads every handler once through offline's Lambda invoke endpoint with an inert event (no body, a
+ * TEST-NET client address, no token: 401/400/404, nothing written but that address's rate counter).
+ * In-process offline caches a loaded module, so from here on a rebuild of the shared dist/ by another
+ * run or by `npm start` cannot pull files from under this instance.
+ */
+async function warmAll(lambdaUrl: string, stage: string, failure: (what: string) => string): Promise<void> {
+  const names = [...new Set(loadRoutes().map((r) => r.functionName))];
+  const event = { httpMethod: 'GET', path: '/__warmup', headers: {}, requestContext: { requestId: 'warmup', identity: { sourceIp: '192.0.2.1' } } };
+  await Promise.all(
+    names.map(async (name) => {
+      const res = await fetch(`${lambdaUrl}/2015-03-31/functions/flockwise-${stage}-${name}/invocations`, { method: 'POST', body: JSON.stringify(event) });
+      const text = await res.text();
+      const payload = JSON.parse(text) as { statusCode?: number };
+      if (res.status !== 200 || typeof payload.statusCode !== 'number' || payload.statusCode >= 500) {
+        throw new Error(failure(`could not load handler ${name}: ${res.status} ${text.slice(0, 500)}`));
+      }
+    }),
+  );
+}
+
 export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> {
   const stage = opts.stage ?? `e2e${randomBytes(4).toString('hex')}`;
   if (stage === 'prod') throw new Error('e2e tests never run the prod stage');
@@ -180,20 +203,38 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
 
   const timeoutMs = opts.readyTimeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
+  let lastAnswer = 'no answer';
+  const failure = (what: string) => {
+    const errors = [...new Set(out.split('\n').filter((l) => /error/i.test(l) && !/^\s+at /.test(l)))].slice(0, 5);
+    return `serverless offline ${what} (last GET /health: ${lastAnswer})\nerrors: ${errors.join('\n        ') || 'none printed'}\noutput (tail):\n${out.slice(-6000)}`;
+  };
   for (;;) {
     if (exit) {
       await instance.stop();
-      throw new Error(`serverless offline ${exit} before it answered GET /health:\n${out.slice(-4000)}`);
+      throw new Error(failure(`${exit} before GET /health answered 200`));
     }
+    let ready = false;
     try {
       const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return instance;
+      ready = res.status === 200;
+      lastAnswer = `${res.status} ${(await res.text()).slice(0, 500)}`;
     } catch {
       /* not listening yet */
     }
+    if (ready) {
+      if (opts.warm !== false) {
+        try {
+          await warmAll(`http://127.0.0.1:${lambdaPort}`, stage, failure);
+        } catch (err) {
+          await instance.stop();
+          throw err;
+        }
+      }
+      return instance;
+    }
     if (Date.now() > deadline) {
       await instance.stop();
-      throw new Error(`serverless offline did not answer GET ${baseUrl}/health within ${timeoutMs} ms:\n${out.slice(-4000)}`);
+      throw new Error(failure(`did not answer GET ${baseUrl}/health with 200 within ${timeoutMs} ms`));
     }
     await new Promise((r) => setTimeout(r, 150));
   }
