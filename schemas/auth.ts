@@ -36,7 +36,6 @@ export const UserDto = Type.Object(
     farmIds: Type.Array(Type.String()),
     verified: Type.Boolean(),
     locked: Type.Boolean(),
-    lockedUntil: Type.Union([Timestamp, Type.Null()], { description: 'End of a temporary lockout after failed logins' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     version: Type.Integer(),

@@ -6,15 +6,17 @@ import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { accountRateLimit, rateLimit } from './middleware/rate-limit.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { validate } from './middleware/validate.js';
 
 /**
  * The one middleware stack every route uses, in the order of DESIGN §3:
- * request context + log → security headers/CORS (on the way out) → typed errors → JSON body →
- * rate limit → authenticate + user load → capability guard → validation → handler.
+ * request context + log → security headers/CORS (on the way out) → typed errors → rate limit per
+ * client → JSON body → auth limit per account → authenticate + user load → capability guard →
+ * validation → handler. (The per-client limiter runs before the body is read, so bad bodies count too:
+ * see docs/decisions.md.)
  */
 export interface HandlerInput<B, Q, P> {
   body: B;
@@ -36,8 +38,9 @@ function build(spec: RouteSpec, fn: (event: APIGatewayProxyEvent) => Promise<Htt
     .use(requestContext())
     .use(securityHeaders())
     .use(errorHandler())
-    .use(jsonBody())
     .use(rateLimit())
+    .use(jsonBody())
+    .use(accountRateLimit())
     .use(authenticate(spec))
     .use(authorize(spec))
     .use(validate(spec))

@@ -47,6 +47,14 @@ describe('rate limits', () => {
     expect((await call('GET', '/api/v1/admin/capabilities', { ip: '192.0.2.21', token })).status).toBe(200);
   });
 
+  it('counts requests whose bodies are refused (malformed, oversized) before reading them', async () => {
+    const ip = '192.0.2.40';
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/v1/auth/login', { ip, rawBody: '{"email":' })).status);
+    statuses.push((await call('POST', '/api/v1/auth/signup', { ip, rawBody: 'x'.repeat(200_000) })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
+  });
+
   it('general limiter applies to every route; /health is never limited', async () => {
     const ip = '192.0.2.30';
     const statuses = [];
