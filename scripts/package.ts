@@ -10,10 +10,22 @@
  * Prints the time taken and the resources per stack (root + nested); exits non-zero on failure or
  * when a stack exceeds CloudFormation's limits. Other arguments (e.g. --region) go to serverless.
  *   --no-generate   skip the generation step (the test harness has already run it)
+ *   --out <dir>     after packaging, hard-link everything in .serverless/ into <dir> (a snapshot the
+ *                   next package run cannot clean away; the template test reads it)
+ *
+ * Guards (each hit in practice, see docs/deployment.md):
+ *  - one package/deploy at a time per checkout (a lock under node_modules/.cache/): two runs share
+ *    .serverless/ and serverless-esbuild's .esbuild/ and break each other;
+ *  - serverless-esbuild's `npm ci` of the `external` modules runs with npm_config_offline (npm cache
+ *    only), so packaging needs no registry;
+ *  - serverless does not exit after an error inside serverless-esbuild (esbuild's service process
+ *    keeps it alive): once its error report is printed, the process group is stopped;
+ *  - an overall time limit for packaging (PACKAGE_TIMEOUT_SECONDS, default 1200).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, closeSync, rmSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from './lib/route-table.js';
 import { startCloudFormationStub, stubEnv, type CloudFormationStub } from './lib/cloudformation-stub.js';
 
@@ -77,31 +89,136 @@ export function limitViolations(stacks: PackagedStack[]): string[] {
   return out;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** osls prints this header above every error report (then may never exit, see above). */
+const ERROR_REPORT = /^Environment: .*\bosls\b/m;
+
+function run(args: string[], env: NodeJS.ProcessEnv, timeoutSeconds: number | undefined): Promise<number> {
   // process.execPath: the Node 22 that runs this script (the `node` devDependency), not the system one.
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'serverless', 'bin', 'serverless.js'), ...args], { cwd: ROOT, env, stdio: 'inherit' });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  const onInt = forward('SIGINT');
-  const onTerm = forward('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  // Own process group, so that stopping it also stops esbuild and npm underneath.
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'serverless', 'bin', 'serverless.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['inherit', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let exited = false;
+  const stopGroup = (signal: NodeJS.Signals) => {
+    if (exited || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const stop = (why: string) => {
+    if (exited) return;
+    if (why) console.error(why);
+    stopGroup('SIGTERM');
+    setTimeout(() => stopGroup('SIGKILL'), 3000).unref();
+  };
+  let tail = '';
+  let errorSeen = false;
+  const relay = (out: NodeJS.WriteStream) => (chunk: Buffer) => {
+    out.write(chunk);
+    tail = (tail + chunk.toString()).slice(-2000);
+    if (!errorSeen && ERROR_REPORT.test(tail)) {
+      errorSeen = true;
+      // The report is printed in one go; give serverless a moment to exit on its own.
+      setTimeout(() => stop('serverless reported an error and did not exit: stopping it'), 5000).unref();
+    }
+  };
+  child.stdout.on('data', relay(process.stdout));
+  child.stderr.on('data', relay(process.stderr));
+  const onSignal = () => stop('');
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const timer = timeoutSeconds ? setTimeout(() => stop(`serverless did not finish within ${timeoutSeconds} s (PACKAGE_TIMEOUT_SECONDS): stopping it`), timeoutSeconds * 1000) : undefined;
   return new Promise((resolve) => {
     child.on('error', (err) => {
       console.error(`cannot start serverless: ${err.message}`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(code ?? (signal ? 1 : 0));
+      exited = true;
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      // Whatever the outcome, nothing it started may outlive it (esbuild's service, npm).
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* group already empty */
+      }
+      resolve(errorSeen ? code || 1 : (code ?? (signal ? 1 : 0)));
     });
   });
+}
+
+const LOCK = join(ROOT, 'node_modules', '.cache', 'flockwise-package.lock');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One package/deploy per checkout at a time; waits for a running one, takes over a dead one's lock. */
+async function acquireLock(maxWaitSeconds = 1800): Promise<() => void> {
+  mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+  const deadline = Date.now() + maxWaitSeconds * 1000;
+  let told = false;
+  for (;;) {
+    try {
+      const fd = openSync(LOCK, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(LOCK, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(LOCK, 'utf8').trim() || 0);
+    } catch {
+      continue; // released meanwhile
+    }
+    // No pid yet: its owner is between creating and writing it; only a dead owner's lock is taken over.
+    if (holder && !alive(holder)) {
+      rmSync(LOCK, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another package/deploy (pid ${holder}) still holds ${LOCK}`);
+    if (!told && holder) {
+      console.log(`waiting for another package/deploy of this checkout (pid ${holder}) to finish…`);
+      told = true;
+    }
+    await sleep(500);
+  }
+}
+
+/** Hard-links (or copies) every file of .serverless/ into `out`, replacing what was there. */
+function snapshot(out: string): void {
+  const from = join(ROOT, '.serverless');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(from)) {
+    try {
+      linkSync(join(from, f), join(out, f));
+    } catch {
+      copyFileSync(join(from, f), join(out, f));
+    }
+  }
 }
 
 export interface PackageOptions {
   stage: string;
   deploy: boolean;
   generate: boolean;
+  /** Snapshot directory for the packaged files (see --out). */
+  out?: string;
   /** Passed through to serverless (e.g. --region eu-central-1). */
   extra: string[];
 }
@@ -114,9 +231,11 @@ export function parseArgs(argv: string[]): PackageOptions {
     else if (a.startsWith('--stage=')) opts.stage = a.slice('--stage='.length);
     else if (a === '--deploy') opts.deploy = true;
     else if (a === '--no-generate') opts.generate = false;
+    else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
     else opts.extra.push(a);
   }
   if (!/^[a-z][a-z0-9-]*$/.test(opts.stage)) throw new Error(`invalid --stage "${opts.stage}"`);
+  if (opts.out !== undefined && (opts.out === ROOT || opts.out.startsWith(join(ROOT, '.serverless')))) throw new Error('--out must be a directory of its own');
   return opts;
 }
 
@@ -128,18 +247,24 @@ export async function main(argv: string[]): Promise<number> {
     await generate();
   }
   const command = opts.deploy ? 'deploy' : 'package';
+  const release = await acquireLock();
   let stub: CloudFormationStub | undefined;
   let code: number;
   try {
     let env = process.env;
     if (!opts.deploy) {
       stub = await startCloudFormationStub();
-      env = stubEnv(process.env, stub.endpoint);
+      // npm_config_offline: serverless-esbuild installs the `external` modules with `npm ci`; take them
+      // from the npm cache (filled by the project's own npm ci/install), never from the registry.
+      env = { ...stubEnv(process.env, stub.endpoint), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
     }
     console.log(`serverless ${command} --stage ${opts.stage}${opts.deploy ? '' : ` (offline: fake credentials, CloudFormation stub on ${stub!.endpoint})`}`);
-    code = await run([command, '--stage', opts.stage, ...opts.extra], env);
+    const timeout = opts.deploy ? undefined : Number(process.env.PACKAGE_TIMEOUT_SECONDS || 1200);
+    code = await run([command, '--stage', opts.stage, ...opts.extra], env, timeout);
+    if (code === 0 && opts.out) snapshot(opts.out);
   } finally {
     await stub?.close();
+    release();
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (stub) {
@@ -152,8 +277,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`serverless ${command} failed (exit ${code}) after ${seconds} s`);
     return code;
   }
-  const stacks = readPackagedStacks();
-  console.log(`\n${command === 'deploy' ? 'deployed' : 'packaged'} stage ${opts.stage} in ${seconds} s (generation included)`);
+  const stacks = readPackagedStacks(opts.out);
+  console.log(`\n${command === 'deploy' ? 'deployed' : 'packaged'} stage ${opts.stage} in ${seconds} s${opts.generate ? ' (generation included)' : ''}`);
   for (const line of stackSummary(stacks)) console.log(line);
   const violations = limitViolations(stacks);
   if (violations.length) {

@@ -7,10 +7,11 @@
  * test database and JWT_SECRET at the test secret: the prod template must contain neither.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, loadRoutes, type RouteEntry } from '../../scripts/lib/route-table.js';
 import { LIMITS, readPackagedStacks } from '../../scripts/package.js';
 import { limiterClassesFor, rateLimits, type RateLimit } from '../../shared/config/rate-limits.js';
@@ -30,7 +31,12 @@ interface ServerlessState {
   service: { functions: Record<string, { handler: string; name: string; events?: Array<Record<string, unknown>> }> };
 }
 
-const packageEnv: NodeJS.ProcessEnv = { ...process.env };
+const PACKAGE_TIMEOUT_MS = 480_000;
+// The package script's own limit fires first and stops serverless cleanly.
+const packageEnv: NodeJS.ProcessEnv = { ...process.env, PACKAGE_TIMEOUT_SECONDS: String(PACKAGE_TIMEOUT_MS / 1000 - 60) };
+/** The package's files, hard-linked out of .serverless/ by the package script (--out), so a package
+ * run started meanwhile elsewhere in this checkout cannot change them under the tests. */
+const out = mkdtempSync(join(tmpdir(), 'flockwise-package-'));
 let set: StackSet;
 let state: ServerlessState;
 let packageOutput = '';
@@ -40,21 +46,45 @@ const routeFunctions = new Set(routes.map((r) => r.functionName));
 function runPackage(): Promise<void> {
   // The test setup has generated schemas/compiled/ already; regenerating here would rewrite files
   // that test files running in parallel import.
-  const args = [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/package.ts', '--stage', STAGE, '--no-generate'];
+  const args = [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/package.ts', '--stage', STAGE, '--no-generate', '--out', out];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: packageEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Own process group: on a timeout the whole tree (tsx, serverless, esbuild) is stopped.
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: packageEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const stopGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      // SIGTERM first: the package script then stops serverless's own process group.
+      stopGroup('SIGTERM');
+      setTimeout(() => stopGroup('SIGKILL'), 5000).unref();
+      reject(new Error(`npm run package:prod did not finish in ${PACKAGE_TIMEOUT_MS / 1000} s:\n${packageOutput.slice(-4000)}`));
+    }, PACKAGE_TIMEOUT_MS);
     child.stdout.on('data', (c: Buffer) => (packageOutput += c.toString()));
     child.stderr.on('data', (c: Buffer) => (packageOutput += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run package:prod failed (exit ${code}):\n${packageOutput.slice(-4000)}`))));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      stopGroup('SIGKILL'); // nothing of the package run may outlive it
+      if (code === 0) resolve();
+      else reject(new Error(`npm run package:prod failed (exit ${code}):\n${packageOutput.slice(-4000)}`));
+    });
   });
 }
 
 beforeAll(async () => {
   await runPackage();
-  set = new StackSet(readPackagedStacks());
-  state = JSON.parse(readFileSync(join(ROOT, '.serverless', 'serverless-state.json'), 'utf8')) as ServerlessState;
-}, 600_000);
+  set = new StackSet(readPackagedStacks(out));
+  state = JSON.parse(readFileSync(join(out, 'serverless-state.json'), 'utf8')) as ServerlessState;
+}, PACKAGE_TIMEOUT_MS + 30_000);
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const lambdaFunctions = () => set.ofType('AWS::Lambda::Function');
 /** API methods: every API Gateway method but CORS preflight mocks (OPTIONS, MOCK integration), which are no operation. */
@@ -84,10 +114,12 @@ describe('prod package: stacks', () => {
   });
 
   it('one nested stack per route group holds that group’s functions, methods, permissions and log groups; the root keeps the shared parts', () => {
-    const groups = [...new Set(routes.map((r) => r.group))].sort();
+    // Every function's group (its handler folder), HTTP or not (scheduled jobs, IoT rules).
+    const groups = [...new Set(Object.values(state.service.functions).map((f) => /^functions\/([^/]+)\//.exec(f.handler)?.[1]))].sort();
+    expect(groups).not.toContain(undefined);
     const nested = set.stacks.filter((s) => s.name !== 'root').map((s) => s.name).sort();
-    expect(nested).toEqual(groups.map((g) => `${stackBaseName(g)}NestedStack`).sort());
-    const groupOf = new Map(routes.map((r) => [r.functionName, r.group]));
+    expect(nested).toEqual(groups.map((g) => `${stackBaseName(g!)}NestedStack`).sort());
+    const groupOf = new Map(Object.entries(state.service.functions).map(([name, f]) => [name, f.handler.split('/')[1]!]));
     for (const fn of lambdaFunctions()) {
       const name = String(fn.resource.Properties?.FunctionName).replace(`${SERVICE}-${STAGE}-`, '');
       expect(fn.stack, name).toBe(`${stackBaseName(groupOf.get(name)!)}NestedStack`);
@@ -113,7 +145,7 @@ describe('prod package: stacks', () => {
   it('every nested stack template file exists and every function zip is packaged', () => {
     for (const fn of lambdaFunctions()) {
       const key = String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key);
-      expect(existsSync(join(ROOT, '.serverless', basename(key))), key).toBe(true);
+      expect(existsSync(join(out, basename(key))), key).toBe(true);
     }
   });
 });
@@ -234,8 +266,9 @@ describe('prod package: no local-only values', () => {
           expect(value, `${s.name} ${path}`).toBe(JWT_SECRET_REF);
           continue;
         }
-        // Token-shaped: long, no separators, mixed case and digits, and not a logical id.
-        const tokenLike = /^[A-Za-z0-9+/_=-]{32,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && !logicalNames.has(value);
+        // Token-shaped: long, no spaces or dots, mixed case and digits; not a name the template gives itself.
+        const named = logicalNames.has(value) || value.startsWith(`${SERVICE}-${STAGE}`) || value.startsWith(`/aws/lambda/${SERVICE}-${STAGE}`);
+        const tokenLike = !named && /^[A-Za-z0-9+/_=-]{32,}$/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value);
         expect(tokenLike, `${s.name} ${path} looks like a secret: ${value.slice(0, 6)}…`).toBe(false);
       }
     }
