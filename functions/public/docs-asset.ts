@@ -1,5 +1,5 @@
 import { publicHandler } from '../../shared/http/handler.js';
-import { docsAsset } from '../../shared/http/docs.js';
+import { docsAsset } from '../../shared/http/docs-assets.js';
 import { docAssetParams } from '../../schemas/compiled/public.js';
 
 export const handler = publicHandler(

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { HttpResponse } from './responses.js';
 
 /**
@@ -24,36 +21,6 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-const INIT = `window.ui = SwaggerUIBundle({
-  url: new URL('openapi.json', window.location.href.replace(/\\/docs\\/?$/, '/')).toString(),
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  persistAuthorization: true,
-  tryItOutEnabled: false,
-});`;
-
-const TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
-const cache = new Map<string, string>();
-
-function swaggerDist(): string {
-  // absolute-path.js only computes the folder; requiring the package index would parse the 1.4 MB bundle.
-  const require = createRequire(join(process.cwd(), 'package.json'));
-  return (require('swagger-ui-dist/absolute-path.js') as () => string)();
-}
-
 export function docsPage(): HttpResponse {
   return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP }, body: PAGE };
-}
-
-export function docsAsset(asset: string): HttpResponse {
-  let body = cache.get(asset);
-  if (body === undefined) {
-    body = asset === 'swagger-init.js' ? INIT : readFileSync(join(swaggerDist(), asset), 'utf8');
-    cache.set(asset, body);
-  }
-  return {
-    statusCode: 200,
-    headers: { 'Content-Type': TYPES[asset.slice(asset.lastIndexOf('.'))] ?? 'application/octet-stream', 'Cache-Control': 'public, max-age=3600' },
-    body,
-  };
 }

@@ -6,7 +6,7 @@
  * The package runs with this test process's environment, which points DYNAMODB_ENDPOINT at the local
  * test database and JWT_SECRET at the test secret: the prod template must contain neither.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -140,6 +140,12 @@ describe('prod package: stacks', () => {
     expect(deployment[0]!.stack).toBe('root');
     const waitsFor = new Set([deployment[0]!.resource.DependsOn ?? []].flat());
     for (const m of set.ofType('AWS::ApiGateway::Method')) expect(waitsFor.has(m.stack === 'root' ? m.id : m.stack), m.id).toBe(true);
+  });
+
+  it('the docs asset function ships swagger-ui-dist; no other function does', () => {
+    const list = (fn: string) => execFileSync('unzip', ['-Z1', join(out, `${fn}.zip`)], { encoding: 'utf8' });
+    expect(list('docsAsset')).toContain('node_modules/swagger-ui-dist/swagger-ui-bundle.js');
+    for (const fn of ['docs', 'authLogin', 'serviceInfo']) expect(list(fn), fn).not.toContain('swagger-ui-dist');
   });
 
   it('every nested stack template file exists and every function zip is packaged', () => {
@@ -292,6 +298,21 @@ describe('prod package: OpenAPI parity', () => {
     const missingFromDoc = deployed.filter((op) => op !== CATCH_ALL && !documented.includes(op));
     const missingFromServerless = documented.filter((op) => !deployed.includes(op));
     expect({ missingFromDoc, missingFromServerless }).toEqual({ missingFromDoc: [], missingFromServerless: [] });
+  });
+
+  it('every routed path answers the CORS preflight with a mock OPTIONS method in the same stack', () => {
+    const pathOf = (m: { stack: string; resource: { Properties?: Record<string, unknown> } }) => set.apiPath(m.stack, m.resource.Properties?.ResourceId) || '/';
+    const preflights = set.ofType('AWS::ApiGateway::Method').filter((m) => (m.resource.Properties as { HttpMethod: string }).HttpMethod === 'OPTIONS');
+    const preflightPaths = new Set(preflights.map(pathOf));
+    for (const m of apiMethods()) {
+      if ((m.resource.Properties as { HttpMethod: string }).HttpMethod === 'ANY') continue;
+      expect(preflightPaths.has(pathOf(m)), pathOf(m)).toBe(true);
+    }
+    for (const p of preflights) {
+      const headers = JSON.stringify(p.resource.Properties);
+      expect(headers).toContain('Authorization');
+      expect(headers).toContain('Idempotency-Key');
+    }
   });
 
   it('each deployed method invokes the function the route table assigns to it', () => {
