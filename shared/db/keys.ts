@@ -20,6 +20,7 @@ export const rateLimitKey = (limiter: string, client: string, windowStart: numbe
 export const auditKey = (id: string): Key => ({ PK: 'AUDIT', SK: id });
 export const outboxKey = (id: string): Key => ({ PK: 'OUTBOX', SK: id });
 export const farmKey = (id: string): Key => ({ PK: `FARM#${id}`, SK: 'META' });
+export const houseKey = (farmId: string, houseId: string): Key => ({ PK: `FARM#${farmId}`, SK: `HOUSE#${houseId}` });
 export const defaultFarmKey = (): Key => ({ PK: 'CONFIG', SK: 'DEFAULT_FARM' });
 export const healthKey = (): Key => ({ PK: 'CONFIG', SK: 'HEALTH' });
 
