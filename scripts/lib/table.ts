@@ -1,5 +1,11 @@
-/** Creates the table from shared/db/table.json (the definition serverless.yml deploys), idempotently. */
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+/**
+ * Creates the table from shared/db/table.json (the definition serverless.yml deploys), idempotently;
+ * on an existing table (a developer's .data/) it adds the indexes the definition gained since.
+ */
+import {
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, UpdateTableCommand, UpdateTimeToLiveCommand,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import table from '../../shared/db/table.json' with { type: 'json' };
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
@@ -7,9 +13,26 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   try {
     await client.send(new CreateTableCommand({ ...(definition as Omit<CreateTableCommandInput, 'TableName'>), TableName: tableName }));
   } catch (err) {
-    if (err instanceof ResourceInUseException) return false;
-    throw err;
+    if (!(err instanceof ResourceInUseException)) throw err;
+    await addMissingIndexes(client, tableName);
+    return false;
   }
   await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TimeToLiveAttribute, Enabled: true } }));
   return true;
+}
+
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+  for (const gsi of table.GlobalSecondaryIndexes) {
+    if (present.has(gsi.IndexName)) continue;
+    const names = new Set(gsi.KeySchema.map((k) => k.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: table.AttributeDefinitions.filter((a) => names.has(a.AttributeName)) as CreateTableCommandInput['AttributeDefinitions'],
+        GlobalSecondaryIndexUpdates: [{ Create: gsi as never }],
+      }),
+    );
+  }
 }

@@ -180,7 +180,7 @@ describe('prod package: functions', () => {
 });
 
 describe('prod package: table', () => {
-  it('keys, GSI1, TTL, point-in-time recovery, on-demand billing and deletion protection as shared/db/table.json says', () => {
+  it('keys, GSI1 and GSI2, TTL, point-in-time recovery, on-demand billing and deletion protection as shared/db/table.json says', () => {
     const tables = set.ofType('AWS::DynamoDB::Table');
     expect(tables).toHaveLength(1);
     const { stack, resource } = tables[0]!;
@@ -194,7 +194,7 @@ describe('prod package: table', () => {
     ]);
     expect(p.AttributeDefinitions).toEqual(table.AttributeDefinitions);
     expect(p.GlobalSecondaryIndexes).toEqual(table.GlobalSecondaryIndexes);
-    expect((p.GlobalSecondaryIndexes as Array<{ IndexName: string }>).map((g) => g.IndexName)).toEqual(['GSI1']);
+    expect((p.GlobalSecondaryIndexes as Array<{ IndexName: string }>).map((g) => g.IndexName)).toEqual(['GSI1', 'GSI2']);
     expect(p.TimeToLiveSpecification).toEqual({ AttributeName: table.TimeToLiveAttribute, Enabled: true });
     expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
