@@ -24,6 +24,7 @@ function newAjv(coerce: boolean): Ajv {
   const opts: Options = {
     allErrors: true,
     strict: true,
+    discriminator: true,
     useDefaults: coerce,
     coerceTypes: coerce,
     code: { source: true, esm: true, optimize: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },

@@ -21,6 +21,10 @@ export const auditKey = (id: string): Key => ({ PK: 'AUDIT', SK: id });
 export const outboxKey = (id: string): Key => ({ PK: 'OUTBOX', SK: id });
 export const farmKey = (id: string): Key => ({ PK: `FARM#${id}`, SK: 'META' });
 export const houseKey = (farmId: string, houseId: string): Key => ({ PK: `FARM#${farmId}`, SK: `HOUSE#${houseId}` });
+/** Prefix of the house items in a farm's partition (one Query lists a farm's houses). */
+export const HOUSE_SK_PREFIX = 'HOUSE#';
+/** Uniqueness guard of a house name within its farm (normalized name), holding the house id; SK never starts with HOUSE#. */
+export const houseNameKey = (farmId: string, normalizedName: string): Key => ({ PK: `FARM#${farmId}`, SK: `HOUSENAME#${normalizedName}` });
 export const defaultFarmKey = (): Key => ({ PK: 'CONFIG', SK: 'DEFAULT_FARM' });
 export const healthKey = (): Key => ({ PK: 'CONFIG', SK: 'HEALTH' });
 
@@ -30,3 +34,15 @@ export const gsi1 = {
   farms: { GSI1PK: 'FARMS' },
   auditOf: (targetId: string) => ({ GSI1PK: `AUDIT#${targetId}` }),
 } as const;
+
+// Farm core: flocks, cycles, the movement ledger, stocks, daily rollups, idempotency.
+export const flockKey = (id: string): Key => ({ PK: `FLOCK#${id}`, SK: 'META' });
+export const cycleKey = (flockId: string, cycleId: string): Key => ({ PK: `FLOCK#${flockId}`, SK: `CYCLE#${cycleId}` });
+export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `MOV#${movementId}` });
+export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAY#${date}` });
+export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: `FARM#${farmId}`, SK: `STOCK#FEED#${feedType}` });
+export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
+export const idempotencyKey = (userId: string, key: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' });
+export const flocksOfFarm = (farmId: string) => ({ GSI1PK: `FLOCKS#${farmId}` });
+export const movementsOfCycle = (cycleId: string) => ({ GSI1PK: `MOVEMENTS#${cycleId}` });
+export const movementsOfFarm = (farmId: string) => ({ GSI2PK: `MOVEMENTS#${farmId}` });

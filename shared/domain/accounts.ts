@@ -14,10 +14,3 @@ export function diff<T extends object>(before: T, after: T, fields: readonly (ke
   }
   return changes;
 }
-
-/** Reads a version from an `If-Match` header (`"3"`, `W/"3"` or `3`); undefined when absent or not a version. */
-export function versionFromIfMatch(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const m = /^(?:W\/)?"?(\d{1,15})"?$/.exec(header.trim());
-  return m ? Number(m[1]) : Number.NaN;
-}

@@ -1,12 +1,13 @@
 import { ulid } from 'ulidx';
 import { hashPassword } from '../auth/passwords.js';
 import { capabilityGrantProblems, type Role } from '../domain/capabilities.js';
-import { diff, normalizeEmail, versionFromIfMatch } from '../domain/accounts.js';
+import { diff, normalizeEmail } from '../domain/accounts.js';
+import { expectedVersion } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
 import { clearLoginFailures } from '../db/tokens.js';
 import { createUser, deleteUser, getUserOrThrow, saveUser, type UserRecord } from '../db/users.js';
-import { Conflict, PreconditionFailed, ValidationFailed, type FieldError } from '../errors.js';
+import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
 
@@ -50,13 +51,7 @@ const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified',
 
 export async function patchUserAsAdmin(actor: AuthUser, userId: string, body: PatchUserBody, ifMatch: string | undefined, requestId: string): Promise<UserRecord> {
   const current = await getUserOrThrow(userId);
-  const headerVersion = versionFromIfMatch(ifMatch);
-  if (headerVersion !== undefined && headerVersion !== current.version) {
-    throw new PreconditionFailed(`If-Match ${ifMatch} does not match the current version ${current.version}`);
-  }
-  if (body.version !== undefined && body.version !== current.version) {
-    throw new Conflict(`User ${userId} is at version ${current.version}, not ${body.version}; read it again and retry`);
-  }
+  expectedVersion(current.version, ifMatch, body.version, `User ${userId}`);
   const next: UserRecord = {
     ...current,
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),

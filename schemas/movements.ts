@@ -1,0 +1,179 @@
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { StringEnum, Success, ListOf, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { CalendarDate } from './flocks.js';
+
+/**
+ * The movement catalogue (DESIGN §8): one JSON Schema per type. The same schemas validate writes
+ * (compiled into one discriminated validator, `createMovementBody`) and answer
+ * GET /api/v1/inventory/input-schema.
+ */
+const Count = (description: string) => Type.Integer({ minimum: 1, maximum: 10_000_000, description });
+const Kg = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description });
+const Money = (description: string) => Type.Number({ minimum: 0, maximum: 100_000_000, description });
+const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
+const Notes = Type.Optional(Text(2000, 'Free text'));
+
+function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
+  return {
+    type,
+    label,
+    description,
+    schema: Type.Object(
+      { type: Type.Literal(type), date: CalendarDate, ...props, notes: Notes },
+      { additionalProperties: false, title: label, description },
+    ),
+  };
+}
+
+export const DEATH_CAUSES = ['disease', 'heat', 'cold', 'predator', 'injury', 'smothering', 'dehydration', 'culled_sick', 'unknown'] as const;
+
+export const MOVEMENT_CATALOGUE = [
+  movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
+    quantity: Count('Birds placed'),
+    breed: Type.Optional(Text(80, 'Breed as delivered')),
+    source: Type.Optional(Text(200, 'Hatchery or supplier')),
+    supplierId: Type.Optional(Text(64, 'Supplier id (procurement)')),
+    unitCost: Type.Optional(Money('Cost per bird')),
+    averageWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Average weight at placement, g' })),
+  }),
+  movement('bird_mortality', 'Mortality', 'Birds found dead', {
+    quantity: Count('Dead birds'),
+    cause: Type.Optional(StringEnum(DEATH_CAUSES, { description: 'Cause of death' })),
+  }),
+  movement('bird_cull', 'Culls', 'Birds culled (removed on purpose: sick, weak, leg problems)', {
+    quantity: Count('Culled birds'),
+    reason: Type.Optional(Text(200, 'Why they were culled')),
+  }),
+  movement('bird_sale', 'Birds sold', 'Birds sold or shipped to slaughter', {
+    quantity: Count('Birds sold'),
+    totalWeightKg: Type.Optional(Kg('Total live weight sold, kg')),
+    unitPrice: Type.Optional(Money('Price per bird')),
+    buyer: Type.Optional(Text(200, 'Buyer')),
+  }),
+  movement('bird_transfer_out', 'Transfer out', 'Birds moved to another flock (its active cycle receives a transfer in)', {
+    quantity: Count('Birds moved out'),
+    counterpartFlockId: Ulid,
+    transferId: Type.Optional(Text(64, 'Shared id of both sides (set by the service)')),
+  }),
+  movement('bird_transfer_in', 'Transfer in', 'Birds received from another flock (its active cycle records a transfer out)', {
+    quantity: Count('Birds moved in'),
+    counterpartFlockId: Ulid,
+    transferId: Type.Optional(Text(64, 'Shared id of both sides (set by the service)')),
+  }),
+  movement('feed_delivery', 'Feed delivered', 'Feed delivered to the farm (adds to the farm’s stock of that feed type)', {
+    feedType: Text(60, 'Feed type, e.g. starter, grower, finisher, layer-mash'),
+    quantityKg: Kg('Feed delivered, kg'),
+    supplierId: Type.Optional(Text(64, 'Supplier id')),
+    orderId: Type.Optional(Text(64, 'Purchase order id')),
+    orderedDate: Type.Optional(CalendarDate),
+    unitPrice: Type.Optional(Money('Price per kg')),
+    lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
+  }),
+  movement('feed_consumption', 'Feed consumed', 'Feed fed to the flock (taken from the farm’s stock)', {
+    quantityKg: Kg('Feed consumed, kg'),
+    feedType: Type.Optional(Text(60, 'Feed type; required when the farm stocks more than one')),
+  }),
+  movement('egg_collection', 'Eggs collected', 'Eggs collected (adds to the farm’s egg stock)', {
+    totalEggs: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'All eggs collected, including cracked and dirty' }),
+    cracked: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    dirty: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    doubleYolk: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    averageEggWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 200 })),
+    grades: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), { maxProperties: 20, description: 'Count per grade (S, M, L, XL…)' })),
+  }),
+  movement('egg_sale', 'Eggs sold', 'Eggs sold (taken from the farm’s egg stock)', {
+    quantity: Count('Eggs sold'),
+    unitPrice: Type.Optional(Money('Price per egg')),
+    buyer: Type.Optional(Text(200, 'Buyer')),
+  }),
+  movement('egg_loss', 'Eggs lost', 'Eggs broken, discarded or otherwise lost from stock', {
+    quantity: Count('Eggs lost'),
+    reason: Type.Optional(Text(200, 'Reason')),
+  }),
+  movement('medication', 'Medication', 'A treatment given to the flock', {
+    product: Text(120, 'Product'),
+    dose: Text(120, 'Dose, e.g. "0.5 ml/l for 5 days"'),
+    withdrawalDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Withdrawal period, days' })),
+    route: Type.Optional(StringEnum(['water', 'feed', 'injection', 'spray', 'other'] as const)),
+    prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
+  }),
+  movement('vaccination', 'Vaccination', 'A vaccine given to the flock', {
+    vaccine: Text(120, 'Vaccine'),
+    method: Type.Optional(StringEnum(['water', 'spray', 'eye_drop', 'injection', 'wing_web', 'other'] as const)),
+    dose: Type.Optional(Text(120, 'Dose')),
+    batchNumber: Type.Optional(Text(64, 'Vaccine batch')),
+  }),
+  movement('water_consumption', 'Water consumed', 'Water drunk by the flock that day', {
+    liters: Kg('Water, litres'),
+    meterReading: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12, description: 'Meter reading' })),
+  }),
+] as const;
+
+export type MovementEntry = (typeof MOVEMENT_CATALOGUE)[number];
+export type MovementType = MovementEntry['type'];
+export const MOVEMENT_TYPES = MOVEMENT_CATALOGUE.map((m) => m.type) as MovementType[];
+export type MovementInput = Static<MovementEntry['schema']>;
+
+/** One validator for every type: AJV's discriminator picks the branch by `type`, so errors name only that type's fields. */
+export const createMovementBody = Type.Unsafe<MovementInput>({
+  $id: 'CreateMovementBody',
+  type: 'object',
+  discriminator: { propertyName: 'type' },
+  required: ['type'],
+  properties: { type: { type: 'string', enum: MOVEMENT_CATALOGUE.map((m) => m.type), description: 'Movement type' } },
+  oneOf: MOVEMENT_CATALOGUE.map((m) => m.schema as TObject),
+});
+
+export const movementParams = Type.Object({ flockId: Ulid, cycleId: Ulid, movementId: Ulid }, { additionalProperties: false, $id: 'MovementParams' });
+export type MovementParams = Static<typeof movementParams>;
+export const movementTypeParams = Type.Object({ movementType: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false, $id: 'MovementTypeParams' });
+export type MovementTypeParams = Static<typeof movementTypeParams>;
+
+export const lockBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why' }) }, { additionalProperties: false, $id: 'LockBody' });
+export type LockBody = Static<typeof lockBody>;
+
+export const listMovementsQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    type: Type.Optional(StringEnum(MOVEMENT_TYPES)),
+    from: Type.Optional(CalendarDate),
+    to: Type.Optional(CalendarDate),
+  },
+  { additionalProperties: false, $id: 'ListMovementsQuery' },
+);
+export type ListMovementsQuery = Static<typeof listMovementsQuery>;
+
+export const MovementDto = Type.Object(
+  {
+    id: Ulid,
+    flockId: Ulid,
+    cycleId: Ulid,
+    farmId: Type.String(),
+    type: StringEnum(MOVEMENT_TYPES),
+    date: CalendarDate,
+    fields: Type.Record(Type.String(), Type.Unknown(), { description: 'The type-specific fields as recorded' }),
+    lock: Type.Union([
+      Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ]),
+    createdAt: Timestamp,
+    createdBy: Type.String(),
+    updatedAt: Timestamp,
+    version: Type.Integer(),
+  },
+  { $id: 'Movement' },
+);
+export const MovementResponse = Success(MovementDto);
+export const MovementListResponse = ListOf(MovementDto);
+
+export const InputSchemaDto = Type.Object(
+  {
+    type: Type.String(),
+    label: Type.String(),
+    description: Type.Optional(Type.String()),
+    requiredFields: Type.Array(Type.String()),
+    optionalFields: Type.Array(Type.String()),
+    schema: Type.Optional(Type.Unknown({ description: 'The JSON Schema the write is validated against' })),
+  },
+  { $id: 'MovementInputSchema' },
+);

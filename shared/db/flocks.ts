@@ -1,0 +1,121 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../errors.js';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
+import { decodeMultiCursor, encodeMultiCursor } from './pagination.js';
+
+export interface FlockRecord {
+  id: string;
+  farmId: string;
+  houseId: string | null;
+  name: string;
+  birdType: 'broiler' | 'layer' | 'breeder';
+  breed: string | null;
+  hatchDate: string | null;
+  source: string | null;
+  notes: string | null;
+  status: 'active' | 'archived';
+  activeCycleId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = ['id', 'farmId', 'houseId', 'name', 'birdType', 'breed', 'hatchDate', 'source', 'notes', 'status', 'activeCycleId', 'createdAt', 'updatedAt', 'version'] as const;
+
+export function flockFromItem(item: Record<string, unknown> | undefined): FlockRecord | undefined {
+  if (!item) return undefined;
+  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as FlockRecord;
+}
+
+export function flockItem(f: FlockRecord) {
+  return { ...flockKey(f.id), ...flocksOfFarm(f.farmId), GSI1SK: `${f.status}#${f.createdAt}#${f.id}`, type: 'Flock', ...f };
+}
+
+export async function getFlock(id: string): Promise<FlockRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: flockKey(id), ConsistentRead: true }));
+  return flockFromItem(res.Item);
+}
+
+/** Does the farm exist, and (when given) the house in it? One read. */
+export async function placementExists(farmId: string, houseId: string | null | undefined): Promise<{ farm: boolean; house: boolean }> {
+  const keys = [farmKey(farmId), ...(houseId ? [houseKey(farmId, houseId)] : [])];
+  const found = await batchGet(keys, { consistent: true, projection: 'PK, SK' });
+  return { farm: found.some((i) => i.SK === 'META'), house: !houseId || found.some((i) => i.SK === `HOUSE#${houseId}`) };
+}
+
+export async function createFlock(flock: FlockRecord, extra: TransactItem[] = []): Promise<void> {
+  await transact(
+    [{ Put: { TableName: tableName(), Item: flockItem(flock), ConditionExpression: 'attribute_not_exists(PK)' } }, ...extra],
+    () => new Conflict('A flock with this id already exists'),
+  );
+}
+
+/** Replaces the flock if still at `expectedVersion`; `condition` adds a rule (e.g. no active cycle). */
+export function flockPut(flock: FlockRecord, expectedVersion: number, condition?: { expression: string; values: Record<string, unknown> }): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: flockItem(flock),
+      ConditionExpression: `attribute_exists(PK) AND version = :v${condition ? ` AND ${condition.expression}` : ''}`,
+      ExpressionAttributeValues: { ':v': expectedVersion, ...(condition?.values ?? {}) },
+    },
+  };
+}
+
+export async function saveFlock(flock: FlockRecord, expectedVersion: number, extra: TransactItem[] = [], condition?: { expression: string; values: Record<string, unknown> }, onFailed?: () => Error): Promise<void> {
+  await transact([flockPut(flock, expectedVersion, condition), ...extra], () =>
+    (onFailed?.() as Conflict | undefined) ?? new Conflict(`Flock ${flock.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
+  );
+}
+
+export async function getFlockOrThrow(id: string): Promise<FlockRecord> {
+  const flock = await getFlock(id);
+  if (!flock) throw new NotFound(`Flock ${id} not found`);
+  return flock;
+}
+
+/** Every farm id (admins list flocks across all farms). */
+export async function allFarmIds(): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK }, ProjectionExpression: 'id', ExclusiveStartKey: start }),
+    );
+    ids.push(...(res.Items ?? []).map((i) => i.id as string));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/**
+ * Flocks of several farms, one farm partition after the other, `status` by key prefix and the other
+ * filters as a FilterExpression. The cursor remembers which farm and where in it.
+ */
+export async function listFlocks(opts: { farmIds: string[]; status: string; birdType?: string; houseId?: string; limit: number; cursor?: string }) {
+  const partitions = opts.farmIds.map((id) => flocksOfFarm(id).GSI1PK);
+  let { index, key } = decodeMultiCursor(opts.cursor, partitions, 'GSI1PK');
+  const items: FlockRecord[] = [];
+  const filters: string[] = [];
+  const values: Record<string, unknown> = { ':prefix': `${opts.status}#` };
+  if (opts.birdType) filters.push('birdType = :bt'), (values[':bt'] = opts.birdType);
+  if (opts.houseId) filters.push('houseId = :h'), (values[':h'] = opts.houseId);
+  for (let queries = 0; index < partitions.length && items.length < opts.limit && queries < 20; queries++) {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ExpressionAttributeValues: { ...values, ':pk': partitions[index] },
+        Limit: opts.limit - items.length,
+        ExclusiveStartKey: key,
+      }),
+    );
+    items.push(...(res.Items ?? []).map((i) => flockFromItem(i)!));
+    key = res.LastEvaluatedKey;
+    if (!key) index++;
+  }
+  return { items, nextCursor: index < partitions.length ? encodeMultiCursor(index, key) : null };
+}

@@ -1,0 +1,143 @@
+/**
+ * The movement ledger's rules, without I/O. A movement changes counters on three kinds of records:
+ * the cycle (birds and totals), the farm's stock (feed per type, eggs) and the cycle's daily rollup.
+ * Writes are planned as NET deltas per record, so a create, an edit (reverse old + apply new) or a
+ * whole daily form touches each record once in one transaction, and "never negative" is checked on the
+ * net change of each balance.
+ */
+import type { MovementInput, MovementType } from '../../schemas/movements.js';
+
+export type Target = { kind: 'cycle' } | { kind: 'feed'; feedType: string } | { kind: 'eggs' } | { kind: 'day'; date: string };
+
+export interface Delta {
+  target: Target;
+  attribute: string;
+  amount: number;
+}
+
+/** Balances that may never go below zero, per target kind. */
+export const BALANCES: Record<Target['kind'], string | undefined> = { cycle: 'alive', feed: 'kg', eggs: 'count', day: undefined };
+
+const BIRDS_OUT: Partial<Record<MovementType, string>> = {
+  bird_mortality: 'deaths',
+  bird_cull: 'culls',
+  bird_sale: 'sold',
+  bird_transfer_out: 'transferredOut',
+};
+
+/** The counter changes one movement causes (`sign` −1 reverses them). `feedType` is the resolved feed type for consumption. */
+export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?: string): Delta[] {
+  const cycle = (attribute: string, amount: number): Delta => ({ target: { kind: 'cycle' }, attribute, amount: sign * amount });
+  const day = (attribute: string, amount: number): Delta => ({ target: { kind: 'day', date: m.date }, attribute, amount: sign * amount });
+  const out: Delta[] = [cycle('movementCount', 1)];
+  switch (m.type) {
+    case 'bird_inflow':
+      out.push(cycle('placed', m.quantity), cycle('alive', m.quantity), day('placed', m.quantity));
+      break;
+    case 'bird_transfer_in':
+      out.push(cycle('transferredIn', m.quantity), cycle('alive', m.quantity), day('transferredIn', m.quantity));
+      break;
+    case 'bird_mortality':
+    case 'bird_cull':
+    case 'bird_sale':
+    case 'bird_transfer_out': {
+      const counter = BIRDS_OUT[m.type]!;
+      out.push(cycle(counter, m.quantity), cycle('alive', -m.quantity), day(counter, m.quantity));
+      if (m.type === 'bird_mortality') out.push(day(`deathsByCause.${m.cause ?? 'unknown'}`, m.quantity));
+      if (m.type === 'bird_sale' && m.totalWeightKg !== undefined) out.push(cycle('soldWeightKg', m.totalWeightKg), day('soldWeightKg', m.totalWeightKg));
+      break;
+    }
+    case 'feed_delivery':
+      out.push(cycle('feedDeliveredKg', m.quantityKg), { target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: sign * m.quantityKg }, day('feedDeliveredKg', m.quantityKg));
+      break;
+    case 'feed_consumption': {
+      const feedType = m.feedType ?? resolvedFeedType;
+      if (!feedType) throw new Error('feed_consumption needs a resolved feed type');
+      out.push(cycle('feedConsumedKg', m.quantityKg), { target: { kind: 'feed', feedType }, attribute: 'kg', amount: -sign * m.quantityKg }, day('feedConsumedKg', m.quantityKg));
+      break;
+    }
+    case 'egg_collection':
+      out.push(cycle('eggsCollected', m.totalEggs), { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs }, day('eggsCollected', m.totalEggs));
+      if (m.cracked) out.push(cycle('eggsCracked', m.cracked), day('eggsCracked', m.cracked));
+      if (m.dirty) out.push(cycle('eggsDirty', m.dirty), day('eggsDirty', m.dirty));
+      break;
+    case 'egg_sale':
+    case 'egg_loss': {
+      const counter = m.type === 'egg_sale' ? 'eggsSold' : 'eggsLost';
+      out.push(cycle(counter, m.quantity), { target: { kind: 'eggs' }, attribute: 'count', amount: -sign * m.quantity }, day(counter, m.quantity));
+      break;
+    }
+    case 'medication':
+      out.push(cycle('medications', 1), day('medications', 1));
+      break;
+    case 'vaccination':
+      out.push(cycle('vaccinations', 1), day('vaccinations', 1));
+      break;
+    case 'water_consumption':
+      out.push(cycle('waterLiters', m.liters), day('waterLiters', m.liters));
+      break;
+  }
+  return out;
+}
+
+export const targetId = (t: Target): string =>
+  t.kind === 'feed' ? `feed:${t.feedType}` : t.kind === 'day' ? `day:${t.date}` : t.kind;
+
+export interface NetChange {
+  target: Target;
+  /** attribute → net amount (zero entries removed) */
+  amounts: Record<string, number>;
+  /** the balance attribute and how much it must hold for the change to keep it ≥ 0, when it decreases */
+  requires?: { attribute: string; atLeast: number };
+}
+
+/** Sums deltas per record and attribute; a record whose balance decreases gets its requirement. */
+export function netChanges(deltas: Delta[]): NetChange[] {
+  const byTarget = new Map<string, NetChange>();
+  for (const d of deltas) {
+    const id = targetId(d.target);
+    const change = byTarget.get(id) ?? { target: d.target, amounts: {} };
+    change.amounts[d.attribute] = round((change.amounts[d.attribute] ?? 0) + d.amount);
+    byTarget.set(id, change);
+  }
+  const out: NetChange[] = [];
+  for (const change of byTarget.values()) {
+    for (const [k, v] of Object.entries(change.amounts)) if (v === 0) delete change.amounts[k];
+    if (Object.keys(change.amounts).length === 0) continue;
+    const balance = BALANCES[change.target.kind];
+    const net = balance ? change.amounts[balance] : undefined;
+    if (balance && net !== undefined && net < 0) change.requires = { attribute: balance, atLeast: -net };
+    out.push(change);
+  }
+  return out;
+}
+
+/** Floating point kilos: keep 6 decimals so 0.1 + 0.2 sums stay exact enough for balances. */
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+export type LockType = 'manual' | 'automatic';
+export interface StoredLock {
+  type: LockType;
+  reason: string;
+  at: string;
+  by: string | null;
+}
+
+export const DEFAULT_AUTO_LOCK_HOURS = 72;
+
+/**
+ * The lock in force: a stored lock (manual, or automatic from cycle close), else automatic when the
+ * cycle is closed or the movement is older than the auto-lock period.
+ */
+export function effectiveLock(
+  m: { lock: StoredLock | null; createdAt: string },
+  cycle: { status: string; closedAt?: string | null },
+  now: Date,
+  autoLockHours = DEFAULT_AUTO_LOCK_HOURS,
+): StoredLock | null {
+  if (m.lock) return m.lock;
+  if (cycle.status === 'closed') return { type: 'automatic', reason: 'cycle closed', at: cycle.closedAt ?? now.toISOString(), by: null };
+  const lockAt = new Date(new Date(m.createdAt).getTime() + autoLockHours * 3600_000);
+  if (lockAt <= now) return { type: 'automatic', reason: `older than ${autoLockHours} h`, at: lockAt.toISOString(), by: null };
+  return null;
+}

@@ -1,0 +1,89 @@
+import { ulid } from 'ulidx';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { diff } from '../domain/accounts.js';
+import { expectedVersion } from '../domain/concurrency.js';
+import { auditPut } from '../db/audit.js';
+import { getDefaultFarmId } from '../db/farms.js';
+import { allFarmIds, createFlock, getFlock, listFlocks, placementExists, saveFlock, type FlockRecord } from '../db/flocks.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../schemas/flocks.js';
+
+/** Flocks (DESIGN §8), scoped to the caller's farms: another farm's flock is answered as missing. */
+
+export function toFlockDto(f: FlockRecord) {
+  return {
+    id: f.id, farmId: f.farmId, houseId: f.houseId, name: f.name, birdType: f.birdType, breed: f.breed, hatchDate: f.hatchDate,
+    source: f.source, notes: f.notes, status: f.status, activeCycleId: f.activeCycleId, createdAt: f.createdAt, updatedAt: f.updatedAt, version: f.version,
+  };
+}
+
+export async function scopedFlock(user: AuthUser, flockId: string): Promise<FlockRecord> {
+  const flock = await getFlock(flockId);
+  if (!flock || !canAccessFarm(user, flock.farmId)) throw new NotFound(`Flock ${flockId} not found`);
+  return flock;
+}
+
+/** Checks (with one read) that the caller may place a flock on this farm and house. */
+async function checkPlacement(user: AuthUser, farmId: string, houseId: string | null | undefined): Promise<void> {
+  const exists = canAccessFarm(user, farmId) ? await placementExists(farmId, houseId) : { farm: false, house: true };
+  if (!exists.farm) throw new ValidationFailed([{ field: 'body.farmId', message: `unknown farm "${farmId}"` }]);
+  if (!exists.house) throw new ValidationFailed([{ field: 'body.houseId', message: `unknown house "${houseId}" in farm ${farmId}` }]);
+}
+
+export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requestId: string): Promise<FlockRecord> {
+  const farmId = body.farmId ?? (await getDefaultFarmId());
+  if (!farmId) throw new ValidationFailed([{ field: 'body.farmId', message: 'is required: there is no default farm' }]);
+  await checkPlacement(user, farmId, body.houseId);
+  const now = new Date().toISOString();
+  const flock: FlockRecord = {
+    id: ulid(), farmId, houseId: body.houseId ?? null, name: body.name.trim(), birdType: body.birdType, breed: body.breed?.trim() || null,
+    hatchDate: body.hatchDate ?? null, source: body.source ?? null, notes: body.notes ?? null, status: 'active', activeCycleId: null,
+    createdAt: now, updatedAt: now, version: 1,
+  };
+  await createFlock(flock, [auditPut({ actorId: user.id, action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType }, requestId })]);
+  return flock;
+}
+
+export async function listFlocksFor(user: AuthUser, query: ListFlocksQuery) {
+  let farmIds: string[];
+  if (query.farmId) {
+    if (!canAccessFarm(user, query.farmId)) throw new NotFound(`Farm ${query.farmId} not found`);
+    farmIds = [query.farmId];
+  } else {
+    farmIds = user.role === 'admin' ? await allFarmIds() : [...user.farmIds];
+  }
+  const limit = query.limit ?? 25;
+  const page = await listFlocks({ farmIds, status: query.status ?? 'active', birdType: query.birdType, houseId: query.houseId, limit, cursor: query.cursor });
+  return { ...page, limit };
+}
+
+const EDITABLE = ['name', 'breed', 'houseId', 'hatchDate', 'source', 'notes'] as const;
+
+export async function updateFlockFor(user: AuthUser, flockId: string, body: UpdateFlockBody, ifMatch: string | undefined, requestId: string): Promise<FlockRecord> {
+  const current = await scopedFlock(user, flockId);
+  const version = expectedVersion(current.version, ifMatch, body.version, `Flock ${flockId}`);
+  if (body.houseId) await checkPlacement(user, current.farmId, body.houseId);
+  const next: FlockRecord = { ...current };
+  for (const field of EDITABLE) if (body[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = typeof body[field] === 'string' ? (body[field] as string).trim() : body[field];
+  const changes = diff(current, next, EDITABLE);
+  if (Object.keys(changes).length === 0) return current;
+  const saved = { ...next, updatedAt: new Date().toISOString(), version: version + 1 };
+  await saveFlock(saved, version, [auditPut({ actorId: user.id, action: 'flock.update', targetType: 'flock', targetId: flockId, changes, requestId })]);
+  return saved;
+}
+
+/** Archives the flock (its history stays); refused while a cycle is active. */
+export async function archiveFlockFor(user: AuthUser, flockId: string, requestId: string): Promise<void> {
+  const current = await scopedFlock(user, flockId);
+  if (current.status === 'archived') return;
+  const activeCycle = () => new Conflict(`Flock ${flockId} has an active cycle${current.activeCycleId ? ` (${current.activeCycleId})` : ''}; close it before archiving the flock`);
+  if (current.activeCycleId) throw activeCycle();
+  const saved: FlockRecord = { ...current, status: 'archived', updatedAt: new Date().toISOString(), version: current.version + 1 };
+  await saveFlock(
+    saved, current.version,
+    [auditPut({ actorId: user.id, action: 'flock.archive', targetType: 'flock', targetId: flockId, changes: { status: { from: 'active', to: 'archived' } }, requestId })],
+    { expression: 'activeCycleId = :none', values: { ':none': null } },
+    activeCycle,
+  );
+}
