@@ -1,0 +1,17 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/responses.js';
+import { archiveFlockFor } from '../../shared/services/flocks.js';
+import { flockIdParams } from '../../schemas/compiled/flocks.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_flocks',
+    summary: 'Archive a flock (kept with its history, hidden from default lists); refused while a cycle is active',
+    params: flockIdParams,
+    responses: { 204: { description: 'Archived' }, 409: { description: 'The flock has an active cycle' } },
+  },
+  async ({ params, user, requestId }) => {
+    await archiveFlockFor(user, params.flockId, requestId);
+    return noContent();
+  },
+);

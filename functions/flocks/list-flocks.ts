@@ -1,0 +1,18 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { list } from '../../shared/http/responses.js';
+import { listFlocksFor, toFlockDto } from '../../shared/services/flocks.js';
+import { listFlocksQuery } from '../../schemas/compiled/flocks.js';
+import { FlockListResponse } from '../../schemas/flocks.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'List the flocks of your farms (active by default; filter by farm, status, bird type, house)',
+    query: listFlocksQuery,
+    responses: { 200: { description: 'A page of flocks', schema: FlockListResponse } },
+  },
+  async ({ query, user }) => {
+    const { items, nextCursor, limit } = await listFlocksFor(user, query);
+    return list(items.map(toFlockDto), { limit, nextCursor });
+  },
+);

@@ -1,0 +1,21 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { toFlockDto, updateFlockFor } from '../../shared/services/flocks.js';
+import { flockIdParams, updateFlockBody } from '../../schemas/compiled/flocks.js';
+import { FlockResponse } from '../../schemas/flocks.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_flocks',
+    summary: 'Update a flock (name, breed, house, hatch date, source, notes)',
+    description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Farm and bird type are fixed once created.',
+    params: flockIdParams,
+    body: updateFlockBody,
+    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    responses: { 200: { description: 'The updated flock', schema: FlockResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
+  },
+  async ({ params, body, headers, user, requestId }) => {
+    const saved = await updateFlockFor(user, params.flockId, body, headers['if-match'], requestId);
+    return ok(toFlockDto(saved), 'Flock updated', { ETag: `"${saved.version}"` });
+  },
+);
