@@ -1,8 +1,113 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { batchGet, db, tableName, transact } from './client.js';
-import { defaultFarmKey, farmKey, gsi1 } from './keys.js';
-import { Conflict } from '../errors.js';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import { BadRequest, Conflict, NotFound } from '../errors.js';
+
+/**
+ * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
+ * by lower-cased name); its houses live in the same partition (`HOUSE#<id>`), next to one
+ * `HOUSENAME#<normalized name>` item per house that makes house names unique within the farm.
+ */
+export interface FarmRecord {
+  id: string;
+  name: string;
+  location: string | null;
+  countryCode: string | null;
+  timezone: string;
+  totalAreaHa: number | null;
+  notes: string | null;
+  isDefault: boolean;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface HouseRecord {
+  id: string;
+  farmId: string;
+  name: string;
+  /** Normalized name: the key of the house-name uniqueness item. */
+  nameKey: string;
+  usableAreaM2: number;
+  capacity: number;
+  /** The housing system (`type` in the API; the item attribute `type` names the item kind). */
+  houseType: string | null;
+  notes: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** The farm fields a PATCH may change. */
+export type FarmChanges = Partial<Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'notes'>>;
+/** The house fields a PATCH may change (a rename also moves the uniqueness item). */
+export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
+
+/** The one answer for a farm that does not exist AND for a farm the caller may not see (same body). */
+export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
+export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
+
+/** Case- and space-insensitive form of a name (house-name uniqueness, farm list order). */
+export function normalizeName(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+const farmSortKey = (name: string, id: string) => `${normalizeName(name)}#${id}`;
+
+function farmItem(farm: FarmRecord) {
+  return { ...farmKey(farm.id), ...gsi1.farms, GSI1SK: farmSortKey(farm.name, farm.id), type: 'Farm', ...farm };
+}
+
+function houseItem(house: HouseRecord) {
+  return { ...houseKey(house.farmId, house.id), type: 'House', ...house };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+/** Stored item → record; items written before a field existed (the seeded default farm) get its default. */
+function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | undefined {
+  if (!item) return undefined;
+  return {
+    id: item.id as string,
+    name: item.name as string,
+    location: str(item.location),
+    countryCode: str(item.countryCode),
+    timezone: str(item.timezone) ?? 'UTC',
+    totalAreaHa: num(item.totalAreaHa),
+    notes: str(item.notes),
+    isDefault: item.isDefault === true,
+    createdBy: str(item.createdBy),
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    version: item.version as number,
+  };
+}
+
+function houseFromItem(item: Record<string, unknown> | undefined): HouseRecord | undefined {
+  if (!item) return undefined;
+  return {
+    id: item.id as string,
+    farmId: item.farmId as string,
+    name: item.name as string,
+    nameKey: str(item.nameKey) ?? normalizeName(item.name as string),
+    usableAreaM2: item.usableAreaM2 as number,
+    capacity: item.capacity as number,
+    houseType: str(item.houseType),
+    notes: str(item.notes),
+    createdBy: str(item.createdBy),
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    version: item.version as number,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The default farm (used by `npm start`'s seed and by admin user creation)
 
 /** The part of the farm repository the foundation needs: the default farm and existence checks. */
 export async function getDefaultFarmId(): Promise<string | undefined> {
@@ -17,17 +122,15 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
   const id = ulid();
   const now = new Date().toISOString();
   const T = tableName();
+  const farm: FarmRecord = {
+    id, name, location: null, countryCode: null, timezone: 'UTC', totalAreaHa: null, notes: null,
+    isDefault: true, createdBy: null, createdAt: now, updatedAt: now, version: 1,
+  };
   try {
     await transact(
       [
         { Put: { TableName: T, Item: { ...defaultFarmKey(), type: 'DefaultFarm', farmId: id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-        {
-          Put: {
-            TableName: T,
-            Item: { ...farmKey(id), ...gsi1.farms, GSI1SK: `${name}#${id}`, type: 'Farm', id, name, isDefault: true, createdAt: now, updatedAt: now, version: 1 },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
+        { Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } },
       ],
       () => new Conflict('default farm already exists'),
     );
@@ -42,4 +145,187 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
 export async function existingFarmIds(ids: readonly string[]): Promise<Set<string>> {
   const items = await batchGet(ids.map((id) => farmKey(id)), { projection: 'id' });
   return new Set(items.map((i) => i.id as string));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Farms
+
+export async function getFarm(id: string): Promise<FarmRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: farmKey(id), ConsistentRead: true }));
+  return farmFromItem(res.Item);
+}
+
+/** The farms of `ids` that exist, in the order of `ids` (one BatchGetItem per 100 ids). */
+export async function getFarmsByIds(ids: readonly string[]): Promise<FarmRecord[]> {
+  if (ids.length === 0) return [];
+  const items = await batchGet(ids.map((id) => farmKey(id)));
+  const byId = new Map(items.map((i) => [i.id as string, farmFromItem(i)!]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+/** Every farm, by name (GSI1 `FARMS`): the admin's list. */
+export async function listAllFarms(opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK },
+      Limit: opts.limit,
+      ExclusiveStartKey: decodeCursor(opts.cursor, gsi1.farms),
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => farmFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/**
+ * Creates a farm (`attribute_not_exists`) with its audit entries in one transaction. With `assignTo`,
+ * the same transaction appends the farm to that user's `farmIds` (an atomic `list_append`, so a
+ * concurrent change of the user is never overwritten; `version` is bumped so a stale admin PATCH of the
+ * user answers 409) as long as the user exists and holds fewer than `maxFarms` farms.
+ */
+export async function createFarm(farm: FarmRecord, opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number } }): Promise<void> {
+  const T = tableName();
+  const items: TransactItem[] = [{ Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } }];
+  if (opts.assignTo) {
+    items.push({
+      Update: {
+        TableName: T,
+        Key: userKey(opts.assignTo.userId),
+        UpdateExpression: 'SET farmIds = list_append(if_not_exists(farmIds, :none), :farm), updatedAt = :now ADD version :one',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(farmIds) OR size(farmIds) < :max)',
+        ExpressionAttributeValues: { ':none': [], ':farm': [farm.id], ':now': farm.createdAt, ':one': 1, ':max': opts.assignTo.maxFarms },
+      },
+    });
+  }
+  items.push(...opts.audit);
+  await transact(items, (i) =>
+    i === 1 && opts.assignTo
+      ? new Conflict(`Your account cannot be assigned another farm (it holds the maximum of ${opts.assignTo.maxFarms} farms, or it changed meanwhile); nothing was created`)
+      : new Conflict('A record with this id already exists'),
+  );
+}
+
+/** `SET` of the changed fields + version bump, conditional on the version read. */
+function versionedUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>, now: string): TransactItem {
+  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now };
+  const sets = ['#version = :next', '#updatedAt = :now'];
+  Object.entries(fields).forEach(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Applies `changes` to the farm if it is still at `expectedVersion` (else 409), with the audit entries,
+ * in one transaction. Only the named attributes change (attributes other modules keep on the farm item
+ * survive); a rename also moves the farm in the admin list (GSI1SK).
+ */
+export async function updateFarm(farmId: string, expectedVersion: number, changes: FarmChanges, now: string, audit: TransactItem[]): Promise<void> {
+  const fields: Record<string, unknown> = { ...changes };
+  if (changes.name !== undefined) fields.GSI1SK = farmSortKey(changes.name, farmId);
+  await transact([versionedUpdate(farmKey(farmId), expectedVersion, fields, now), ...audit], () =>
+    new Conflict(`Farm ${farmId} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Houses
+
+const houseNameTaken = (name: string) => new Conflict(`A house named "${name}" already exists in this farm`);
+
+/** The farm and one of its houses in ONE strongly consistent BatchGetItem. */
+export async function getFarmAndHouse(farmId: string, houseId: string): Promise<{ farm: FarmRecord | undefined; house: HouseRecord | undefined }> {
+  const fk = farmKey(farmId);
+  const hk = houseKey(farmId, houseId);
+  const found = await batchGet([fk, hk], { consistent: true });
+  return {
+    farm: farmFromItem(found.find((i) => i.SK === fk.SK)),
+    house: houseFromItem(found.find((i) => i.SK === hk.SK)),
+  };
+}
+
+export async function getHouse(farmId: string, houseId: string): Promise<HouseRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: houseKey(farmId, houseId), ConsistentRead: true }));
+  return houseFromItem(res.Item);
+}
+
+/** A farm's houses in creation order (one Query on the farm's partition, `begins_with(SK, HOUSE#)`). */
+export async function listHouses(farmId: string, opts: { limit: number; cursor?: string }): Promise<{ items: HouseRecord[]; nextCursor: string | null }> {
+  const partition = { PK: farmKey(farmId).PK };
+  const start = decodeCursor(opts.cursor, partition);
+  // A cursor of this partition but outside the house range would make DynamoDB reject the query.
+  if (start && !(typeof start.SK === 'string' && start.SK.startsWith(HOUSE_SK_PREFIX) && Object.keys(start).length === 2)) {
+    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  }
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition.PK, ':prefix': HOUSE_SK_PREFIX },
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => houseFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/**
+ * Creates a house in one transaction: the farm must exist (ConditionCheck → 404), the name must be free
+ * in the farm (uniqueness item, `attribute_not_exists` → 409), the house is new (`attribute_not_exists`),
+ * plus the audit entries. Concurrent creates of one name: exactly one wins.
+ */
+export async function createHouse(house: HouseRecord, audit: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      { ConditionCheck: { TableName: T, Key: farmKey(house.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+      { Put: { TableName: T, Item: { ...houseNameKey(house.farmId, house.nameKey), type: 'HouseNameClaim', houseId: house.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: T, Item: houseItem(house), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...audit,
+    ],
+    (i) => (i === 0 ? farmNotFound(house.farmId) : i === 1 ? houseNameTaken(house.name) : new Conflict('A record with this id already exists')),
+  );
+}
+
+/**
+ * Applies `changes` to the house if it is still at `expectedVersion` (else 409). A rename (another
+ * normalized name) releases the old name item and claims the new one in the same transaction (409 when
+ * the new name is taken).
+ */
+export async function updateHouse(current: HouseRecord, expectedVersion: number, changes: HouseChanges, now: string, audit: TransactItem[]): Promise<void> {
+  const T = tableName();
+  const items: TransactItem[] = [versionedUpdate(houseKey(current.farmId, current.id), expectedVersion, { ...changes }, now)];
+  const renamed = changes.nameKey !== undefined && changes.nameKey !== current.nameKey;
+  if (renamed) {
+    items.push(
+      {
+        Delete: {
+          TableName: T,
+          Key: houseNameKey(current.farmId, current.nameKey),
+          ConditionExpression: 'attribute_not_exists(PK) OR houseId = :id',
+          ExpressionAttributeValues: { ':id': current.id },
+        },
+      },
+      { Put: { TableName: T, Item: { ...houseNameKey(current.farmId, changes.nameKey!), type: 'HouseNameClaim', houseId: current.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    );
+  }
+  items.push(...audit);
+  await transact(items, (i) =>
+    renamed && i === 2
+      ? houseNameTaken(changes.name ?? current.name)
+      : new Conflict(`House ${current.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
+  );
 }

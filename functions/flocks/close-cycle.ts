@@ -1,0 +1,16 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { closeCycleFor, toCycleDto } from '../../shared/services/cycles.js';
+import { closeCycleBody, cycleParams } from '../../schemas/compiled/cycles.js';
+import { CycleResponse } from '../../schemas/cycles.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_flocks',
+    summary: 'Close the cycle: its movements become automatically locked and it takes no new ones; the flock can start another',
+    params: cycleParams,
+    body: closeCycleBody,
+    responses: { 200: { description: 'The closed cycle', schema: CycleResponse }, 409: { description: 'Already closed' } },
+  },
+  async ({ params, body, user, requestId }) => ok(toCycleDto(await closeCycleFor(user, params.flockId, params.cycleId, body, requestId)), 'Cycle closed'),
+);

@@ -1,0 +1,19 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { scopedCycle, toCycleDto } from '../../shared/services/cycles.js';
+import { cycleParams } from '../../schemas/compiled/cycles.js';
+import { CycleResponse } from '../../schemas/cycles.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'Cycle summary: birds placed, alive, deaths, culls, sold, transferred; feed; eggs; age; latest weight; mortality, livability, FCR',
+    description: 'One read however many movements the cycle has: the ledger keeps the counters in the same transaction as each movement.',
+    params: cycleParams,
+    responses: { 200: { description: 'The cycle summary', schema: CycleResponse } },
+  },
+  async ({ params, user }) => {
+    const cycle = await scopedCycle(user, params.flockId, params.cycleId);
+    return ok(toCycleDto(cycle), 'OK', { ETag: `"${cycle.version}"` });
+  },
+);

@@ -1,0 +1,20 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { list } from '../../shared/http/responses.js';
+import { listCyclesFor, toCycleDto } from '../../shared/services/cycles.js';
+import { flockIdParams } from '../../schemas/compiled/flocks.js';
+import { listCyclesQuery } from '../../schemas/compiled/cycles.js';
+import { CycleListResponse } from '../../schemas/cycles.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'The cycles of a flock, newest first, each with its summary',
+    params: flockIdParams,
+    query: listCyclesQuery,
+    responses: { 200: { description: 'A page of cycles', schema: CycleListResponse } },
+  },
+  async ({ params, query, user }) => {
+    const { items, nextCursor, limit } = await listCyclesFor(user, params.flockId, query);
+    return list(items.map((c) => toCycleDto(c)), { limit, nextCursor });
+  },
+);

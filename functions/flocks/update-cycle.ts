@@ -1,0 +1,20 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { toCycleDto, updateCycleFor } from '../../shared/services/cycles.js';
+import { cycleParams, updateCycleBody } from '../../schemas/compiled/cycles.js';
+import { CycleResponse } from '../../schemas/cycles.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_flocks',
+    summary: 'Update a cycle’s name, targets or notes (counters change only through movements)',
+    params: cycleParams,
+    body: updateCycleBody,
+    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    responses: { 200: { description: 'The updated cycle', schema: CycleResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
+  },
+  async ({ params, body, headers, user, requestId }) => {
+    const saved = await updateCycleFor(user, params.flockId, params.cycleId, body, headers['if-match'], requestId);
+    return ok(toCycleDto(saved), 'Cycle updated', { ETag: `"${saved.version}"` });
+  },
+);

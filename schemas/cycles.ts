@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { BIRD_TYPES, CalendarDate } from './flocks.js';
+
+export const cycleParams = Type.Object({ flockId: Ulid, cycleId: Ulid }, { additionalProperties: false, $id: 'CycleParams' });
+export type CycleParams = Static<typeof cycleParams>;
+
+export const createCycleBody = Type.Object(
+  {
+    startDate: CalendarDate,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
+    targetAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Planned age at depletion, days' })),
+    targetWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Target live weight, g' })),
+    notes: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false, $id: 'CreateCycleBody' },
+);
+export type CreateCycleBody = Static<typeof createCycleBody>;
+
+export const updateCycleBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
+    targetAgeDays: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()])),
+    targetWeightGrams: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }), Type.Null()])),
+    notes: Type.Optional(Type.String({ maxLength: 2000 })),
+    version: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateCycleBody' },
+);
+export type UpdateCycleBody = Static<typeof updateCycleBody>;
+
+export const closeCycleBody = Type.Object(
+  {
+    endDate: Type.Optional(CalendarDate),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false, $id: 'CloseCycleBody' },
+);
+export type CloseCycleBody = Static<typeof closeCycleBody>;
+
+export const listCyclesQuery = Type.Object({ ...pageQueryProperties }, { additionalProperties: false, $id: 'ListCyclesQuery' });
+export type ListCyclesQuery = Static<typeof listCyclesQuery>;
+
+const Kpi = Type.Union([Type.Number(), Type.Null()]);
+export const CycleSummaryDto = Type.Object(
+  {
+    id: Ulid,
+    flockId: Ulid,
+    farmId: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    birdType: StringEnum(BIRD_TYPES),
+    status: StringEnum(['active', 'closed'] as const),
+    startDate: CalendarDate,
+    endDate: Type.Union([CalendarDate, Type.Null()]),
+    closedAt: Type.Union([Timestamp, Type.Null()]),
+    ageDays: Type.Integer({ description: 'Age of the birds today (or at the end date): from the hatch date when known, else from the start date' }),
+    targetAgeDays: Type.Union([Type.Integer(), Type.Null()]),
+    targetWeightGrams: Type.Union([Type.Number(), Type.Null()]),
+    notes: Type.Union([Type.String(), Type.Null()]),
+    birds: Type.Object({ placed: Type.Integer(), transferredIn: Type.Integer(), deaths: Type.Integer(), culls: Type.Integer(), sold: Type.Integer(), transferredOut: Type.Integer(), alive: Type.Integer() }),
+    feed: Type.Object({ deliveredKg: Type.Number(), consumedKg: Type.Number() }),
+    eggs: Type.Object({ collected: Type.Integer(), cracked: Type.Integer(), dirty: Type.Integer(), sold: Type.Integer(), lost: Type.Integer() }),
+    waterLiters: Type.Number(),
+    medications: Type.Integer(),
+    vaccinations: Type.Integer(),
+    movementCount: Type.Integer(),
+    latestWeight: Type.Union([Type.Object({ date: CalendarDate, grams: Type.Number() }), Type.Null()]),
+    kpis: Type.Object({
+      mortalityPct: Kpi,
+      livabilityPct: Kpi,
+      fcr: Kpi,
+      notes: Type.Array(Type.String(), { description: 'Why a KPI is null' }),
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    version: Type.Integer(),
+  },
+  { $id: 'CycleSummary' },
+);
+export const CycleResponse = Success(CycleSummaryDto);
+export const CycleListResponse = ListOf(CycleSummaryDto);

@@ -1,0 +1,61 @@
+/**
+ * The cycle summary (seed: "cycle summary with aggregate data") from the running counters kept on the
+ * cycle record, so it costs one read however many movements the cycle has. KPI formulas: DOMAIN.md.
+ */
+export interface CycleCounters {
+  placed: number;
+  transferredIn: number;
+  deaths: number;
+  culls: number;
+  sold: number;
+  transferredOut: number;
+  alive: number;
+  feedDeliveredKg: number;
+  feedConsumedKg: number;
+  eggsCollected: number;
+  eggsCracked: number;
+  eggsDirty: number;
+  eggsSold: number;
+  eggsLost: number;
+  waterLiters: number;
+  medications: number;
+  vaccinations: number;
+  movementCount: number;
+}
+
+export const ZERO_COUNTERS: CycleCounters = {
+  placed: 0, transferredIn: 0, deaths: 0, culls: 0, sold: 0, transferredOut: 0, alive: 0, feedDeliveredKg: 0, feedConsumedKg: 0,
+  eggsCollected: 0, eggsCracked: 0, eggsDirty: 0, eggsSold: 0, eggsLost: 0, waterLiters: 0, medications: 0, vaccinations: 0, movementCount: 0,
+};
+
+const DAY = 86_400_000;
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Whole days from `from` to `to` (calendar dates or timestamps). */
+export function daysBetween(from: string, to: string): number {
+  return Math.floor((Date.parse(to.slice(0, 10)) - Date.parse(from.slice(0, 10))) / DAY);
+}
+
+export function cycleKpis(c: CycleCounters, latestWeight: { grams: number } | null) {
+  const housed = c.placed + c.transferredIn;
+  const notes: string[] = [];
+  if (housed === 0) notes.push('mortality and livability need birds placed');
+  let fcr: number | null = null;
+  if (!latestWeight) notes.push('FCR needs a weighing');
+  else if (c.alive === 0) notes.push('FCR needs live birds');
+  else if (c.feedConsumedKg === 0) notes.push('FCR needs feed consumed');
+  else fcr = round(c.feedConsumedKg / ((c.alive * latestWeight.grams) / 1000), 3);
+  return {
+    // DOMAIN.md: deaths ÷ placed × 100 (culls, sales and transfers are kept apart); birds transferred in count as placed.
+    mortalityPct: housed ? round((c.deaths / housed) * 100, 2) : null,
+    // Birds alive or shipped (sold, transferred out) ÷ placed × 100.
+    livabilityPct: housed ? round(((c.alive + c.sold + c.transferredOut) / housed) * 100, 2) : null,
+    fcr,
+    notes,
+  };
+}
+
+export function ageDays(hatchDate: string | null, startDate: string, endDate: string | null, today: Date): number {
+  const until = endDate ?? today.toISOString().slice(0, 10);
+  return Math.max(0, daysBetween(hatchDate ?? startDate, until));
+}

@@ -1,0 +1,81 @@
+import { ulid } from 'ulidx';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { diff } from '../domain/accounts.js';
+import { expectedVersion } from '../domain/concurrency.js';
+import { ZERO_COUNTERS, ageDays, cycleKpis } from '../domain/cycle-summary.js';
+import { auditPut } from '../db/audit.js';
+import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { scopedFlock } from './flocks.js';
+import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
+
+/** Production cycles of a flock (DESIGN §8): one active at a time; closing locks its movements. */
+
+export function toCycleDto(c: CycleRecord, now = new Date()) {
+  return {
+    id: c.id, flockId: c.flockId, farmId: c.farmId, name: c.name, birdType: c.birdType, status: c.status, startDate: c.startDate,
+    endDate: c.endDate, closedAt: c.closedAt, ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+    targetAgeDays: c.targetAgeDays, targetWeightGrams: c.targetWeightGrams, notes: c.notes,
+    birds: { placed: c.placed, transferredIn: c.transferredIn, deaths: c.deaths, culls: c.culls, sold: c.sold, transferredOut: c.transferredOut, alive: c.alive },
+    feed: { deliveredKg: c.feedDeliveredKg, consumedKg: c.feedConsumedKg },
+    eggs: { collected: c.eggsCollected, cracked: c.eggsCracked, dirty: c.eggsDirty, sold: c.eggsSold, lost: c.eggsLost },
+    waterLiters: c.waterLiters, medications: c.medications, vaccinations: c.vaccinations, movementCount: c.movementCount,
+    latestWeight: c.latestWeight, kpis: cycleKpis(c, c.latestWeight),
+    createdAt: c.createdAt, updatedAt: c.updatedAt, version: c.version,
+  };
+}
+
+/** The cycle, if it exists under that flock and the caller may see its farm: one read. */
+export async function scopedCycle(user: AuthUser, flockId: string, cycleId: string): Promise<CycleRecord> {
+  const cycle = await getCycle(flockId, cycleId);
+  if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  return cycle;
+}
+
+export async function startCycle(user: AuthUser, flockId: string, body: CreateCycleBody, requestId: string): Promise<CycleRecord> {
+  const flock = await scopedFlock(user, flockId);
+  const busy = () => new Conflict(flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`);
+  if (flock.activeCycleId || flock.status !== 'active') throw busy();
+  if (flock.hatchDate && body.startDate < flock.hatchDate) throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
+  const now = new Date().toISOString();
+  const cycle: CycleRecord = {
+    ...ZERO_COUNTERS,
+    id: ulid(), flockId, farmId: flock.farmId, birdType: flock.birdType, hatchDate: flock.hatchDate, name: body.name?.trim() ?? null, status: 'active',
+    startDate: body.startDate, endDate: null, closedAt: null, targetAgeDays: body.targetAgeDays ?? null, targetWeightGrams: body.targetWeightGrams ?? null,
+    notes: body.notes ?? null, latestWeight: null, createdAt: now, updatedAt: now, version: 1,
+  };
+  await createCycle(cycle, flock.version, [auditPut({ actorId: user.id, action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate }, requestId })], busy);
+  return cycle;
+}
+
+export async function listCyclesFor(user: AuthUser, flockId: string, query: { limit?: number; cursor?: string }) {
+  await scopedFlock(user, flockId);
+  const limit = query.limit ?? 25;
+  return { ...(await listCycles(flockId, { limit, cursor: query.cursor })), limit };
+}
+
+const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
+
+export async function updateCycleFor(user: AuthUser, flockId: string, cycleId: string, body: UpdateCycleBody, ifMatch: string | undefined, requestId: string): Promise<CycleRecord> {
+  const current = await scopedCycle(user, flockId, cycleId);
+  const version = expectedVersion(current.version, ifMatch, body.version, `Cycle ${cycleId}`);
+  const fields: Record<string, unknown> = {};
+  for (const f of EDITABLE) if (body[f] !== undefined) fields[f] = body[f];
+  const next = { ...current, ...fields } as CycleRecord;
+  const changes = diff(current, next, EDITABLE);
+  if (Object.keys(changes).length === 0) return current;
+  await updateCycleFields(current, fields, version, [auditPut({ actorId: user.id, action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes, requestId })]);
+  return { ...next, version: version + 1, updatedAt: new Date().toISOString() };
+}
+
+export async function closeCycleFor(user: AuthUser, flockId: string, cycleId: string, body: CloseCycleBody, requestId: string): Promise<CycleRecord> {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
+  const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
+  if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'body.endDate', message: `must not be before the start date ${cycle.startDate}` }]);
+  await closeCycle(cycle, endDate, [
+    auditPut({ actorId: user.id, action: 'cycle.close', targetType: 'cycle', targetId: cycleId, changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' }, requestId }),
+  ]);
+  return (await getCycle(flockId, cycleId))!;
+}

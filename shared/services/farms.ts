@@ -1,0 +1,254 @@
+import { ulid } from 'ulidx';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { diff } from '../domain/accounts.js';
+import { expectedVersion } from '../domain/concurrency.js';
+import { auditPut } from '../db/audit.js';
+import {
+  createFarm, createHouse, farmNotFound, getFarm, getFarmAndHouse, getFarmsByIds, houseNotFound, listAllFarms, listHouses,
+  normalizeName, updateFarm, updateHouse, type FarmChanges, type FarmRecord, type HouseChanges, type HouseRecord,
+} from '../db/farms.js';
+import { BadRequest, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
+
+/**
+ * Farms and houses (DESIGN §8, Configuration group), scoped to the caller's farms (DESIGN §5): a farm
+ * the caller may not see is answered exactly like a farm that does not exist (`Farm <id> not found`),
+ * on every route, before any read.
+ *
+ * A non-admin who creates a farm is assigned to it in the same transaction (else the creator could not
+ * see what it just made); admins see every farm and are not assigned.
+ */
+
+/** A non-admin can be assigned at most this many farms by creating them (the admin API's farmIds limit). */
+export const MAX_FARMS_PER_USER = 100;
+
+export function toFarmDto(f: FarmRecord) {
+  return {
+    id: f.id,
+    name: f.name,
+    location: f.location,
+    countryCode: f.countryCode,
+    timezone: f.timezone,
+    totalAreaHa: f.totalAreaHa,
+    notes: f.notes,
+    isDefault: f.isDefault,
+    createdBy: f.createdBy,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+    version: f.version,
+  };
+}
+
+export function toHouseDto(h: HouseRecord) {
+  return {
+    id: h.id,
+    farmId: h.farmId,
+    name: h.name,
+    usableAreaM2: h.usableAreaM2,
+    capacity: h.capacity,
+    type: h.houseType,
+    notes: h.notes,
+    createdBy: h.createdBy,
+    createdAt: h.createdAt,
+    updatedAt: h.updatedAt,
+    version: h.version,
+  };
+}
+
+/** Display form of a name: trimmed, inner runs of white space collapsed. */
+const cleanName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ');
+const cleanText = (text: string | null | undefined) => (text === undefined ? undefined : text === null ? null : text.trim());
+
+/** The canonical spelling of an IANA time zone (`europe/paris` → `Europe/Paris`), or undefined if unknown. */
+export function canonicalTimeZone(zone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeZoneOrThrow(zone: string): string {
+  const canonical = canonicalTimeZone(zone);
+  if (!canonical) throw new ValidationFailed([{ field: 'body.timezone', message: `"${zone}" is not a known IANA time zone (e.g. "Africa/Dakar", "UTC")` }]);
+  return canonical;
+}
+
+/** The farm if the caller may see it and it exists; otherwise the one 404 (no read for a farm out of scope). */
+async function visibleFarm(user: AuthUser, farmId: string): Promise<FarmRecord> {
+  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+  const farm = await getFarm(farmId);
+  if (!farm) throw farmNotFound(farmId);
+  return farm;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Farms
+
+interface IdCursor {
+  after: string;
+  at: number;
+}
+
+function encodeIdCursor(c: IdCursor): string {
+  return Buffer.from(JSON.stringify({ a: c.after, n: c.at })).toString('base64url');
+}
+
+function decodeIdCursor(cursor: string): IdCursor {
+  let parsed: { a?: unknown; n?: unknown } | undefined;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a?: unknown; n?: unknown };
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || typeof parsed.a !== 'string' || typeof parsed.n !== 'number' || !Number.isInteger(parsed.n) || parsed.n < 0) {
+    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  }
+  return { after: parsed.a, at: parsed.n };
+}
+
+/**
+ * Admins: every farm by name (one Query on GSI1). Everyone else: their own farms in the order of their
+ * `farmIds` (one BatchGetItem per page); the cursor names the last farm returned, so a page continues
+ * after it even when the list changed meanwhile (or at the same position when that farm was removed).
+ */
+export async function listFarmsFor(user: AuthUser, opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
+  if (user.role === 'admin') return listAllFarms(opts);
+  const ids = user.farmIds;
+  let start = 0;
+  if (opts.cursor !== undefined) {
+    const c = decodeIdCursor(opts.cursor);
+    const i = ids.indexOf(c.after);
+    start = i >= 0 ? i + 1 : Math.min(c.at, ids.length);
+  }
+  const slice = ids.slice(start, start + opts.limit);
+  const end = start + slice.length;
+  return {
+    items: await getFarmsByIds(slice),
+    nextCursor: end < ids.length && slice.length > 0 ? encodeIdCursor({ after: slice[slice.length - 1]!, at: end }) : null,
+  };
+}
+
+export const getFarmFor = visibleFarm;
+
+export async function createFarmFor(user: AuthUser, body: CreateFarmBody, requestId: string): Promise<FarmRecord> {
+  const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
+  const now = new Date().toISOString();
+  const farm: FarmRecord = {
+    id: ulid(),
+    name: cleanName(body.name),
+    location: cleanText(body.location) ?? null,
+    countryCode: body.countryCode ?? null,
+    timezone,
+    totalAreaHa: body.totalAreaHa ?? null,
+    notes: cleanText(body.notes) ?? null,
+    isDefault: false,
+    createdBy: user.id,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  const assign = user.role !== 'admin';
+  const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
+  const audit = [auditPut({ actorId: user.id, action: 'farm.create', targetType: 'farm', targetId: farm.id, changes: { ...fields, ...(assign ? { assignedTo: user.id } : {}) }, requestId })];
+  if (assign) {
+    audit.push(auditPut({ actorId: user.id, action: 'farm.assign-creator', targetType: 'user', targetId: user.id, changes: { farmIds: { added: [farm.id] } }, requestId }));
+  }
+  await createFarm(farm, { audit, ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER } } : {}) });
+  return farm;
+}
+
+const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'notes'] as const;
+
+export async function updateFarmFor(user: AuthUser, farmId: string, body: UpdateFarmBody, ifMatch: string | undefined, requestId: string): Promise<FarmRecord> {
+  const current = await visibleFarm(user, farmId);
+  const version = expectedVersion(current.version, ifMatch, body.version, `Farm ${farmId}`);
+  const next: FarmRecord = {
+    ...current,
+    ...(body.name !== undefined ? { name: cleanName(body.name) } : {}),
+    ...(body.location !== undefined ? { location: cleanText(body.location)! } : {}),
+    ...(body.countryCode !== undefined ? { countryCode: body.countryCode } : {}),
+    ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
+    ...(body.totalAreaHa !== undefined ? { totalAreaHa: body.totalAreaHa } : {}),
+    ...(body.notes !== undefined ? { notes: cleanText(body.notes)! } : {}),
+  };
+  const changes = diff(current, next, FARM_FIELDS);
+  if (Object.keys(changes).length === 0) return current;
+  const set: FarmChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof FARM_FIELDS)[number]]]));
+  const now = new Date().toISOString();
+  await updateFarm(farmId, version, set, now, [auditPut({ actorId: user.id, action: 'farm.update', targetType: 'farm', targetId: farmId, changes, requestId })]);
+  return { ...next, updatedAt: now, version: version + 1 };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Houses
+
+/** A farm's houses, after checking (in parallel with the Query) that the farm exists and is visible. */
+export async function listHousesFor(user: AuthUser, farmId: string, opts: { limit: number; cursor?: string }) {
+  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+  const [farm, page] = await Promise.all([getFarm(farmId), listHouses(farmId, opts)]);
+  if (!farm) throw farmNotFound(farmId);
+  return page;
+}
+
+/** The house with one read (farm and house together): a missing farm answers like a farm out of scope. */
+async function visibleHouse(user: AuthUser, farmId: string, houseId: string): Promise<HouseRecord> {
+  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+  const { farm, house } = await getFarmAndHouse(farmId, houseId);
+  if (!farm) throw farmNotFound(farmId);
+  if (!house) throw houseNotFound(houseId);
+  return house;
+}
+
+export const getHouseFor = visibleHouse;
+
+export async function createHouseFor(user: AuthUser, farmId: string, body: CreateHouseBody, requestId: string): Promise<HouseRecord> {
+  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+  const now = new Date().toISOString();
+  const name = cleanName(body.name);
+  const house: HouseRecord = {
+    id: ulid(),
+    farmId,
+    name,
+    nameKey: normalizeName(name),
+    usableAreaM2: body.usableAreaM2,
+    capacity: body.capacity,
+    houseType: body.type ?? null,
+    notes: cleanText(body.notes) ?? null,
+    createdBy: user.id,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
+  // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
+  await createHouse(house, [auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId })]);
+  return house;
+}
+
+const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
+
+export async function updateHouseFor(user: AuthUser, farmId: string, houseId: string, body: UpdateHouseBody, ifMatch: string | undefined, requestId: string): Promise<HouseRecord> {
+  const current = await visibleHouse(user, farmId, houseId);
+  const version = expectedVersion(current.version, ifMatch, body.version, `House ${houseId}`);
+  const name = body.name !== undefined ? cleanName(body.name) : undefined;
+  const next: HouseRecord = {
+    ...current,
+    ...(name !== undefined ? { name, nameKey: normalizeName(name) } : {}),
+    ...(body.usableAreaM2 !== undefined ? { usableAreaM2: body.usableAreaM2 } : {}),
+    ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
+    ...(body.type !== undefined ? { houseType: body.type } : {}),
+    ...(body.notes !== undefined ? { notes: cleanText(body.notes)! } : {}),
+  };
+  const changes = diff(current, next, HOUSE_FIELDS);
+  if (Object.keys(changes).length === 0) return current;
+  const set: HouseChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof HOUSE_FIELDS)[number]]]));
+  if (changes.name) set.nameKey = next.nameKey;
+  // The audit speaks the API's names: `type`, not the stored `houseType`.
+  const { houseType: typeChange, ...rest } = changes;
+  const audited = typeChange ? { ...rest, type: typeChange } : rest;
+  const now = new Date().toISOString();
+  await updateHouse(current, version, set, now, [auditPut({ actorId: user.id, action: 'house.update', targetType: 'house', targetId: houseId, changes: audited, requestId })]);
+  return { ...next, updatedAt: now, version: version + 1 };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { adminLogin, userWith } from '../support/accounts.js';
+import { defaultFarmId, house, otherFarm } from '../support/farms.js';
+
+async function manager(farmIds?: string[]) {
+  return userWith({ role: 'manager', ...(farmIds ? { farmIds } : {}) });
+}
+
+describe('flocks', () => {
+  it('creates a flock in the default farm, reads, lists and updates it with optimistic concurrency', async () => {
+    const m = await manager();
+    const farmId = await defaultFarmId();
+    const houseId = await house(farmId);
+    const created = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: ' Barn A broilers ', birdType: 'broiler', breed: 'Ross 308', houseId, hatchDate: '2026-11-01', source: 'Hatchery X' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Barn A broilers', farmId, houseId, birdType: 'broiler', status: 'active', activeCycleId: null, version: 1 });
+    const id = created.body.data.id;
+    const got = await call('GET', `/api/v1/flocks/${id}`, { token: m.token });
+    expect(got.body.data).toEqual(created.body.data);
+    const listed = await call('GET', '/api/v1/flocks', { token: m.token, query: { birdType: 'broiler' } });
+    expect(listed.body.data.map((f: { id: string }) => f.id)).toContain(id);
+    expect((await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, headers: { 'If-Match': '"9"' }, body: { name: 'X' } })).status).toBe(412);
+    const patched = await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, body: { name: 'Renamed', version: 1 } });
+    expect(patched.body.data).toMatchObject({ name: 'Renamed', version: 2 });
+    expect((await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, body: { birdType: 'layer' } })).body.details).toEqual([{ field: 'body.birdType', message: 'is not allowed' }]);
+  });
+
+  it('validates bird type, dates, unknown farms and houses', async () => {
+    const m = await manager();
+    const bad = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: '', birdType: 'duck', hatchDate: '2026-13-40' } });
+    expect(bad.status).toBe(400);
+    expect([...new Set(bad.body.details.map((d: { field: string }) => d.field))].sort()).toEqual(['body.birdType', 'body.hatchDate', 'body.name']);
+    const unknownHouse = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'F', birdType: 'layer', houseId: 'NOPE' } });
+    expect(unknownHouse.status).toBe(400);
+    expect(unknownHouse.body.details[0].field).toBe('body.houseId');
+  });
+
+  it('workers and viewers cannot create flocks', async () => {
+    const w = await userWith({ role: 'worker' });
+    const res = await call('POST', '/api/v1/flocks', { token: w.token, body: { name: 'F', birdType: 'layer' } });
+    expect(res).toMatchObject({ status: 403, body: { error: 'Missing capability: manage_flocks' } });
+  });
+
+  it('another farm’s flock is 404 on every route and never listed', async () => {
+    const farmA = await otherFarm('Farm A');
+    const farmB = await otherFarm('Farm B');
+    const a = await manager([farmA]);
+    const b = await manager([farmB]);
+    const flock = (await call('POST', '/api/v1/flocks', { token: a.token, body: { name: 'A flock', birdType: 'layer', farmId: farmA } })).body.data;
+    const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: a.token, body: { startDate: '2026-11-01' } })).body.data;
+    const notFound = { error: `Flock ${flock.id} not found` };
+    expect(await call('GET', `/api/v1/flocks/${flock.id}`, { token: b.token })).toMatchObject({ status: 404, body: notFound });
+    expect(await call('PATCH', `/api/v1/flocks/${flock.id}`, { token: b.token, body: { name: 'mine' } })).toMatchObject({ status: 404, body: notFound });
+    expect(await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: b.token })).toMatchObject({ status: 404 });
+    expect(await call('GET', `/api/v1/flocks/${flock.id}/cycles`, { token: b.token })).toMatchObject({ status: 404 });
+    expect(await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: b.token, body: { startDate: '2026-11-02' } })).toMatchObject({ status: 404 });
+    for (const [method, suffix, body] of [['GET', '', undefined], ['PATCH', '', { name: 'x' }], ['POST', '/close', {}]] as const) {
+      const res = await call(method, `/api/v1/flocks/${flock.id}/cycles/${cycle.id}${suffix}`, { token: b.token, body });
+      expect(res.status, `${method} cycle${suffix}`).toBe(404);
+    }
+    expect((await call('POST', '/api/v1/flocks', { token: b.token, body: { name: 'sneaky', birdType: 'layer', farmId: farmA } })).status).toBe(400);
+    expect((await call('GET', '/api/v1/flocks', { token: b.token, query: { farmId: farmA } })).status).toBe(404);
+    const listB = await call('GET', '/api/v1/flocks', { token: b.token, query: { limit: '100' } });
+    expect(listB.body.data.map((f: { id: string }) => f.id)).not.toContain(flock.id);
+    const listAdmin = await call('GET', '/api/v1/flocks', { token: await adminLogin(), query: { limit: '100', farmId: farmA } });
+    expect(listAdmin.body.data.map((f: { id: string }) => f.id)).toEqual([flock.id]);
+  });
+
+  it('lists across several farms page by page with a cursor', async () => {
+    const [f1, f2] = [await otherFarm('P1'), await otherFarm('P2')];
+    const m = await manager([f1, f2]);
+    for (const farmId of [f1, f1, f2, f2, f2]) await call('POST', '/api/v1/flocks', { token: m.token, body: { name: `F ${farmId.slice(-4)}`, birdType: 'broiler', farmId } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call('GET', '/api/v1/flocks', { token: m.token, query: { limit: '2', ...(cursor ? { cursor } : {}) } });
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((f: { id: string }) => f.id));
+      cursor = page.body.page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(5);
+    expect(seen).toHaveLength(5);
+  });
+});
+
+describe('cycles', () => {
+  it('one active cycle per flock, also under concurrent starts; close frees the flock; archive waits for close', async () => {
+    const m = await manager();
+    const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'C', birdType: 'broiler', hatchDate: '2026-11-01' } })).body.data;
+    const starts = await Promise.all([1, 2, 3, 4].map(() => call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })));
+    expect(starts.map((s) => s.status).sort()).toEqual([201, 409, 409, 409]);
+    const cycle = starts.find((s) => s.status === 201)!.body.data;
+    expect(cycle).toMatchObject({ status: 'active', birds: { placed: 0, alive: 0 }, kpis: { mortalityPct: null, fcr: null } });
+    expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBe(cycle.id);
+    expect((await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: m.token })).status).toBe(409);
+
+    const early = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-10-01' } });
+    expect(early.body.details[0].field).toBe('body.endDate');
+    const closed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-12-10', reason: 'shipped' } });
+    expect(closed.body.data).toMatchObject({ status: 'closed', endDate: '2026-12-10', ageDays: 39 });
+    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: {} })).status).toBe(409);
+    expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBeNull();
+    const second = await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-12-20' } });
+    expect(second.status).toBe(201);
+    const cycles = await call('GET', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token });
+    expect(cycles.body.data.map((c: { id: string }) => c.id)).toEqual([second.body.data.id, cycle.id]);
+    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${second.body.data.id}/close`, { token: m.token, body: { endDate: '2027-01-05' } })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: m.token })).status).toBe(204);
+    expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.status).toBe('archived');
+    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2027-01-01' } })).status).toBe(409);
+  });
+
+  it('updates a cycle’s targets with a version check and audits it', async () => {
+    const m = await manager();
+    const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'T', birdType: 'layer' } })).body.data;
+    const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })).body.data;
+    const res = await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, { token: m.token, headers: { 'If-Match': '"1"' }, body: { targetAgeDays: 500, name: 'Laying 1' } });
+    expect(res.body.data).toMatchObject({ targetAgeDays: 500, name: 'Laying 1', version: 2 });
+    expect(res.headers.ETag).toBe('"2"');
+    expect((await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, { token: m.token, body: { alive: 5 } })).status).toBe(400);
+  });
+});
