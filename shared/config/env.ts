@@ -9,6 +9,8 @@ export interface Settings {
   jwtAudience: string;
   jwtTtlSeconds: number;
   maxBodyBytes: number;
+  /** Movements lock automatically this long after they were recorded (MOVEMENT_AUTO_LOCK_HOURS, default 72). */
+  autoLockHours: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -31,6 +33,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     jwtAudience: env.JWT_AUDIENCE ?? 'flockwise-api',
     jwtTtlSeconds: intEnv(env, 'JWT_TTL_SECONDS', 3600),
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 102_400),
+    autoLockHours: intEnv(env, 'MOVEMENT_AUTO_LOCK_HOURS', 72),
   };
 }
 

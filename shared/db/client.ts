@@ -51,23 +51,27 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 export type { TransactItem };
 
 /**
- * Runs a TransactWriteItems. When a condition fails, `onConditionFailed(index)` names the typed error
- * for the item that failed (e.g. the e-mail uniqueness item → 409), so no half-written state is possible.
+ * Runs a TransactWriteItems (all or nothing). When a condition fails, `onConditionFailed(index)` names
+ * the typed error for the item that failed (e.g. the e-mail uniqueness item → 409).
  */
 export async function transact(items: TransactItem[], onConditionFailed: (index: number) => HttpError): Promise<void> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+  // Concurrent transactions on the same item cancel each other (TransactionConflict) before any condition
+  // is judged: retry those with jittered backoff, so only real condition failures reach the caller.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) throw onConditionFailed(failed);
-      if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new Conflict('The record was changed by a concurrent request; read it again and retry');
+      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw err;
+      if (attempt >= 8) throw new Conflict('The record was changed by concurrent requests; retry');
+      await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
     }
-    throw err;
   }
 }
-
 
 /** BatchGetItem over any number of keys (chunks of 100), retrying unprocessed keys. Order is not kept. */
 export async function batchGet(keys: readonly Key[], opts: { consistent?: boolean; projection?: string } = {}): Promise<Record<string, unknown>[]> {

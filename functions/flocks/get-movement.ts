@@ -1,0 +1,13 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { scopedMovement, toMovementDto } from '../../shared/services/movements.js';
+import { movementParams } from '../../schemas/compiled/movements.js';
+import { MovementResponse } from '../../schemas/movements.js';
+
+export const handler = httpHandler(
+  { capability: 'view_analytics', summary: 'One movement, with the lock in force', params: movementParams, responses: { 200: { description: 'The movement', schema: MovementResponse } } },
+  async ({ params, user }) => {
+    const { cycle, movement } = await scopedMovement(user, params.flockId, params.cycleId, params.movementId);
+    return ok(toMovementDto(movement, cycle), 'OK', { ETag: `"${movement.version}"` });
+  },
+);

@@ -1,0 +1,20 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { list } from '../../shared/http/responses.js';
+import { listMovementsFor } from '../../shared/services/movements.js';
+import { cycleParams } from '../../schemas/compiled/cycles.js';
+import { listMovementsQuery } from '../../schemas/compiled/movements.js';
+import { MovementListResponse } from '../../schemas/movements.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'The movements of a cycle by date (filter by type and date range)',
+    params: cycleParams,
+    query: listMovementsQuery,
+    responses: { 200: { description: 'A page of movements', schema: MovementListResponse } },
+  },
+  async ({ params, query, user }) => {
+    const { items, nextCursor, limit } = await listMovementsFor(user, params.flockId, params.cycleId, query);
+    return list(items, { limit, nextCursor });
+  },
+);

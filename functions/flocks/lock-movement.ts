@@ -1,0 +1,16 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { lockMovement } from '../../shared/services/movements.js';
+import { lockBody, movementParams } from '../../schemas/compiled/movements.js';
+import { MovementResponse } from '../../schemas/movements.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'create_movement',
+    summary: 'Lock a movement manually (it can then be unlocked with a reason)',
+    params: movementParams,
+    body: lockBody,
+    responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },
+  },
+  async ({ params, body, user, requestId }) => ok(await lockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement locked'),
+);

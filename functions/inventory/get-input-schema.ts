@@ -1,0 +1,21 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { NotFound } from '../../shared/errors.js';
+import { findInputSchema } from '../../shared/domain/input-schemas.js';
+import { MOVEMENT_TYPES, InputSchemaDto } from '../../schemas/movements.js';
+import { movementTypeParams } from '../../schemas/compiled/movements.js';
+import { Success } from '../../schemas/common.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'none',
+    summary: 'One movement type’s form: {type, label, requiredFields, optionalFields, schema}',
+    params: movementTypeParams,
+    responses: { 200: { description: 'The input schema', schema: Success(InputSchemaDto) }, 404: { description: 'Unknown movement type' } },
+  },
+  async ({ params }) => {
+    const schema = findInputSchema(params.movementType);
+    if (!schema) throw new NotFound(`Unknown movement type "${params.movementType}"; known types: ${MOVEMENT_TYPES.join(', ')}`);
+    return ok(schema);
+  },
+);

@@ -1,0 +1,15 @@
+import { Type } from '@sinclair/typebox';
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { allInputSchemas } from '../../shared/domain/input-schemas.js';
+import { InputSchemaDto } from '../../schemas/movements.js';
+import { Success } from '../../schemas/common.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'none',
+    summary: 'Every movement type’s form: {type, label, description, requiredFields, optionalFields, schema}, keyed by type',
+    responses: { 200: { description: 'All movement input schemas', schema: Success(Type.Record(Type.String(), InputSchemaDto)) } },
+  },
+  async () => ok(allInputSchemas()),
+);

@@ -1,0 +1,224 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
+import { BALANCES } from '../domain/ledger.js';
+import type { MovementType } from '../../schemas/movements.js';
+import { Conflict, type HttpError } from '../errors.js';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { cycleKey, dayRollupKey, eggStockKey, feedStockKey, movementKey, movementsOfCycle, movementsOfFarm, type Key } from './keys.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+/** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
+export interface MovementRecord {
+  id: string;
+  cycleId: string;
+  flockId: string;
+  farmId: string;
+  type: MovementType;
+  date: string;
+  fields: Record<string, unknown>;
+  lock: StoredLock | null;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = ['id', 'cycleId', 'flockId', 'farmId', 'type', 'date', 'fields', 'lock', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
+export function movementFromItem(item: Record<string, unknown> | undefined): MovementRecord | undefined {
+  if (!item) return undefined;
+  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as MovementRecord;
+}
+
+function movementItem(m: MovementRecord) {
+  return {
+    ...movementKey(m.cycleId, m.id),
+    ...movementsOfCycle(m.cycleId), GSI1SK: `${m.date}#${m.id}`,
+    ...movementsOfFarm(m.farmId), GSI2SK: `${m.date}#${m.id}`,
+    entity: 'Movement',
+    ...m,
+  };
+}
+
+/** The cycle a group of changes belongs to (transfers change two cycles in one transaction). */
+export interface CycleRef {
+  flockId: string;
+  cycleId: string;
+  farmId: string;
+}
+
+/** Why a ledger write was refused: which record, so the service can name the balance. */
+export class LedgerRefused extends Conflict {
+  constructor(readonly ref: CycleRef, readonly target: Target, readonly needs: number | undefined) {
+    super('ledger write refused');
+  }
+}
+
+function keyOf(ref: CycleRef, target: Target): Key {
+  switch (target.kind) {
+    case 'cycle':
+      return cycleKey(ref.flockId, ref.cycleId);
+    case 'day':
+      return dayRollupKey(ref.cycleId, target.date);
+    case 'feed':
+      return feedStockKey(ref.farmId, target.feedType);
+    case 'eggs':
+      return eggStockKey(ref.farmId);
+  }
+}
+
+const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<string, unknown>> = {
+  cycle: () => ({}),
+  day: (ref, t) => ({ entity: 'DayRollup', cycleId: ref.cycleId, flockId: ref.flockId, date: (t as { date: string }).date }),
+  feed: (ref, t) => ({ entity: 'FeedStock', farmId: ref.farmId, feedType: (t as { feedType: string }).feedType }),
+  eggs: (ref) => ({ entity: 'EggStock', farmId: ref.farmId }),
+};
+
+function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': now };
+  const adds = Object.entries(change.amounts).map(([attr, amount], i) => ((names[`#a${i}`] = attr), (values[`:a${i}`] = amount), `#a${i} :a${i}`));
+  const sets = Object.entries(DESCRIPTORS[change.target.kind](ref, change.target)).map(([attr, v], i) => ((names[`#d${i}`] = attr), (values[`:d${i}`] = v), `#d${i} = :d${i}`));
+  const conditions: string[] = [];
+  if (change.target.kind === 'cycle') {
+    names['#status'] = 'status';
+    values[':active'] = 'active';
+    conditions.push('#status = :active');
+  }
+  if (change.requires) {
+    names['#bal'] = change.requires.attribute;
+    values[':need'] = change.requires.atLeast;
+    conditions.push('#bal >= :need');
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keyOf(ref, change.target),
+      UpdateExpression: `ADD ${adds.join(', ')} SET ${[...sets, 'updatedAt = :now'].join(', ')}`,
+      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+export interface LedgerWrite {
+  groups: Array<{ ref: CycleRef; changes: NetChange[] }>;
+  /** Movements to create (each `attribute_not_exists`). */
+  puts?: MovementRecord[];
+  /** Movements to replace at their version, unlocked (edits). */
+  replaces?: Array<{ movement: MovementRecord; expectedVersion: number; createdAfter: string }>;
+  /** Everything else that must commit with it (audit, the idempotent response); a failure there is `onExtraFailed`. */
+  extra?: TransactItem[];
+  onExtraFailed?: (index: number) => HttpError;
+}
+
+/**
+ * The one way the ledger is written: movements, the cycle counters, farm stocks and daily rollups in
+ * one TransactWriteItems; any balance that would go negative or a closed cycle cancels all of it.
+ */
+export async function applyLedger(w: LedgerWrite): Promise<void> {
+  const now = new Date().toISOString();
+  const T = tableName();
+  const items: TransactItem[] = [];
+  const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string }> = [];
+  for (const m of w.puts ?? []) {
+    items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
+    meaning.push({ movement: m.id });
+  }
+  for (const r of w.replaces ?? []) {
+    items.push({
+      Put: {
+        TableName: T,
+        Item: movementItem(r.movement),
+        ConditionExpression: 'version = :v AND #lock = :none AND createdAt > :after',
+        ExpressionAttributeNames: { '#lock': 'lock' },
+        ExpressionAttributeValues: { ':v': r.expectedVersion, ':none': null, ':after': r.createdAfter },
+      },
+    });
+    meaning.push({ movement: r.movement.id });
+  }
+  for (const g of w.groups) {
+    for (const change of g.changes) {
+      items.push(changeUpdate(g.ref, change, now));
+      meaning.push({ ref: g.ref, change });
+    }
+  }
+  const ledgerItems = items.length;
+  items.push(...(w.extra ?? []));
+  if (items.length > 100) throw new Conflict('This write touches more than 100 records; split it');
+  await transact(items, (index) => {
+    if (index >= ledgerItems) return w.onExtraFailed?.(index - ledgerItems) ?? new Conflict('The request conflicts with a concurrent change; retry');
+    const m = meaning[index]!;
+    if ('movement' in m) return new Conflict(`Movement ${m.movement} was changed, locked or already exists; read it again and retry`);
+    return new LedgerRefused(m.ref, m.change.target, m.change.requires?.atLeast);
+  });
+}
+
+/** The current value of a balance (for the refusal message). */
+export async function balanceOf(ref: CycleRef, target: Target): Promise<{ value: number; cycle?: CycleRecord }> {
+  const [item] = await batchGet([keyOf(ref, target)], { consistent: true });
+  const attribute = BALANCES[target.kind];
+  return { value: Number((attribute && item?.[attribute]) ?? 0), cycle: target.kind === 'cycle' ? cycleFromItem(item) : undefined };
+}
+
+/** The cycle and one of its movements in ONE read. */
+export async function getCycleAndMovement(flockId: string, cycleId: string, movementId: string) {
+  const items = await batchGet([cycleKey(flockId, cycleId), movementKey(cycleId, movementId)], { consistent: true });
+  return {
+    cycle: cycleFromItem(items.find((i) => String(i.SK).startsWith('CYCLE#'))),
+    movement: movementFromItem(items.find((i) => String(i.SK).startsWith('MOV#'))),
+  };
+}
+
+export async function setLock(m: MovementRecord, lock: StoredLock | null, extra: TransactItem[]): Promise<void> {
+  await transact(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: movementKey(m.cycleId, m.id),
+          UpdateExpression: 'SET #lock = :lock, version = version + :one, updatedAt = :now',
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: { '#lock': 'lock' },
+          ExpressionAttributeValues: { ':lock': lock, ':one': 1, ':now': new Date().toISOString(), ':v': m.version },
+        },
+      },
+      ...extra,
+    ],
+    () => new Conflict(`Movement ${m.id} was changed by another request; read it again and retry`),
+  );
+}
+
+/** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */
+export async function feedTypesInStock(farmId: string): Promise<Array<{ feedType: string; kg: number }>> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :s)',
+      FilterExpression: 'kg > :zero',
+      ExpressionAttributeValues: { ':pk': `FARM#${farmId}`, ':s': 'STOCK#FEED#', ':zero': 0 },
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items ?? []).map((i) => ({ feedType: i.feedType as string, kg: i.kg as number }));
+}
+
+export async function listMovements(cycleId: string, opts: { limit: number; cursor?: string; type?: string; from?: string; to?: string }) {
+  const partition = movementsOfCycle(cycleId);
+  const values: Record<string, unknown> = { ':pk': partition.GSI1PK, ':from': opts.from ?? '0000', ':to': `${opts.to ?? '9999-12-31'}#~` };
+  if (opts.type) values[':type'] = opts.type;
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+      ...(opts.type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : {}),
+      ExpressionAttributeValues: values,
+      Limit: opts.limit,
+      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => movementFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
+import type { TransactItem } from '../db/client.js';
+import { Conflict, Unprocessable, ValidationFailed } from '../errors.js';
+
+/**
+ * Idempotent creates (DESIGN §4): the same Idempotency-Key with the same body returns the first response
+ * without writing again, also when retries race (the stored response is written in the same transaction
+ * as the record, and a retry that loses the race reads the winner's); another body → 422.
+ */
+export class DuplicateRequest extends Conflict {
+  constructor() {
+    super('A request with this Idempotency-Key is being processed');
+  }
+}
+
+export interface IdempotentResult extends StoredResponse {
+  replayed: boolean;
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+function hashOf(scope: string, payload: unknown): string {
+  return createHash('sha256').update(scope).update('\0').update(JSON.stringify(payload)).digest('base64url');
+}
+
+export async function idempotent(
+  userId: string,
+  key: string | undefined,
+  scope: string,
+  payload: unknown,
+  run: (remember: (response: StoredResponse) => TransactItem[]) => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
+  if (key === undefined) return { ...(await run(() => [])), replayed: false };
+  if (!KEY.test(key)) throw new ValidationFailed([{ field: 'headers.Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
+  const requestHash = hashOf(scope, payload);
+  const replay = async () => {
+    const stored = await getStoredResponse(userId, key);
+    if (!stored) return undefined;
+    if (stored.requestHash !== requestHash) throw new Unprocessable('Idempotency-Key was already used with a different request');
+    return { ...stored.response, replayed: true };
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+  try {
+    return { ...(await run((response) => [storedResponsePut(userId, key, requestHash, response)])), replayed: false };
+  } catch (err) {
+    if (!(err instanceof DuplicateRequest)) throw err;
+    const winner = await replay();
+    if (winner) return winner;
+    throw err;
+  }
+}

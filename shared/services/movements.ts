@@ -1,0 +1,128 @@
+import { ulid } from 'ulidx';
+import { settings } from '../config/env.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { effectiveLock, effectsOf, netChanges, type Delta, type Target } from '../domain/ledger.js';
+import { auditPut } from '../db/audit.js';
+import type { CycleRecord } from '../db/cycles.js';
+import { getFlock } from '../db/flocks.js';
+import { applyLedger, balanceOf, feedTypesInStock, getCycleAndMovement, listMovements, LedgerRefused, setLock, type CycleRef, type MovementRecord } from '../db/movements.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { scopedCycle } from './cycles.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+import type { ListMovementsQuery, MovementInput } from '../../schemas/movements.js';
+
+/** The movement ledger of a cycle (DESIGN §8): records, balances that never go negative, locks. */
+
+export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
+  return {
+    id: m.id, flockId: m.flockId, cycleId: m.cycleId, farmId: m.farmId, type: m.type, date: m.date, fields: m.fields,
+    lock: effectiveLock(m, cycle, now, settings().autoLockHours),
+    createdAt: m.createdAt, createdBy: m.createdBy, updatedAt: m.updatedAt, version: m.version,
+  };
+}
+
+const refOf = (c: CycleRecord): CycleRef => ({ flockId: c.flockId, cycleId: c.id, farmId: c.farmId });
+
+function record(input: MovementInput, ref: CycleRef, userId: string, now: string, extraFields: Record<string, unknown> = {}): MovementRecord {
+  const { type, date, ...fields } = input;
+  return { id: ulid(), ...ref, type, date, fields: { ...fields, ...extraFields }, lock: null, createdAt: now, createdBy: userId, updatedAt: now, version: 1 };
+}
+
+/** Feed consumption without a feed type takes the farm's only feed in stock. */
+async function resolveFeedType(input: MovementInput, farmId: string): Promise<string | undefined> {
+  if (input.type !== 'feed_consumption' || input.feedType) return undefined;
+  const stock = await feedTypesInStock(farmId);
+  if (stock.length === 1) return stock[0]!.feedType;
+  if (stock.length === 0) throw new Conflict(`No feed in stock on farm ${farmId}; record a feed_delivery first`);
+  throw new ValidationFailed([{ field: 'body.feedType', message: `is required: the farm stocks ${stock.map((s) => s.feedType).join(', ')}` }]);
+}
+
+/** The active cycle of the other flock of a transfer (it must be visible to the caller). */
+async function counterpartCycle(user: AuthUser, input: MovementInput, own: CycleRecord): Promise<CycleRecord | undefined> {
+  if (input.type !== 'bird_transfer_in' && input.type !== 'bird_transfer_out') return undefined;
+  const unknown = () => new ValidationFailed([{ field: 'body.counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
+  if (input.counterpartFlockId === own.flockId) throw new ValidationFailed([{ field: 'body.counterpartFlockId', message: 'must be another flock' }]);
+  const flock = await getFlock(input.counterpartFlockId);
+  if (!flock || !canAccessFarm(user, flock.farmId) || !flock.activeCycleId) throw unknown();
+  return scopedCycle(user, flock.id, flock.activeCycleId).catch(() => Promise.reject(unknown()));
+}
+
+const UNITS: Record<Target['kind'], (n: number) => string> = {
+  cycle: (n) => `${n} bird(s) alive`,
+  feed: (n) => `${n} kg`,
+  eggs: (n) => `${n} egg(s)`,
+  day: (n) => String(n),
+};
+
+/** Turns a refused ledger write into a message that names the balance. */
+async function explain(err: LedgerRefused): Promise<Conflict> {
+  const { value, cycle } = await balanceOf(err.ref, err.target);
+  if (err.target.kind === 'cycle' && cycle && cycle.status !== 'active') return new Conflict(`Cycle ${err.ref.cycleId} is closed; it takes no new or changed movements`);
+  if (err.needs === undefined) return new Conflict('The ledger changed concurrently; retry');
+  const where = err.target.kind === 'cycle' ? `in cycle ${err.ref.cycleId}` : err.target.kind === 'feed' ? `of feed "${err.target.feedType}" in stock on farm ${err.ref.farmId}` : `in stock on farm ${err.ref.farmId}`;
+  return new Conflict(`Only ${UNITS[err.target.kind](value)} ${where}; this movement needs ${UNITS[err.target.kind](err.needs)}. Balances never go negative`);
+}
+
+export async function createMovementFor(user: AuthUser, flockId: string, cycleId: string, input: MovementInput, idempotencyKey: string | undefined) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  return idempotent(user.id, idempotencyKey, `movement:${cycleId}`, input, async (remember) => {
+    if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new movements`);
+    const now = new Date().toISOString();
+    const ref = refOf(cycle);
+    const feedType = await resolveFeedType(input, cycle.farmId);
+    const other = await counterpartCycle(user, input, cycle);
+    const transferId = other ? ulid() : undefined;
+    const own = record(input, ref, user.id, now, { ...(feedType ? { feedType } : {}), ...(transferId ? { transferId } : {}) });
+    const groups: Array<{ ref: CycleRef; changes: ReturnType<typeof netChanges> }> = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)) }];
+    const puts = [own];
+    if (other && (input.type === 'bird_transfer_in' || input.type === 'bird_transfer_out')) {
+      const mirror: MovementInput = {
+        type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in',
+        date: input.date, quantity: input.quantity, counterpartFlockId: flockId, transferId,
+      };
+      puts.push(record(mirror, refOf(other), user.id, now, { transferId }));
+      groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror) as Delta[]) });
+    }
+    const response = { statusCode: 201, body: { message: 'Movement recorded', data: toMovementDto(own, cycle) } };
+    try {
+      await applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() });
+    } catch (err) {
+      throw err instanceof LedgerRefused ? await explain(err) : err;
+    }
+    return response;
+  });
+}
+
+export async function scopedMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string) {
+  const { cycle, movement } = await getCycleAndMovement(flockId, cycleId, movementId);
+  if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  if (!movement) throw new NotFound(`Movement ${movementId} not found in cycle ${cycleId}`);
+  return { cycle, movement };
+}
+
+export async function listMovementsFor(user: AuthUser, flockId: string, cycleId: string, query: ListMovementsQuery) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  const limit = query.limit ?? 25;
+  const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from: query.from, to: query.to });
+  return { items: page.items.map((m) => toMovementDto(m, cycle)), nextCursor: page.nextCursor, limit };
+}
+
+export async function lockMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
+  const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
+  const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
+  if (current) throw new Conflict(`Movement ${movementId} is already locked (${current.type}: ${current.reason})`);
+  const lock = { type: 'manual' as const, reason, at: new Date().toISOString(), by: user.id };
+  await setLock(movement, lock, [auditPut({ actorId: user.id, action: 'movement.lock', targetType: 'movement', targetId: movementId, changes: { lock: { from: null, to: lock } }, requestId })]);
+  return toMovementDto({ ...movement, lock, version: movement.version + 1, updatedAt: lock.at }, cycle);
+}
+
+export async function unlockMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
+  const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
+  const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
+  if (!current) throw new Conflict(`Movement ${movementId} is not locked`);
+  if (current.type === 'automatic') throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
+  await setLock(movement, null, [auditPut({ actorId: user.id, action: 'movement.unlock', targetType: 'movement', targetId: movementId, changes: { lock: { from: current, to: null }, reason }, requestId })]);
+  return toMovementDto({ ...movement, lock: null, version: movement.version + 1, updatedAt: new Date().toISOString() }, cycle);
+}
