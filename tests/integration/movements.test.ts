@@ -1,0 +1,228 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { adminLogin, userWith } from '../support/accounts.js';
+import { otherFarm } from '../support/farms.js';
+import { db, resetDbCalls, dbCalls, tableName } from '../../shared/db/client.js';
+import { movementKey } from '../../shared/db/keys.js';
+
+async function setup(opts: { birdType?: string; farmId?: string; token?: string } = {}) {
+  const m = opts.token ? { token: opts.token } : await userWith({ role: 'manager' });
+  const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'Ledger', birdType: opts.birdType ?? 'broiler', hatchDate: '2026-11-01', ...(opts.farmId ? { farmId: opts.farmId } : {}) } })).body.data;
+  const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })).body.data;
+  const base = `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`;
+  const post = (body: Record<string, unknown>, headers?: Record<string, string>) => call('POST', `${base}/movements`, { token: m.token, body, headers });
+  const summary = async () => (await call('GET', base, { token: m.token })).body.data;
+  return { token: m.token, flock, cycle, base, post, summary };
+}
+
+describe('movement ledger', () => {
+  it('a broiler week: every number of the summary equals what the movements imply', async () => {
+    const c = await setup();
+    const writes = [
+      { type: 'bird_inflow', date: '2026-11-01', quantity: 1000, averageWeightGrams: 42 },
+      { type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 500, unitPrice: 0.6 },
+      { type: 'bird_mortality', date: '2026-11-02', quantity: 5, cause: 'heat' },
+      { type: 'bird_mortality', date: '2026-11-03', quantity: 3 },
+      { type: 'bird_cull', date: '2026-11-03', quantity: 2, reason: 'leg problems' },
+      { type: 'feed_consumption', date: '2026-11-02', quantityKg: 120.5 },
+      { type: 'water_consumption', date: '2026-11-02', liters: 210.25 },
+      { type: 'vaccination', date: '2026-11-03', vaccine: 'Newcastle', method: 'spray' },
+      { type: 'bird_sale', date: '2026-11-07', quantity: 100, totalWeightKg: 25 },
+    ];
+    for (const w of writes) expect((await c.post(w)).status, w.type).toBe(201);
+    const s = await c.summary();
+    expect(s.birds).toEqual({ placed: 1000, transferredIn: 0, deaths: 8, culls: 2, sold: 100, transferredOut: 0, alive: 890 });
+    expect(s.feed).toEqual({ deliveredKg: 500, consumedKg: 120.5 });
+    expect(s).toMatchObject({ waterLiters: 210.25, vaccinations: 1, movementCount: 9 });
+    expect(s.kpis).toMatchObject({ mortalityPct: 0.8, livabilityPct: 99, fcr: null });
+    expect(s.kpis.notes).toContain('FCR needs a weighing');
+    const consumption = (await call('GET', `${c.base}/movements`, { token: c.token, query: { type: 'feed_consumption' } })).body.data;
+    expect(consumption).toHaveLength(1);
+    expect(consumption[0].fields.feedType).toBe('starter');
+    const week = await call('GET', `${c.base}/movements`, { token: c.token, query: { from: '2026-11-02', to: '2026-11-03' } });
+    expect(week.body.data.map((m: { date: string }) => m.date)).toEqual(['2026-11-02', '2026-11-02', '2026-11-02', '2026-11-03', '2026-11-03', '2026-11-03']);
+  });
+
+  it('refuses a movement that would make a balance negative, naming it, and changes nothing', async () => {
+    const c = await setup();
+    await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 50 });
+    const before = await c.summary();
+    const tooMany = await c.post({ type: 'bird_mortality', date: '2026-11-02', quantity: 51 });
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.error).toBe(`Only 50 bird(s) alive in cycle ${c.cycle.id}; this movement needs 51 bird(s) alive. Balances never go negative`);
+    const noFeed = await c.post({ type: 'feed_consumption', date: '2026-11-02', quantityKg: 1, feedType: 'grower' });
+    expect(noFeed.status).toBe(409);
+    expect(noFeed.body.error).toMatch(/^Only 0 kg of feed "grower" in stock on farm/);
+    const noEggs = await c.post({ type: 'egg_sale', date: '2026-11-02', quantity: 10 });
+    expect(noEggs.body.error).toMatch(/^Only 0 egg\(s\) in stock on farm/);
+    const after = await c.summary();
+    expect({ ...after, updatedAt: undefined }).toEqual({ ...before, updatedAt: undefined });
+    expect((await call('GET', `${c.base}/movements`, { token: c.token })).body.data).toHaveLength(1);
+  });
+
+  it('40 concurrent writers on a balance of 20: exactly 20 accepted, the balance ends at 0', async () => {
+    const c = await setup();
+    await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 20 });
+    const results = await Promise.all(Array.from({ length: 40 }, () => c.post({ type: 'bird_mortality', date: '2026-11-02', quantity: 1 })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(20);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(20);
+    const s = await c.summary();
+    expect(s.birds).toMatchObject({ placed: 20, deaths: 20, alive: 0 });
+    expect(s.movementCount).toBe(21);
+  });
+
+  it('feed consumption needs a feed type when the farm stocks several', async () => {
+    const farm = await otherFarm('Feed farm');
+    const m = await userWith({ role: 'manager', farmIds: [farm] });
+    const c = await setup({ farmId: farm, token: m.token });
+    await c.post({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 100 });
+    await c.post({ type: 'feed_delivery', date: '2026-11-01', feedType: 'grower', quantityKg: 100 });
+    const res = await c.post({ type: 'feed_consumption', date: '2026-11-02', quantityKg: 10 });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'body.feedType', message: 'is required: the farm stocks grower, starter' }]);
+  });
+
+  it('validates each type by its own schema and names the fields', async () => {
+    const c = await setup();
+    const unknown = await c.post({ type: 'bird_teleport', date: '2026-11-01' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details.some((d: { field: string }) => d.field === 'body.type')).toBe(true);
+    const missing = await c.post({ type: 'feed_delivery', date: '2026-11-01', quantityKg: -5, extra: true });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual(
+      expect.arrayContaining([
+        { field: 'body.feedType', message: 'is required' },
+        { field: 'body.quantityKg', message: 'must be > 0' },
+        { field: 'body.extra', message: 'is not allowed' },
+      ]),
+    );
+    expect((await c.post({ type: 'bird_inflow', date: 'yesterday', quantity: 1.5 })).body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.date', 'body.quantity']);
+  });
+
+  it('retries with one Idempotency-Key store one record, also when they race; another body is 422', async () => {
+    const c = await setup();
+    await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    const body = { type: 'bird_mortality', date: '2026-11-02', quantity: 3 };
+    const key = { 'Idempotency-Key': 'retry-3f2a' };
+    const racing = await Promise.all([1, 2, 3, 4, 5].map(() => c.post(body, key)));
+    expect(racing.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(racing.map((r) => r.body.data.id)).size).toBe(1);
+    expect(racing.filter((r) => r.headers['Idempotent-Replayed'] === 'true')).toHaveLength(4);
+    const later = await c.post(body, key);
+    expect(later.body.data.id).toBe(racing[0]!.body.data.id);
+    expect((await c.summary()).birds.deaths).toBe(3);
+    const other = await c.post({ ...body, quantity: 4 }, key);
+    expect(other).toMatchObject({ status: 422, body: { error: 'Idempotency-Key was already used with a different request' } });
+    expect((await c.post(body, { 'Idempotency-Key': 'bad key with spaces' })).status).toBe(400);
+  });
+
+  it('transfers move birds between two flocks’ active cycles in one transaction', async () => {
+    const a = await setup();
+    const b = await setup({ token: a.token });
+    await a.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    const out = await a.post({ type: 'bird_transfer_out', date: '2026-11-05', quantity: 30, counterpartFlockId: b.flock.id });
+    expect(out.status).toBe(201);
+    expect(out.body.data.fields.transferId).toEqual(expect.any(String));
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 30, alive: 70 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 30, alive: 30 });
+    const mirrored = (await call('GET', `${b.base}/movements`, { token: b.token })).body.data;
+    expect(mirrored).toMatchObject([{ type: 'bird_transfer_in', fields: { counterpartFlockId: a.flock.id, transferId: out.body.data.fields.transferId } }]);
+    const back = await b.post({ type: 'bird_transfer_out', date: '2026-11-06', quantity: 31, counterpartFlockId: a.flock.id });
+    expect(back.status).toBe(409);
+    expect((await a.summary()).birds.alive).toBe(70);
+    expect((await a.post({ type: 'bird_transfer_in', date: '2026-11-06', quantity: 1, counterpartFlockId: a.flock.id })).status).toBe(400);
+  });
+
+  it('locks: manual lock and unlock with a reason, audited; closing the cycle locks automatically for good', async () => {
+    const c = await setup();
+    const m = (await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 10 })).body.data;
+    const url = `${c.base}/movements/${m.id}`;
+    expect(m.lock).toBeNull();
+    const noReason = await call('PUT', `${url}/unlock`, { token: c.token, body: {} });
+    expect(noReason).toMatchObject({ status: 400, body: { error: 'Validation failed', details: [{ field: 'body.reason', message: 'is required' }] } });
+    const locked = await call('PUT', `${url}/lock`, { token: c.token, body: { reason: 'checked by supervisor' } });
+    expect(locked.body.data.lock).toMatchObject({ type: 'manual', reason: 'checked by supervisor' });
+    expect((await call('PUT', `${url}/lock`, { token: c.token, body: { reason: 'again' } })).status).toBe(409);
+    const unlocked = await call('PUT', `${url}/unlock`, { token: c.token, body: { reason: 'typo in quantity' } });
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.body.data.lock).toBeNull();
+    expect((await call('PUT', `${url}/unlock`, { token: c.token, body: { reason: 'again' } })).status).toBe(409);
+    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: m.id } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['movement.unlock', 'movement.lock']);
+    expect(audit.body.data[0].changes.reason).toBe('typo in quantity');
+
+    await call('POST', `${c.base}/close`, { token: c.token, body: { endDate: '2026-12-01' } });
+    const after = await call('GET', url, { token: c.token });
+    expect(after.body.data.lock).toMatchObject({ type: 'automatic', reason: 'cycle closed' });
+    const refused = await call('PUT', `${url}/unlock`, { token: c.token, body: { reason: 'please' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/automatic locks cannot be unlocked/);
+    expect((await c.post({ type: 'bird_mortality', date: '2026-11-20', quantity: 1 })).status).toBe(409);
+  });
+
+  it('a movement older than the auto-lock period (72 h) is locked automatically', async () => {
+    const c = await setup();
+    const m = (await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 10 })).body.data;
+    const old = new Date(Date.now() - 73 * 3600_000).toISOString();
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: movementKey(c.cycle.id, m.id), UpdateExpression: 'SET createdAt = :t', ExpressionAttributeValues: { ':t': old } }));
+    const got = await call('GET', `${c.base}/movements/${m.id}`, { token: c.token });
+    expect(got.body.data.lock).toMatchObject({ type: 'automatic', reason: 'older than 72 h' });
+    expect((await call('PUT', `${c.base}/movements/${m.id}/unlock`, { token: c.token, body: { reason: 'x' } })).status).toBe(409);
+  });
+
+  it('another farm’s movements are 404 on every route', async () => {
+    const farmA = await otherFarm('Mov A');
+    const a = await userWith({ role: 'manager', farmIds: [farmA] });
+    const b = await userWith({ role: 'manager', farmIds: [await otherFarm('Mov B')] });
+    const c = await setup({ farmId: farmA, token: a.token });
+    const m = (await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 10 })).body.data;
+    for (const [method, path, body] of [
+      ['GET', `${c.base}/movements`, undefined],
+      ['POST', `${c.base}/movements`, { type: 'bird_mortality', date: '2026-11-02', quantity: 1 }],
+      ['GET', `${c.base}/movements/${m.id}`, undefined],
+      ['PUT', `${c.base}/movements/${m.id}/lock`, { reason: 'x' }],
+      ['PUT', `${c.base}/movements/${m.id}/unlock`, { reason: 'x' }],
+    ] as const) {
+      const res = await call(method, path, { token: b.token, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await c.summary()).birds.alive).toBe(10);
+  });
+
+  it('the cycle summary reads the same number of items after 10 and after 1,000 movements', async () => {
+    const c = await setup();
+    const callsForSummary = async () => {
+      resetDbCalls();
+      await c.summary();
+      return { ...dbCalls };
+    };
+    const record = async (n: number) => {
+      for (let i = 0; i < n; i += 20) await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 1 })));
+    };
+    await record(10);
+    const at10 = await callsForSummary();
+    await record(990);
+    const at1000 = await callsForSummary();
+    expect(at1000).toEqual(at10);
+    expect(at10).toEqual({ UpdateItem: 1, BatchGetItem: 1, GetItem: 1 });
+    expect((await c.summary()).birds.alive).toBe(1000);
+  }, 120_000);
+});
+
+describe('input schemas', () => {
+  it('lists every movement type with label, description, required and optional fields', async () => {
+    const { token } = await userWith({ role: 'viewer' });
+    const all = await call('GET', '/api/v1/inventory/input-schema', { token });
+    expect(Object.keys(all.body.data)).toHaveLength(14);
+    expect(all.body.data.bird_inflow).toMatchObject({ type: 'bird_inflow', label: 'Birds placed', requiredFields: ['date', 'quantity'] });
+    expect(all.body.data.bird_inflow.optionalFields).toEqual(expect.arrayContaining(['breed', 'source', 'supplierId', 'unitCost', 'averageWeightGrams', 'notes']));
+    expect(all.body.data.feed_delivery.requiredFields).toEqual(['date', 'feedType', 'quantityKg']);
+    const one = await call('GET', '/api/v1/inventory/input-schema/egg_collection', { token });
+    expect(one.body.data).toMatchObject({ type: 'egg_collection', label: 'Eggs collected', requiredFields: ['date', 'totalEggs'] });
+    expect(one.body.data.description).toBeUndefined();
+    const unknown = await call('GET', '/api/v1/inventory/input-schema/bird_teleport', { token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/^Unknown movement type "bird_teleport"/);
+  });
+});
