@@ -3,7 +3,7 @@ import { ulid } from 'ulidx';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
-import { BadRequest, Conflict, NotFound } from '../errors.js';
+import { BadRequest, Conflict, NotFound, type HttpError } from '../errors.js';
 
 /**
  * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
@@ -182,9 +182,12 @@ export async function listAllFarms(opts: { limit: number; cursor?: string }): Pr
  * Creates a farm (`attribute_not_exists`) with its audit entries in one transaction. With `assignTo`,
  * the same transaction appends the farm to that user's `farmIds` (an atomic `list_append`, so a
  * concurrent change of the user is never overwritten; `version` is bumped so a stale admin PATCH of the
- * user answers 409) as long as the user exists and holds fewer than `maxFarms` farms.
+ * user answers 409) as long as the user exists and holds fewer than `maxFarms` farms (else the error `onRefused` names).
  */
-export async function createFarm(farm: FarmRecord, opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number } }): Promise<void> {
+export async function createFarm(
+  farm: FarmRecord,
+  opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number; onRefused: () => HttpError } },
+): Promise<void> {
   const T = tableName();
   const items: TransactItem[] = [{ Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } }];
   if (opts.assignTo) {
@@ -199,11 +202,7 @@ export async function createFarm(farm: FarmRecord, opts: { audit: TransactItem[]
     });
   }
   items.push(...opts.audit);
-  await transact(items, (i) =>
-    i === 1 && opts.assignTo
-      ? new Conflict(`Your account cannot be assigned another farm (it holds the maximum of ${opts.assignTo.maxFarms} farms, or it changed meanwhile); nothing was created`)
-      : new Conflict('A record with this id already exists'),
-  );
+  await transact(items, (i) => (i === 1 && opts.assignTo ? opts.assignTo.onRefused() : new Conflict('A record with this id already exists')));
 }
 
 /** `SET` of the changed fields + version bump, conditional on the version read. */

@@ -7,7 +7,7 @@ import {
   createFarm, createHouse, farmNotFound, getFarm, getFarmAndHouse, getFarmsByIds, houseNotFound, listAllFarms, listHouses,
   normalizeName, updateFarm, updateHouse, type FarmChanges, type FarmRecord, type HouseChanges, type HouseRecord,
 } from '../db/farms.js';
-import { BadRequest, ValidationFailed } from '../errors.js';
+import { BadRequest, Conflict, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
@@ -22,6 +22,8 @@ import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody }
 
 /** A non-admin can be assigned at most this many farms by creating them (the admin API's farmIds limit). */
 export const MAX_FARMS_PER_USER = 100;
+const farmLimitReached = () =>
+  new Conflict(`You are assigned to the maximum of ${MAX_FARMS_PER_USER} farms; ask an admin to unassign one before creating another (nothing was created)`);
 
 export function toFarmDto(f: FarmRecord) {
   return {
@@ -58,7 +60,8 @@ export function toHouseDto(h: HouseRecord) {
 
 /** Display form of a name: trimmed, inner runs of white space collapsed. */
 const cleanName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ');
-const cleanText = (text: string | null | undefined) => (text === undefined ? undefined : text === null ? null : text.trim());
+/** Optional free text: trimmed; absent or null → null. */
+const cleanText = (text: string | null | undefined): string | null => (text === undefined || text === null ? null : text.trim());
 
 /** The canonical spelling of an IANA time zone (`europe/paris` → `Europe/Paris`), or undefined if unknown. */
 export function canonicalTimeZone(zone: string): string | undefined {
@@ -138,11 +141,11 @@ export async function createFarmFor(user: AuthUser, body: CreateFarmBody, reques
   const farm: FarmRecord = {
     id: ulid(),
     name: cleanName(body.name),
-    location: cleanText(body.location) ?? null,
+    location: cleanText(body.location),
     countryCode: body.countryCode ?? null,
     timezone,
     totalAreaHa: body.totalAreaHa ?? null,
-    notes: cleanText(body.notes) ?? null,
+    notes: cleanText(body.notes),
     isDefault: false,
     createdBy: user.id,
     createdAt: now,
@@ -150,12 +153,13 @@ export async function createFarmFor(user: AuthUser, body: CreateFarmBody, reques
     version: 1,
   };
   const assign = user.role !== 'admin';
+  if (assign && user.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
   const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
   const audit = [auditPut({ actorId: user.id, action: 'farm.create', targetType: 'farm', targetId: farm.id, changes: { ...fields, ...(assign ? { assignedTo: user.id } : {}) }, requestId })];
   if (assign) {
     audit.push(auditPut({ actorId: user.id, action: 'farm.assign-creator', targetType: 'user', targetId: user.id, changes: { farmIds: { added: [farm.id] } }, requestId }));
   }
-  await createFarm(farm, { audit, ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER } } : {}) });
+  await createFarm(farm, { audit, ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}) });
   return farm;
 }
 
@@ -167,11 +171,11 @@ export async function updateFarmFor(user: AuthUser, farmId: string, body: Update
   const next: FarmRecord = {
     ...current,
     ...(body.name !== undefined ? { name: cleanName(body.name) } : {}),
-    ...(body.location !== undefined ? { location: cleanText(body.location)! } : {}),
+    ...(body.location !== undefined ? { location: cleanText(body.location) } : {}),
     ...(body.countryCode !== undefined ? { countryCode: body.countryCode } : {}),
     ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
     ...(body.totalAreaHa !== undefined ? { totalAreaHa: body.totalAreaHa } : {}),
-    ...(body.notes !== undefined ? { notes: cleanText(body.notes)! } : {}),
+    ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
   };
   const changes = diff(current, next, FARM_FIELDS);
   if (Object.keys(changes).length === 0) return current;
@@ -215,7 +219,7 @@ export async function createHouseFor(user: AuthUser, farmId: string, body: Creat
     usableAreaM2: body.usableAreaM2,
     capacity: body.capacity,
     houseType: body.type ?? null,
-    notes: cleanText(body.notes) ?? null,
+    notes: cleanText(body.notes),
     createdBy: user.id,
     createdAt: now,
     updatedAt: now,
@@ -239,7 +243,7 @@ export async function updateHouseFor(user: AuthUser, farmId: string, houseId: st
     ...(body.usableAreaM2 !== undefined ? { usableAreaM2: body.usableAreaM2 } : {}),
     ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
     ...(body.type !== undefined ? { houseType: body.type } : {}),
-    ...(body.notes !== undefined ? { notes: cleanText(body.notes)! } : {}),
+    ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
   };
   const changes = diff(current, next, HOUSE_FIELDS);
   if (Object.keys(changes).length === 0) return current;

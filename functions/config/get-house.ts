@@ -1,0 +1,18 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { getHouseFor, toHouseDto } from '../../shared/services/farms.js';
+import { houseParams } from '../../schemas/compiled/farms.js';
+import { HouseResponse } from '../../schemas/farms.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'Get one house of a farm (ETag: its version)',
+    params: houseParams,
+    responses: { 200: { description: 'The house', schema: HouseResponse }, 404: { description: 'No such farm or house, or not your farm' } },
+  },
+  async ({ params, user }) => {
+    const house = await getHouseFor(user, params.farmId, params.houseId);
+    return ok(toHouseDto(house), 'OK', { ETag: `"${house.version}"` });
+  },
+);

@@ -1,0 +1,26 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { toHouseDto, updateHouseFor } from '../../shared/services/farms.js';
+import { houseParams, updateHouseBody } from '../../schemas/compiled/farms.js';
+import { HouseResponse } from '../../schemas/farms.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_farms',
+    summary: 'Change a house (name, usableAreaM2, capacity, type, notes; null clears type or notes)',
+    description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read. A rename to a name another house of the farm has answers 409.',
+    params: houseParams,
+    body: updateHouseBody,
+    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    responses: {
+      200: { description: 'The updated house', schema: HouseResponse },
+      404: { description: 'No such farm or house, or not your farm' },
+      409: { description: 'Changed concurrently (or stale `version`), or the new name is taken in this farm' },
+      412: { description: 'If-Match does not match' },
+    },
+  },
+  async ({ params, body, headers, user, requestId }) => {
+    const house = await updateHouseFor(user, params.farmId, params.houseId, body, headers['if-match'], requestId);
+    return ok(toHouseDto(house), 'House updated', { ETag: `"${house.version}"` });
+  },
+);

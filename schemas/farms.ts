@@ -1,0 +1,147 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ListOf, StringEnum, Success, Timestamp, pageQueryProperties } from './common.js';
+
+/**
+ * Farms and houses (Configuration group, `/api/v1/config/farms…`). Request schemas (…Body, …Query,
+ * …Params) are compiled into validators; the DTOs describe the responses in the OpenAPI document.
+ */
+
+/** Free text that is not blank. */
+const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', ...(description ? { description } : {}) });
+const Nullable = <T extends TSchema>(s: T, description: string) => Type.Union([s, Type.Null()], { description });
+
+/**
+ * Farm and house ids: ULIDs for records created through the API; any short id an integrator migrated is
+ * accepted in paths as well (an unknown id answers 404, like an id of a farm you may not see).
+ */
+const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+
+export const HOUSE_TYPES = ['floor', 'cage', 'aviary', 'free_range', 'other'] as const;
+export const HouseType = StringEnum(HOUSE_TYPES, {
+  description: 'Housing system: floor (deep litter / slatted floor), cage (conventional or enriched), aviary (multi-tier), free_range (house with outdoor range), other',
+});
+
+const FarmName = Text(120, 'Farm name (need not be unique)');
+const Location = Text(300, 'Address or location description, e.g. "Route de Thiès km 12, Pout"');
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code, upper case (e.g. "SN", "FR")' });
+const TimeZone = (extra = '') =>
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$',
+    description: `IANA time zone (e.g. "Africa/Dakar"), stored in its canonical spelling; farm-local dates (daily records, schedules) are computed in it${extra}`,
+  });
+const TotalAreaHa = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Total land area of the farm in hectares' });
+const Notes = Text(2000, 'Free-text notes');
+
+const HouseName = Text(120, 'House name, unique within its farm (compared case- and space-insensitively)');
+const UsableAreaM2 = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Usable floor area in m² (the basis of stocking density)' });
+const Capacity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Maximum number of birds the house holds' });
+
+const Version = Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' });
+
+export const farmIdParams = Type.Object({ farmId: RecordId }, { additionalProperties: false, $id: 'FarmIdParams' });
+export type FarmIdParams = Static<typeof farmIdParams>;
+
+export const houseParams = Type.Object({ farmId: RecordId, houseId: RecordId }, { additionalProperties: false, $id: 'HouseParams' });
+export type HouseParams = Static<typeof houseParams>;
+
+export const listFarmsQuery = Type.Object(pageQueryProperties, { additionalProperties: false, $id: 'ListFarmsQuery' });
+export type ListFarmsQuery = Static<typeof listFarmsQuery>;
+
+export const listHousesQuery = Type.Object(pageQueryProperties, { additionalProperties: false, $id: 'ListHousesQuery' });
+export type ListHousesQuery = Static<typeof listHousesQuery>;
+
+export const createFarmBody = Type.Object(
+  {
+    name: FarmName,
+    location: Type.Optional(Location),
+    countryCode: Type.Optional(CountryCode),
+    timezone: Type.Optional(TimeZone('. Default "UTC"')),
+    totalAreaHa: Type.Optional(TotalAreaHa),
+    notes: Type.Optional(Notes),
+  },
+  { additionalProperties: false, $id: 'CreateFarmBody' },
+);
+export type CreateFarmBody = Static<typeof createFarmBody>;
+
+export const updateFarmBody = Type.Object(
+  {
+    name: Type.Optional(FarmName),
+    location: Type.Optional(Nullable(Location, 'Address or location description; null clears it')),
+    countryCode: Type.Optional(Nullable(CountryCode, 'ISO 3166-1 alpha-2 country code; null clears it')),
+    timezone: Type.Optional(TimeZone()),
+    totalAreaHa: Type.Optional(Nullable(TotalAreaHa, 'Total land area in hectares; null clears it')),
+    notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateFarmBody' },
+);
+export type UpdateFarmBody = Static<typeof updateFarmBody>;
+
+export const createHouseBody = Type.Object(
+  {
+    name: HouseName,
+    usableAreaM2: UsableAreaM2,
+    capacity: Capacity,
+    type: Type.Optional(HouseType),
+    notes: Type.Optional(Notes),
+  },
+  { additionalProperties: false, $id: 'CreateHouseBody' },
+);
+export type CreateHouseBody = Static<typeof createHouseBody>;
+
+export const updateHouseBody = Type.Object(
+  {
+    name: Type.Optional(HouseName),
+    usableAreaM2: Type.Optional(UsableAreaM2),
+    capacity: Type.Optional(Capacity),
+    type: Type.Optional(Type.Union([HouseType, Type.Null()], { description: 'Housing system; null clears it' })),
+    notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateHouseBody' },
+);
+export type UpdateHouseBody = Static<typeof updateHouseBody>;
+
+const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+export const FarmDto = Type.Object(
+  {
+    id: Type.String({ description: 'Farm id (ULID)' }),
+    name: Type.String(),
+    location: NullableString('Address or location description'),
+    countryCode: NullableString('ISO 3166-1 alpha-2'),
+    timezone: Type.String({ description: 'IANA time zone' }),
+    totalAreaHa: Type.Union([Type.Number(), Type.Null()], { description: 'Hectares' }),
+    notes: NullableString('Free-text notes'),
+    isDefault: Type.Boolean({ description: 'The farm `npm start` creates; flocks created without farmId go here' }),
+    createdBy: NullableString('User id of the creator (null for the seeded default farm)'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    version: Type.Integer({ description: 'Optimistic concurrency version (also the ETag)' }),
+  },
+  { $id: 'Farm' },
+);
+
+export const HouseDto = Type.Object(
+  {
+    id: Type.String({ description: 'House id (ULID)' }),
+    farmId: Type.String(),
+    name: Type.String(),
+    usableAreaM2: Type.Number({ description: 'Usable floor area in m²' }),
+    capacity: Type.Integer({ description: 'Maximum number of birds' }),
+    type: Type.Union([HouseType, Type.Null()]),
+    notes: NullableString('Free-text notes'),
+    createdBy: NullableString('User id of the creator'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    version: Type.Integer({ description: 'Optimistic concurrency version (also the ETag)' }),
+  },
+  { $id: 'House' },
+);
+
+export const FarmResponse = Success(FarmDto);
+export const FarmListResponse = ListOf(FarmDto);
+export const HouseResponse = Success(HouseDto);
+export const HouseListResponse = ListOf(HouseDto);
