@@ -124,6 +124,18 @@ export const createMovementBody = Type.Unsafe<MovementInput>({
   oneOf: MOVEMENT_CATALOGUE.map((m) => m.schema as TObject),
 });
 
+export const updateMovementBody = Type.Object(
+  { date: Type.Optional(CalendarDate), version: Type.Optional(Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' })) },
+  {
+    additionalProperties: true,
+    minProperties: 1,
+    maxProperties: 40,
+    $id: 'UpdateMovementBody',
+    description: 'Any fields of the movement’s own type (see its input schema); null removes an optional field. The type cannot change.',
+  },
+);
+export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
+
 export const movementParams = Type.Object({ flockId: Ulid, cycleId: Ulid, movementId: Ulid }, { additionalProperties: false, $id: 'MovementParams' });
 export type MovementParams = Static<typeof movementParams>;
 export const movementTypeParams = Type.Object({ movementType: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false, $id: 'MovementTypeParams' });

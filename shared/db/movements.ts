@@ -102,12 +102,19 @@ function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactIt
   };
 }
 
+export interface LedgerGroup {
+  ref: CycleRef;
+  changes: NetChange[];
+}
+
 export interface LedgerWrite {
-  groups: Array<{ ref: CycleRef; changes: NetChange[] }>;
+  groups: LedgerGroup[];
   /** Movements to create (each `attribute_not_exists`). */
   puts?: MovementRecord[];
-  /** Movements to replace at their version, unlocked (edits). */
+  /** Movements to replace at their version, still unlocked (edits). */
   replaces?: Array<{ movement: MovementRecord; expectedVersion: number; createdAfter: string }>;
+  /** Movements to delete at their version, still unlocked. */
+  deletes?: Array<{ movement: MovementRecord; createdAfter: string }>;
   /** Everything else that must commit with it (audit, the idempotent response); a failure there is `onExtraFailed`. */
   extra?: TransactItem[];
   onExtraFailed?: (index: number) => HttpError;
@@ -126,22 +133,37 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
     items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
     meaning.push({ movement: m.id });
   }
+  // Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period).
+  const unlocked = (m: MovementRecord, createdAfter: string) => ({
+    ConditionExpression: 'version = :v AND #lock = :none AND createdAt > :after',
+    ExpressionAttributeNames: { '#lock': 'lock' },
+    ExpressionAttributeValues: { ':v': m.version, ':none': null, ':after': createdAfter },
+  });
   for (const r of w.replaces ?? []) {
-    items.push({
-      Put: {
-        TableName: T,
-        Item: movementItem(r.movement),
-        ConditionExpression: 'version = :v AND #lock = :none AND createdAt > :after',
-        ExpressionAttributeNames: { '#lock': 'lock' },
-        ExpressionAttributeValues: { ':v': r.expectedVersion, ':none': null, ':after': r.createdAfter },
-      },
-    });
+    items.push({ Put: { TableName: T, Item: movementItem(r.movement), ...unlocked({ ...r.movement, version: r.expectedVersion }, r.createdAfter) } });
     meaning.push({ movement: r.movement.id });
+  }
+  for (const d of w.deletes ?? []) {
+    items.push({ Delete: { TableName: T, Key: movementKey(d.movement.cycleId, d.movement.id), ...unlocked(d.movement, d.createdAfter) } });
+    meaning.push({ movement: d.movement.id });
   }
   for (const g of w.groups) {
     for (const change of g.changes) {
       items.push(changeUpdate(g.ref, change, now));
       meaning.push({ ref: g.ref, change });
+    }
+    // A write that changes no cycle counter must still find the cycle open.
+    if (!g.changes.some((c) => c.target.kind === 'cycle')) {
+      items.push({
+        ConditionCheck: {
+          TableName: T,
+          Key: cycleKey(g.ref.flockId, g.ref.cycleId),
+          ConditionExpression: '#status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':active': 'active' },
+        },
+      });
+      meaning.push({ ref: g.ref, change: { target: { kind: 'cycle' }, amounts: {} } });
     }
   }
   const ledgerItems = items.length;

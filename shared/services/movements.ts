@@ -1,16 +1,19 @@
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { effectiveLock, effectsOf, netChanges, type Delta, type Target } from '../domain/ledger.js';
+import { effectiveLock, effectsOf, netChanges, type Target } from '../domain/ledger.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
-import { applyLedger, balanceOf, feedTypesInStock, getCycleAndMovement, listMovements, LedgerRefused, setLock, type CycleRef, type MovementRecord } from '../db/movements.js';
+import { applyLedger, balanceOf, type LedgerGroup, feedTypesInStock, getCycleAndMovement, listMovements, LedgerRefused, setLock, type CycleRef, type MovementRecord } from '../db/movements.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
-import type { ListMovementsQuery, MovementInput } from '../../schemas/movements.js';
+import type { ListMovementsQuery, MovementInput, UpdateMovementBody } from '../../schemas/movements.js';
+import { createMovementBody } from '../../schemas/compiled/movements.js';
+import { detailsOf } from '../http/middleware/validate.js';
+import { expectedVersion } from '../domain/concurrency.js';
 
 /** The movement ledger of a cycle (DESIGN §8): records, balances that never go negative, locks. */
 
@@ -74,22 +77,18 @@ export async function createMovementFor(user: AuthUser, flockId: string, cycleId
     const other = await counterpartCycle(user, input, cycle);
     const transferId = other ? ulid() : undefined;
     const own = record(input, ref, user.id, now, { ...(feedType ? { feedType } : {}), ...(transferId ? { transferId } : {}) });
-    const groups: Array<{ ref: CycleRef; changes: ReturnType<typeof netChanges> }> = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)) }];
+    const groups: LedgerGroup[] = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)) }];
     const puts = [own];
     if (other && (input.type === 'bird_transfer_in' || input.type === 'bird_transfer_out')) {
-      const mirror: MovementInput = {
-        type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in',
-        date: input.date, quantity: input.quantity, counterpartFlockId: flockId, transferId,
-      };
-      puts.push(record(mirror, refOf(other), user.id, now, { transferId }));
-      groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror) as Delta[]) });
+      // Both sides, each pointing at the other, so a later delete removes the pair together.
+      const mirror: MovementInput = { type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in', date: input.date, quantity: input.quantity, counterpartFlockId: flockId };
+      const mirrorRecord = record(mirror, refOf(other), user.id, now, { transferId, counterpartCycleId: cycle.id, counterpartMovementId: own.id });
+      own.fields = { ...own.fields, counterpartCycleId: other.id, counterpartMovementId: mirrorRecord.id };
+      puts.push(mirrorRecord);
+      groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror)) });
     }
     const response = { statusCode: 201, body: { message: 'Movement recorded', data: toMovementDto(own, cycle) } };
-    try {
-      await applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() });
-    } catch (err) {
-      throw err instanceof LedgerRefused ? await explain(err) : err;
-    }
+    await refusedToConflict(applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() }));
     return response;
   });
 }
@@ -125,4 +124,84 @@ export async function unlockMovement(user: AuthUser, flockId: string, cycleId: s
   if (current.type === 'automatic') throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
   await setLock(movement, null, [auditPut({ actorId: user.id, action: 'movement.unlock', targetType: 'movement', targetId: movementId, changes: { lock: { from: current, to: null }, reason }, requestId })]);
   return toMovementDto({ ...movement, lock: null, version: movement.version + 1, updatedAt: new Date().toISOString() }, cycle);
+}
+
+/** Fields the service sets itself: never taken from a client's edit. */
+const SERVICE_FIELDS = new Set(['transferId', 'counterpartCycleId', 'counterpartMovementId']);
+const isTransfer = (m: MovementRecord) => m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out';
+const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
+const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHours * 3600_000).toISOString();
+
+function assertUnlocked(movement: MovementRecord, cycle: CycleRecord): void {
+  const lock = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
+  if (lock) throw new Conflict(`Movement ${movement.id} is locked (${lock.type}: ${lock.reason}); ${lock.type === 'manual' ? 'unlock it first' : 'it can no longer change'}`);
+}
+
+async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    throw err instanceof LedgerRefused ? await explain(err) : err;
+  }
+}
+
+export async function updateMovementFor(user: AuthUser, flockId: string, cycleId: string, movementId: string, body: UpdateMovementBody, ifMatch: string | undefined, requestId: string) {
+  const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
+  const version = expectedVersion(movement.version, ifMatch, body.version, `Movement ${movementId}`);
+  assertUnlocked(movement, cycle);
+  if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
+  const { version: _v, ...edits } = body;
+  const refused = Object.keys(edits).filter((k) => k === 'type' || SERVICE_FIELDS.has(k));
+  if (refused.length) throw new ValidationFailed(refused.map((k) => ({ field: `body.${k}`, message: 'cannot be changed' })));
+  const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
+  for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+  const details = detailsOf('body', createMovementBody, merged);
+  if (details.length) throw new ValidationFailed(details);
+  const next = merged as MovementInput;
+  const { type: _t, date, ...fields } = next;
+  const updated: MovementRecord = { ...movement, date, fields, updatedAt: new Date().toISOString(), version: version + 1 };
+  const changes = netChanges([...effectsOf(inputOf(movement), -1), ...effectsOf(next, 1, movement.fields.feedType as string | undefined)]);
+  await refusedToConflict(
+    applyLedger({
+      groups: [{ ref: refOf(cycle), changes }],
+      replaces: [{ movement: updated, expectedVersion: version, createdAfter: autoLockCutoff() }],
+      extra: [auditPut({ actorId: user.id, action: 'movement.update', targetType: 'movement', targetId: movementId, changes: diffFields(movement, updated), requestId })],
+    }),
+  );
+  return toMovementDto(updated, cycle);
+}
+
+function diffFields(before: MovementRecord, after: MovementRecord) {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  if (before.date !== after.date) out.date = { from: before.date, to: after.date };
+  for (const k of new Set([...Object.keys(before.fields), ...Object.keys(after.fields)])) {
+    if (JSON.stringify(before.fields[k]) !== JSON.stringify(after.fields[k])) out[k] = { from: before.fields[k] ?? null, to: after.fields[k] ?? null };
+  }
+  return out;
+}
+
+/** Deletes an unlocked movement and reverses its effects; a transfer goes with its other side. */
+export async function deleteMovementFor(user: AuthUser, flockId: string, cycleId: string, movementId: string, ifMatch: string | undefined, requestId: string): Promise<void> {
+  const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
+  expectedVersion(movement.version, ifMatch, undefined, `Movement ${movementId}`);
+  assertUnlocked(movement, cycle);
+  const groups: LedgerGroup[] = [{ ref: refOf(cycle), changes: netChanges(effectsOf(inputOf(movement), -1)) }];
+  const deletes = [{ movement, createdAfter: autoLockCutoff() }];
+  if (isTransfer(movement)) {
+    const f = movement.fields as { counterpartFlockId: string; counterpartCycleId: string; counterpartMovementId: string };
+    const other = await getCycleAndMovement(f.counterpartFlockId, f.counterpartCycleId, f.counterpartMovementId);
+    if (other.cycle && other.movement) {
+      if (!canAccessFarm(user, other.cycle.farmId)) throw new Conflict('The other side of this transfer belongs to a farm you cannot change');
+      assertUnlocked(other.movement, other.cycle);
+      groups.push({ ref: refOf(other.cycle), changes: netChanges(effectsOf(inputOf(other.movement), -1)) });
+      deletes.push({ movement: other.movement, createdAfter: autoLockCutoff() });
+    }
+  }
+  await refusedToConflict(
+    applyLedger({
+      groups,
+      deletes,
+      extra: [auditPut({ actorId: user.id, action: 'movement.delete', targetType: 'movement', targetId: movementId, changes: { type: movement.type, date: movement.date, fields: movement.fields }, requestId })],
+    }),
+  );
 }

@@ -226,3 +226,51 @@ describe('input schemas', () => {
     expect(unknown.body.error).toMatch(/^Unknown movement type "bird_teleport"/);
   });
 });
+
+describe('editing and deleting movements', () => {
+  it('corrects an unlocked movement: counters move by the net change; the type cannot change', async () => {
+    const c = await setup();
+    await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    const m = (await c.post({ type: 'bird_mortality', date: '2026-11-02', quantity: 5, cause: 'heat' })).body.data;
+    const url = `${c.base}/movements/${m.id}`;
+    const fixed = await call('PATCH', url, { token: c.token, headers: { 'If-Match': '"1"' }, body: { quantity: 7, cause: null } });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.data).toMatchObject({ fields: { quantity: 7 }, version: 2 });
+    expect(fixed.body.data.fields.cause).toBeUndefined();
+    expect((await c.summary()).birds).toMatchObject({ deaths: 7, alive: 93 });
+    expect((await call('PATCH', url, { token: c.token, headers: { 'If-Match': '"1"' }, body: { quantity: 8 } })).status).toBe(412);
+    expect((await call('PATCH', url, { token: c.token, body: { type: 'bird_cull' } })).body.details).toEqual([{ field: 'body.type', message: 'cannot be changed' }]);
+    expect((await call('PATCH', url, { token: c.token, body: { quantity: -1 } })).body.details).toEqual([{ field: 'body.quantity', message: 'must be >= 1' }]);
+    const tooMany = await call('PATCH', url, { token: c.token, body: { quantity: 101 } });
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.error).toMatch(/^Only 93 bird\(s\) alive/);
+    expect((await c.summary()).birds.deaths).toBe(7);
+  });
+
+  it('deletes an unlocked movement and reverses it; a locked one stays', async () => {
+    const c = await setup();
+    const inflow = (await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 10 })).body.data;
+    const dead = (await c.post({ type: 'bird_mortality', date: '2026-11-02', quantity: 4 })).body.data;
+    expect((await call('DELETE', `${c.base}/movements/${inflow.id}`, { token: c.token })).status).toBe(409); // 4 dead need 4 placed
+    expect((await call('DELETE', `${c.base}/movements/${dead.id}`, { token: c.token })).status).toBe(204);
+    expect((await c.summary()).birds).toMatchObject({ deaths: 0, alive: 10 });
+    await call('PUT', `${c.base}/movements/${inflow.id}/lock`, { token: c.token, body: { reason: 'audited' } });
+    const locked = await call('DELETE', `${c.base}/movements/${inflow.id}`, { token: c.token });
+    expect(locked.status).toBe(409);
+    expect(locked.body.error).toMatch(/is locked \(manual: audited\); unlock it first/);
+    expect((await call('PATCH', `${c.base}/movements/${inflow.id}`, { token: c.token, body: { quantity: 11 } })).status).toBe(409);
+    expect((await call('GET', `${c.base}/movements/${dead.id}`, { token: c.token })).status).toBe(404);
+  });
+
+  it('deleting one side of a transfer removes both and restores both flocks', async () => {
+    const a = await setup();
+    const b = await setup({ token: a.token });
+    await a.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 50 });
+    const out = (await a.post({ type: 'bird_transfer_out', date: '2026-11-03', quantity: 20, counterpartFlockId: b.flock.id })).body.data;
+    expect((await call('PATCH', `${a.base}/movements/${out.id}`, { token: a.token, body: { quantity: 10 } })).status).toBe(409);
+    expect((await call('DELETE', `${a.base}/movements/${out.id}`, { token: a.token })).status).toBe(204);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 0, alive: 50 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 0, alive: 0 });
+    expect((await call('GET', `${b.base}/movements`, { token: b.token })).body.data).toEqual([]);
+  });
+});

@@ -30,6 +30,13 @@ function messageOf(e: ErrorObject): string {
   }
 }
 
+/** The `{field, message}` details for data a validator rejects (empty when it passes). Services use it for merged input. */
+export function detailsOf(location: string, validator: CompiledSchema<unknown>, data: unknown): FieldError[] {
+  const out: FieldError[] = [];
+  check(location, validator, data, out);
+  return out;
+}
+
 function check(location: string, validator: CompiledSchema<unknown> | undefined, data: unknown, out: FieldError[]): void {
   if (!validator) {
     for (const name of Object.keys(data as object)) out.push({ field: `${location}.${name}`, message: 'is not allowed' });

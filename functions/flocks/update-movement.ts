@@ -1,0 +1,20 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { updateMovementFor } from '../../shared/services/movements.js';
+import { movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
+import { MovementResponse } from '../../schemas/movements.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'create_movement',
+    summary: 'Correct an unlocked movement (its type stays); balances are re-checked on the net change',
+    params: movementParams,
+    body: updateMovementBody,
+    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    responses: { 200: { description: 'The corrected movement', schema: MovementResponse }, 409: { description: 'Locked, changed concurrently, a transfer, or a balance would go negative' }, 412: { description: 'If-Match does not match' } },
+  },
+  async ({ params, body, headers, user, requestId }) => {
+    const movement = await updateMovementFor(user, params.flockId, params.cycleId, params.movementId, body, headers['if-match'], requestId);
+    return ok(movement, 'Movement updated', { ETag: `"${movement.version}"` });
+  },
+);
