@@ -46,3 +46,6 @@ export const idempotencyKey = (userId: string, key: string): Key => ({ PK: `IDEM
 export const flocksOfFarm = (farmId: string) => ({ GSI1PK: `FLOCKS#${farmId}` });
 export const movementsOfCycle = (cycleId: string) => ({ GSI1PK: `MOVEMENTS#${cycleId}` });
 export const movementsOfFarm = (farmId: string) => ({ GSI2PK: `MOVEMENTS#${farmId}` });
+export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAILY#${date}` });
+/** Prefix of a farm's stock items (`STOCK#FEED#<feedType>`, `STOCK#EGGS`): one Query reads a farm's whole stock. */
+export const STOCK_SK_PREFIX = 'STOCK#';

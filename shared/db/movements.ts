@@ -127,8 +127,11 @@ export interface LedgerWrite {
 export async function applyLedger(w: LedgerWrite): Promise<void> {
   const now = new Date().toISOString();
   const T = tableName();
-  const items: TransactItem[] = [];
-  const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string }> = [];
+  // The extra items go first: when a retried request also meets a spent balance, its stored idempotent
+  // response (an extra item) is what must be reported, so the replay wins over the refusal.
+  const extra = w.extra ?? [];
+  const items: TransactItem[] = [...extra];
+  const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string } | { extra: number }> = extra.map((_, i) => ({ extra: i }));
   for (const m of w.puts ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
     meaning.push({ movement: m.id });
@@ -166,12 +169,10 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
       meaning.push({ ref: g.ref, change: { target: { kind: 'cycle' }, amounts: {} } });
     }
   }
-  const ledgerItems = items.length;
-  items.push(...(w.extra ?? []));
   if (items.length > 100) throw new Conflict('This write touches more than 100 records; split it');
   await transact(items, (index) => {
-    if (index >= ledgerItems) return w.onExtraFailed?.(index - ledgerItems) ?? new Conflict('The request conflicts with a concurrent change; retry');
     const m = meaning[index]!;
+    if ('extra' in m) return w.onExtraFailed?.(m.extra) ?? new Conflict('The request conflicts with a concurrent change; retry');
     if ('movement' in m) return new Conflict(`Movement ${m.movement} was changed, locked or already exists; read it again and retry`);
     return new LedgerRefused(m.ref, m.change.target, m.change.requires?.atLeast);
   });

@@ -25,15 +25,15 @@ export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'statu
   };
 }
 
-const refOf = (c: CycleRecord): CycleRef => ({ flockId: c.flockId, cycleId: c.id, farmId: c.farmId });
+export const refOf = (c: CycleRecord): CycleRef => ({ flockId: c.flockId, cycleId: c.id, farmId: c.farmId });
 
-function record(input: MovementInput, ref: CycleRef, userId: string, now: string, extraFields: Record<string, unknown> = {}): MovementRecord {
+export function record(input: MovementInput, ref: CycleRef, userId: string, now: string, extraFields: Record<string, unknown> = {}): MovementRecord {
   const { type, date, ...fields } = input;
   return { id: ulid(), ...ref, type, date, fields: { ...fields, ...extraFields }, lock: null, createdAt: now, createdBy: userId, updatedAt: now, version: 1 };
 }
 
 /** Feed consumption without a feed type takes the farm's only feed in stock. */
-async function resolveFeedType(input: MovementInput, farmId: string): Promise<string | undefined> {
+export async function resolveFeedType(input: MovementInput, farmId: string): Promise<string | undefined> {
   if (input.type !== 'feed_consumption' || input.feedType) return undefined;
   const stock = await feedTypesInStock(farmId);
   if (stock.length === 1) return stock[0]!.feedType;
@@ -127,17 +127,17 @@ export async function unlockMovement(user: AuthUser, flockId: string, cycleId: s
 }
 
 /** Fields the service sets itself: never taken from a client's edit. */
-const SERVICE_FIELDS = new Set(['transferId', 'counterpartCycleId', 'counterpartMovementId']);
+const SERVICE_FIELDS = new Set(['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate']);
 const isTransfer = (m: MovementRecord) => m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out';
-const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
-const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHours * 3600_000).toISOString();
+export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
+export const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHours * 3600_000).toISOString();
 
-function assertUnlocked(movement: MovementRecord, cycle: CycleRecord): void {
+export function assertUnlocked(movement: MovementRecord, cycle: CycleRecord): void {
   const lock = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (lock) throw new Conflict(`Movement ${movement.id} is locked (${lock.type}: ${lock.reason}); ${lock.type === 'manual' ? 'unlock it first' : 'it can no longer change'}`);
 }
 
-async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
+export async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (err) {
@@ -149,6 +149,7 @@ export async function updateMovementFor(user: AuthUser, flockId: string, cycleId
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const version = expectedVersion(movement.version, ifMatch, body.version, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
+  assertNotFromDailyRecord(movement);
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
   const { version: _v, ...edits } = body;
   const refused = Object.keys(edits).filter((k) => k === 'type' || SERVICE_FIELDS.has(k));
@@ -171,6 +172,12 @@ export async function updateMovementFor(user: AuthUser, flockId: string, cycleId
   return toMovementDto(updated, cycle);
 }
 
+/** Movements written by a daily record change only through that record (else the form and the ledger would disagree). */
+function assertNotFromDailyRecord(m: MovementRecord): void {
+  const date = m.fields.dailyRecordDate;
+  if (date) throw new Conflict(`Movement ${m.id} belongs to the daily record of ${String(date)}; submit that daily record again to change it`);
+}
+
 function diffFields(before: MovementRecord, after: MovementRecord) {
   const out: Record<string, { from: unknown; to: unknown }> = {};
   if (before.date !== after.date) out.date = { from: before.date, to: after.date };
@@ -185,6 +192,7 @@ export async function deleteMovementFor(user: AuthUser, flockId: string, cycleId
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   expectedVersion(movement.version, ifMatch, undefined, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
+  assertNotFromDailyRecord(movement);
   const groups: LedgerGroup[] = [{ ref: refOf(cycle), changes: netChanges(effectsOf(inputOf(movement), -1)) }];
   const deletes = [{ movement, createdAfter: autoLockCutoff() }];
   if (isTransfer(movement)) {

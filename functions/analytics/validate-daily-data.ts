@@ -1,0 +1,25 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { checkDailyRecord } from '../../shared/domain/production-stage.js';
+import { validateDailyDataBody } from '../../schemas/compiled/daily-records.js';
+import { DailyCheckResponse } from '../../schemas/daily-records.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'edit_analytics',
+    summary: 'Check a daily record against the mandatory fields of its production stage, without saving',
+    description:
+      'Body: `dailyRecord` (the record’s date or id), `productionStage` (brooding, growing, finishing, rearing, laying, molting) and the record’s fields ' +
+      '(extra properties allowed). 200 `{message, data: {valid, missingFields, warnings, …}}`; 400 when the body itself is malformed.',
+    body: validateDailyDataBody,
+    responses: { 200: { description: 'The check', schema: DailyCheckResponse } },
+  },
+  async ({ body }) => {
+    const check = checkDailyRecord(body as Record<string, unknown>, body.productionStage);
+    const valid = check.missingFields.length === 0;
+    return ok(
+      { valid, dailyRecord: body.dailyRecord, productionStage: check.stage, requiredFields: check.requiredFields, missingFields: check.missingFields, warnings: check.warnings },
+      valid ? 'Daily record has every mandatory field' : `Daily record is missing ${check.missingFields.join(', ')} for the ${check.stage} stage`,
+    );
+  },
+);

@@ -1,0 +1,77 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { CalendarDate } from './flocks.js';
+import { DEATH_CAUSES, MovementDto } from './movements.js';
+import { STAGES } from '../shared/domain/production-stage.js';
+
+const Count = Type.Integer({ minimum: 0, maximum: 10_000_000 });
+const Amount = Type.Number({ minimum: 0, maximum: 10_000_000 });
+
+/** The fields of one day's form (shared by the record and by validate-daily-data). */
+const dailyFields = {
+  deaths: Type.Optional(
+    Type.Union([Count, Type.Partial(Type.Record(StringEnum(DEATH_CAUSES), Count))], { description: 'Dead birds: a total, or a count per cause (disease, heat, …, unknown)' }),
+  ),
+  culls: Type.Optional(Count),
+  cullReason: Type.Optional(Type.String({ maxLength: 200 })),
+  feedKg: Type.Optional(Amount),
+  feedType: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'Required when the farm stocks more than one feed type' })),
+  waterLiters: Type.Optional(Amount),
+  eggsCollected: Type.Optional(Count),
+  eggsCracked: Type.Optional(Count),
+  eggsDirty: Type.Optional(Count),
+  temperatureMinC: Type.Optional(Type.Number({ minimum: -40, maximum: 60 })),
+  temperatureMaxC: Type.Optional(Type.Number({ minimum: -40, maximum: 60 })),
+  humidityPct: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  notes: Type.Optional(Type.String({ maxLength: 2000 })),
+};
+
+export const dailyRecordBody = Type.Object(
+  { date: CalendarDate, ...dailyFields },
+  { additionalProperties: false, $id: 'DailyRecordBody', description: 'One form per cycle and day; submitting the same day again replaces it (the ledger moves by the difference)' },
+);
+export type DailyRecordBody = Static<typeof dailyRecordBody>;
+
+export const dailyRecordParams = Type.Object({ flockId: Ulid, cycleId: Ulid, date: CalendarDate }, { additionalProperties: false, $id: 'DailyRecordParams' });
+export type DailyRecordParams = Static<typeof dailyRecordParams>;
+export const listDailyRecordsQuery = Type.Object({ ...pageQueryProperties }, { additionalProperties: false, $id: 'ListDailyRecordsQuery' });
+
+/** Seed: `{dailyRecord: string, productionStage: string}` plus the record's own fields as extra properties. */
+export const validateDailyDataBody = Type.Object(
+  {
+    dailyRecord: Type.String({ minLength: 1, maxLength: 100, description: 'The record being checked (its date or an id)' }),
+    productionStage: StringEnum(STAGES),
+    ...dailyFields,
+  },
+  { additionalProperties: true, $id: 'ValidateDailyDataBody' },
+);
+export type ValidateDailyDataBody = Static<typeof validateDailyDataBody>;
+
+export const DailyRecordDto = Type.Object(
+  {
+    date: CalendarDate,
+    cycleId: Ulid,
+    flockId: Ulid,
+    stage: StringEnum(STAGES),
+    fields: Type.Record(Type.String(), Type.Unknown()),
+    movementIds: Type.Array(Ulid),
+    warnings: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    createdBy: Type.String(),
+    updatedAt: Timestamp,
+    version: Type.Integer(),
+  },
+  { $id: 'DailyRecord' },
+);
+export const DailyRecordResponse = Success(Type.Object({ record: DailyRecordDto, movements: Type.Array(MovementDto) }));
+export const DailyRecordListResponse = ListOf(DailyRecordDto);
+export const DailyCheckResponse = Success(
+  Type.Object({
+    valid: Type.Boolean(),
+    dailyRecord: Type.String(),
+    productionStage: StringEnum(STAGES),
+    requiredFields: Type.Array(Type.String()),
+    missingFields: Type.Array(Type.String()),
+    warnings: Type.Array(Type.String()),
+  }),
+);

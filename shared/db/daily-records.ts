@@ -1,0 +1,61 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName, type TransactItem } from './client.js';
+import { dailyRecordKey, movementKey } from './keys.js';
+import { movementFromItem, type MovementRecord } from './movements.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+/** One day's form of a cycle, with the ids of the movements it wrote. */
+export interface DailyRecord {
+  cycleId: string;
+  flockId: string;
+  date: string;
+  stage: string;
+  fields: Record<string, unknown>;
+  movementIds: string[];
+  warnings: string[];
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = ['cycleId', 'flockId', 'date', 'stage', 'fields', 'movementIds', 'warnings', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
+const fromItem = (i: Record<string, unknown>) => Object.fromEntries(FIELDS.map((f) => [f, i[f]])) as unknown as DailyRecord;
+
+export async function getDailyRecord(cycleId: string, date: string): Promise<DailyRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: dailyRecordKey(cycleId, date), ConsistentRead: true }));
+  return res.Item ? fromItem(res.Item) : undefined;
+}
+
+/** The day's form as one element of the ledger transaction: new (no record yet) or replacing the version read. */
+export function dailyRecordPut(record: DailyRecord, expectedVersion: number | undefined): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...dailyRecordKey(record.cycleId, record.date), entity: 'DailyRecord', ...record },
+      ...(expectedVersion === undefined
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
+    },
+  };
+}
+
+export async function movementsById(cycleId: string, ids: string[]): Promise<MovementRecord[]> {
+  const items = await batchGet(ids.map((id) => movementKey(cycleId, id)), { consistent: true });
+  return items.map((i) => movementFromItem(i)!);
+}
+
+export async function listDailyRecords(cycleId: string, opts: { limit: number; cursor?: string }) {
+  const pk = `CYCLE#${cycleId}`;
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
+      ExpressionAttributeValues: { ':pk': pk, ':d': 'DAILY#' },
+      Limit: opts.limit,
+      ExclusiveStartKey: decodeCursor(opts.cursor, { PK: pk }),
+      ConsistentRead: true,
+    }),
+  );
+  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}

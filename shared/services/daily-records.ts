@@ -1,0 +1,85 @@
+import { daysBetween } from '../domain/cycle-summary.js';
+import { movementsOfForm, formProblems } from '../domain/daily-records.js';
+import { effectsOf, netChanges } from '../domain/ledger.js';
+import { checkDailyRecord, stageOf } from '../domain/production-stage.js';
+import { dailyRecordPut, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
+import { applyLedger, type MovementRecord } from '../db/movements.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { scopedCycle } from './cycles.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
+import type { DailyRecordBody } from '../../schemas/daily-records.js';
+
+/**
+ * Daily records (DESIGN §8): one form per cycle and day. Submitting writes the matching movements; a
+ * second submission for the same day replaces the first (its movements are deleted and the new ones
+ * written, the counters moving by the difference), all in one transaction.
+ */
+export function toDailyRecordDto(r: DailyRecord) {
+  return { date: r.date, cycleId: r.cycleId, flockId: r.flockId, stage: r.stage, fields: r.fields, movementIds: r.movementIds, warnings: r.warnings, createdAt: r.createdAt, createdBy: r.createdBy, updatedAt: r.updatedAt, version: r.version };
+}
+
+export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  return idempotent(user.id, idempotencyKey, `daily:${cycleId}`, form, async (remember) => {
+    if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
+    const today = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+    const dateProblems = form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
+    const stage = stageOf(cycle.birdType, Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, form.date)));
+    const check = checkDailyRecord(form, stage);
+    const problems = [
+      ...(dateProblems ? [{ field: 'body.date', message: dateProblems }] : []),
+      ...check.missingFields.map((f) => ({ field: `body.${f}`, message: `is required in the ${stage} stage` })),
+      ...formProblems(form),
+    ];
+    if (problems.length) throw new ValidationFailed(problems);
+
+    const existing = await getDailyRecord(cycleId, form.date);
+    const previous: MovementRecord[] = existing ? await movementsById(cycleId, existing.movementIds) : [];
+    for (const m of previous) assertUnlocked(m, cycle);
+    const now = new Date().toISOString();
+    const ref = refOf(cycle);
+    const movements: MovementRecord[] = [];
+    for (const input of movementsOfForm(form)) {
+      const feedType = await resolveFeedType(input, cycle.farmId);
+      movements.push(record(input, ref, user.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
+    }
+    const { date: _date, ...fields } = form;
+    const daily: DailyRecord = {
+      cycleId, flockId, date: form.date, stage, fields, movementIds: movements.map((m) => m.id), warnings: check.warnings,
+      createdAt: existing?.createdAt ?? now, createdBy: existing?.createdBy ?? user.id, updatedAt: now, version: (existing?.version ?? 0) + 1,
+    };
+    const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
+    const response = {
+      statusCode: existing ? 200 : 201,
+      body: { message: existing ? 'Daily record replaced' : 'Daily record saved', data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) } },
+    };
+    const stored = remember(response);
+    await refusedToConflict(
+      applyLedger({
+        groups: [{ ref, changes: netChanges(deltas) }],
+        puts: movements,
+        deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff() })),
+        extra: [...stored, dailyRecordPut(daily, existing?.version)],
+        onExtraFailed: (i) => (i < stored.length ? new DuplicateRequest() : new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`)),
+      }),
+    );
+    return response;
+  });
+}
+
+export async function getDailyRecordFor(user: AuthUser, flockId: string, cycleId: string, date: string) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  const daily = await getDailyRecord(cycleId, date);
+  if (!daily) throw new NotFound(`No daily record for ${date} in cycle ${cycleId}`);
+  const movements = await movementsById(cycleId, daily.movementIds);
+  return { record: toDailyRecordDto(daily), movements: movements.sort((a, b) => a.id.localeCompare(b.id)).map((m) => toMovementDto(m, cycle)) };
+}
+
+export async function listDailyRecordsFor(user: AuthUser, flockId: string, cycleId: string, query: { limit?: number; cursor?: string }) {
+  await scopedCycle(user, flockId, cycleId);
+  const limit = query.limit ?? 25;
+  const page = await listDailyRecords(cycleId, { limit, cursor: query.cursor });
+  return { items: page.items.map(toDailyRecordDto), nextCursor: page.nextCursor, limit };
+}
