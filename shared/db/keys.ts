@@ -49,3 +49,7 @@ export const movementsOfFarm = (farmId: string) => ({ GSI2PK: `MOVEMENTS#${farmI
 export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAILY#${date}` });
 /** Prefix of a farm's stock items (`STOCK#FEED#<feedType>`, `STOCK#EGGS`): one Query reads a farm's whole stock. */
 export const STOCK_SK_PREFIX = 'STOCK#';
+// Weights: one item per weighing session in the cycle's partition, sorted by date (then method, then id).
+export const WEIGHT_SK_PREFIX = 'WEIGHT#';
+/** `id` is the record's ULID (manual samples) or the scale's device id (one session per device and day). */
+export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `WEIGHT#${date}#${method}#${id}` });

@@ -1,0 +1,81 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { CalendarDate } from './flocks.js';
+import { MOVEMENT_TYPES, MovementDto } from './movements.js';
+
+/**
+ * Inventory (`/api/v1/inventory`): a farm's current stock, and the movement search / CSV export across
+ * the cycles of a farm. `farmId` may be left out by a caller assigned to exactly one farm.
+ */
+const FarmId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'The farm; may be omitted when you are assigned to exactly one farm',
+});
+const ORDERS = ['asc', 'desc'] as const;
+
+const searchFilters = {
+  farmId: Type.Optional(FarmId),
+  type: Type.Optional(StringEnum(MOVEMENT_TYPES, { description: 'Only movements of this type' })),
+  from: Type.Optional(Type.String({ format: 'date', description: 'First movement date included (YYYY-MM-DD)' })),
+  to: Type.Optional(Type.String({ format: 'date', description: 'Last movement date included (YYYY-MM-DD)' })),
+  flockId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'Only movements of this flock (any of its cycles)' })),
+};
+
+export const inventoryStockQuery = Type.Object({ farmId: Type.Optional(FarmId) }, { additionalProperties: false, $id: 'InventoryStockQuery' });
+export type InventoryStockQuery = Static<typeof inventoryStockQuery>;
+
+export const inventoryMovementsQuery = Type.Object(
+  {
+    ...pageQueryProperties,
+    ...searchFilters,
+    order: Type.Optional(StringEnum(ORDERS, { default: 'desc', description: 'By movement date then id: `desc` newest first (default), `asc` oldest first' })),
+  },
+  { additionalProperties: false, $id: 'InventoryMovementsQuery' },
+);
+export type InventoryMovementsQuery = Static<typeof inventoryMovementsQuery>;
+
+export const inventoryExportQuery = Type.Object(
+  {
+    ...searchFilters,
+    order: Type.Optional(StringEnum(ORDERS, { default: 'asc', description: 'By movement date then id: `asc` chronological (default, like a ledger), `desc` newest first' })),
+  },
+  { additionalProperties: false, $id: 'InventoryExportQuery' },
+);
+export type InventoryExportQuery = Static<typeof inventoryExportQuery>;
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const FlockStockDto = Type.Object(
+  {
+    flockId: Ulid,
+    name: Type.String(),
+    birdType: StringEnum(['broiler', 'layer', 'breeder'] as const),
+    houseId: Nullable(Type.String()),
+    cycleId: Nullable(Ulid),
+    cycleStartDate: Nullable(CalendarDate),
+    placed: Type.Integer({ description: 'Birds placed in the active cycle (0 without an active cycle)' }),
+    alive: Type.Integer({ description: 'Birds alive in the active cycle now (0 without an active cycle)' }),
+  },
+  { $id: 'FlockStock' },
+);
+
+export const InventoryStockDto = Type.Object(
+  {
+    farmId: Type.String(),
+    asOf: Timestamp,
+    birds: Type.Object({
+      total: Type.Integer({ description: 'Birds alive across the active cycles of the farm' }),
+      flocks: Type.Array(FlockStockDto, { description: 'Every active (not archived) flock of the farm, by name; flocks without an active cycle show 0 birds and cycleId null' }),
+    }),
+    feed: Type.Object({
+      totalKg: Type.Number(),
+      byType: Type.Array(Type.Object({ feedType: Type.String(), kg: Type.Number() }), { description: 'Every feed type the farm has stocked, by feed type, including those at 0 kg' }),
+    }),
+    eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }) }),
+  },
+  { $id: 'InventoryStock' },
+);
+export const InventoryStockResponse = Success(InventoryStockDto);
+export const InventoryMovementListResponse = ListOf(MovementDto);

@@ -1,0 +1,193 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BadRequest } from '../errors.js';
+import { batchGet, db, tableName } from './client.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import type { FlockRecord } from './flocks.js';
+import { STOCK_SK_PREFIX, cycleKey, eggStockKey, farmKey, flocksOfFarm, movementsOfFarm } from './keys.js';
+import { movementFromItem, type MovementRecord } from './movements.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+/**
+ * Inventory reads of one farm (docs/data-model.md, "Inventory"): its active flocks (GSI1
+ * `FLOCKS#<farmId>`), its stock items (`FARM#<farmId>` / `STOCK#…`), the farm and the cycles behind them
+ * in one BatchGetItem, and its movements across cycles (GSI2 `MOVEMENTS#<farmId>` / `<date>#<id>`).
+ */
+
+export type FlockSummary = Pick<FlockRecord, 'id' | 'name' | 'birdType' | 'houseId' | 'activeCycleId'>;
+
+/** The farm's active (not archived) flocks: one Query (more only past 1 MB of flocks). */
+export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]> {
+  const flocks: FlockSummary[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :active)',
+        ProjectionExpression: 'id, #name, birdType, houseId, activeCycleId',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ':active': 'active#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of res.Items ?? []) {
+      flocks.push({ id: i.id as string, name: i.name as string, birdType: i.birdType as FlockRecord['birdType'], houseId: (i.houseId as string | null) ?? null, activeCycleId: (i.activeCycleId as string | null) ?? null });
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return flocks;
+}
+
+export interface FarmStock {
+  feed: Array<{ feedType: string; kg: number }>;
+  eggs: number;
+}
+
+/** Feed per type and eggs of a farm: one consistent Query of its `STOCK#` items. */
+export async function farmStock(farmId: string): Promise<FarmStock> {
+  const stock: FarmStock = { feed: [], eggs: 0 };
+  const feedPrefix = `${STOCK_SK_PREFIX}FEED#`;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :stock)',
+        ExpressionAttributeValues: { ':pk': farmKey(farmId).PK, ':stock': STOCK_SK_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of res.Items ?? []) {
+      const sk = String(i.SK);
+      if (sk === eggStockKey(farmId).SK) stock.eggs = Number(i.count ?? 0);
+      else if (sk.startsWith(feedPrefix)) stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0) });
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return stock;
+}
+
+/**
+ * Whether the farm exists, and the given cycles, in ONE BatchGetItem (consistent): the farm item rides
+ * along with the cycles a list needs anyway. (More than 99 distinct cycles take one more call per 100.)
+ */
+export async function farmAndCycles(farmId: string, refs: ReadonlyArray<{ flockId: string; cycleId: string }>): Promise<{ farmExists: boolean; cycles: Map<string, CycleRecord> }> {
+  const distinct = new Map(refs.map((r) => [r.cycleId, r]));
+  const farm = farmKey(farmId);
+  const items = await batchGet([farm, ...[...distinct.values()].map((r) => cycleKey(r.flockId, r.cycleId))], { consistent: true });
+  const cycles = new Map<string, CycleRecord>();
+  let farmExists = false;
+  for (const item of items) {
+    if (item.PK === farm.PK && item.SK === farm.SK) farmExists = true;
+    else if (String(item.SK).startsWith('CYCLE#')) {
+      const cycle = cycleFromItem(item)!;
+      cycles.set(cycle.id, cycle);
+    }
+  }
+  return { farmExists, cycles };
+}
+
+export interface MovementSearch {
+  farmId: string;
+  type?: string;
+  flockId?: string;
+  from?: string;
+  to?: string;
+  order: 'asc' | 'desc';
+}
+
+const KEY_ATTRIBUTES = ['GSI2PK', 'GSI2SK', 'PK', 'SK'] as const;
+const invalidCursor = () => new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+
+/** The Query of a search: the date range is the key condition on `<date>#<id>`, type and flock are filters. */
+function searchQuery(s: MovementSearch) {
+  const partition = movementsOfFarm(s.farmId);
+  // `~` sorts after every ULID character, so `<to>#~` includes every movement of the last day.
+  const lower = s.from ?? '0000';
+  const upper = `${s.to ?? '9999-12-31'}#~`;
+  const filters: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': partition.GSI2PK, ':lo': lower, ':hi': upper };
+  if (s.type) filters.push('#type = :type'), (names['#type'] = 'type'), (values[':type'] = s.type);
+  if (s.flockId) filters.push('flockId = :flock'), (values[':flock'] = s.flockId);
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :lo AND :hi',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: s.order === 'asc',
+  };
+  return { partition, lower, upper, input, filtered: filters.length > 0 };
+}
+
+/**
+ * The cursor is bound to the farm's partition (decodeCursor) and must be exactly a movement's GSI2 key
+ * inside the requested date range: anything else would make DynamoDB refuse the start key (a 500).
+ */
+function startKey(cursor: string | undefined, q: ReturnType<typeof searchQuery>): Record<string, unknown> | undefined {
+  const key = decodeCursor(cursor, q.partition);
+  if (!key) return undefined;
+  const attrs = Object.keys(key).sort();
+  const sk = key.GSI2SK as string;
+  const valid =
+    attrs.length === KEY_ATTRIBUTES.length && KEY_ATTRIBUTES.every((a) => attrs.includes(a)) &&
+    String(key.PK).startsWith('CYCLE#') && String(key.SK).startsWith('MOV#') && sk >= q.lower && sk <= q.upper;
+  if (!valid) throw invalidCursor();
+  return key;
+}
+
+const keyOf = (item: Record<string, unknown>) => Object.fromEntries(KEY_ATTRIBUTES.map((a) => [a, item[a]]));
+
+/** Reads per page with a filter: each Query evaluates up to this many movements, at most MAX_QUERIES_PER_PAGE times. */
+const FILTERED_READ = 200;
+const MAX_QUERIES_PER_PAGE = 5;
+
+/**
+ * One page of a farm's movements. Pages are filled across filtered reads (DynamoDB applies `Limit`
+ * before the filter); after MAX_QUERIES_PER_PAGE reads a short page comes back with a cursor. The next
+ * cursor is null only when nothing is left (an unfiltered search reads one item ahead to know).
+ */
+export async function searchFarmMovements(s: MovementSearch, limit: number, cursor: string | undefined): Promise<{ items: MovementRecord[]; nextCursor: string | null }> {
+  const q = searchQuery(s);
+  let start = startKey(cursor, q);
+  const items: Record<string, unknown>[] = [];
+  const done = (next: Record<string, unknown> | undefined) => ({ items: items.map((i) => movementFromItem(i)!), nextCursor: encodeCursor(next) });
+  for (let n = 0; n < MAX_QUERIES_PER_PAGE; n++) {
+    const want = limit - items.length;
+    const res = await db().send(new QueryCommand({ ...q.input, Limit: q.filtered ? Math.max(want + 1, FILTERED_READ) : want + 1, ExclusiveStartKey: start }));
+    for (const item of res.Items ?? []) {
+      if (items.length === limit) return done(keyOf(items[items.length - 1]!)); // one more exists
+      items.push(item);
+    }
+    start = res.LastEvaluatedKey;
+    if (!start) return done(undefined);
+    if (items.length === limit) return done(start);
+  }
+  return done(start);
+}
+
+export type ExportStop = { reason: 'rows' | 'reads'; limit: number };
+
+/**
+ * Every movement of a search, for the export: stops (and says why) past `maxRows` matches or after
+ * evaluating `maxReads` movements, so one request never reads a farm's whole history.
+ */
+export async function exportFarmMovements(s: MovementSearch, maxRows: number, maxReads: number): Promise<{ items: MovementRecord[]; stop?: ExportStop }> {
+  const q = searchQuery(s);
+  const items: MovementRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  let read = 0;
+  do {
+    const res = await db().send(new QueryCommand({ ...q.input, ...(q.filtered ? {} : { Limit: maxRows + 1 - items.length }), ExclusiveStartKey: start }));
+    items.push(...(res.Items ?? []).map((i) => movementFromItem(i)!));
+    if (items.length > maxRows) return { items, stop: { reason: 'rows', limit: maxRows } };
+    read += res.ScannedCount ?? 0;
+    start = res.LastEvaluatedKey;
+    if (start && read >= maxReads) return { items, stop: { reason: 'reads', limit: maxReads } };
+  } while (start);
+  return { items };
+}

@@ -1,0 +1,106 @@
+import { canAccessFarm } from '../domain/farm-access.js';
+import { movementsCsv } from '../domain/csv.js';
+import { farmNotFound } from '../db/farms.js';
+import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
+import type { MovementRecord } from '../db/movements.js';
+import type { CycleRecord } from '../db/cycles.js';
+import { BadRequest, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { toMovementDto } from './movements.js';
+import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
+
+/**
+ * Inventory of one farm (DESIGN §8–§9, issue 3 point 9): current stock, and the movement search and
+ * CSV export across the farm's cycles. Scoped like every farm record: a farm the caller may not see is
+ * answered exactly like a missing one (404 `Farm <id> not found`).
+ */
+
+/** The farm of the request: `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */
+export function inventoryFarmId(user: AuthUser, farmId: string | undefined): string {
+  if (farmId !== undefined) {
+    if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+    return farmId;
+  }
+  if (user.role !== 'admin' && user.farmIds.length === 1) return user.farmIds[0]!;
+  const why = user.role === 'admin' ? 'admins see every farm' : user.farmIds.length === 0 ? 'you are not assigned to any farm' : `you are assigned to ${user.farmIds.length} farms`;
+  throw new ValidationFailed([{ field: 'query.farmId', message: `is required: ${why}` }]);
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/**
+ * Current stock: the farm's active flocks (one Query) ‖ its stock items (one Query), then the farm and
+ * the flocks' active cycles in one BatchGetItem. Three data calls however many flocks (up to 99 with
+ * an active cycle; each further 100 cycles cost one more BatchGetItem).
+ */
+export async function farmStockFor(user: AuthUser, query: InventoryStockQuery) {
+  const farmId = inventoryFarmId(user, query.farmId);
+  const [flocks, stock] = await Promise.all([activeFlocksOfFarm(farmId), farmStock(farmId)]);
+  const refs = flocks.filter((f) => f.activeCycleId).map((f) => ({ flockId: f.id, cycleId: f.activeCycleId! }));
+  const { farmExists, cycles } = await farmAndCycles(farmId, refs);
+  if (!farmExists) throw farmNotFound(farmId);
+  const byFlock = flocks
+    .map((f) => {
+      // A cycle closed between the two reads is no longer stock.
+      const c = f.activeCycleId ? cycles.get(f.activeCycleId) : undefined;
+      const active = c && c.status === 'active' && c.flockId === f.id ? c : undefined;
+      return {
+        flockId: f.id, name: f.name, birdType: f.birdType, houseId: f.houseId,
+        cycleId: active?.id ?? null, cycleStartDate: active?.startDate ?? null, placed: active?.placed ?? 0, alive: active?.alive ?? 0,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a.flockId.localeCompare(b.flockId));
+  const feed = [...stock.feed].sort((a, b) => a.feedType.localeCompare(b.feedType));
+  return {
+    farmId,
+    asOf: new Date().toISOString(),
+    birds: { total: byFlock.reduce((sum, f) => sum + f.alive, 0), flocks: byFlock },
+    feed: { totalKg: round(feed.reduce((sum, f) => sum + f.kg, 0)), byType: feed },
+    eggs: { count: stock.eggs },
+  };
+}
+
+function searchOf(farmId: string, q: { type?: string; from?: string; to?: string; flockId?: string; order?: 'asc' | 'desc' }, defaultOrder: 'asc' | 'desc'): MovementSearch {
+  if (q.from && q.to && q.from > q.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  return { farmId, type: q.type, flockId: q.flockId, from: q.from, to: q.to, order: q.order ?? defaultOrder };
+}
+
+/** Movements as DTOs; the lock of each needs its cycle's status, read for the distinct cycles in the same BatchGet as the farm. */
+async function withLocks(farmId: string, movements: MovementRecord[]) {
+  const { farmExists, cycles } = await farmAndCycles(farmId, movements);
+  if (!farmExists) throw farmNotFound(farmId);
+  const now = new Date();
+  const missing: Pick<CycleRecord, 'status' | 'closedAt'> = { status: 'active', closedAt: null };
+  return movements.map((m) => toMovementDto(m, cycles.get(m.cycleId) ?? missing, now));
+}
+
+/** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
+export async function searchMovementsFor(user: AuthUser, query: InventoryMovementsQuery) {
+  const farmId = inventoryFarmId(user, query.farmId);
+  const search = searchOf(farmId, query, 'desc');
+  const limit = query.limit ?? 25;
+  const page = await searchFarmMovements(search, limit, query.cursor);
+  return { items: await withLocks(farmId, page.items), nextCursor: page.nextCursor, limit };
+}
+
+/** Export bounds: rows in one file, movements evaluated by the filtered reads, and bytes (below Lambda's 6 MB response limit). */
+export const EXPORT_MAX_ROWS = 10_000;
+export const EXPORT_MAX_READS = 50_000;
+export const EXPORT_MAX_BYTES = 5_000_000;
+
+/** The CSV export of a search (chronological unless `order=desc`), refused with 400 when it would exceed the bounds. */
+export async function exportMovementsFor(user: AuthUser, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
+  const farmId = inventoryFarmId(user, query.farmId);
+  const search = searchOf(farmId, query, 'asc');
+  const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
+  // The farm check comes before any refusal, so an unknown farm is a 404 whatever its size.
+  const dtos = await withLocks(farmId, stop ? [] : items);
+  if (stop) {
+    const what = stop.reason === 'rows' ? `matches more than ${stop.limit} movements` : `would read more than ${stop.limit} movements to apply the type/flock filter`;
+    throw new BadRequest(`The export ${what}; narrow the date range (from, to)`);
+  }
+  const csv = movementsCsv(dtos);
+  if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES) throw new BadRequest(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
+  const today = new Date().toISOString().slice(0, 10);
+  return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: dtos.length };
+}
