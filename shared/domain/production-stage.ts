@@ -1,16 +1,14 @@
 /**
- * Production stages by bird type and age, and the mandatory fields of a daily record in each stage.
- * Broilers: brooding to day 10, growing to day 28, finishing after (Ross/Cobb management guides use
- * starter/grower/finisher feeding phases on these boundaries). Layers and breeders: brooding the first
- * 6 weeks, rearing to week 18 (point of lay, Hy-Line/Lohmann guides), laying after. Molting is never
- * derived; a client may name it.
+ * Production stages and the mandatory fields of a daily record in each. The stage of a day is the same
+ * production phase the weights use (`phaseOf` in ./weights.ts: one set of boundaries, with their sources).
  */
-export const STAGES = ['brooding', 'growing', 'finishing', 'rearing', 'laying', 'molting'] as const;
-export type Stage = (typeof STAGES)[number];
+import { PHASES, phaseOf, type BirdType, type Phase } from './weights.js';
 
-export function stageOf(birdType: string, ageDays: number): Stage {
-  if (birdType === 'broiler') return ageDays <= 10 ? 'brooding' : ageDays <= 28 ? 'growing' : 'finishing';
-  return ageDays < 42 ? 'brooding' : ageDays < 126 ? 'rearing' : 'laying';
+export const STAGES = PHASES;
+export type Stage = Phase;
+
+export function stageOf(birdType: BirdType, ageDays: number): Stage {
+  return phaseOf(birdType, ageDays);
 }
 
 /** Every daily record needs mortality, feed and water; brooding adds the house climate; laying and molting add eggs. */

@@ -11,41 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOffline, type Offline } from '../support/offline.js';
-
-interface Res {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read any field
-  text: string;
-}
-
-interface Req {
-  token?: string;
-  body?: unknown;
-  /** Sent as-is (malformed JSON, other content types). */
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
-
-function client(getApi: () => Offline) {
-  return async (method: string, path: string, req: Req = {}): Promise<Res> => {
-    const api = getApi();
-    const headers: Record<string, string> = { ...(req.headers ?? {}) };
-    if (req.token !== undefined) headers.authorization = `Bearer ${req.token}`;
-    const body = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(15_000) });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (res.status >= 500) throw new Error(`${method} ${path} → ${res.status} ${text}\n--- offline output ---\n${api.output().slice(-3000)}`);
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  };
-}
+import { client, type Res } from '../support/http.js';
 
 /** `{error}` and nothing else: the contract's error envelope. */
 function expectError(res: Res, status: number, error?: string | RegExp): void {

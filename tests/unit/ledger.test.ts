@@ -62,8 +62,8 @@ describe('cycle KPIs (DOMAIN.md)', () => {
 
 describe('production stages and daily forms', () => {
   it('derives stages from bird type and age', () => {
-    expect([0, 10, 11, 28, 29].map((d) => stageOf('broiler', d))).toEqual(['brooding', 'brooding', 'growing', 'growing', 'finishing']);
-    expect([0, 41, 42, 125, 126].map((d) => stageOf('layer', d))).toEqual(['brooding', 'brooding', 'rearing', 'rearing', 'laying']);
+    expect([0, 10, 11, 24, 25].map((d) => stageOf('broiler', d))).toEqual(['brooding', 'brooding', 'growing', 'growing', 'finishing']);
+    expect([0, 27, 28, 125, 126].map((d) => stageOf('layer', d))).toEqual(['brooding', 'brooding', 'rearing', 'rearing', 'laying']);
   });
 
   it('names missing mandatory fields and implausible values', () => {

@@ -1,0 +1,143 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DayAggregate, WeightMethod } from '../domain/weights.js';
+import { BadRequest, type HttpError } from '../errors.js';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { flockFromItem, type FlockRecord } from './flocks.js';
+import { WEIGHT_SK_PREFIX, cycleKey, flockKey, weightKey } from './keys.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+/**
+ * Weighing sessions of a cycle: `CYCLE#<cycleId>` / `WEIGHT#<date>#<method>#<id>`, so one Query of the
+ * cycle's partition returns them in date order. Manual samples are one item each (id = ULID, with the
+ * individual weights when sent); an automatic scale keeps one item per device and day (id = device id)
+ * holding the running aggregate that later batches merge into (`day`: count, Σx, Σx², histogram).
+ */
+export interface WeightRecord {
+  id: string;
+  cycleId: string;
+  flockId: string;
+  farmId: string;
+  date: string;
+  method: WeightMethod;
+  deviceId: string | null;
+  houseId: string | null;
+  /** Mean weight, g (0.1). */
+  grams: number;
+  sampleSize: number | null;
+  sd: number | null;
+  cv: number | null;
+  uniformityPct: number | null;
+  notes: string | null;
+  /** Manual sessions sent as individual weighings. */
+  samples?: number[];
+  /** Automatic sessions: the running aggregate of the device's day. */
+  day?: DayAggregate;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** What a list returns: everything but the bulky inputs (samples, histogram). */
+const LISTED = ['id', 'cycleId', 'flockId', 'farmId', 'date', 'method', 'deviceId', 'houseId', 'grams', 'sampleSize', 'sd', 'cv', 'uniformityPct', 'notes', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
+
+export function weightFromItem(item: Record<string, unknown> | undefined): WeightRecord | undefined {
+  if (!item) return undefined;
+  const record = Object.fromEntries(LISTED.map((f) => [f, item[f] ?? null])) as unknown as WeightRecord;
+  if (item.samples) record.samples = item.samples as number[];
+  if (item.day) record.day = item.day as DayAggregate;
+  return record;
+}
+
+export const weightKeyOf = (r: Pick<WeightRecord, 'cycleId' | 'date' | 'method' | 'id'>) => weightKey(r.cycleId, r.date, r.method, r.id);
+
+/** Creates a session (`expectedVersion` null: must not exist) or replaces it at the version read. */
+export function weightPut(r: WeightRecord, expectedVersion: number | null): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...weightKeyOf(r), entity: 'Weight', ...r },
+      ...(expectedVersion === null
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
+    },
+  };
+}
+
+/**
+ * Sets the cycle's latest weight (read by the summary's FCR) if the cycle is still open and the latest
+ * weighing it holds is not newer; a concurrent newer weighing or a close fails the transaction.
+ */
+export function latestWeightUpdate(cycle: Pick<CycleRecord, 'flockId' | 'id'>, latest: { date: string; grams: number }, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: cycleKey(cycle.flockId, cycle.id),
+      UpdateExpression: 'SET latestWeight = :lw, updatedAt = :now',
+      ConditionExpression: '#status = :active AND (attribute_not_exists(latestWeight) OR attribute_type(latestWeight, :nullType) OR latestWeight.#date <= :date)',
+      ExpressionAttributeNames: { '#status': 'status', '#date': 'date' },
+      ExpressionAttributeValues: { ':lw': latest, ':now': now, ':active': 'active', ':nullType': 'NULL', ':date': latest.date },
+    },
+  };
+}
+
+/** The cycle must still be open (a weighing older than the latest one leaves the cycle as it is). */
+export function cycleOpenCheck(cycle: Pick<CycleRecord, 'flockId' | 'id'>): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: cycleKey(cycle.flockId, cycle.id),
+      ConditionExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'active' },
+    },
+  };
+}
+
+/** One TransactWriteItems: the sessions, the cycle's latest weight (or open check) and the idempotent response. */
+export async function writeWeights(items: TransactItem[], onConditionFailed: (index: number) => HttpError): Promise<void> {
+  await transact(items, onConditionFailed);
+}
+
+/** A scale batch's state in ONE read: the flock, the cycle and the device's stored sessions of the batch's dates. */
+export async function scaleState(flockId: string, cycleId: string, deviceId: string, dates: readonly string[]): Promise<{ flock?: FlockRecord; cycle?: CycleRecord; days: Map<string, WeightRecord> }> {
+  const sessionKeys = dates.map((d) => weightKey(cycleId, d, 'automatic_scale', deviceId));
+  const items = await batchGet([flockKey(flockId), cycleKey(flockId, cycleId), ...sessionKeys], { consistent: true });
+  const days = new Map<string, WeightRecord>();
+  let flock: FlockRecord | undefined;
+  let cycle: CycleRecord | undefined;
+  for (const item of items) {
+    const sk = String(item.SK);
+    if (item.PK === flockKey(flockId).PK && sk === 'META') flock = flockFromItem(item);
+    else if (sk.startsWith('CYCLE#')) cycle = cycleFromItem(item);
+    else if (sk.startsWith(WEIGHT_SK_PREFIX)) {
+      const r = weightFromItem(item)!;
+      days.set(r.date, r);
+    }
+  }
+  return { flock, cycle, days };
+}
+
+/** The sessions of a cycle in date order (optionally from/to a date), without samples and histograms. */
+export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
+  const pk = `CYCLE#${cycleId}`;
+  const start = decodeCursor(opts.cursor, { PK: pk });
+  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX)) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  const names: Record<string, string> = {};
+  const projection = LISTED.map((f, i) => ((names[`#p${i}`] = f), `#p${i}`)).join(', ');
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': `${WEIGHT_SK_PREFIX}${opts.from ?? ''}`, ':to': `${WEIGHT_SK_PREFIX}${opts.to ?? '9999-12-31'}#~` },
+      ExpressionAttributeNames: names,
+      ProjectionExpression: projection,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+      ConsistentRead: true,
+    }),
+  );
+  const last = res.LastEvaluatedKey ? { PK: String(res.LastEvaluatedKey.PK), SK: String(res.LastEvaluatedKey.SK) } : undefined;
+  return { items: (res.Items ?? []).map((i) => weightFromItem(i)!), nextCursor: encodeCursor(last) };
+}

@@ -1,0 +1,211 @@
+import { ulid } from 'ulidx';
+import { canAccessFarm } from '../domain/farm-access.js';
+import {
+  agesAt, confidenceOf, dayStats, ingestDay, isImplausible, latestAllowedDate, manualInputProblems, manualStats, phaseOf, readingDate,
+  type RejectReason,
+} from '../domain/weights.js';
+import type { TransactItem } from '../db/client.js';
+import type { CycleRecord } from '../db/cycles.js';
+import { getFlock } from '../db/flocks.js';
+import { cycleOpenCheck, latestWeightUpdate, listWeights, scaleState, weightPut, writeWeights, type WeightRecord } from '../db/weights.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { scopedCycle } from './cycles.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
+
+/**
+ * Body weights of a cycle (DESIGN §8): manual weighing sessions, automatic scale batches, and the
+ * cycle's `latestWeight` (the summary's FCR), always written in the same transaction as the session.
+ */
+
+type CycleView = Pick<CycleRecord, 'startDate' | 'hatchDate' | 'birdType'>;
+
+export function toWeightDto(r: WeightRecord, cycle: CycleView) {
+  const { daysInCycle, ageDays } = agesAt(r.date, cycle);
+  return {
+    id: r.id, date: r.date, grams: r.grams, method: r.method,
+    confidence: confidenceOf({ method: r.method, n: r.sampleSize, cv: r.cv }),
+    phase: phaseOf(cycle.birdType, ageDays), daysInCycle, ageDays,
+    sampleSize: r.sampleSize, sd: r.sd, cv: r.cv, uniformityPct: r.uniformityPct,
+    deviceId: r.deviceId, houseId: r.houseId, notes: r.notes, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  };
+}
+
+export async function listWeightsFor(user: AuthUser, flockId: string, cycleId: string, query: ListWeightsQuery) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  const limit = query.limit ?? 500;
+  const page = await listWeights(cycleId, { limit, cursor: query.cursor, from: query.from, to: query.to });
+  return { items: page.items.map((r) => toWeightDto(r, cycle)), nextCursor: page.nextCursor, limit };
+}
+
+/** Does a weighing of `date` become the cycle's latest weight? Same date or newer: yes (the last one written wins). */
+const takesLatest = (cycle: CycleRecord, date: string) => !cycle.latestWeight || date >= cycle.latestWeight.date;
+
+/** A condition on the cycle failed: it was closed or got a newer weight meanwhile. Read it again and retry. */
+class StaleRead extends Conflict {
+  constructor() {
+    super('The cycle changed while the weighing was written; retry');
+  }
+}
+const MAX_ATTEMPTS = 8;
+/** Before reading again after a lost race: a short jittered pause, so racing writers spread out. */
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+const closed = (cycleId: string) => new Conflict(`Cycle ${cycleId} is closed; it takes no new weighings`);
+
+function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
+  if (date < cycle.startDate) throw new ValidationFailed([{ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` }]);
+  if (date > latestAllowedDate(now)) throw new ValidationFailed([{ field: 'body.date', message: 'must not be in the future' }]);
+}
+
+/** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
+export async function recordWeightFor(user: AuthUser, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
+  const problems = manualInputProblems(body);
+  if (problems.length) throw new ValidationFailed(problems);
+  let cycle = await scopedCycle(user, flockId, cycleId);
+  checkManualDate(body.date, cycle, new Date());
+  const stats = manualStats(body);
+  return idempotent(user.id, idempotencyKey, `weight:${cycleId}`, body, async (remember) => {
+    const id = ulid();
+    for (let attempt = 1; ; attempt++) {
+      if (cycle.status !== 'active') throw closed(cycleId);
+      const now = new Date().toISOString();
+      const record: WeightRecord = {
+        id, cycleId, flockId, farmId: cycle.farmId, date: body.date, method: 'manual_sample', deviceId: null, houseId: null,
+        grams: stats.mean, sampleSize: stats.n, sd: stats.sd, cv: stats.cv, uniformityPct: stats.uniformityPct, notes: body.notes ?? null,
+        ...(body.samples ? { samples: body.samples } : {}),
+        createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+      };
+      const latest = takesLatest(cycle, body.date);
+      const response = { statusCode: 201, body: { message: 'Weight recorded', data: { ...toWeightDto(record, cycle), latestWeightUpdated: latest } } };
+      const items = [weightPut(record, null), latest ? latestWeightUpdate(cycle, { date: body.date, grams: stats.mean }, now) : cycleOpenCheck(cycle), ...remember(response)];
+      try {
+        await writeWeights(items, (i) => (i >= 2 ? new DuplicateRequest() : new StaleRead()));
+        return response;
+      } catch (err) {
+        if (!(err instanceof StaleRead)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw new Conflict('The cycle kept changing while the weighing was written; retry');
+        await backoff(attempt);
+        cycle = await scopedCycle(user, flockId, cycleId);
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Automatic scales
+
+/** At most this many dates per batch: one session per date, the cycle and the idempotent response fit one transaction (100 items). */
+export const MAX_BATCH_DATES = 98;
+/** Clock skew tolerated before a reading counts as being from the future. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+interface DayReport {
+  date: string;
+  accepted: number;
+  rejected: number;
+  session: ReturnType<typeof toWeightDto> | null;
+}
+
+/**
+ * A batch of readings from one automatic scale: grouped per date (the date written in each timestamp)
+ * into one session per device and date, merged with what earlier batches stored for that date, with
+ * implausible readings, outliers and readings outside the cycle rejected and counted. The sessions, the
+ * cycle's latest weight and the idempotent response are one transaction.
+ */
+export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, idempotencyKey: string | undefined) {
+  const dates = [...new Set(body.weighings.map((w) => readingDate(w.at)))].sort();
+  if (dates.length > MAX_BATCH_DATES) {
+    throw new ValidationFailed([{ field: 'body.weighings', message: `span ${dates.length} dates; at most ${MAX_BATCH_DATES} per batch (send older readings in another batch)` }]);
+  }
+  const flockMissing = () => new NotFound(`Flock ${body.flockId} not found`);
+  let cycleId = body.cycleId;
+  if (!cycleId) {
+    const flock = await getFlock(body.flockId);
+    if (!flock || !canAccessFarm(user, flock.farmId)) throw flockMissing();
+    if (!flock.activeCycleId) throw new Conflict(`Flock ${body.flockId} has no active cycle; start one or send cycleId`);
+    cycleId = flock.activeCycleId;
+  }
+  const resolvedCycleId = cycleId;
+  const load = async () => {
+    const state = await scaleState(body.flockId, resolvedCycleId, body.deviceId, dates);
+    if (!state.flock || !canAccessFarm(user, state.flock.farmId)) throw flockMissing();
+    if (!state.cycle || !canAccessFarm(user, state.cycle.farmId)) throw new NotFound(`Cycle ${resolvedCycleId} of flock ${body.flockId} not found`);
+    return { flock: state.flock, cycle: state.cycle, days: state.days };
+  };
+  let state = await load();
+  if (body.houseId && state.flock.houseId && body.houseId !== state.flock.houseId) {
+    throw new ValidationFailed([{ field: 'body.houseId', message: `flock ${body.flockId} is in house ${state.flock.houseId}` }]);
+  }
+  const houseId = body.houseId ?? state.flock.houseId ?? null;
+
+  return idempotent(user.id, idempotencyKey, `scale:${body.flockId}:${body.deviceId}`, body, async (remember) => {
+    for (let attempt = 1; ; attempt++) {
+      const { cycle } = state;
+      if (cycle.status !== 'active') throw closed(cycle.id);
+      const nowMs = Date.now();
+      const now = new Date(nowMs).toISOString();
+      const rejectedBy: Record<RejectReason, number> = { outsideCycle: 0, implausible: 0, outlier: 0 };
+      const perDate = new Map<string, { plausible: number[]; rejected: number }>(dates.map((d) => [d, { plausible: [], rejected: 0 }]));
+      for (const w of body.weighings) {
+        const date = readingDate(w.at);
+        const bucket = perDate.get(date)!;
+        const at = Date.parse(w.at);
+        const reason: RejectReason | null =
+          !Number.isFinite(at) || at > nowMs + FUTURE_SKEW_MS || date < cycle.startDate ? 'outsideCycle' : isImplausible(w.grams) ? 'implausible' : null;
+        if (reason) {
+          rejectedBy[reason] += 1;
+          bucket.rejected += 1;
+        } else bucket.plausible.push(w.grams);
+      }
+      const writes: Array<{ record: WeightRecord; expectedVersion: number | null }> = [];
+      const days: DayReport[] = [];
+      for (const date of dates) {
+        const { plausible, rejected } = perDate.get(date)!;
+        const stored = state.days.get(date);
+        const ingest = ingestDay(stored?.day, plausible);
+        rejectedBy.outlier += ingest.outliers;
+        let session: WeightRecord | undefined = stored;
+        if (ingest.accepted.length > 0) {
+          const merged = ingest.merged;
+          const s = dayStats(merged);
+          session = {
+            id: body.deviceId, cycleId: cycle.id, flockId: cycle.flockId, farmId: cycle.farmId, date, method: 'automatic_scale', deviceId: body.deviceId, houseId,
+            grams: s.mean, sampleSize: s.n, sd: s.sd, cv: s.cv, uniformityPct: s.uniformityPct, notes: null, day: merged,
+            createdAt: stored?.createdAt ?? now, createdBy: stored?.createdBy ?? user.id, updatedAt: now, version: (stored?.version ?? 0) + 1,
+          };
+          writes.push({ record: session, expectedVersion: stored ? stored.version : null });
+        }
+        days.push({ date, accepted: ingest.accepted.length, rejected: rejected + ingest.outliers, session: session ? toWeightDto(session, cycle) : null });
+      }
+      const newest = writes.at(-1)?.record;
+      const latest = newest !== undefined && takesLatest(cycle, newest.date);
+      const accepted = days.reduce((a, d) => a + d.accepted, 0);
+      const response = {
+        statusCode: 200,
+        body: {
+          message: `${accepted} of ${body.weighings.length} reading(s) accepted`,
+          data: {
+            deviceId: body.deviceId, flockId: cycle.flockId, cycleId: cycle.id, accepted, rejected: body.weighings.length - accepted, rejectedBy,
+            latestWeightUpdated: latest, days,
+          },
+        },
+      };
+      const items: TransactItem[] = writes.map((w) => weightPut(w.record, w.expectedVersion));
+      if (newest) items.push(latest ? latestWeightUpdate(cycle, { date: newest.date, grams: newest.grams }, now) : cycleOpenCheck(cycle));
+      const ledgerItems = items.length;
+      items.push(...remember(response));
+      if (items.length === 0) return response; // nothing accepted, no Idempotency-Key: nothing to write
+      try {
+        await writeWeights(items, (i) => (i >= ledgerItems ? new DuplicateRequest() : new StaleRead()));
+        return response;
+      } catch (err) {
+        if (!(err instanceof StaleRead)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw new Conflict('The scale’s sessions kept changing concurrently; retry the batch');
+        await backoff(attempt);
+        state = await load();
+      }
+    }
+  });
+}
