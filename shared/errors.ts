@@ -55,6 +55,12 @@ export class Conflict extends HttpError {
     super(409, message);
   }
 }
+/** The write lost to a retry of the same request (same Idempotency-Key): the caller replays the stored response. */
+export class DuplicateRequest extends Conflict {
+  constructor() {
+    super('A request with this Idempotency-Key is being processed');
+  }
+}
 export class PreconditionFailed extends HttpError {
   constructor(message: string) {
     super(412, message);

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { created } from '../../shared/http/responses.js';
-import { startCycle, toCycleDto } from '../../shared/services/cycles.js';
+import { replayable } from '../../shared/http/responses.js';
+import { startCycle } from '../../shared/services/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { createCycleBody } from '../../schemas/compiled/cycles.js';
 import { CycleResponse } from '../../schemas/cycles.js';
@@ -11,7 +11,8 @@ export const handler = httpHandler(
     summary: 'Start a production cycle (one active cycle per flock)',
     params: flockIdParams,
     body: createCycleBody,
+    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
     responses: { 201: { description: 'Cycle started', schema: CycleResponse }, 409: { description: 'The flock already has an active cycle, or is archived' } },
   },
-  async ({ params, body, user, requestId }) => created(toCycleDto(await startCycle(user, params.flockId, body, requestId)), 'Cycle started'),
+  async ({ params, body, headers, user, requestId }) => replayable(await startCycle(user, params.flockId, body, requestId, headers['idempotency-key'])),
 );

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { createMovementFor } from '../../shared/services/movements.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
@@ -20,6 +20,6 @@ export const handler = httpHandler(
   },
   async ({ params, body, headers, user }) => {
     const result = await createMovementFor(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
-    return json(result.statusCode, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return replayable(result);
   },
 );

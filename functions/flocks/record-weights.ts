@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { recordWeightFor } from '../../shared/services/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { recordWeightBody } from '../../schemas/compiled/weights.js';
@@ -24,6 +24,6 @@ export const handler = httpHandler(
   },
   async ({ params, body, headers, user }) => {
     const result = await recordWeightFor(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
-    return json(result.statusCode, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return replayable(result);
   },
 );

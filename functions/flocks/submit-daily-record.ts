@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { submitDailyRecord } from '../../shared/services/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyRecordBody } from '../../schemas/compiled/daily-records.js';
@@ -19,6 +19,6 @@ export const handler = httpHandler(
   },
   async ({ params, body, headers, user }) => {
     const result = await submitDailyRecord(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
-    return json(result.statusCode, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return replayable(result);
   },
 );

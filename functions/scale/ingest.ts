@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { ingestScaleBatch } from '../../shared/services/weights.js';
 import { scaleIngestBody } from '../../schemas/compiled/weights.js';
 import { ScaleIngestResponse } from '../../schemas/weights.js';
@@ -26,6 +26,6 @@ export const handler = httpHandler(
   },
   async ({ body, headers, user }) => {
     const result = await ingestScaleBatch(user, body, headers['idempotency-key']);
-    return json(result.statusCode, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return replayable(result);
   },
 );

@@ -2,7 +2,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/env.js';
 import type { Key } from './keys.js';
-import { Conflict, type HttpError } from '../errors.js';
+import { Conflict, DuplicateRequest, type HttpError } from '../errors.js';
 
 /** The only DynamoDB client of the service. Local endpoints (DynamoDB Local) get fixed fake credentials. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -64,13 +64,20 @@ export async function transact(items: TransactItem[], onConditionFailed: (index:
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
-      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed >= 0) throw onConditionFailed(failed);
+      const failing = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+      // A stored idempotent response that already exists outranks every other failure: the request was
+      // a retry, and the caller replays the first answer (shared/services/idempotency.ts).
+      if (failing.some((i) => isStoredResponse(items[i]))) throw new DuplicateRequest();
+      if (failing.length > 0) throw onConditionFailed(failing[0]!);
       if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw err;
       if (attempt >= 8) throw new Conflict('The record was changed by concurrent requests; retry');
       await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
     }
   }
+}
+
+function isStoredResponse(item: TransactItem | undefined): boolean {
+  return String(item?.Put?.Item?.PK ?? '').startsWith('IDEMPOTENCY#');
 }
 
 /** BatchGetItem over any number of keys (chunks of 100), retrying unprocessed keys. Order is not kept. */

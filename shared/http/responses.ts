@@ -35,3 +35,12 @@ export function preflight(allowedMethods: string[]): HttpResponse {
     body: '',
   };
 }
+
+/** The answer of an idempotent write: the stored first response on a replay, marked `Idempotent-Replayed: true`. */
+export function replayable(result: { statusCode: number; body: unknown; replayed: boolean }): HttpResponse {
+  const version = (result.body as { data?: { version?: unknown } } | undefined)?.data?.version;
+  return json(result.statusCode, result.body, {
+    ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}),
+    ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+  });
+}

@@ -8,6 +8,7 @@ import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type 
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import { scopedFlock } from './flocks.js';
+import { idempotent } from './idempotency.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
 
 /** Production cycles of a flock (DESIGN §8): one active at a time; closing locks its movements. */
@@ -33,20 +34,28 @@ export async function scopedCycle(user: AuthUser, flockId: string, cycleId: stri
   return cycle;
 }
 
-export async function startCycle(user: AuthUser, flockId: string, body: CreateCycleBody, requestId: string): Promise<CycleRecord> {
-  const flock = await scopedFlock(user, flockId);
-  const busy = () => new Conflict(flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`);
-  if (flock.activeCycleId || flock.status !== 'active') throw busy();
-  if (flock.hatchDate && body.startDate < flock.hatchDate) throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
-  const now = new Date().toISOString();
-  const cycle: CycleRecord = {
-    ...ZERO_COUNTERS,
-    id: ulid(), flockId, farmId: flock.farmId, birdType: flock.birdType, hatchDate: flock.hatchDate, name: body.name?.trim() ?? null, status: 'active',
-    startDate: body.startDate, endDate: null, closedAt: null, targetAgeDays: body.targetAgeDays ?? null, targetWeightGrams: body.targetWeightGrams ?? null,
-    notes: body.notes ?? null, latestWeight: null, createdAt: now, updatedAt: now, version: 1,
-  };
-  await createCycle(cycle, flock.version, [auditPut({ actorId: user.id, action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate }, requestId })], busy);
-  return cycle;
+export async function startCycle(user: AuthUser, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
+  return idempotent(user.id, idempotencyKey, `cycle:${flockId}`, body, async (remember) => {
+    const flock = await scopedFlock(user, flockId);
+    const busy = () => new Conflict(flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`);
+    if (flock.activeCycleId || flock.status !== 'active') throw busy();
+    if (flock.hatchDate && body.startDate < flock.hatchDate) throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
+    const now = new Date().toISOString();
+    const cycle: CycleRecord = {
+      ...ZERO_COUNTERS,
+      id: ulid(), flockId, farmId: flock.farmId, birdType: flock.birdType, hatchDate: flock.hatchDate, name: body.name?.trim() ?? null, status: 'active',
+      startDate: body.startDate, endDate: null, closedAt: null, targetAgeDays: body.targetAgeDays ?? null, targetWeightGrams: body.targetWeightGrams ?? null,
+      notes: body.notes ?? null, latestWeight: null, createdAt: now, updatedAt: now, version: 1,
+    };
+    const response = { statusCode: 201, body: { message: 'Cycle started', data: toCycleDto(cycle) } };
+    await createCycle(
+      cycle,
+      flock.version,
+      [...remember(response), auditPut({ actorId: user.id, action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate }, requestId })],
+      busy,
+    );
+    return response;
+  });
 }
 
 export async function listCyclesFor(user: AuthUser, flockId: string, query: { limit?: number; cursor?: string }) {

@@ -9,6 +9,7 @@ import {
 } from '../db/farms.js';
 import { BadRequest, Conflict, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
+import { idempotent } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
 /**
@@ -135,7 +136,8 @@ export async function listFarmsFor(user: AuthUser, opts: { limit: number; cursor
 
 export const getFarmFor = visibleFarm;
 
-export async function createFarmFor(user: AuthUser, body: CreateFarmBody, requestId: string): Promise<FarmRecord> {
+export async function createFarmFor(user: AuthUser, body: CreateFarmBody, requestId: string, idempotencyKey?: string) {
+  return idempotent(user.id, idempotencyKey, 'farm', body, async (remember) => {
   const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
   const now = new Date().toISOString();
   const farm: FarmRecord = {
@@ -159,8 +161,10 @@ export async function createFarmFor(user: AuthUser, body: CreateFarmBody, reques
   if (assign) {
     audit.push(auditPut({ actorId: user.id, action: 'farm.assign-creator', targetType: 'user', targetId: user.id, changes: { farmIds: { added: [farm.id] } }, requestId }));
   }
-  await createFarm(farm, { audit, ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}) });
-  return farm;
+  const response = { statusCode: 201, body: { message: 'Farm created', data: toFarmDto(farm) } };
+  await createFarm(farm, { audit: [...remember(response), ...audit], ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}) });
+  return response;
+  });
 }
 
 const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'notes'] as const;
@@ -207,7 +211,8 @@ async function visibleHouse(user: AuthUser, farmId: string, houseId: string): Pr
 
 export const getHouseFor = visibleHouse;
 
-export async function createHouseFor(user: AuthUser, farmId: string, body: CreateHouseBody, requestId: string): Promise<HouseRecord> {
+export async function createHouseFor(user: AuthUser, farmId: string, body: CreateHouseBody, requestId: string, idempotencyKey?: string) {
+  return idempotent(user.id, idempotencyKey, `house:${farmId}`, body, async (remember) => {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const now = new Date().toISOString();
   const name = cleanName(body.name);
@@ -227,8 +232,10 @@ export async function createHouseFor(user: AuthUser, farmId: string, body: Creat
   };
   const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
   // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
-  await createHouse(house, [auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId })]);
-  return house;
+  const response = { statusCode: 201, body: { message: 'House created', data: toHouseDto(house) } };
+  await createHouse(house, [...remember(response), auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId })]);
+  return response;
+  });
 }
 
 const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;

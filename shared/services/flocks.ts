@@ -7,6 +7,7 @@ import { getDefaultFarmId } from '../db/farms.js';
 import { allFarmIds, createFlock, getFlock, listFlocks, placementExists, saveFlock, type FlockRecord } from '../db/flocks.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
+import { idempotent } from './idempotency.js';
 import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../schemas/flocks.js';
 
 /** Flocks (DESIGN §8), scoped to the caller's farms: another farm's flock is answered as missing. */
@@ -31,18 +32,24 @@ async function checkPlacement(user: AuthUser, farmId: string, houseId: string | 
   if (!exists.house) throw new ValidationFailed([{ field: 'body.houseId', message: `unknown house "${houseId}" in farm ${farmId}` }]);
 }
 
-export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requestId: string): Promise<FlockRecord> {
-  const farmId = body.farmId ?? (await getDefaultFarmId());
-  if (!farmId) throw new ValidationFailed([{ field: 'body.farmId', message: 'is required: there is no default farm' }]);
-  await checkPlacement(user, farmId, body.houseId);
-  const now = new Date().toISOString();
-  const flock: FlockRecord = {
-    id: ulid(), farmId, houseId: body.houseId ?? null, name: body.name.trim(), birdType: body.birdType, breed: body.breed?.trim() || null,
-    hatchDate: body.hatchDate ?? null, source: body.source ?? null, notes: body.notes ?? null, status: 'active', activeCycleId: null,
-    createdAt: now, updatedAt: now, version: 1,
-  };
-  await createFlock(flock, [auditPut({ actorId: user.id, action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType }, requestId })]);
-  return flock;
+export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requestId: string, idempotencyKey?: string) {
+  return idempotent(user.id, idempotencyKey, 'flock', body, async (remember) => {
+    const farmId = body.farmId ?? (await getDefaultFarmId());
+    if (!farmId) throw new ValidationFailed([{ field: 'body.farmId', message: 'is required: there is no default farm' }]);
+    await checkPlacement(user, farmId, body.houseId);
+    const now = new Date().toISOString();
+    const flock: FlockRecord = {
+      id: ulid(), farmId, houseId: body.houseId ?? null, name: body.name.trim(), birdType: body.birdType, breed: body.breed?.trim() || null,
+      hatchDate: body.hatchDate ?? null, source: body.source ?? null, notes: body.notes ?? null, status: 'active', activeCycleId: null,
+      createdAt: now, updatedAt: now, version: 1,
+    };
+    const response = { statusCode: 201, body: { message: 'Flock created', data: toFlockDto(flock) } };
+    await createFlock(flock, [
+      ...remember(response),
+      auditPut({ actorId: user.id, action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType }, requestId }),
+    ]);
+    return response;
+  });
 }
 
 export async function listFlocksFor(user: AuthUser, query: ListFlocksQuery) {

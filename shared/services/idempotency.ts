@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
 import type { TransactItem } from '../db/client.js';
-import { Conflict, Unprocessable, ValidationFailed } from '../errors.js';
+import { Conflict, DuplicateRequest, Unprocessable, ValidationFailed } from '../errors.js';
 
 /**
  * Idempotent creates (DESIGN §4): the same Idempotency-Key with the same body returns the first response
  * without writing again, also when retries race (the stored response is written in the same transaction
  * as the record, and a retry that loses the race reads the winner's); another body → 422.
  */
-export class DuplicateRequest extends Conflict {
-  constructor() {
-    super('A request with this Idempotency-Key is being processed');
-  }
-}
+export { DuplicateRequest };
 
 export interface IdempotentResult extends StoredResponse {
   replayed: boolean;
@@ -45,7 +41,9 @@ export async function idempotent(
   try {
     return { ...(await run((response) => [storedResponsePut(userId, key, requestHash, response)])), replayed: false };
   } catch (err) {
-    if (!(err instanceof DuplicateRequest)) throw err;
+    // A twin of this request may have won meanwhile (its write is why this one conflicts, e.g. "flock
+    // already has an active cycle"): then this is a retry, and it gets the twin's response.
+    if (!(err instanceof Conflict)) throw err;
     const winner = await replay();
     if (winner) return winner;
     throw err;

@@ -121,3 +121,26 @@ describe('cycles', () => {
     expect((await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, { token: m.token, body: { alive: 5 } })).status).toBe(400);
   });
 });
+
+describe('idempotent creates', () => {
+  it('retried creates of a farm, a house, a flock and a cycle with one Idempotency-Key each write once, also when they race', async () => {
+    const m = await manager();
+    const key = (k: string) => ({ 'Idempotency-Key': `${k}-${m.id}` });
+    const race = async (path: string, body: Record<string, unknown>, k: string) => {
+      const results = await Promise.all([1, 2, 3].map(() => call('POST', path, { token: m.token, body, headers: key(k) })));
+      expect(results.map((r) => `${r.status} ${r.body.error ?? ''}`)).toEqual(['201 ', '201 ', '201 ']);
+      expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+      expect(results.filter((r) => r.headers['Idempotent-Replayed'] === 'true')).toHaveLength(2);
+      return results[0]!.body.data;
+    };
+    const farm = await race('/api/v1/config/farms', { name: 'Idempotent farm' }, 'farm');
+    const house = await race(`/api/v1/config/farms/${farm.id}/houses`, { name: 'H1', usableAreaM2: 500, capacity: 8000 }, 'house');
+    const flock = await race('/api/v1/flocks', { name: 'Once', birdType: 'broiler', farmId: farm.id, houseId: house.id }, 'flock');
+    const cycle = await race(`/api/v1/flocks/${flock.id}/cycles`, { startDate: '2026-11-01' }, 'cycle');
+    expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBe(cycle.id);
+    const flocks = await call('GET', '/api/v1/flocks', { token: m.token, query: { farmId: farm.id } });
+    expect(flocks.body.data).toHaveLength(1);
+    const other = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'Different', birdType: 'layer', farmId: farm.id }, headers: key('flock') });
+    expect(other.status).toBe(422);
+  });
+});
