@@ -1,7 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { created } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { createUserAsAdmin } from '../../shared/services/admin-users.js';
-import { toUserDto } from '../../shared/services/accounts.js';
 import { createUserBody } from '../../schemas/compiled/admin.js';
 import { UserResponse } from '../../schemas/admin.js';
 
@@ -10,7 +9,8 @@ export const handler = httpHandler(
     capability: 'manage_users',
     summary: 'Create a user (verified unless `verified: false`; without farmIds it joins the default farm)',
     body: createUserBody,
+    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
     responses: { 201: { description: 'User created', schema: UserResponse }, 409: { description: 'E-mail already registered' } },
   },
-  async ({ body, user, requestId }) => created(toUserDto(await createUserAsAdmin(user, body, requestId)), 'User created'),
+  async ({ body, headers, user, requestId }) => replayable(await createUserAsAdmin(user, body, requestId, headers['idempotency-key'])),
 );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ulid } from 'ulidx';
 import { hashPassword } from '../auth/passwords.js';
 import { capabilityGrantProblems, type Role } from '../domain/capabilities.js';
@@ -9,6 +10,8 @@ import { clearLoginFailures } from '../db/tokens.js';
 import { createUser, deleteUser, getUserOrThrow, saveUser, type UserRecord } from '../db/users.js';
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
+import { toUserDto } from './accounts.js';
+import { idempotent } from './idempotency.js';
 import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
 
 /** The admin control plane for users (DESIGN §5). Every change is audited in its own transaction. */
@@ -23,28 +26,33 @@ async function checkGrants(role: Role, capabilities: readonly string[] | null | 
   if (details.length > 0) throw new ValidationFailed(details);
 }
 
-export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, requestId: string): Promise<UserRecord> {
-  const role = body.role ?? 'viewer';
-  await checkGrants(role, body.capabilities, body.farmIds);
-  const defaultFarm = body.farmIds ? undefined : await getDefaultFarmId();
-  const now = new Date().toISOString();
-  const user: UserRecord = {
-    id: ulid(),
-    email: normalizeEmail(body.email),
-    name: body.name.trim(),
-    role,
-    explicitCapabilities: body.capabilities ?? null,
-    farmIds: body.farmIds ?? (defaultFarm ? [defaultFarm] : []),
-    verified: body.verified ?? true,
-    locked: false,
-    passwordHash: await hashPassword(body.password),
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  const { passwordHash: _omit, ...visible } = user;
-  await createUser(user, [auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId })]);
-  return user;
+export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, requestId: string, idempotencyKey?: string) {
+  // The password is part of the request's fingerprint only as a hash: the stored fingerprint never holds it.
+  const fingerprint = { ...body, password: createHash('sha256').update(body.password).digest('base64url') };
+  return idempotent(actor.id, idempotencyKey, 'user', fingerprint, async (remember) => {
+    const role = body.role ?? 'viewer';
+    await checkGrants(role, body.capabilities, body.farmIds);
+    const defaultFarm = body.farmIds ? undefined : await getDefaultFarmId();
+    const now = new Date().toISOString();
+    const user: UserRecord = {
+      id: ulid(),
+      email: normalizeEmail(body.email),
+      name: body.name.trim(),
+      role,
+      explicitCapabilities: body.capabilities ?? null,
+      farmIds: body.farmIds ?? (defaultFarm ? [defaultFarm] : []),
+      verified: body.verified ?? true,
+      locked: false,
+      passwordHash: await hashPassword(body.password),
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const { passwordHash: _omit, ...visible } = user;
+    const response = { statusCode: 201, body: { message: 'User created', data: toUserDto(user) } };
+    await createUser(user, [...remember(response), auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId })]);
+    return response;
+  });
 }
 
 const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified', 'farmIds'] as const;

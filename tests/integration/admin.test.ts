@@ -29,6 +29,17 @@ describe('admin users', () => {
     expect(page.raw).not.toMatch(/passwordHash|scrypt\$/);
   });
 
+  it('a retried create with one Idempotency-Key creates the user once and answers the same', async () => {
+    const admin = await adminLogin();
+    const body = { email: uniqueEmail('retry'), password: PASSWORD, name: 'Retry' };
+    const headers = { 'Idempotency-Key': `create-${body.email}` };
+    const [a, b] = await Promise.all([call('POST', '/api/v1/admin/users', { token: admin, body, headers }), call('POST', '/api/v1/admin/users', { token: admin, body, headers })]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.id).toBe(b.body.data.id);
+    expect(a.raw + b.raw).not.toMatch(/passwordHash|scrypt\$/);
+    expect((await call('POST', '/api/v1/admin/users', { token: admin, body: { ...body, password: 'another-password-1' }, headers })).status).toBe(422);
+  });
+
   it('paginates with an opaque cursor and refuses a forged one', async () => {
     const admin = await adminLogin();
     await Promise.all([userWith(), userWith(), userWith()]);

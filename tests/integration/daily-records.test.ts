@@ -102,3 +102,21 @@ describe('POST /api/v2/analytics/validate-daily-data', () => {
     expect((await call('POST', '/api/v2/analytics/validate-daily-data', { token: worker.token, body: { dailyRecord: 'x', productionStage: 'laying' } })).status).toBe(403);
   });
 });
+
+describe('daily records of another farm', () => {
+  it('answer 404 on every route and change nothing', async () => {
+    const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
+    await c.post('/movements', { type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    await c.post('/daily-records', { date: '2026-11-02', deaths: 1, feedKg: 0, waterLiters: 10, ...brooding });
+    const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Stranger farm')] });
+    for (const [method, path, body] of [
+      ['POST', `${c.base}/daily-records`, { date: '2026-11-02', deaths: 50, feedKg: 0, waterLiters: 10, ...brooding }],
+      ['GET', `${c.base}/daily-records`, undefined],
+      ['GET', `${c.base}/daily-records/2026-11-02`, undefined],
+    ] as const) {
+      const res = await call(method, path, { token: stranger.token, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await c.summary()).birds.deaths).toBe(1);
+  });
+});
