@@ -61,9 +61,10 @@ function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
 
 /** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
 export async function recordWeightFor(user: AuthUser, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
+  // Scope first: a record of another farm is answered 404 whatever the body says.
+  let cycle = await scopedCycle(user, flockId, cycleId);
   const problems = manualInputProblems(body);
   if (problems.length) throw new ValidationFailed(problems);
-  let cycle = await scopedCycle(user, flockId, cycleId);
   checkManualDate(body.date, cycle, new Date());
   const stats = manualStats(body);
   return idempotent(user.id, idempotencyKey, `weight:${cycleId}`, body, async (remember) => {
