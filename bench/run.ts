@@ -1,0 +1,369 @@
+/**
+ * `npm run bench` (not part of `npm test`): starts its own in-memory DynamoDB Local, creates a table,
+ * seeds an admin and measures, in-process through the real handlers:
+ *   1. the middleware's cost: full stack vs. the bare service call on the same input (ratio);
+ *   2. DynamoDB calls per read request (limiter, user load and data calls apart), and the cycle
+ *      summary's data calls at 10 / 100 / 1,000 movements;
+ *   3. per-function bundle size and cold init (fresh process require of each minified CJS bundle);
+ *   4. scale ingestion throughput (batches of 500 weighings).
+ * Prints tables and writes bench/results/latest.json. Figures are recorded in docs/performance.md.
+ *
+ * Env knobs: BENCH_ITERATIONS (default 300), BENCH_SUMMARY_MAX (1000; 10000 for the long run),
+ * BENCH_SKIP_BUNDLES=1, BENCH_INIT_RUNS (3).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { freePort, localClient, startLocalDynamo } from '../scripts/lib/local-dynamodb.js';
+import { ROOT } from '../scripts/lib/route-table.js';
+import { ensureTable } from '../scripts/lib/table.js';
+import { breakdown, fmt, installProbe, probe, resetProbe, total, type CallBreakdown } from './lib/db-probe.js';
+import { measureBundles, type BundleReport } from './lib/bundles.js';
+import { round, summarize, unionLength, type Summary } from './lib/stats.js';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const WARMUP = Math.max(20, Math.round(ITERATIONS / 5));
+const SUMMARY_MAX = Number(process.env.BENCH_SUMMARY_MAX ?? 1000);
+const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 3);
+const log = (s: string) => console.log(s);
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+const benchStarted = performance.now();
+log('flockwise bench: starting DynamoDB Local (in memory)…');
+const dynamo = await startLocalDynamo({ port: await freePort(), inMemory: true });
+const tableName = `bench-${randomBytes(4).toString('hex')}`;
+
+// The environment every handler reads, set BEFORE any handler (or anything importing one) is loaded.
+const benchEnv = {
+  STAGE: 'bench',
+  TABLE_NAME: tableName,
+  DYNAMODB_ENDPOINT: dynamo.endpoint,
+  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-0123456789',
+  LOG_REQUESTS: 'false',
+  AWS_REGION: 'eu-west-1',
+  RATE_LIMIT_GENERAL_MAX: '1000000000',
+  RATE_LIMIT_AUTH_MAX: '1000000000',
+  RATE_LIMIT_READ_MAX: '1000000000',
+  RATE_LIMIT_DATE_MAX: '1000000000',
+};
+Object.assign(process.env, benchEnv);
+
+try {
+  await main();
+} finally {
+  await dynamo.stop();
+}
+
+async function main(): Promise<void> {
+  const admin = localClient(dynamo.endpoint);
+  await ensureTable(admin, tableName);
+  admin.destroy();
+
+  const { generate } = await import('../scripts/generate.js');
+  await generate();
+  const { seed } = await import('../scripts/lib/seed.js');
+  const api = await import('../tests/support/api.js');
+  const { db } = await import('../shared/db/client.js');
+  const { getUser } = await import('../shared/db/users.js');
+  const { effectiveCapabilities } = await import('../shared/domain/capabilities.js');
+  const { verifyToken } = await import('../shared/auth/tokens.js');
+  const { ok, replayable } = await import('../shared/http/responses.js');
+  const { settings } = await import('../shared/config/env.js');
+  const { ENDPOINT_GROUPS, SERVICE } = await import('../shared/domain/service-info.js');
+  const { scopedCycle, toCycleDto } = await import('../shared/services/cycles.js');
+  const { getUserOrThrow } = await import('../shared/db/users.js');
+  const { toUserDto } = await import('../shared/services/accounts.js');
+  const { createMovementFor } = await import('../shared/services/movements.js');
+  type AuthUser = import('../shared/http/context.js').AuthUser;
+
+  installProbe(db());
+
+  // ---- fixtures: admin, a flock with an active cycle and a few movements ------------------------------
+  const ADMIN = { email: 'admin@bench.local', password: 'bench-admin-password-123' };
+  const { adminId, farmId } = await seed(ADMIN);
+  const loginRes = await api.call('POST', '/api/v1/auth/login', { body: ADMIN });
+  if (loginRes.status !== 200) throw new Error(`login failed: ${loginRes.raw}`);
+  const token = loginRes.body.token as string;
+  const claims = await verifyToken(token);
+  const record = await getUser(adminId);
+  const user: AuthUser = { ...record!, capabilities: new Set(effectiveCapabilities(record!.role, record!.explicitCapabilities)), token: { jti: claims.jti, expiresAt: claims.expiresAt } };
+
+  const expectStatus = <R extends { status: number; raw: string }>(res: R, status: number, what: string): R => {
+    if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.raw}`);
+    return res;
+  };
+  async function newCycle(name: string, startOffset = -20) {
+    const flock = expectStatus(await api.call('POST', '/api/v1/flocks', { token, body: { name, birdType: 'broiler', hatchDate: day(startOffset), farmId } }), 201, 'create flock').body.data;
+    const cycle = expectStatus(await api.call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token, body: { startDate: day(startOffset) } }), 201, 'create cycle').body.data;
+    return { flockId: flock.id as string, cycleId: cycle.id as string, base: `/api/v1/flocks/${flock.id}/cycles/${cycle.id}` };
+  }
+  const main = await newCycle('Bench broilers');
+  expectStatus(await api.call('POST', `${main.base}/movements`, { token, body: { type: 'bird_inflow', date: day(-20), quantity: 10000 } }), 201, 'inflow');
+  const movementId = expectStatus(await api.call('POST', `${main.base}/movements`, { token, body: { type: 'feed_delivery', date: day(-19), feedType: 'starter', quantityKg: 2000 } }), 201, 'feed').body.data.id as string;
+
+  // ---- 1. middleware overhead ------------------------------------------------------------------------
+  log(`\n1. Middleware cost: full stack vs. bare service call (${ITERATIONS} iterations after ${WARMUP} warm-up, alternating)`);
+  const ctx = { getRemainingTimeInMillis: () => 10_000, functionName: 'bench', awsRequestId: 'bench' } as unknown as Context;
+  const waterBody = () => ({ type: 'water_consumption', date: day(-1), liters: 12.5 });
+
+  interface Scenario {
+    name: string;
+    method: string;
+    path: string;
+    body?: () => unknown;
+    auth: boolean;
+    bare: () => Promise<unknown>;
+  }
+  const scenarios: Scenario[] = [
+    {
+      name: 'public: GET /',
+      method: 'GET',
+      path: '/',
+      auth: false,
+      bare: async () =>
+        ok({ ...SERVICE, environment: settings().stage, endpoints: ENDPOINT_GROUPS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } }, `${SERVICE.name} ${SERVICE.version}`),
+    },
+    {
+      name: 'auth read: GET cycle summary',
+      method: 'GET',
+      path: main.base,
+      auth: true,
+      bare: async () => {
+        const cycle = await scopedCycle(user, main.flockId, main.cycleId);
+        return ok(toCycleDto(cycle), 'OK', { ETag: `"${cycle.version}"` });
+      },
+    },
+    {
+      name: 'auth read: GET admin user',
+      method: 'GET',
+      path: `/api/v1/admin/users/${adminId}`,
+      auth: true,
+      bare: async () => {
+        const u = await getUserOrThrow(adminId);
+        return ok(toUserDto(u), 'OK', { ETag: `"${u.version}"` });
+      },
+    },
+    {
+      name: 'auth write: POST movement',
+      method: 'POST',
+      path: `${main.base}/movements`,
+      body: waterBody,
+      auth: true,
+      bare: async () => replayable(await createMovementFor(user, main.flockId, main.cycleId, waterBody() as never, undefined)),
+    },
+  ];
+
+  interface OverheadRow {
+    route: string;
+    full: Summary;
+    bare: Summary;
+    ratio: number;
+    /** Mean µs the middleware spent in its own DynamoDB calls (limiter + user load), per request. */
+    middlewareDbUs: number;
+    /** (full − middleware DB time) ÷ bare: the ratio if the limiter and user load were free. */
+    ratioWithoutMiddlewareDb: number;
+    /** Mean µs of CPU the middleware adds: (full − all DB time) − (bare − all DB time). */
+    middlewareCpuUs: number;
+    callsPerRequest: { full: CallBreakdown; bare: CallBreakdown };
+  }
+  const overhead: OverheadRow[] = [];
+  for (const s of scenarios) {
+    const { route, params } = api.matchRoute(s.method, s.path);
+    const handler = await api.handlerFor(route.file);
+    const event = (): APIGatewayProxyEvent =>
+      api.buildEvent(s.method, s.path, route.path, params, { ...(s.auth ? { token } : {}), ...(s.body ? { body: s.body() } : {}), ip: '10.1.2.3' });
+    const runFull = async () => {
+      const res = await handler(event(), ctx);
+      if (res.statusCode >= 300) throw new Error(`${s.name}: ${res.statusCode} ${res.body}`);
+    };
+    for (let i = 0; i < WARMUP; i++) {
+      await runFull();
+      await s.bare();
+    }
+    const full: number[] = [];
+    const bare: number[] = [];
+    let mwDb = 0;
+    let fullDb = 0;
+    let bareDb = 0;
+    let fullCalls: CallBreakdown | undefined;
+    let bareCalls: CallBreakdown | undefined;
+    for (let i = 0; i < ITERATIONS; i++) {
+      resetProbe();
+      let t = performance.now();
+      await runFull();
+      full.push(performance.now() - t);
+      mwDb += unionLength(probe.calls.filter((c) => c.category !== 'data').map((c) => [c.start, c.end] as const));
+      fullDb += unionLength(probe.calls.map((c) => [c.start, c.end] as const));
+      fullCalls ??= breakdown();
+      resetProbe();
+      t = performance.now();
+      await s.bare();
+      bare.push(performance.now() - t);
+      bareDb += unionLength(probe.calls.map((c) => [c.start, c.end] as const));
+      bareCalls ??= breakdown();
+    }
+    const f = summarize(full);
+    const b = summarize(bare);
+    const us = (ms: number) => (ms * 1000) / ITERATIONS;
+    overhead.push({
+      route: s.name,
+      full: f,
+      bare: b,
+      ratio: round(f.meanUs / b.meanUs),
+      middlewareDbUs: round(us(mwDb), 1),
+      ratioWithoutMiddlewareDb: round((f.meanUs - us(mwDb)) / b.meanUs),
+      middlewareCpuUs: round(f.meanUs - us(fullDb) - (b.meanUs - us(bareDb)), 1),
+      callsPerRequest: { full: fullCalls!, bare: bareCalls! },
+    });
+  }
+  console.table(
+    overhead.map((o) => ({
+      route: o.route,
+      'full mean µs': o.full.meanUs,
+      'full p50': o.full.p50Us,
+      'full p95': o.full.p95Us,
+      'bare mean µs': o.bare.meanUs,
+      'bare p50': o.bare.p50Us,
+      'bare p95': o.bare.p95Us,
+      ratio: o.ratio,
+      'mw DB µs': o.middlewareDbUs,
+      'ratio w/o mw DB': o.ratioWithoutMiddlewareDb,
+      'mw CPU µs': o.middlewareCpuUs,
+      'mw calls': `${fmt(o.callsPerRequest.full.limiter)} | ${fmt(o.callsPerRequest.full.userLoad)}`,
+    })),
+  );
+
+  // ---- 2. DynamoDB calls per read request --------------------------------------------------------------
+  log('\n2. DynamoDB calls per read request (limiter / user load / data, counted per command)');
+  const reads: Array<[string, string, Record<string, string>?]> = [
+    ['cycle summary', main.base],
+    ['flock get', `/api/v1/flocks/${main.flockId}`],
+    ['movement get', `${main.base}/movements/${movementId}`],
+    ['movement list', `${main.base}/movements`, { limit: '50' }],
+    ['user get', `/api/v1/admin/users/${adminId}`],
+    ['inventory stock', '/api/v1/inventory/stock', { farmId }],
+  ];
+  interface CallsRow extends CallBreakdown {
+    route: string;
+    path: string;
+    dataCalls: number;
+  }
+  const calls: CallsRow[] = [];
+  for (const [name, path, query] of reads) {
+    expectStatus(await api.call('GET', path, { token, ...(query ? { query } : {}) }), 200, name); // warm
+    resetProbe();
+    expectStatus(await api.call('GET', path, { token, ...(query ? { query } : {}) }), 200, name);
+    const b = breakdown();
+    calls.push({ route: name, path: api.matchRoute('GET', path).route.path, ...b, dataCalls: total(b.data) });
+  }
+  console.table(calls.map((c) => ({ route: c.route, limiter: fmt(c.limiter), 'user load': fmt(c.userLoad), data: fmt(c.data), 'data calls': c.dataCalls, 'items read': c.dataItemsRead })));
+
+  log(`\n   Cycle summary vs. number of movements (created through the API, parallel batches of 20)`);
+  const growth = await newCycle('Bench summary growth');
+  const levels = [10, 100, 1000, 10_000].filter((n) => n <= SUMMARY_MAX);
+  const summaryScaling: Array<{ movements: number; dataCalls: Record<string, number>; dataItemsRead: number; limiter: number; userLoad: number; summaryUs: number }> = [];
+  let recorded = 0;
+  for (const level of levels) {
+    while (recorded < level) {
+      const n = Math.min(20, level - recorded);
+      const results = await Promise.all(Array.from({ length: n }, () => api.call('POST', `${growth.base}/movements`, { token, body: { type: 'bird_inflow', date: day(-20), quantity: 1 } })));
+      for (const r of results) expectStatus(r, 201, 'movement');
+      recorded += n;
+    }
+    await api.call('GET', growth.base, { token });
+    resetProbe();
+    const t = performance.now();
+    const s = expectStatus(await api.call('GET', growth.base, { token }), 200, 'summary');
+    const summaryUs = round((performance.now() - t) * 1000, 0);
+    if (s.body.data.movementCount !== level) throw new Error(`summary shows ${s.body.data.movementCount} movements, expected ${level}`);
+    const b = breakdown();
+    summaryScaling.push({ movements: level, dataCalls: b.data, dataItemsRead: b.dataItemsRead, limiter: total(b.limiter), userLoad: total(b.userLoad), summaryUs });
+  }
+  console.table(summaryScaling.map((s) => ({ movements: s.movements, 'data calls': fmt(s.dataCalls), 'items read': s.dataItemsRead, limiter: s.limiter, 'user load': s.userLoad, 'one summary µs': s.summaryUs })));
+
+  // ---- 4. scale ingestion -------------------------------------------------------------------------------
+  log('\n4. Scale ingestion: POST /api/v1/scale, batches of 500 weighings');
+  const scaleCycle = await newCycle('Bench scale');
+  const batch = (device: string, seq: number) => {
+    const dates = [day(-5), day(-4), day(-3), day(-2), day(-1)];
+    return {
+      flockId: scaleCycle.flockId,
+      deviceId: device,
+      weighings: Array.from({ length: 500 }, (_, i) => {
+        const s = (seq * 500 + i) % 36_000;
+        const hh = String(6 + Math.floor(s / 3600)).padStart(2, '0');
+        const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+        const ss = String(s % 60).padStart(2, '0');
+        return { at: `${dates[i % dates.length]}T${hh}:${mm}:${ss}Z`, grams: 900 + ((i * 37 + seq * 11) % 200) };
+      }),
+    };
+  };
+  const scaleRuns: Array<{ mode: string; batches: number; weighings: number; accepted: number; seconds: number; weighingsPerSecond: number; meanBatchMs: number; callsPerBatch: Record<string, number> }> = [];
+  async function ingest(mode: string, devices: number, batchesPerDevice: number) {
+    let accepted = 0;
+    const batchMs: number[] = [];
+    resetProbe();
+    const t = performance.now();
+    await Promise.all(
+      Array.from({ length: devices }, async (_, d) => {
+        for (let i = 0; i < batchesPerDevice; i++) {
+          const t0 = performance.now();
+          const res = expectStatus(await api.call('POST', '/api/v1/scale', { token, body: batch(`${mode.replace(/[^A-Za-z0-9]+/g, '-')}scale-${d}`, i) }), 200, 'scale batch');
+          batchMs.push(performance.now() - t0);
+          accepted += res.body.data.accepted as number;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t) / 1000;
+    const batches = devices * batchesPerDevice;
+    const perBatch: Record<string, number> = {};
+    for (const c of probe.calls) perBatch[c.command] = (perBatch[c.command] ?? 0) + 1;
+    for (const k of Object.keys(perBatch)) perBatch[k] = round(perBatch[k]! / batches, 1);
+    scaleRuns.push({
+      mode,
+      batches,
+      weighings: batches * 500,
+      accepted,
+      seconds: round(seconds, 2),
+      weighingsPerSecond: Math.round((batches * 500) / seconds),
+      meanBatchMs: round(batchMs.reduce((a, b) => a + b, 0) / batchMs.length, 1),
+      callsPerBatch: perBatch,
+    });
+  }
+  await ingest('warmup', 1, 2);
+  scaleRuns.length = 0;
+  await ingest('sequential (1 device)', 1, 20);
+  await ingest('parallel (4 devices)', 4, 5);
+  console.table(scaleRuns.map((r) => ({ mode: r.mode, batches: r.batches, weighings: r.weighings, accepted: r.accepted, seconds: r.seconds, 'weighings/s': r.weighingsPerSecond, 'mean batch ms': r.meanBatchMs, 'calls/batch': fmt(r.callsPerBatch) })));
+
+  // ---- 3. bundles and cold init (last: child processes, no DynamoDB needed) ---------------------------------
+  let bundles: BundleReport | undefined;
+  if (process.env.BENCH_SKIP_BUNDLES !== '1') {
+    log(`\n3. Bundle size and cold init per function (esbuild CJS minified; fresh ${process.execPath.includes('node_modules') ? 'project' : 'current'} Node ${process.version})`);
+    bundles = await measureBundles({ runs: INIT_RUNS, env: { ...process.env, ...benchEnv }, log });
+    console.table(bundles.bundles.map((b) => ({ handler: b.handler, KB: b.kb, 'init median ms': b.initMedianMs, 'init runs ms': b.initMs.join(' / '), 'process ms': b.processMedianMs })));
+    log(`   largest bundle (${bundles.bundles[0]!.handler}) by source:`);
+    console.table(bundles.largestComposition);
+    const ext = bundles.largestSdkExternal;
+    log(`   same handler with the AWS SDK external (runtime-provided): ${ext.kb} KB, init median ${ext.initMedianMs} ms (${ext.initMs.join(' / ')}; SDK still loaded from node_modules)`);
+  }
+
+  // ---- results -------------------------------------------------------------------------------------------
+  const results = {
+    generatedAt: new Date().toISOString(),
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown' },
+    settings: { iterations: ITERATIONS, warmup: WARMUP, summaryMax: SUMMARY_MAX, initRuns: INIT_RUNS },
+    middlewareOverhead: overhead,
+    dynamoCallsPerRead: calls,
+    summaryScaling,
+    scaleIngestion: scaleRuns,
+    bundles,
+    totalSeconds: round((performance.now() - benchStarted) / 1000, 1),
+  };
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  log(`\nwrote bench/results/latest.json (${results.totalSeconds} s)`);
+}
