@@ -148,6 +148,17 @@ describe('prod package: stacks', () => {
     for (const fn of ['docs', 'authLogin', 'serviceInfo']) expect(list(fn), fn).not.toContain('swagger-ui-dist');
   });
 
+  it('every function bundle stays within 300 KB (the AWS SDK comes from the runtime, not the zip)', () => {
+    for (const fn of lambdaFunctions()) {
+      const zip = join(out, basename(String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key)));
+      const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' });
+      const handler = listing.split('\n').find((l) => /functions\/[^ ]+\.js$/.test(l.trim()));
+      expect(handler, fn.id).toBeDefined();
+      expect(Number(handler!.trim().split(/\s+/)[0]), fn.id).toBeLessThanOrEqual(300 * 1024);
+      expect(listing, fn.id).not.toContain('node_modules/@aws-sdk');
+    }
+  });
+
   it('every nested stack template file exists and every function zip is packaged', () => {
     for (const fn of lambdaFunctions()) {
       const key = String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key);
