@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Email, ListOf, Name, Password, Success, Ulid, pageQueryProperties } from './common.js';
+import { Email, ExpectedVersion, ListOf, Name, pageQueryProperties, Password, Success, Ulid } from './common.js';
 import { Role, UserDto } from './auth.js';
 
 const Capabilities = Type.Array(Type.String({ pattern: '^[a-z_]{2,64}$' }), { maxItems: 64, uniqueItems: true });
@@ -36,7 +36,7 @@ export const patchUserBody = Type.Object(
     verified: Type.Optional(Type.Boolean()),
     farmIds: Type.Optional(FarmIds),
     name: Type.Optional(Name),
-    version: Type.Optional(Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' })),
+    version: Type.Optional(ExpectedVersion),
   },
   { additionalProperties: false, minProperties: 1, $id: 'PatchUserBody' },
 );

@@ -22,6 +22,9 @@ export const pageQueryProperties = {
 };
 export const PageQuery = Type.Object(pageQueryProperties, { additionalProperties: false });
 
+/** The version a client read, sent back on a PATCH (or as If-Match): a stale one is refused. */
+export const ExpectedVersion = Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' });
+
 export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'An empty JSON object (may be omitted)' });
 
 export const ErrorResponse = Type.Object({ error: Type.String() }, { $id: 'Error' });

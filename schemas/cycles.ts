@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 import { BIRD_TYPES, CalendarDate } from './flocks.js';
 
 export const cycleParams = Type.Object({ flockId: Ulid, cycleId: Ulid }, { additionalProperties: false, $id: 'CycleParams' });
@@ -23,7 +23,7 @@ export const updateCycleBody = Type.Object(
     targetAgeDays: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()])),
     targetWeightGrams: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }), Type.Null()])),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
-    version: Type.Optional(Type.Integer({ minimum: 1 })),
+    version: Type.Optional(ExpectedVersion),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UpdateCycleBody' },
 );

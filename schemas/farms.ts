@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, pageQueryProperties } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp } from './common.js';
 
 /**
  * Farms and houses (Configuration group, `/api/v1/config/farms…`). Request schemas (…Body, …Query,
@@ -38,7 +38,6 @@ const HouseName = Text(120, 'House name, unique within its farm (compared case- 
 const UsableAreaM2 = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Usable floor area in m² (the basis of stocking density)' });
 const Capacity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Maximum number of birds the house holds' });
 
-const Version = Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' });
 
 export const farmIdParams = Type.Object({ farmId: RecordId }, { additionalProperties: false, $id: 'FarmIdParams' });
 export type FarmIdParams = Static<typeof farmIdParams>;
@@ -73,7 +72,7 @@ export const updateFarmBody = Type.Object(
     timezone: Type.Optional(TimeZone()),
     totalAreaHa: Type.Optional(Nullable(TotalAreaHa, 'Total land area in hectares; null clears it')),
     notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
-    version: Type.Optional(Version),
+    version: Type.Optional(ExpectedVersion),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UpdateFarmBody' },
 );
@@ -98,7 +97,7 @@ export const updateHouseBody = Type.Object(
     capacity: Type.Optional(Capacity),
     type: Type.Optional(Type.Union([HouseType, Type.Null()], { description: 'Housing system; null clears it' })),
     notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
-    version: Type.Optional(Version),
+    version: Type.Optional(ExpectedVersion),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UpdateHouseBody' },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 
 export const BIRD_TYPES = ['broiler', 'layer', 'breeder'] as const;
 export const FLOCK_STATUSES = ['active', 'archived'] as const;
@@ -34,7 +34,7 @@ export const updateFlockBody = Type.Object(
     hatchDate: Type.Optional(Type.Union([CalendarDate, Type.Null()])),
     source: Type.Optional(Type.String({ maxLength: 200 })),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
-    version: Type.Optional(Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' })),
+    version: Type.Optional(ExpectedVersion),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UpdateFlockBody' },
 );

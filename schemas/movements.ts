@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { StringEnum, Success, ListOf, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -125,7 +125,7 @@ export const createMovementBody = Type.Unsafe<MovementInput>({
 });
 
 export const updateMovementBody = Type.Object(
-  { date: Type.Optional(CalendarDate), version: Type.Optional(Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' })) },
+  { date: Type.Optional(CalendarDate), version: Type.Optional(ExpectedVersion) },
   {
     additionalProperties: true,
     minProperties: 1,

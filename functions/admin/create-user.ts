@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createUserAsAdmin } from '../../shared/services/admin-users.js';
 import { createUserBody } from '../../schemas/compiled/admin.js';
@@ -9,7 +10,7 @@ export const handler = httpHandler(
     capability: 'manage_users',
     summary: 'Create a user (verified unless `verified: false`; without farmIds it joins the default farm)',
     body: createUserBody,
-    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
+    headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'User created', schema: UserResponse }, 409: { description: 'E-mail already registered' } },
   },
   async ({ body, headers, user, requestId }) => replayable(await createUserAsAdmin(user, body, requestId, headers['idempotency-key'])),

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { patchUserAsAdmin } from '../../shared/services/admin-users.js';
 import { toUserDto } from '../../shared/services/accounts.js';
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Admin-only capabilities cannot be granted to non-admins. You cannot demote, lock or delete yourself.',
     params: userIdParams,
     body: patchUserBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: { 200: { description: 'The updated user', schema: UserResponse }, 409: { description: 'Changed concurrently or a change to yourself' }, 412: { description: 'If-Match does not match' } },
   },
   async ({ params, body, headers, user, requestId }) => {

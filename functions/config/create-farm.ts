@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createFarmFor } from '../../shared/services/farms.js';
 import { createFarmBody } from '../../schemas/compiled/farms.js';
@@ -10,7 +11,7 @@ export const handler = httpHandler(
     summary: 'Create a farm (a non-admin creator is assigned to it in the same transaction)',
     description: 'Farm names need not be unique. `timezone` is an IANA zone (default "UTC"), stored in its canonical spelling. A non-admin creator gets the farm added to its `farmIds` atomically (at most 100 farms per user: 409 beyond).',
     body: createFarmBody,
-    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
+    headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Farm created', schema: FarmResponse }, 409: { description: 'The creator cannot be assigned another farm' } },
   },
   async ({ body, headers, user, requestId }) => replayable(await createFarmFor(user, body, requestId, headers['idempotency-key'])),

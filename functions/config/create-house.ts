@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createHouseFor } from '../../shared/services/farms.js';
 import { createHouseBody, farmIdParams } from '../../schemas/compiled/farms.js';
@@ -10,7 +11,7 @@ export const handler = httpHandler(
     summary: 'Add a house to a farm (name unique within the farm, usable area in m², capacity in birds)',
     params: farmIdParams,
     body: createHouseBody,
-    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
+    headers: IDEMPOTENCY_KEY,
     responses: {
       201: { description: 'House created', schema: HouseResponse },
       404: { description: 'No such farm, or not one of yours (same answer)' },

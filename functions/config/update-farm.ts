@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toFarmDto, updateFarmFor } from '../../shared/services/farms.js';
 import { farmIdParams, updateFarmBody } from '../../schemas/compiled/farms.js';
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read, so a concurrent change answers 409.',
     params: farmIdParams,
     body: updateFarmBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: {
       200: { description: 'The updated farm', schema: FarmResponse },
       404: { description: 'No such farm, or not one of yours (same answer)' },

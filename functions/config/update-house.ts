@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toHouseDto, updateHouseFor } from '../../shared/services/farms.js';
 import { houseParams, updateHouseBody } from '../../schemas/compiled/farms.js';
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read. A rename to a name another house of the farm has answers 409.',
     params: houseParams,
     body: updateHouseBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: {
       200: { description: 'The updated house', schema: HouseResponse },
       404: { description: 'No such farm or house, or not your farm' },

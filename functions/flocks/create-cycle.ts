@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { startCycle } from '../../shared/services/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Start a production cycle (one active cycle per flock)',
     params: flockIdParams,
     body: createCycleBody,
-    headers: { 'Idempotency-Key': 'Makes retries safe: the same key and body return the first response (Idempotent-Replayed: true), another body 422' },
+    headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Cycle started', schema: CycleResponse }, 409: { description: 'The flock already has an active cycle, or is archived' } },
   },
   async ({ params, body, headers, user, requestId }) => replayable(await startCycle(user, params.flockId, body, requestId, headers['idempotency-key'])),

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createMovementFor } from '../../shared/services/movements.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
@@ -15,7 +16,7 @@ export const handler = httpHandler(
       'Send `Idempotency-Key` to make retries safe: the same key and body return the first response (header `Idempotent-Replayed: true`), another body 422.',
     params: cycleParams,
     body: createMovementBody,
-    headers: { 'Idempotency-Key': 'Any 1–255 visible ASCII characters, unique per intended write (e.g. a UUID)' },
+    headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Recorded', schema: MovementResponse }, 409: { description: 'A balance would go negative, or the cycle is closed' }, 422: { description: 'Idempotency-Key reused with another body' } },
   },
   async ({ params, body, headers, user }) => {

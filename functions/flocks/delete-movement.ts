@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
 import { deleteMovementFor } from '../../shared/services/movements.js';
 import { movementParams } from '../../schemas/compiled/movements.js';
@@ -8,7 +9,7 @@ export const handler = httpHandler(
     capability: 'create_movement',
     summary: 'Delete an unlocked movement and reverse its effects (a transfer goes with its other side)',
     params: movementParams,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Locked, or a balance would go negative' } },
   },
   async ({ params, headers, user, requestId }) => {

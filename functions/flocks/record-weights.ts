@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordWeightFor } from '../../shared/services/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
@@ -15,7 +16,7 @@ export const handler = httpHandler(
       'in one transaction; a closed cycle answers 409. Send `Idempotency-Key` to make retries safe (same key and body: the first response, header `Idempotent-Replayed: true`).',
     params: cycleParams,
     body: recordWeightBody,
-    headers: { 'Idempotency-Key': 'Any 1–255 visible ASCII characters, unique per intended write (e.g. a UUID)' },
+    headers: IDEMPOTENCY_KEY,
     responses: {
       201: { description: 'Recorded', schema: RecordWeightResponse },
       409: { description: 'The cycle is closed' },

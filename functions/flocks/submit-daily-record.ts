@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { submitDailyRecord } from '../../shared/services/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
       'replaces the form: its movements are rewritten and the counters move by the difference, never doubled. Accepts `Idempotency-Key`.',
     params: cycleParams,
     body: dailyRecordBody,
-    headers: { 'Idempotency-Key': 'Any 1–255 visible ASCII characters, unique per intended submission' },
+    headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Saved', schema: DailyRecordResponse }, 200: { description: 'Replaced the day’s earlier form', schema: DailyRecordResponse }, 409: { description: 'A balance would go negative, the day is locked, or the cycle is closed' } },
   },
   async ({ params, body, headers, user }) => {

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toCycleDto, updateCycleFor } from '../../shared/services/cycles.js';
 import { cycleParams, updateCycleBody } from '../../schemas/compiled/cycles.js';
@@ -10,7 +11,7 @@ export const handler = httpHandler(
     summary: 'Update a cycle’s name, targets or notes (counters change only through movements)',
     params: cycleParams,
     body: updateCycleBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: { 200: { description: 'The updated cycle', schema: CycleResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
   },
   async ({ params, body, headers, user, requestId }) => {

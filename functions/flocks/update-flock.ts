@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toFlockDto, updateFlockFor } from '../../shared/services/flocks.js';
 import { flockIdParams, updateFlockBody } from '../../schemas/compiled/flocks.js';
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Farm and bird type are fixed once created.',
     params: flockIdParams,
     body: updateFlockBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: { 200: { description: 'The updated flock', schema: FlockResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
   },
   async ({ params, body, headers, user, requestId }) => {

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { updateMovementFor } from '../../shared/services/movements.js';
 import { movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
@@ -10,7 +11,7 @@ export const handler = httpHandler(
     summary: 'Correct an unlocked movement (its type stays); balances are re-checked on the net change',
     params: movementParams,
     body: updateMovementBody,
-    headers: { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' },
+    headers: IF_MATCH,
     responses: { 200: { description: 'The corrected movement', schema: MovementResponse }, 409: { description: 'Locked, changed concurrently, a transfer, or a balance would go negative' }, 412: { description: 'If-Match does not match' } },
   },
   async ({ params, body, headers, user, requestId }) => {

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.js';
 import type { CycleCounters } from '../domain/cycle-summary.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
-import { cycleKey, flockKey } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, flockKey } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** A production cycle with the running counters the ledger keeps in the same transactions as its movements. */
@@ -122,7 +122,7 @@ export async function listCycles(flockId: string, opts: { limit: number; cursor?
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :c)',
-      ExpressionAttributeValues: { ':pk': partition.PK, ':c': 'CYCLE#' },
+      ExpressionAttributeValues: { ':pk': partition.PK, ':c': CYCLE_SK_PREFIX },
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: start,

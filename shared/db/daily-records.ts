@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName, type TransactItem } from './client.js';
-import { dailyRecordKey, movementKey } from './keys.js';
+import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './keys.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
@@ -46,12 +46,12 @@ export async function movementsById(cycleId: string, ids: string[]): Promise<Mov
 }
 
 export async function listDailyRecords(cycleId: string, opts: { limit: number; cursor?: string }) {
-  const pk = `CYCLE#${cycleId}`;
+  const pk = cyclePartition(cycleId);
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
-      ExpressionAttributeValues: { ':pk': pk, ':d': 'DAILY#' },
+      ExpressionAttributeValues: { ':pk': pk, ':d': DAILY_SK_PREFIX },
       Limit: opts.limit,
       ExclusiveStartKey: decodeCursor(opts.cursor, { PK: pk }),
       ConsistentRead: true,

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
 import { decodeMultiCursor, encodeMultiCursor } from './pagination.js';
@@ -67,12 +67,6 @@ export async function saveFlock(flock: FlockRecord, expectedVersion: number, ext
   await transact([flockPut(flock, expectedVersion, condition), ...extra], () =>
     (onFailed?.() as Conflict | undefined) ?? new Conflict(`Flock ${flock.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
   );
-}
-
-export async function getFlockOrThrow(id: string): Promise<FlockRecord> {
-  const flock = await getFlock(id);
-  if (!flock) throw new NotFound(`Flock ${id} not found`);
-  return flock;
 }
 
 /** Every farm id (admins list flocks across all farms). */

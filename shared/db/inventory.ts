@@ -3,7 +3,7 @@ import { BadRequest } from '../errors.js';
 import { batchGet, db, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
-import { STOCK_SK_PREFIX, cycleKey, eggStockKey, farmKey, flocksOfFarm, movementsOfFarm } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, eggStockKey, farmKey, flocksOfFarm, MOVEMENT_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
@@ -81,7 +81,7 @@ export async function farmAndCycles(farmId: string, refs: ReadonlyArray<{ flockI
   let farmExists = false;
   for (const item of items) {
     if (item.PK === farm.PK && item.SK === farm.SK) farmExists = true;
-    else if (String(item.SK).startsWith('CYCLE#')) {
+    else if (String(item.SK).startsWith(CYCLE_SK_PREFIX)) {
       const cycle = cycleFromItem(item)!;
       cycles.set(cycle.id, cycle);
     }
@@ -135,7 +135,7 @@ function startKey(cursor: string | undefined, q: ReturnType<typeof searchQuery>)
   const sk = key.GSI2SK as string;
   const valid =
     attrs.length === KEY_ATTRIBUTES.length && KEY_ATTRIBUTES.every((a) => attrs.includes(a)) &&
-    String(key.PK).startsWith('CYCLE#') && String(key.SK).startsWith('MOV#') && sk >= q.lower && sk <= q.upper;
+    String(key.PK).startsWith(cyclePartition('')) && String(key.SK).startsWith(MOVEMENT_SK_PREFIX) && sk >= q.lower && sk <= q.upper;
   if (!valid) throw invalidCursor();
   return key;
 }

@@ -19,8 +19,18 @@ export const rateLimitKey = (limiter: string, client: string, windowStart: numbe
 });
 export const auditKey = (id: string): Key => ({ PK: 'AUDIT', SK: id });
 export const outboxKey = (id: string): Key => ({ PK: 'OUTBOX', SK: id });
-export const farmKey = (id: string): Key => ({ PK: `FARM#${id}`, SK: 'META' });
-export const houseKey = (farmId: string, houseId: string): Key => ({ PK: `FARM#${farmId}`, SK: `HOUSE#${houseId}` });
+/** Partitions that hold several kinds of items (queried by sort-key prefix). */
+export const farmPartition = (farmId: string): string => `FARM#${farmId}`;
+export const flockPartition = (flockId: string): string => `FLOCK#${flockId}`;
+export const cyclePartition = (cycleId: string): string => `CYCLE#${cycleId}`;
+/** Sort-key prefixes within those partitions. */
+export const CYCLE_SK_PREFIX = 'CYCLE#';
+export const MOVEMENT_SK_PREFIX = 'MOV#';
+export const DAILY_SK_PREFIX = 'DAILY#';
+export const FEED_STOCK_SK_PREFIX = 'STOCK#FEED#';
+
+export const farmKey = (id: string): Key => ({ PK: farmPartition(id), SK: 'META' });
+export const houseKey = (farmId: string, houseId: string): Key => ({ PK: farmPartition(farmId), SK: `HOUSE#${houseId}` });
 /** Prefix of the house items in a farm's partition (one Query lists a farm's houses). */
 export const HOUSE_SK_PREFIX = 'HOUSE#';
 /** Uniqueness guard of a house name within its farm (normalized name), holding the house id; SK never starts with HOUSE#. */
@@ -36,20 +46,20 @@ export const gsi1 = {
 } as const;
 
 // Farm core: flocks, cycles, the movement ledger, stocks, daily rollups, idempotency.
-export const flockKey = (id: string): Key => ({ PK: `FLOCK#${id}`, SK: 'META' });
-export const cycleKey = (flockId: string, cycleId: string): Key => ({ PK: `FLOCK#${flockId}`, SK: `CYCLE#${cycleId}` });
-export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `MOV#${movementId}` });
+export const flockKey = (id: string): Key => ({ PK: flockPartition(id), SK: 'META' });
+export const cycleKey = (flockId: string, cycleId: string): Key => ({ PK: flockPartition(flockId), SK: `${CYCLE_SK_PREFIX}${cycleId}` });
+export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${MOVEMENT_SK_PREFIX}${movementId}` });
 export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAY#${date}` });
-export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: `FARM#${farmId}`, SK: `STOCK#FEED#${feedType}` });
+export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: farmPartition(farmId), SK: `${FEED_STOCK_SK_PREFIX}${feedType}` });
 export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
 export const idempotencyKey = (userId: string, key: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' });
 export const flocksOfFarm = (farmId: string) => ({ GSI1PK: `FLOCKS#${farmId}` });
 export const movementsOfCycle = (cycleId: string) => ({ GSI1PK: `MOVEMENTS#${cycleId}` });
 export const movementsOfFarm = (farmId: string) => ({ GSI2PK: `MOVEMENTS#${farmId}` });
-export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAILY#${date}` });
+export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAILY_SK_PREFIX}${date}` });
 /** Prefix of a farm's stock items (`STOCK#FEED#<feedType>`, `STOCK#EGGS`): one Query reads a farm's whole stock. */
 export const STOCK_SK_PREFIX = 'STOCK#';
 // Weights: one item per weighing session in the cycle's partition, sorted by date (then method, then id).
 export const WEIGHT_SK_PREFIX = 'WEIGHT#';
 /** `id` is the record's ULID (manual samples) or the scale's device id (one session per device and day). */
-export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `WEIGHT#${date}#${method}#${id}` });
+export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WEIGHT_SK_PREFIX}${date}#${method}#${id}` });

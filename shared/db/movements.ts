@@ -5,7 +5,7 @@ import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type HttpError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { cycleKey, dayRollupKey, eggStockKey, feedStockKey, movementKey, movementsOfCycle, movementsOfFarm, type Key } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
@@ -189,8 +189,8 @@ export async function balanceOf(ref: CycleRef, target: Target): Promise<{ value:
 export async function getCycleAndMovement(flockId: string, cycleId: string, movementId: string) {
   const items = await batchGet([cycleKey(flockId, cycleId), movementKey(cycleId, movementId)], { consistent: true });
   return {
-    cycle: cycleFromItem(items.find((i) => String(i.SK).startsWith('CYCLE#'))),
-    movement: movementFromItem(items.find((i) => String(i.SK).startsWith('MOV#'))),
+    cycle: cycleFromItem(items.find((i) => String(i.SK).startsWith(CYCLE_SK_PREFIX))),
+    movement: movementFromItem(items.find((i) => String(i.SK).startsWith(MOVEMENT_SK_PREFIX))),
   };
 }
 
@@ -220,7 +220,7 @@ export async function feedTypesInStock(farmId: string): Promise<Array<{ feedType
       TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :s)',
       FilterExpression: 'kg > :zero',
-      ExpressionAttributeValues: { ':pk': `FARM#${farmId}`, ':s': 'STOCK#FEED#', ':zero': 0 },
+      ExpressionAttributeValues: { ':pk': farmPartition(farmId), ':s': FEED_STOCK_SK_PREFIX, ':zero': 0 },
       ConsistentRead: true,
     }),
   );

@@ -4,7 +4,7 @@ import { BadRequest, type HttpError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
-import { WEIGHT_SK_PREFIX, cycleKey, flockKey, weightKey } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /**
@@ -110,7 +110,7 @@ export async function scaleState(flockId: string, cycleId: string, deviceId: str
   for (const item of items) {
     const sk = String(item.SK);
     if (item.PK === flockKey(flockId).PK && sk === 'META') flock = flockFromItem(item);
-    else if (sk.startsWith('CYCLE#')) cycle = cycleFromItem(item);
+    else if (sk.startsWith(CYCLE_SK_PREFIX)) cycle = cycleFromItem(item);
     else if (sk.startsWith(WEIGHT_SK_PREFIX)) {
       const r = weightFromItem(item)!;
       days.set(r.date, r);
@@ -121,7 +121,7 @@ export async function scaleState(flockId: string, cycleId: string, deviceId: str
 
 /** The sessions of a cycle in date order (optionally from/to a date), without samples and histograms. */
 export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
-  const pk = `CYCLE#${cycleId}`;
+  const pk = cyclePartition(cycleId);
   const start = decodeCursor(opts.cursor, { PK: pk });
   if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX)) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
   const names: Record<string, string> = {};
