@@ -25,6 +25,8 @@ function movement<T extends string, P extends TProperties>(type: T, label: strin
   };
 }
 
+export const FEED_QUALITY_ISSUES = ['mould', 'wet', 'contaminated', 'wrong_type', 'damaged_bags', 'short_weight', 'other'] as const;
+
 export const DEATH_CAUSES = ['disease', 'heat', 'cold', 'predator', 'injury', 'smothering', 'dehydration', 'culled_sick', 'unknown'] as const;
 
 export const MOVEMENT_CATALOGUE = [
@@ -65,7 +67,12 @@ export const MOVEMENT_CATALOGUE = [
     quantityKg: Kg('Feed delivered, kg'),
     supplierId: Type.Optional(Text(64, 'Supplier id')),
     orderId: Type.Optional(Text(64, 'Purchase order id')),
-    orderedDate: Type.Optional(CalendarDate),
+    orderedDate: Type.Optional(Type.String({ format: 'date', description: 'Date the feed was ordered (lead time in supplier reliability)' })),
+    expectedDate: Type.Optional(Type.String({ format: 'date', description: 'Delivery date the supplier promised (on-time rate in supplier reliability)' })),
+    orderedQuantityKg: Type.Optional(Kg('Quantity ordered, kg (quantity accuracy in supplier reliability)')),
+    qualityIssues: Type.Optional(
+      Type.Array(StringEnum(FEED_QUALITY_ISSUES), { uniqueItems: true, maxItems: FEED_QUALITY_ISSUES.length, description: 'Problems found on receipt (supplier reliability)' }),
+    ),
     unitPrice: Type.Optional(Money('Price per kg')),
     lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
   }),

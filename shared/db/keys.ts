@@ -37,6 +37,10 @@ export const HOUSE_SK_PREFIX = 'HOUSE#';
 export const houseNameKey = (farmId: string, normalizedName: string): Key => ({ PK: `FARM#${farmId}`, SK: `HOUSENAME#${normalizedName}` });
 export const defaultFarmKey = (): Key => ({ PK: 'CONFIG', SK: 'DEFAULT_FARM' });
 export const healthKey = (): Key => ({ PK: 'CONFIG', SK: 'HEALTH' });
+/** The analytics configuration in force, and one item per version of it (history, newest first by SK). */
+export const analyticsConfigKey = (): Key => ({ PK: 'CONFIG', SK: 'ANALYTICS' });
+export const ANALYTICS_CONFIG_HISTORY_PARTITION = 'CONFIG#ANALYTICS';
+export const analyticsConfigVersionKey = (version: number): Key => ({ PK: ANALYTICS_CONFIG_HISTORY_PARTITION, SK: `V#${String(version).padStart(10, '0')}` });
 
 /** GSI1 partitions. */
 export const gsi1 = {

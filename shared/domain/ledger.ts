@@ -33,6 +33,8 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
   switch (m.type) {
     case 'bird_inflow':
       out.push(cycle('placed', m.quantity), cycle('alive', m.quantity), day('placed', m.quantity));
+      if (m.averageWeightGrams !== undefined) out.push(day('inflowWeightGramsSum', m.quantity * m.averageWeightGrams), day('birdsInflowWeighed', m.quantity));
+      if (m.unitCost !== undefined) out.push(day('birdsPlacedPriced', m.quantity), day('birdPlacementCostPriced', m.quantity * m.unitCost));
       break;
     case 'bird_transfer_in':
       out.push(cycle('transferredIn', m.quantity), cycle('alive', m.quantity), day('transferredIn', m.quantity));
@@ -44,27 +46,33 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
       const counter = BIRDS_OUT[m.type]!;
       out.push(cycle(counter, m.quantity), cycle('alive', -m.quantity), day(counter, m.quantity));
       if (m.type === 'bird_mortality') out.push(day(`deathsByCause.${m.cause ?? 'unknown'}`, m.quantity));
-      if (m.type === 'bird_sale' && m.totalWeightKg !== undefined) out.push(cycle('soldWeightKg', m.totalWeightKg), day('soldWeightKg', m.totalWeightKg));
+      if (m.type === 'bird_sale') out.push(...saleEffects(m, cycle, day));
       break;
     }
     case 'feed_delivery':
       out.push(cycle('feedDeliveredKg', m.quantityKg), { target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: sign * m.quantityKg }, day('feedDeliveredKg', m.quantityKg));
+      out.push(day(`feedDeliveredKgByType.${m.feedType}`, m.quantityKg));
+      if (m.unitPrice !== undefined) out.push(day(`feedDeliveredPricedKgByType.${m.feedType}`, m.quantityKg), day(`feedDeliveredCostByType.${m.feedType}`, m.quantityKg * m.unitPrice));
       break;
     case 'feed_consumption': {
       const feedType = m.feedType ?? resolvedFeedType;
       if (!feedType) throw new Error('feed_consumption needs a resolved feed type');
       out.push(cycle('feedConsumedKg', m.quantityKg), { target: { kind: 'feed', feedType }, attribute: 'kg', amount: -sign * m.quantityKg }, day('feedConsumedKg', m.quantityKg));
+      out.push(day(`feedConsumedKgByType.${feedType}`, m.quantityKg));
       break;
     }
     case 'egg_collection':
       out.push(cycle('eggsCollected', m.totalEggs), { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs }, day('eggsCollected', m.totalEggs));
       if (m.cracked) out.push(cycle('eggsCracked', m.cracked), day('eggsCracked', m.cracked));
       if (m.dirty) out.push(cycle('eggsDirty', m.dirty), day('eggsDirty', m.dirty));
+      if (m.doubleYolk) out.push(day('eggsDoubleYolk', m.doubleYolk));
+      if (m.averageEggWeightGrams !== undefined && m.totalEggs > 0) out.push(day('eggWeightGramsSum', m.totalEggs * m.averageEggWeightGrams), day('eggsWeighed', m.totalEggs));
       break;
     case 'egg_sale':
     case 'egg_loss': {
       const counter = m.type === 'egg_sale' ? 'eggsSold' : 'eggsLost';
       out.push(cycle(counter, m.quantity), { target: { kind: 'eggs' }, attribute: 'count', amount: -sign * m.quantity }, day(counter, m.quantity));
+      if (m.type === 'egg_sale' && m.unitPrice !== undefined) out.push(day('eggsSoldPriced', m.quantity), day('eggSaleRevenuePriced', m.quantity * m.unitPrice));
       break;
     }
     case 'medication':
@@ -77,6 +85,18 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
       out.push(cycle('waterLiters', m.liters), day('waterLiters', m.liters));
       break;
   }
+  return out;
+}
+
+type Counter = (attribute: string, amount: number) => Delta;
+
+/** A sale's weight and money: priced sales at their unitPrice; unpriced ones by weight (when given) or per head (analytics prices them). */
+function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Counter, day: Counter): Delta[] {
+  const out: Delta[] = [];
+  if (m.totalWeightKg !== undefined) out.push(cycle('soldWeightKg', m.totalWeightKg), day('soldWeightKg', m.totalWeightKg));
+  if (m.unitPrice !== undefined) out.push(day('birdsSoldPriced', m.quantity), day('birdSaleRevenuePriced', m.quantity * m.unitPrice));
+  else if (m.totalWeightKg !== undefined) out.push(day('soldWeightKgUnpriced', m.totalWeightKg));
+  else out.push(day('birdsSoldUnpricedUnweighed', m.quantity));
   return out;
 }
 

@@ -1,0 +1,27 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
+import { ok } from '../../shared/http/responses.js';
+import { toAnalyticsConfigDto, updateAnalyticsThresholds } from '../../shared/services/analytics-config.js';
+import { updateThresholdsBody } from '../../schemas/compiled/analytics-config.js';
+import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'update_analytics_config',
+    summary: 'Replace the thresholds section of the analytics configuration (admin only)',
+    description:
+      'The body is the thresholds section (omitted fields take their defaults) plus an optional `version`; or send `If-Match`. ' +
+      'Creates a new configuration version and an audit entry; low/high pairs (pH, humidity, water:feed ratio…) must stay in order.',
+    body: updateThresholdsBody,
+    headers: IF_MATCH,
+    responses: {
+      200: { description: 'The whole configuration after the change', schema: AnalyticsConfigResponse },
+      409: { description: 'Changed concurrently (or stale `version`)' },
+      412: { description: 'If-Match does not match' },
+    },
+  },
+  async ({ body, headers, user, requestId }) => {
+    const state = await updateAnalyticsThresholds(user, body, headers['if-match'], requestId);
+    return ok(toAnalyticsConfigDto(state), 'Analytics thresholds updated', { ETag: `"${state.version}"` });
+  },
+);
