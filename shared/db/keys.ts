@@ -53,7 +53,9 @@ export const gsi1 = {
 export const flockKey = (id: string): Key => ({ PK: flockPartition(id), SK: 'META' });
 export const cycleKey = (flockId: string, cycleId: string): Key => ({ PK: flockPartition(flockId), SK: `${CYCLE_SK_PREFIX}${cycleId}` });
 export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${MOVEMENT_SK_PREFIX}${movementId}` });
-export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: `CYCLE#${cycleId}`, SK: `DAY#${date}` });
+/** Prefix of a cycle's daily rollups (one item per day with movements: the day's counters). */
+export const DAY_SK_PREFIX = 'DAY#';
+export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAY_SK_PREFIX}${date}` });
 export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: farmPartition(farmId), SK: `${FEED_STOCK_SK_PREFIX}${feedType}` });
 export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
 export const idempotencyKey = (userId: string, key: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' });

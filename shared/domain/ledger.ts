@@ -161,3 +161,32 @@ export function effectiveLock(
   if (lockAt <= now) return { type: 'automatic', reason: `older than ${autoLockHours} h`, at: lockAt.toISOString(), by: null };
   return null;
 }
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * What the per-type schemas cannot say: a movement dates within its cycle (not before the start, not
+ * in the future anywhere on Earth, not after a closed cycle's end), egg sub-counts stay within the eggs
+ * collected, and a delivery's order dates come before it.
+ */
+export function movementProblems(m: MovementInput, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (m.date < cycle.startDate) out.push({ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` });
+  if (m.date > latestDate) out.push({ field: 'body.date', message: 'must not be in the future' });
+  if (cycle.endDate && m.date > cycle.endDate) out.push({ field: 'body.date', message: `must not be after the cycle's end date ${cycle.endDate}` });
+  if (m.type === 'egg_collection') {
+    for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
+      if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `body.${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });
+    }
+    const graded = Object.values(m.grades ?? {}).reduce((a, b) => a + b, 0);
+    if (graded > m.totalEggs) out.push({ field: 'body.grades', message: `add up to ${graded}, more than totalEggs (${m.totalEggs})` });
+  }
+  if (m.type === 'feed_delivery') {
+    if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'body.orderedDate', message: 'must not be after the delivery date' });
+    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'body.expectedDate', message: 'must not be before the order date' });
+  }
+  return out;
+}

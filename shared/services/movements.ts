@@ -1,7 +1,8 @@
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { effectiveLock, effectsOf, netChanges, type Target } from '../domain/ledger.js';
+import { effectiveLock, effectsOf, movementProblems, netChanges, type Target } from '../domain/ledger.js';
+import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
@@ -67,10 +68,16 @@ async function explain(err: LedgerRefused): Promise<Conflict> {
   return new Conflict(`Only ${UNITS[err.target.kind](value)} ${where}; this movement needs ${UNITS[err.target.kind](err.needs)}. Balances never go negative`);
 }
 
+function assertConsistent(input: MovementInput, cycle: CycleRecord): void {
+  const problems = movementProblems(input, cycle, latestAllowedDate(new Date()));
+  if (problems.length) throw new ValidationFailed(problems);
+}
+
 export async function createMovementFor(user: AuthUser, flockId: string, cycleId: string, input: MovementInput, idempotencyKey: string | undefined) {
   const cycle = await scopedCycle(user, flockId, cycleId);
   return idempotent(user.id, idempotencyKey, `movement:${cycleId}`, input, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new movements`);
+    assertConsistent(input, cycle);
     const now = new Date().toISOString();
     const ref = refOf(cycle);
     const feedType = await resolveFeedType(input, cycle.farmId);
@@ -159,6 +166,7 @@ export async function updateMovementFor(user: AuthUser, flockId: string, cycleId
   const details = detailsOf('body', createMovementBody, merged);
   if (details.length) throw new ValidationFailed(details);
   const next = merged as MovementInput;
+  assertConsistent(next, cycle);
   const { type: _t, date, ...fields } = next;
   const updated: MovementRecord = { ...movement, date, fields, updatedAt: new Date().toISOString(), version: version + 1 };
   const changes = netChanges([...effectsOf(inputOf(movement), -1), ...effectsOf(next, 1, movement.fields.feedType as string | undefined)]);

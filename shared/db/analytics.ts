@@ -1,0 +1,78 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from './client.js';
+import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { flockFromItem, type FlockRecord } from './flocks.js';
+import { weightFromItem, type WeightRecord } from './weights.js';
+import { emptyDay, type DayTotals } from '../domain/analytics/inputs.js';
+import type { AnalyticsSections } from '../../schemas/analytics-config.js';
+
+/**
+ * The reads behind every analytics answer for one cycle, in two round trips whatever the number of
+ * movements: (1) one BatchGetItem of the flock, the cycle and the analytics configuration; (2) in
+ * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
+ * sessions (`WEIGHT#…`) and the flock's house (stocking density). Raw movements are never read.
+ */
+export interface CycleHead {
+  flock: FlockRecord | undefined;
+  cycle: CycleRecord | undefined;
+  storedConfig: Partial<AnalyticsSections> | undefined;
+}
+
+export async function readCycleHead(flockId: string, cycleId: string): Promise<CycleHead> {
+  const items = await batchGet([flockKey(flockId), cycleKey(flockId, cycleId), analyticsConfigKey()], { consistent: true });
+  const find = (key: { PK: string; SK: string }) => items.find((i) => i.PK === key.PK && i.SK === key.SK);
+  return {
+    flock: flockFromItem(find(flockKey(flockId))),
+    cycle: cycleFromItem(find(cycleKey(flockId, cycleId))),
+    storedConfig: find(analyticsConfigKey())?.config as Partial<AnalyticsSections> | undefined,
+  };
+}
+
+/** Every page of a Query (a cycle has at most a few hundred rollups or weighings: usually one page). */
+async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    out.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+const prefixQuery = (cycleId: string, prefix: string): QueryCommandInput => ({
+  TableName: tableName(),
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+  ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':prefix': prefix },
+  ConsistentRead: true,
+});
+
+/** Rollup attributes named `<map>.<key>` (e.g. `deathsByCause.heat`) become maps of the day. */
+const MAP_ATTRIBUTES = ['deathsByCause', 'feedConsumedKgByType', 'feedDeliveredKgByType', 'feedDeliveredPricedKgByType', 'feedDeliveredCostByType'] as const;
+
+export function dayFromItem(item: Record<string, unknown>): DayTotals {
+  const day = emptyDay(String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length)));
+  const record = day as unknown as Record<string, unknown>;
+  for (const [attr, value] of Object.entries(item)) {
+    if (typeof value !== 'number') continue;
+    const dot = attr.indexOf('.');
+    const map = dot > 0 ? (MAP_ATTRIBUTES as readonly string[]).find((m) => m === attr.slice(0, dot)) : undefined;
+    if (map) (record[map] as Record<string, number>)[attr.slice(dot + 1)] = value;
+    else if (attr in record && typeof record[attr] === 'number') record[attr] = value;
+  }
+  return day;
+}
+
+export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
+  const [dayItems, weightItems, house] = await Promise.all([
+    queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
+    queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
+    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId)]).then((items) => items[0]) : Promise.resolve(undefined),
+  ]);
+  return {
+    days: dayItems.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date)),
+    weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
+    houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
+  };
+}

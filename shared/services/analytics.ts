@@ -1,0 +1,56 @@
+import { confidenceOf } from '../domain/weights.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import type { CycleInputs, WeighingPoint } from '../domain/analytics/inputs.js';
+import { readCycleHead, readCycleSeries } from '../db/analytics.js';
+import type { CycleRecord } from '../db/cycles.js';
+import type { FlockRecord } from '../db/flocks.js';
+import type { WeightRecord } from '../db/weights.js';
+import { NotFound } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { completeAll } from './analytics-config.js';
+import type { AnalyticsSections } from '../../schemas/analytics-config.js';
+
+/**
+ * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
+ * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
+ * shared/domain/analytics. Another farm's cycle answers 404, like one that does not exist.
+ */
+export interface CycleAnalyticsContext {
+  flock: FlockRecord;
+  cycle: CycleRecord;
+  config: AnalyticsSections;
+  inputs: CycleInputs;
+}
+
+const toWeighing = (w: WeightRecord): WeighingPoint => ({
+  date: w.date,
+  grams: w.grams,
+  method: w.method,
+  confidence: confidenceOf({ method: w.method, n: w.sampleSize, cv: w.cv }),
+  sampleSize: w.sampleSize,
+  cv: w.cv,
+  uniformityPct: w.uniformityPct,
+});
+
+export async function cycleAnalyticsContext(user: AuthUser, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
+  const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
+  if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
+  const today = now.toISOString().slice(0, 10);
+  const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
+  return {
+    flock,
+    cycle,
+    config: completeAll(storedConfig),
+    inputs: {
+      cycle: {
+        cycleId: cycle.id, flockId: flock.id, birdType: cycle.birdType, breed: flock.breed, hatchDate: cycle.hatchDate ?? flock.hatchDate,
+        startDate: cycle.startDate, endDate: cycle.endDate, status: cycle.status, targetAgeDays: cycle.targetAgeDays,
+        targetWeightGrams: cycle.targetWeightGrams, houseAreaM2: series.houseAreaM2,
+      },
+      days: series.days.filter((d) => d.date <= asOf),
+      weighings: series.weights.map(toWeighing),
+      asOf,
+    },
+  };
+}
