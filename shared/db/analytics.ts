@@ -54,6 +54,7 @@ const MAP_ATTRIBUTES = ['deathsByCause', 'feedConsumedKgByType', 'feedDeliveredK
 export function dayFromItem(item: Record<string, unknown>): DayTotals {
   const day = emptyDay(String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length)));
   const record = day as unknown as Record<string, unknown>;
+  if (Array.isArray(item.waterPh)) day.waterPh = item.waterPh.filter((v): v is number => typeof v === 'number');
   for (const [attr, value] of Object.entries(item)) {
     if (typeof value !== 'number') continue;
     const dot = attr.indexOf('.');

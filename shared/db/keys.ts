@@ -67,5 +67,8 @@ export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: cyc
 export const STOCK_SK_PREFIX = 'STOCK#';
 // Weights: one item per weighing session in the cycle's partition, sorted by date (then method, then id).
 export const WEIGHT_SK_PREFIX = 'WEIGHT#';
+/** Drinking-water quality readings of a cycle, by date (their pH values are also kept on the day's rollup). */
+export const WATER_READING_SK_PREFIX = 'WATERQ#';
+export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WATER_READING_SK_PREFIX}${date}#${id}` });
 /** `id` is the record's ULID (manual samples) or the scale's device id (one session per device and day). */
 export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WEIGHT_SK_PREFIX}${date}#${method}#${id}` });

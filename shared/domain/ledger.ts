@@ -167,16 +167,22 @@ export interface FieldProblem {
   message: string;
 }
 
+/** A record of a cycle (movement, reading) dates within it: not before its start, not after its end, not in the future. */
+export function recordDateProblems(date: string, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (date < cycle.startDate) out.push({ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` });
+  if (date > latestDate) out.push({ field: 'body.date', message: 'must not be in the future' });
+  if (cycle.endDate && date > cycle.endDate) out.push({ field: 'body.date', message: `must not be after the cycle's end date ${cycle.endDate}` });
+  return out;
+}
+
 /**
  * What the per-type schemas cannot say: a movement dates within its cycle (not before the start, not
  * in the future anywhere on Earth, not after a closed cycle's end), egg sub-counts stay within the eggs
  * collected, and a delivery's order dates come before it.
  */
 export function movementProblems(m: MovementInput, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
-  const out: FieldProblem[] = [];
-  if (m.date < cycle.startDate) out.push({ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` });
-  if (m.date > latestDate) out.push({ field: 'body.date', message: 'must not be in the future' });
-  if (cycle.endDate && m.date > cycle.endDate) out.push({ field: 'body.date', message: `must not be after the cycle's end date ${cycle.endDate}` });
+  const out = recordDateProblems(m.date, cycle, latestDate);
   if (m.type === 'egg_collection') {
     for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
       if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `body.${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });

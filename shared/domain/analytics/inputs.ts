@@ -36,6 +36,8 @@ export interface DayTotals {
   eggsLost: number;
   // water and health
   waterLiters: number;
+  /** pH of the day's drinking-water readings (POST /api/v2/analytics/water-readings), in the order recorded. */
+  waterPh?: number[];
   medications: number;
   vaccinations: number;
   // money carried on the movements themselves (a price on the movement wins over the pricing config)

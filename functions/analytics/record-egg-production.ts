@@ -1,0 +1,26 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { recordEggProduction } from '../../shared/services/analytics-records.js';
+import { eggProductionBody } from '../../schemas/compiled/analytics.js';
+import { EggProductionResponse } from '../../schemas/analytics.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'edit_analytics',
+    summary: 'Record a day’s egg production of a layer or breeder flock (an egg_collection movement of its active cycle)',
+    description:
+      'Body: `flockId`, `totalEggs` and the quality figures (`cracked`, `dirty`, `doubleYolk`, `averageEggWeightGrams`, `grades`), `date` (default today, UTC). ' +
+      'Written like any egg_collection: the egg stock, the cycle counters and the daily rollup move in one transaction, so hen-day %, egg mass and the egg-quality trend include it. ' +
+      '409 when the flock has no active cycle or is a broiler flock. `Idempotency-Key` makes retries safe.',
+    body: eggProductionBody,
+    headers: IDEMPOTENCY_KEY,
+    responses: {
+      201: { description: 'Recorded (the egg_collection movement)', schema: EggProductionResponse },
+      404: { description: 'No such flock, or not one of yours' },
+      409: { description: 'No active cycle, a broiler flock, or the cycle closed meanwhile' },
+      422: { description: 'Idempotency-Key reused with another body' },
+    },
+  },
+  async ({ body, headers, user }) => replayable(await recordEggProduction(user, body, headers['idempotency-key'])),
+);

@@ -1,0 +1,297 @@
+/**
+ * Egg quality trend (GET /api/v2/analytics/egg-quality-trend/{flockId}): per day or per ISO week,
+ * eggs collected and their defects, egg weight and (given hens alive) hen-day %, plus the direction of
+ * cracked %, dirty % and egg weight over the last periods. Pure: the cycle's daily rollups in.
+ *
+ * Per period
+ * - eggs collected, cracked, dirty, double-yolk: sums of the egg_collection movements of the period;
+ *   cracked % / dirty % / double-yolk % = count ÷ eggs collected × 100 (null when nothing was collected).
+ * - saleable eggs = collected − cracked − dirty (never below 0). Cracked and dirty are counted as
+ *   separate eggs (the collection form records each egg under its worst defect; an egg recorded both
+ *   cracked and dirty would be subtracted twice, hence the floor at 0). Double-yolk eggs are whole
+ *   eggs and stay saleable. Eggs later lost or sold do not change what was saleable at collection.
+ * - average egg weight g = Σ (eggs × average weight) ÷ Σ eggs, over the collections that gave a weight
+ *   (weighted by eggs, not a mean of daily means); null when none did.
+ * - hen-days = Σ over the period's calendar days of the hens alive that day (`hensAlivePerDay`: a date
+ *   without an entry takes the latest earlier entry, since hens alive only change on movement days);
+ *   hen-day % = eggs collected ÷ hen-days × 100 (DOMAIN.md). Null when no hens are given or a day of the
+ *   period precedes the first entry.
+ * - every calendar day (window 'day') or ISO week, Monday to Sunday (window 'week', key `2026-W03`),
+ *   from `from` to `to` is a period, also those without collections (their ratios are null). Edge weeks
+ *   are clipped to the range: `days` says how many calendar days a period covers.
+ *
+ * Trend over the last N periods (default 7 days or 4 weeks): least-squares slope of the metric against
+ * the period index, over the periods that have a value (periods without eggs are skipped, not zero), and
+ * unweighted (a partial edge week counts as much as a full one). At least 3 points, else
+ * `insufficient_data`. The slope is expressed per week (× 7 for daily periods) and compared with a
+ * tolerance: |slope| ≤ tolerance is `stable`. Defaults (`TREND_TOLERANCE`): 0.2 percentage points per
+ * week for cracked % and dirty % (a 1 % → 2 % drift over 5 weeks is a real change; daily noise of a few
+ * tenths is not), 0.2 g per week for egg weight (egg weight rises ≈ 0.4–0.5 g a week in early lay and
+ * ≈ 0.1 g late in lay, so only the early-lay rise shows as a change). Cracked % and dirty % falling is
+ * `improving`; egg weight rising is `improving` (eggs are paid by grade, heavier grades pay more).
+ */
+import { daysBetween } from '../cycle-summary.js';
+import { round } from '../weights.js';
+import type { DayTotals } from './inputs.js';
+
+export type EggQualityWindow = 'day' | 'week';
+export type TrendDirection = 'improving' | 'stable' | 'worsening' | 'insufficient_data';
+
+export interface TrendTolerance {
+  /** Percentage points per week. */
+  crackedPctPerWeek: number;
+  /** Percentage points per week. */
+  dirtyPctPerWeek: number;
+  /** Grams per week. */
+  eggWeightGramsPerWeek: number;
+}
+
+export const TREND_TOLERANCE: TrendTolerance = { crackedPctPerWeek: 0.2, dirtyPctPerWeek: 0.2, eggWeightGramsPerWeek: 0.2 };
+/** Periods the trend looks at by default, per window. */
+export const DEFAULT_TREND_PERIODS: Record<EggQualityWindow, number> = { day: 7, week: 4 };
+/** Fewest periods with a value a slope is fitted on. */
+export const MIN_TREND_POINTS = 3;
+
+export interface EggQualityOptions {
+  window: EggQualityWindow;
+  /** First date covered (default: the earliest date in `days`). */
+  from?: string;
+  /** Last date covered (default: the latest date in `days`; pass `asOf` to include days without collections up to today). */
+  to?: string;
+  /** How many of the latest periods the trend is fitted on (default DEFAULT_TREND_PERIODS[window]). */
+  trendPeriods?: number;
+  tolerance?: Partial<TrendTolerance>;
+}
+
+/** Hens alive per date (as the KPI engine counts them); a date without an entry takes the latest earlier one. */
+export type HensAlivePerDay = Record<string, number>;
+
+export interface EggQualityPeriod {
+  /** The date (window day) or ISO week `YYYY-Www` (window week). */
+  period: string;
+  from: string;
+  to: string;
+  /** Calendar days covered (7 for a full week; fewer at the edges of the range). */
+  days: number;
+  eggsCollected: number;
+  eggsCracked: number;
+  eggsDirty: number;
+  eggsDoubleYolk: number;
+  crackedPct: number | null;
+  dirtyPct: number | null;
+  doubleYolkPct: number | null;
+  saleableEggs: number;
+  saleablePct: number | null;
+  averageEggWeightGrams: number | null;
+  /** Eggs the average weight stands on. */
+  eggsWeighed: number;
+  henDays: number | null;
+  henDayPct: number | null;
+}
+
+export interface MetricTrend {
+  direction: TrendDirection;
+  unit: string;
+  /** Periods with a value the slope was fitted on. */
+  points: number;
+  /** Least-squares slope per period, and per week (4 decimals); null below MIN_TREND_POINTS. */
+  slopePerPeriod: number | null;
+  slopePerWeek: number | null;
+  /** The tolerance per week within which the direction is stable. */
+  tolerancePerWeek: number;
+  /** Mean of the points and the latest period's value (the latest value may be null: no eggs). */
+  mean: number | null;
+  latest: number | null;
+  reason?: string;
+}
+
+export interface EggQualityTrend {
+  window: EggQualityWindow;
+  from: string | null;
+  to: string | null;
+  periods: EggQualityPeriod[];
+  /** The whole range as one period (period = `${from}/${to}`); null when the range is empty. */
+  overall: EggQualityPeriod | null;
+  trend: {
+    /** The periods looked at (the last N). */
+    periods: number;
+    from: string | null;
+    to: string | null;
+    crackedPct: MetricTrend;
+    dirtyPct: MetricTrend;
+    averageEggWeightGrams: MetricTrend;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Calendar helpers
+
+const DAY_MS = 86_400_000;
+/** The date `n` days after `date` (YYYY-MM-DD). */
+const addDays = (date: string, n: number): string => new Date(Date.parse(date) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** ISO 8601 week of a date: weeks start on Monday; week 1 holds the year's first Thursday. */
+export function isoWeek(date: string): { key: string; year: number; week: number; monday: string; sunday: string } {
+  const t = Date.parse(date);
+  const dow = (new Date(t).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  const thursday = new Date(t + (3 - dow) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const week = 1 + Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / (7 * DAY_MS));
+  const monday = addDays(date, -dow);
+  return { key: `${year}-W${String(week).padStart(2, '0')}`, year, week, monday, sunday: addDays(monday, 6) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const pct = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100, 2) : null);
+
+/** Hens alive on every date from `from` to `to`, carrying the latest entry forward; null before the first entry. */
+function hensOnDates(hens: HensAlivePerDay, from: string, to: string): Map<string, number | null> {
+  const entries = Object.entries(hens).sort(([a], [b]) => a.localeCompare(b));
+  const out = new Map<string, number | null>();
+  let i = 0;
+  let current: number | null = null;
+  while (i < entries.length && entries[i]![0] < from) current = entries[i++]![1];
+  for (let d = from; d <= to; d = addDays(d, 1)) {
+    while (i < entries.length && entries[i]![0] <= d) current = entries[i++]![1];
+    out.set(d, current);
+  }
+  return out;
+}
+
+function summarise(period: string, from: string, to: string, days: readonly DayTotals[], hens: Map<string, number | null> | null): EggQualityPeriod {
+  let collected = 0, cracked = 0, dirty = 0, doubleYolk = 0, weightSum = 0, weighed = 0;
+  for (const d of days) {
+    collected += d.eggsCollected;
+    cracked += d.eggsCracked;
+    dirty += d.eggsDirty;
+    doubleYolk += d.eggsDoubleYolk;
+    weightSum += d.eggWeightGramsSum;
+    weighed += d.eggsWeighed;
+  }
+  let henDays: number | null = null;
+  if (hens) {
+    henDays = 0;
+    for (let d = from; d <= to; d = addDays(d, 1)) {
+      const h = hens.get(d) ?? null;
+      if (h === null) { henDays = null; break; }
+      henDays += h;
+    }
+  }
+  const saleable = Math.max(0, collected - cracked - dirty);
+  return {
+    period,
+    from,
+    to,
+    days: daysBetween(from, to) + 1,
+    eggsCollected: collected,
+    eggsCracked: cracked,
+    eggsDirty: dirty,
+    eggsDoubleYolk: doubleYolk,
+    crackedPct: pct(cracked, collected),
+    dirtyPct: pct(dirty, collected),
+    doubleYolkPct: pct(doubleYolk, collected),
+    saleableEggs: saleable,
+    saleablePct: pct(saleable, collected),
+    averageEggWeightGrams: weighed > 0 ? round(weightSum / weighed, 1) : null,
+    eggsWeighed: weighed,
+    henDays,
+    henDayPct: henDays !== null ? pct(collected, henDays) : null,
+  };
+}
+
+/** Least-squares slope of y against x; null below MIN_TREND_POINTS. */
+export function leastSquaresSlope(points: ReadonlyArray<readonly [x: number, y: number]>): number | null {
+  if (points.length < MIN_TREND_POINTS) return null;
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let sxy = 0, sxx = 0;
+  for (const [x, y] of points) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+  }
+  return sxx === 0 ? null : sxy / sxx;
+}
+
+function metricTrend(
+  values: ReadonlyArray<number | null>,
+  window: EggQualityWindow,
+  unit: string,
+  tolerancePerWeek: number,
+  better: 'lower' | 'higher',
+): MetricTrend {
+  const points = values.flatMap((y, x) => (y === null ? [] : [[x, y] as const]));
+  const base = {
+    unit,
+    points: points.length,
+    tolerancePerWeek,
+    mean: points.length ? round(points.reduce((a, [, y]) => a + y, 0) / points.length, 2) : null,
+    latest: values.length ? (values[values.length - 1] ?? null) : null,
+  };
+  const slope = leastSquaresSlope(points);
+  if (slope === null)
+    return { ...base, direction: 'insufficient_data', slopePerPeriod: null, slopePerWeek: null, reason: `needs at least ${MIN_TREND_POINTS} periods with eggs; has ${points.length}` };
+  const perWeek = window === 'week' ? slope : slope * 7;
+  let direction: TrendDirection = 'stable';
+  if (Math.abs(perWeek) > tolerancePerWeek + 1e-9) direction = (perWeek < 0) === (better === 'lower') ? 'improving' : 'worsening';
+  return { ...base, direction, slopePerPeriod: round(slope, 4), slopePerWeek: round(perWeek, 4) };
+}
+
+/** Egg quality per day or ISO week, and the trend of cracked %, dirty % and egg weight (see the module doc). */
+export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: HensAlivePerDay | null | undefined, options: EggQualityOptions): EggQualityTrend {
+  const window = options.window;
+  const sorted = [...days].sort((a, b) => a.date.localeCompare(b.date));
+  const from = options.from ?? sorted[0]?.date ?? null;
+  const to = options.to ?? sorted[sorted.length - 1]?.date ?? null;
+  const tolerance = { ...TREND_TOLERANCE, ...options.tolerance };
+  const n = Math.max(1, Math.floor(options.trendPeriods ?? DEFAULT_TREND_PERIODS[window]));
+
+  const periods: EggQualityPeriod[] = [];
+  let overall: EggQualityPeriod | null = null;
+  if (from !== null && to !== null && from <= to) {
+    const inRange = sorted.filter((d) => d.date >= from && d.date <= to);
+    const hens = hensAlivePerDay ? hensOnDates(hensAlivePerDay, from, to) : null;
+    const byDate = new Map<string, DayTotals[]>();
+    for (const d of inRange) {
+      const same = byDate.get(d.date);
+      if (same) same.push(d);
+      else byDate.set(d.date, [d]);
+    }
+    let start = from;
+    while (start <= to) {
+      let end: string;
+      let key: string;
+      if (window === 'day') {
+        end = start;
+        key = start;
+      } else {
+        const w = isoWeek(start);
+        end = w.sunday < to ? w.sunday : to;
+        key = w.key;
+      }
+      const periodDays: DayTotals[] = [];
+      for (let d = start; d <= end; d = addDays(d, 1)) periodDays.push(...(byDate.get(d) ?? []));
+      periods.push(summarise(key, start, end, periodDays, hens));
+      start = addDays(end, 1);
+    }
+    overall = summarise(`${from}/${to}`, from, to, inRange, hens);
+  }
+
+  const last = periods.slice(-n);
+  return {
+    window,
+    from,
+    to,
+    periods,
+    overall,
+    trend: {
+      periods: last.length,
+      from: last[0]?.from ?? null,
+      to: last[last.length - 1]?.to ?? null,
+      crackedPct: metricTrend(last.map((p) => p.crackedPct), window, '%', tolerance.crackedPctPerWeek, 'lower'),
+      dirtyPct: metricTrend(last.map((p) => p.dirtyPct), window, '%', tolerance.dirtyPctPerWeek, 'lower'),
+      averageEggWeightGrams: metricTrend(last.map((p) => p.averageEggWeightGrams), window, 'g', tolerance.eggWeightGramsPerWeek, 'higher'),
+    },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * Feed supplier reliability (GET /api/v2/analytics/cycle/{flockId}/{cycleId}/suppliers), from the
+ * cycle's feed_delivery movements. Pure: the deliveries in, one entry per supplier out (deliveries
+ * without a supplierId are grouped under `unknown`).
+ *
+ * Per supplier
+ * - on-time rate % = deliveries with date ≤ expectedDate ÷ deliveries with an expectedDate × 100;
+ *   deliveries without an expectedDate do not count (null when none has one). Late deliveries also give
+ *   their mean days late. Lead time = delivery date − orderedDate in days, averaged over the deliveries
+ *   that carry an orderedDate (it describes the supplier; it does not enter the score).
+ * - quantity accuracy: mean absolute variance % = mean of |quantityKg − orderedQuantityKg| ÷
+ *   orderedQuantityKg × 100 over the deliveries with an orderedQuantityKg (null when none), with the
+ *   signed mean (negative: short deliveries) and the count of short and over deliveries.
+ * - quality issue rate % = deliveries with at least one quality issue ÷ deliveries × 100. Every delivery
+ *   counts: a delivery without `qualityIssues` (or with an empty list) was accepted without a complaint.
+ *   Issues are counted by kind, each kind once per delivery.
+ * - average price per kg = Σ kg × unitPrice ÷ Σ kg over the priced deliveries (null when none), also per
+ *   feed type.
+ *
+ * Reliability score 0–100 (1 decimal) = weighted mean of three components, each 0–100:
+ *   on-time = on-time rate %; quantity = max(0, 100 − mean absolute variance %); quality = 100 − issue
+ *   rate %. Weights (`SCORE_WEIGHTS`): quality 0.40 (mouldy, wet or contaminated feed harms the flock
+ *   directly), on-time 0.35 (a late delivery risks running the house out of feed), quantity 0.25 (a
+ *   short delivery is the easiest to correct). The weights are renormalised over the components that
+ *   have data (a supplier never given an expectedDate is scored on quality and quantity alone, with
+ *   weights 0.40/0.65 and 0.25/0.65); null when no component has data (no deliveries). `basis` says how
+ *   many deliveries fed each component.
+ *
+ * Suppliers are listed by kg delivered (most first), then by id.
+ */
+import { daysBetween } from '../cycle-summary.js';
+import { round } from '../weights.js';
+
+/** One feed_delivery movement as the analytics needs it. */
+export interface FeedDeliveryFact {
+  date: string;
+  supplierId?: string | null;
+  feedType: string;
+  quantityKg: number;
+  orderedDate?: string | null;
+  /** The delivery date the supplier promised. */
+  expectedDate?: string | null;
+  orderedQuantityKg?: number | null;
+  /** e.g. mould, wet, contaminated, wrong_type, damaged_bags, other. */
+  qualityIssues?: string[] | null;
+  /** Price per kg. */
+  unitPrice?: number | null;
+}
+
+export const UNKNOWN_SUPPLIER = 'unknown';
+
+export const SCORE_WEIGHTS = { quality: 0.4, onTime: 0.35, quantity: 0.25 } as const;
+export type ScoreComponent = keyof typeof SCORE_WEIGHTS;
+
+export interface SupplierReliability {
+  supplierId: string;
+  deliveries: number;
+  kg: number;
+  /** Per feed type: deliveries, kg and the average price per kg of its priced deliveries. */
+  feedTypes: Record<string, { deliveries: number; kg: number; averagePricePerKg: number | null }>;
+  firstDelivery: string;
+  lastDelivery: string;
+  onTime: {
+    /** % of the deliveries with an expectedDate that arrived on or before it. */
+    ratePct: number | null;
+    onTime: number;
+    late: number;
+    /** Mean days late of the late deliveries. */
+    averageDaysLate: number | null;
+    /** Mean days from orderedDate to delivery. */
+    averageLeadTimeDays: number | null;
+  };
+  quantity: {
+    /** Mean |delivered − ordered| ÷ ordered × 100. */
+    meanAbsVariancePct: number | null;
+    /** Mean (delivered − ordered) ÷ ordered × 100: negative when short on average. */
+    meanVariancePct: number | null;
+    shortDeliveries: number;
+    overDeliveries: number;
+    exactDeliveries: number;
+  };
+  quality: {
+    issueRatePct: number | null;
+    deliveriesWithIssues: number;
+    issuesByKind: Record<string, number>;
+  };
+  price: {
+    averagePerKg: number | null;
+    pricedKg: number;
+  };
+  /** Each component 0–100 (null: no data) and the reliability score. */
+  components: Record<ScoreComponent, number | null>;
+  score: number | null;
+  /** Deliveries that fed each figure. */
+  basis: { onTime: number; leadTime: number; quantity: number; quality: number; price: number };
+}
+
+export interface SupplierReliabilityReport {
+  suppliers: SupplierReliability[];
+  deliveries: number;
+  kg: number;
+  /** The weights of the score (before renormalisation over the components a supplier has data for). */
+  scoreWeights: Record<ScoreComponent, number>;
+}
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const r2 = (n: number | null) => (n === null ? null : round(n, 2));
+/** Variances below this % count as exact (floating point noise). */
+const EXACT_PCT = 1e-9;
+
+function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string): SupplierReliability {
+  const sorted = [...deliveries].sort((a, b) => a.date.localeCompare(b.date));
+  const kg = sorted.reduce((a, d) => a + d.quantityKg, 0);
+
+  const feedTypes: SupplierReliability['feedTypes'] = {};
+  const typePriced = new Map<string, { kg: number; cost: number }>();
+  for (const d of sorted) {
+    const t = (feedTypes[d.feedType] ??= { deliveries: 0, kg: 0, averagePricePerKg: null });
+    t.deliveries += 1;
+    t.kg += d.quantityKg;
+    if (d.unitPrice !== undefined && d.unitPrice !== null) {
+      const p = typePriced.get(d.feedType) ?? { kg: 0, cost: 0 };
+      p.kg += d.quantityKg;
+      p.cost += d.quantityKg * d.unitPrice;
+      typePriced.set(d.feedType, p);
+    }
+  }
+  for (const [type, t] of Object.entries(feedTypes)) {
+    t.kg = round(t.kg, 4);
+    const p = typePriced.get(type);
+    t.averagePricePerKg = p && p.kg > 0 ? round(p.cost / p.kg, 4) : null;
+  }
+
+  // on time
+  const withExpected = sorted.filter((d) => d.expectedDate);
+  const daysLate = withExpected.map((d) => daysBetween(d.expectedDate!, d.date));
+  const lateDays = daysLate.filter((x) => x > 0);
+  const onTimeCount = daysLate.length - lateDays.length;
+  const onTimeRate = withExpected.length ? (onTimeCount / withExpected.length) * 100 : null;
+  const leadTimes = sorted.filter((d) => d.orderedDate).map((d) => daysBetween(d.orderedDate!, d.date));
+
+  // quantity
+  const withOrdered = sorted.filter((d) => d.orderedQuantityKg !== undefined && d.orderedQuantityKg !== null && d.orderedQuantityKg > 0);
+  const variances = withOrdered.map((d) => ((d.quantityKg - d.orderedQuantityKg!) / d.orderedQuantityKg!) * 100);
+  const meanAbs = mean(variances.map(Math.abs));
+
+  // quality
+  const issuesByKind: Record<string, number> = {};
+  let withIssues = 0;
+  for (const d of sorted) {
+    const kinds = [...new Set((d.qualityIssues ?? []).map((k) => k.trim()).filter(Boolean))];
+    if (kinds.length) withIssues += 1;
+    for (const k of kinds) issuesByKind[k] = (issuesByKind[k] ?? 0) + 1;
+  }
+  const issueRate = sorted.length ? (withIssues / sorted.length) * 100 : null;
+
+  // price
+  const priced = sorted.filter((d) => d.unitPrice !== undefined && d.unitPrice !== null);
+  const pricedKg = priced.reduce((a, d) => a + d.quantityKg, 0);
+  const pricedCost = priced.reduce((a, d) => a + d.quantityKg * d.unitPrice!, 0);
+
+  const components: Record<ScoreComponent, number | null> = {
+    onTime: r2(onTimeRate),
+    quantity: meanAbs === null ? null : round(Math.max(0, 100 - meanAbs), 2),
+    quality: issueRate === null ? null : round(100 - issueRate, 2),
+  };
+
+  return {
+    supplierId,
+    deliveries: sorted.length,
+    kg: round(kg, 4),
+    feedTypes,
+    firstDelivery: sorted[0]!.date,
+    lastDelivery: sorted[sorted.length - 1]!.date,
+    onTime: {
+      ratePct: r2(onTimeRate),
+      onTime: onTimeCount,
+      late: lateDays.length,
+      averageDaysLate: r2(mean(lateDays)),
+      averageLeadTimeDays: r2(mean(leadTimes)),
+    },
+    quantity: {
+      meanAbsVariancePct: r2(meanAbs),
+      meanVariancePct: r2(mean(variances)),
+      shortDeliveries: variances.filter((v) => v < -EXACT_PCT).length,
+      overDeliveries: variances.filter((v) => v > EXACT_PCT).length,
+      exactDeliveries: variances.filter((v) => Math.abs(v) <= EXACT_PCT).length,
+    },
+    quality: { issueRatePct: r2(issueRate), deliveriesWithIssues: withIssues, issuesByKind },
+    price: { averagePerKg: pricedKg > 0 ? round(pricedCost / pricedKg, 4) : null, pricedKg: round(pricedKg, 4) },
+    components,
+    score: reliabilityScore(components),
+    basis: { onTime: withExpected.length, leadTime: leadTimes.length, quantity: withOrdered.length, quality: sorted.length, price: priced.length },
+  };
+}
+
+/** Weighted mean of the components that have data (weights SCORE_WEIGHTS renormalised over them), 1 decimal; null when none has. */
+export function reliabilityScore(components: Record<ScoreComponent, number | null>): number | null {
+  let weight = 0;
+  let sum = 0;
+  for (const key of Object.keys(SCORE_WEIGHTS) as ScoreComponent[]) {
+    const c = components[key];
+    if (c === null) continue;
+    weight += SCORE_WEIGHTS[key];
+    sum += SCORE_WEIGHTS[key] * c;
+  }
+  return weight > 0 ? round(sum / weight, 1) : null;
+}
+
+/** Reliability of every supplier of the deliveries (see the module doc). */
+export function supplierReliability(deliveries: readonly FeedDeliveryFact[]): SupplierReliabilityReport {
+  const groups = new Map<string, FeedDeliveryFact[]>();
+  for (const d of deliveries) {
+    const id = d.supplierId && d.supplierId.trim() ? d.supplierId : UNKNOWN_SUPPLIER;
+    const group = groups.get(id);
+    if (group) group.push(d);
+    else groups.set(id, [d]);
+  }
+  const suppliers = [...groups.entries()]
+    .map(([id, ds]) => supplierOf(ds, id))
+    .sort((a, b) => b.kg - a.kg || a.supplierId.localeCompare(b.supplierId));
+  return {
+    suppliers,
+    deliveries: deliveries.length,
+    kg: round(deliveries.reduce((a, d) => a + d.quantityKg, 0), 4),
+    scoreWeights: { ...SCORE_WEIGHTS },
+  };
+}

@@ -1,0 +1,60 @@
+import { ulid } from 'ulidx';
+import { recordDateProblems } from '../domain/ledger.js';
+import { latestAllowedDate } from '../domain/weights.js';
+import { assessPh } from '../domain/water-quality.js';
+import type { FlockRecord } from '../db/flocks.js';
+import { writeWaterReading, type WaterReadingRecord } from '../db/water-readings.js';
+import { Conflict, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { currentAnalyticsConfig } from './analytics-config.js';
+import { scopedCycle } from './cycles.js';
+import { scopedFlock } from './flocks.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+import { createMovementFor } from './movements.js';
+import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
+import type { EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
+import type { MovementInput } from '../../schemas/movements.js';
+
+/**
+ * The seed's Analytics V2 writes. Each is a record of the flock's ACTIVE cycle, so it shows in that
+ * cycle's KPIs: egg production is an egg_collection movement (ledger, egg stock, daily rollup);
+ * a water reading is kept with its pH on the day's rollup.
+ */
+const today = (now = new Date()) => now.toISOString().slice(0, 10);
+
+function activeCycleOf(flock: FlockRecord, what: string): string {
+  if (!flock.activeCycleId) throw new Conflict(`Flock ${flock.id} has no active cycle; start one before recording ${what}`);
+  return flock.activeCycleId;
+}
+
+export async function recordEggProduction(user: AuthUser, body: EggProductionBody, idempotencyKey: string | undefined) {
+  const flock = await scopedFlock(user, body.flockId);
+  if (flock.birdType === 'broiler') throw new Conflict(`Flock ${flock.id} is a broiler flock; egg production is recorded for layers and breeders`);
+  const { flockId, date, ...fields } = body;
+  const input = { type: 'egg_collection', date: date ?? today(), ...fields } as MovementInput;
+  return createMovementFor(user, flockId, activeCycleOf(flock, 'egg production'), input, idempotencyKey);
+}
+
+export function toWaterReadingDto(r: WaterReadingRecord, thresholds: ThresholdsConfig) {
+  return { ...r, assessment: assessPh(r.pH, thresholds) };
+}
+
+export async function recordWaterReading(user: AuthUser, body: WaterReadingBody, idempotencyKey: string | undefined) {
+  const flock = await scopedFlock(user, body.flockId);
+  const cycleId = activeCycleOf(flock, 'water readings');
+  return idempotent(user.id, idempotencyKey, `water-reading:${flock.id}`, body, async (remember) => {
+    const [cycle, { config }] = await Promise.all([scopedCycle(user, flock.id, cycleId), currentAnalyticsConfig()]);
+    const now = new Date();
+    const date = body.date ?? today(now);
+    const problems = recordDateProblems(date, cycle, latestAllowedDate(now));
+    if (problems.length) throw new ValidationFailed(problems);
+    const record: WaterReadingRecord = {
+      id: ulid(), flockId: flock.id, cycleId, farmId: flock.farmId, date, pH: body.pH,
+      temperatureC: body.temperatureC ?? null, tdsPpm: body.tdsPpm ?? null, chlorinePpm: body.chlorinePpm ?? null, orpMv: body.orpMv ?? null,
+      hardnessPpm: body.hardnessPpm ?? null, source: body.source ?? null, notes: body.notes ?? null, createdAt: now.toISOString(), createdBy: user.id,
+    };
+    const response = { statusCode: 201, body: { message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) } };
+    await writeWaterReading(record, remember(response), () => new DuplicateRequest());
+    return response;
+  });
+}
