@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IF_MATCH } from '../../shared/http/request-headers.js';
+import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toAnalyticsConfigDto, updateAnalyticsConfig } from '../../shared/services/analytics-config.js';
 import { updateAnalyticsConfigBody } from '../../schemas/compiled/analytics-config.js';
@@ -17,8 +17,7 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: {
       200: { description: 'The configuration after the change', schema: AnalyticsConfigResponse },
-      409: { description: 'Changed concurrently (or stale `version`)' },
-      412: { description: 'If-Match does not match' },
+      ...IF_MATCH_RESPONSES,
     },
   },
   async ({ body, headers, user, requestId }) => {

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IF_MATCH } from '../../shared/http/request-headers.js';
+import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toAnalyticsConfigDto, updateAnalyticsThresholds } from '../../shared/services/analytics-config.js';
 import { updateThresholdsBody } from '../../schemas/compiled/analytics-config.js';
@@ -16,8 +16,7 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: {
       200: { description: 'The whole configuration after the change', schema: AnalyticsConfigResponse },
-      409: { description: 'Changed concurrently (or stale `version`)' },
-      412: { description: 'If-Match does not match' },
+      ...IF_MATCH_RESPONSES,
     },
   },
   async ({ body, headers, user, requestId }) => {

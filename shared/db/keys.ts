@@ -72,3 +72,10 @@ export const WATER_READING_SK_PREFIX = 'WATERQ#';
 export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WATER_READING_SK_PREFIX}${date}#${id}` });
 /** `id` is the record's ULID (manual samples) or the scale's device id (one session per device and day). */
 export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WEIGHT_SK_PREFIX}${date}#${method}#${id}` });
+
+// Optimization recommendations: one item each, listed per farm (GSI1) and per flock (GSI2), newest first.
+export const recommendationKey = (id: string): Key => ({ PK: `REC#${id}`, SK: 'META' });
+export const recommendationsOfFarm = (farmId: string) => ({ GSI1PK: `RECS#${farmId}` });
+export const recommendationsOfFlock = (flockId: string) => ({ GSI2PK: `RECS#${flockId}` });
+/** One system proposal per analytics rule and cycle: this item holds the recommendation's id. */
+export const proposalKey = (cycleId: string, rule: string): Key => ({ PK: cyclePartition(cycleId), SK: `PROPOSAL#${rule}` });

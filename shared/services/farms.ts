@@ -263,3 +263,14 @@ export async function updateHouseFor(user: AuthUser, farmId: string, houseId: st
   await updateHouse(current, version, set, now, [auditPut({ actorId: user.id, action: 'house.update', targetType: 'house', targetId: houseId, changes: audited, requestId })]);
   return { ...next, updatedAt: now, version: version + 1 };
 }
+
+/** The farm a farm-wide request is about (inventory, recommendations…): `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */
+export function farmOfRequest(user: AuthUser, farmId: string | undefined): string {
+  if (farmId !== undefined) {
+    if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+    return farmId;
+  }
+  if (user.role !== 'admin' && user.farmIds.length === 1) return user.farmIds[0]!;
+  const why = user.role === 'admin' ? 'admins see every farm' : user.farmIds.length === 0 ? 'you are not assigned to any farm' : `you are assigned to ${user.farmIds.length} farms`;
+  throw new ValidationFailed([{ field: 'query.farmId', message: `is required: ${why}` }]);
+}

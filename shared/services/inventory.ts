@@ -1,11 +1,11 @@
-import { canAccessFarm } from '../domain/farm-access.js';
 import { movementsCsv } from '../domain/csv.js';
-import { farmNotFound } from '../db/farms.js';
 import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
 import type { MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { BadRequest, ValidationFailed } from '../errors.js';
+import { farmNotFound } from '../db/farms.js';
 import type { AuthUser } from '../http/context.js';
+import { farmOfRequest } from './farms.js';
 import { toMovementDto } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
@@ -15,17 +15,6 @@ import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery
  * answered exactly like a missing one (404 `Farm <id> not found`).
  */
 
-/** The farm of the request: `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */
-export function inventoryFarmId(user: AuthUser, farmId: string | undefined): string {
-  if (farmId !== undefined) {
-    if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-    return farmId;
-  }
-  if (user.role !== 'admin' && user.farmIds.length === 1) return user.farmIds[0]!;
-  const why = user.role === 'admin' ? 'admins see every farm' : user.farmIds.length === 0 ? 'you are not assigned to any farm' : `you are assigned to ${user.farmIds.length} farms`;
-  throw new ValidationFailed([{ field: 'query.farmId', message: `is required: ${why}` }]);
-}
-
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /**
@@ -34,7 +23,7 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
  * an active cycle; each further 100 cycles cost one more BatchGetItem).
  */
 export async function farmStockFor(user: AuthUser, query: InventoryStockQuery) {
-  const farmId = inventoryFarmId(user, query.farmId);
+  const farmId = farmOfRequest(user, query.farmId);
   const [flocks, stock] = await Promise.all([activeFlocksOfFarm(farmId), farmStock(farmId)]);
   const refs = flocks.filter((f) => f.activeCycleId).map((f) => ({ flockId: f.id, cycleId: f.activeCycleId! }));
   const { farmExists, cycles } = await farmAndCycles(farmId, refs);
@@ -76,7 +65,7 @@ async function withLocks(farmId: string, movements: MovementRecord[]) {
 
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
 export async function searchMovementsFor(user: AuthUser, query: InventoryMovementsQuery) {
-  const farmId = inventoryFarmId(user, query.farmId);
+  const farmId = farmOfRequest(user, query.farmId);
   const search = searchOf(farmId, query, 'desc');
   const limit = query.limit ?? 25;
   const page = await searchFarmMovements(search, limit, query.cursor);
@@ -90,7 +79,7 @@ export const EXPORT_MAX_BYTES = 5_000_000;
 
 /** The CSV export of a search (chronological unless `order=desc`), refused with 400 when it would exceed the bounds. */
 export async function exportMovementsFor(user: AuthUser, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
-  const farmId = inventoryFarmId(user, query.farmId);
+  const farmId = farmOfRequest(user, query.farmId);
   const search = searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
   // The farm check comes before any refusal, so an unknown farm is a 404 whatever its size.

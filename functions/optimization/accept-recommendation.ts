@@ -1,0 +1,3 @@
+import { decisionHandler } from './decide-recommendation.js';
+
+export const handler = decisionHandler('accepted');

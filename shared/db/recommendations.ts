@@ -1,0 +1,122 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName, transact, type TransactItem } from './client.js';
+import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import { Conflict, type HttpError } from '../errors.js';
+
+/**
+ * Optimization recommendations: `REC#<id>`/`META`, listed newest first per farm (GSI1 `RECS#<farmId>`)
+ * and per flock (GSI2 `RECS#<flockId>`). System proposals also hold a `PROPOSAL#<rule>` item in their
+ * cycle's partition, so one rule proposes once per cycle however often analytics run.
+ */
+export interface Evidence {
+  metric: string;
+  value: number | null;
+  unit: string;
+  reference: number | null;
+  note: string;
+}
+
+export interface RecommendationRecord {
+  id: string;
+  farmId: string;
+  flockId: string;
+  cycleId: string | null;
+  category: string;
+  priority: 'low' | 'medium' | 'high';
+  description: string;
+  expectedBenefit: string;
+  status: 'open' | 'accepted' | 'dismissed';
+  source: 'user' | 'system';
+  rule: string | null;
+  evidence: Evidence[];
+  decidedAt: string | null;
+  decidedBy: string | null;
+  decisionNote: string | null;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = [
+  'id', 'farmId', 'flockId', 'cycleId', 'category', 'priority', 'description', 'expectedBenefit', 'status', 'source', 'rule', 'evidence',
+  'decidedAt', 'decidedBy', 'decisionNote', 'createdAt', 'createdBy', 'updatedAt', 'version',
+] as const;
+
+const fromItem = (item: Record<string, unknown>): RecommendationRecord => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as RecommendationRecord;
+
+const item = (r: RecommendationRecord) => {
+  const sort = `${r.createdAt}#${r.id}`;
+  return { ...recommendationKey(r.id), ...recommendationsOfFarm(r.farmId), GSI1SK: sort, ...recommendationsOfFlock(r.flockId), GSI2SK: sort, type: 'Recommendation', ...r };
+};
+
+export function recommendationPut(r: RecommendationRecord): TransactItem {
+  return { Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'attribute_not_exists(PK)' } };
+}
+
+/** The guard of a system proposal (fails when the rule already proposed for the cycle). */
+export function proposalPut(r: RecommendationRecord & { cycleId: string; rule: string }): TransactItem {
+  return { Put: { TableName: tableName(), Item: { ...proposalKey(r.cycleId, r.rule), type: 'Proposal', recommendationId: r.id }, ConditionExpression: 'attribute_not_exists(PK)' } };
+}
+
+export async function createRecommendations(items: TransactItem[], onFailed: (index: number) => HttpError): Promise<void> {
+  await transact(items, onFailed);
+}
+
+export async function getRecommendation(id: string): Promise<RecommendationRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: recommendationKey(id), ConsistentRead: true }));
+  return res.Item ? fromItem(res.Item) : undefined;
+}
+
+/** Rules that already proposed for a cycle (one Query of the cycle partition's PROPOSAL# items). */
+export async function proposedRules(cycleId: string): Promise<Set<string>> {
+  const { PK } = proposalKey(cycleId, '');
+  const res = await db().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': PK, ':p': 'PROPOSAL#' }, ConsistentRead: true }),
+  );
+  return new Set((res.Items ?? []).map((i) => String(i.SK).slice('PROPOSAL#'.length)));
+}
+
+/** Writes a decision at the version read (a concurrent decision answers 409). */
+export async function saveDecision(r: RecommendationRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
+  await transact(
+    [
+      { Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
+      ...extra,
+    ],
+    () => new Conflict(`Recommendation ${r.id} was changed concurrently; read it again`),
+  );
+}
+
+export interface RecommendationFilter {
+  status?: string;
+  category?: string;
+  source?: string;
+}
+
+/** A page of one farm's (or one flock's) recommendations, newest first; status/category/source filter the page. */
+export async function listRecommendations(by: { farmId: string } | { flockId: string }, filter: RecommendationFilter, opts: { limit: number; cursor?: string }) {
+  const [index, partition] = 'flockId' in by ? (['GSI2', recommendationsOfFlock(by.flockId)] as const) : (['GSI1', recommendationsOfFarm(by.farmId)] as const);
+  const [pkName, pk] = Object.entries(partition)[0]!;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': pk };
+  const filters = (Object.entries(filter) as Array<[string, string | undefined]>).filter(([, v]) => v !== undefined).map(([k, v]) => {
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    return `#${k} = :${k}`;
+  });
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: `${pkName} = :pk`,
+      ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
+    }),
+  );
+  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}

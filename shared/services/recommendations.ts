@@ -1,0 +1,80 @@
+import { ulid } from 'ulidx';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { expectedVersion } from '../domain/concurrency.js';
+import { auditPut } from '../db/audit.js';
+import { getCycle } from '../db/cycles.js';
+import { createRecommendations, getRecommendation, listRecommendations, recommendationPut, saveDecision, type RecommendationRecord } from '../db/recommendations.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { farmOfRequest } from './farms.js';
+import { scopedFlock } from './flocks.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+import type { CreateRecommendationBody, DecideRecommendationBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
+
+/**
+ * Optimization recommendations (seed: POST with `manage_system`): people write them, the system proposes
+ * them from analytics (shared/services/proposals.ts), managers accept or dismiss them. Scoped by the
+ * flock's farm like every farm record (another farm's recommendation is 404).
+ */
+export const toRecommendationDto = (r: RecommendationRecord) => ({ ...r });
+
+export async function createRecommendationFor(user: AuthUser, body: CreateRecommendationBody, requestId: string, idempotencyKey: string | undefined) {
+  return idempotent(user.id, idempotencyKey, 'recommendation', body, async (remember) => {
+    const flock = await scopedFlock(user, body.flockId);
+    const cycleId = body.cycleId ?? flock.activeCycleId;
+    // any cycle of the flock may be named, a closed one too (a lesson for the next cycle)
+    if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
+      throw new ValidationFailed([{ field: 'body.cycleId', message: `is not a cycle of flock ${flock.id}` }]);
+    }
+    const now = new Date().toISOString();
+    const rec: RecommendationRecord = {
+      id: ulid(), farmId: flock.farmId, flockId: flock.id, cycleId: cycleId ?? null, category: body.category, priority: body.priority ?? 'medium',
+      description: body.description.trim(), expectedBenefit: body.expectedBenefit.trim(), status: 'open', source: 'user', rule: null, evidence: [],
+      decidedAt: null, decidedBy: null, decisionNote: null, createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+    };
+    const response = { statusCode: 201, body: { message: 'Recommendation created', data: toRecommendationDto(rec) } };
+    await createRecommendations(
+      [recommendationPut(rec), ...remember(response), auditPut({ actorId: user.id, action: 'recommendation.create', targetType: 'recommendation', targetId: rec.id, changes: { flockId: rec.flockId, category: rec.category }, requestId })],
+      (index) => (index === 1 ? new DuplicateRequest() : new Conflict('Recommendation id collision; retry')),
+    );
+    return response;
+  });
+}
+
+export async function scopedRecommendation(user: AuthUser, id: string): Promise<RecommendationRecord> {
+  const rec = await getRecommendation(id);
+  if (!rec || !canAccessFarm(user, rec.farmId)) throw new NotFound(`Recommendation ${id} not found`);
+  return rec;
+}
+
+export async function listRecommendationsFor(user: AuthUser, query: ListRecommendationsQuery) {
+  const limit = query.limit ?? 25;
+  const filter = { status: query.status, category: query.category, source: query.source };
+  if (query.flockId) {
+    const flock = await scopedFlock(user, query.flockId);
+    if (query.farmId !== undefined && query.farmId !== flock.farmId) throw new ValidationFailed([{ field: 'query.farmId', message: `flock ${flock.id} is not on farm ${query.farmId}` }]);
+    return { ...(await listRecommendations({ flockId: flock.id }, filter, { limit, cursor: query.cursor })), limit };
+  }
+  const farmId = farmOfRequest(user, query.farmId);
+  return { ...(await listRecommendations({ farmId }, filter, { limit, cursor: query.cursor })), limit };
+}
+
+/** open → accepted | dismissed, once; a decided recommendation answers 409 naming its state. */
+export async function decideRecommendation(
+  user: AuthUser,
+  id: string,
+  decision: 'accepted' | 'dismissed',
+  body: DecideRecommendationBody,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<RecommendationRecord> {
+  const rec = await scopedRecommendation(user, id);
+  const version = expectedVersion(rec.version, ifMatch, body.version, `Recommendation ${id}`);
+  if (rec.status !== 'open') throw new Conflict(`Recommendation ${id} is already ${rec.status}`);
+  const now = new Date().toISOString();
+  const next: RecommendationRecord = { ...rec, status: decision, decidedAt: now, decidedBy: user.id, decisionNote: body.note?.trim() ?? null, updatedAt: now, version: version + 1 };
+  await saveDecision(next, version, [
+    auditPut({ actorId: user.id, action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`, targetType: 'recommendation', targetId: id, changes: { status: { from: 'open', to: decision } }, requestId }),
+  ]);
+  return next;
+}
