@@ -1,0 +1,240 @@
+/**
+ * Anomalies (GET /api/v2/analytics/anomalies/{flockId}/{cycleId}), pure: the days whose KPIs break the
+ * `thresholds` of the analytics configuration (defaults: ../shared/DOMAIN.md). Every day that breaks a
+ * rule is reported (a breach lasting five days is five anomalies), sorted by date, then rule.
+ *
+ * Rules (values are the reported, rounded figures of the daily series and the breed comparison):
+ * | metric | breaks when | critical when (the breach is twice the allowed margin) |
+ * |---|---|---|
+ * | dailyMortality | daily mortality % > dailyMortalityPct | ≥ 2 × dailyMortalityPct |
+ * | cumulativeMortality | cumulative mortality % > base + perAgeDay × age days | ≥ 2 × that limit |
+ * | waterFeedRatio | ratio < waterFeedRatioMin or > waterFeedRatioMax | outside the band by at least its width (max − min) |
+ * | lowWaterIntake | ≥ waterLowIntakeDays consecutive low days (below) | run ≥ 2 × waterLowIntakeDays days, or the day's shortfall ≥ 2 × tolerance |
+ * | henDayDrop | the last 7 days' hen-day % is more than henDayWeeklyDropPoints below the 7 days before | drop ≥ 2 × henDayWeeklyDropPoints |
+ * | weightBelowStandard | a weighing more than weightBelowStandardPct below the standard | ≥ 2 × weightBelowStandardPct below |
+ * | fcrAboveStandard | FCR (weighing days) more than fcrAboveStandardPct above the standard | ≥ 2 × fcrAboveStandardPct above |
+ * | lowUniformity | a weighing's uniformity < uniformityMinPct | < uniformityMinPct − (100 − uniformityMinPct) (80 → below 60) |
+ * | crackedEggs | cracked % of the day's eggs > crackedEggsMaxPct | ≥ 2 × crackedEggsMaxPct |
+ *
+ * A low water day (tolerance t = consumption.lowIntakeTolerancePct): water recorded, and either below
+ * the expected intake by more than t % (water % of expected < 100 − t), or the water per bird is more
+ * than t % below the mean of the 3 days before the run began (all three recorded). A day without a water
+ * record is not low and ends a run: one low day is usually noise, two or more an early disease signal.
+ */
+import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
+import { round } from '../weights.js';
+import { compareWithStandard, type BreedComparison } from './comparison.js';
+import { fmt } from './figures.js';
+import type { CycleInputs } from './inputs.js';
+import { dailySeries, effectiveWeighings, isLayingType, seriesEnd, type DailyKpis } from './kpis.js';
+
+export const ANOMALY_METRICS = [
+  'dailyMortality', 'cumulativeMortality', 'waterFeedRatio', 'lowWaterIntake', 'henDayDrop', 'weightBelowStandard', 'fcrAboveStandard', 'lowUniformity', 'crackedEggs',
+] as const;
+export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
+export type Severity = 'warning' | 'critical';
+
+export interface Anomaly {
+  date: string;
+  metric: AnomalyMetric;
+  /** The figure that broke the rule, in `unit`. */
+  value: number;
+  /** The limit it broke, in `unit`. */
+  threshold: number;
+  unit: string;
+  severity: Severity;
+  message: string;
+  /** The figures that triggered it. */
+  evidence: Record<string, number | string | null>;
+}
+
+type Thresholds = AnalyticsSections['thresholds'];
+
+const sev = (critical: boolean): Severity => (critical ? 'critical' : 'warning');
+const r2 = (n: number) => round(n, 2) + 0;
+
+function dailyMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+  return rows.flatMap((r) => {
+    const v = r.dailyMortalityPct.value;
+    if (v === null || v <= t.dailyMortalityPct) return [];
+    const causes = Object.entries(r.deathsByCause).map(([c, n]) => `${c}: ${n}`).join(', ');
+    return [{
+      date: r.date, metric: 'dailyMortality', value: v, threshold: t.dailyMortalityPct, unit: '%', severity: sev(v >= 2 * t.dailyMortalityPct),
+      message: `Daily mortality ${fmt(v)} % (${r.birds.deaths} of ${r.birds.present} birds died) is above the ${fmt(t.dailyMortalityPct)} % alarm level.`,
+      evidence: { deaths: r.birds.deaths, birdsPresent: r.birds.present, causes: causes || null, ageDays: r.ageDays },
+    }];
+  });
+}
+
+function cumulativeMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+  return rows.flatMap((r) => {
+    const v = r.cumulativeMortalityPct.value;
+    const limit = r2(t.cumulativeMortalityBasePct + t.cumulativeMortalityPerAgeDayPct * r.ageDays);
+    if (v === null || v <= limit) return [];
+    return [{
+      date: r.date, metric: 'cumulativeMortality', value: v, threshold: limit, unit: '%', severity: sev(v >= 2 * limit),
+      message: `Cumulative mortality ${fmt(v)} % at ${r.ageDays} days of age is above the ${fmt(limit)} % limit (${fmt(t.cumulativeMortalityBasePct)} % + ${fmt(t.cumulativeMortalityPerAgeDayPct)} % × age).`,
+      evidence: { ageDays: r.ageDays, birdsHoused: r.birds.housed, cumulativeMortalityPct: v },
+    }];
+  });
+}
+
+function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+  const width = t.waterFeedRatioMax - t.waterFeedRatioMin;
+  return rows.flatMap((r) => {
+    const v = r.waterFeedRatio.value;
+    if (v === null || (v >= t.waterFeedRatioMin && v <= t.waterFeedRatioMax)) return [];
+    const low = v < t.waterFeedRatioMin;
+    const threshold = low ? t.waterFeedRatioMin : t.waterFeedRatioMax;
+    return [{
+      date: r.date, metric: 'waterFeedRatio', value: v, threshold, unit: 'l/kg', severity: sev(Math.abs(v - threshold) >= width),
+      message: `Water:feed ratio ${fmt(v)} l/kg is ${low ? 'below' : 'above'} the normal ${fmt(t.waterFeedRatioMin)}–${fmt(t.waterFeedRatioMax)} (${low ? 'birds drink too little for what they eat: check drinkers and water supply' : 'birds drink much more than they eat: heat stress or gut trouble'}).`,
+      evidence: { waterLiters: r.waterLiters.value, feedKg: r.feedKg.value },
+    }];
+  });
+}
+
+/** Mean water per bird of the 3 calendar days before index `i` (all three recorded), else null. */
+function baselineMl(rows: readonly DailyKpis[], i: number): number | null {
+  if (i < 3) return null;
+  const prev = rows.slice(i - 3, i).map((r) => r.waterMlPerBird.value);
+  return prev.every((v): v is number => v !== null) ? prev.reduce((a, b) => a + b, 0) / 3 : null;
+}
+
+function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: number): Anomaly[] {
+  const out: Anomaly[] = [];
+  let run = 0;
+  let runStart = 0;
+  rows.forEach((r, i) => {
+    const ml = r.waterMlPerBird.value;
+    if (ml === null) {
+      run = 0;
+      return;
+    }
+    const pct = r.waterPctOfExpected.value;
+    const base = baselineMl(rows, run > 0 ? runStart : i);
+    const belowExpected = pct !== null ? 100 - pct : null;
+    const belowBaseline = base !== null && base > 0 ? ((base - ml) / base) * 100 : null;
+    const shortfall = Math.max(belowExpected ?? -Infinity, belowBaseline ?? -Infinity);
+    if (!(shortfall > tolerance)) {
+      run = 0;
+      return;
+    }
+    if (run === 0) runStart = i;
+    run += 1;
+    if (run < t.waterLowIntakeDays) return;
+    out.push({
+      date: r.date, metric: 'lowWaterIntake', value: r2(shortfall), threshold: tolerance, unit: '% below reference',
+      severity: sev(run >= 2 * t.waterLowIntakeDays || shortfall >= 2 * tolerance),
+      message: `Water intake low for ${run} consecutive days: ${fmt(ml)} ml per bird, ${fmt(r2(shortfall))} % below ${belowExpected !== null && belowExpected >= (belowBaseline ?? -Infinity) ? 'the expected intake' : 'the days before'} (tolerance ${fmt(tolerance)} %). Two or more days of low intake are an early disease signal.`,
+      evidence: {
+        consecutiveDays: run, since: rows[runStart]!.date, waterLiters: r.waterLiters.value, waterMlPerBird: ml,
+        expectedWaterLiters: r.expectedWaterLiters.value, waterPctOfExpected: pct, baselineMlPerBird: base === null ? null : round(base, 1),
+      },
+    });
+  });
+  return out;
+}
+
+function windowHenDay(rows: readonly DailyKpis[]): number | null {
+  const hens = rows.reduce((a, r) => a + r.birds.present, 0);
+  return hens > 0 ? (rows.reduce((a, r) => a + r.eggs.collected, 0) / hens) * 100 : null;
+}
+
+function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean): Anomaly[] {
+  if (!laying || rows.length < 14) return [];
+  const out: Anomaly[] = [];
+  for (let i = 13; i < rows.length; i++) {
+    const prevRows = rows.slice(i - 13, i - 6);
+    const curRows = rows.slice(i - 6, i + 1);
+    const prev = windowHenDay(prevRows);
+    const cur = windowHenDay(curRows);
+    if (prev === null || cur === null) continue;
+    const drop = r2(prev - cur);
+    if (drop <= t.henDayWeeklyDropPoints) continue;
+    out.push({
+      date: rows[i]!.date, metric: 'henDayDrop', value: drop, threshold: t.henDayWeeklyDropPoints, unit: 'points', severity: sev(drop >= 2 * t.henDayWeeklyDropPoints),
+      message: `Hen-day production fell ${fmt(drop)} points in a week (${fmt(r2(prev))} % → ${fmt(r2(cur))} %), more than ${fmt(t.henDayWeeklyDropPoints)}: check water first, then call the vet.`,
+      evidence: {
+        previousWeekHenDayPct: r2(prev), previousFrom: prevRows[0]!.date, previousTo: prevRows.at(-1)!.date,
+        currentWeekHenDayPct: r2(cur), currentFrom: curRows[0]!.date, currentTo: curRows.at(-1)!.date,
+      },
+    });
+  }
+  return out;
+}
+
+function standardDeviations(cmp: BreedComparison, t: Thresholds): Anomaly[] {
+  const name = cmp.standard?.name ?? '';
+  return cmp.days.flatMap((d) => {
+    const out: Anomaly[] = [];
+    const w = d.bodyWeight;
+    if (w.deviationPct !== null && -w.deviationPct > t.weightBelowStandardPct) {
+      const below = -w.deviationPct;
+      out.push({
+        date: d.date, metric: 'weightBelowStandard', value: below, threshold: t.weightBelowStandardPct, unit: '% below standard',
+        severity: sev(below >= 2 * t.weightBelowStandardPct),
+        message: `Body weight ${fmt(w.actual!)} g at ${d.ageDays} days is ${fmt(below)} % below the ${name} standard (${fmt(w.standard!)} g${w.interpolated ? ', interpolated' : ''}).`,
+        evidence: { ageDays: d.ageDays, actualGrams: w.actual, standardGrams: w.standard, deviationPct: w.deviationPct },
+      });
+    }
+    const f = d.cumulativeFcr;
+    if (f.deviationPct !== null && f.deviationPct > t.fcrAboveStandardPct) {
+      out.push({
+        date: d.date, metric: 'fcrAboveStandard', value: f.deviationPct, threshold: t.fcrAboveStandardPct, unit: '% above standard',
+        severity: sev(f.deviationPct >= 2 * t.fcrAboveStandardPct),
+        message: `FCR ${fmt(f.actual!)} at ${d.ageDays} days is ${fmt(f.deviationPct)} % above the ${name} standard (${fmt(f.standard!)}${f.interpolated ? ', interpolated' : ''}).`,
+        evidence: { ageDays: d.ageDays, actualFcr: f.actual, standardFcr: f.standard, deviationPct: f.deviationPct },
+      });
+    }
+    return out;
+  });
+}
+
+function lowUniformity(inputs: CycleInputs, t: Thresholds): Anomaly[] {
+  const end = seriesEnd(inputs);
+  const floor = t.uniformityMinPct;
+  return effectiveWeighings(inputs.weighings)
+    .filter((w) => w.date >= inputs.cycle.startDate && w.date <= end && w.uniformityPct !== null && w.uniformityPct < floor)
+    .map((w) => ({
+      date: w.date, metric: 'lowUniformity' as const, value: w.uniformityPct!, threshold: floor, unit: '%',
+      severity: sev(w.uniformityPct! < floor - (100 - floor)),
+      message: `Uniformity ${fmt(w.uniformityPct!)} % (birds within ±10 % of the mean) is below the ${fmt(floor)} % goal.`,
+      evidence: { grams: w.grams, sampleSize: w.sampleSize, cv: w.cv, method: w.method },
+    }));
+}
+
+function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+  return rows.flatMap((r) => {
+    const v = r.crackedPct.value;
+    if (v === null || v <= t.crackedEggsMaxPct) return [];
+    return [{
+      date: r.date, metric: 'crackedEggs', value: v, threshold: t.crackedEggsMaxPct, unit: '%', severity: sev(v >= 2 * t.crackedEggsMaxPct),
+      message: `Cracked eggs ${fmt(v)} % (${r.eggs.cracked} of ${r.eggs.collected}) are above the ${fmt(t.crackedEggsMaxPct)} % limit.`,
+      evidence: { cracked: r.eggs.cracked, collected: r.eggs.collected },
+    }];
+  });
+}
+
+/** Every anomaly of the cycle, by date then rule (see the module note). The series and comparison may be passed in when already computed. */
+export function detectAnomalies(
+  inputs: CycleInputs,
+  config: AnalyticsSections,
+  precomputed: { series?: readonly DailyKpis[]; comparison?: BreedComparison } = {},
+): Anomaly[] {
+  const rows = precomputed.series ?? dailySeries(inputs, config);
+  const cmp = precomputed.comparison ?? compareWithStandard(inputs, config, rows);
+  const t = config.thresholds;
+  const all = [
+    ...dailyMortality(rows, t),
+    ...cumulativeMortality(rows, t),
+    ...waterFeedRatio(rows, t),
+    ...lowWaterIntake(rows, t, config.consumption.lowIntakeTolerancePct),
+    ...henDayDrop(rows, t, isLayingType(inputs.cycle.birdType)),
+    ...standardDeviations(cmp, t),
+    ...lowUniformity(inputs, t),
+    ...crackedEggs(rows, t),
+  ];
+  const order = (m: AnomalyMetric) => ANOMALY_METRICS.indexOf(m);
+  return all.sort((a, b) => a.date.localeCompare(b.date) || order(a.metric) - order(b.metric));
+}

@@ -1,0 +1,62 @@
+/**
+ * Small helpers shared by the analytics modules: building `Figure`s, calendar dates, ledger days.
+ */
+import { daysBetween } from '../cycle-summary.js';
+import { round } from '../weights.js';
+import { emptyDay, type DayTotals, type Figure } from './inputs.js';
+
+/** A computed figure, rounded to `digits`; `assumptions` kept only when there are some. */
+export function figure(value: number, unit: string, digits: number, assumptions: readonly string[] = []): Figure {
+  const f: Figure = { value: round(value, digits) + 0, unit };
+  if (assumptions.length) f.assumptions = [...new Set(assumptions)];
+  return f;
+}
+
+/** A figure that could not be computed, and why. */
+export function missing(unit: string, reason: string, assumptions: readonly string[] = []): Figure {
+  const f: Figure = { value: null, unit, reason };
+  if (assumptions.length) f.assumptions = [...new Set(assumptions)];
+  return f;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Calendar date `n` days after `date` (YYYY-MM-DD, UTC calendar). */
+export function addDays(date: string, n: number): string {
+  return new Date(Date.parse(date.slice(0, 10)) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Every calendar date from `from` to `to`, both included (empty when `to` is before `from`). */
+export function dateRange(from: string, to: string): string[] {
+  const n = daysBetween(from, to);
+  return Array.from({ length: Math.max(0, n + 1) }, (_, i) => addDays(from, i));
+}
+
+/** Two rollups of the same date added together (numbers summed, per-key records merged). */
+export function mergeDayTotals(a: DayTotals, b: DayTotals): DayTotals {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    if (typeof v === 'number') out[k] = (typeof prev === 'number' ? prev : 0) + v;
+    else if (v && typeof v === 'object') {
+      const merged: Record<string, number> = { ...((prev as Record<string, number> | undefined) ?? {}) };
+      for (const [kk, vv] of Object.entries(v as Record<string, number>)) merged[kk] = (merged[kk] ?? 0) + vv;
+      out[k] = merged;
+    }
+  }
+  return out as unknown as DayTotals;
+}
+
+/** The rollups by date (duplicates of a date summed); a date not in the map is a day of zeros (`emptyDay`). */
+export function ledgerByDate(days: readonly DayTotals[]): Map<string, DayTotals> {
+  const map = new Map<string, DayTotals>();
+  for (const d of days) {
+    const prev = map.get(d.date);
+    map.set(d.date, prev ? mergeDayTotals(prev, d) : { ...emptyDay(d.date), ...d });
+  }
+  return map;
+}
+
+/** "1234.5" → "1,234.5" for messages and assumptions. */
+const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+export const fmt = (n: number): string => NUMBER.format(n);

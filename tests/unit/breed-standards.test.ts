@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  findBreedStandard, listBreedStandards, standardAt, standardWeightGrams, INTERPOLATION_NOTE,
+} from '../../shared/domain/analytics/breed-standards.js';
+
+/** The tables of ../shared/DOMAIN.md, copied here by hand so the shipped data is checked against the reference. */
+const DOMAIN = {
+  ross: { days: [0, 7, 14, 21, 28, 35, 42, 49, 56], weight: [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318], fcr: [0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793] },
+  cobb: { weight: [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641], fcr: [0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842] },
+  hyline: {
+    weeks: [18, 20, 22, 24, 26, 28, 30, 35, 40, 50, 60, 70, 80],
+    henDay: [6.7, 52.5, 87.0, 92.4, 93.6, 93.5, 93.3, 92.7, 91.9, 90.0, 87.4, 83.6, 79.7],
+    weightKg: [1.41, 1.52, 1.64, 1.74, 1.81, 1.85, 1.86, 1.9, 1.92, 1.94, 1.95, 1.95, 1.96],
+  },
+  lohmann: { weeks: [4, 8, 12, 16, 18, 20, 24, 40, 60], weight: [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996] },
+};
+
+describe('breed matching (normalized name or alias, same bird type, no fuzzy matching)', () => {
+  it.each(['Ross 308', 'ross-308', 'ROSS308', ' ross_308 ', 'Aviagen Ross 308'])('%s → Ross 308', (name) => {
+    expect(findBreedStandard(name, 'broiler')?.id).toBe('ross-308');
+  });
+
+  it.each(['Cobb 500', 'COBB-500', 'cobb500'])('%s → Cobb 500', (name) => {
+    expect(findBreedStandard(name, 'broiler')?.id).toBe('cobb-500');
+  });
+
+  it.each([['Hy-Line Brown', 'hy-line-brown'], ['hyline brown', 'hy-line-brown'], ['Lohmann Brown', 'lohmann-brown-classic'], ['LOHMANN BROWN-CLASSIC', 'lohmann-brown-classic']])(
+    '%s → %s',
+    (name, id) => {
+      expect(findBreedStandard(name, 'layer')?.id).toBe(id);
+    },
+  );
+
+  it.each([
+    ['Ross 308 AP', 'broiler'], // another Aviagen product with its own objectives
+    ['Ross', 'broiler'],
+    ['Cobb 500 SF', 'broiler'],
+    ['Heritage Red', 'broiler'],
+    ['', 'broiler'],
+    ['---', 'broiler'],
+    ['Ross 308', 'breeder'], // parent stock follows another standard
+    ['Ross 308', 'layer'],
+    ['Hy-Line Brown', 'broiler'],
+    ['Hy-Line Brown', 'breeder'],
+  ] as const)('%s (%s) → no standard', (name, type) => {
+    expect(findBreedStandard(name, type)).toBeNull();
+  });
+
+  it('no breed → no standard', () => {
+    expect(findBreedStandard(null, 'broiler')).toBeNull();
+  });
+});
+
+describe('values at an age: linear interpolation between tabulated ages, nothing outside the table', () => {
+  const ross = findBreedStandard('Ross 308', 'broiler')!;
+  const cobb = findBreedStandard('Cobb 500', 'broiler')!;
+  const hyline = findBreedStandard('Hy-Line Brown', 'layer')!;
+  const lohmann = findBreedStandard('Lohmann Brown-Classic', 'layer')!;
+
+  it('Ross 308 day 10 = 213 + 3/7 × (533 − 213) = 350.143', () => {
+    const v = standardAt(ross, 10).values;
+    expect(v.bodyWeight).toMatchObject({ value: 350.1, unit: 'g', interpolated: true });
+    // FCR day 10 = 0.780 + 3/7 × (1.005 − 0.780) = 0.876429
+    expect(v.cumulativeFcr).toMatchObject({ value: 0.8764, unit: 'kg/kg', interpolated: true });
+  });
+
+  it('a tabulated day is not interpolated', () => {
+    expect(standardAt(ross, 7).values.bodyWeight).toMatchObject({ value: 213, interpolated: false });
+    expect(standardAt(ross, 56).values.cumulativeFcr).toMatchObject({ value: 1.793, interpolated: false });
+  });
+
+  it('every tabulated point equals the DOMAIN.md table', () => {
+    DOMAIN.ross.days.forEach((d, i) => {
+      expect(standardAt(ross, d).values.bodyWeight!.value).toBe(DOMAIN.ross.weight[i]);
+      expect(standardAt(cobb, d).values.bodyWeight!.value).toBe(DOMAIN.cobb.weight[i]);
+      if (i > 0) {
+        expect(standardAt(ross, d).values.cumulativeFcr!.value).toBe(DOMAIN.ross.fcr[i - 1]);
+        expect(standardAt(cobb, d).values.cumulativeFcr!.value).toBe(DOMAIN.cobb.fcr[i - 1]);
+      }
+    });
+    DOMAIN.hyline.weeks.forEach((w, i) => {
+      expect(standardAt(hyline, w * 7).values.henDayPct!.value).toBe(DOMAIN.hyline.henDay[i]);
+      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(DOMAIN.hyline.weightKg[i]);
+    });
+    DOMAIN.lohmann.weeks.forEach((w, i) => expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(DOMAIN.lohmann.weight[i]));
+  });
+
+  it('no extrapolation: null with the reason outside the table', () => {
+    const before = standardAt(ross, 3).values.cumulativeFcr!;
+    expect(before.value).toBeNull();
+    expect(before.reason).toBe('age 3 days is outside the Ross 308 cumulative FCR table (day 7 to day 56); standards are not extrapolated');
+    expect(standardAt(ross, 57).values.bodyWeight!.value).toBeNull();
+    expect(standardAt(hyline, 125).values.henDayPct!.value).toBeNull(); // week 18 = day 126 is the first
+    expect(standardAt(hyline, 561).values.henDayPct!.value).toBeNull(); // week 80 = day 560 is the last
+  });
+
+  it('Cobb 500 day 30 = 1783 + 2/7 × (2521 − 1783) = 1783 + 210.857 = 1993.857', () => {
+    expect(standardAt(cobb, 30).values.bodyWeight!.value).toBe(1993.9);
+  });
+
+  it('week tables: week N = N × 7 days, interpolated in days', () => {
+    // Hy-Line week 19 (day 133) = halfway between week 18 (6.7 %) and week 20 (52.5 %) = 29.6 %; weight (1.41 + 1.52) ÷ 2 = 1.465 kg
+    expect(standardAt(hyline, 133).values.henDayPct).toMatchObject({ value: 29.6, interpolated: true });
+    expect(standardAt(hyline, 133).values.bodyWeight).toMatchObject({ value: 1.465, unit: 'kg' });
+    // Lohmann day 100 (week 14.29): 1047 + (100 − 84) ÷ (112 − 84) × (1351 − 1047) = 1047 + 16/28 × 304 = 1220.714
+    expect(standardAt(lohmann, 100).values.bodyWeight!.value).toBe(1220.7);
+    // Lohmann has no production curve
+    expect(standardAt(lohmann, 200).values.henDayPct).toBeUndefined();
+  });
+
+  it('body weight in grams whatever the table unit', () => {
+    expect(standardWeightGrams(hyline, 126)).toEqual({ grams: 1410, interpolated: false });
+    expect(standardWeightGrams(ross, 10)!.grams).toBeCloseTo(213 + (3 / 7) * 320, 9);
+    expect(standardWeightGrams(lohmann, 27)).toBeNull(); // week 4 = day 28 is the first
+  });
+});
+
+describe('GET /api/v2/analytics/breeds', () => {
+  const list = listBreedStandards();
+
+  it('lists the four standards with source, edition and status', () => {
+    expect(list.map((s) => [s.id, s.birdType, s.status, s.edition])).toEqual([
+      ['ross-308', 'broiler', 'official', 2022],
+      ['cobb-500', 'broiler', 'official', 2022],
+      ['hy-line-brown', 'layer', 'approximate', null],
+      ['lohmann-brown-classic', 'layer', 'approximate', null],
+    ]);
+    expect(list[0]!.source).toMatchObject({ publisher: 'Aviagen' });
+    expect(list[1]!.source).toMatchObject({ publisher: 'Cobb-Vantress' });
+    for (const s of list) expect(s.interpolation).toBe(INTERPOLATION_NOTE);
+    expect(INTERPOLATION_NOTE).toMatch(/^linear interpolation between tabulated ages/);
+  });
+
+  it('series with units, age ranges and the tabulated points', () => {
+    const ross = list[0]!;
+    expect(ross.series.map((s) => [s.key, s.unit, s.ageRange])).toEqual([
+      ['bodyWeight', 'g', { from: 0, to: 56, unit: 'day' }],
+      ['cumulativeFcr', 'kg/kg', { from: 7, to: 56, unit: 'day' }],
+    ]);
+    expect(ross.series[0]!.points.map((p) => p.value)).toEqual(DOMAIN.ross.weight);
+    const hyline = list[2]!;
+    expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({ unit: '%', ageRange: { from: 18, to: 80, unit: 'week' }, ageRangeDays: { from: 126, to: 560 } });
+    expect(hyline.series.find((s) => s.key === 'henDayPct')!.points[1]).toEqual({ age: 20, ageDays: 140, value: 52.5 });
+    expect(list[3]!.series).toHaveLength(1);
+  });
+
+  it('is JSON-ready', () => {
+    expect(JSON.parse(JSON.stringify(list))).toEqual(list);
+  });
+});
