@@ -79,3 +79,115 @@ export const WaterReadingDto = Type.Object(
 export const WaterReadingResponse = Success(WaterReadingDto);
 
 export const EggProductionResponse = Success(MovementDto);
+
+// ---------------------------------------------------------------------------------------------------
+// Reads of one cycle (params: CycleParams of schemas/cycles.ts)
+
+export const CHARTS = ['weight', 'mortality', 'fcr'] as const;
+const ChartQuery = Type.Optional(
+  Type.Unsafe<(typeof CHARTS)[number]>({ type: 'string', enum: [...CHARTS], default: 'weight', description: 'With `Accept: image/svg+xml`: which chart (weight vs standard, daily mortality, FCR vs standard)' }),
+);
+
+export const dailyAnalyticsQuery = Type.Object({ chart: ChartQuery }, { additionalProperties: false, $id: 'DailyAnalyticsQuery' });
+export type DailyAnalyticsQuery = Static<typeof dailyAnalyticsQuery>;
+export const breedAnalyticsQuery = Type.Object({ chart: ChartQuery }, { additionalProperties: false, $id: 'BreedAnalyticsQuery' });
+export type BreedAnalyticsQuery = Static<typeof breedAnalyticsQuery>;
+
+export const predictionsQuery = Type.Object(
+  {
+    targetAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Age to predict the weight at (default: the cycle’s targetAgeDays)' })),
+    targetWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Weight whose date to predict (default: the cycle’s targetWeightGrams)' })),
+    forecastWeeks: Type.Optional(Type.Integer({ minimum: 1, maximum: 52, default: 8, description: 'Layers: weeks of production forecast' })),
+  },
+  { additionalProperties: false, $id: 'PredictionsQuery' },
+);
+export type PredictionsQuery = Static<typeof predictionsQuery>;
+
+export const anomaliesQuery = Type.Object(
+  {
+    severity: Type.Optional(Type.Unsafe<'warning' | 'critical'>({ type: 'string', enum: ['warning', 'critical'] })),
+    from: Type.Optional(CalendarDate),
+    to: Type.Optional(CalendarDate),
+  },
+  { additionalProperties: false, $id: 'AnomaliesQuery' },
+);
+export type AnomaliesQuery = Static<typeof anomaliesQuery>;
+
+export const eggQualityQuery = Type.Object(
+  {
+    cycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'Default: the flock’s active cycle' })),
+    window: Type.Optional(Type.Unsafe<'day' | 'week'>({ type: 'string', enum: ['day', 'week'], default: 'week', description: 'Periods: calendar days or ISO weeks' })),
+    periods: Type.Optional(Type.Integer({ minimum: 3, maximum: 52, description: 'Latest periods the trend is fitted on (default 7 days or 4 weeks)' })),
+  },
+  { additionalProperties: false, $id: 'EggQualityQuery' },
+);
+export type EggQualityQuery = Static<typeof eggQualityQuery>;
+
+// ---------------------------------------------------------------------------------------------------
+// Answers (the main fields; every KPI is a Figure)
+
+const Num = Type.Union([Type.Number(), Type.Null()]);
+export const FigureDto = Type.Object(
+  {
+    value: Num,
+    unit: Type.String(),
+    reason: Type.Optional(Type.String({ description: 'Why the value is null' })),
+    assumptions: Type.Optional(Type.Array(Type.String(), { description: 'Fallbacks (analytics config) that stood in for missing inputs' })),
+  },
+  { $id: 'Figure' },
+);
+
+export const AnalyticsCycleHeader = Type.Object(
+  {
+    flockId: Ulid, flockName: Type.String(), cycleId: Ulid, farmId: Type.String(), birdType: Type.String(), breed: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String(), startDate: CalendarDate, endDate: Type.Union([CalendarDate, Type.Null()]), asOf: CalendarDate,
+    configVersion: Type.Integer({ description: 'Analytics configuration version used (0: defaults)' }),
+  },
+  { $id: 'AnalyticsCycleHeader', description: 'The cycle the figures cover and the configuration they were computed with' },
+);
+
+const Loose = (properties: Parameters<typeof Type.Object>[0], description: string) => Type.Object(properties, { description, additionalProperties: true });
+
+export const DailyAnalyticsResponse = Success(
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    days: Type.Array(
+      Loose(
+        { date: CalendarDate, dayOfCycle: Type.Integer(), ageDays: Type.Integer(), phase: Type.String(), dailyMortalityPct: FigureDto, cumulativeMortalityPct: FigureDto, fcr: FigureDto, bodyWeight: FigureDto },
+        'Every KPI of the day (DOMAIN.md), each a Figure',
+      ),
+    ),
+  }),
+);
+export const CycleAnalyticsResponse = Success(
+  Type.Object({ cycle: AnalyticsCycleHeader, kpis: Loose({ mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, correctedFcr: FigureDto, epef: FigureDto, adgSincePlacement: FigureDto }, 'Cycle KPIs, each a Figure') }),
+);
+export const BreedAnalyticsResponse = Success(
+  Type.Object({ cycle: AnalyticsCycleHeader, comparison: Loose({ breed: Type.Union([Type.String(), Type.Null()]), interpolation: Type.String(), days: Type.Array(Type.Object({}, { additionalProperties: true })) }, 'Actual vs standard per day; `standard: null` with a reason for breeds without one') }),
+);
+export const FinancialsResponse = Success(
+  Type.Object({ cycle: AnalyticsCycleHeader, financials: Loose({ currency: Type.String(), margin: FigureDto, costPerKgLiveweight: FigureDto, costPerEgg: FigureDto, assumptions: Type.Array(Type.String()) }, 'Costs, revenue and margin from movements × pricing') }),
+);
+export const PredictionsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, predictions: Loose({ weight: Type.Object({}, { additionalProperties: true }), production: Type.Object({}, { additionalProperties: true }) }, 'Weight and production forecasts') }));
+export const AnomaliesResponse = Success(
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    thresholds: Type.Object({}, { additionalProperties: true, description: 'The thresholds section in force' }),
+    anomalies: Type.Array(
+      Type.Object({ date: CalendarDate, metric: Type.String(), value: Num, threshold: Num, unit: Type.String(), severity: Type.String(), message: Type.String(), evidence: Type.Object({}, { additionalProperties: true }) }),
+    ),
+  }),
+);
+export const SuppliersResponse = Success(Loose({ cycle: AnalyticsCycleHeader, suppliers: Type.Array(Type.Object({}, { additionalProperties: true })), scoreWeights: Type.Object({}, { additionalProperties: true }) }, 'Supplier reliability from the cycle’s feed deliveries'));
+export const EggQualityResponse = Success(Loose({ cycle: AnalyticsCycleHeader, window: Type.String(), periods: Type.Array(Type.Object({}, { additionalProperties: true })), trend: Type.Object({}, { additionalProperties: true }) }, 'Egg quality per period and its trend'));
+export const BreedStandardsResponse = Success(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), birdType: Type.String(), status: Type.String(), series: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true })));
+export const AnalyticsOverviewResponse = Success(
+  Type.Object({
+    name: Type.String(),
+    version: Type.String(),
+    description: Type.String(),
+    endpoints: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), summary: Type.String(), capability: Type.String() })),
+    charts: Type.Array(Type.String()),
+    breedStandards: Type.Array(Type.String()),
+  }),
+);

@@ -1,10 +1,11 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from './client.js';
-import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { weightFromItem, type WeightRecord } from './weights.js';
 import { emptyDay, type DayTotals } from '../domain/analytics/inputs.js';
+import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
 /**
@@ -16,7 +17,7 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 export interface CycleHead {
   flock: FlockRecord | undefined;
   cycle: CycleRecord | undefined;
-  storedConfig: Partial<AnalyticsSections> | undefined;
+  storedConfig: { config: Partial<AnalyticsSections>; version: number } | undefined;
 }
 
 export async function readCycleHead(flockId: string, cycleId: string): Promise<CycleHead> {
@@ -25,9 +26,12 @@ export async function readCycleHead(flockId: string, cycleId: string): Promise<C
   return {
     flock: flockFromItem(find(flockKey(flockId))),
     cycle: cycleFromItem(find(cycleKey(flockId, cycleId))),
-    storedConfig: find(analyticsConfigKey())?.config as Partial<AnalyticsSections> | undefined,
+    storedConfig: storedConfigOf(find(analyticsConfigKey())),
   };
 }
+
+const storedConfigOf = (item: Record<string, unknown> | undefined) =>
+  item ? { config: item.config as Partial<AnalyticsSections>, version: Number(item.version) } : undefined;
 
 /** Every page of a Query (a cycle has at most a few hundred rollups or weighings: usually one page). */
 async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
@@ -76,4 +80,20 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
     weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
     houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
   };
+}
+
+/** The supplier facts of a cycle's feed deliveries (DELIVERY# copies kept by the ledger): one Query. */
+export async function readCycleDeliveries(cycleId: string): Promise<FeedDeliveryFact[]> {
+  const items = await queryAll(prefixQuery(cycleId, DELIVERY_SK_PREFIX));
+  return items.map((i) => ({
+    date: String(i.date),
+    supplierId: (i.supplierId as string | undefined) ?? null,
+    feedType: String(i.feedType),
+    quantityKg: Number(i.quantityKg),
+    orderedDate: (i.orderedDate as string | undefined) ?? null,
+    expectedDate: (i.expectedDate as string | undefined) ?? null,
+    orderedQuantityKg: (i.orderedQuantityKg as number | undefined) ?? null,
+    qualityIssues: (i.qualityIssues as string[] | undefined) ?? null,
+    unitPrice: (i.unitPrice as number | undefined) ?? null,
+  }));
 }

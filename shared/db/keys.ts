@@ -67,6 +67,9 @@ export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: cyc
 export const STOCK_SK_PREFIX = 'STOCK#';
 // Weights: one item per weighing session in the cycle's partition, sorted by date (then method, then id).
 export const WEIGHT_SK_PREFIX = 'WEIGHT#';
+/** A copy of each feed_delivery movement's supplier facts, so supplier reliability reads deliveries, not every movement. */
+export const DELIVERY_SK_PREFIX = 'DELIVERY#';
+export const deliveryKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DELIVERY_SK_PREFIX}${movementId}` });
 /** Drinking-water quality readings of a cycle, by date (their pH values are also kept on the day's rollup). */
 export const WATER_READING_SK_PREFIX = 'WATERQ#';
 export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WATER_READING_SK_PREFIX}${date}#${id}` });

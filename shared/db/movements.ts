@@ -5,7 +5,7 @@ import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type HttpError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, deliveryKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
@@ -132,9 +132,14 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   const extra = w.extra ?? [];
   const items: TransactItem[] = [...extra];
   const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string } | { extra: number }> = extra.map((_, i) => ({ extra: i }));
+  // Feed deliveries also keep their supplier facts under DELIVERY#<id> (written, replaced and deleted with the movement).
+  const delivery = (m: MovementRecord): TransactItem[] =>
+    m.type === 'feed_delivery' ? [{ Put: { TableName: T, Item: { ...deliveryKey(m.cycleId, m.id), entity: 'FeedDelivery', movementId: m.id, date: m.date, ...m.fields } } }] : [];
+  const shadow = (entries: TransactItem[], movementId: string) => entries.forEach((e) => (items.push(e), meaning.push({ movement: movementId })));
   for (const m of w.puts ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
     meaning.push({ movement: m.id });
+    shadow(delivery(m), m.id);
   }
   // Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period).
   const unlocked = (m: MovementRecord, createdAfter: string) => ({
@@ -145,10 +150,12 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   for (const r of w.replaces ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(r.movement), ...unlocked({ ...r.movement, version: r.expectedVersion }, r.createdAfter) } });
     meaning.push({ movement: r.movement.id });
+    shadow(delivery(r.movement), r.movement.id);
   }
   for (const d of w.deletes ?? []) {
     items.push({ Delete: { TableName: T, Key: movementKey(d.movement.cycleId, d.movement.id), ...unlocked(d.movement, d.createdAfter) } });
     meaning.push({ movement: d.movement.id });
+    if (d.movement.type === 'feed_delivery') shadow([{ Delete: { TableName: T, Key: deliveryKey(d.movement.cycleId, d.movement.id) } }], d.movement.id);
   }
   for (const g of w.groups) {
     for (const change of g.changes) {

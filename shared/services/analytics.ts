@@ -19,6 +19,8 @@ export interface CycleAnalyticsContext {
   flock: FlockRecord;
   cycle: CycleRecord;
   config: AnalyticsSections;
+  /** The analytics configuration version the figures were computed with (0: the defaults). */
+  configVersion: number;
   inputs: CycleInputs;
 }
 
@@ -41,7 +43,8 @@ export async function cycleAnalyticsContext(user: AuthUser, flockId: string, cyc
   return {
     flock,
     cycle,
-    config: completeAll(storedConfig),
+    config: completeAll(storedConfig?.config),
+    configVersion: storedConfig?.version ?? 0,
     inputs: {
       cycle: {
         cycleId: cycle.id, flockId: flock.id, birdType: cycle.birdType, breed: flock.breed, hatchDate: cycle.hatchDate ?? flock.hatchDate,

@@ -182,3 +182,23 @@ describe('against the breed standard and weighings', () => {
     expect(a).toEqual([]);
   });
 });
+
+describe('water pH (readings kept on the day rollups)', () => {
+  it('flags the lowest and highest reading outside the band; critical at 1 pH unit beyond it', () => {
+    const day = (date: string, waterPh: number[]) => ({ ...emptyDay(date), waterPh });
+    const inputs: CycleInputs = {
+      cycle: { cycleId: 'c', flockId: 'f', birdType: 'broiler', breed: null, hatchDate: '2026-01-01', startDate: '2026-01-01', endDate: null, status: 'active', targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null },
+      days: [day('2026-01-02', [7.0, 5.9]), day('2026-01-03', [9.1]), day('2026-01-04', [6.0, 8.0]), day('2026-01-05', [4.9])],
+      weighings: [],
+      asOf: '2026-01-05',
+    };
+    const found = detectAnomalies(inputs, ANALYTICS_DEFAULTS).filter((a) => a.metric === 'waterPh');
+    // defaults 6.0–8.0: 5.9 is 0.1 below (warning), 9.1 is 1.1 above (critical), 6.0 and 8.0 are inside, 4.9 is 1.1 below (critical)
+    expect(found.map((a) => [a.date, a.value, a.threshold, a.severity])).toEqual([
+      ['2026-01-02', 5.9, 6, 'warning'],
+      ['2026-01-03', 9.1, 8, 'critical'],
+      ['2026-01-05', 4.9, 6, 'critical'],
+    ]);
+    expect(found[0]!.evidence).toMatchObject({ readings: 2, lowest: 5.9, highest: 7 });
+  });
+});

@@ -15,6 +15,7 @@
  * | fcrAboveStandard | FCR (weighing days) more than fcrAboveStandardPct above the standard | ≥ 2 × fcrAboveStandardPct above |
  * | lowUniformity | a weighing's uniformity < uniformityMinPct | < uniformityMinPct − (100 − uniformityMinPct) (80 → below 60) |
  * | crackedEggs | cracked % of the day's eggs > crackedEggsMaxPct | ≥ 2 × crackedEggsMaxPct |
+ * | waterPh | a water reading's pH < waterPhMin or > waterPhMax (the day's lowest and highest reading) | outside the band by at least 1 pH unit |
  *
  * A low water day (tolerance t = consumption.lowIntakeTolerancePct): water recorded, and either below
  * the expected intake by more than t % (water % of expected < 100 − t), or the water per bird is more
@@ -29,7 +30,7 @@ import type { CycleInputs } from './inputs.js';
 import { dailySeries, effectiveWeighings, isLayingType, seriesEnd, type DailyKpis } from './kpis.js';
 
 export const ANOMALY_METRICS = [
-  'dailyMortality', 'cumulativeMortality', 'waterFeedRatio', 'lowWaterIntake', 'henDayDrop', 'weightBelowStandard', 'fcrAboveStandard', 'lowUniformity', 'crackedEggs',
+  'dailyMortality', 'cumulativeMortality', 'waterFeedRatio', 'lowWaterIntake', 'henDayDrop', 'weightBelowStandard', 'fcrAboveStandard', 'lowUniformity', 'crackedEggs', 'waterPh',
 ] as const;
 export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
 export type Severity = 'warning' | 'critical';
@@ -216,6 +217,26 @@ function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
   });
 }
 
+/** Drinking-water pH outside [waterPhMin, waterPhMax] (POST …/water-readings keeps each day's readings on its rollup). */
+function waterPh(inputs: CycleInputs, t: Thresholds): Anomaly[] {
+  const end = seriesEnd(inputs);
+  return inputs.days.flatMap((d) => {
+    const readings = d.waterPh ?? [];
+    if (readings.length === 0 || d.date > end) return [];
+    const low = Math.min(...readings);
+    const high = Math.max(...readings);
+    const out: Anomaly[] = [];
+    const evidence = { readings: readings.length, lowest: low, highest: high, acceptableMin: t.waterPhMin, acceptableMax: t.waterPhMax };
+    if (low < t.waterPhMin) {
+      out.push({ date: d.date, metric: 'waterPh', value: low, threshold: t.waterPhMin, unit: 'pH', severity: sev(t.waterPhMin - low >= 1), message: `Drinking water pH ${fmt(low)} is below the acceptable ${fmt(t.waterPhMin)}: acid water lowers intake and corrodes lines; check the acidifier dose.`, evidence });
+    }
+    if (high > t.waterPhMax) {
+      out.push({ date: d.date, metric: 'waterPh', value: high, threshold: t.waterPhMax, unit: 'pH', severity: sev(high - t.waterPhMax >= 1), message: `Drinking water pH ${fmt(high)} is above the acceptable ${fmt(t.waterPhMax)}: alkaline water weakens chlorine and water-borne vaccines.`, evidence });
+    }
+    return out;
+  });
+}
+
 /** Every anomaly of the cycle, by date then rule (see the module note). The series and comparison may be passed in when already computed. */
 export function detectAnomalies(
   inputs: CycleInputs,
@@ -234,6 +255,7 @@ export function detectAnomalies(
     ...standardDeviations(cmp, t),
     ...lowUniformity(inputs, t),
     ...crackedEggs(rows, t),
+    ...waterPh(inputs, t),
   ];
   const order = (m: AnomalyMetric) => ANOMALY_METRICS.indexOf(m);
   return all.sort((a, b) => a.date.localeCompare(b.date) || order(a.metric) - order(b.metric));

@@ -1,0 +1,15 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { cycleReport } from '../../shared/services/analytics-reports.js';
+import { cycleParams } from '../../schemas/compiled/cycles.js';
+import { CycleAnalyticsResponse } from '../../schemas/analytics.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'Cycle KPIs (DOMAIN.md): mortality, livability, FCR, corrected FCR, ADG, EPEF, uniformity, hen-day, peak production, egg mass, feed per kg egg and per dozen, water:feed, stocking density',
+    params: cycleParams,
+    responses: { 200: { description: 'Cycle KPIs', schema: CycleAnalyticsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+  },
+  async ({ params, user }) => ok(await cycleReport(user, params.flockId, params.cycleId), 'Cycle KPIs'),
+);

@@ -1,0 +1,15 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { financialReport } from '../../shared/services/analytics-reports.js';
+import { cycleParams } from '../../schemas/compiled/cycles.js';
+import { FinancialsResponse } from '../../schemas/analytics.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'Costs and revenue of the cycle from its movements × the pricing configuration (a price on a movement wins), margin, cost per kg live weight, per bird and per egg',
+    params: cycleParams,
+    responses: { 200: { description: 'Cycle financials', schema: FinancialsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+  },
+  async ({ params, user }) => ok(await financialReport(user, params.flockId, params.cycleId), 'Cycle financials'),
+);

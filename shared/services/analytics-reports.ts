@@ -1,0 +1,90 @@
+import { analyticsChart, type ChartKind } from '../domain/analytics-charts.js';
+import { detectAnomalies } from '../domain/analytics/anomalies.js';
+import { listBreedStandards } from '../domain/analytics/breed-standards.js';
+import { compareWithStandard } from '../domain/analytics/comparison.js';
+import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-quality.js';
+import { cycleFinancials } from '../domain/analytics/financials.js';
+import { cycleKpis, dailySeries } from '../domain/analytics/kpis.js';
+import { predictions, type PredictionOptions } from '../domain/analytics/predictions.js';
+import { supplierReliability } from '../domain/analytics/suppliers.js';
+import { readCycleDeliveries } from '../db/analytics.js';
+import { ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
+import { scopedFlock } from './flocks.js';
+
+/**
+ * The Analytics V2 reads of one cycle. Each loads the cycle's facts once (cycleAnalyticsContext: two
+ * round trips, whatever the number of movements) and runs the pure engine of shared/domain/analytics.
+ * Every answer starts with the same `cycle` header, so clients know what the figures cover.
+ */
+function header(ctx: CycleAnalyticsContext) {
+  const { cycle, flock, inputs } = ctx;
+  return {
+    flockId: flock.id, flockName: flock.name, cycleId: cycle.id, farmId: cycle.farmId, birdType: cycle.birdType, breed: flock.breed,
+    status: cycle.status, startDate: cycle.startDate, endDate: cycle.endDate, asOf: inputs.asOf, configVersion: ctx.configVersion,
+  };
+}
+
+export async function dailyReport(user: AuthUser, flockId: string, cycleId: string) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  return { cycle: header(ctx), days: dailySeries(ctx.inputs, ctx.config) };
+}
+
+export async function cycleReport(user: AuthUser, flockId: string, cycleId: string) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  return { cycle: header(ctx), kpis: cycleKpis(ctx.inputs, ctx.config) };
+}
+
+export async function breedReport(user: AuthUser, flockId: string, cycleId: string) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  return { cycle: header(ctx), comparison: compareWithStandard(ctx.inputs, ctx.config) };
+}
+
+export async function financialReport(user: AuthUser, flockId: string, cycleId: string) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  const kpis = cycleKpis(ctx.inputs, ctx.config);
+  const live = kpis.liveWeightKg;
+  return { cycle: header(ctx), financials: cycleFinancials(ctx.inputs, ctx.config, { kg: live.value, reason: live.reason, assumptions: live.assumptions }) };
+}
+
+export async function predictionReport(user: AuthUser, flockId: string, cycleId: string, options: PredictionOptions) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  return { cycle: header(ctx), predictions: predictions(ctx.inputs, ctx.config, options) };
+}
+
+export async function anomalyReport(user: AuthUser, flockId: string, cycleId: string, query: { severity?: 'warning' | 'critical'; from?: string; to?: string }) {
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  const all = detectAnomalies(ctx.inputs, ctx.config);
+  const anomalies = all.filter(
+    (a) => (!query.severity || a.severity === query.severity) && (!query.from || a.date >= query.from) && (!query.to || a.date <= query.to),
+  );
+  return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies };
+}
+
+export async function supplierReport(user: AuthUser, flockId: string, cycleId: string) {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  return { cycle: header(ctx), ...supplierReliability(await readCycleDeliveries(cycleId)) };
+}
+
+/** The egg-quality trend of a flock: its active cycle by default, or `cycleId`. */
+export async function eggQualityReport(user: AuthUser, flockId: string, query: { cycleId?: string; window?: EggQualityWindow; periods?: number }) {
+  const flock = await scopedFlock(user, flockId);
+  const cycleId = query.cycleId ?? flock.activeCycleId;
+  if (!cycleId) throw new ValidationFailed([{ field: 'query.cycleId', message: `is required: flock ${flockId} has no active cycle` }]);
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  const series = dailySeries(ctx.inputs, ctx.config);
+  const hens = Object.fromEntries(series.map((d) => [d.date, d.birds.present]));
+  const trend = eggQualityTrend(ctx.inputs.days, hens, { window: query.window ?? 'week', to: ctx.inputs.asOf, trendPeriods: query.periods });
+  return { cycle: header(ctx), ...trend };
+}
+
+/** One chart of the cycle as an SVG document (daily and breed reads with `Accept: image/svg+xml`). */
+export async function cycleChart(user: AuthUser, flockId: string, cycleId: string, kind: ChartKind): Promise<string> {
+  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  const series = dailySeries(ctx.inputs, ctx.config);
+  return analyticsChart(kind, { flockName: ctx.flock.name, breed: ctx.flock.breed, series, comparison: compareWithStandard(ctx.inputs, ctx.config, series) });
+}
+
+export const breedStandards = () => listBreedStandards();
