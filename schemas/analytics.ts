@@ -80,6 +80,37 @@ export const WaterReadingResponse = Success(WaterReadingDto);
 
 export const EggProductionResponse = Success(MovementDto);
 
+export const AGE_ADJUSTED_METRICS = ['body_weight_g'] as const;
+
+/** Seed: `{value, ...}`: an observation of the flock at its age, compared with the breed standard for that age. */
+export const ageAdjustedDataBody = Type.Object(
+  {
+    value: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'The observed value (body weight: average grams per bird)' }),
+    metric: Type.Optional(Type.Unsafe<(typeof AGE_ADJUSTED_METRICS)[number]>({ type: 'string', enum: [...AGE_ADJUSTED_METRICS], default: 'body_weight_g', description: 'What was observed (default body_weight_g)' })),
+    date: RecordDate('observation'),
+    sampleSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many birds the average covers' })),
+    referenceAgeDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Age to express the value at (default: the cycle’s targetAgeDays, else 42 for broilers and 18 weeks for layers)' })),
+    notes: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false, $id: 'AgeAdjustedDataBody' },
+);
+export type AgeAdjustedDataBody = Static<typeof ageAdjustedDataBody>;
+
+export const AgeAdjustedResponse = Success(
+  Type.Object({
+    metric: Type.String(),
+    value: Type.Number(),
+    unit: Type.String(),
+    date: CalendarDate,
+    ageDays: Type.Integer(),
+    standard: Type.Union([Type.Object({ name: Type.String(), status: Type.String(), value: Type.Number(), interpolated: Type.Boolean() }), Type.Null()]),
+    deviationPct: Type.Union([Type.Number(), Type.Null()]),
+    ageAdjusted: Type.Union([Type.Object({ referenceAgeDays: Type.Integer(), value: Type.Number(), method: Type.String() }), Type.Null()]),
+    reason: Type.Optional(Type.String({ description: 'Why there is no comparison (no standard for the breed, or the age is outside the table)' })),
+    weighing: Type.Object({}, { additionalProperties: true, description: 'The weighing it was stored as (GET …/weights lists it)' }),
+  }),
+);
+
 // ---------------------------------------------------------------------------------------------------
 // Reads of one cycle (params: CycleParams of schemas/cycles.ts)
 

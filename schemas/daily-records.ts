@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional } from '@sinclair/typebox';
 import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { DEATH_CAUSES, MovementDto } from './movements.js';
@@ -7,10 +7,16 @@ import { STAGES } from '../shared/domain/production-stage.js';
 const Count = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 const Amount = Type.Number({ minimum: 0, maximum: 10_000_000 });
 
+/** Deaths per cause: each known cause an optional count, nothing else. */
+const DeathsByCause = Type.Object(Object.fromEntries(DEATH_CAUSES.map((c) => [c, Type.Optional(Count)])) as Record<(typeof DEATH_CAUSES)[number], TOptional<typeof Count>>, {
+  additionalProperties: false,
+  minProperties: 1,
+});
+
 /** The fields of one day's form (shared by the record and by validate-daily-data). */
 const dailyFields = {
   deaths: Type.Optional(
-    Type.Union([Count, Type.Partial(Type.Record(StringEnum(DEATH_CAUSES), Count))], { description: 'Dead birds: a total, or a count per cause (disease, heat, …, unknown)' }),
+    Type.Union([Count, DeathsByCause], { description: 'Dead birds: a total, or a count per cause (disease, heat, …, unknown)' }),
   ),
   culls: Type.Optional(Count),
   cullReason: Type.Optional(Type.String({ maxLength: 200 })),

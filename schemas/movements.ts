@@ -86,7 +86,7 @@ export const MOVEMENT_CATALOGUE = [
     dirty: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     doubleYolk: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     averageEggWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 200 })),
-    grades: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), { maxProperties: 20, description: 'Count per grade (S, M, L, XL…)' })),
+    grades: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), { maxProperties: 20, additionalProperties: false, description: 'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -' })),
   }),
   movement('egg_sale', 'Eggs sold', 'Eggs sold (taken from the farm’s egg stock)', {
     quantity: Count('Eggs sold'),

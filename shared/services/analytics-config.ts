@@ -26,7 +26,7 @@ export interface AnalyticsConfigState {
 }
 
 /** Stored sections completed with the defaults, so fields added after a version was stored read as their default. */
-const completeAll = (stored: Partial<AnalyticsSections> | undefined): AnalyticsSections =>
+export const completeAll = (stored: Partial<AnalyticsSections> | undefined): AnalyticsSections =>
   Object.fromEntries(ANALYTICS_SECTIONS.map((s) => [s, completeSection(s, stored?.[s] ?? {})])) as unknown as AnalyticsSections;
 
 export async function currentAnalyticsConfig(): Promise<AnalyticsConfigState> {

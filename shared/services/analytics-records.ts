@@ -1,4 +1,5 @@
 import { ulid } from 'ulidx';
+import { ageAdjustedWeight, DEFAULT_REFERENCE_AGE } from '../domain/analytics-age-adjusted.js';
 import { recordDateProblems } from '../domain/ledger.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { assessPh } from '../domain/water-quality.js';
@@ -11,8 +12,9 @@ import { scopedCycle } from './cycles.js';
 import { scopedFlock } from './flocks.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { createMovementFor } from './movements.js';
+import { recordWeightFor } from './weights.js';
 import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
-import type { EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
+import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
 import type { MovementInput } from '../../schemas/movements.js';
 
 /**
@@ -57,4 +59,25 @@ export async function recordWaterReading(user: AuthUser, body: WaterReadingBody,
     await writeWaterReading(record, remember(response), () => new DuplicateRequest());
     return response;
   });
+}
+
+/**
+ * Age-adjusted data: a body weight observed at the flock's age, stored as a weighing of the active cycle
+ * (so FCR, ADG, EPEF and the breed comparison use it) and answered with its standard and its value at a
+ * reference age. A retry with the same Idempotency-Key replays the weighing and answers the same figures.
+ */
+export async function recordAgeAdjustedData(user: AuthUser, flockId: string, body: AgeAdjustedDataBody, idempotencyKey: string | undefined) {
+  const flock = await scopedFlock(user, flockId);
+  const cycleId = activeCycleOf(flock, 'age-adjusted data');
+  const date = body.date ?? today();
+  const stored = await recordWeightFor(user, flockId, cycleId, { date, grams: body.value, ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}), ...(body.notes ? { notes: body.notes } : {}) }, idempotencyKey);
+  const weighing = (stored.body as { data: { ageDays: number } }).data;
+  const { ageDays } = weighing;
+  const referenceAgeDays = body.referenceAgeDays ?? DEFAULT_REFERENCE_AGE[flock.birdType];
+  const adjusted = ageAdjustedWeight({ grams: body.value, ageDays, breed: flock.breed, birdType: flock.birdType, referenceAgeDays });
+  return {
+    statusCode: stored.statusCode,
+    replayed: stored.replayed,
+    body: { message: 'Age-adjusted data recorded', data: { metric: body.metric ?? 'body_weight_g', value: body.value, unit: 'g', date, ageDays, ...adjusted, weighing } },
+  };
 }

@@ -119,3 +119,49 @@ describe('POST /api/v2/analytics/water-readings', () => {
     expect(closed.status).toBe(409);
   });
 });
+
+describe('POST /api/v2/analytics/age-adjusted-data/{flockId}', () => {
+  const AGE = (flockId: string) => `/api/v2/analytics/age-adjusted-data/${flockId}`;
+
+  it('stores a body weight as a weighing of the active cycle and compares it with the standard at that age', async () => {
+    // Ross 308, age 21 today: standard 1,012 g; 960 g is (960 − 1,012) ÷ 1,012 = −5.14 %;
+    // at 42 days: 960 × 2,998 ÷ 1,012 = 2,843.97 → 2,844 g
+    const c = await flockWithCycle({ breed: 'Ross 308', startDate: day(-21) });
+    const res = await call('POST', AGE(c.flock.id), { token: c.token, body: { value: 960, sampleSize: 50 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({
+      metric: 'body_weight_g', value: 960, unit: 'g', date: day(0), ageDays: 21,
+      standard: { name: 'Ross 308', value: 1012, interpolated: false },
+      ageAdjusted: { referenceAgeDays: 42, value: 2844 },
+      weighing: { grams: 960, sampleSize: 50, method: 'manual_sample' },
+    });
+    expect(res.body.data.deviationPct).toBeCloseTo(-5.14, 2);
+    const weights = await call('GET', `${c.base}/weights`, { token: c.token });
+    expect(weights.body.data.map((w: { grams: number }) => w.grams)).toEqual([960]);
+    expect((await call('GET', c.base, { token: c.token })).body.data.latestWeight).toEqual({ date: day(0), grams: 960 });
+  });
+
+  it('unknown breeds get no standard (with the reason); bad input is 400 and writes nothing; retries replay', async () => {
+    const c = await flockWithCycle({ breed: 'Kuroiler', startDate: day(-10) });
+    const key = { 'Idempotency-Key': 'age-adjusted-1' };
+    const first = await call('POST', AGE(c.flock.id), { token: c.token, headers: key, body: { value: 300, date: day(-1) } });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ standard: null, deviationPct: null, ageAdjusted: null, reason: expect.stringMatching(/no breed standard for "Kuroiler"/) });
+    const again = await call('POST', AGE(c.flock.id), { token: c.token, headers: key, body: { value: 300, date: day(-1) } });
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body.data.weighing.id).toBe(first.body.data.weighing.id);
+    for (const [body, field] of [
+      [{}, 'body.value'],
+      [{ value: -3 }, 'body.value'],
+      [{ value: '300' }, 'body.value'],
+      [{ value: 300, metric: 'shoe_size' }, 'body.metric'],
+      [{ value: 300, date: day(-11) }, 'body.date'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      const res = await call('POST', AGE(c.flock.id), { token: c.token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    expect((await call('GET', `${c.base}/weights`, { token: c.token })).body.data).toHaveLength(1);
+    expect((await call('POST', AGE('01JD3Y4Z9V6Q8K2M5N7P0R1S3T'), { token: c.token, body: { value: 300 } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A farm with one record of every kind, written through the API by the farm's manager: house, flock,
+ * active cycle, a movement, a daily record and a weighing, plus a second user for the admin routes.
+ * Generated checks fill path parameters from `ids`, so every farm-scoped route reaches its handler.
+ */
+import { expect } from 'vitest';
+import { call, type CallResult } from '../../support/api.js';
+import { otherFarm } from '../../support/farms.js';
+import { account, type Account } from './accounts.js';
+
+export interface Fixture {
+  /** Path parameter → a real id (farmId, houseId, flockId, cycleId, movementId, date, userId). */
+  ids: Record<string, string>;
+  admin: Account;
+  manager: Account;
+  /** Every response the fixture received, for the secret-field scan. */
+  responses: Array<{ label: string; res: CallResult }>;
+}
+
+export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+export async function farmFixture(tag: string): Promise<Fixture> {
+  const farmId = await otherFarm(`${tag} farm`);
+  const [admin, manager, victim] = await Promise.all([account({ role: 'admin' }), account({ role: 'manager', farmIds: [farmId] }), account({ farmIds: [farmId] })]);
+  const responses: Fixture['responses'] = [];
+  const post = async (path: string, body: unknown) => {
+    const res = await call('POST', path, { token: manager.token, body });
+    responses.push({ label: `fixture POST ${path}`, res });
+    expect(res.status, `${path} ${res.raw}`).toBeLessThan(300);
+    return res.body.data;
+  };
+  const start = day(-10);
+  const ids: Record<string, string> = { farmId, userId: victim.id, date: day(-9) };
+  ids.houseId = (await post(`/api/v1/config/farms/${farmId}/houses`, { name: `${tag} house`, usableAreaM2: 500, capacity: 5000 })).id;
+  ids.flockId = (await post('/api/v1/flocks', { name: `${tag} flock`, birdType: 'broiler', farmId, houseId: ids.houseId, hatchDate: start })).id;
+  ids.cycleId = (await post(`/api/v1/flocks/${ids.flockId}/cycles`, { startDate: start })).id;
+  const base = `/api/v1/flocks/${ids.flockId}/cycles/${ids.cycleId}`;
+  ids.movementId = (await post(`${base}/movements`, { type: 'bird_inflow', date: start, quantity: 1000 })).id;
+  await post(`${base}/daily-records`, { date: ids.date, deaths: 2, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 });
+  await post(`${base}/weights`, { date: ids.date, grams: 58 });
+  return { ids, admin, manager, responses };
+}
