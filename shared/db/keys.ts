@@ -70,6 +70,9 @@ export const WEIGHT_SK_PREFIX = 'WEIGHT#';
 /** A copy of each feed_delivery movement's supplier facts, so supplier reliability reads deliveries, not every movement. */
 export const DELIVERY_SK_PREFIX = 'DELIVERY#';
 export const deliveryKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DELIVERY_SK_PREFIX}${movementId}` });
+/** Medications with a withdrawal period, in their farm's partition by the period's last day (withdrawals still running = one range Query). */
+export const WITHDRAWAL_SK_PREFIX = 'WITHDRAWAL#';
+export const withdrawalKey = (farmId: string, endDate: string, movementId: string): Key => ({ PK: farmPartition(farmId), SK: `${WITHDRAWAL_SK_PREFIX}${endDate}#${movementId}` });
 /** Drinking-water quality readings of a cycle, by date (their pH values are also kept on the day's rollup). */
 export const WATER_READING_SK_PREFIX = 'WATERQ#';
 export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WATER_READING_SK_PREFIX}${date}#${id}` });

@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
-import { BALANCES } from '../domain/ledger.js';
+import { BALANCES, withdrawalEnd } from '../domain/ledger.js';
 import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type HttpError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, deliveryKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, deliveryKey, withdrawalKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
@@ -102,6 +102,25 @@ function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactIt
   };
 }
 
+/**
+ * Copies some movements keep elsewhere, written, replaced and deleted in the same transaction as the
+ * movement: a feed delivery's supplier facts in its cycle (`DELIVERY#<id>`: supplier reliability reads
+ * deliveries only) and a medication's withdrawal period in its farm (`WITHDRAWAL#<end date>#<id>`: the
+ * withdrawals still running are one range Query, for the veterinarian's dashboard and compliance).
+ */
+export function copiesOf(m: MovementRecord): Array<{ key: Key; item: Record<string, unknown> }> {
+  if (m.type === 'feed_delivery') return [{ key: deliveryKey(m.cycleId, m.id), item: { entity: 'FeedDelivery', movementId: m.id, date: m.date, ...m.fields } }];
+  const days = Number(m.fields.withdrawalDays ?? 0);
+  if (m.type === 'medication' && days > 0) {
+    const endDate = withdrawalEnd(m.date, days);
+    return [{
+      key: withdrawalKey(m.farmId, endDate, m.id),
+      item: { entity: 'Withdrawal', movementId: m.id, farmId: m.farmId, flockId: m.flockId, cycleId: m.cycleId, date: m.date, endDate, withdrawalDays: days, product: m.fields.product ?? null },
+    }];
+  }
+  return [];
+}
+
 export interface LedgerGroup {
   ref: CycleRef;
   changes: NetChange[];
@@ -112,7 +131,7 @@ export interface LedgerWrite {
   /** Movements to create (each `attribute_not_exists`). */
   puts?: MovementRecord[];
   /** Movements to replace at their version, still unlocked (edits). */
-  replaces?: Array<{ movement: MovementRecord; expectedVersion: number; createdAfter: string }>;
+  replaces?: Array<{ movement: MovementRecord; previous: MovementRecord; expectedVersion: number; createdAfter: string }>;
   /** Movements to delete at their version, still unlocked. */
   deletes?: Array<{ movement: MovementRecord; createdAfter: string }>;
   /** Everything else that must commit with it (audit, the idempotent response); a failure there is `onExtraFailed`. */
@@ -132,14 +151,14 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   const extra = w.extra ?? [];
   const items: TransactItem[] = [...extra];
   const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string } | { extra: number }> = extra.map((_, i) => ({ extra: i }));
-  // Feed deliveries also keep their supplier facts under DELIVERY#<id> (written, replaced and deleted with the movement).
-  const delivery = (m: MovementRecord): TransactItem[] =>
-    m.type === 'feed_delivery' ? [{ Put: { TableName: T, Item: { ...deliveryKey(m.cycleId, m.id), entity: 'FeedDelivery', movementId: m.id, date: m.date, ...m.fields } } }] : [];
-  const shadow = (entries: TransactItem[], movementId: string) => entries.forEach((e) => (items.push(e), meaning.push({ movement: movementId })));
+  const copy = (entries: TransactItem[], movementId: string) => entries.forEach((e) => (items.push(e), meaning.push({ movement: movementId })));
+  const putCopies = (m: MovementRecord): TransactItem[] => copiesOf(m).map((c) => ({ Put: { TableName: T, Item: { ...c.key, ...c.item } } }));
+  const deleteCopies = (m: MovementRecord, keep: Key[] = []): TransactItem[] =>
+    copiesOf(m).filter((c) => !keep.some((k) => k.PK === c.key.PK && k.SK === c.key.SK)).map((c) => ({ Delete: { TableName: T, Key: c.key } }));
   for (const m of w.puts ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
     meaning.push({ movement: m.id });
-    shadow(delivery(m), m.id);
+    copy(putCopies(m), m.id);
   }
   // Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period).
   const unlocked = (m: MovementRecord, createdAfter: string) => ({
@@ -150,12 +169,12 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   for (const r of w.replaces ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(r.movement), ...unlocked({ ...r.movement, version: r.expectedVersion }, r.createdAfter) } });
     meaning.push({ movement: r.movement.id });
-    shadow(delivery(r.movement), r.movement.id);
+    copy([...deleteCopies(r.previous, copiesOf(r.movement).map((c) => c.key)), ...putCopies(r.movement)], r.movement.id);
   }
   for (const d of w.deletes ?? []) {
     items.push({ Delete: { TableName: T, Key: movementKey(d.movement.cycleId, d.movement.id), ...unlocked(d.movement, d.createdAfter) } });
     meaning.push({ movement: d.movement.id });
-    if (d.movement.type === 'feed_delivery') shadow([{ Delete: { TableName: T, Key: deliveryKey(d.movement.cycleId, d.movement.id) } }], d.movement.id);
+    copy(deleteCopies(d.movement), d.movement.id);
   }
   for (const g of w.groups) {
     for (const change of g.changes) {

@@ -196,3 +196,11 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
   }
   return out;
 }
+
+/**
+ * The last day of a medication's withdrawal period, counted conservatively: the treatment day plus N full
+ * days (treated on the 1st with 5 days: restricted up to and including the 6th, sale from the 7th).
+ */
+export function withdrawalEnd(date: string, withdrawalDays: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + withdrawalDays * 86_400_000).toISOString().slice(0, 10);
+}

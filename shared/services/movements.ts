@@ -173,7 +173,7 @@ export async function updateMovementFor(user: AuthUser, flockId: string, cycleId
   await refusedToConflict(
     applyLedger({
       groups: [{ ref: refOf(cycle), changes }],
-      replaces: [{ movement: updated, expectedVersion: version, createdAfter: autoLockCutoff() }],
+      replaces: [{ movement: updated, previous: movement, expectedVersion: version, createdAfter: autoLockCutoff() }],
       extra: [auditPut({ actorId: user.id, action: 'movement.update', targetType: 'movement', targetId: movementId, changes: diffFields(movement, updated), requestId })],
     }),
   );

@@ -1,0 +1,98 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from './client.js';
+import { dayFromItem } from './analytics.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { activeFlocksOfFarm, type FlockSummary } from './inventory.js';
+import { analyticsConfigKey, cycleKey, dailyRecordKey, dayRollupKey, farmKey, farmPartition, gsi1, WITHDRAWAL_SK_PREFIX } from './keys.js';
+import type { DayTotals } from '../domain/analytics/inputs.js';
+import type { AnalyticsSections } from '../../schemas/analytics-config.js';
+
+/**
+ * The dashboard's reads. A farm's day costs one Query (its active flocks) and one BatchGetItem of the farm,
+ * the analytics configuration, each active cycle, its rollups of today and yesterday and today's daily
+ * form (chunks of 100 keys: one call up to 24 active flocks). Running withdrawals are one range Query.
+ */
+export interface FarmDay {
+  farmExists: boolean;
+  storedConfig: Partial<AnalyticsSections> | undefined;
+  flocks: Array<{ flock: FlockSummary; cycle: CycleRecord | null; today: DayTotals | null; yesterday: DayTotals | null; dailyRecordToday: boolean }>;
+}
+
+export async function readFarmDay(farmId: string, today: string, yesterday: string): Promise<FarmDay> {
+  const flocks = await activeFlocksOfFarm(farmId);
+  const withCycle = flocks.filter((f) => f.activeCycleId);
+  const keys = [
+    farmKey(farmId),
+    analyticsConfigKey(),
+    ...withCycle.flatMap((f) => [cycleKey(f.id, f.activeCycleId!), dayRollupKey(f.activeCycleId!, today), dayRollupKey(f.activeCycleId!, yesterday), dailyRecordKey(f.activeCycleId!, today)]),
+  ];
+  const items = await batchGet(keys, { consistent: true });
+  const byKey = new Map(items.map((i) => [`${i.PK}|${i.SK}`, i]));
+  const at = (k: { PK: string; SK: string }) => byKey.get(`${k.PK}|${k.SK}`);
+  return {
+    farmExists: at(farmKey(farmId)) !== undefined,
+    storedConfig: at(analyticsConfigKey())?.config as Partial<AnalyticsSections> | undefined,
+    flocks: flocks.map((flock) => {
+      const id = flock.activeCycleId;
+      if (!id) return { flock, cycle: null, today: null, yesterday: null, dailyRecordToday: false };
+      const day = (date: string) => {
+        const item = at(dayRollupKey(id, date));
+        return item ? dayFromItem(item) : null;
+      };
+      return { flock, cycle: cycleFromItem(at(cycleKey(flock.id, id))) ?? null, today: day(today), yesterday: day(yesterday), dailyRecordToday: at(dailyRecordKey(id, today)) !== undefined };
+    }),
+  };
+}
+
+export interface Withdrawal {
+  movementId: string;
+  flockId: string;
+  cycleId: string;
+  product: string | null;
+  date: string;
+  endDate: string;
+  withdrawalDays: number;
+}
+
+/** Medications whose withdrawal period runs today or later (kept by the ledger under WITHDRAWAL#<end date>#<id>). */
+export async function runningWithdrawals(farmId: string, today: string): Promise<Withdrawal[]> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': farmPartition(farmId), ':from': `${WITHDRAWAL_SK_PREFIX}${today}`, ':to': `${WITHDRAWAL_SK_PREFIX}~` },
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items ?? []).map((i) => ({
+    movementId: String(i.movementId), flockId: String(i.flockId), cycleId: String(i.cycleId), product: (i.product as string | null) ?? null,
+    date: String(i.date), endDate: String(i.endDate), withdrawalDays: Number(i.withdrawalDays),
+  }));
+}
+
+/** Users by role and state (admin dashboard): the USERS index with only those attributes projected. */
+export async function userCounts(): Promise<{ total: number; byRole: Record<string, number>; locked: number; unverified: number }> {
+  const out = { total: 0, byRole: {} as Record<string, number>, locked: 0, unverified: 0 };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ProjectionExpression: '#role, locked, verified',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': gsi1.users.GSI1PK },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const u of res.Items ?? []) {
+      out.total++;
+      out.byRole[String(u.role)] = (out.byRole[String(u.role)] ?? 0) + 1;
+      if (u.locked === true) out.locked++;
+      if (u.verified === false) out.unverified++;
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}

@@ -1,0 +1,128 @@
+/**
+ * The dashboard's figures (GET /api/v1/dashboard, DESIGN §9), pure: built from what the rollups already
+ * hold (each active cycle's running counters, its daily rollups of today and yesterday, today's daily
+ * form, the farm's stock and running withdrawals), never from raw movements.
+ */
+import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
+import type { DayTotals } from './analytics/inputs.js';
+import { ageDays, cycleKpis, type CycleCounters } from './cycle-summary.js';
+import { round, type BirdType } from './weights.js';
+
+export interface FlockToday {
+  flock: { id: string; name: string; birdType: BirdType };
+  cycle: (CycleCounters & { id: string; startDate: string; hatchDate: string | null; endDate: string | null; latestWeight: { date: string; grams: number } | null }) | null;
+  today: DayTotals | null;
+  yesterday: DayTotals | null;
+  dailyRecordToday: boolean;
+}
+
+export interface Alert {
+  flockId: string;
+  flockName: string;
+  date: string;
+  metric: 'dailyMortality' | 'waterPh' | 'waterDrop' | 'noDailyRecord';
+  severity: 'info' | 'warning' | 'critical';
+  message: string;
+}
+
+export interface Task {
+  kind: 'daily_record' | 'weighing';
+  flockId: string;
+  flockName: string;
+  cycleId: string;
+  due: string;
+  message: string;
+}
+
+/** Weigh at least once a week: a cycle older than this without a weighing this recent gets a task. */
+export const WEIGHING_INTERVAL_DAYS = 7;
+
+const dayFigures = (d: DayTotals | null) => ({
+  deaths: d?.deaths ?? 0,
+  culls: d?.culls ?? 0,
+  feedKg: d?.feedConsumedKg ?? 0,
+  waterLiters: d?.waterLiters ?? 0,
+  eggsCollected: d?.eggsCollected ?? 0,
+});
+
+/** Birds alive at the start of a day from the counters at its end: undo the day's own movements. */
+const aliveAtStartOf = (aliveNow: number, d: DayTotals | null) =>
+  aliveNow + (d ? d.deaths + d.culls + d.sold + d.transferredOut - d.placed - d.transferredIn : 0);
+
+export function flockCard(f: FlockToday, today: string) {
+  const c = f.cycle;
+  const kpis = c ? cycleKpis(c, c.latestWeight) : null;
+  return {
+    flockId: f.flock.id,
+    name: f.flock.name,
+    birdType: f.flock.birdType,
+    cycleId: c?.id ?? null,
+    ageDays: c ? ageDays(c.hatchDate, c.startDate, c.endDate, new Date(`${today}T12:00:00Z`)) : null,
+    birdsAlive: c?.alive ?? 0,
+    mortalityPct: kpis?.mortalityPct ?? null,
+    livabilityPct: kpis?.livabilityPct ?? null,
+    fcr: kpis?.fcr ?? null,
+    latestWeight: c?.latestWeight ?? null,
+    today: dayFigures(f.today),
+    yesterday: dayFigures(f.yesterday),
+    dailyRecordToday: f.dailyRecordToday,
+  };
+}
+
+export function alertsOf(flocks: readonly FlockToday[], t: ThresholdsConfig, today: string): Alert[] {
+  const out: Alert[] = [];
+  for (const f of flocks) {
+    if (!f.cycle) continue;
+    const base = { flockId: f.flock.id, flockName: f.flock.name };
+    const start = aliveAtStartOf(f.cycle.alive, f.today);
+    const deaths = f.today?.deaths ?? 0;
+    if (start > 0 && deaths > 0) {
+      const pct = round((deaths / start) * 100, 2);
+      if (pct > t.dailyMortalityPct) {
+        out.push({ ...base, date: today, metric: 'dailyMortality', severity: pct >= 2 * t.dailyMortalityPct ? 'critical' : 'warning', message: `${deaths} dead today (${pct} % of ${start}), above the ${t.dailyMortalityPct} % alarm` });
+      }
+    }
+    for (const ph of f.today?.waterPh ?? []) {
+      if (ph < t.waterPhMin || ph > t.waterPhMax) {
+        out.push({ ...base, date: today, metric: 'waterPh', severity: Math.min(Math.abs(ph - t.waterPhMin), Math.abs(ph - t.waterPhMax)) >= 1 ? 'critical' : 'warning', message: `Drinking water pH ${ph} is outside ${t.waterPhMin}–${t.waterPhMax}` });
+        break;
+      }
+    }
+    const [water, before] = [f.today?.waterLiters ?? 0, f.yesterday?.waterLiters ?? 0];
+    if (water > 0 && before > 0 && water < before * 0.85) {
+      out.push({ ...base, date: today, metric: 'waterDrop', severity: 'warning', message: `Water ${water} l today vs ${before} l yesterday (−${round((1 - water / before) * 100, 1)} %): check the lines; two low days in a row is an early disease signal` });
+    }
+  }
+  const rank = { critical: 0, warning: 1, info: 2 };
+  return out.sort((a, b) => rank[a.severity] - rank[b.severity]);
+}
+
+/** What a worker has to do today: the daily form of each active cycle, and a weighing when the last is a week old. */
+export function tasksOf(flocks: readonly FlockToday[], today: string): Task[] {
+  const out: Task[] = [];
+  for (const f of flocks) {
+    if (!f.cycle) continue;
+    const base = { flockId: f.flock.id, flockName: f.flock.name, cycleId: f.cycle.id };
+    if (!f.dailyRecordToday) out.push({ ...base, kind: 'daily_record', due: today, message: `Fill in today’s daily record for ${f.flock.name}` });
+    const last = f.cycle.latestWeight?.date ?? f.cycle.startDate;
+    const age = Math.floor((Date.parse(today) - Date.parse(last)) / 86_400_000);
+    if (age >= WEIGHING_INTERVAL_DAYS) {
+      out.push({ ...base, kind: 'weighing', due: today, message: f.cycle.latestWeight ? `Weigh ${f.flock.name}: last weighing ${age} days ago` : `Weigh ${f.flock.name}: no weighing since the cycle started ${age} days ago` });
+    }
+  }
+  return out;
+}
+
+export function totalsOf(cards: ReadonlyArray<ReturnType<typeof flockCard>>) {
+  const sum = (pick: (c: ReturnType<typeof flockCard>) => number) => round(cards.reduce((a, c) => a + pick(c), 0), 3);
+  return {
+    activeFlocks: cards.filter((c) => c.cycleId).length,
+    birdsAlive: sum((c) => c.birdsAlive),
+    deathsToday: sum((c) => c.today.deaths),
+    deathsYesterday: sum((c) => c.yesterday.deaths),
+    feedKgToday: sum((c) => c.today.feedKg),
+    waterLitersToday: sum((c) => c.today.waterLiters),
+    eggsToday: sum((c) => c.today.eggsCollected),
+    dailyRecordsMissing: cards.filter((c) => c.cycleId && !c.dailyRecordToday).length,
+  };
+}

@@ -1,0 +1,91 @@
+import { settings } from '../config/env.js';
+import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import { SERVICE } from '../domain/service-info.js';
+import { toAuditDto, listAudit } from '../db/audit.js';
+import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
+import { farmNotFound } from '../db/farms.js';
+import { farmStock } from '../db/inventory.js';
+import { listRecommendations } from '../db/recommendations.js';
+import type { AuthUser } from '../http/context.js';
+import { completeAll } from './analytics-config.js';
+import { farmOfRequest } from './farms.js';
+
+/**
+ * One summary per role (DESIGN §9): admin (users, system, recent audit; plus a farm's view with
+ * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, open recommendations), worker (today's tasks),
+ * veterinarian (health alerts, withdrawal periods), viewer (read-only KPIs). Every figure comes from
+ * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts).
+ */
+const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
+const DAY = 86_400_000;
+
+async function farmView(farmId: string, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const yesterday = new Date(now.getTime() - DAY).toISOString().slice(0, 10);
+  const day = await readFarmDay(farmId, today, yesterday);
+  if (!day.farmExists) throw farmNotFound(farmId);
+  const flocks: FlockToday[] = day.flocks.map((f) => ({ ...f, flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType } }));
+  const cards = flocks.map((f) => flockCard(f, today));
+  const thresholds = completeAll(day.storedConfig).thresholds;
+  return { today, farmId, flocks, cards, alerts: alertsOf(flocks, thresholds, today) };
+}
+
+const withdrawalsOf = async (farmId: string, today: string) =>
+  (await runningWithdrawals(farmId, today)).map((w) => ({ ...w, daysLeft: Math.round((Date.parse(w.endDate) - Date.parse(today)) / DAY) + 1 }));
+
+async function openRecommendations(farmId: string) {
+  const page = await listRecommendations({ farmId }, { status: 'open' }, { limit: 100 });
+  return { count: page.items.length, more: page.nextCursor !== null, latest: page.items.slice(0, 5).map((r) => ({ id: r.id, flockId: r.flockId, category: r.category, priority: r.priority, description: r.description })) };
+}
+
+async function managerSummary(farmId: string, now: Date) {
+  const v = await farmView(farmId, now);
+  const [stock, withdrawals, recommendations] = await Promise.all([farmStock(farmId), withdrawalsOf(farmId, v.today), openRecommendations(farmId)]);
+  return { date: v.today, farmId, totals: totalsOf(v.cards), flocks: v.cards, alerts: v.alerts, stock, withdrawals, openRecommendations: recommendations };
+}
+
+async function workerSummary(farmId: string, now: Date) {
+  const v = await farmView(farmId, now);
+  return {
+    date: v.today, farmId, tasks: tasksOf(v.flocks, v.today),
+    flocks: v.cards.map((c) => ({ flockId: c.flockId, name: c.name, cycleId: c.cycleId, birdsAlive: c.birdsAlive, today: c.today, dailyRecordToday: c.dailyRecordToday })),
+  };
+}
+
+async function veterinarianSummary(farmId: string, now: Date) {
+  const v = await farmView(farmId, now);
+  return {
+    date: v.today, farmId,
+    healthAlerts: v.alerts.filter((a) => HEALTH_METRICS.has(a.metric)),
+    withdrawals: await withdrawalsOf(farmId, v.today),
+    flocks: v.cards.map((c) => ({ flockId: c.flockId, name: c.name, ageDays: c.ageDays, birdsAlive: c.birdsAlive, mortalityPct: c.mortalityPct, deathsToday: c.today.deaths, deathsYesterday: c.yesterday.deaths })),
+  };
+}
+
+async function viewerSummary(farmId: string, now: Date) {
+  const v = await farmView(farmId, now);
+  return {
+    date: v.today, farmId, totals: totalsOf(v.cards),
+    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight }) => ({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight })),
+  };
+}
+
+async function adminSummary() {
+  const [users, audit] = await Promise.all([userCounts(), listAudit({ limit: 10 })]);
+  return {
+    users,
+    system: { service: SERVICE.name, version: SERVICE.version, stage: settings().stage, database: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) },
+    recentAudit: audit.items.map(toAuditDto),
+  };
+}
+
+export async function dashboardFor(user: AuthUser, query: { farmId?: string }, now = new Date()) {
+  const role = user.role;
+  if (role === 'admin') {
+    const admin = await adminSummary();
+    return { role, ...admin, ...(query.farmId ? { farm: await managerSummary(farmOfRequest(user, query.farmId), now) } : {}) };
+  }
+  const farmId = farmOfRequest(user, query.farmId);
+  const build = { manager: managerSummary, worker: workerSummary, veterinarian: veterinarianSummary, viewer: viewerSummary }[role];
+  return { role, ...(await build(farmId, now)) };
+}
