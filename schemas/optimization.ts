@@ -97,7 +97,7 @@ export const GeneratedRecommendationsResponse = Success(
   Type.Object({
     cycleId: Ulid,
     created: Type.Array(RecommendationDto),
-    alreadyOpen: Type.Array(Type.String(), { description: 'Rules whose recommendation for this cycle is already open (not proposed twice)' }),
+    alreadyProposed: Type.Array(Type.String(), { description: 'Rules that fired but had already proposed for this cycle (a rule proposes once per cycle)' }),
     checked: Type.Array(Type.String(), { description: 'Every rule evaluated' }),
   }),
 );

@@ -3,13 +3,18 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { getCycle } from '../db/cycles.js';
-import { createRecommendations, getRecommendation, listRecommendations, recommendationPut, saveDecision, type RecommendationRecord } from '../db/recommendations.js';
+import { createRecommendations, getRecommendation, listRecommendations, proposalPut, proposedRules, recommendationPut, saveDecision, type RecommendationRecord } from '../db/recommendations.js';
+import { detectAnomalies } from '../domain/analytics/anomalies.js';
+import { compareWithStandard } from '../domain/analytics/comparison.js';
+import { cycleKpis, dailySeries } from '../domain/analytics/kpis.js';
+import { proposals, RULE_IDS } from '../domain/optimization.js';
+import { cycleAnalyticsContext } from './analytics.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import { farmOfRequest } from './farms.js';
 import { scopedFlock } from './flocks.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
-import type { CreateRecommendationBody, DecideRecommendationBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
+import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecommendationsBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
 
 /**
  * Optimization recommendations (seed: POST with `manage_system`): people write them, the system proposes
@@ -77,4 +82,48 @@ export async function decideRecommendation(
     auditPut({ actorId: user.id, action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`, targetType: 'recommendation', targetId: id, changes: { status: { from: 'open', to: decision } }, requestId }),
   ]);
   return next;
+}
+
+/**
+ * Runs the proposal rules (shared/domain/optimization.ts) on a cycle's analytics and records the new
+ * proposals, each with its evidence; a rule that already proposed for this cycle is not proposed again
+ * (its guard item makes concurrent runs safe too). Answers what was created and what was skipped.
+ */
+export async function generateProposals(user: AuthUser, body: GenerateRecommendationsBody, requestId: string) {
+  const flock = await scopedFlock(user, body.flockId);
+  const cycleId = body.cycleId ?? flock.activeCycleId;
+  if (!cycleId) throw new ValidationFailed([{ field: 'body.cycleId', message: `is required: flock ${flock.id} has no active cycle` }]);
+  const ctx = await cycleAnalyticsContext(user, flock.id, cycleId);
+  const series = dailySeries(ctx.inputs, ctx.config);
+  const comparison = compareWithStandard(ctx.inputs, ctx.config, series);
+  const found = proposals({
+    kpis: cycleKpis(ctx.inputs, ctx.config, series), comparison, anomalies: detectAnomalies(ctx.inputs, ctx.config, { series, comparison }),
+    config: ctx.config, asOf: ctx.inputs.asOf,
+  });
+  const already = await proposedRules(cycleId);
+  const created: RecommendationRecord[] = [];
+  const skipped: string[] = [];
+  for (const p of found) {
+    if (already.has(p.rule)) {
+      skipped.push(p.rule);
+      continue;
+    }
+    const now = new Date().toISOString();
+    const rec: RecommendationRecord & { cycleId: string; rule: string } = {
+      id: ulid(), farmId: flock.farmId, flockId: flock.id, cycleId, category: p.category, priority: p.priority, description: p.description,
+      expectedBenefit: p.expectedBenefit, status: 'open', source: 'system', rule: p.rule, evidence: p.evidence,
+      decidedAt: null, decidedBy: null, decisionNote: null, createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+    };
+    try {
+      await createRecommendations(
+        [proposalPut(rec), recommendationPut(rec), auditPut({ actorId: user.id, action: 'recommendation.propose', targetType: 'recommendation', targetId: rec.id, changes: { rule: p.rule, cycleId }, requestId })],
+        () => new Conflict(p.rule),
+      );
+      created.push(rec);
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+      skipped.push(p.rule); // a concurrent run proposed it first
+    }
+  }
+  return { cycleId, created, alreadyProposed: skipped, checked: RULE_IDS };
 }

@@ -170,6 +170,21 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('the system proposes recommendations from the analytics, with evidence, once per rule and cycle', async () => {
+    // In the last 7 days only the acid water reading (age 33) breaks a rule: the FCR at the latest weighing is
+    // 3.07 % over (limit 5 %), weight +0.17 %, the mortality alarms are older than a week.
+    const GEN = '/api/v1/optimization/recommendations/generate';
+    const first = await call('POST', GEN, { token: c.token, body: { flockId: c.flock.id } });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.created.map((r: { rule: string }) => r.rule)).toEqual(['water_ph_out_of_range']);
+    expect(first.body.data.created[0]).toMatchObject({ source: 'system', status: 'open', category: 'water', cycleId: c.cycle.id, evidence: [expect.objectContaining({ metric: 'waterPh', value: 5.5, reference: 6 })] });
+    expect(first.body.data.checked).toContain('fcr_above_standard');
+    const racers = await Promise.all([1, 2, 3].map(() => call('POST', GEN, { token: c.token, body: { flockId: c.flock.id, cycleId: c.cycle.id } })));
+    for (const r of racers) expect(r.body.data).toMatchObject({ created: [], alreadyProposed: ['water_ph_out_of_range'] });
+    const listed = await call('GET', '/api/v1/optimization/recommendations', { token: c.token, query: { flockId: c.flock.id, source: 'system' } });
+    expect(listed.body.data).toHaveLength(1);
+  });
+
   it('a read of one cycle costs the same DynamoDB calls however many movements it has', async () => {
     resetDbCalls();
     await get(`${A}/cycle/${ids()}`);
