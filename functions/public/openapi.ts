@@ -1,6 +1,10 @@
+import { gunzipSync } from 'node:zlib';
 import { publicHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/responses.js';
-import document from '../../schemas/compiled/openapi.json' with { type: 'json' };
+import packed from '../../schemas/compiled/openapi-document.js';
+
+/** The generated document, shipped compressed (scripts/generate.ts) and inflated once per container. */
+const document = JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as Record<string, unknown>;
 
 export const handler = publicHandler(
   { summary: 'The OpenAPI 3.1 document of this API', responses: { 200: { description: 'OpenAPI document' } } },
