@@ -1,0 +1,134 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName } from './client.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { flockFromItem, type FlockRecord } from './flocks.js';
+import { CYCLE_SK_PREFIX, cycleKey, farmKey, flockKey, flockPartition, flocksOfFarm } from './keys.js';
+
+/**
+ * The reads of flock analytics (`/api/v1/flock-analytics`). Only cycle records are read (their running
+ * counters give every KPI), never daily rollups or movements:
+ * - history: ONE Query of the flock's partition returns the flock (`META`) and its cycles (`CYCLE#…`),
+ *   newest first, `SK BETWEEN CYCLE# AND META` (a flock of more than `maxCycles` cycles: the newest ones);
+ * - compare: one BatchGetItem of the flocks (+ the named cycles), one of their active cycles, and for a
+ *   flock without an active cycle one Query (Limit 1) of its latest cycle;
+ * - ranking: one Query of the farm's flocks (GSI1 `FLOCKS#<farmId>`, projected), one BatchGetItem of the
+ *   farm and the flocks' active cycles (+ for `status=all`, one Query per flock without an active cycle).
+ */
+
+/** Sort keys of the flock partition: the flock item (`META`) and the cycles' prefix. */
+const KEY = { cycle: CYCLE_SK_PREFIX, meta: flockKey('').SK } as const;
+
+export interface FlockHistoryRead {
+  flock: FlockRecord | undefined;
+  /** Oldest first (by ULID, i.e. creation order). */
+  cycles: CycleRecord[];
+  /** False when the flock has more cycles than were read (the oldest ones are left out). */
+  complete: boolean;
+}
+
+/** The flock and up to `maxCycles` of its newest cycles: one Query (a few more only if other items sort between CYCLE# and META). */
+export async function readFlockHistory(flockId: string, maxCycles: number, maxPages = 3): Promise<FlockHistoryRead> {
+  const pk = flockPartition(flockId);
+  let flock: FlockRecord | undefined;
+  const newestFirst: CycleRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  let pages = 0;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+        ExpressionAttributeValues: { ':pk': pk, ':first': KEY.cycle, ':last': KEY.meta },
+        ScanIndexForward: false,
+        // the flock, maxCycles cycles and one more to know whether older ones exist
+        Limit: maxCycles + 2 - newestFirst.length,
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    for (const item of res.Items ?? []) {
+      const sk = String(item.SK);
+      if (sk === KEY.meta) flock = flockFromItem(item);
+      else if (sk.startsWith(KEY.cycle)) newestFirst.push(cycleFromItem(item)!);
+    }
+    start = res.LastEvaluatedKey;
+    pages++;
+  } while (start && newestFirst.length <= maxCycles && pages < maxPages);
+  const complete = !start && newestFirst.length <= maxCycles;
+  return { flock, cycles: newestFirst.slice(0, maxCycles).reverse(), complete };
+}
+
+/** Flocks and cycles by key, in one BatchGetItem (chunks of 100 keys). */
+export async function readFlocksAndCycles(flockIds: readonly string[], cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
+  const items = flockIds.length + cycles.length ? await batchGet([...flockIds.map(flockKey), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true }) : [];
+  const flocks = new Map<string, FlockRecord>();
+  const found = new Map<string, CycleRecord>();
+  for (const item of items) {
+    if (item.SK === KEY.meta) flocks.set(String(item.id), flockFromItem(item)!);
+    else found.set(`${item.flockId}:${item.id}`, cycleFromItem(item)!);
+  }
+  return { flocks, cycles: found };
+}
+
+/** The farm exists? and the cycles by key, in one BatchGetItem. */
+export async function readFarmAndCycles(farmId: string, cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
+  const items = await batchGet([farmKey(farmId), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true });
+  const found = new Map<string, CycleRecord>();
+  let farm = false;
+  for (const item of items) {
+    if (item.PK === farmKey(farmId).PK && item.SK === farmKey(farmId).SK) farm = true;
+    else found.set(`${item.flockId}:${item.id}`, cycleFromItem(item)!);
+  }
+  return { farm, cycles: found };
+}
+
+/** The newest cycle of each flock (undefined: none): one Query (Limit 1) per flock, at most `parallel` at a time. */
+export async function readLatestCycles(flockIds: readonly string[], parallel = 10): Promise<Map<string, CycleRecord | undefined>> {
+  const out = new Map<string, CycleRecord | undefined>();
+  const queue = [...flockIds];
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      const res = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :c)',
+          ExpressionAttributeValues: { ':pk': flockPartition(id), ':c': KEY.cycle },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      out.set(id, cycleFromItem(res.Items?.[0]));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
+  return out;
+}
+
+export type FarmFlock = Pick<FlockRecord, 'id' | 'farmId' | 'houseId' | 'name' | 'birdType' | 'breed' | 'hatchDate' | 'status' | 'activeCycleId'>;
+
+/**
+ * A farm's flocks (`active`: the active ones; `all`: active and archived), the fields ranking needs
+ * only: one Query of GSI1 per page (a projected flock is ~300 bytes, so thousands per page), at most `max`.
+ */
+export async function readFarmFlocks(farmId: string, status: 'active' | 'all', max: number): Promise<{ flocks: FarmFlock[]; complete: boolean }> {
+  const flocks: FarmFlock[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: status === 'all' ? 'GSI1PK = :pk' : 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ...(status === 'all' ? {} : { ':prefix': `${status}#` }) },
+        ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
+        ProjectionExpression: 'id, farmId, houseId, #name, birdType, breed, hatchDate, #status, activeCycleId',
+        Limit: max + 1 - flocks.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    flocks.push(...(res.Items ?? []).map((i) => flockFromItem(i)!));
+    start = res.LastEvaluatedKey;
+  } while (start && flocks.length <= max);
+  return { flocks: flocks.slice(0, max), complete: flocks.length <= max && !start };
+}

@@ -1,0 +1,345 @@
+/**
+ * Flock analytics (pure): the KPIs of a cycle computed from the running counters kept on its record
+ * (../db/cycles.ts), so a flock's history, a comparison of flocks and a farm ranking read one item per
+ * cycle and never a daily rollup or a movement. Formulas: ../../shared/DOMAIN.md, through the helpers of
+ * the KPI engine (./analytics/kpis.ts) and the cycle summary (./cycle-summary.ts).
+ *
+ * Conventions (the engine's, restricted to what the counters know):
+ * - Housed = placed + transferred in. Mortality % = deaths ÷ housed × 100; livability % = (alive + sold +
+ *   transferred out) ÷ housed × 100.
+ * - Body weight = the cycle's latest weighing (`latestWeight`), whatever its age; when it is older than
+ *   the day the figures are of (end date, else today) the FCR and EPEF say so in `assumptions`.
+ * - FCR (broilers) = feed consumed kg ÷ (birds alive × weight kg). A depleted cycle (no bird alive, some
+ *   sold or transferred out) uses the birds that left alive, as the engine does on its depletion day.
+ * - Age = days from the hatch date (else the start date) to the end date, else today.
+ * - ADG since placement = (weight − placement weight) ÷ days from the start date to the weighing. The
+ *   record keeps no inflow weights, so the placement weight is the breed standard's at the age at
+ *   placement (day 0 for day-old chicks); without a standard (or a value at that age) ADG is null.
+ * - EPEF (broilers) = livability % × weight kg × 100 ÷ (age × FCR), from unrounded inputs.
+ * - Eggs (layers and breeders): hen-housed eggs = eggs ÷ housed; feed per egg (g) and per dozen (kg)
+ *   from the cycle's whole feed consumption (including any rearing weeks in the same cycle).
+ * - Water:feed = the cycle's litres ÷ kg of feed (the counters cannot pick the days with both recorded).
+ */
+import { ageDays as cycleAgeDays, daysBetween, type CycleCounters } from './cycle-summary.js';
+import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';
+import { figure, fmt, missing } from './analytics/figures.js';
+import type { Figure } from './analytics/inputs.js';
+import { epefOf, fcrOf, isLayingType, livabilityPct, mortalityPct, waterFeedRatio, type DatedFigure } from './analytics/kpis.js';
+import { round, type BirdType } from './weights.js';
+
+// ---------------------------------------------------------------------------------------------------
+// The KPIs of one cycle
+
+/** What the summary reads from a cycle record (../db/cycles.ts CycleRecord satisfies it). */
+export interface CycleSummaryInput extends CycleCounters {
+  birdType: BirdType;
+  startDate: string;
+  endDate: string | null;
+  hatchDate: string | null;
+  latestWeight: { date: string; grams: number } | null;
+}
+
+/** The flock facts the KPIs need (breed for the standard's placement weight). */
+export interface FlockFacts {
+  birdType: BirdType;
+  breed: string | null;
+  hatchDate: string | null;
+}
+
+export interface CycleSummaryKpis {
+  /** Placed + transferred in, birds. */
+  birdsHoused: Figure;
+  /** birds. */
+  birdsAlive: Figure;
+  /** %. */
+  mortalityPct: Figure;
+  /** %. */
+  livabilityPct: Figure;
+  /** kg. */
+  feedConsumedKg: Figure;
+  /** kg/kg (broilers). */
+  fcr: Figure;
+  /** The latest weighing, g, with its date. */
+  avgWeight: DatedFigure;
+  /** days, at the end date (closed cycles) or today. */
+  ageDays: Figure;
+  /** ADG since placement, g/day. */
+  adg: Figure;
+  /** European Production Efficiency Factor (broilers). */
+  epef: Figure;
+  /** eggs. */
+  eggsCollected: Figure;
+  /** Eggs ÷ hens housed, eggs/hen (layers and breeders). */
+  henHousedEggs: Figure;
+  /** Feed ÷ eggs, g/egg (layers and breeders). */
+  feedPerEgg: Figure;
+  /** Feed × 12 ÷ eggs, kg/dozen (layers and breeders). */
+  feedPerDozenEggs: Figure;
+  /** Water ÷ feed, l/kg. */
+  waterFeedRatio: Figure;
+}
+
+export type KpiName = keyof CycleSummaryKpis;
+
+export const BROILERS_ONLY = 'broilers only (layers: feed per egg and per dozen eggs)';
+export const LAYERS_ONLY = 'layers and breeders only';
+const NO_BIRDS = 'no birds placed yet';
+const NO_LIVE_BIRDS = 'no live birds: every bird died or was culled';
+
+const today10 = (today: Date) => today.toISOString().slice(0, 10);
+
+/** The placement weight ADG starts from: the breed standard at the age at placement, or why there is none. */
+export function placementWeightOf(flock: FlockFacts, birdType: BirdType, startDate: string, hatchDate: string | null): { grams: number; note: string } | { grams: null; reason: string } {
+  const standard = findBreedStandard(flock.breed, birdType);
+  const age = Math.max(0, daysBetween(hatchDate ?? startDate, startDate));
+  if (!standard) {
+    return { grams: null, reason: `no placement weight: the cycle record keeps no inflow weights and there is no breed standard for ${flock.breed ? `breed ${flock.breed}` : 'a flock without a breed'}` };
+  }
+  const std = standardWeightGrams(standard, age);
+  if (!std) return { grams: null, reason: `no placement weight: the cycle record keeps no inflow weights and the ${standard.name} standard has no weight at day ${age}` };
+  return { grams: std.grams, note: `placement weight: ${standard.name} standard at day ${age} (${fmt(round(std.grams, 1))} g) on the start date; the cycle record keeps no inflow weights` };
+}
+
+/**
+ * Every KPI the cycle's running counters give (see the module note), each a Figure: a rounded value with
+ * its unit, or null with the reason. `today` dates an open cycle.
+ */
+export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today: Date): CycleSummaryKpis {
+  const birdType = c.birdType ?? flock.birdType;
+  const broiler = birdType === 'broiler';
+  const laying = isLayingType(birdType);
+  const hatch = c.hatchDate ?? flock.hatchDate;
+  const housed = c.placed + c.transferredIn;
+  const asOf = c.endDate ?? today10(today);
+  const age = cycleAgeDays(hatch, c.startDate, c.endDate, today);
+  const feed = c.feedConsumedKg;
+  const eggs = c.eggsCollected;
+
+  const w = c.latestWeight;
+  const avgWeight: DatedFigure = w ? { ...figure(w.grams, 'g', 1), date: w.date } : { ...missing('g', 'no weighing yet'), date: null };
+  const stale = w && daysBetween(w.date, asOf) > 0 ? [`weight of the latest weighing (${w.date}, ${daysBetween(w.date, asOf)} days before ${asOf})`] : [];
+
+  // FCR and EPEF (broilers)
+  let fcr: Figure;
+  let epef: Figure;
+  const livRaw = housed > 0 ? ((c.alive + c.sold + c.transferredOut) / housed) * 100 : null;
+  if (!broiler) {
+    fcr = missing('kg/kg', BROILERS_ONLY);
+    epef = missing('', BROILERS_ONLY);
+  } else if (housed === 0) {
+    fcr = missing('kg/kg', NO_BIRDS);
+    epef = missing('', NO_BIRDS);
+  } else {
+    const shipped = c.sold + c.transferredOut;
+    const birds = c.alive > 0 ? c.alive : shipped;
+    if (birds === 0) {
+      fcr = missing('kg/kg', NO_LIVE_BIRDS);
+      epef = missing('', NO_LIVE_BIRDS);
+    } else {
+      const depleted = c.alive > 0 ? [] : [`depleted: the ${shipped} birds shipped alive stand for the birds alive`];
+      fcr = fcrOf(feed, birds, w?.grams ?? null, avgWeight, [...stale, ...depleted]);
+      if (fcr.value === null || !w) epef = missing('', fcr.reason!);
+      else if (age <= 0) epef = missing('', 'EPEF needs an age above 0 days');
+      else epef = figure(epefOf(livRaw!, w.grams, age, feed / ((birds * w.grams) / 1000)), '', 0, fcr.assumptions);
+    }
+  }
+
+  // ADG since placement
+  let adg: Figure;
+  if (!w) adg = missing('g/day', 'no weighing yet');
+  else {
+    const p = placementWeightOf(flock, birdType, c.startDate, hatch);
+    const days = daysBetween(c.startDate, w.date);
+    if (p.grams === null) adg = missing('g/day', p.reason);
+    else if (days <= 0) adg = missing('g/day', 'the weight was taken on (or before) the placement day');
+    else adg = figure((w.grams - p.grams) / days, 'g/day', 1, [p.note]);
+  }
+
+  // Eggs (layers and breeders)
+  const eggFigure = (unit: string, compute: () => Figure): Figure => (laying ? compute() : missing(unit, LAYERS_ONLY));
+  const henHousedEggs = eggFigure('eggs/hen', () => (housed > 0 ? figure(eggs / housed, 'eggs/hen', 2) : missing('eggs/hen', 'no hens housed')));
+  const perEggs = (unit: string, value: () => number, digits: number) =>
+    eggFigure(unit, () => (eggs <= 0 ? missing(unit, 'no eggs collected') : feed <= 0 ? missing(unit, 'no feed consumption recorded') : figure(value(), unit, digits)));
+
+  return {
+    birdsHoused: figure(housed, 'birds', 0),
+    birdsAlive: figure(c.alive, 'birds', 0),
+    mortalityPct: mortalityPct(c.deaths, housed),
+    livabilityPct: livabilityPct(c.alive, c.sold, c.transferredOut, housed),
+    feedConsumedKg: figure(feed, 'kg', 3),
+    fcr,
+    avgWeight,
+    ageDays: figure(age, 'days', 0),
+    adg,
+    epef,
+    eggsCollected: figure(eggs, 'eggs', 0),
+    henHousedEggs,
+    feedPerEgg: perEggs('g/egg', () => (feed * 1000) / eggs, 1),
+    feedPerDozenEggs: perEggs('kg/dozen', () => (feed * 12) / eggs, 3),
+    waterFeedRatio: waterFeedRatio(c.waterLiters, feed),
+  };
+}
+
+/** Every KPI null with the same reason (an item without a cycle). */
+export function noKpis(reason: string): CycleSummaryKpis {
+  const m = (unit: string) => missing(unit, reason);
+  return {
+    birdsHoused: m('birds'), birdsAlive: m('birds'), mortalityPct: m('%'), livabilityPct: m('%'), feedConsumedKg: m('kg'), fcr: m('kg/kg'),
+    avgWeight: { ...m('g'), date: null }, ageDays: m('days'), adg: m('g/day'), epef: m(''), eggsCollected: m('eggs'), henHousedEggs: m('eggs/hen'),
+    feedPerEgg: m('g/egg'), feedPerDozenEggs: m('kg/dozen'), waterFeedRatio: m('l/kg'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The catalogue of rankable KPIs
+
+export type Better = 'higher' | 'lower';
+
+export interface KpiDefinition {
+  name: KpiName;
+  unit: string;
+  better: Better;
+  /** Bird types the KPI exists for (others answer null with a reason). */
+  birdTypes: readonly BirdType[];
+  description: string;
+}
+
+const ALL: readonly BirdType[] = ['broiler', 'layer', 'breeder'];
+const LAYING: readonly BirdType[] = ['layer', 'breeder'];
+
+export const KPI_CATALOGUE = [
+  { name: 'fcr', unit: 'kg/kg', better: 'lower', birdTypes: ['broiler'], description: 'Feed conversion ratio: feed consumed kg ÷ (birds alive × latest weight kg)' },
+  { name: 'livabilityPct', unit: '%', better: 'higher', birdTypes: ALL, description: 'Livability: (birds alive + sold + transferred out) ÷ housed × 100' },
+  { name: 'mortalityPct', unit: '%', better: 'lower', birdTypes: ALL, description: 'Cumulative mortality: deaths ÷ housed × 100 (culls, sales and transfers kept apart)' },
+  { name: 'epef', unit: '', better: 'higher', birdTypes: ['broiler'], description: 'European Production Efficiency Factor: livability % × weight kg × 100 ÷ (age days × FCR)' },
+  { name: 'adg', unit: 'g/day', better: 'higher', birdTypes: ALL, description: 'Average daily gain since placement: (latest weight − breed-standard placement weight) ÷ days from the start date' },
+  { name: 'avgWeight', unit: 'g', better: 'higher', birdTypes: ALL, description: 'Average body weight of the latest weighing' },
+  { name: 'henHousedEggs', unit: 'eggs/hen', better: 'higher', birdTypes: LAYING, description: 'Hen-housed eggs: eggs collected ÷ hens housed' },
+  { name: 'feedPerEgg', unit: 'g/egg', better: 'lower', birdTypes: LAYING, description: 'Feed per egg: feed consumed g ÷ eggs collected' },
+  { name: 'feedPerDozenEggs', unit: 'kg/dozen', better: 'lower', birdTypes: LAYING, description: 'Feed per dozen eggs: feed consumed kg × 12 ÷ eggs collected' },
+] as const satisfies readonly KpiDefinition[];
+
+export type RankableKpi = (typeof KPI_CATALOGUE)[number]['name'];
+export const RANKABLE_KPIS = KPI_CATALOGUE.map((k) => k.name) as RankableKpi[];
+
+const DIRECTION: Partial<Record<KpiName, Better>> = Object.fromEntries(KPI_CATALOGUE.map((k) => [k.name, k.better]));
+
+export const kpiDefinition = (name: RankableKpi): KpiDefinition => KPI_CATALOGUE.find((k) => k.name === name)!;
+
+/** Is `a` better than `b` for this direction (strictly)? */
+const beats = (better: Better, a: number, b: number) => (better === 'higher' ? a > b : a < b);
+
+// ---------------------------------------------------------------------------------------------------
+// History: change from one cycle to the next, best cycle per KPI
+
+export interface KpiChange {
+  previous: number | null;
+  /** This cycle's value − the previous cycle's (rounded values), null when either is missing. */
+  delta: number | null;
+  /** Whether the change is for the better (catalogue direction); null without a direction or a delta; false when unchanged. */
+  improved: boolean | null;
+}
+
+/** The change of every KPI from `prev` to `cur`. */
+export function changesBetween(prev: CycleSummaryKpis, cur: CycleSummaryKpis): Record<KpiName, KpiChange> {
+  const out = {} as Record<KpiName, KpiChange>;
+  for (const name of Object.keys(cur) as KpiName[]) {
+    const a = prev[name].value;
+    const b = cur[name].value;
+    const delta = a === null || b === null ? null : round(b - a, 3) + 0;
+    const better = DIRECTION[name];
+    out[name] = { previous: a, delta, improved: delta === null || !better ? null : delta === 0 ? false : beats(better, b!, a!) };
+  }
+  return out;
+}
+
+export interface Best<K> {
+  key: K;
+  value: number;
+}
+
+/** Per catalogue KPI, the entry with the best value (the first of equals), or null when none has one. */
+export function bestPerKpi<K>(entries: ReadonlyArray<{ key: K; kpis: CycleSummaryKpis }>): Record<RankableKpi, Best<K> | null> {
+  const out = {} as Record<RankableKpi, Best<K> | null>;
+  for (const def of KPI_CATALOGUE) {
+    let best: Best<K> | null = null;
+    for (const e of entries) {
+      const v = e.kpis[def.name].value;
+      if (v !== null && (best === null || beats(def.better, v, best.value))) best = { key: e.key, value: v };
+    }
+    out[def.name] = best;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Ranking
+
+export interface RankEntry<T> {
+  item: T;
+  name: string;
+  id: string;
+  figure: Figure;
+}
+
+export interface Ranked<T> extends RankEntry<T> {
+  /** 1 = best; equal values share a rank (1, 2, 2, 4); null for entries without a value. */
+  rank: number | null;
+}
+
+/** Best first per the KPI's direction (ties by name, then id); entries without a value last, by name. */
+export function rankBy<T>(kpi: RankableKpi, entries: ReadonlyArray<RankEntry<T>>): Ranked<T>[] {
+  const { better } = kpiDefinition(kpi);
+  const byName = (a: RankEntry<T>, b: RankEntry<T>) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+  const valued = entries.filter((e) => e.figure.value !== null);
+  valued.sort((a, b) => (a.figure.value! === b.figure.value! ? byName(a, b) : beats(better, a.figure.value!, b.figure.value!) ? -1 : 1));
+  const ranked: Ranked<T>[] = valued.map((e, i) => ({ ...e, rank: i + 1 }));
+  for (let i = 1; i < ranked.length; i++) if (ranked[i]!.figure.value === ranked[i - 1]!.figure.value) ranked[i]!.rank = ranked[i - 1]!.rank;
+  const rest = entries.filter((e) => e.figure.value === null).sort(byName).map((e) => ({ ...e, rank: null }));
+  return [...ranked, ...rest];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Comparison: what the caller named
+
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 10;
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export type CompareRef = { kind: 'flock'; flockId: string } | { kind: 'cycle'; flockId: string; cycleId: string };
+
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+const split = (s: string | undefined) => (s === undefined ? [] : s.split(',').map((x) => x.trim()));
+
+/**
+ * The items of `flockIds=a,b` and `cycles=flockId:cycleId,…` (flocks first, in the order given), or the
+ * problems: malformed ids or pairs, empty entries, an item named twice, fewer than 2 or more than 10.
+ */
+export function parseCompareSelection(query: { flockIds?: string; cycles?: string }): { refs: CompareRef[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const refs: CompareRef[] = [];
+  const seen = new Set<string>();
+  split(query.flockIds).forEach((id, i) => {
+    if (!ULID.test(id)) problems.push({ field: 'query.flockIds', message: id ? `item ${i + 1} "${id}" is not a flock id (a ULID)` : `item ${i + 1} is empty` });
+    else if (seen.has(id)) problems.push({ field: 'query.flockIds', message: `flock ${id} is named twice` });
+    else seen.add(id), refs.push({ kind: 'flock', flockId: id });
+  });
+  split(query.cycles).forEach((pair, i) => {
+    const [flockId, cycleId, ...more] = pair.split(':').map((x) => x.trim());
+    if (!pair) problems.push({ field: 'query.cycles', message: `item ${i + 1} is empty` });
+    else if (more.length || !flockId || !cycleId || !ULID.test(flockId) || !ULID.test(cycleId)) problems.push({ field: 'query.cycles', message: `item ${i + 1} "${pair}" is not flockId:cycleId (two ULIDs)` });
+    else if (seen.has(`${flockId}:${cycleId}`)) problems.push({ field: 'query.cycles', message: `cycle ${cycleId} of flock ${flockId} is named twice` });
+    else seen.add(`${flockId}:${cycleId}`), refs.push({ kind: 'cycle', flockId, cycleId });
+  });
+  const count = split(query.flockIds).length + split(query.cycles).length;
+  if (query.flockIds === undefined && query.cycles === undefined) {
+    problems.push({ field: 'query.flockIds', message: `name ${COMPARE_MIN} to ${COMPARE_MAX} flocks (flockIds=a,b) and/or cycles (cycles=flockId:cycleId,…)` });
+  } else if (count < COMPARE_MIN || count > COMPARE_MAX) {
+    problems.push({ field: query.flockIds !== undefined ? 'query.flockIds' : 'query.cycles', message: `compare takes ${COMPARE_MIN} to ${COMPARE_MAX} items (flocks and cycles together); got ${count}` });
+  }
+  return { refs, problems };
+}

@@ -1,0 +1,190 @@
+import { canAccessFarm } from '../domain/farm-access.js';
+import { ageDays } from '../domain/cycle-summary.js';
+import {
+  KPI_CATALOGUE, bestPerKpi, changesBetween, cycleSummaryKpis, kpiDefinition, noKpis, parseCompareSelection, rankBy,
+  type CompareRef, type CycleSummaryKpis, type RankableKpi,
+} from '../domain/flock-analytics.js';
+import type { CycleRecord } from '../db/cycles.js';
+import type { FlockRecord } from '../db/flocks.js';
+import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../db/flock-analytics.js';
+import { NotFound, ValidationFailed } from '../errors.js';
+import type { AuthUser } from '../http/context.js';
+import { farmOfRequest } from './farms.js';
+import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-analytics.js';
+
+/**
+ * Flock analytics (DESIGN §9): a flock's KPI history across its cycles, flocks and cycles side by side,
+ * a farm's flocks ranked by one KPI. Every figure comes from the cycle records' running counters
+ * (shared/domain/flock-analytics.ts), so each answer costs a few DynamoDB calls whatever the number of
+ * movements, and compare/ranking cost the same for 2 flocks as for 10 (see shared/db/flock-analytics.ts).
+ * Farm scoping: a flock or cycle of a farm the caller may not see is 404, worded as a missing one.
+ */
+
+/** History reads at most this many cycles of a flock (the newest). */
+export const MAX_HISTORY_CYCLES = 100;
+/** Ranking considers at most this many flocks of a farm. */
+export const MAX_RANKED_FLOCKS = 1000;
+
+const today10 = (now: Date) => now.toISOString().slice(0, 10);
+
+type FlockHead = Pick<FlockRecord, 'id' | 'farmId' | 'houseId' | 'name' | 'birdType' | 'breed' | 'hatchDate' | 'status' | 'activeCycleId'>;
+
+const flockDto = (f: FlockHead) => ({
+  id: f.id, name: f.name, farmId: f.farmId, houseId: f.houseId, birdType: f.birdType, breed: f.breed, hatchDate: f.hatchDate, status: f.status, activeCycleId: f.activeCycleId,
+});
+
+const cycleDto = (c: CycleRecord, now: Date) => ({
+  id: c.id, name: c.name, status: c.status, startDate: c.startDate, endDate: c.endDate, ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+});
+
+const kpisOf = (c: CycleRecord, f: FlockHead, now: Date) => cycleSummaryKpis(c, f, now);
+
+const notFound = (labels: string[]) => new NotFound(labels.join('; '));
+const flockLabel = (id: string) => `Flock ${id} not found`;
+const cycleLabel = (flockId: string, cycleId: string) => `Cycle ${cycleId} of flock ${flockId} not found`;
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/v1/flock-analytics/{flockId}
+
+export async function flockHistory(user: AuthUser, flockId: string, now = new Date()) {
+  const { flock, cycles, complete } = await readFlockHistory(flockId, MAX_HISTORY_CYCLES);
+  if (!flock || !canAccessFarm(user, flock.farmId)) throw notFound([flockLabel(flockId)]);
+  const ordered = [...cycles].sort((a, b) => a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id));
+  const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, now) }));
+  const best = bestPerKpi(withKpis.map((e) => ({ key: e.cycle.id, kpis: e.kpis })));
+  return {
+    asOf: today10(now),
+    flock: flockDto(flock),
+    complete,
+    cycles: withKpis.map((e, i) => ({
+      cycle: cycleDto(e.cycle, now),
+      kpis: e.kpis,
+      changes: i === 0 ? null : changesBetween(withKpis[i - 1]!.kpis, e.kpis),
+    })),
+    best: Object.fromEntries(Object.entries(best).map(([kpi, b]) => [kpi, b && { cycleId: b.key, value: b.value }])),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/v1/flock-analytics/compare
+
+type Selected = 'active_cycle' | 'latest_cycle' | 'named' | 'none';
+
+interface CompareItem {
+  ref: CompareRef;
+  flock: FlockRecord;
+  cycle: CycleRecord | undefined;
+  selectedBy: Selected;
+}
+
+export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, now = new Date()) {
+  const { refs, problems } = parseCompareSelection(query);
+  if (problems.length) throw new ValidationFailed(problems, `Cannot compare: ${problems.map((p) => p.message).join('; ')}`);
+
+  // 1. the flocks and the named cycles: one BatchGetItem
+  const flockIds = [...new Set(refs.map((r) => r.flockId))];
+  const named = refs.flatMap((r) => (r.kind === 'cycle' ? [{ flockId: r.flockId, cycleId: r.cycleId }] : []));
+  const first = await readFlocksAndCycles(flockIds, named);
+  const visible = (id: string) => {
+    const f = first.flocks.get(id);
+    return f && canAccessFarm(user, f.farmId) ? f : undefined;
+  };
+  const missing: string[] = [];
+  for (const r of refs) {
+    if (!visible(r.flockId)) missing.push(flockLabel(r.flockId));
+    else if (r.kind === 'cycle' && !first.cycles.has(`${r.flockId}:${r.cycleId}`)) missing.push(cycleLabel(r.flockId, r.cycleId));
+  }
+  if (missing.length) throw notFound([...new Set(missing)]);
+
+  // 2. the active cycles of the flocks named by id: one BatchGetItem; 3. a flock without one: its latest cycle
+  const flockRefs = refs.filter((r) => r.kind === 'flock');
+  const active = flockRefs.flatMap((r) => {
+    const id = visible(r.flockId)!.activeCycleId;
+    return id && !first.cycles.has(`${r.flockId}:${id}`) ? [{ flockId: r.flockId, cycleId: id }] : [];
+  });
+  const second = active.length ? (await readFlocksAndCycles([], active)).cycles : new Map<string, CycleRecord>();
+  const cycleByKey = new Map([...first.cycles, ...second]);
+  const withoutActive = flockRefs.filter((r) => !visible(r.flockId)!.activeCycleId || !cycleByKey.has(`${r.flockId}:${visible(r.flockId)!.activeCycleId}`)).map((r) => r.flockId);
+  const latest = withoutActive.length ? await readLatestCycles(withoutActive) : new Map<string, CycleRecord | undefined>();
+
+  const items: CompareItem[] = refs.map((ref) => {
+    const flock = visible(ref.flockId)!;
+    if (ref.kind === 'cycle') return { ref, flock, cycle: cycleByKey.get(`${ref.flockId}:${ref.cycleId}`), selectedBy: 'named' };
+    const act = flock.activeCycleId ? cycleByKey.get(`${flock.id}:${flock.activeCycleId}`) : undefined;
+    if (act) return { ref, flock, cycle: act, selectedBy: 'active_cycle' };
+    const last = latest.get(flock.id);
+    return { ref, flock, cycle: last, selectedBy: last ? 'latest_cycle' : 'none' };
+  });
+
+  // a flock named by id must not stand for a cycle that is also named
+  const dup = items.find((it, i) => it.cycle && items.some((o, j) => j !== i && o.cycle?.id === it.cycle!.id && it.ref.kind === 'flock'));
+  if (dup) {
+    const message = `flock ${dup.flock.id} stands for its cycle ${dup.cycle!.id}, which is also named: compare each cycle once`;
+    throw new ValidationFailed([{ field: 'query.flockIds', message }], `Cannot compare: ${message}`);
+  }
+
+  const rows = items.map((it) => ({
+    key: it.ref.kind === 'flock' ? it.flock.id : `${it.flock.id}:${it.cycle!.id}`,
+    selectedBy: it.selectedBy,
+    flock: flockDto(it.flock),
+    cycle: it.cycle ? cycleDto(it.cycle, now) : null,
+    kpis: it.cycle ? kpisOf(it.cycle, it.flock, now) : noKpis(`flock ${it.flock.id} has no cycle yet`),
+  }));
+  const best = bestPerKpi(rows.map((r, index) => ({ key: index, kpis: r.kpis })));
+  return {
+    asOf: today10(now),
+    items: rows,
+    best: Object.fromEntries(
+      Object.entries(best).map(([kpi, b]) => [kpi, b && { item: b.key, key: rows[b.key]!.key, flockId: rows[b.key]!.flock.id, cycleId: rows[b.key]!.cycle?.id ?? null, value: b.value }]),
+    ),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/v1/flock-analytics/ranking
+
+export async function rankFlocks(user: AuthUser, query: FlockRankingQuery, now = new Date()) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const kpi = (query.kpi ?? 'fcr') as RankableKpi;
+  const status = query.status ?? 'active';
+  const limit = query.limit ?? 25;
+
+  // 1. the farm's flocks (one Query); 2. the farm and their active cycles (one BatchGetItem)
+  const { flocks, complete } = await readFarmFlocks(farmId, status, MAX_RANKED_FLOCKS);
+  const activeRefs = flocks.flatMap((f) => (f.activeCycleId ? [{ flockId: f.id, cycleId: f.activeCycleId }] : []));
+  const read = await readFarmAndCycles(farmId, activeRefs);
+  if (!read.farm) throw new NotFound(`Farm ${farmId} not found`);
+  // 3. status=all: a flock without an active cycle stands for its latest cycle (one Query each, in parallel)
+  const activeOf = (f: FarmFlock) => (f.activeCycleId ? read.cycles.get(`${f.id}:${f.activeCycleId}`) : undefined);
+  const latest = status === 'all' ? await readLatestCycles(flocks.filter((f) => !activeOf(f)).map((f) => f.id)) : new Map<string, CycleRecord | undefined>();
+
+  const def = kpiDefinition(kpi);
+  const entries = flocks.map((f) => {
+    const cycle = activeOf(f) ?? latest.get(f.id);
+    const reason = status === 'all' ? 'no cycle yet' : 'no active cycle';
+    const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, now) : noKpis(reason);
+    return { item: { flock: f, cycle, selectedBy: (cycle ? (activeOf(f) ? 'active_cycle' : 'latest_cycle') : 'none') as Selected }, name: f.name, id: f.id, figure: kpis[kpi] };
+  });
+  const ranked = rankBy(kpi, entries);
+  return {
+    farmId,
+    kpi: { name: def.name, unit: def.unit, better: def.better, description: def.description },
+    status,
+    asOf: today10(now),
+    total: ranked.length,
+    ranked: ranked.filter((r) => r.rank !== null).length,
+    complete,
+    flocks: ranked.slice(0, limit).map((r) => ({
+      rank: r.rank,
+      flock: flockDto(r.item.flock),
+      cycle: r.item.cycle ? cycleDto(r.item.cycle, now) : null,
+      selectedBy: r.item.selectedBy,
+      ...r.figure,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GET /api/v1/flock-analytics/kpis
+
+export const kpiCatalogue = () => KPI_CATALOGUE.map((k) => ({ name: k.name, unit: k.unit, better: k.better, birdTypes: [...k.birdTypes], description: k.description }));
