@@ -1,5 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.js';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, queryAll, tableName } from './client.js';
 import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
@@ -32,18 +32,6 @@ export async function readCycleHead(flockId: string, cycleId: string): Promise<C
 
 const storedConfigOf = (item: Record<string, unknown> | undefined) =>
   item ? { config: item.config as Partial<AnalyticsSections>, version: Number(item.version) } : undefined;
-
-/** Every page of a Query (a cycle has at most a few hundred rollups or weighings: usually one page). */
-async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    out.push(...(res.Items ?? []));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
 
 const prefixQuery = (cycleId: string, prefix: string): QueryCommandInput => ({
   TableName: tableName(),

@@ -1,5 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/env.js';
 import type { Key } from './keys.js';
 import { Conflict, DuplicateRequest, type HttpError } from '../errors.js';
@@ -106,6 +106,18 @@ const TRANSIENT = new Set([
 ]);
 
 /** The database (not the request) failed: unreachable, throttled or timed out. Worth a 503 + retry, not a 500. */
+/** Every page of a Query, for partitions known to be small (a cycle's rollups, a farm's active flocks, the users). */
+export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    out.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: string }).code;

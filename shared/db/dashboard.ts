@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.js';
+import { batchGet, db, queryAll, tableName } from './client.js';
 import { dayFromItem } from './analytics.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { activeFlocksOfFarm, type FlockSummary } from './inventory.js';
@@ -72,27 +72,15 @@ export async function runningWithdrawals(farmId: string, today: string): Promise
 
 /** Users by role and state (admin dashboard): the USERS index with only those attributes projected. */
 export async function userCounts(): Promise<{ total: number; byRole: Record<string, number>; locked: number; unverified: number }> {
-  const out = { total: 0, byRole: {} as Record<string, number>, locked: 0, unverified: 0 };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ProjectionExpression: '#role, locked, verified',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':pk': gsi1.users.GSI1PK },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const u of res.Items ?? []) {
-      out.total++;
-      out.byRole[String(u.role)] = (out.byRole[String(u.role)] ?? 0) + 1;
-      if (u.locked === true) out.locked++;
-      if (u.verified === false) out.unverified++;
-    }
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const users = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ProjectionExpression: '#role, locked, verified',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':pk': gsi1.users.GSI1PK },
+  });
+  const byRole: Record<string, number> = {};
+  for (const u of users) byRole[String(u.role)] = (byRole[String(u.role)] ?? 0) + 1;
+  return { total: users.length, byRole, locked: users.filter((u) => u.locked === true).length, unverified: users.filter((u) => u.verified === false).length };
 }

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { BadRequest } from '../errors.js';
-import { batchGet, db, tableName } from './client.js';
+import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, eggStockKey, farmKey, flocksOfFarm, MOVEMENT_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
@@ -17,26 +17,15 @@ export type FlockSummary = Pick<FlockRecord, 'id' | 'name' | 'birdType' | 'house
 
 /** The farm's active (not archived) flocks: one Query (more only past 1 MB of flocks). */
 export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]> {
-  const flocks: FlockSummary[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :active)',
-        ProjectionExpression: 'id, #name, birdType, houseId, activeCycleId',
-        ExpressionAttributeNames: { '#name': 'name' },
-        ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ':active': 'active#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const i of res.Items ?? []) {
-      flocks.push({ id: i.id as string, name: i.name as string, birdType: i.birdType as FlockRecord['birdType'], houseId: (i.houseId as string | null) ?? null, activeCycleId: (i.activeCycleId as string | null) ?? null });
-    }
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return flocks;
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :active)',
+    ProjectionExpression: 'id, #name, birdType, houseId, activeCycleId',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ':active': 'active#' },
+  });
+  return items.map((i) => ({ id: i.id as string, name: i.name as string, birdType: i.birdType as FlockRecord['birdType'], houseId: (i.houseId as string | null) ?? null, activeCycleId: (i.activeCycleId as string | null) ?? null }));
 }
 
 export interface FarmStock {

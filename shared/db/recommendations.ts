@@ -3,20 +3,13 @@ import { db, tableName, transact, type TransactItem } from './client.js';
 import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { Conflict, type HttpError } from '../errors.js';
+import type { Evidence } from '../domain/optimization.js';
 
 /**
  * Optimization recommendations: `REC#<id>`/`META`, listed newest first per farm (GSI1 `RECS#<farmId>`)
  * and per flock (GSI2 `RECS#<flockId>`). System proposals also hold a `PROPOSAL#<rule>` item in their
  * cycle's partition, so one rule proposes once per cycle however often analytics run.
  */
-export interface Evidence {
-  metric: string;
-  value: number | null;
-  unit: string;
-  reference: number | null;
-  note: string;
-}
-
 export interface RecommendationRecord {
   id: string;
   farmId: string;

@@ -84,7 +84,7 @@ export interface DayBirds {
   housed: number;
 }
 
-export interface DailyKpis {
+export interface DailyKpis extends EggFigures {
   date: string;
   /** Days since the cycle's start date (0 on the start date). */
   dayOfCycle: number;
@@ -130,24 +130,6 @@ export interface DailyKpis {
   /** European Production Efficiency Factor (dimensionless). */
   epef: Figure;
   eggs: { collected: number; cracked: number; dirty: number; doubleYolk: number; cumulative: number };
-  /** %. */
-  henDayPct: Figure;
-  /** Eggs that day ÷ hens housed × 100, %. */
-  henHousedPct: Figure;
-  /** Cumulative eggs ÷ hens housed, eggs/hen. */
-  henHousedEggs: Figure;
-  /** g. */
-  eggWeightGrams: Figure;
-  /** g/hen/day. */
-  eggMassGrams: Figure;
-  /** kg feed/kg egg. */
-  feedPerKgEgg: Figure;
-  /** kg feed/dozen eggs. */
-  feedPerDozenEggs: Figure;
-  /** %. */
-  crackedPct: Figure;
-  /** %. */
-  dirtyPct: Figure;
   /** kg/m². */
   stockingDensityKgPerM2: Figure;
   /** birds/m². */
@@ -546,15 +528,25 @@ function eggWeightOf(ctx: Context, gramsSum: number, eggsWeighed: number, eggs: 
   return missing('g', 'no egg weight recorded and fallbacks.eggWeightGrams is null');
 }
 
-interface EggFigures {
+/** The egg figures of a day (layers and breeders; null with a reason otherwise). */
+export interface EggFigures {
+  /** %. */
   henDayPct: Figure;
+  /** Eggs that day ÷ hens housed × 100, %. */
   henHousedPct: Figure;
+  /** Cumulative eggs ÷ hens housed, eggs/hen. */
   henHousedEggs: Figure;
+  /** g. */
   eggWeightGrams: Figure;
+  /** g/hen/day. */
   eggMassGrams: Figure;
+  /** kg feed/kg egg. */
   feedPerKgEgg: Figure;
+  /** kg feed/dozen eggs. */
   feedPerDozenEggs: Figure;
+  /** %. */
   crackedPct: Figure;
+  /** %. */
   dirtyPct: Figure;
 }
 
