@@ -104,7 +104,7 @@ export const ScaleIngestResponse = Success(
         date: CalendarDate,
         accepted: Type.Integer({ description: 'Readings of this batch kept for the day' }),
         rejected: Type.Integer({ description: 'Readings of this batch rejected for the day' }),
-        session: WeightDto,
+        session: Type.Union([WeightDto, Type.Null()], { description: 'The day’s session after the batch; null when every reading of that day was rejected and the day has no session' }),
       }),
     ),
   }),

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IDEMPOTENCY_KEY, IDEMPOTENCY_RESPONSES } from '../../shared/http/request-headers.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { json } from '../../shared/http/responses.js';
 import { recordAgeAdjustedData } from '../../shared/services/analytics-records.js';
 import { ageAdjustedDataBody, flockIdParams } from '../../schemas/compiled/analytics.js';
@@ -19,7 +19,6 @@ export const handler = httpHandler(
       201: { description: 'Recorded, with its age adjustment', schema: AgeAdjustedResponse },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, or the cycle closed meanwhile' },
-      ...IDEMPOTENCY_RESPONSES,
     },
   },
   async ({ params, body, headers, user }) => {

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IDEMPOTENCY_KEY, IDEMPOTENCY_RESPONSES } from '../../shared/http/request-headers.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordEggProduction } from '../../shared/services/analytics-records.js';
 import { eggProductionBody } from '../../schemas/compiled/analytics.js';
@@ -19,7 +19,6 @@ export const handler = httpHandler(
       201: { description: 'Recorded (the egg_collection movement)', schema: EggProductionResponse },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, a broiler flock, or the cycle closed meanwhile' },
-      ...IDEMPOTENCY_RESPONSES,
     },
   },
   async ({ body, headers, user }) => replayable(await recordEggProduction(user, body, headers['idempotency-key'])),

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IDEMPOTENCY_KEY, IDEMPOTENCY_RESPONSES } from '../../shared/http/request-headers.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordWaterReading } from '../../shared/services/analytics-records.js';
 import { waterReadingBody } from '../../schemas/compiled/analytics.js';
@@ -18,7 +18,6 @@ export const handler = httpHandler(
       201: { description: 'Recorded, with its assessment', schema: WaterReadingResponse },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, the cycle closed meanwhile, or the day already holds the most readings it keeps' },
-      ...IDEMPOTENCY_RESPONSES,
     },
   },
   async ({ body, headers, user }) => replayable(await recordWaterReading(user, body, headers['idempotency-key'])),

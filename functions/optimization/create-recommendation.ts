@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { IDEMPOTENCY_KEY, IDEMPOTENCY_RESPONSES } from '../../shared/http/request-headers.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createRecommendationFor } from '../../shared/services/recommendations.js';
 import { createRecommendationBody } from '../../schemas/compiled/optimization.js';
@@ -15,7 +15,6 @@ export const handler = httpHandler(
     responses: {
       201: { description: 'Created', schema: RecommendationResponse },
       404: { description: 'No such flock, or not one of yours' },
-      ...IDEMPOTENCY_RESPONSES,
     },
   },
   async ({ body, headers, user, requestId }) => replayable(await createRecommendationFor(user, body, requestId, headers['idempotency-key'])),

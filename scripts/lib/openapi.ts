@@ -50,6 +50,8 @@ function parameters(where: 'path' | 'query', schema: Json | undefined, component
   });
 }
 
+const contentOf = (types: string[], schema: unknown): Json => Object.fromEntries(types.map((t) => [t, { schema }]));
+
 function operation(route: RouteEntry, spec: RouteSpec, components: Json): Json {
   const isPublic = spec.capability === 'public';
   const classes = limiterClassesFor(route.path);
@@ -58,23 +60,24 @@ function operation(route: RouteEntry, spec: RouteSpec, components: Json): Json {
   for (const [status, doc] of Object.entries(spec.responses)) {
     responses[status] = {
       description: doc.description,
-      ...(doc.schema ? { content: { [doc.contentType ?? 'application/json']: { schema: componentize(plain(doc.schema), components) } } } : Number(status) >= 400 ? { content: errorContent() } : {}),
+      ...(doc.schema ? { content: contentOf([doc.contentType ?? 'application/json'].flat(), componentize(plain(doc.schema), components)) } : Number(status) >= 400 ? { content: errorContent() } : {}),
     };
   }
   const add = (status: number, description: string, schema?: unknown) => {
     responses[status] ??= { description, content: errorContent(schema) };
   };
-  if (spec.body || spec.query || spec.params) add(400, 'Validation failed: `details` names each field', { $ref: '#/components/schemas/ValidationError' });
-  if (spec.body) add(400, 'Malformed JSON');
+  // Every route reads a body it is sent (size, content type, JSON) and validates its query string (a route
+  // without a query schema takes no parameter), so these answers can come from any operation.
+  add(400, 'Invalid request: validation failures name each field in `details`; also malformed JSON or an unexpected query parameter', { $ref: '#/components/schemas/ValidationError' });
   if (!isPublic) {
     add(401, 'Missing, invalid, expired or revoked token');
     add(403, spec.capability === 'none' ? 'Account locked or unverified' : `Missing capability ${spec.capability}, or account locked or unverified`);
   }
   if (spec.params) add(404, 'Not found');
-  if (spec.body) {
-    add(413, 'Request body too large');
-    add(415, 'Content-Type is not application/json');
-  }
+  if (spec.headers?.['If-Match']) add(412, 'If-Match does not match the current version');
+  add(413, 'Request body too large');
+  add(415, 'Content-Type is not application/json');
+  if (spec.headers?.['Idempotency-Key']) add(422, 'Idempotency-Key reused with another body');
   if (classes.length > 0) add(429, 'Rate limit hit (Retry-After, RateLimit and RateLimit-Policy headers)');
   add(500, 'Internal server error (never with details)');
 

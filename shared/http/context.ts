@@ -11,7 +11,8 @@ export interface ResponseDoc {
   description: string;
   /** JSON Schema of the body (TypeBox); omitted for empty bodies. */
   schema?: unknown;
-  contentType?: string;
+  /** Media type(s) of the body (default application/json); several when the route answers more than one kind with the same schema. */
+  contentType?: string | string[];
 }
 
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {

@@ -4,11 +4,8 @@ export const IDEMPOTENCY_KEY = {
   'Idempotency-Key': 'Makes retries safe: 1–255 visible ASCII characters; the same key and body return the first response (Idempotent-Replayed: true), another body 422',
 };
 
-/** The answers those headers add to a route's documented responses. */
+
+/** The 409 of a route that takes If-Match (the generator adds 412 for the header itself, and 422 for Idempotency-Key). */
 export const IF_MATCH_RESPONSES = {
   409: { description: 'Changed concurrently (or a stale `version` in the body)' },
-  412: { description: 'If-Match does not match the current version' },
-} as const;
-export const IDEMPOTENCY_RESPONSES = {
-  422: { description: 'Idempotency-Key reused with another body' },
 } as const;

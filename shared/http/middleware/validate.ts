@@ -52,6 +52,24 @@ function check(location: string, validator: CompiledSchema<unknown> | undefined,
   }
 }
 
+/**
+ * What JSON Schema cannot say about a number: it must be finite (a coerced query `Infinity` passes
+ * AJV's bounds) and storable in DynamoDB (magnitude 1e-130 … 9.99e125; 5e-324 would be a 500 there).
+ */
+const DYNAMODB_MIN_MAGNITUDE = 1e-130;
+const DYNAMODB_MAX_MAGNITUDE = 9.9999999999999999999999999999999999999e125;
+
+function numberProblems(location: string, data: unknown, out: FieldError[], depth = 0): void {
+  if (typeof data === 'number') {
+    const size = Math.abs(data);
+    if (!Number.isFinite(data)) out.push({ field: location, message: 'must be a finite number' });
+    else if (size !== 0 && (size < DYNAMODB_MIN_MAGNITUDE || size > DYNAMODB_MAX_MAGNITUDE)) out.push({ field: location, message: 'is too small or too large a number to store' });
+    return;
+  }
+  if (typeof data !== 'object' || data === null || depth > 64) return;
+  for (const [k, v] of Object.entries(data)) numberProblems(`${location}.${k}`, v, out, depth + 1);
+}
+
 export function validate(spec: RouteSpec): MiddlewareObj {
   const before = (request: HttpRequest) => {
     const state = stateOf(request);
@@ -59,6 +77,10 @@ export function validate(spec: RouteSpec): MiddlewareObj {
     check('params', spec.params, state.params, details);
     check('query', spec.query, state.query, details);
     if (spec.body) check('body', spec.body, state.body, details);
+    if (details.length === 0) {
+      numberProblems('query', state.query, details);
+      if (spec.body) numberProblems('body', state.body, details);
+    }
     if (details.length > 0) throw new ValidationFailed(details.slice(0, 50));
   };
   return { before } as MiddlewareObj;
