@@ -11,6 +11,7 @@ const PAGE = `<!doctype html>
 <head>
   <meta charset="utf-8">
   <title>Flockwise API · docs</title>
+  <link rel="icon" href="data:,">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
