@@ -82,6 +82,33 @@ describe('a broiler cycle over HTTP', () => {
     expect(stock.feed.byType).toEqual([{ feedType: 'starter', kg: 3590 }]);
   });
 
+  it('analytics over HTTP: cycle KPIs, the day series, the Ross 308 comparison as JSON and as an SVG chart, financials', async () => {
+    const ids = base.replace('/api/v1/flocks/', '').replace('/cycles/', '/');
+    const { kpis } = (await http('GET', `/api/v2/analytics/cycle/${ids}`, { token })).body.data;
+    expect(kpis.mortalityPct.value).toBe(0.75);
+    expect(kpis.livabilityPct.value).toBe(99.11);
+    expect(kpis.deathsByCause).toEqual({ unknown: 72, heat: 3 });
+    // the only weighing (8 Nov) is more than fallbacks.carryForwardWeightDays (7) before today: no FCR, and it says why
+    expect(kpis.fcr).toMatchObject({ value: null, reason: expect.any(String) });
+    const { days } = (await http('GET', `/api/v2/analytics/daily/${ids}`, { token })).body.data;
+    expect(days[7]).toMatchObject({ date: '2026-11-08', birds: { deaths: 15, culls: 2 } });
+    // 15 dead ÷ 9,926 present at the start of 8 Nov (10,000 − 6 × 12) = 0.151 %
+    expect(days[7].dailyMortalityPct.value).toBeCloseTo(0.15, 2);
+    const { comparison } = (await http('GET', `/api/v2/analytics/breed/${ids}`, { token })).body.data;
+    const day7 = comparison.days.find((d: { date: string }) => d.date === '2026-11-08');
+    // 200 g at 7 days vs Ross 308 213 g: (200 − 213) ÷ 213 = −6.10 %
+    expect(day7.bodyWeight).toMatchObject({ actual: 200, standard: 213 });
+    expect(day7.bodyWeight.deviationPct).toBeCloseTo(-6.1, 1);
+    const chart = await http('GET', `/api/v2/analytics/breed/${ids}`, { token, headers: { Accept: 'image/svg+xml' } });
+    expect(chart.status).toBe(200);
+    expect(chart.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(chart.text).toMatch(/^<svg[\s\S]*Ross 308 standard[\s\S]*<\/svg>$/);
+    // default prices: 10,000 chicks × 0.55 = 5,500; 1,410 kg starter × 0.45 = 634.50
+    const { financials } = (await http('GET', `/api/v2/analytics/financials/${ids}`, { token })).body.data;
+    expect(financials.costs.chicks.amount).toBe(5500);
+    expect(financials.costs.feed.amount).toBe(634.5);
+  });
+
   it('locks and unlocks a movement, then closing the cycle locks everything for good', async () => {
     const movements = (await http('GET', `${base}/movements`, { token })).body.data;
     const placement = movements.find((m: { type: string }) => m.type === 'bird_inflow');
