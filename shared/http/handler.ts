@@ -6,7 +6,7 @@ import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { accountRateLimit, rateLimit } from './middleware/rate-limit.js';
+import { accountRateLimit, rateLimit, rateLimitGate } from './middleware/rate-limit.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { validate } from './middleware/validate.js';
@@ -15,8 +15,10 @@ import { validate } from './middleware/validate.js';
  * The one middleware stack every route uses, in the order of DESIGN §3:
  * request context + log → security headers/CORS (on the way out) → typed errors → rate limit per
  * client → JSON body → auth limit per account → authenticate + user load → capability guard →
- * validation → handler. (The per-client limiter runs before the body is read, so bad bodies count too:
- * see docs/decisions.md.)
+ * validation → rate-limit gate → handler. (The per-client count starts before the body is read, so bad
+ * bodies count too: see docs/decisions.md. Its UpdateItem runs while the body is parsed, the token
+ * verified and the user loaded; the gate waits for it before the handler, and every earlier error waits
+ * for it too, so a 429 comes first exactly as if it had been awaited at its own stage.)
  */
 export interface HandlerInput<B, Q, P> {
   body: B;
@@ -44,6 +46,7 @@ function build(spec: RouteSpec, fn: (event: APIGatewayProxyEvent) => Promise<Htt
     .use(authenticate(spec))
     .use(authorize(spec))
     .use(validate(spec))
+    .use(rateLimitGate())
     .handler((event) => fn(event));
   return Object.assign(handler as unknown as RouteHandler, { route: spec });
 }

@@ -69,14 +69,23 @@ describe('errors', () => {
 });
 
 describe('DynamoDB work per request (counted, not timed)', () => {
-  it('an authenticated single-item read costs 1 user-load call + 1 data call (+ 2 limiter counters)', async () => {
+  it('an authenticated single-item read costs 1 user-load call + 1 data call (+ 1 limiter counter for both classes)', async () => {
     const token = await adminLogin();
     const me = await call('POST', '/api/v1/auth/verify-token', { token, body: {} });
     resetDbCalls();
     await call('GET', `/api/v1/admin/users/${me.body.data.user.id}`, { token });
-    // general + date limiter (UpdateItem ×2), user + revocation (BatchGetItem ×1), the user read (GetItem ×1)
-    expect({ ...dbCalls }).toEqual({ UpdateItem: 2, BatchGetItem: 1, GetItem: 1 });
-    expect(totalDbCalls()).toBe(4);
+    // general + date limiter on one item (UpdateItem ×1), user + revocation (BatchGetItem ×1), the user read (GetItem ×1)
+    expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 1, GetItem: 1 });
+    expect(totalDbCalls()).toBe(3);
+  });
+
+  it('an auth-class route counts general + auth (both 900 s by default) in one limiter UpdateItem', async () => {
+    const token = await adminLogin();
+    resetDbCalls();
+    const res = await call('POST', '/api/v1/auth/verify-token', { token, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.headers['RateLimit-Policy']).toBe('"general";q=3000;w=900, "auth";q=50;w=900');
+    expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 1 });
   });
 
   it('a public route with no data costs only its limiter call; /health only its probe', async () => {

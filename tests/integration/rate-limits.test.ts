@@ -4,7 +4,20 @@ import { describe, expect, it } from 'vitest';
 Object.assign(process.env, { RATE_LIMIT_AUTH_MAX: '4', RATE_LIMIT_DATE_MAX: '3', RATE_LIMIT_GENERAL_MAX: '12', RATE_LIMIT_GENERAL_WINDOW_SECONDS: '600' });
 
 const { call } = await import('../support/api.js');
-const { adminLogin } = await import('../support/accounts.js');
+const { adminLogin, uniqueEmail } = await import('../support/accounts.js');
+const { db, dbCalls, resetDbCalls, tableName } = await import('../../shared/db/client.js');
+const { rateLimitKey } = await import('../../shared/db/keys.js');
+const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+
+/** Pushes a client's general counter (600 s window here) over its limit, as other containers' hits would. */
+async function exhaustGeneral(ip: string): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  if (now % 600 > 590) await new Promise((r) => setTimeout(r, (600 - (now % 600) + 1) * 1000)); // not across a window edge
+  const windowStart = Math.floor(Date.now() / 1000 / 600) * 600;
+  await db().send(
+    new UpdateCommand({ TableName: tableName(), Key: rateLimitKey('general', `ip:${ip}`, windowStart), UpdateExpression: 'ADD hits :n', ExpressionAttributeValues: { ':n': 100 } }),
+  );
+}
 
 describe('rate limits', () => {
   it('auth limiter: the 5th auth request from one client answers 429 {error} with Retry-After and RateLimit headers', async () => {
@@ -66,5 +79,103 @@ describe('rate limits', () => {
       expect(health.status).toBe(200);
       expect(health.headers.RateLimit).toBeUndefined();
     }
+  });
+
+  describe('DynamoDB work of the limiter (counted, not timed)', () => {
+    it('general + date on one item: an admin route makes ONE limiter UpdateItem; auth (900 s window, not inside 600 s) falls back to two', async () => {
+      const token = await adminLogin();
+      resetDbCalls();
+      const admin = await call('GET', '/api/v1/admin/capabilities', { ip: '192.0.2.50', token });
+      expect(admin.status).toBe(200);
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 1 });
+      expect(admin.headers['RateLimit-Policy']).toBe('"general";q=12;w=600, "date";q=3;w=60');
+      expect(admin.headers.RateLimit).toMatch(/^"date";r=2;t=\d+$/);
+      // the second request of the same client sees both counts of that one item
+      expect((await call('GET', '/api/v1/admin/capabilities', { ip: '192.0.2.50', token })).headers.RateLimit).toMatch(/^"date";r=1;t=\d+$/);
+
+      resetDbCalls();
+      const verify = await call('POST', '/api/v1/auth/verify-token', { ip: '192.0.2.51', token, body: {} });
+      expect(verify.status).toBe(200);
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 2, BatchGetItem: 1 });
+
+      resetDbCalls();
+      expect((await call('GET', '/', { ip: '192.0.2.52' })).status).toBe(200);
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 1 });
+    });
+
+    it('the counter write runs next to body parsing, token check and user load, and is awaited before the handler (order, not time)', async () => {
+      const token = await adminLogin();
+      const events: string[] = [];
+      const client = db();
+      // Hold every limiter UpdateItem back for 300 ms and log when each call starts and ends.
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          const name = String(context.commandName).replace(/Command$/, '');
+          const limiter = name === 'UpdateItem' && JSON.stringify(args.input).includes('RATE#');
+          const label = limiter ? 'limiter' : name;
+          events.push(`start ${label}`);
+          if (limiter) await new Promise((r) => setTimeout(r, 300));
+          const out = await next(args);
+          events.push(`end ${label}`);
+          return out;
+        },
+        { step: 'initialize', name: 'limiterOrderProbe' },
+      );
+      try {
+        const res = await call('GET', '/api/v1/admin/users/' + (await call('POST', '/api/v1/auth/verify-token', { token, body: {} })).body.data.user.id, { ip: '192.0.2.80', token });
+        expect(res.status).toBe(200);
+      } finally {
+        client.middlewareStack.remove('limiterOrderProbe');
+      }
+      const tail = events.slice(events.lastIndexOf('start limiter'));
+      // user load starts and ends while the counter is still pending; the handler's read waits for it
+      expect(tail).toEqual(['start limiter', 'start BatchGetItem', 'end BatchGetItem', 'end limiter', 'start GetItem', 'end GetItem']);
+    });
+
+    it('a limited request does no handler work and writes nothing, and its 429 comes before any other refusal', async () => {
+      const token = await adminLogin();
+      const ip = '192.0.2.60';
+      await exhaustGeneral(ip);
+      // This container has not seen the client over its limit yet: the count ran next to the user load,
+      // and the gate refused before the handler (no GetItem, no transaction, no user created).
+      resetDbCalls();
+      const create = await call('POST', '/api/v1/admin/users', { ip, token, body: { email: uniqueEmail('limited'), password: 'correct-horse-battery', name: 'Limited' } });
+      expect(create.status).toBe(429);
+      expect(create.body.error).toMatch(/^Rate limit exceeded \(general: 12 requests per 600 s\); retry in \d+ s$/);
+      expect(create.headers['Retry-After']).toMatch(/^\d+$/);
+      expect(create.headers['RateLimit-Policy']).toBe('"general";q=12;w=600, "date";q=3;w=60');
+      expect(create.headers.RateLimit).toBe(`"general";r=0;t=${create.headers['Retry-After']}`);
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 1 });
+
+      // Known over the limit in this window: the next request waits for its count first (no user load).
+      resetDbCalls();
+      expect((await call('GET', '/api/v1/admin/capabilities', { ip, token })).status).toBe(429);
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 1 });
+
+      // 429 first, as if the limiter had been awaited at its own stage: bad token, bad body, bad params.
+      const other = '192.0.2.61';
+      await exhaustGeneral(other);
+      expect((await call('GET', '/api/v1/admin/capabilities', { ip: other, token: 'not.a.token' })).status).toBe(429);
+      const third = '192.0.2.62';
+      await exhaustGeneral(third);
+      expect((await call('GET', '/api/v1/admin/users/not-a-ulid', { ip: third, token })).status).toBe(429);
+      const fourth = '192.0.2.63';
+      await exhaustGeneral(fourth);
+      expect((await call('POST', '/api/v1/admin/users', { ip: fourth, token, rawBody: '{"email":' })).status).toBe(429);
+    });
+
+    it('a request refused per client is not counted against the account; the account count waits for the client count', async () => {
+      const email = 'account-order@example.com';
+      const ip = '192.0.2.70';
+      await exhaustGeneral(ip);
+      resetDbCalls();
+      expect((await call('POST', '/api/v1/auth/login', { ip, body: { email, password: 'guess-guess-1' } })).status).toBe(429);
+      // general + auth per client (two UpdateItems here: 900 s does not nest in 600 s), no account counter, no login work
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 2 });
+      // the account still has its whole budget: 4 more from other addresses pass the limiter
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${100 + i}`, body: { email, password: 'guess-guess-1' } })).status);
+      expect(statuses).toEqual([401, 401, 401, 401]);
+    });
   });
 });

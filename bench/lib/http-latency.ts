@@ -1,0 +1,384 @@
+/**
+ * HTTP latency through the real local stack: `serverless offline start --useInProcess` (the same way the
+ * e2e tests start it, tests/support/offline.ts) on free ports, over the bench's in-memory DynamoDB Local
+ * and table, with every RATE_LIMIT_*_MAX raised so the limiter counts but never refuses. autocannon
+ * measures each route at each concurrency; raw DynamoDB Local calls (GetItem, Query, TransactWriteItems, issued
+ * with the service's own client settings from a small promise pool) are measured at the same concurrency
+ * in the same run, so every route gets an API ÷ raw ratio.
+ *
+ * The offline process runs in its own process group and is always stopped: by `stop()` (SIGTERM, then
+ * SIGKILL of the whole group), by the exit hook of this process, and by a watchdog preloaded into offline
+ * that kills its own group when its parent (the bench) is gone.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import * as esbuild from 'esbuild';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { buildOptions } from '../../scripts/build.js';
+import { freePort } from '../../scripts/lib/local-dynamodb.js';
+import { ROOT } from '../../scripts/lib/route-table.js';
+import { quantile, round } from './stats.js';
+
+// ---- the offline process -------------------------------------------------------------------------------
+
+/** Preloaded into offline: when its parent (the bench) is gone, kill offline's own process group. */
+const ORPHAN_WATCHDOG =
+  'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
+
+export interface OfflineStack {
+  baseUrl: string;
+  output(): string;
+  /** SIGTERM to the whole process group, SIGKILL after 3 s. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Last resort (an uncaught error, process.exit from a signal handler): never leave offline behind.
+  process.once('exit', () => {
+    for (const child of running) killGroup(child, 'SIGKILL');
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* the group is gone */
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !running.has(child)) return;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  killGroup(child, 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 3000).unref())]);
+  const deadline = Date.now() + 3000;
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive(pid)) killGroup(child, 'SIGKILL');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+  running.delete(child);
+}
+
+/**
+ * Builds the handlers into dist/ (the single esbuild build `npm start` and the e2e tests use; without
+ * emptying dist/ first, so an offline instance of a concurrent test run keeps its files) and starts offline.
+ */
+export async function startOfflineStack(opts: { stage: string; env: Record<string, string>; readyTimeoutMs?: number }): Promise<OfflineStack> {
+  await esbuild.build(buildOptions());
+  const ports = new Set<number>();
+  while (ports.size < 4) ports.add(await freePort());
+  const [httpPort, lambdaPort, websocketPort, albPort] = [...ports] as [number, number, number, number];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...opts.env,
+    STAGE: opts.stage,
+    AWS_ACCESS_KEY_ID: 'fakeKeyId',
+    AWS_SECRET_ACCESS_KEY: 'fakeSecretKey',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+  };
+  const args = [
+    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', opts.stage, '--useInProcess',
+    '--host', '127.0.0.1', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort),
+    '--websocketPort', String(websocketPort), '--albPort', String(albPort),
+  ];
+  installExitHook();
+  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
+
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  const stack: OfflineStack = { baseUrl, output: () => out, stop: () => stopGroup(child) };
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
+  for (;;) {
+    if (exit) {
+      await stack.stop();
+      throw new Error(`serverless offline ${exit} before GET /health answered 200:\n${out.slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      await res.text();
+      if (res.status === 200) return stack;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stack.stop();
+      throw new Error(`serverless offline did not answer GET /health within the timeout:\n${out.slice(-4000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---- measuring ---------------------------------------------------------------------------------------------
+
+export interface LatencyFigures {
+  /** Successful (2xx) requests or raw calls measured. */
+  n: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  /** Successful requests (or calls) per second over the measured period. */
+  perSecond: number;
+}
+
+function figures(samplesMs: number[], seconds: number): LatencyFigures {
+  const s = [...samplesMs].sort((a, b) => a - b);
+  return {
+    n: s.length,
+    p50Ms: round(quantile(s, 0.5)),
+    p95Ms: round(quantile(s, 0.95)),
+    p99Ms: round(quantile(s, 0.99)),
+    meanMs: round(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)),
+    perSecond: Math.round(s.length / seconds),
+  };
+}
+
+export interface HttpRoute {
+  name: string;
+  method: 'GET' | 'POST';
+  /** One request per connection index (a write may give each connection its own cycle). */
+  request: (connection: number) => { path: string; headers?: Record<string, string>; body?: string };
+  /** The raw call it is compared with. */
+  raw: RawOp['name'];
+}
+
+export interface RawOp {
+  name: 'GetItem' | 'Query' | 'TransactWriteItems';
+  what: string;
+  run: (worker: number) => Promise<unknown>;
+}
+
+export interface HttpRow extends LatencyFigures {
+  route: string;
+  connections: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface RawRow extends LatencyFigures {
+  op: RawOp['name'];
+  what: string;
+  concurrency: number;
+  errors: number;
+}
+
+export interface RatioRow {
+  route: string;
+  connections: number;
+  raw: RawOp['name'];
+  apiP50Ms: number;
+  rawP50Ms: number;
+  ratioP50: number;
+  apiP99Ms: number;
+  rawP99Ms: number;
+  ratioP99: number;
+  /** raw calls/s ÷ API requests/s at the same concurrency. */
+  throughputRatio: number;
+  /**
+   * At 1 connection only: (API p50 − the local stack's fixed cost) ÷ raw p50, where the fixed cost is the
+   * baseline route's p50 minus its raw call's p50 (GET /health: one GetItem, no limiter, no user). An
+   * estimate of the ratio without serverless-offline's own per-request work (HTTP server, event, invoke).
+   */
+  netOfStackRatioP50: number | null;
+}
+
+async function cannon(baseUrl: string, route: HttpRoute, connections: number, opts: { seconds?: number; amount?: number }): Promise<HttpRow> {
+  const samples: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let connection = 0;
+  const first = route.request(0);
+  const started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${baseUrl}${first.path}`,
+        method: route.method,
+        connections,
+        ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? 5 }),
+        timeout: 30,
+        headers: first.headers,
+        body: first.body,
+        setupClient: (client) => {
+          const r = route.request(connection++);
+          client.setRequest({ method: route.method, path: r.path, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) });
+        },
+      } as autocannon.Options,
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, statusCode, _bytes, ms) => {
+      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+      if (statusCode >= 200 && statusCode < 300) samples.push(ms);
+    });
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    route: route.name,
+    connections,
+    ...figures(samples, Math.min(seconds, result.duration || seconds)),
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+  };
+}
+
+async function rawPool(op: RawOp, concurrency: number, seconds: number): Promise<RawRow> {
+  const samples: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          await op.run(worker);
+          samples.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  return { op: op.name, what: op.what, concurrency, ...figures(samples, (performance.now() - started) / 1000), errors };
+}
+
+/** The raw calls, with the given client (the service's settings), on the bench table. */
+export function rawOps(client: DynamoDBDocumentClient, table: string, keys: { cycle: Record<string, string>; movementsGsi1pk: string; pageSize: number }): RawOp[] {
+  let seq = 0;
+  return [
+    {
+      name: 'GetItem',
+      what: 'the cycle item, strongly consistent (the summary’s data call)',
+      run: () => client.send(new GetCommand({ TableName: table, Key: keys.cycle, ConsistentRead: true })),
+    },
+    {
+      name: 'Query',
+      what: `GSI1 page of ${keys.pageSize} movements (the list’s data call)`,
+      run: () =>
+        client.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':pk': keys.movementsGsi1pk, ':from': '0000', ':to': '9999-12-31#~' },
+            Limit: keys.pageSize,
+          }),
+        ),
+    },
+    {
+      name: 'TransactWriteItems',
+      what: 'an Update of one counter item per worker + a Put of a new item (the shape of a movement write)',
+      run: (worker) => {
+        seq++;
+        return client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Update: { TableName: table, Key: { PK: 'BENCH#raw', SK: `WORKER#${worker}` }, UpdateExpression: 'ADD hits :one', ExpressionAttributeValues: { ':one': 1 } } },
+              { Put: { TableName: table, Item: { PK: `BENCH#raw#${worker}`, SK: `ITEM#${String(seq).padStart(9, '0')}`, GSI1PK: `BENCH#raw#${worker}`, GSI1SK: String(seq) }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            ],
+          }),
+        );
+      },
+    },
+  ];
+}
+
+export interface HttpLatencyReport {
+  settings: { seconds: number; connections: number[]; warmupRequests: string; offline: string; rateLimits: string; client: string };
+  raw: RawRow[];
+  routes: HttpRow[];
+  ratios: RatioRow[];
+  /** Baseline route p50 − its raw call's p50 at 1 connection (ms): serverless-offline's fixed cost per request. */
+  stackFixedCostMs: number | null;
+}
+
+/** Runs every route and raw op at every concurrency level: raw calls first, then the routes, level by level. */
+export async function measureHttpLatency(opts: {
+  baseUrl: string;
+  routes: HttpRoute[];
+  raw: RawOp[];
+  connections: number[];
+  seconds: number;
+  /** The route whose p50 above its raw call is taken as the stack's fixed cost (e.g. GET /health). */
+  baselineRoute?: string;
+  log: (s: string) => void;
+}): Promise<HttpLatencyReport> {
+  const raw: RawRow[] = [];
+  const routes: HttpRow[] = [];
+  for (const c of opts.connections) {
+    opts.log(`   ${c} connection(s): raw ${opts.raw.map((o) => o.name).join(', ')}; then ${opts.routes.map((r) => r.name).join(', ')} (${opts.seconds} s each; load average ${loadavg()[0]!.toFixed(2)})…`);
+    for (const op of opts.raw) {
+      await rawPool(op, c, Math.min(1, opts.seconds)); // warm-up
+      raw.push(await rawPool(op, c, opts.seconds));
+    }
+    for (const route of opts.routes) {
+      await cannon(opts.baseUrl, route, c, { amount: Math.max(50, 5 * c) }); // warm-up
+      routes.push(await cannon(opts.baseUrl, route, c, { seconds: opts.seconds }));
+    }
+  }
+  const rawOf = (routeName: string, connections: number) => {
+    const route = opts.routes.find((x) => x.name === routeName)!;
+    return raw.find((x) => x.op === route.raw && x.concurrency === connections)!;
+  };
+  const baseline = routes.find((r) => r.route === opts.baselineRoute && r.connections === 1);
+  const stackFixedCostMs = baseline ? round(Math.max(0, baseline.p50Ms - rawOf(baseline.route, 1).p50Ms)) : null;
+  const ratios: RatioRow[] = routes.map((r) => {
+    const route = opts.routes.find((x) => x.name === r.route)!;
+    const base = rawOf(r.route, r.connections);
+    return {
+      route: r.route,
+      connections: r.connections,
+      raw: route.raw,
+      apiP50Ms: r.p50Ms,
+      rawP50Ms: base.p50Ms,
+      ratioP50: round(r.p50Ms / base.p50Ms, 1),
+      apiP99Ms: r.p99Ms,
+      rawP99Ms: base.p99Ms,
+      ratioP99: round(r.p99Ms / base.p99Ms, 1),
+      throughputRatio: round(base.perSecond / Math.max(1, r.perSecond), 1),
+      netOfStackRatioP50: r.connections === 1 && stackFixedCostMs !== null ? round(Math.max(0, r.p50Ms - stackFixedCostMs) / base.p50Ms, 1) : null,
+    };
+  });
+  return {
+    settings: {
+      seconds: opts.seconds,
+      connections: opts.connections,
+      warmupRequests: 'max(50, 5 × connections) per route and level; 1 s per raw op and level',
+      offline: 'serverless offline start --useInProcess (dist/ from scripts/build.ts), one Node process',
+      rateLimits: 'RATE_LIMIT_*_MAX raised to 1e9: every request is counted, none refused',
+      client: 'autocannon in the bench process; raw calls from a promise pool with the service’s DynamoDB client settings',
+    },
+    raw,
+    routes,
+    ratios,
+    stackFixedCostMs,
+  };
+}
