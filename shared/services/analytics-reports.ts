@@ -1,4 +1,4 @@
-import { analyticsChart, type ChartKind } from '../domain/analytics-charts.js';
+import type { ChartKind } from '../domain/analytics-charts.js';
 import { detectAnomalies } from '../domain/analytics/anomalies.js';
 import { listBreedStandards } from '../domain/analytics/breed-standards.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
@@ -82,7 +82,8 @@ export async function eggQualityReport(user: AuthUser, flockId: string, query: {
 
 /** One chart of the cycle as an SVG document (daily and breed reads with `Accept: image/svg+xml`). */
 export async function cycleChart(user: AuthUser, flockId: string, cycleId: string, kind: ChartKind): Promise<string> {
-  const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  // Loaded on first use: the JSON answers of these routes do not pay for d3 at cold start.
+  const [{ analyticsChart }, ctx] = await Promise.all([import('../domain/analytics-charts.js'), cycleAnalyticsContext(user, flockId, cycleId)]);
   const series = dailySeries(ctx.inputs, ctx.config);
   return analyticsChart(kind, { flockName: ctx.flock.name, breed: ctx.flock.breed, series, comparison: compareWithStandard(ctx.inputs, ctx.config, series) });
 }
