@@ -30,6 +30,7 @@ export const DashboardResponse = Success(
       healthAlerts: Type.Optional(Type.Array(Open('Veterinarian: health alerts'))),
       users: Type.Optional(Open('Admin: users by role, locked, unverified')),
       system: Type.Optional(Open('Admin: service, version, stage, database')),
+      rateLimited: Type.Optional(Open('Admin: clients that went over a rate limit, per day of the last 7 and per class')),
       recentAudit: Type.Optional(Type.Array(Open('Admin: the last audit entries'))),
       farm: Type.Optional(Open('Admin with farmId: that farm’s manager view')),
     },

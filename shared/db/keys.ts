@@ -85,3 +85,6 @@ export const recommendationsOfFarm = (farmId: string) => ({ GSI1PK: `RECS#${farm
 export const recommendationsOfFlock = (flockId: string) => ({ GSI2PK: `RECS#${flockId}` });
 /** One system proposal per analytics rule and cycle: this item holds the recommendation's id. */
 export const proposalKey = (cycleId: string, rule: string): Key => ({ PK: cyclePartition(cycleId), SK: `PROPOSAL#${rule}` });
+
+/** Service metrics per UTC day (e.g. `METRICS#RATE_LIMITED` / `DAY#2026-11-22`), kept 90 days. */
+export const metricsKey = (name: string, date: string): Key => ({ PK: `METRICS#${name}`, SK: `DAY#${date}` });

@@ -3,6 +3,7 @@ import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../doma
 import { SERVICE } from '../domain/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
 import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
+import { rateLimitedOn } from '../db/metrics.js';
 import { farmNotFound } from '../db/farms.js';
 import { farmStock } from '../db/inventory.js';
 import { listRecommendations } from '../db/recommendations.js';
@@ -11,7 +12,7 @@ import { completeAll } from './analytics-config.js';
 import { farmOfRequest } from './farms.js';
 
 /**
- * One summary per role (DESIGN §9): admin (users, system, recent audit; plus a farm's view with
+ * One summary per role (DESIGN §9): admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
  * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, open recommendations), worker (today's tasks),
  * veterinarian (health alerts, withdrawal periods), viewer (read-only KPIs). Every figure comes from
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts).
@@ -70,10 +71,12 @@ async function viewerSummary(farmId: string, now: Date) {
   };
 }
 
-async function adminSummary() {
-  const [users, audit] = await Promise.all([userCounts(), listAudit({ limit: 10 })]);
+async function adminSummary(now: Date) {
+  const days = [0, 1, 2, 3, 4, 5, 6].map((back) => new Date(now.getTime() - back * DAY).toISOString().slice(0, 10));
+  const [users, audit, rateLimited] = await Promise.all([userCounts(), listAudit({ limit: 10 }), rateLimitedOn(days)]);
   return {
     users,
+    rateLimited: { days: rateLimited, note: 'clients that went over a limit, once per client, class and window (per container), newest day first' },
     system: { service: SERVICE.name, version: SERVICE.version, stage: settings().stage, database: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) },
     recentAudit: audit.items.map(toAuditDto),
   };
@@ -82,7 +85,7 @@ async function adminSummary() {
 export async function dashboardFor(user: AuthUser, query: { farmId?: string }, now = new Date()) {
   const role = user.role;
   if (role === 'admin') {
-    const admin = await adminSummary();
+    const admin = await adminSummary(now);
     return { role, ...admin, ...(query.farmId ? { farm: await managerSummary(farmOfRequest(user, query.farmId), now) } : {}) };
   }
   const farmId = farmOfRequest(user, query.farmId);

@@ -60,6 +60,18 @@ describe('rate limits', () => {
     expect((await call('GET', '/api/v1/admin/capabilities', { ip: '192.0.2.21', token })).status).toBe(200);
   });
 
+  it('the admin dashboard counts clients that went over a limit, once per client, class and window', async () => {
+    const token = await adminLogin();
+    const today = () => call('GET', '/api/v1/dashboard', { ip: `192.0.2.${60 + Math.floor(Math.random() * 100)}`, token });
+    const before = (await today()).body.data.rateLimited.days[0];
+    const ip = '192.0.2.35';
+    for (let i = 0; i < 6; i++) await call('GET', '/api/v1/admin/capabilities', { ip, token }); // 3 pass, 3 refused: one client over `date`
+    const after = (await today()).body.data.rateLimited.days[0];
+    expect(after.date).toBe(new Date().toISOString().slice(0, 10));
+    expect(after.total - before.total).toBe(1);
+    expect((after.byClass.date ?? 0) - (before.byClass.date ?? 0)).toBe(1);
+  });
+
   it('counts requests whose bodies are refused (malformed, oversized) before reading them', async () => {
     const ip = '192.0.2.40';
     const statuses = [];
@@ -137,7 +149,8 @@ describe('rate limits', () => {
       const ip = '192.0.2.60';
       await exhaustGeneral(ip);
       // This container has not seen the client over its limit yet: the count ran next to the user load,
-      // and the gate refused before the handler (no GetItem, no transaction, no user created).
+      // and the gate refused before the handler (no GetItem, no transaction, no user created). The only
+      // other write: the admin dashboard's count of clients over a limit (first refusal of the window).
       resetDbCalls();
       const create = await call('POST', '/api/v1/admin/users', { ip, token, body: { email: uniqueEmail('limited'), password: 'correct-horse-battery', name: 'Limited' } });
       expect(create.status).toBe(429);
@@ -145,7 +158,7 @@ describe('rate limits', () => {
       expect(create.headers['Retry-After']).toMatch(/^\d+$/);
       expect(create.headers['RateLimit-Policy']).toBe('"general";q=12;w=600, "date";q=3;w=60');
       expect(create.headers.RateLimit).toBe(`"general";r=0;t=${create.headers['Retry-After']}`);
-      expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 1 });
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 2, BatchGetItem: 1 });
 
       // Known over the limit in this window: the next request waits for its count first (no user load).
       resetDbCalls();
@@ -170,8 +183,9 @@ describe('rate limits', () => {
       await exhaustGeneral(ip);
       resetDbCalls();
       expect((await call('POST', '/api/v1/auth/login', { ip, body: { email, password: 'guess-guess-1' } })).status).toBe(429);
-      // general + auth per client (two UpdateItems here: 900 s does not nest in 600 s), no account counter, no login work
-      expect({ ...dbCalls }).toEqual({ UpdateItem: 2 });
+      // general + auth per client (two UpdateItems here: 900 s does not nest in 600 s) + the refusal metric;
+      // no account counter, no login work
+      expect({ ...dbCalls }).toEqual({ UpdateItem: 3 });
       // the account still has its whole budget: 4 more from other addresses pass the limiter
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${100 + i}`, body: { email, password: 'guess-guess-1' } })).status);

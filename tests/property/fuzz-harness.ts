@@ -6,7 +6,7 @@
  *   (success bodies and error bodies), in the documented media type;
  * - an invalid request is refused (4xx) with the error envelope `{error[, details]}`; a request invalid
  *   only by its schema gets 400 with `details`; no token → 401; a missing capability → 403;
- * - a refused request (4xx) wrote nothing but rate-limit counters (`RATE#…`) and, on operations that
+ * - a refused request (4xx) wrote nothing but rate-limit counters (`RATE#…`, `METRICS#RATE_LIMITED`) and, on operations that
  *   document a lockout after failed attempts, the failure counter; a GET writes nothing else either.
  * Violations are collected for the whole run (every distinct problem is reported with its smallest
  * reproduction, not just the first), matched against KNOWN_FAILURES, and counted.
@@ -240,10 +240,13 @@ export interface Violation {
   reproduction: string;
 }
 
+/** The rate limiter's own writes: its counters, and the daily count of clients over a limit (admin dashboard). */
+const isLimiterWrite = (w: WrittenItem) => w.PK.startsWith('RATE#') || w.PK === 'METRICS#RATE_LIMITED';
+
 const ALLOWED_REFUSAL_WRITE = (op: Operation) => {
   const text = [op.op.summary, op.op.description, ...Object.values((op.op.responses ?? {}) as Record<string, Json>).map((r) => r.description)].join(' ');
   const lockout = /fail\w*[^.]*\block|\block\w*[^.]*after failed/i.test(text);
-  return (w: WrittenItem) => w.PK.startsWith('RATE#') || (lockout && w.SK === 'LOGIN_FAILURES');
+  return (w: WrittenItem) => isLimiterWrite(w) || (lockout && w.SK === 'LOGIN_FAILURES');
 };
 
 function mediaOf(headers: Record<string, string>): string {
@@ -278,7 +281,7 @@ function check(world: World, op: Operation, req: GeneratedRequest, cls: Classifi
     const wrote = writes.filter((w) => !allowed(w));
     if (wrote.length) fail('refusal-wrote', `${s} but wrote ${wrote.map((w) => `${w.op} ${w.PK} ${w.SK}`).join(', ')}`);
   } else if (op.method === 'GET') {
-    const wrote = writes.filter((w) => !w.PK.startsWith('RATE#'));
+    const wrote = writes.filter((w) => !isLimiterWrite(w));
     if (wrote.length) fail('safe-method-wrote', `GET wrote ${wrote.map((w) => `${w.op} ${w.PK} ${w.SK}`).join(', ')}`);
   }
 

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { limiterClassesFor, rateLimits, type LimiterClass, type RateLimit } from '../../config/rate-limits.js';
+import { countRateLimited } from '../../db/metrics.js';
 import { hitCounters } from '../../db/rate-limits.js';
 import { TooManyRequests } from '../../errors.js';
 import { peekState, stateOf, type HttpRequest, type RequestState } from '../context.js';
@@ -93,7 +94,9 @@ async function count(state: RequestState, limits: Record<LimiterClass, RateLimit
     const over = hits.filter((h) => h.count > h.limit.max);
     if (over.length === 0) return {};
     if (knownOver.size >= KNOWN_OVER_MAX) knownOver.clear();
+    const newlyOver = over.filter((h) => !knownOver.has(`${h.cls}|${client}`));
     for (const h of over) knownOver.set(`${h.cls}|${client}`, now + h.resetIn);
+    if (newlyOver.length > 0) await recordRateLimited(state, newlyOver.map((h) => h.cls));
     const exceeded = over.sort((a, b) => b.resetIn - a.resetIn)[0]!;
     return {
       exceeded: new TooManyRequests(
@@ -103,6 +106,15 @@ async function count(state: RequestState, limits: Record<LimiterClass, RateLimit
     };
   } catch (failure) {
     return { failure };
+  }
+}
+
+/** The admin dashboard's count of clients going over a limit; a metrics failure never changes the answer. */
+async function recordRateLimited(state: RequestState, classes: LimiterClass[]): Promise<void> {
+  try {
+    await countRateLimited(classes);
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'rate-limit metric not recorded', requestId: state.requestId, error: (err as Error).name }));
   }
 }
 
