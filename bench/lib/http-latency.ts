@@ -10,70 +10,22 @@
  * SIGKILL of the whole group), by the exit hook of this process, and by a watchdog preloaded into offline
  * that kills its own group when its parent (the bench) is gone.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import * as esbuild from 'esbuild';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildOptions } from '../../scripts/build.js';
 import { freePort } from '../../scripts/lib/local-dynamodb.js';
-import { ROOT } from '../../scripts/lib/route-table.js';
+import { spawnOffline } from '../../scripts/lib/offline-process.js';
 import { quantile, round } from './stats.js';
 
 // ---- the offline process -------------------------------------------------------------------------------
-
-/** Preloaded into offline: when its parent (the bench) is gone, kill offline's own process group. */
-const ORPHAN_WATCHDOG =
-  'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
 
 export interface OfflineStack {
   baseUrl: string;
   output(): string;
   /** SIGTERM to the whole process group, SIGKILL after 3 s. Idempotent. */
   stop(): Promise<void>;
-}
-
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // Last resort (an uncaught error, process.exit from a signal handler): never leave offline behind.
-  process.once('exit', () => {
-    for (const child of running) killGroup(child, 'SIGKILL');
-  });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* the group is gone */
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !running.has(child)) return;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
-  killGroup(child, 'SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 3000).unref())]);
-  const deadline = Date.now() + 3000;
-  while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (groupAlive(pid)) killGroup(child, 'SIGKILL');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
-  running.delete(child);
 }
 
 /**
@@ -94,31 +46,15 @@ export async function startOfflineStack(opts: { stage: string; env: Record<strin
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
   };
-  const args = [
-    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', opts.stage, '--useInProcess',
-    '--host', '127.0.0.1', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort),
-    '--websocketPort', String(websocketPort), '--albPort', String(albPort),
-  ];
-  installExitHook();
-  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  let out = '';
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > 200_000) out = out.slice(-100_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  let exit: string | undefined;
-  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
-
-  const baseUrl = `http://127.0.0.1:${httpPort}`;
-  const stack: OfflineStack = { baseUrl, output: () => out, stop: () => stopGroup(child) };
+  const offline = spawnOffline({ stage: opts.stage, ports: { http: httpPort, lambda: lambdaPort, websocket: websocketPort, alb: albPort }, env });
+  const { baseUrl, output: out } = offline;
+  const stack: OfflineStack = { baseUrl, output: out, stop: offline.stop };
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
   for (;;) {
+    const exit = offline.exitReason();
     if (exit) {
       await stack.stop();
-      throw new Error(`serverless offline ${exit} before GET /health answered 200:\n${out.slice(-4000)}`);
+      throw new Error(`serverless offline ${exit} before GET /health answered 200:\n${out().slice(-4000)}`);
     }
     try {
       const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
@@ -129,7 +65,7 @@ export async function startOfflineStack(opts: { stage: string; env: Record<strin
     }
     if (Date.now() > deadline) {
       await stack.stop();
-      throw new Error(`serverless offline did not answer GET /health within the timeout:\n${out.slice(-4000)}`);
+      throw new Error(`serverless offline did not answer GET /health within the timeout:\n${out().slice(-4000)}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

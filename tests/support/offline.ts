@@ -9,13 +9,12 @@
  * from the environment), exactly like `dev`. A table per instance also gives each instance its own
  * rate-limit counters, although every request of a test comes from 127.0.0.1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { inject } from 'vitest';
 import { build } from '../../scripts/build.js';
 import { freePort, localClient } from '../../scripts/lib/local-dynamodb.js';
-import { ROOT, loadRoutes } from '../../scripts/lib/route-table.js';
+import { spawnOffline } from '../../scripts/lib/offline-process.js';
+import { loadRoutes } from '../../scripts/lib/route-table.js';
 import { ensureTable } from '../../scripts/lib/table.js';
 import { seed } from '../../scripts/lib/seed.js';
 import { resetSettings } from '../../shared/config/env.js';
@@ -48,56 +47,11 @@ export interface Offline {
 }
 
 /** Preloaded into offline: when its parent (the vitest worker) is gone, kill offline's own process group. */
-const ORPHAN_WATCHDOG =
-  'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
-
 let built: Promise<void> | undefined;
 /** One build per test process, however many instances a file starts. */
 function buildOnce(): Promise<void> {
   built ??= build();
   return built;
-}
-
-const running = new Set<ChildProcess>();
-// Last resort if the worker exits without afterAll (crash, timeout): never leave offline behind.
-process.once('exit', () => {
-  for (const child of running) killGroup(child, 'SIGKILL');
-});
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
-  if (child.pid === undefined) return false;
-  try {
-    process.kill(-child.pid, signal);
-    return true;
-  } catch {
-    return false; // the group is gone
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
-  killGroup(child, 'SIGTERM');
-  const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 3000).unref());
-  await Promise.race([exited, timer]);
-  // The leader may be gone while other members of its group are not: sweep the group either way.
-  const deadline = Date.now() + 3000;
-  while (groupAlive(pid) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  if (groupAlive(pid)) killGroup(child, 'SIGKILL');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
-  running.delete(child);
 }
 
 /** Seeds the admin into `tableName` with the service's own code (it reads TABLE_NAME through settings()). */
@@ -171,44 +125,27 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
     SLS_NOTIFICATIONS_MODE: 'off',
     ...opts.env,
   };
-  const args = [
-    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', stage, '--useInProcess',
-    '--host', '127.0.0.1', '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort),
-    '--websocketPort', String(websocketPort), '--albPort', String(albPort),
-  ];
-  // Node 22 of this process (the `node` devDependency), own process group so stop() reaches everything,
-  // and a watchdog: if the test worker dies without stop() (Ctrl-C, a killed fork), offline ends itself.
-  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  let out = '';
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > 200_000) out = out.slice(-100_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  let exit: string | undefined;
-  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
-
-  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  const offline = spawnOffline({ stage, ports: { http: httpPort, lambda: lambdaPort, websocket: websocketPort, alb: albPort }, env });
+  const { baseUrl, output: out } = offline;
   const instance: Offline = {
     baseUrl,
     stage,
     tableName,
     jwtSecret: E2E_JWT_SECRET,
     admin: { ...admin, id: seeded.adminId },
-    output: () => out,
-    stop: () => stopGroup(child),
+    output: out,
+    stop: offline.stop,
   };
 
   const timeoutMs = opts.readyTimeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
   let lastAnswer = 'no answer';
   const failure = (what: string) => {
-    const errors = [...new Set(out.split('\n').filter((l) => /error/i.test(l) && !/^\s+at /.test(l)))].slice(0, 5);
-    return `serverless offline ${what} (last GET /health: ${lastAnswer})\nerrors: ${errors.join('\n        ') || 'none printed'}\noutput (tail):\n${out.slice(-6000)}`;
+    const errors = [...new Set(out().split('\n').filter((l) => /error/i.test(l) && !/^\s+at /.test(l)))].slice(0, 5);
+    return `serverless offline ${what} (last GET /health: ${lastAnswer})\nerrors: ${errors.join('\n        ') || 'none printed'}\noutput (tail):\n${out().slice(-6000)}`;
   };
   for (;;) {
+    const exit = offline.exitReason();
     if (exit) {
       await instance.stop();
       throw new Error(failure(`${exit} before GET /health answered 200`));

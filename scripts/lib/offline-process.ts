@@ -1,0 +1,85 @@
+/**
+ * serverless-offline as a child process, shared by the e2e tests (tests/support/offline.ts) and the HTTP
+ * benchmark (bench/lib/http-latency.ts): Node 22 of this process, its own process group so stopping reaches
+ * everything offline forks, a watchdog that kills that group if the parent dies without stopping it, and
+ * a last-resort kill when the parent exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './route-table.js';
+
+/** Preloaded into offline: when its parent is gone, kill offline's own process group. */
+const ORPHAN_WATCHDOG =
+  'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* the group is gone */
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the whole process group, SIGKILL after 3 s. Idempotent. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !running.has(child)) return;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  killGroup(child, 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 3000).unref())]);
+  // The leader may be gone while other members of its group are not: sweep the group either way.
+  const deadline = Date.now() + 3000;
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive(pid)) killGroup(child, 'SIGKILL');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+  running.delete(child);
+}
+
+export interface OfflineProcess {
+  baseUrl: string;
+  /** The last ~100–200 KB of offline's stdout and stderr. */
+  output(): string;
+  /** Why the process ended, when it did before being stopped. */
+  exitReason(): string | undefined;
+  stop(): Promise<void>;
+}
+
+export function spawnOffline(opts: { stage: string; ports: { http: number; lambda: number; websocket: number; alb: number }; env: NodeJS.ProcessEnv }): OfflineProcess {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // Last resort if the parent exits without stopping it (crash, timeout): never leave offline behind.
+    process.once('exit', () => {
+      for (const child of running) killGroup(child, 'SIGKILL');
+    });
+  }
+  const args = [
+    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', opts.stage, '--useInProcess',
+    '--host', '127.0.0.1', '--httpPort', String(opts.ports.http), '--lambdaPort', String(opts.ports.lambda),
+    '--websocketPort', String(opts.ports.websocket), '--albPort', String(opts.ports.alb),
+  ];
+  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
+  return { baseUrl: `http://127.0.0.1:${opts.ports.http}`, output: () => out, exitReason: () => exit, stop: () => stopGroup(child) };
+}
