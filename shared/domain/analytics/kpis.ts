@@ -84,7 +84,25 @@ export interface DayBirds {
   housed: number;
 }
 
-export interface DailyKpis extends EggFigures {
+/** Weight and growth figures, of a day (DailyKpis) or of the cycle at its performance date (CycleKpis). */
+export interface GrowthFigures {
+  /** Body weight, g. */
+  bodyWeight: WeightFigure;
+  /** Birds alive (at the day's end, or at asOf for the cycle) × body weight, kg. */
+  liveWeightKg: Figure;
+  /** Cumulative feed ÷ live weight, kg/kg. */
+  fcr: Figure;
+  /** kg/kg. */
+  correctedFcr: Figure;
+  /** g/day. */
+  adgSincePlacement: Figure;
+  /** g/day. */
+  adgSinceLastWeighing: Figure;
+  /** European Production Efficiency Factor (dimensionless). */
+  epef: Figure;
+}
+
+export interface DailyKpis extends EggFigures, GrowthFigures {
   date: string;
   /** Days since the cycle's start date (0 on the start date). */
   dayOfCycle: number;
@@ -115,20 +133,6 @@ export interface DailyKpis extends EggFigures {
   expectedWaterLiters: Figure;
   /** Water ÷ expected water × 100, %. */
   waterPctOfExpected: Figure;
-  /** Body weight, g. */
-  bodyWeight: WeightFigure;
-  /** Birds alive at the end of the day × body weight, kg. */
-  liveWeightKg: Figure;
-  /** kg/kg. */
-  fcr: Figure;
-  /** kg/kg. */
-  correctedFcr: Figure;
-  /** g/day. */
-  adgSincePlacement: Figure;
-  /** g/day. */
-  adgSinceLastWeighing: Figure;
-  /** European Production Efficiency Factor (dimensionless). */
-  epef: Figure;
   eggs: { collected: number; cracked: number; dirty: number; doubleYolk: number; cumulative: number };
   /** kg/m². */
   stockingDensityKgPerM2: Figure;
@@ -154,7 +158,7 @@ export interface PeakProduction {
   to: string | null;
 }
 
-export interface CycleKpis {
+export interface CycleKpis extends EggFigures, GrowthFigures {
   cycleId: string;
   flockId: string;
   birdType: BirdType;
@@ -179,30 +183,13 @@ export interface CycleKpis {
   waterLiters: Figure;
   /** Cycle litres ÷ cycle kg, over the days with both water and feed recorded, l/kg. */
   waterFeedRatio: Figure;
-  bodyWeight: WeightFigure;
-  /** Live weight of the birds alive at asOf, kg. */
-  liveWeightKg: Figure;
-  fcr: Figure;
-  correctedFcr: Figure;
-  adgSincePlacement: Figure;
-  adgSinceLastWeighing: Figure;
-  epef: Figure;
   latestWeighing: LatestWeighing | null;
   uniformityPct: DatedFigure;
   cvPct: DatedFigure;
   eggs: { collected: number; cracked: number; dirty: number; doubleYolk: number };
   /** From the first day eggs were collected to asOf. */
   layingPeriod: { from: string; to: string; days: number } | null;
-  henDayPct: Figure;
-  henHousedPct: Figure;
-  henHousedEggs: Figure;
   peakProduction: PeakProduction;
-  eggWeightGrams: Figure;
-  eggMassGrams: Figure;
-  feedPerKgEgg: Figure;
-  feedPerDozenEggs: Figure;
-  crackedPct: Figure;
-  dirtyPct: Figure;
   stockingDensityKgPerM2: Figure;
   stockingDensityBirdsPerM2: Figure;
 }
