@@ -3,6 +3,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import { expectedVersion } from '../domain/concurrency.js';
 import { ZERO_COUNTERS, ageDays, cycleKpis } from '../domain/cycle-summary.js';
+import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
@@ -83,6 +84,7 @@ export async function closeCycleFor(user: AuthUser, flockId: string, cycleId: st
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
   const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'body.endDate', message: `must not be before the start date ${cycle.startDate}` }]);
+  if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'body.endDate', message: 'must not be in the future' }]);
   await closeCycle(cycle, endDate, [
     auditPut({ actorId: user.id, action: 'cycle.close', targetType: 'cycle', targetId: cycleId, changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' }, requestId }),
   ]);

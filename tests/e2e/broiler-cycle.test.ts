@@ -116,10 +116,10 @@ describe('a broiler cycle over HTTP', () => {
     expect((await http('PUT', `${url}/lock`, { token, body: { reason: 'placement checked against delivery note' } })).body.data.lock.type).toBe('manual');
     expect((await http('PUT', `${url}/unlock`, { token, body: {} })).status).toBe(400);
     expect((await http('PUT', `${url}/unlock`, { token, body: { reason: 'count corrected by hatchery' } })).body.data.lock).toBeNull();
-    const closed = await http('POST', `${base}/close`, { token, body: { endDate: '2026-12-12' } });
+    const closed = await http('POST', `${base}/close`, { token, body: { endDate: '2026-11-12' } });
     expect(closed.status, closed.text).toBe(200);
     expect((await http('GET', url, { token })).body.data.lock).toMatchObject({ type: 'automatic' });
     expect((await http('PUT', `${url}/unlock`, { token, body: { reason: 'x' } })).status).toBe(409);
-    expect((await http('POST', `${base}/movements`, { token, body: { type: 'bird_mortality', date: '2026-12-12', quantity: 1 } })).status).toBe(409);
+    expect((await http('POST', `${base}/movements`, { token, body: { type: 'bird_mortality', date: '2026-11-12', quantity: 1 } })).status).toBe(409);
   });
 });

@@ -97,15 +97,18 @@ describe('cycles', () => {
 
     const early = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-10-01' } });
     expect(early.body.details[0].field).toBe('body.endDate');
-    const closed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-12-10', reason: 'shipped' } });
-    expect(closed.body.data).toMatchObject({ status: 'closed', endDate: '2026-12-10', ageDays: 39 });
+    const future = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2999-01-01' } });
+    expect(future.status).toBe(400);
+    expect(future.body.details[0]).toEqual({ field: 'body.endDate', message: 'must not be in the future' });
+    const closed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-11-20', reason: 'shipped' } });
+    expect(closed.body.data).toMatchObject({ status: 'closed', endDate: '2026-11-20', ageDays: 19 });
     expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: {} })).status).toBe(409);
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBeNull();
-    const second = await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-12-20' } });
+    const second = await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-21' } });
     expect(second.status).toBe(201);
     const cycles = await call('GET', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token });
     expect(cycles.body.data.map((c: { id: string }) => c.id)).toEqual([second.body.data.id, cycle.id]);
-    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${second.body.data.id}/close`, { token: m.token, body: { endDate: '2027-01-05' } })).status).toBe(200);
+    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${second.body.data.id}/close`, { token: m.token, body: { endDate: '2026-11-21' } })).status).toBe(200);
     expect((await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: m.token })).status).toBe(204);
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.status).toBe('archived');
     expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2027-01-01' } })).status).toBe(409);

@@ -195,7 +195,7 @@ describe('inventory: movement search', () => {
   it('shows each movement’s lock, reading the page’s distinct cycles in one BatchGet', async () => {
     const l = await ledger();
     await call('PUT', `${l.a.base}/movements/${l.m.a3.id}/lock`, { token: l.token, body: { reason: 'counted' } });
-    await call('POST', `${l.b.base}/close`, { token: l.token, body: { endDate: '2026-11-30' } });
+    await call('POST', `${l.b.base}/close`, { token: l.token, body: { endDate: '2026-11-21' } });
     resetDbCalls();
     const res = await l.get('movements', { limit: '100' });
     expect({ ...dbCalls }).toEqual({ UpdateItem: 1, BatchGetItem: 2, Query: 1 });

@@ -152,7 +152,7 @@ describe('movement ledger', () => {
     expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['movement.unlock', 'movement.lock']);
     expect(audit.body.data[0].changes.reason).toBe('typo in quantity');
 
-    await call('POST', `${c.base}/close`, { token: c.token, body: { endDate: '2026-12-01' } });
+    await call('POST', `${c.base}/close`, { token: c.token, body: { endDate: '2026-11-21' } });
     const after = await call('GET', url, { token: c.token });
     expect(after.body.data.lock).toMatchObject({ type: 'automatic', reason: 'cycle closed' });
     const refused = await call('PUT', `${url}/unlock`, { token: c.token, body: { reason: 'please' } });
