@@ -32,6 +32,7 @@
  */
 import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
+import { addDays } from './figures.js';
 import type { DayTotals } from './inputs.js';
 
 export type EggQualityWindow = 'day' | 'week';
@@ -128,7 +129,6 @@ export interface EggQualityTrend {
 
 const DAY_MS = 86_400_000;
 /** The date `n` days after `date` (YYYY-MM-DD). */
-const addDays = (date: string, n: number): string => new Date(Date.parse(date) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** ISO 8601 week of a date: weeks start on Monday; week 1 holds the year's first Thursday. */
 export function isoWeek(date: string): { key: string; year: number; week: number; monday: string; sunday: string } {

@@ -38,6 +38,7 @@ export function mergeDayTotals(a: DayTotals, b: DayTotals): DayTotals {
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
     if (typeof v === 'number') out[k] = (typeof prev === 'number' ? prev : 0) + v;
+    else if (Array.isArray(v)) out[k] = [...(Array.isArray(prev) ? prev : []), ...v];
     else if (v && typeof v === 'object') {
       const merged: Record<string, number> = { ...((prev as Record<string, number> | undefined) ?? {}) };
       for (const [kk, vv] of Object.entries(v as Record<string, number>)) merged[kk] = (merged[kk] ?? 0) + vv;
@@ -57,6 +58,10 @@ export function ledgerByDate(days: readonly DayTotals[]): Map<string, DayTotals>
   return map;
 }
 
-/** "1234.5" → "1,234.5" for messages and assumptions. */
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
-export const fmt = (n: number): string => NUMBER.format(n);
+/** "1234.5" → "1,234.5" for messages and assumptions (at most 3 decimals; prices pass 4). */
+const FORMATS = new Map<number, Intl.NumberFormat>();
+export function fmt(n: number, maxDecimals = 3): string {
+  let format = FORMATS.get(maxDecimals);
+  if (!format) FORMATS.set(maxDecimals, (format = new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDecimals })));
+  return format.format(n);
+}

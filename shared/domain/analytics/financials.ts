@@ -49,6 +49,7 @@
  */
 import type { AnalyticsSections, PricingConfig } from '../../../schemas/analytics-config.js';
 import { round } from '../weights.js';
+import { fmt as formatNumber } from './figures.js';
 import type { CycleInputs, DayTotals, Figure } from './inputs.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -163,9 +164,8 @@ export interface LiveWeightInput {
 // ---------------------------------------------------------------------------------------------------
 // Helpers
 
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
-/** 1234.5 → "1,234.5" (en-US, at most 4 decimals: prices such as 0.0325 USD/egg): the way numbers are written in assumptions. */
-const fmt = (n: number): string => NUMBER.format(n);
+/** Numbers in assumptions, up to 4 decimals (prices such as 0.0325 USD/egg). */
+const fmt = (n: number): string => formatNumber(n, 4);
 
 const money = (n: number) => round(n, 2);
 const perUnit = (n: number) => round(n, 4);
