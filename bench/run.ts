@@ -35,7 +35,10 @@ const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 3);
 const JVM_WARMUP_SECONDS = Number(process.env.BENCH_JVM_WARMUP_SECONDS ?? 15);
 const SKIP_HTTP = process.env.BENCH_SKIP_HTTP === '1';
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-const HTTP_CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '1,10,50').split(',').map((x) => Number(x.trim())).filter((n) => Number.isInteger(n) && n > 0);
+const HTTP_CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '1,10,50')
+  .split(',')
+  .map((x) => Number(x.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
 const log = (s: string) => console.log(s);
 /** The machine's 1-minute load average when each section starts (the figures are only as quiet as the machine). */
 const loadAtStart: Record<string, number> = {};
@@ -122,20 +125,36 @@ async function main(): Promise<void> {
   const token = loginRes.body.token as string;
   const claims = await verifyToken(token);
   const record = await getUser(adminId);
-  const user: AuthUser = { ...record!, capabilities: new Set(effectiveCapabilities(record!.role, record!.explicitCapabilities)), token: { jti: claims.jti, expiresAt: claims.expiresAt } };
+  const user: AuthUser = {
+    ...record!,
+    capabilities: new Set(effectiveCapabilities(record!.role, record!.explicitCapabilities)),
+    token: { jti: claims.jti, expiresAt: claims.expiresAt },
+  };
 
   const expectStatus = <R extends { status: number; raw: string }>(res: R, status: number, what: string): R => {
     if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.raw}`);
     return res;
   };
   async function newCycle(name: string, startOffset = -20) {
-    const flock = expectStatus(await api.call('POST', '/api/v1/flocks', { token, body: { name, birdType: 'broiler', hatchDate: day(startOffset), farmId } }), 201, 'create flock').body.data;
-    const cycle = expectStatus(await api.call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token, body: { startDate: day(startOffset) } }), 201, 'create cycle').body.data;
+    const flock = expectStatus(
+      await api.call('POST', '/api/v1/flocks', { token, body: { name, birdType: 'broiler', hatchDate: day(startOffset), farmId } }),
+      201,
+      'create flock',
+    ).body.data;
+    const cycle = expectStatus(
+      await api.call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token, body: { startDate: day(startOffset) } }),
+      201,
+      'create cycle',
+    ).body.data;
     return { flockId: flock.id as string, cycleId: cycle.id as string, base: `/api/v1/flocks/${flock.id}/cycles/${cycle.id}` };
   }
   const main = await newCycle('Bench broilers');
   expectStatus(await api.call('POST', `${main.base}/movements`, { token, body: { type: 'bird_inflow', date: day(-20), quantity: 10000 } }), 201, 'inflow');
-  const movementId = expectStatus(await api.call('POST', `${main.base}/movements`, { token, body: { type: 'feed_delivery', date: day(-19), feedType: 'starter', quantityKg: 2000 } }), 201, 'feed').body.data.id as string;
+  const movementId = expectStatus(
+    await api.call('POST', `${main.base}/movements`, { token, body: { type: 'feed_delivery', date: day(-19), feedType: 'starter', quantityKg: 2000 } }),
+    201,
+    'feed',
+  ).body.data.id as string;
 
   // ---- 1. middleware overhead ------------------------------------------------------------------------
   log(`\n1. Middleware cost: full stack vs. bare service call (${ITERATIONS} iterations after ${WARMUP} warm-up, alternating)`);
@@ -158,7 +177,10 @@ async function main(): Promise<void> {
       path: '/',
       auth: false,
       bare: async () =>
-        ok({ ...SERVICE, environment: settings().stage, endpoints: ENDPOINT_GROUPS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } }, `${SERVICE.name} ${SERVICE.version}`),
+        ok(
+          { ...SERVICE, environment: settings().stage, endpoints: ENDPOINT_GROUPS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } },
+          `${SERVICE.name} ${SERVICE.version}`,
+        ),
     },
     {
       name: 'auth read: GET cycle summary',
@@ -297,7 +319,8 @@ async function main(): Promise<void> {
   log(`\n   The DynamoDB calls of the summary route alone (same keys and client, no HTTP, no middleware CPU; ${ITERATIONS} each, alternating):`);
   const T = tableName;
   const rawGet = () => db().send(new GetCommand({ TableName: T, Key: cycleKey(main.flockId, main.cycleId), ConsistentRead: true }));
-  const rawUserLoad = () => db().send(new BatchGetCommand({ RequestItems: { [T]: { Keys: [userKey(adminId), revokedTokenKey(claims.jti)], ConsistentRead: true } } }));
+  const rawUserLoad = () =>
+    db().send(new BatchGetCommand({ RequestItems: { [T]: { Keys: [userKey(adminId), revokedTokenKey(claims.jti)], ConsistentRead: true } } }));
   const rawLimiter = () => {
     const now = Math.floor(Date.now() / 1000);
     return db().send(
@@ -312,9 +335,28 @@ async function main(): Promise<void> {
   };
   const chains: Array<[string, () => Promise<unknown>]> = [
     ['GetItem (the data read: what the bare handler waits for)', rawGet],
-    ['UpdateItem → BatchGetItem → GetItem (the stack before: limiter awaited first)', async () => { await rawLimiter(); await rawUserLoad(); await rawGet(); }],
-    ['UpdateItem ‖ BatchGetItem → GetItem (the stack now)', async () => { await Promise.all([rawLimiter(), rawUserLoad()]); await rawGet(); }],
-    ['BatchGetItem → GetItem (no limiter write at all)', async () => { await rawUserLoad(); await rawGet(); }],
+    [
+      'UpdateItem → BatchGetItem → GetItem (the stack before: limiter awaited first)',
+      async () => {
+        await rawLimiter();
+        await rawUserLoad();
+        await rawGet();
+      },
+    ],
+    [
+      'UpdateItem ‖ BatchGetItem → GetItem (the stack now)',
+      async () => {
+        await Promise.all([rawLimiter(), rawUserLoad()]);
+        await rawGet();
+      },
+    ],
+    [
+      'BatchGetItem → GetItem (no limiter write at all)',
+      async () => {
+        await rawUserLoad();
+        await rawGet();
+      },
+    ],
   ];
   const chainSamples = chains.map(() => [] as number[]);
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
@@ -355,17 +397,35 @@ async function main(): Promise<void> {
     const b = breakdown();
     calls.push({ route: name, path: api.matchRoute('GET', path).route.path, ...b, dataCalls: total(b.data) });
   }
-  console.table(calls.map((c) => ({ route: c.route, limiter: fmt(c.limiter), 'user load': fmt(c.userLoad), data: fmt(c.data), 'data calls': c.dataCalls, 'items read': c.dataItemsRead })));
+  console.table(
+    calls.map((c) => ({
+      route: c.route,
+      limiter: fmt(c.limiter),
+      'user load': fmt(c.userLoad),
+      data: fmt(c.data),
+      'data calls': c.dataCalls,
+      'items read': c.dataItemsRead,
+    })),
+  );
 
   log(`\n   Cycle summary vs. number of movements (created through the API, parallel batches of 20)`);
   const growth = await newCycle('Bench summary growth');
   const levels = [10, 100, 1000, 10_000].filter((n) => n <= SUMMARY_MAX);
-  const summaryScaling: Array<{ movements: number; dataCalls: Record<string, number>; dataItemsRead: number; limiter: number; userLoad: number; summaryUs: number }> = [];
+  const summaryScaling: Array<{
+    movements: number;
+    dataCalls: Record<string, number>;
+    dataItemsRead: number;
+    limiter: number;
+    userLoad: number;
+    summaryUs: number;
+  }> = [];
   let recorded = 0;
   for (const level of levels) {
     while (recorded < level) {
       const n = Math.min(20, level - recorded);
-      const results = await Promise.all(Array.from({ length: n }, () => api.call('POST', `${growth.base}/movements`, { token, body: { type: 'bird_inflow', date: day(-20), quantity: 1 } })));
+      const results = await Promise.all(
+        Array.from({ length: n }, () => api.call('POST', `${growth.base}/movements`, { token, body: { type: 'bird_inflow', date: day(-20), quantity: 1 } })),
+      );
       for (const r of results) expectStatus(r, 201, 'movement');
       recorded += n;
     }
@@ -376,9 +436,25 @@ async function main(): Promise<void> {
     const summaryUs = round((performance.now() - t) * 1000, 0);
     if (s.body.data.movementCount !== level) throw new Error(`summary shows ${s.body.data.movementCount} movements, expected ${level}`);
     const b = breakdown();
-    summaryScaling.push({ movements: level, dataCalls: b.data, dataItemsRead: b.dataItemsRead, limiter: total(b.limiter), userLoad: total(b.userLoad), summaryUs });
+    summaryScaling.push({
+      movements: level,
+      dataCalls: b.data,
+      dataItemsRead: b.dataItemsRead,
+      limiter: total(b.limiter),
+      userLoad: total(b.userLoad),
+      summaryUs,
+    });
   }
-  console.table(summaryScaling.map((s) => ({ movements: s.movements, 'data calls': fmt(s.dataCalls), 'items read': s.dataItemsRead, limiter: s.limiter, 'user load': s.userLoad, 'one summary µs': s.summaryUs })));
+  console.table(
+    summaryScaling.map((s) => ({
+      movements: s.movements,
+      'data calls': fmt(s.dataCalls),
+      'items read': s.dataItemsRead,
+      limiter: s.limiter,
+      'user load': s.userLoad,
+      'one summary µs': s.summaryUs,
+    })),
+  );
 
   // ---- 4. scale ingestion -------------------------------------------------------------------------------
   log('\n4. Scale ingestion: POST /api/v1/scale, batches of 500 weighings');
@@ -398,7 +474,16 @@ async function main(): Promise<void> {
       }),
     };
   };
-  const scaleRuns: Array<{ mode: string; batches: number; weighings: number; accepted: number; seconds: number; weighingsPerSecond: number; meanBatchMs: number; callsPerBatch: Record<string, number> }> = [];
+  const scaleRuns: Array<{
+    mode: string;
+    batches: number;
+    weighings: number;
+    accepted: number;
+    seconds: number;
+    weighingsPerSecond: number;
+    meanBatchMs: number;
+    callsPerBatch: Record<string, number>;
+  }> = [];
   async function ingest(mode: string, devices: number, batchesPerDevice: number) {
     let accepted = 0;
     const batchMs: number[] = [];
@@ -408,7 +493,11 @@ async function main(): Promise<void> {
       Array.from({ length: devices }, async (_, d) => {
         for (let i = 0; i < batchesPerDevice; i++) {
           const t0 = performance.now();
-          const res = expectStatus(await api.call('POST', '/api/v1/scale', { token, body: batch(`${mode.replace(/[^A-Za-z0-9]+/g, '-')}scale-${d}`, i) }), 200, 'scale batch');
+          const res = expectStatus(
+            await api.call('POST', '/api/v1/scale', { token, body: batch(`${mode.replace(/[^A-Za-z0-9]+/g, '-')}scale-${d}`, i) }),
+            200,
+            'scale batch',
+          );
           batchMs.push(performance.now() - t0);
           accepted += res.body.data.accepted as number;
         }
@@ -434,7 +523,18 @@ async function main(): Promise<void> {
   scaleRuns.length = 0;
   await ingest('sequential (1 device)', 1, 20);
   await ingest('parallel (4 devices)', 4, 5);
-  console.table(scaleRuns.map((r) => ({ mode: r.mode, batches: r.batches, weighings: r.weighings, accepted: r.accepted, seconds: r.seconds, 'weighings/s': r.weighingsPerSecond, 'mean batch ms': r.meanBatchMs, 'calls/batch': fmt(r.callsPerBatch) })));
+  console.table(
+    scaleRuns.map((r) => ({
+      mode: r.mode,
+      batches: r.batches,
+      weighings: r.weighings,
+      accepted: r.accepted,
+      seconds: r.seconds,
+      'weighings/s': r.weighingsPerSecond,
+      'mean batch ms': r.meanBatchMs,
+      'calls/batch': fmt(r.callsPerBatch),
+    })),
+  );
 
   // ---- 5. HTTP latency through serverless-offline vs. raw DynamoDB Local ----------------------------------------
   let httpLatency: HttpLatencyReport | undefined;
@@ -457,14 +557,17 @@ async function main(): Promise<void> {
     const httpToken = login.body.token as string;
     const auth = { Authorization: `Bearer ${httpToken}` };
     async function httpCycle(name: string) {
-      const flock = expectStatus(await http('POST', '/api/v1/flocks', { name, birdType: 'broiler', hatchDate: day(-20), farmId }, httpToken), 201, 'HTTP flock').body.data;
+      const flock = expectStatus(await http('POST', '/api/v1/flocks', { name, birdType: 'broiler', hatchDate: day(-20), farmId }, httpToken), 201, 'HTTP flock')
+        .body.data;
       const cycle = expectStatus(await http('POST', `/api/v1/flocks/${flock.id}/cycles`, { startDate: day(-20) }, httpToken), 201, 'HTTP cycle').body.data;
       return { flockId: flock.id as string, cycleId: cycle.id as string, base: `/api/v1/flocks/${flock.id}/cycles/${cycle.id}` };
     }
     const read = await httpCycle('HTTP bench reads');
     expectStatus(await http('POST', `${read.base}/movements`, { type: 'bird_inflow', date: day(-20), quantity: 5000 }, httpToken), 201, 'HTTP inflow');
     for (let i = 0; i < 30; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, async () => expectStatus(await http('POST', `${read.base}/movements`, waterBody(), httpToken), 201, 'HTTP movement')));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => expectStatus(await http('POST', `${read.base}/movements`, waterBody(), httpToken), 201, 'HTTP movement')),
+      );
     }
     // The write route: one cycle per connection (writers of ONE cycle conflict on its counters and retry).
     const writeCycles: Array<{ base: string }> = [];
@@ -490,37 +593,110 @@ async function main(): Promise<void> {
     ];
     // Raw calls with a fresh client of the service's own settings (shared/db/client.ts), without the bench probe.
     resetDb();
-    const raw = rawOps(db(), tableName, { cycle: cycleKey(read.flockId, read.cycleId) as unknown as Record<string, string>, movementsGsi1pk: movementsOfCycle(read.cycleId).GSI1PK, pageSize: PAGE });
-    httpLatency = await measureHttpLatency({ baseUrl: base, routes, raw, connections: HTTP_CONNECTIONS, seconds: HTTP_SECONDS, baselineRoute: 'GET /health', log });
+    const raw = rawOps(db(), tableName, {
+      cycle: cycleKey(read.flockId, read.cycleId) as unknown as Record<string, string>,
+      movementsGsi1pk: movementsOfCycle(read.cycleId).GSI1PK,
+      pageSize: PAGE,
+    });
+    httpLatency = await measureHttpLatency({
+      baseUrl: base,
+      routes,
+      raw,
+      connections: HTTP_CONNECTIONS,
+      seconds: HTTP_SECONDS,
+      baselineRoute: 'GET /health',
+      log,
+    });
     await offline.stop();
     offline = undefined;
     log('   raw DynamoDB Local (same table, same concurrency, the service’s client settings):');
-    console.table(httpLatency.raw.map((r) => ({ op: r.op, concurrency: r.concurrency, 'p50 ms': r.p50Ms, 'p95 ms': r.p95Ms, 'p99 ms': r.p99Ms, 'calls/s': r.perSecond, n: r.n, errors: r.errors })));
+    console.table(
+      httpLatency.raw.map((r) => ({
+        op: r.op,
+        concurrency: r.concurrency,
+        'p50 ms': r.p50Ms,
+        'p95 ms': r.p95Ms,
+        'p99 ms': r.p99Ms,
+        'calls/s': r.perSecond,
+        n: r.n,
+        errors: r.errors,
+      })),
+    );
     log('   API through serverless-offline:');
-    console.table(httpLatency.routes.map((r) => ({ route: r.route, connections: r.connections, 'p50 ms': r.p50Ms, 'p95 ms': r.p95Ms, 'p99 ms': r.p99Ms, 'req/s': r.perSecond, n: r.n, non2xx: r.non2xx, errors: r.errors })));
+    console.table(
+      httpLatency.routes.map((r) => ({
+        route: r.route,
+        connections: r.connections,
+        'p50 ms': r.p50Ms,
+        'p95 ms': r.p95Ms,
+        'p99 ms': r.p99Ms,
+        'req/s': r.perSecond,
+        n: r.n,
+        non2xx: r.non2xx,
+        errors: r.errors,
+      })),
+    );
     log('   ratio API ÷ raw (latency; throughput as raw calls/s ÷ API req/s):');
-    console.table(httpLatency.ratios.map((r) => ({ route: r.route, connections: r.connections, vs: r.raw, 'p50 ratio': r.ratioP50, 'p99 ratio': r.ratioP99, 'throughput ratio': r.throughputRatio, 'p50 ratio net of offline': r.netOfStackRatioP50 ?? '' })));
-    if (httpLatency.stackFixedCostMs !== null) log(`   serverless-offline's fixed cost per request (GET /health p50 − raw GetItem p50, 1 connection): ${httpLatency.stackFixedCostMs} ms`);
+    console.table(
+      httpLatency.ratios.map((r) => ({
+        route: r.route,
+        connections: r.connections,
+        vs: r.raw,
+        'p50 ratio': r.ratioP50,
+        'p99 ratio': r.ratioP99,
+        'throughput ratio': r.throughputRatio,
+        'p50 ratio net of offline': r.netOfStackRatioP50 ?? '',
+      })),
+    );
+    if (httpLatency.stackFixedCostMs !== null)
+      log(`   serverless-offline's fixed cost per request (GET /health p50 − raw GetItem p50, 1 connection): ${httpLatency.stackFixedCostMs} ms`);
   }
 
   // ---- 3. bundles and cold init (last: child processes, no DynamoDB needed) ---------------------------------
   let bundles: BundleReport | undefined;
   if (process.env.BENCH_SKIP_BUNDLES !== '1') {
-    log(`\n3. Bundle size and cold init per function (esbuild CJS minified; fresh ${process.execPath.includes('node_modules') ? 'project' : 'current'} Node ${process.version})`);
+    log(
+      `\n3. Bundle size and cold init per function (esbuild CJS minified; fresh ${process.execPath.includes('node_modules') ? 'project' : 'current'} Node ${process.version})`,
+    );
     section('bundles');
     bundles = await measureBundles({ runs: INIT_RUNS, env: { ...process.env, ...benchEnv }, log });
-    console.table(bundles.bundles.map((b) => ({ handler: b.handler, KB: b.kb, 'init median ms': b.initMedianMs, 'init runs ms': b.initMs.join(' / '), 'process ms': b.processMedianMs })));
+    console.table(
+      bundles.bundles.map((b) => ({
+        handler: b.handler,
+        KB: b.kb,
+        'init median ms': b.initMedianMs,
+        'init runs ms': b.initMs.join(' / '),
+        'process ms': b.processMedianMs,
+      })),
+    );
     log(`   largest bundle (${bundles.bundles[0]!.handler}) by source:`);
     console.table(bundles.largestComposition);
     const ext = bundles.largestSdkExternal;
-    log(`   same handler with the AWS SDK external (runtime-provided): ${ext.kb} KB, init median ${ext.initMedianMs} ms (${ext.initMs.join(' / ')}; SDK still loaded from node_modules)`);
+    log(
+      `   same handler with the AWS SDK external (runtime-provided): ${ext.kb} KB, init median ${ext.initMedianMs} ms (${ext.initMs.join(' / ')}; SDK still loaded from node_modules)`,
+    );
   }
 
   // ---- results -------------------------------------------------------------------------------------------
   const results = {
     generatedAt: new Date().toISOString(),
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', loadAverageAtSectionStart: loadAtStart, loadAverageAtEnd: round(loadavg()[0]!, 2) },
-    settings: { iterations: ITERATIONS, warmup: WARMUP, jvmWarmupSeconds: JVM_WARMUP_SECONDS, summaryMax: SUMMARY_MAX, initRuns: INIT_RUNS, skipHttp: SKIP_HTTP, httpSeconds: HTTP_SECONDS, httpConnections: HTTP_CONNECTIONS },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      loadAverageAtSectionStart: loadAtStart,
+      loadAverageAtEnd: round(loadavg()[0]!, 2),
+    },
+    settings: {
+      iterations: ITERATIONS,
+      warmup: WARMUP,
+      jvmWarmupSeconds: JVM_WARMUP_SECONDS,
+      summaryMax: SUMMARY_MAX,
+      initRuns: INIT_RUNS,
+      skipHttp: SKIP_HTTP,
+      httpSeconds: HTTP_SECONDS,
+      httpConnections: HTTP_CONNECTIONS,
+    },
     middlewareOverhead: overhead,
     dbFloor,
     dynamoCallsPerRead: calls,

@@ -8,10 +8,7 @@ const FarmIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxIt
 export const userIdParams = Type.Object({ userId: Ulid }, { additionalProperties: false, $id: 'UserIdParams' });
 export type UserIdParams = Static<typeof userIdParams>;
 
-export const listUsersQuery = Type.Object(
-  { ...pageQueryProperties, role: Type.Optional(Role) },
-  { additionalProperties: false, $id: 'ListUsersQuery' },
-);
+export const listUsersQuery = Type.Object({ ...pageQueryProperties, role: Type.Optional(Role) }, { additionalProperties: false, $id: 'ListUsersQuery' });
 export type ListUsersQuery = Static<typeof listUsersQuery>;
 
 export const createUserBody = Type.Object(

@@ -80,7 +80,12 @@ export const ThresholdsSection = section(
     layerMaxHensPerM2: num(9, 'Layers in non-cage systems, hens per m²'),
     humidityMinPct: pct(50, 'Relative humidity, lowest acceptable after brooding'),
     humidityMaxPct: pct(70, 'Relative humidity, highest acceptable'),
-    waterLowIntakeDays: Type.Integer({ minimum: 1, maximum: 30, default: 2, description: 'Consecutive days of low water intake that raise an anomaly (one day is usually noise)' }),
+    waterLowIntakeDays: Type.Integer({
+      minimum: 1,
+      maximum: 30,
+      default: 2,
+      description: 'Consecutive days of low water intake that raise an anomaly (one day is usually noise)',
+    }),
     waterFeedRatioMin: num(1.6, 'Water:feed ratio (l per kg), lowest normal'),
     waterFeedRatioMax: num(2.0, 'Water:feed ratio (l per kg), highest normal'),
     henDayWeeklyDropPoints: pct(5, 'Layers: a fall of the hen-day % by more than this many points within 7 days calls for a vet'),
@@ -109,7 +114,10 @@ export const UnitConversionsSection = section(
 
 export const RatiosSection = section(
   {
-    correctedFcrReferenceGrams: num(2500, 'Corrected FCR: the reference body weight, g (modern 2500; the older convention 1500)', { exclusiveMin: 0, max: 10_000 }),
+    correctedFcrReferenceGrams: num(2500, 'Corrected FCR: the reference body weight, g (modern 2500; the older convention 1500)', {
+      exclusiveMin: 0,
+      max: 10_000,
+    }),
     correctedFcrPer100Grams: num(0.02, 'Corrected FCR: FCR points per 100 g of difference (modern 0.02; the older convention 0.04)', { max: 1 }),
     feedPerKgEggGood: num(2.2, 'Feed per kg of egg at or below this is good'),
     feedPerDozenEggsGoodKg: num(1.5, 'Feed per dozen eggs at or below this many kg is good'),
@@ -121,11 +129,26 @@ export const RatiosSection = section(
 
 export const FallbacksSection = section(
   {
-    placementWeightFromBreedStandard: Type.Boolean({ default: true, description: 'When no bird_inflow gave averageWeightGrams, ADG starts from the breed standard’s day-0 weight' }),
+    placementWeightFromBreedStandard: Type.Boolean({
+      default: true,
+      description: 'When no bird_inflow gave averageWeightGrams, ADG starts from the breed standard’s day-0 weight',
+    }),
     placementWeightGrams: nullableNum(42, 'Placement weight (g) when neither the inflow nor a breed standard gives one; null: ADG is null', 10_000),
-    eggWeightGrams: nullableNum(null, 'Egg weight (g) assumed when collections carry no averageEggWeightGrams; null: egg mass and feed per kg egg are null', 200),
-    weightFromBreedStandard: Type.Boolean({ default: false, description: 'When a day has no weighing to stand on, use the breed standard weight (marked estimated) for FCR, EPEF and live weight' }),
-    carryForwardWeightDays: Type.Integer({ minimum: 0, maximum: 28, default: 7, description: 'A weighing stands for the following days up to this many days; older weighings leave weight-based KPIs null' }),
+    eggWeightGrams: nullableNum(
+      null,
+      'Egg weight (g) assumed when collections carry no averageEggWeightGrams; null: egg mass and feed per kg egg are null',
+      200,
+    ),
+    weightFromBreedStandard: Type.Boolean({
+      default: false,
+      description: 'When a day has no weighing to stand on, use the breed standard weight (marked estimated) for FCR, EPEF and live weight',
+    }),
+    carryForwardWeightDays: Type.Integer({
+      minimum: 0,
+      maximum: 28,
+      default: 7,
+      description: 'A weighing stands for the following days up to this many days; older weighings leave weight-based KPIs null',
+    }),
   },
   'FallbacksSection',
   'Where a default may stand in for a missing input. Every KPI computed from a fallback says so in its `assumptions`.',
@@ -218,10 +241,10 @@ export type AnalyticsConfigHistoryQuery = Static<typeof analyticsConfigHistoryQu
 
 /** A section as answered: every field present (the request schema's fields, none optional). */
 const completeSchema = (schema: TObject, $id: string) =>
-  Type.Object(
-    Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, Type.Unsafe({ ...(v as object) })])),
-    { $id, description: schema.description },
-  );
+  Type.Object(Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, Type.Unsafe({ ...(v as object) })])), {
+    $id,
+    description: schema.description,
+  });
 
 const CompleteSections = Type.Object(
   {

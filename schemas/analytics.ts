@@ -86,10 +86,23 @@ export const AGE_ADJUSTED_METRICS = ['body_weight_g'] as const;
 export const ageAdjustedDataBody = Type.Object(
   {
     value: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'The observed value (body weight: average grams per bird)' }),
-    metric: Type.Optional(Type.Unsafe<(typeof AGE_ADJUSTED_METRICS)[number]>({ type: 'string', enum: [...AGE_ADJUSTED_METRICS], default: 'body_weight_g', description: 'What was observed (default body_weight_g)' })),
+    metric: Type.Optional(
+      Type.Unsafe<(typeof AGE_ADJUSTED_METRICS)[number]>({
+        type: 'string',
+        enum: [...AGE_ADJUSTED_METRICS],
+        default: 'body_weight_g',
+        description: 'What was observed (default body_weight_g)',
+      }),
+    ),
     date: RecordDate('observation'),
     sampleSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many birds the average covers' })),
-    referenceAgeDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Age to express the value at (default: the cycle’s targetAgeDays, else 42 for broilers and 18 weeks for layers)' })),
+    referenceAgeDays: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: 'Age to express the value at (default: the cycle’s targetAgeDays, else 42 for broilers and 18 weeks for layers)',
+      }),
+    ),
     notes: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false, $id: 'AgeAdjustedDataBody' },
@@ -116,7 +129,12 @@ export const AgeAdjustedResponse = Success(
 
 export const CHARTS = ['weight', 'mortality', 'fcr'] as const;
 const ChartQuery = Type.Optional(
-  Type.Unsafe<(typeof CHARTS)[number]>({ type: 'string', enum: [...CHARTS], default: 'weight', description: 'With `Accept: image/svg+xml`: which chart (weight vs standard, daily mortality, FCR vs standard)' }),
+  Type.Unsafe<(typeof CHARTS)[number]>({
+    type: 'string',
+    enum: [...CHARTS],
+    default: 'weight',
+    description: 'With `Accept: image/svg+xml`: which chart (weight vs standard, daily mortality, FCR vs standard)',
+  }),
 );
 
 export const dailyAnalyticsQuery = Type.Object({ chart: ChartQuery }, { additionalProperties: false, $id: 'DailyAnalyticsQuery' });
@@ -127,7 +145,9 @@ export type BreedAnalyticsQuery = Static<typeof breedAnalyticsQuery>;
 export const predictionsQuery = Type.Object(
   {
     targetAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Age to predict the weight at (default: the cycle’s targetAgeDays)' })),
-    targetWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Weight whose date to predict (default: the cycle’s targetWeightGrams)' })),
+    targetWeightGrams: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Weight whose date to predict (default: the cycle’s targetWeightGrams)' }),
+    ),
     forecastWeeks: Type.Optional(Type.Integer({ minimum: 1, maximum: 52, default: 8, description: 'Layers: weeks of production forecast' })),
   },
   { additionalProperties: false, $id: 'PredictionsQuery' },
@@ -147,7 +167,9 @@ export type AnomaliesQuery = Static<typeof anomaliesQuery>;
 export const eggQualityQuery = Type.Object(
   {
     cycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'Default: the flock’s active cycle' })),
-    window: Type.Optional(Type.Unsafe<'day' | 'week'>({ type: 'string', enum: ['day', 'week'], default: 'week', description: 'Periods: calendar days or ISO weeks' })),
+    window: Type.Optional(
+      Type.Unsafe<'day' | 'week'>({ type: 'string', enum: ['day', 'week'], default: 'week', description: 'Periods: calendar days or ISO weeks' }),
+    ),
     periods: Type.Optional(Type.Integer({ minimum: 3, maximum: 52, description: 'Latest periods the trend is fitted on (default 7 days or 4 weeks)' })),
   },
   { additionalProperties: false, $id: 'EggQualityQuery' },
@@ -170,8 +192,16 @@ export const FigureDto = Type.Object(
 
 export const AnalyticsCycleHeader = Type.Object(
   {
-    flockId: Ulid, flockName: Type.String(), cycleId: Ulid, farmId: Type.String(), birdType: Type.String(), breed: Type.Union([Type.String(), Type.Null()]),
-    status: Type.String(), startDate: CalendarDate, endDate: Type.Union([CalendarDate, Type.Null()]), asOf: CalendarDate,
+    flockId: Ulid,
+    flockName: Type.String(),
+    cycleId: Ulid,
+    farmId: Type.String(),
+    birdType: Type.String(),
+    breed: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String(),
+    startDate: CalendarDate,
+    endDate: Type.Union([CalendarDate, Type.Null()]),
+    asOf: CalendarDate,
     configVersion: Type.Integer({ description: 'Analytics configuration version used (0: defaults)' }),
   },
   { $id: 'AnalyticsCycleHeader', description: 'The cycle the figures cover and the configuration they were computed with' },
@@ -184,34 +214,110 @@ export const DailyAnalyticsResponse = Success(
     cycle: AnalyticsCycleHeader,
     days: Type.Array(
       Loose(
-        { date: CalendarDate, dayOfCycle: Type.Integer(), ageDays: Type.Integer(), phase: Type.String(), dailyMortalityPct: FigureDto, cumulativeMortalityPct: FigureDto, fcr: FigureDto, bodyWeight: FigureDto },
+        {
+          date: CalendarDate,
+          dayOfCycle: Type.Integer(),
+          ageDays: Type.Integer(),
+          phase: Type.String(),
+          dailyMortalityPct: FigureDto,
+          cumulativeMortalityPct: FigureDto,
+          fcr: FigureDto,
+          bodyWeight: FigureDto,
+        },
         'Every KPI of the day (DOMAIN.md), each a Figure',
       ),
     ),
   }),
 );
 export const CycleAnalyticsResponse = Success(
-  Type.Object({ cycle: AnalyticsCycleHeader, kpis: Loose({ mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, correctedFcr: FigureDto, epef: FigureDto, adgSincePlacement: FigureDto }, 'Cycle KPIs, each a Figure') }),
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    kpis: Loose(
+      { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, correctedFcr: FigureDto, epef: FigureDto, adgSincePlacement: FigureDto },
+      'Cycle KPIs, each a Figure',
+    ),
+  }),
 );
 export const BreedAnalyticsResponse = Success(
-  Type.Object({ cycle: AnalyticsCycleHeader, comparison: Loose({ breed: Type.Union([Type.String(), Type.Null()]), interpolation: Type.String(), days: Type.Array(Type.Object({}, { additionalProperties: true })) }, 'Actual vs standard per day; `standard: null` with a reason for breeds without one') }),
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    comparison: Loose(
+      { breed: Type.Union([Type.String(), Type.Null()]), interpolation: Type.String(), days: Type.Array(Type.Object({}, { additionalProperties: true })) },
+      'Actual vs standard per day; `standard: null` with a reason for breeds without one',
+    ),
+  }),
 );
 export const FinancialsResponse = Success(
-  Type.Object({ cycle: AnalyticsCycleHeader, financials: Loose({ currency: Type.String(), margin: FigureDto, costPerKgLiveweight: FigureDto, costPerEgg: FigureDto, assumptions: Type.Array(Type.String()) }, 'Costs, revenue and margin from movements × pricing') }),
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    financials: Loose(
+      { currency: Type.String(), margin: FigureDto, costPerKgLiveweight: FigureDto, costPerEgg: FigureDto, assumptions: Type.Array(Type.String()) },
+      'Costs, revenue and margin from movements × pricing',
+    ),
+  }),
 );
-export const PredictionsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, predictions: Loose({ weight: Type.Object({}, { additionalProperties: true }), production: Type.Object({}, { additionalProperties: true }) }, 'Weight and production forecasts') }));
+export const PredictionsResponse = Success(
+  Type.Object({
+    cycle: AnalyticsCycleHeader,
+    predictions: Loose(
+      { weight: Type.Object({}, { additionalProperties: true }), production: Type.Object({}, { additionalProperties: true }) },
+      'Weight and production forecasts',
+    ),
+  }),
+);
 export const AnomaliesResponse = Success(
   Type.Object({
     cycle: AnalyticsCycleHeader,
     thresholds: Type.Object({}, { additionalProperties: true, description: 'The thresholds section in force' }),
     anomalies: Type.Array(
-      Type.Object({ date: CalendarDate, metric: Type.String(), value: Num, threshold: Num, unit: Type.String(), severity: Type.String(), message: Type.String(), evidence: Type.Object({}, { additionalProperties: true }) }),
+      Type.Object({
+        date: CalendarDate,
+        metric: Type.String(),
+        value: Num,
+        threshold: Num,
+        unit: Type.String(),
+        severity: Type.String(),
+        message: Type.String(),
+        evidence: Type.Object({}, { additionalProperties: true }),
+      }),
     ),
   }),
 );
-export const SuppliersResponse = Success(Loose({ cycle: AnalyticsCycleHeader, suppliers: Type.Array(Type.Object({}, { additionalProperties: true })), scoreWeights: Type.Object({}, { additionalProperties: true }) }, 'Supplier reliability from the cycle’s feed deliveries'));
-export const EggQualityResponse = Success(Loose({ cycle: AnalyticsCycleHeader, window: Type.String(), periods: Type.Array(Type.Object({}, { additionalProperties: true })), trend: Type.Object({}, { additionalProperties: true }) }, 'Egg quality per period and its trend'));
-export const BreedStandardsResponse = Success(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), birdType: Type.String(), status: Type.String(), series: Type.Array(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true })));
+export const SuppliersResponse = Success(
+  Loose(
+    {
+      cycle: AnalyticsCycleHeader,
+      suppliers: Type.Array(Type.Object({}, { additionalProperties: true })),
+      scoreWeights: Type.Object({}, { additionalProperties: true }),
+    },
+    'Supplier reliability from the cycle’s feed deliveries',
+  ),
+);
+export const EggQualityResponse = Success(
+  Loose(
+    {
+      cycle: AnalyticsCycleHeader,
+      window: Type.String(),
+      periods: Type.Array(Type.Object({}, { additionalProperties: true })),
+      trend: Type.Object({}, { additionalProperties: true }),
+    },
+    'Egg quality per period and its trend',
+  ),
+);
+export const BreedStandardsResponse = Success(
+  Type.Array(
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        birdType: Type.String(),
+        status: Type.String(),
+        series: Type.Array(Type.Object({}, { additionalProperties: true })),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+);
 export const AnalyticsOverviewResponse = Success(
   Type.Object({
     name: Type.String(),

@@ -2,10 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ROLES } from '../shared/domain/capabilities.js';
 import { Email, EmptyBody, Name, Password, StringEnum, Success, Timestamp, Ulid } from './common.js';
 
-export const signupBody = Type.Object(
-  { email: Email, password: Password, name: Name },
-  { additionalProperties: false, $id: 'SignupBody' },
-);
+export const signupBody = Type.Object({ email: Email, password: Password, name: Name }, { additionalProperties: false, $id: 'SignupBody' });
 export type SignupBody = Static<typeof signupBody>;
 
 export const loginBody = Type.Object(
@@ -14,10 +11,7 @@ export const loginBody = Type.Object(
 );
 export type LoginBody = Static<typeof loginBody>;
 
-export const verifyEmailBody = Type.Object(
-  { token: Type.String({ minLength: 16, maxLength: 256 }) },
-  { additionalProperties: false, $id: 'VerifyEmailBody' },
-);
+export const verifyEmailBody = Type.Object({ token: Type.String({ minLength: 16, maxLength: 256 }) }, { additionalProperties: false, $id: 'VerifyEmailBody' });
 export type VerifyEmailBody = Static<typeof verifyEmailBody>;
 
 export const logoutBody = Type.Composite([EmptyBody], { additionalProperties: false, $id: 'LogoutBody' });

@@ -31,7 +31,11 @@ export const ErrorResponse = Type.Object({ error: Type.String() }, { $id: 'Error
 export const ValidationErrorResponse = Type.Object(
   {
     error: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'Validation failures: one entry per field (absent for malformed JSON)' })),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'Validation failures: one entry per field (absent for malformed JSON)',
+      }),
+    ),
   },
   { $id: 'ValidationError' },
 );

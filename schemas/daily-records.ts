@@ -8,16 +8,17 @@ const Count = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 const Amount = Type.Number({ minimum: 0, maximum: 10_000_000 });
 
 /** Deaths per cause: each known cause an optional count, nothing else. */
-const DeathsByCause = Type.Object(Object.fromEntries(DEATH_CAUSES.map((c) => [c, Type.Optional(Count)])) as Record<(typeof DEATH_CAUSES)[number], TOptional<typeof Count>>, {
-  additionalProperties: false,
-  minProperties: 1,
-});
+const DeathsByCause = Type.Object(
+  Object.fromEntries(DEATH_CAUSES.map((c) => [c, Type.Optional(Count)])) as Record<(typeof DEATH_CAUSES)[number], TOptional<typeof Count>>,
+  {
+    additionalProperties: false,
+    minProperties: 1,
+  },
+);
 
 /** The fields of one day's form (shared by the record and by validate-daily-data). */
 const dailyFields = {
-  deaths: Type.Optional(
-    Type.Union([Count, DeathsByCause], { description: 'Dead birds: a total, or a count per cause (disease, heat, …, unknown)' }),
-  ),
+  deaths: Type.Optional(Type.Union([Count, DeathsByCause], { description: 'Dead birds: a total, or a count per cause (disease, heat, …, unknown)' })),
   culls: Type.Optional(Count),
   cullReason: Type.Optional(Type.String({ maxLength: 200 })),
   feedKg: Type.Optional(Amount),
@@ -34,7 +35,11 @@ const dailyFields = {
 
 export const dailyRecordBody = Type.Object(
   { date: CalendarDate, ...dailyFields },
-  { additionalProperties: false, $id: 'DailyRecordBody', description: 'One form per cycle and day; submitting the same day again replaces it (the ledger moves by the difference)' },
+  {
+    additionalProperties: false,
+    $id: 'DailyRecordBody',
+    description: 'One form per cycle and day; submitting the same day again replaces it (the ledger moves by the difference)',
+  },
 );
 export type DailyRecordBody = Static<typeof dailyRecordBody>;
 

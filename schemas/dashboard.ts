@@ -5,7 +5,12 @@ import { Success } from './common.js';
 export const dashboardQuery = Type.Object(
   {
     farmId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The farm to summarise; default your only farm. Admins: adds that farm’s manager view' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'The farm to summarise; default your only farm. Admins: adds that farm’s manager view',
+      }),
     ),
   },
   { additionalProperties: false, $id: 'DashboardQuery' },
@@ -17,7 +22,11 @@ const Open = (description: string) => Type.Object({}, { additionalProperties: tr
 export const DashboardResponse = Success(
   Type.Object(
     {
-      role: Type.Unsafe<string>({ type: 'string', enum: ['admin', 'manager', 'worker', 'veterinarian', 'viewer'], description: 'Whose summary this is (the caller’s role)' }),
+      role: Type.Unsafe<string>({
+        type: 'string',
+        enum: ['admin', 'manager', 'worker', 'veterinarian', 'viewer'],
+        description: 'Whose summary this is (the caller’s role)',
+      }),
       date: Type.Optional(Type.String({ format: 'date', description: 'The day the figures are of (UTC)' })),
       farmId: Type.Optional(Type.String()),
       totals: Type.Optional(Open('Manager/viewer: active flocks, birds alive, deaths today and yesterday, feed, water, eggs, daily forms missing')),

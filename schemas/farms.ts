@@ -18,7 +18,8 @@ const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-
 
 export const HOUSE_TYPES = ['floor', 'cage', 'aviary', 'free_range', 'other'] as const;
 export const HouseType = StringEnum(HOUSE_TYPES, {
-  description: 'Housing system: floor (deep litter / slatted floor), cage (conventional or enriched), aviary (multi-tier), free_range (house with outdoor range), other',
+  description:
+    'Housing system: floor (deep litter / slatted floor), cage (conventional or enriched), aviary (multi-tier), free_range (house with outdoor range), other',
 });
 
 const FarmName = Text(120, 'Farm name (need not be unique)');
@@ -37,7 +38,6 @@ const Notes = Text(2000, 'Free-text notes');
 const HouseName = Text(120, 'House name, unique within its farm (compared case- and space-insensitively)');
 const UsableAreaM2 = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Usable floor area in m² (the basis of stocking density)' });
 const Capacity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Maximum number of birds the house holds' });
-
 
 export const farmIdParams = Type.Object({ farmId: RecordId }, { additionalProperties: false, $id: 'FarmIdParams' });
 export type FarmIdParams = Static<typeof farmIdParams>;

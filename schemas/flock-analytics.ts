@@ -37,11 +37,19 @@ export const RANKING_STATUSES = ['active', 'all'] as const;
 export const flockRankingQuery = Type.Object(
   {
     kpi: Type.Optional(StringEnum(RANKABLE_KPIS, { default: 'fcr', description: 'The KPI to rank by (GET /api/v1/flock-analytics/kpis); default fcr' })),
-    farmId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The farm; may be omitted when you are assigned to exactly one farm (admins must name one)' })),
+    farmId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'The farm; may be omitted when you are assigned to exactly one farm (admins must name one)',
+      }),
+    ),
     status: Type.Optional(
       StringEnum(RANKING_STATUSES, {
         default: 'active',
-        description: 'active (default): the active flocks, each by its active cycle; all: active and archived flocks, each by its active cycle, else its latest cycle',
+        description:
+          'active (default): the active flocks, each by its active cycle; all: active and archived flocks, each by its active cycle, else its latest cycle',
       }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'How many flocks to return, best first (1–100, default 25)' })),
@@ -81,21 +89,37 @@ export const FlockKpisDto = Type.Object(
 
 const FlockHeadDto = Type.Object(
   {
-    id: Ulid, name: Type.String(), farmId: Type.String(), houseId: Nullable(Type.String()), birdType: StringEnum(['broiler', 'layer', 'breeder'] as const),
-    breed: Nullable(Type.String()), hatchDate: Nullable(CalendarDate), status: StringEnum(['active', 'archived'] as const), activeCycleId: Nullable(Ulid),
+    id: Ulid,
+    name: Type.String(),
+    farmId: Type.String(),
+    houseId: Nullable(Type.String()),
+    birdType: StringEnum(['broiler', 'layer', 'breeder'] as const),
+    breed: Nullable(Type.String()),
+    hatchDate: Nullable(CalendarDate),
+    status: StringEnum(['active', 'archived'] as const),
+    activeCycleId: Nullable(Ulid),
   },
   { $id: 'FlockAnalyticsFlock' },
 );
 
 const CycleHeadDto = Type.Object(
-  { id: Ulid, name: Nullable(Type.String()), status: StringEnum(['active', 'closed'] as const), startDate: CalendarDate, endDate: Nullable(CalendarDate), ageDays: Type.Integer() },
+  {
+    id: Ulid,
+    name: Nullable(Type.String()),
+    status: StringEnum(['active', 'closed'] as const),
+    startDate: CalendarDate,
+    endDate: Nullable(CalendarDate),
+    ageDays: Type.Integer(),
+  },
   { $id: 'FlockAnalyticsCycle' },
 );
 
 const KpiChangeDto = Type.Object({
   previous: Nullable(Type.Number()),
   delta: Nullable(Type.Number({ description: 'This cycle − the previous one' })),
-  improved: Nullable(Type.Boolean({ description: 'For the better (higher or lower per the catalogue); false when unchanged; null without a direction or a delta' })),
+  improved: Nullable(
+    Type.Boolean({ description: 'For the better (higher or lower per the catalogue); false when unchanged; null without a direction or a delta' }),
+  ),
 });
 
 const perKpi = <T extends Parameters<typeof Type.Union>[0][number]>(item: T, description: string) =>
@@ -110,7 +134,11 @@ export const FlockHistoryResponse = Success(
       Type.Object({
         cycle: CycleHeadDto,
         kpis: FlockKpisDto,
-        changes: Nullable(Type.Object(Object.fromEntries(Object.keys(FlockKpisDto.properties).map((k) => [k, KpiChangeDto])), { description: 'Change of each KPI vs the previous cycle (null for the first)' })),
+        changes: Nullable(
+          Type.Object(Object.fromEntries(Object.keys(FlockKpisDto.properties).map((k) => [k, KpiChangeDto])), {
+            description: 'Change of each KPI vs the previous cycle (null for the first)',
+          }),
+        ),
       }),
       { description: 'Every cycle of the flock, oldest first' },
     ),
@@ -124,7 +152,9 @@ export const CompareFlocksResponse = Success(
     items: Type.Array(
       Type.Object({
         key: Type.String({ description: 'The item as named: flockId, or flockId:cycleId' }),
-        selectedBy: StringEnum(['active_cycle', 'latest_cycle', 'named', 'none'] as const, { description: 'Which cycle stands for the item (none: the flock has no cycle)' }),
+        selectedBy: StringEnum(['active_cycle', 'latest_cycle', 'named', 'none'] as const, {
+          description: 'Which cycle stands for the item (none: the flock has no cycle)',
+        }),
         flock: FlockHeadDto,
         cycle: Nullable(CycleHeadDto),
         kpis: FlockKpisDto,

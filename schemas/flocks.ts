@@ -15,7 +15,12 @@ export const createFlockBody = Type.Object(
   {
     name: Text(120),
     birdType: StringEnum(BIRD_TYPES),
-    breed: Type.Optional(Type.String({ maxLength: 80, description: 'Free text; analytics compares known breeds (Ross 308, Cobb 500, Hy-Line Brown, Lohmann Brown) with their standards' })),
+    breed: Type.Optional(
+      Type.String({
+        maxLength: 80,
+        description: 'Free text; analytics compares known breeds (Ross 308, Cobb 500, Hy-Line Brown, Lohmann Brown) with their standards',
+      }),
+    ),
     farmId: Type.Optional(RecordId),
     houseId: Type.Optional(RecordId),
     hatchDate: Type.Optional(CalendarDate),

@@ -39,7 +39,9 @@ export type InventoryMovementsQuery = Static<typeof inventoryMovementsQuery>;
 export const inventoryExportQuery = Type.Object(
   {
     ...searchFilters,
-    order: Type.Optional(StringEnum(ORDERS, { default: 'asc', description: 'By movement date then id: `asc` chronological (default, like a ledger), `desc` newest first' })),
+    order: Type.Optional(
+      StringEnum(ORDERS, { default: 'asc', description: 'By movement date then id: `asc` chronological (default, like a ledger), `desc` newest first' }),
+    ),
   },
   { additionalProperties: false, $id: 'InventoryExportQuery' },
 );
@@ -67,11 +69,15 @@ export const InventoryStockDto = Type.Object(
     asOf: Timestamp,
     birds: Type.Object({
       total: Type.Integer({ description: 'Birds alive across the active cycles of the farm' }),
-      flocks: Type.Array(FlockStockDto, { description: 'Every active (not archived) flock of the farm, by name; flocks without an active cycle show 0 birds and cycleId null' }),
+      flocks: Type.Array(FlockStockDto, {
+        description: 'Every active (not archived) flock of the farm, by name; flocks without an active cycle show 0 birds and cycleId null',
+      }),
     }),
     feed: Type.Object({
       totalKg: Type.Number(),
-      byType: Type.Array(Type.Object({ feedType: Type.String(), kg: Type.Number() }), { description: 'Every feed type the farm has stocked, by feed type, including those at 0 kg' }),
+      byType: Type.Array(Type.Object({ feedType: Type.String(), kg: Type.Number() }), {
+        description: 'Every feed type the farm has stocked, by feed type, including those at 0 kg',
+      }),
     }),
     eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }) }),
   },

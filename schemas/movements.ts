@@ -18,10 +18,7 @@ function movement<T extends string, P extends TProperties>(type: T, label: strin
     type,
     label,
     description,
-    schema: Type.Object(
-      { type: Type.Literal(type), date: CalendarDate, ...props, notes: Notes },
-      { additionalProperties: false, title: label, description },
-    ),
+    schema: Type.Object({ type: Type.Literal(type), date: CalendarDate, ...props, notes: Notes }, { additionalProperties: false, title: label, description }),
   };
 }
 
@@ -71,7 +68,11 @@ export const MOVEMENT_CATALOGUE = [
     expectedDate: Type.Optional(Type.String({ format: 'date', description: 'Delivery date the supplier promised (on-time rate in supplier reliability)' })),
     orderedQuantityKg: Type.Optional(Kg('Quantity ordered, kg (quantity accuracy in supplier reliability)')),
     qualityIssues: Type.Optional(
-      Type.Array(StringEnum(FEED_QUALITY_ISSUES), { uniqueItems: true, maxItems: FEED_QUALITY_ISSUES.length, description: 'Problems found on receipt (supplier reliability)' }),
+      Type.Array(StringEnum(FEED_QUALITY_ISSUES), {
+        uniqueItems: true,
+        maxItems: FEED_QUALITY_ISSUES.length,
+        description: 'Problems found on receipt (supplier reliability)',
+      }),
     ),
     unitPrice: Type.Optional(Money('Price per kg')),
     lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
@@ -86,7 +87,13 @@ export const MOVEMENT_CATALOGUE = [
     dirty: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     doubleYolk: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     averageEggWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 200 })),
-    grades: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), { maxProperties: 20, additionalProperties: false, description: 'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -' })),
+    grades: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), {
+        maxProperties: 20,
+        additionalProperties: false,
+        description: 'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -',
+      }),
+    ),
   }),
   movement('egg_sale', 'Eggs sold', 'Eggs sold (taken from the farm’s egg stock)', {
     quantity: Count('Eggs sold'),
@@ -145,10 +152,16 @@ export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<stri
 
 export const movementParams = Type.Object({ flockId: Ulid, cycleId: Ulid, movementId: Ulid }, { additionalProperties: false, $id: 'MovementParams' });
 export type MovementParams = Static<typeof movementParams>;
-export const movementTypeParams = Type.Object({ movementType: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false, $id: 'MovementTypeParams' });
+export const movementTypeParams = Type.Object(
+  { movementType: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false, $id: 'MovementTypeParams' },
+);
 export type MovementTypeParams = Static<typeof movementTypeParams>;
 
-export const lockBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why' }) }, { additionalProperties: false, $id: 'LockBody' });
+export const lockBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why' }) },
+  { additionalProperties: false, $id: 'LockBody' },
+);
 export type LockBody = Static<typeof lockBody>;
 
 export const listMovementsQuery = Type.Object(

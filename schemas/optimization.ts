@@ -78,7 +78,13 @@ export const RecommendationDto = Type.Object(
     source: StringEnum(RECOMMENDATION_SOURCES),
     rule: Type.Union([Type.String(), Type.Null()], { description: 'System proposals: the analytics rule that triggered it' }),
     evidence: Type.Array(
-      Type.Object({ metric: Type.String(), value: Type.Union([Type.Number(), Type.Null()]), unit: Type.String(), reference: Type.Union([Type.Number(), Type.Null()]), note: Type.String() }),
+      Type.Object({
+        metric: Type.String(),
+        value: Type.Union([Type.Number(), Type.Null()]),
+        unit: Type.String(),
+        reference: Type.Union([Type.Number(), Type.Null()]),
+        note: Type.String(),
+      }),
       { description: 'The figures that triggered a system proposal (empty for people’s recommendations)' },
     ),
     decidedAt: Nullable(Timestamp),

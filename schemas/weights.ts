@@ -9,13 +9,20 @@ import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../sha
  */
 const Grams = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_PLAUSIBLE_GRAMS, description });
 const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-export const DeviceId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$', description: 'The scale’s own id (letters, digits, _ . : -)' });
+export const DeviceId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_.:-]+$',
+  description: 'The scale’s own id (letters, digits, _ . : -)',
+});
 
 export const listWeightsQuery = Type.Object(
   {
     from: Type.Optional(CalendarDate),
     to: Type.Optional(CalendarDate),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Page size (1–1000, default 500: a whole broiler cycle fits one page)' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Page size (1–1000, default 500: a whole broiler cycle fits one page)' }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque cursor from page.nextCursor' })),
   },
   { additionalProperties: false, $id: 'ListWeightsQuery' },
@@ -28,7 +35,11 @@ export const recordWeightBody = Type.Object(
     grams: Type.Optional(Grams('Average weight of the birds weighed, g (send this or samples)')),
     sampleSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many birds the average covers (with grams only)' })),
     samples: Type.Optional(
-      Type.Array(Grams('One bird, g'), { minItems: 1, maxItems: 1000, description: 'Individual weighings, g (send this or grams): mean, SD, CV and uniformity are computed from them' }),
+      Type.Array(Grams('One bird, g'), {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'Individual weighings, g (send this or grams): mean, SD, CV and uniformity are computed from them',
+      }),
     ),
     notes: Type.Optional(Type.String({ maxLength: 500 })),
   },
@@ -49,7 +60,10 @@ export const scaleIngestBody = Type.Object(
     weighings: Type.Array(
       Type.Object(
         {
-          at: Type.String({ format: 'date-time', description: 'When the bird was weighed, ISO 8601 with the device’s UTC offset (the written date is the day it counts for)' }),
+          at: Type.String({
+            format: 'date-time',
+            description: 'When the bird was weighed, ISO 8601 with the device’s UTC offset (the written date is the day it counts for)',
+          }),
           grams: Type.Number({ description: 'The reading, g (readings ≤ 0, above 10 kg or far from the day’s median are rejected, not refused)' }),
         },
         { additionalProperties: false },
@@ -68,7 +82,9 @@ export const WeightDto = Type.Object(
     date: CalendarDate,
     grams: Type.Number({ description: 'Average weight, g (0.1)' }),
     method: StringEnum(WEIGHT_METHODS),
-    confidence: StringEnum(CONFIDENCES, { description: 'From sample size and CV: high (n ≥ 100, CV ≤ 10 %), medium (n ≥ 30, CV ≤ 20 %; or an average over ≥ 100 birds), else low' }),
+    confidence: StringEnum(CONFIDENCES, {
+      description: 'From sample size and CV: high (n ≥ 100, CV ≤ 10 %), medium (n ≥ 30, CV ≤ 20 %; or an average over ≥ 100 birds), else low',
+    }),
     phase: StringEnum(PHASES, { description: 'From bird type and age at the weighing (molting is never derived)' }),
     daysInCycle: Type.Integer({ description: 'Days since the cycle’s start date' }),
     ageDays: Type.Integer({ description: 'Age of the birds at the weighing: from the hatch date when known, else from the start date' }),
@@ -86,7 +102,10 @@ export const WeightDto = Type.Object(
 );
 export const WeightListResponse = ListOf(WeightDto);
 export const RecordWeightResponse = Success(
-  Type.Composite([WeightDto, Type.Object({ latestWeightUpdated: Type.Boolean({ description: 'Whether this became the cycle’s latest weight (the summary’s FCR)' }) })]),
+  Type.Composite([
+    WeightDto,
+    Type.Object({ latestWeightUpdated: Type.Boolean({ description: 'Whether this became the cycle’s latest weight (the summary’s FCR)' }) }),
+  ]),
 );
 
 const RejectCounts = Type.Object({ outsideCycle: Type.Integer(), implausible: Type.Integer(), outlier: Type.Integer() });
@@ -104,7 +123,9 @@ export const ScaleIngestResponse = Success(
         date: CalendarDate,
         accepted: Type.Integer({ description: 'Readings of this batch kept for the day' }),
         rejected: Type.Integer({ description: 'Readings of this batch rejected for the day' }),
-        session: Type.Union([WeightDto, Type.Null()], { description: 'The day’s session after the batch; null when every reading of that day was rejected and the day has no session' }),
+        session: Type.Union([WeightDto, Type.Null()], {
+          description: 'The day’s session after the batch; null when every reading of that day was rejected and the day has no session',
+        }),
       }),
     ),
   }),

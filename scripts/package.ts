@@ -132,7 +132,9 @@ function run(args: string[], env: NodeJS.ProcessEnv, timeoutSeconds: number | un
   const onSignal = () => stop('');
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const timer = timeoutSeconds ? setTimeout(() => stop(`serverless did not finish within ${timeoutSeconds} s (PACKAGE_TIMEOUT_SECONDS): stopping it`), timeoutSeconds * 1000) : undefined;
+  const timer = timeoutSeconds
+    ? setTimeout(() => stop(`serverless did not finish within ${timeoutSeconds} s (PACKAGE_TIMEOUT_SECONDS): stopping it`), timeoutSeconds * 1000)
+    : undefined;
   return new Promise((resolve) => {
     child.on('error', (err) => {
       console.error(`cannot start serverless: ${err.message}`);
@@ -271,7 +273,8 @@ export async function main(argv: string[]): Promise<number> {
     const calls = stub.calls.map((c) => `${c.service} ${c.action}${c.stackName ? ` ${c.stackName}` : ''}`);
     console.log(`CloudFormation stub answered ${calls.length} call(s)${calls.length ? `: ${[...new Set(calls)].join(', ')}` : ''}`);
     const unexpected = stub.calls.filter((c) => c.service !== 'cloudformation' || c.action !== 'ListStackResources');
-    if (unexpected.length) console.warn(`warning: packaging called other AWS APIs than ListStackResources: ${unexpected.map((c) => `${c.service} ${c.action}`).join(', ')}`);
+    if (unexpected.length)
+      console.warn(`warning: packaging called other AWS APIs than ListStackResources: ${unexpected.map((c) => `${c.service} ${c.action}`).join(', ')}`);
   }
   if (code !== 0) {
     console.error(`serverless ${command} failed (exit ${code}) after ${seconds} s`);

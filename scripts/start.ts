@@ -86,7 +86,20 @@ async function main(): Promise<void> {
 
 function startOffline(): ChildProcess {
   const bin = join(ROOT, 'node_modules', '.bin', 'serverless');
-  const args = ['offline', 'start', '--stage', 'dev', '--httpPort', String(PORT), '--websocketPort', String(PORT + 1), '--lambdaPort', String(PORT + 2), '--albPort', String(PORT + 3)];
+  const args = [
+    'offline',
+    'start',
+    '--stage',
+    'dev',
+    '--httpPort',
+    String(PORT),
+    '--websocketPort',
+    String(PORT + 1),
+    '--lambdaPort',
+    String(PORT + 2),
+    '--albPort',
+    String(PORT + 3),
+  ];
   // Own process group, so stopping it also stops its workers.
   return spawn(bin, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 }

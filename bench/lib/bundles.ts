@@ -44,7 +44,16 @@ function sourceOf(input: string): string {
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (!m) return input.startsWith('schemas/') ? '(project) schemas' : '(project) functions + shared';
   const pkg = m[1]!;
-  if (pkg.startsWith('@aws-sdk/') || pkg.startsWith('@smithy/') || pkg.startsWith('@aws-crypto/') || pkg === 'tslib' || pkg === 'fast-xml-parser' || pkg === 'strnum' || pkg === 'bowser') return 'AWS SDK v3 (+@smithy, deps)';
+  if (
+    pkg.startsWith('@aws-sdk/') ||
+    pkg.startsWith('@smithy/') ||
+    pkg.startsWith('@aws-crypto/') ||
+    pkg === 'tslib' ||
+    pkg === 'fast-xml-parser' ||
+    pkg === 'strnum' ||
+    pkg === 'bowser'
+  )
+    return 'AWS SDK v3 (+@smithy, deps)';
   return pkg;
 }
 
@@ -127,7 +136,12 @@ export async function measureBundles(opts: { runs: number; env: NodeJS.ProcessEn
       const { stdout } = await run(process.execPath, ['-e', CHILD, extFile], { env, cwd: outdir });
       extInit.push((JSON.parse(stdout) as { ms: number }).ms);
     }
-    const largestSdkExternal = { handler: largest.handler, kb: round(statSync(extFile).size / 1024, 1), initMedianMs: round(median(extInit), 1), initMs: extInit.map((x) => round(x, 1)) };
+    const largestSdkExternal = {
+      handler: largest.handler,
+      kb: round(statSync(extFile).size / 1024, 1),
+      initMedianMs: round(median(extInit), 1),
+      initMs: extInit.map((x) => round(x, 1)),
+    };
     return { buildMs, nodeVersion: process.version, bundles, largestComposition, largestSdkExternal };
   } finally {
     rmSync(outdir, { recursive: true, force: true });

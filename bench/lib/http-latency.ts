@@ -207,7 +207,11 @@ async function rawPool(op: RawOp, concurrency: number, seconds: number): Promise
 }
 
 /** The raw calls, with the given client (the service's settings), on the bench table. */
-export function rawOps(client: DynamoDBDocumentClient, table: string, keys: { cycle: Record<string, string>; movementsGsi1pk: string; pageSize: number }): RawOp[] {
+export function rawOps(
+  client: DynamoDBDocumentClient,
+  table: string,
+  keys: { cycle: Record<string, string>; movementsGsi1pk: string; pageSize: number },
+): RawOp[] {
   let seq = 0;
   return [
     {
@@ -237,8 +241,21 @@ export function rawOps(client: DynamoDBDocumentClient, table: string, keys: { cy
         return client.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Update: { TableName: table, Key: { PK: 'BENCH#raw', SK: `WORKER#${worker}` }, UpdateExpression: 'ADD hits :one', ExpressionAttributeValues: { ':one': 1 } } },
-              { Put: { TableName: table, Item: { PK: `BENCH#raw#${worker}`, SK: `ITEM#${String(seq).padStart(9, '0')}`, GSI1PK: `BENCH#raw#${worker}`, GSI1SK: String(seq) }, ConditionExpression: 'attribute_not_exists(PK)' } },
+              {
+                Update: {
+                  TableName: table,
+                  Key: { PK: 'BENCH#raw', SK: `WORKER#${worker}` },
+                  UpdateExpression: 'ADD hits :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+              {
+                Put: {
+                  TableName: table,
+                  Item: { PK: `BENCH#raw#${worker}`, SK: `ITEM#${String(seq).padStart(9, '0')}`, GSI1PK: `BENCH#raw#${worker}`, GSI1SK: String(seq) },
+                  ConditionExpression: 'attribute_not_exists(PK)',
+                },
+              },
             ],
           }),
         );
@@ -270,7 +287,9 @@ export async function measureHttpLatency(opts: {
   const raw: RawRow[] = [];
   const routes: HttpRow[] = [];
   for (const c of opts.connections) {
-    opts.log(`   ${c} connection(s): raw ${opts.raw.map((o) => o.name).join(', ')}; then ${opts.routes.map((r) => r.name).join(', ')} (${opts.seconds} s each; load average ${loadavg()[0]!.toFixed(2)})…`);
+    opts.log(
+      `   ${c} connection(s): raw ${opts.raw.map((o) => o.name).join(', ')}; then ${opts.routes.map((r) => r.name).join(', ')} (${opts.seconds} s each; load average ${loadavg()[0]!.toFixed(2)})…`,
+    );
     for (const op of opts.raw) {
       await rawPool(op, c, Math.min(1, opts.seconds)); // warm-up
       raw.push(await rawPool(op, c, opts.seconds));

@@ -4,7 +4,12 @@ import { deleteUserAsAdmin } from '../../shared/services/admin-users.js';
 import { userIdParams } from '../../schemas/compiled/admin.js';
 
 export const handler = httpHandler(
-  { capability: 'manage_users', summary: 'Delete a user (frees the e-mail; their tokens stop working)', params: userIdParams, responses: { 204: { description: 'Deleted' } } },
+  {
+    capability: 'manage_users',
+    summary: 'Delete a user (frees the e-mail; their tokens stop working)',
+    params: userIdParams,
+    responses: { 204: { description: 'Deleted' } },
+  },
   async ({ params, user, requestId }) => {
     await deleteUserAsAdmin(user, params.userId, requestId);
     return noContent();

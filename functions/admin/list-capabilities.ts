@@ -4,6 +4,10 @@ import { catalogue } from '../../shared/domain/capabilities.js';
 import { CapabilityListResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
-  { capability: 'manage_users', summary: 'The capability catalogue: name, description, admin-only flag and the roles that hold it by default', responses: { 200: { description: 'All capabilities', schema: CapabilityListResponse } } },
+  {
+    capability: 'manage_users',
+    summary: 'The capability catalogue: name, description, admin-only flag and the roles that hold it by default',
+    responses: { 200: { description: 'All capabilities', schema: CapabilityListResponse } },
+  },
   async () => ok(catalogue()),
 );

@@ -6,7 +6,12 @@ import { listUsersQuery } from '../../schemas/compiled/admin.js';
 import { UserListResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
-  { capability: 'manage_users', summary: 'List users (by e-mail; optional role filter)', query: listUsersQuery, responses: { 200: { description: 'A page of users', schema: UserListResponse } } },
+  {
+    capability: 'manage_users',
+    summary: 'List users (by e-mail; optional role filter)',
+    query: listUsersQuery,
+    responses: { 200: { description: 'A page of users', schema: UserListResponse } },
+  },
   async ({ query }) => {
     const limit = query.limit ?? 25;
     const { items, nextCursor } = await listUsers({ limit, cursor: query.cursor, role: query.role });

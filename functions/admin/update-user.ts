@@ -10,11 +10,16 @@ export const handler = httpHandler(
   {
     capability: 'manage_users',
     summary: 'Change role, explicit capabilities, locked, verified, farmIds or name',
-    description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Admin-only capabilities cannot be granted to non-admins. You cannot demote, lock or delete yourself.',
+    description:
+      'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch). Admin-only capabilities cannot be granted to non-admins. You cannot demote, lock or delete yourself.',
     params: userIdParams,
     body: patchUserBody,
     headers: IF_MATCH,
-    responses: { 200: { description: 'The updated user', schema: UserResponse }, 409: { description: 'Changed concurrently or a change to yourself' }, 412: { description: 'If-Match does not match' } },
+    responses: {
+      200: { description: 'The updated user', schema: UserResponse },
+      409: { description: 'Changed concurrently or a change to yourself' },
+      412: { description: 'If-Match does not match' },
+    },
   },
   async ({ params, body, headers, user, requestId }) => {
     const saved = await patchUserAsAdmin(user, params.userId, body, headers['if-match'], requestId);

@@ -8,7 +8,8 @@ import { AnomaliesResponse } from '../../schemas/analytics.js';
 export const handler = httpHandler(
   {
     capability: 'view_analytics',
-    summary: 'Days whose KPIs break the configured thresholds (mortality, water:feed, low water intake, hen-day drop, weight/FCR vs standard, uniformity, cracked eggs, water pH), with evidence',
+    summary:
+      'Days whose KPIs break the configured thresholds (mortality, water:feed, low water intake, hen-day drop, weight/FCR vs standard, uniformity, cracked eggs, water pH), with evidence',
     description: 'Severity `critical` when the breach is at least twice the allowed margin, else `warning`. Filter by `severity` and a date range.',
     params: cycleParams,
     query: anomaliesQuery,

@@ -9,10 +9,14 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'Actual vs breed standard per day (weight, cumulative FCR, hen-day %) with deviation %, as JSON or as an SVG chart',
-    description: 'Standards are interpolated linearly between tabulated ages (flagged `interpolated`). Unknown breeds answer `standard: null` with a reason. With `Accept: image/svg+xml`: a chart (`chart=weight|mortality|fcr`).',
+    description:
+      'Standards are interpolated linearly between tabulated ages (flagged `interpolated`). Unknown breeds answer `standard: null` with a reason. With `Accept: image/svg+xml`: a chart (`chart=weight|mortality|fcr`).',
     params: cycleParams,
     query: breedAnalyticsQuery,
-    responses: { 200: { description: 'The comparison (or an SVG chart)', schema: BreedAnalyticsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: {
+      200: { description: 'The comparison (or an SVG chart)', schema: BreedAnalyticsResponse },
+      404: { description: 'No such cycle, or not one of yours' },
+    },
   },
   async ({ params, query, headers, user }) =>
     wantsSvg(headers)

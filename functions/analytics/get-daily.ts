@@ -14,7 +14,10 @@ export const handler = httpHandler(
       'With `Accept: image/svg+xml` the answer is a chart (`chart=weight|mortality|fcr`). Costs two DynamoDB round trips whatever the number of movements.',
     params: cycleParams,
     query: dailyAnalyticsQuery,
-    responses: { 200: { description: 'The daily series (or an SVG chart)', schema: DailyAnalyticsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: {
+      200: { description: 'The daily series (or an SVG chart)', schema: DailyAnalyticsResponse },
+      404: { description: 'No such cycle, or not one of yours' },
+    },
   },
   async ({ params, query, headers, user }) =>
     wantsSvg(headers)

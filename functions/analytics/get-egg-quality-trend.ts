@@ -7,7 +7,8 @@ import { EggQualityResponse } from '../../schemas/analytics.js';
 export const handler = httpHandler(
   {
     capability: 'view_analytics',
-    summary: 'Egg quality trend of a flock (its active cycle, or `cycleId`): cracked, dirty and double-yolk %, egg weight, saleable eggs per day or ISO week, and their direction',
+    summary:
+      'Egg quality trend of a flock (its active cycle, or `cycleId`): cracked, dirty and double-yolk %, egg weight, saleable eggs per day or ISO week, and their direction',
     params: flockIdParams,
     query: eggQualityQuery,
     responses: { 200: { description: 'The trend', schema: EggQualityResponse }, 404: { description: 'No such flock or cycle, or not one of yours' } },

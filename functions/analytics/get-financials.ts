@@ -7,7 +7,8 @@ import { FinancialsResponse } from '../../schemas/analytics.js';
 export const handler = httpHandler(
   {
     capability: 'view_analytics',
-    summary: 'Costs and revenue of the cycle from its movements × the pricing configuration (a price on a movement wins), margin, cost per kg live weight, per bird and per egg',
+    summary:
+      'Costs and revenue of the cycle from its movements × the pricing configuration (a price on a movement wins), margin, cost per kg live weight, per bird and per egg',
     params: cycleParams,
     responses: { 200: { description: 'Cycle financials', schema: FinancialsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
   },

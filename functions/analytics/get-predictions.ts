@@ -9,7 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'Weight at the target age and the date the target weight is reached (weighings fitted to the breed curve); layers: production forecast',
-    description: 'Targets default to the cycle’s targetAgeDays / targetWeightGrams. Without a breed standard the recent ADG is extended linearly (said in `assumptions`, confidence low).',
+    description:
+      'Targets default to the cycle’s targetAgeDays / targetWeightGrams. Without a breed standard the recent ADG is extended linearly (said in `assumptions`, confidence low).',
     params: cycleParams,
     query: predictionsQuery,
     responses: { 200: { description: 'Predictions', schema: PredictionsResponse }, 404: { description: 'No such cycle, or not one of yours' } },

@@ -18,7 +18,14 @@ export const handler = httpHandler(
     const check = checkDailyRecord(body as Record<string, unknown>, body.productionStage);
     const valid = check.missingFields.length === 0;
     return ok(
-      { valid, dailyRecord: body.dailyRecord, productionStage: check.stage, requiredFields: check.requiredFields, missingFields: check.missingFields, warnings: check.warnings },
+      {
+        valid,
+        dailyRecord: body.dailyRecord,
+        productionStage: check.stage,
+        requiredFields: check.requiredFields,
+        missingFields: check.missingFields,
+        warnings: check.warnings,
+      },
       valid ? 'Daily record has every mandatory field' : `Daily record is missing ${check.missingFields.join(', ')} for the ${check.stage} stage`,
     );
   },

@@ -7,7 +7,8 @@ import { SignupResponse } from '../../schemas/auth.js';
 export const handler = publicHandler(
   {
     summary: 'Create an account (starts unverified, role viewer, no farm)',
-    description: 'Outside production the response carries `verificationToken` for POST /api/v1/auth/verify-email; in production it is e-mailed. 409 when the e-mail is taken.',
+    description:
+      'Outside production the response carries `verificationToken` for POST /api/v1/auth/verify-email; in production it is e-mailed. 409 when the e-mail is taken.',
     body: signupBody,
     responses: { 201: { description: 'Account created', schema: SignupResponse }, 409: { description: 'E-mail already registered' } },
   },

@@ -9,7 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'manage_farms',
     summary: 'Change a farm (name, location, countryCode, timezone, totalAreaHa, notes; null clears an optional field)',
-    description: 'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read, so a concurrent change answers 409.',
+    description:
+      'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read, so a concurrent change answers 409.',
     params: farmIdParams,
     body: updateFarmBody,
     headers: IF_MATCH,

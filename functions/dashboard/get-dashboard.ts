@@ -7,8 +7,10 @@ import { DashboardResponse } from '../../schemas/dashboard.js';
 export const handler = httpHandler(
   {
     capability: 'view_analytics',
-    summary: 'Your role’s summary: admin (users, system, audit), manager (farm KPIs, alerts, stock, withdrawals), worker (today’s tasks), veterinarian (health alerts, withdrawals), viewer (KPIs)',
-    description: 'Built from rollups (cycle counters, today’s and yesterday’s daily rollups, stock, withdrawal index): a farm costs the same few DynamoDB calls whatever its number of movements.',
+    summary:
+      'Your role’s summary: admin (users, system, audit), manager (farm KPIs, alerts, stock, withdrawals), worker (today’s tasks), veterinarian (health alerts, withdrawals), viewer (KPIs)',
+    description:
+      'Built from rollups (cycle counters, today’s and yesterday’s daily rollups, stock, withdrawal index): a farm costs the same few DynamoDB calls whatever its number of movements.',
     query: dashboardQuery,
     responses: { 200: { description: 'The summary', schema: DashboardResponse }, 404: { description: 'No such farm, or not one of yours' } },
   },

@@ -17,7 +17,11 @@ export const handler = httpHandler(
     params: cycleParams,
     body: createMovementBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'Recorded', schema: MovementResponse }, 409: { description: 'A balance would go negative, or the cycle is closed' }, 422: { description: 'Idempotency-Key reused with another body' } },
+    responses: {
+      201: { description: 'Recorded', schema: MovementResponse },
+      409: { description: 'A balance would go negative, or the cycle is closed' },
+      422: { description: 'Idempotency-Key reused with another body' },
+    },
   },
   async ({ params, body, headers, user }) => {
     const result = await createMovementFor(user, params.flockId, params.cycleId, body, headers['idempotency-key']);

@@ -5,7 +5,12 @@ import { movementParams } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
-  { capability: 'view_analytics', summary: 'One movement, with the lock in force', params: movementParams, responses: { 200: { description: 'The movement', schema: MovementResponse } } },
+  {
+    capability: 'view_analytics',
+    summary: 'One movement, with the lock in force',
+    params: movementParams,
+    responses: { 200: { description: 'The movement', schema: MovementResponse } },
+  },
   async ({ params, user }) => {
     const { cycle, movement } = await scopedMovement(user, params.flockId, params.cycleId, params.movementId);
     return ok(toMovementDto(movement, cycle), 'OK', { ETag: `"${movement.version}"` });

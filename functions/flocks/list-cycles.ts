@@ -15,6 +15,9 @@ export const handler = httpHandler(
   },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit } = await listCyclesFor(user, params.flockId, query);
-    return list(items.map((c) => toCycleDto(c)), { limit, nextCursor });
+    return list(
+      items.map((c) => toCycleDto(c)),
+      { limit, nextCursor },
+    );
   },
 );

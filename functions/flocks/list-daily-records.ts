@@ -6,7 +6,13 @@ import { listDailyRecordsQuery } from '../../schemas/compiled/daily-records.js';
 import { DailyRecordListResponse } from '../../schemas/daily-records.js';
 
 export const handler = httpHandler(
-  { capability: 'view_analytics', summary: 'The daily records of a cycle, by date', params: cycleParams, query: listDailyRecordsQuery, responses: { 200: { description: 'A page of daily records', schema: DailyRecordListResponse } } },
+  {
+    capability: 'view_analytics',
+    summary: 'The daily records of a cycle, by date',
+    params: cycleParams,
+    query: listDailyRecordsQuery,
+    responses: { 200: { description: 'A page of daily records', schema: DailyRecordListResponse } },
+  },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit } = await listDailyRecordsFor(user, params.flockId, params.cycleId, query);
     return list(items, { limit, nextCursor });

@@ -9,7 +9,10 @@ export const handler = httpHandler(
     capability: 'view_analytics',
     summary: 'List the flocks of your farms (active by default; filter by farm, status, bird type, house)',
     query: listFlocksQuery,
-    responses: { 200: { description: 'A page of flocks', schema: FlockListResponse }, 404: { description: 'farmId or houseId names a farm or house you may not see (as for one that does not exist)' } },
+    responses: {
+      200: { description: 'A page of flocks', schema: FlockListResponse },
+      404: { description: 'farmId or houseId names a farm or house you may not see (as for one that does not exist)' },
+    },
   },
   async ({ query, user }) => {
     const { items, nextCursor, limit } = await listFlocksFor(user, query);

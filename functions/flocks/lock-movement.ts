@@ -12,5 +12,6 @@ export const handler = httpHandler(
     body: lockBody,
     responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },
   },
-  async ({ params, body, user, requestId }) => ok(await lockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement locked'),
+  async ({ params, body, user, requestId }) =>
+    ok(await lockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement locked'),
 );

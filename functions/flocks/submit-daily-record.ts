@@ -16,7 +16,11 @@ export const handler = httpHandler(
     params: cycleParams,
     body: dailyRecordBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'Saved', schema: DailyRecordResponse }, 200: { description: 'Replaced the day’s earlier form', schema: DailyRecordResponse }, 409: { description: 'A balance would go negative, the day is locked, or the cycle is closed' } },
+    responses: {
+      201: { description: 'Saved', schema: DailyRecordResponse },
+      200: { description: 'Replaced the day’s earlier form', schema: DailyRecordResponse },
+      409: { description: 'A balance would go negative, the day is locked, or the cycle is closed' },
+    },
   },
   async ({ params, body, headers, user }) => {
     const result = await submitDailyRecord(user, params.flockId, params.cycleId, body, headers['idempotency-key']);

@@ -12,5 +12,6 @@ export const handler = httpHandler(
     body: lockBody,
     responses: { 200: { description: 'Unlocked', schema: MovementResponse }, 409: { description: 'Not locked, or locked automatically' } },
   },
-  async ({ params, body, user, requestId }) => ok(await unlockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement unlocked'),
+  async ({ params, body, user, requestId }) =>
+    ok(await unlockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement unlocked'),
 );

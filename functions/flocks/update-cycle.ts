@@ -12,7 +12,11 @@ export const handler = httpHandler(
     params: cycleParams,
     body: updateCycleBody,
     headers: IF_MATCH,
-    responses: { 200: { description: 'The updated cycle', schema: CycleResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
+    responses: {
+      200: { description: 'The updated cycle', schema: CycleResponse },
+      409: { description: 'Changed concurrently' },
+      412: { description: 'If-Match does not match' },
+    },
   },
   async ({ params, body, headers, user, requestId }) => {
     const saved = await updateCycleFor(user, params.flockId, params.cycleId, body, headers['if-match'], requestId);

@@ -13,7 +13,11 @@ export const handler = httpHandler(
     params: flockIdParams,
     body: updateFlockBody,
     headers: IF_MATCH,
-    responses: { 200: { description: 'The updated flock', schema: FlockResponse }, 409: { description: 'Changed concurrently' }, 412: { description: 'If-Match does not match' } },
+    responses: {
+      200: { description: 'The updated flock', schema: FlockResponse },
+      409: { description: 'Changed concurrently' },
+      412: { description: 'If-Match does not match' },
+    },
   },
   async ({ params, body, headers, user, requestId }) => {
     const saved = await updateFlockFor(user, params.flockId, body, headers['if-match'], requestId);

@@ -12,7 +12,11 @@ export const handler = httpHandler(
     params: movementParams,
     body: updateMovementBody,
     headers: IF_MATCH,
-    responses: { 200: { description: 'The corrected movement', schema: MovementResponse }, 409: { description: 'Locked, changed concurrently, a transfer, or a balance would go negative' }, 412: { description: 'If-Match does not match' } },
+    responses: {
+      200: { description: 'The corrected movement', schema: MovementResponse },
+      409: { description: 'Locked, changed concurrently, a transfer, or a balance would go negative' },
+      412: { description: 'If-Match does not match' },
+    },
   },
   async ({ params, body, headers, user, requestId }) => {
     const movement = await updateMovementFor(user, params.flockId, params.cycleId, params.movementId, body, headers['if-match'], requestId);

@@ -13,7 +13,10 @@ export const handler = httpHandler(
       'With a type or flock filter a page may come back shorter than `limit` while `page.nextCursor` is set; the list ends when it is null. ' +
       'A cursor is only valid for the farm and date range it was issued for.',
     query: inventoryMovementsQuery,
-    responses: { 200: { description: 'A page of movements', schema: InventoryMovementListResponse }, 404: { description: 'Unknown farm, or a farm you are not assigned to' } },
+    responses: {
+      200: { description: 'A page of movements', schema: InventoryMovementListResponse },
+      404: { description: 'Unknown farm, or a farm you are not assigned to' },
+    },
   },
   async ({ query, user }) => {
     const { items, nextCursor, limit } = await searchMovementsFor(user, query);

@@ -12,7 +12,8 @@ export const decisionHandler = (decision: 'accepted' | 'dismissed') => {
     {
       capability: 'manage_flocks',
       summary: `${verb} an open recommendation (with an optional note); audited`,
-      description: 'Only an `open` recommendation can be decided (409 otherwise). Send the version read as `If-Match` (412) or `version` (409) to guard against a concurrent decision.',
+      description:
+        'Only an `open` recommendation can be decided (409 otherwise). Send the version read as `If-Match` (412) or `version` (409) to guard against a concurrent decision.',
       params: recommendationParams,
       body: decideRecommendationBody,
       headers: IF_MATCH,

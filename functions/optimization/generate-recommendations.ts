@@ -7,11 +7,15 @@ import { GeneratedRecommendationsResponse } from '../../schemas/optimization.js'
 export const handler = httpHandler(
   {
     capability: 'edit_analytics',
-    summary: 'Let the system propose recommendations from a cycle’s analytics (FCR or weight off the breed standard, water:feed ratio, mortality, uniformity, stocking density, water pH, hen-day drop, cracked eggs)',
+    summary:
+      'Let the system propose recommendations from a cycle’s analytics (FCR or weight off the breed standard, water:feed ratio, mortality, uniformity, stocking density, water pH, hen-day drop, cracked eggs)',
     description:
       'Each proposal carries the evidence that triggered it (`source: system`, `rule`). A rule proposes at most once per cycle, so running this again (or concurrently) never duplicates; the answer lists what was created, what had already been proposed and every rule checked.',
     body: generateRecommendationsBody,
-    responses: { 200: { description: 'The proposals made by this run', schema: GeneratedRecommendationsResponse }, 404: { description: 'No such flock or cycle, or not one of yours' } },
+    responses: {
+      200: { description: 'The proposals made by this run', schema: GeneratedRecommendationsResponse },
+      404: { description: 'No such flock or cycle, or not one of yours' },
+    },
   },
   async ({ body, user, requestId }) => {
     const result = await generateProposals(user, body, requestId);

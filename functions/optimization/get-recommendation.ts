@@ -9,7 +9,10 @@ export const handler = httpHandler(
     capability: 'view_analytics',
     summary: 'Get one recommendation with its evidence (ETag: its version)',
     params: recommendationParams,
-    responses: { 200: { description: 'The recommendation', schema: RecommendationResponse }, 404: { description: 'No such recommendation, or not one of yours' } },
+    responses: {
+      200: { description: 'The recommendation', schema: RecommendationResponse },
+      404: { description: 'No such recommendation, or not one of yours' },
+    },
   },
   async ({ params, user }) => {
     const rec = await scopedRecommendation(user, params.recommendationId);

@@ -3,6 +3,10 @@ import { docsAsset } from '../../shared/http/docs-assets.js';
 import { docAssetParams } from '../../schemas/compiled/public.js';
 
 export const handler = publicHandler(
-  { summary: 'Static files of the documentation page', params: docAssetParams, responses: { 200: { description: 'CSS or JavaScript', contentType: ['text/css', 'text/javascript'], schema: { type: 'string' } } } },
+  {
+    summary: 'Static files of the documentation page',
+    params: docAssetParams,
+    responses: { 200: { description: 'CSS or JavaScript', contentType: ['text/css', 'text/javascript'], schema: { type: 'string' } } },
+  },
   async ({ params }) => docsAsset(params.asset),
 );

@@ -7,7 +7,10 @@ import packed from '../../schemas/compiled/openapi-document.js';
 const document = JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as Record<string, unknown>;
 
 export const handler = publicHandler(
-  { summary: 'The OpenAPI 3.1 document of this API', responses: { 200: { description: 'OpenAPI document', schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+  {
+    summary: 'The OpenAPI 3.1 document of this API',
+    responses: { 200: { description: 'OpenAPI document', schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } },
+  },
   async ({ event }) => {
     // Behind API Gateway the stage is a path prefix (/prod/...): tell clients where the API lives.
     const full = event.requestContext?.path ?? event.path;

@@ -28,7 +28,15 @@ export interface CloudFormationStub {
 }
 
 /** Actions that look a stack up by name: all answer "does not exist", as before a first deploy. */
-const STACK_LOOKUPS = new Set(['ListStackResources', 'DescribeStacks', 'DescribeStackResource', 'DescribeStackResources', 'DescribeStackEvents', 'GetTemplate', 'GetTemplateSummary']);
+const STACK_LOOKUPS = new Set([
+  'ListStackResources',
+  'DescribeStacks',
+  'DescribeStackResource',
+  'DescribeStackResources',
+  'DescribeStackEvents',
+  'GetTemplate',
+  'GetTemplateSummary',
+]);
 
 const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
@@ -67,7 +75,10 @@ export async function startCloudFormationStub(): Promise<CloudFormationStub> {
         if (service === 'cloudformation' && STACK_LOOKUPS.has(action) && stackName) {
           xml = queryError('ValidationError', `Stack with id ${stackName} does not exist`);
         } else {
-          xml = queryError('UnsupportedOperation', `offline packaging stub (scripts/lib/cloudformation-stub.ts) does not implement ${service} ${action}; packaging must not call AWS`);
+          xml = queryError(
+            'UnsupportedOperation',
+            `offline packaging stub (scripts/lib/cloudformation-stub.ts) does not implement ${service} ${action}; packaging must not call AWS`,
+          );
         }
         res.writeHead(400, { 'Content-Type': 'text/xml', 'x-amzn-RequestId': randomUUID() });
         res.end(xml);

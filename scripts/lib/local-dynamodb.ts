@@ -71,7 +71,17 @@ export async function startLocalDynamo(opts: { port: number; inMemory: boolean; 
   if (!opts.inMemory) mkdirSync(storage[1]!, { recursive: true });
   const child = spawn(
     'java',
-    [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx1g', '-jar', join(home, 'DynamoDBLocal.jar'), '-sharedDb', '-disableTelemetry', '-port', String(opts.port), ...storage],
+    [
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-Xmx1g',
+      '-jar',
+      join(home, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(opts.port),
+      ...storage,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: false },
   );
   const endpoint = `http://127.0.0.1:${opts.port}`;

@@ -57,7 +57,11 @@ export interface OfflineProcess {
   stop(): Promise<void>;
 }
 
-export function spawnOffline(opts: { stage: string; ports: { http: number; lambda: number; websocket: number; alb: number }; env: NodeJS.ProcessEnv }): OfflineProcess {
+export function spawnOffline(opts: {
+  stage: string;
+  ports: { http: number; lambda: number; websocket: number; alb: number };
+  env: NodeJS.ProcessEnv;
+}): OfflineProcess {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     // Last resort if the parent exits without stopping it (crash, timeout): never leave offline behind.
@@ -66,11 +70,29 @@ export function spawnOffline(opts: { stage: string; ports: { http: number; lambd
     });
   }
   const args = [
-    join(ROOT, 'node_modules', '.bin', 'serverless'), 'offline', 'start', '--stage', opts.stage, '--useInProcess',
-    '--host', '127.0.0.1', '--httpPort', String(opts.ports.http), '--lambdaPort', String(opts.ports.lambda),
-    '--websocketPort', String(opts.ports.websocket), '--albPort', String(opts.ports.alb),
+    join(ROOT, 'node_modules', '.bin', 'serverless'),
+    'offline',
+    'start',
+    '--stage',
+    opts.stage,
+    '--useInProcess',
+    '--host',
+    '127.0.0.1',
+    '--httpPort',
+    String(opts.ports.http),
+    '--lambdaPort',
+    String(opts.ports.lambda),
+    '--websocketPort',
+    String(opts.ports.websocket),
+    '--albPort',
+    String(opts.ports.alb),
   ];
-  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], { cwd: ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], {
+    cwd: ROOT,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   running.add(child);
   let out = '';
   const keep = (chunk: Buffer) => {

@@ -46,7 +46,13 @@ function parameters(where: 'path' | 'query', schema: Json | undefined, component
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(props).map(([name, s]) => {
     const { description, ...rest } = s;
-    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: componentize(rest, components) };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: componentize(rest, components),
+    };
   });
 }
 
@@ -60,7 +66,11 @@ function operation(route: RouteEntry, spec: RouteSpec, components: Json): Json {
   for (const [status, doc] of Object.entries(spec.responses)) {
     responses[status] = {
       description: doc.description,
-      ...(doc.schema ? { content: contentOf([doc.contentType ?? 'application/json'].flat(), componentize(plain(doc.schema), components)) } : Number(status) >= 400 ? { content: errorContent() } : {}),
+      ...(doc.schema
+        ? { content: contentOf([doc.contentType ?? 'application/json'].flat(), componentize(plain(doc.schema), components)) }
+        : Number(status) >= 400
+          ? { content: errorContent() }
+          : {}),
     };
   }
   const add = (status: number, description: string, schema?: unknown) => {
@@ -68,7 +78,9 @@ function operation(route: RouteEntry, spec: RouteSpec, components: Json): Json {
   };
   // Every route reads a body it is sent (size, content type, JSON) and validates its query string (a route
   // without a query schema takes no parameter), so these answers can come from any operation.
-  add(400, 'Invalid request: validation failures name each field in `details`; also malformed JSON or an unexpected query parameter', { $ref: '#/components/schemas/ValidationError' });
+  add(400, 'Invalid request: validation failures name each field in `details`; also malformed JSON or an unexpected query parameter', {
+    $ref: '#/components/schemas/ValidationError',
+  });
   if (!isPublic) {
     add(401, 'Missing, invalid, expired or revoked token');
     add(403, spec.capability === 'none' ? 'Account locked or unverified' : `Missing capability ${spec.capability}, or account locked or unverified`);
@@ -81,7 +93,13 @@ function operation(route: RouteEntry, spec: RouteSpec, components: Json): Json {
   if (classes.length > 0) add(429, 'Rate limit hit (Retry-After, RateLimit and RateLimit-Policy headers)');
   add(500, 'Internal server error (never with details)');
 
-  const headerParams = Object.entries(spec.headers ?? {}).map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } }));
+  const headerParams = Object.entries(spec.headers ?? {}).map(([name, description]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
   return {
     operationId: route.functionName,
     tags: [route.group],
@@ -115,7 +133,9 @@ export async function buildOpenApi(): Promise<Json> {
       description:
         'Serverless REST API for running poultry farms. Authenticate with `POST /api/v1/auth/login` and send `Authorization: Bearer <token>`. ' +
         'Success bodies are `{message, data}` (lists add `page: {limit, nextCursor}`), errors `{error}` (validation adds `details: [{field, message}]`). ' +
-        `Endpoint groups: ${Object.values(ENDPOINT_GROUPS).map((g) => g.basePath).join(', ')}.`,
+        `Endpoint groups: ${Object.values(ENDPOINT_GROUPS)
+          .map((g) => g.basePath)
+          .join(', ')}.`,
     },
     servers: [{ url: '/' }],
     tags: groups.map((name) => ({ name })),

@@ -18,8 +18,18 @@ export async function seed(admin: { email: string; password: string; name?: stri
   try {
     await createUser(
       {
-        id, email, name: admin.name ?? 'Administrator', role: 'admin', explicitCapabilities: null, farmIds: [farm.id],
-        verified: true, locked: false, passwordHash: await hashPassword(admin.password), createdAt: now, updatedAt: now, version: 1,
+        id,
+        email,
+        name: admin.name ?? 'Administrator',
+        role: 'admin',
+        explicitCapabilities: null,
+        farmIds: [farm.id],
+        verified: true,
+        locked: false,
+        passwordHash: await hashPassword(admin.password),
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
       },
       [auditPut({ actorId: null, action: 'seed.admin.create', targetType: 'user', targetId: id, changes: { email, role: 'admin' }, requestId: null })],
     );

@@ -3,7 +3,12 @@
  * on an existing table (a developer's .data/) it adds the indexes the definition gained since.
  */
 import {
-  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, UpdateTableCommand, UpdateTimeToLiveCommand,
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceInUseException,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import table from '../../shared/db/table.json' with { type: 'json' };

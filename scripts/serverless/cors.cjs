@@ -14,7 +14,7 @@ class Cors {
   }
 
   apply() {
-    const origin = (this.serverless.service.provider.environment || {}).CORS_ORIGIN || '*';
+    const origin = this.serverless.service.provider.environment?.CORS_ORIGIN || '*';
     for (const fn of Object.values(this.serverless.service.functions || {})) {
       for (const event of fn.events || []) {
         if (event.http && typeof event.http === 'object' && event.http.cors === undefined) {

@@ -84,7 +84,7 @@ function buildIndex(resources) {
 
   for (const [id, r] of Object.entries(resources)) {
     if (r.Type !== 'AWS::Lambda::Function') continue;
-    const handler = String((r.Properties && r.Properties.Handler) || '');
+    const handler = String(r.Properties?.Handler || '');
     const m = HANDLER_GROUP.exec(handler);
     if (!m) throw new Error(`stacks-map: ${id} has handler "${handler}", not functions/<group>/…: every function belongs to a route group`);
     fnGroup.set(id, m[1]);
@@ -138,7 +138,7 @@ const indexes = new WeakMap();
  * Called by the plugin as `strategy.customStackMapping(resource, logicalId)`, `this` being its
  * custom strategy (this.plugin = the plugin instance, which holds the untouched resources).
  */
-module.exports = function stacksMap(resource, logicalId) {
+module.exports = function stacksMap(_resource, logicalId) {
   const resources = this && this.plugin && this.plugin.resourcesById;
   if (!resources) throw new Error('stacks-map: expected to be called by serverless-plugin-split-stacks (this.plugin.resourcesById)');
   if (!indexes.has(resources)) indexes.set(resources, buildIndex(resources));

@@ -48,7 +48,13 @@ export async function saveAnalyticsConfig(next: AnalyticsConfigVersion, extra: T
             : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous } }),
         },
       },
-      { Put: { TableName: T, Item: { ...analyticsConfigVersionKey(next.version), type: 'AnalyticsConfigVersion', ...next }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: T,
+          Item: { ...analyticsConfigVersionKey(next.version), type: 'AnalyticsConfigVersion', ...next },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
       ...extra,
     ],
     (index) => (index <= 1 ? onConflict() : new Conflict('analytics configuration changed concurrently')),

@@ -1,5 +1,12 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/env.js';
 import type { Key } from './keys.js';
 import { Conflict, DuplicateRequest, type HttpError } from '../errors.js';
@@ -22,9 +29,7 @@ export function db(): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region,
     maxAttempts: 3,
-    ...(dynamodbEndpoint
-      ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'fakeKeyId', secretAccessKey: 'fakeSecretKey' } }
-      : {}),
+    ...(dynamodbEndpoint ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'fakeKeyId', secretAccessKey: 'fakeSecretKey' } } : {}),
   });
   client.middlewareStack.add(
     (next, context) => (args) => {
@@ -90,7 +95,9 @@ export async function batchGet(keys: readonly Key[], opts: { consistent?: boolea
       if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
       const res = await db().send(
         new BatchGetCommand({
-          RequestItems: { [T]: { Keys: pending, ConsistentRead: opts.consistent ?? false, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}) } },
+          RequestItems: {
+            [T]: { Keys: pending, ConsistentRead: opts.consistent ?? false, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}) },
+          },
         }),
       );
       found.push(...(res.Responses?.[T] ?? []));
@@ -101,8 +108,14 @@ export async function batchGet(keys: readonly Key[], opts: { consistent?: boolea
 }
 
 const TRANSIENT = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError',
-  'ServiceUnavailable', 'TimeoutError', 'AbortError', 'TransactionInProgressException',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'AbortError',
+  'TransactionInProgressException',
 ]);
 
 /** The database (not the request) failed: unreachable, throttled or timed out. Worth a 503 + retry, not a 500. */

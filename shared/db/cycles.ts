@@ -65,7 +65,11 @@ export async function createCycle(cycle: CycleRecord, flockVersion: number, extr
 export async function updateCycleFields(cycle: CycleRecord, fields: Record<string, unknown>, expectedVersion: number, extra: TransactItem[]): Promise<void> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':v': expectedVersion, ':next': expectedVersion + 1, ':now': new Date().toISOString() };
-  const sets = Object.entries(fields).map(([k, v], i) => ((names[`#f${i}`] = k), (values[`:f${i}`] = v), `#f${i} = :f${i}`));
+  const sets = Object.entries(fields).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    return `#f${i} = :f${i}`;
+  });
   await transact(
     [
       {

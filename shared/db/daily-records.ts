@@ -41,7 +41,10 @@ export function dailyRecordPut(record: DailyRecord, expectedVersion: number | un
 }
 
 export async function movementsById(cycleId: string, ids: string[]): Promise<MovementRecord[]> {
-  const items = await batchGet(ids.map((id) => movementKey(cycleId, id)), { consistent: true });
+  const items = await batchGet(
+    ids.map((id) => movementKey(cycleId, id)),
+    { consistent: true },
+  );
   return items.map((i) => movementFromItem(i)!);
 }
 

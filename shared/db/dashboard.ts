@@ -24,7 +24,12 @@ export async function readFarmDay(farmId: string, today: string, yesterday: stri
   const keys = [
     farmKey(farmId),
     analyticsConfigKey(),
-    ...withCycle.flatMap((f) => [cycleKey(f.id, f.activeCycleId!), dayRollupKey(f.activeCycleId!, today), dayRollupKey(f.activeCycleId!, yesterday), dailyRecordKey(f.activeCycleId!, today)]),
+    ...withCycle.flatMap((f) => [
+      cycleKey(f.id, f.activeCycleId!),
+      dayRollupKey(f.activeCycleId!, today),
+      dayRollupKey(f.activeCycleId!, yesterday),
+      dailyRecordKey(f.activeCycleId!, today),
+    ]),
   ];
   const items = await batchGet(keys, { consistent: true });
   const byKey = new Map(items.map((i) => [`${i.PK}|${i.SK}`, i]));
@@ -39,7 +44,13 @@ export async function readFarmDay(farmId: string, today: string, yesterday: stri
         const item = at(dayRollupKey(id, date));
         return item ? dayFromItem(item) : null;
       };
-      return { flock, cycle: cycleFromItem(at(cycleKey(flock.id, id))) ?? null, today: day(today), yesterday: day(yesterday), dailyRecordToday: at(dailyRecordKey(id, today)) !== undefined };
+      return {
+        flock,
+        cycle: cycleFromItem(at(cycleKey(flock.id, id))) ?? null,
+        today: day(today),
+        yesterday: day(yesterday),
+        dailyRecordToday: at(dailyRecordKey(id, today)) !== undefined,
+      };
     }),
   };
 }
@@ -65,8 +76,13 @@ export async function runningWithdrawals(farmId: string, today: string): Promise
     }),
   );
   return (res.Items ?? []).map((i) => ({
-    movementId: String(i.movementId), flockId: String(i.flockId), cycleId: String(i.cycleId), product: (i.product as string | null) ?? null,
-    date: String(i.date), endDate: String(i.endDate), withdrawalDays: Number(i.withdrawalDays),
+    movementId: String(i.movementId),
+    flockId: String(i.flockId),
+    cycleId: String(i.cycleId),
+    product: (i.product as string | null) ?? null,
+    date: String(i.date),
+    endDate: String(i.endDate),
+    withdrawalDays: Number(i.withdrawalDays),
   }));
 }
 

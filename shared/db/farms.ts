@@ -123,8 +123,18 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
   const now = new Date().toISOString();
   const T = tableName();
   const farm: FarmRecord = {
-    id, name, location: null, countryCode: null, timezone: 'UTC', totalAreaHa: null, notes: null,
-    isDefault: true, createdBy: null, createdAt: now, updatedAt: now, version: 1,
+    id,
+    name,
+    location: null,
+    countryCode: null,
+    timezone: 'UTC',
+    totalAreaHa: null,
+    notes: null,
+    isDefault: true,
+    createdBy: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
   };
   try {
     await transact(
@@ -143,7 +153,10 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
 
 /** Which of `ids` name existing farms. */
 export async function existingFarmIds(ids: readonly string[]): Promise<Set<string>> {
-  const items = await batchGet(ids.map((id) => farmKey(id)), { projection: 'id' });
+  const items = await batchGet(
+    ids.map((id) => farmKey(id)),
+    { projection: 'id' },
+  );
   return new Set(items.map((i) => i.id as string));
 }
 
@@ -235,8 +248,9 @@ function versionedUpdate(key: Key, expectedVersion: number, fields: Record<strin
 export async function updateFarm(farmId: string, expectedVersion: number, changes: FarmChanges, now: string, audit: TransactItem[]): Promise<void> {
   const fields: Record<string, unknown> = { ...changes };
   if (changes.name !== undefined) fields.GSI1SK = farmSortKey(changes.name, farmId);
-  await transact([versionedUpdate(farmKey(farmId), expectedVersion, fields, now), ...audit], () =>
-    new Conflict(`Farm ${farmId} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
+  await transact(
+    [versionedUpdate(farmKey(farmId), expectedVersion, fields, now), ...audit],
+    () => new Conflict(`Farm ${farmId} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
   );
 }
 
@@ -291,7 +305,13 @@ export async function createHouse(house: HouseRecord, audit: TransactItem[]): Pr
   await transact(
     [
       { ConditionCheck: { TableName: T, Key: farmKey(house.farmId), ConditionExpression: 'attribute_exists(PK)' } },
-      { Put: { TableName: T, Item: { ...houseNameKey(house.farmId, house.nameKey), type: 'HouseNameClaim', houseId: house.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: T,
+          Item: { ...houseNameKey(house.farmId, house.nameKey), type: 'HouseNameClaim', houseId: house.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
       { Put: { TableName: T, Item: houseItem(house), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...audit,
     ],
@@ -318,7 +338,13 @@ export async function updateHouse(current: HouseRecord, expectedVersion: number,
           ExpressionAttributeValues: { ':id': current.id },
         },
       },
-      { Put: { TableName: T, Item: { ...houseNameKey(current.farmId, changes.nameKey!), type: 'HouseNameClaim', houseId: current.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: T,
+          Item: { ...houseNameKey(current.farmId, changes.nameKey!), type: 'HouseNameClaim', houseId: current.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
     );
   }
   items.push(...audit);

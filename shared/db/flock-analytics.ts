@@ -60,7 +60,10 @@ export async function readFlockHistory(flockId: string, maxCycles: number, maxPa
 
 /** Flocks and cycles by key, in one BatchGetItem (chunks of 100 keys). */
 export async function readFlocksAndCycles(flockIds: readonly string[], cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
-  const items = flockIds.length + cycles.length ? await batchGet([...flockIds.map(flockKey), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true }) : [];
+  const items =
+    flockIds.length + cycles.length
+      ? await batchGet([...flockIds.map(flockKey), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true })
+      : [];
   const flocks = new Map<string, FlockRecord>();
   const found = new Map<string, CycleRecord>();
   for (const item of items) {

@@ -21,7 +21,22 @@ export interface FlockRecord {
   version: number;
 }
 
-const FIELDS = ['id', 'farmId', 'houseId', 'name', 'birdType', 'breed', 'hatchDate', 'source', 'notes', 'status', 'activeCycleId', 'createdAt', 'updatedAt', 'version'] as const;
+const FIELDS = [
+  'id',
+  'farmId',
+  'houseId',
+  'name',
+  'birdType',
+  'breed',
+  'hatchDate',
+  'source',
+  'notes',
+  'status',
+  'activeCycleId',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
 
 export function flockFromItem(item: Record<string, unknown> | undefined): FlockRecord | undefined {
   if (!item) return undefined;
@@ -63,9 +78,18 @@ export function flockPut(flock: FlockRecord, expectedVersion: number, condition?
   };
 }
 
-export async function saveFlock(flock: FlockRecord, expectedVersion: number, extra: TransactItem[] = [], condition?: { expression: string; values: Record<string, unknown> }, onFailed?: () => Error): Promise<void> {
-  await transact([flockPut(flock, expectedVersion, condition), ...extra], () =>
-    (onFailed?.() as Conflict | undefined) ?? new Conflict(`Flock ${flock.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
+export async function saveFlock(
+  flock: FlockRecord,
+  expectedVersion: number,
+  extra: TransactItem[] = [],
+  condition?: { expression: string; values: Record<string, unknown> },
+  onFailed?: () => Error,
+): Promise<void> {
+  await transact(
+    [flockPut(flock, expectedVersion, condition), ...extra],
+    () =>
+      (onFailed?.() as Conflict | undefined) ??
+      new Conflict(`Flock ${flock.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
   );
 }
 
@@ -75,7 +99,14 @@ export async function allFarmIds(): Promise<string[]> {
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db().send(
-      new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK }, ProjectionExpression: 'id', ExclusiveStartKey: start }),
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey: start,
+      }),
     );
     ids.push(...(res.Items ?? []).map((i) => i.id as string));
     start = res.LastEvaluatedKey;
@@ -93,8 +124,14 @@ export async function listFlocks(opts: { farmIds: string[]; status: string; bird
   const items: FlockRecord[] = [];
   const filters: string[] = [];
   const values: Record<string, unknown> = { ':prefix': `${opts.status}#` };
-  if (opts.birdType) filters.push('birdType = :bt'), (values[':bt'] = opts.birdType);
-  if (opts.houseId) filters.push('houseId = :h'), (values[':h'] = opts.houseId);
+  if (opts.birdType) {
+    filters.push('birdType = :bt');
+    values[':bt'] = opts.birdType;
+  }
+  if (opts.houseId) {
+    filters.push('houseId = :h');
+    values[':h'] = opts.houseId;
+  }
   for (let queries = 0; index < partitions.length && items.length < opts.limit && queries < 20; queries++) {
     const res = await db().send(
       new QueryCommand({

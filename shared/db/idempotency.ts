@@ -20,7 +20,13 @@ export function storedResponsePut(userId: string, key: string, requestHash: stri
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...idempotencyKey(userId, key), type: 'IdempotentResponse', requestHash, response, expiresAt: Math.floor(Date.now() / 1000) + IDEMPOTENCY_TTL_SECONDS },
+      Item: {
+        ...idempotencyKey(userId, key),
+        type: 'IdempotentResponse',
+        requestHash,
+        response,
+        expiresAt: Math.floor(Date.now() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };

@@ -25,7 +25,13 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
     ExpressionAttributeNames: { '#name': 'name' },
     ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ':active': 'active#' },
   });
-  return items.map((i) => ({ id: i.id as string, name: i.name as string, birdType: i.birdType as FlockRecord['birdType'], houseId: (i.houseId as string | null) ?? null, activeCycleId: (i.activeCycleId as string | null) ?? null }));
+  return items.map((i) => ({
+    id: i.id as string,
+    name: i.name as string,
+    birdType: i.birdType as FlockRecord['birdType'],
+    houseId: (i.houseId as string | null) ?? null,
+    activeCycleId: (i.activeCycleId as string | null) ?? null,
+  }));
 }
 
 export interface FarmStock {
@@ -51,7 +57,8 @@ export async function farmStock(farmId: string): Promise<FarmStock> {
     for (const i of res.Items ?? []) {
       const sk = String(i.SK);
       if (sk === eggStockKey(farmId).SK) stock.eggs = Number(i.count ?? 0);
-      else if (sk.startsWith(feedPrefix)) stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0) });
+      else if (sk.startsWith(feedPrefix))
+        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0) });
     }
     start = res.LastEvaluatedKey;
   } while (start);
@@ -62,7 +69,10 @@ export async function farmStock(farmId: string): Promise<FarmStock> {
  * Whether the farm exists, and the given cycles, in ONE BatchGetItem (consistent): the farm item rides
  * along with the cycles a list needs anyway. (More than 99 distinct cycles take one more call per 100.)
  */
-export async function farmAndCycles(farmId: string, refs: ReadonlyArray<{ flockId: string; cycleId: string }>): Promise<{ farmExists: boolean; cycles: Map<string, CycleRecord> }> {
+export async function farmAndCycles(
+  farmId: string,
+  refs: ReadonlyArray<{ flockId: string; cycleId: string }>,
+): Promise<{ farmExists: boolean; cycles: Map<string, CycleRecord> }> {
   const distinct = new Map(refs.map((r) => [r.cycleId, r]));
   const farm = farmKey(farmId);
   const items = await batchGet([farm, ...[...distinct.values()].map((r) => cycleKey(r.flockId, r.cycleId))], { consistent: true });
@@ -99,8 +109,15 @@ function searchQuery(s: MovementSearch) {
   const filters: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':pk': partition.GSI2PK, ':lo': lower, ':hi': upper };
-  if (s.type) filters.push('#type = :type'), (names['#type'] = 'type'), (values[':type'] = s.type);
-  if (s.flockId) filters.push('flockId = :flock'), (values[':flock'] = s.flockId);
+  if (s.type) {
+    filters.push('#type = :type');
+    names['#type'] = 'type';
+    values[':type'] = s.type;
+  }
+  if (s.flockId) {
+    filters.push('flockId = :flock');
+    values[':flock'] = s.flockId;
+  }
   const input: QueryCommandInput = {
     TableName: tableName(),
     IndexName: 'GSI2',
@@ -123,8 +140,12 @@ function startKey(cursor: string | undefined, q: ReturnType<typeof searchQuery>)
   const attrs = Object.keys(key).sort();
   const sk = key.GSI2SK as string;
   const valid =
-    attrs.length === KEY_ATTRIBUTES.length && KEY_ATTRIBUTES.every((a) => attrs.includes(a)) &&
-    String(key.PK).startsWith(cyclePartition('')) && String(key.SK).startsWith(MOVEMENT_SK_PREFIX) && sk >= q.lower && sk <= q.upper;
+    attrs.length === KEY_ATTRIBUTES.length &&
+    KEY_ATTRIBUTES.every((a) => attrs.includes(a)) &&
+    String(key.PK).startsWith(cyclePartition('')) &&
+    String(key.SK).startsWith(MOVEMENT_SK_PREFIX) &&
+    sk >= q.lower &&
+    sk <= q.upper;
   if (!valid) throw invalidCursor();
   return key;
 }
@@ -140,7 +161,11 @@ const MAX_QUERIES_PER_PAGE = 5;
  * before the filter); after MAX_QUERIES_PER_PAGE reads a short page comes back with a cursor. The next
  * cursor is null only when nothing is left (an unfiltered search reads one item ahead to know).
  */
-export async function searchFarmMovements(s: MovementSearch, limit: number, cursor: string | undefined): Promise<{ items: MovementRecord[]; nextCursor: string | null }> {
+export async function searchFarmMovements(
+  s: MovementSearch,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: MovementRecord[]; nextCursor: string | null }> {
   const q = searchQuery(s);
   let start = startKey(cursor, q);
   const items: Record<string, unknown>[] = [];

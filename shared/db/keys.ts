@@ -72,12 +72,21 @@ export const DELIVERY_SK_PREFIX = 'DELIVERY#';
 export const deliveryKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DELIVERY_SK_PREFIX}${movementId}` });
 /** Medications with a withdrawal period, in their farm's partition by the period's last day (withdrawals still running = one range Query). */
 export const WITHDRAWAL_SK_PREFIX = 'WITHDRAWAL#';
-export const withdrawalKey = (farmId: string, endDate: string, movementId: string): Key => ({ PK: farmPartition(farmId), SK: `${WITHDRAWAL_SK_PREFIX}${endDate}#${movementId}` });
+export const withdrawalKey = (farmId: string, endDate: string, movementId: string): Key => ({
+  PK: farmPartition(farmId),
+  SK: `${WITHDRAWAL_SK_PREFIX}${endDate}#${movementId}`,
+});
 /** Drinking-water quality readings of a cycle, by date (their pH values are also kept on the day's rollup). */
 export const WATER_READING_SK_PREFIX = 'WATERQ#';
-export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WATER_READING_SK_PREFIX}${date}#${id}` });
+export const waterReadingKey = (cycleId: string, date: string, id: string): Key => ({
+  PK: cyclePartition(cycleId),
+  SK: `${WATER_READING_SK_PREFIX}${date}#${id}`,
+});
 /** `id` is the record's ULID (manual samples) or the scale's device id (one session per device and day). */
-export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({ PK: cyclePartition(cycleId), SK: `${WEIGHT_SK_PREFIX}${date}#${method}#${id}` });
+export const weightKey = (cycleId: string, date: string, method: string, id: string): Key => ({
+  PK: cyclePartition(cycleId),
+  SK: `${WEIGHT_SK_PREFIX}${date}#${method}#${id}`,
+});
 
 // Optimization recommendations: one item each, listed per farm (GSI1) and per flock (GSI2), newest first.
 export const recommendationKey = (id: string): Key => ({ PK: `REC#${id}`, SK: 'META' });

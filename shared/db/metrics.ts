@@ -12,7 +12,10 @@ const KEEP_SECONDS = 90 * 86_400;
 
 export async function countRateLimited(classes: readonly string[], now = new Date()): Promise<void> {
   const names: Record<string, string> = {};
-  const adds = classes.map((cls, i) => ((names[`#c${i}`] = cls), `#c${i} :one`));
+  const adds = classes.map((cls, i) => {
+    names[`#c${i}`] = cls;
+    return `#c${i} :one`;
+  });
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
@@ -29,7 +32,10 @@ export async function rateLimitedOn(dates: readonly string[]): Promise<Array<{ d
   const items = await batchGet(dates.map((d) => metricsKey(RATE_LIMITED, d)));
   return dates.map((date) => {
     const item = items.find((i) => i.SK === metricsKey(RATE_LIMITED, date).SK);
-    const byClass = Object.fromEntries(Object.entries(item ?? {}).filter(([k, v]) => typeof v === 'number' && !['total', 'expiresAt'].includes(k))) as Record<string, number>;
+    const byClass = Object.fromEntries(Object.entries(item ?? {}).filter(([k, v]) => typeof v === 'number' && !['total', 'expiresAt'].includes(k))) as Record<
+      string,
+      number
+    >;
     return { date, total: Number(item?.total ?? 0), byClass };
   });
 }

@@ -5,7 +5,22 @@ import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type HttpError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { CYCLE_SK_PREFIX, cycleKey, dayRollupKey, deliveryKey, withdrawalKey, eggStockKey, farmPartition, FEED_STOCK_SK_PREFIX, feedStockKey, type Key, MOVEMENT_SK_PREFIX, movementKey, movementsOfCycle, movementsOfFarm } from './keys.js';
+import {
+  CYCLE_SK_PREFIX,
+  cycleKey,
+  dayRollupKey,
+  deliveryKey,
+  withdrawalKey,
+  eggStockKey,
+  farmPartition,
+  FEED_STOCK_SK_PREFIX,
+  feedStockKey,
+  type Key,
+  MOVEMENT_SK_PREFIX,
+  movementKey,
+  movementsOfCycle,
+  movementsOfFarm,
+} from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
@@ -33,8 +48,10 @@ export function movementFromItem(item: Record<string, unknown> | undefined): Mov
 function movementItem(m: MovementRecord) {
   return {
     ...movementKey(m.cycleId, m.id),
-    ...movementsOfCycle(m.cycleId), GSI1SK: `${m.date}#${m.id}`,
-    ...movementsOfFarm(m.farmId), GSI2SK: `${m.date}#${m.id}`,
+    ...movementsOfCycle(m.cycleId),
+    GSI1SK: `${m.date}#${m.id}`,
+    ...movementsOfFarm(m.farmId),
+    GSI2SK: `${m.date}#${m.id}`,
     entity: 'Movement',
     ...m,
   };
@@ -49,7 +66,11 @@ export interface CycleRef {
 
 /** Why a ledger write was refused: which record, so the service can name the balance. */
 export class LedgerRefused extends Conflict {
-  constructor(readonly ref: CycleRef, readonly target: Target, readonly needs: number | undefined) {
+  constructor(
+    readonly ref: CycleRef,
+    readonly target: Target,
+    readonly needs: number | undefined,
+  ) {
     super('ledger write refused');
   }
 }
@@ -77,8 +98,16 @@ const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<s
 function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactItem {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now };
-  const adds = Object.entries(change.amounts).map(([attr, amount], i) => ((names[`#a${i}`] = attr), (values[`:a${i}`] = amount), `#a${i} :a${i}`));
-  const sets = Object.entries(DESCRIPTORS[change.target.kind](ref, change.target)).map(([attr, v], i) => ((names[`#d${i}`] = attr), (values[`:d${i}`] = v), `#d${i} = :d${i}`));
+  const adds = Object.entries(change.amounts).map(([attr, amount], i) => {
+    names[`#a${i}`] = attr;
+    values[`:a${i}`] = amount;
+    return `#a${i} :a${i}`;
+  });
+  const sets = Object.entries(DESCRIPTORS[change.target.kind](ref, change.target)).map(([attr, v], i) => {
+    names[`#d${i}`] = attr;
+    values[`:d${i}`] = v;
+    return `#d${i} = :d${i}`;
+  });
   const conditions: string[] = [];
   if (change.target.kind === 'cycle') {
     names['#status'] = 'status';
@@ -113,10 +142,22 @@ export function copiesOf(m: MovementRecord): Array<{ key: Key; item: Record<stri
   const days = Number(m.fields.withdrawalDays ?? 0);
   if (m.type === 'medication' && days > 0) {
     const endDate = withdrawalEnd(m.date, days);
-    return [{
-      key: withdrawalKey(m.farmId, endDate, m.id),
-      item: { entity: 'Withdrawal', movementId: m.id, farmId: m.farmId, flockId: m.flockId, cycleId: m.cycleId, date: m.date, endDate, withdrawalDays: days, product: m.fields.product ?? null },
-    }];
+    return [
+      {
+        key: withdrawalKey(m.farmId, endDate, m.id),
+        item: {
+          entity: 'Withdrawal',
+          movementId: m.id,
+          farmId: m.farmId,
+          flockId: m.flockId,
+          cycleId: m.cycleId,
+          date: m.date,
+          endDate,
+          withdrawalDays: days,
+          product: m.fields.product ?? null,
+        },
+      },
+    ];
   }
   return [];
 }
@@ -151,10 +192,17 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   const extra = w.extra ?? [];
   const items: TransactItem[] = [...extra];
   const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string } | { extra: number }> = extra.map((_, i) => ({ extra: i }));
-  const copy = (entries: TransactItem[], movementId: string) => entries.forEach((e) => (items.push(e), meaning.push({ movement: movementId })));
+  const copy = (entries: TransactItem[], movementId: string) => {
+    for (const e of entries) {
+      items.push(e);
+      meaning.push({ movement: movementId });
+    }
+  };
   const putCopies = (m: MovementRecord): TransactItem[] => copiesOf(m).map((c) => ({ Put: { TableName: T, Item: { ...c.key, ...c.item } } }));
   const deleteCopies = (m: MovementRecord, keep: Key[] = []): TransactItem[] =>
-    copiesOf(m).filter((c) => !keep.some((k) => k.PK === c.key.PK && k.SK === c.key.SK)).map((c) => ({ Delete: { TableName: T, Key: c.key } }));
+    copiesOf(m)
+      .filter((c) => !keep.some((k) => k.PK === c.key.PK && k.SK === c.key.SK))
+      .map((c) => ({ Delete: { TableName: T, Key: c.key } }));
   for (const m of w.puts ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
     meaning.push({ movement: m.id });
@@ -169,7 +217,16 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   for (const r of w.replaces ?? []) {
     items.push({ Put: { TableName: T, Item: movementItem(r.movement), ...unlocked({ ...r.movement, version: r.expectedVersion }, r.createdAfter) } });
     meaning.push({ movement: r.movement.id });
-    copy([...deleteCopies(r.previous, copiesOf(r.movement).map((c) => c.key)), ...putCopies(r.movement)], r.movement.id);
+    copy(
+      [
+        ...deleteCopies(
+          r.previous,
+          copiesOf(r.movement).map((c) => c.key),
+        ),
+        ...putCopies(r.movement),
+      ],
+      r.movement.id,
+    );
   }
   for (const d of w.deletes ?? []) {
     items.push({ Delete: { TableName: T, Key: movementKey(d.movement.cycleId, d.movement.id), ...unlocked(d.movement, d.createdAfter) } });
@@ -270,4 +327,3 @@ export async function listMovements(cycleId: string, opts: { limit: number; curs
   );
   return { items: (res.Items ?? []).map((i) => movementFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
 }
-

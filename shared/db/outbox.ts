@@ -8,7 +8,15 @@ export function outboxPut(kind: string, payload: Record<string, unknown>, ttlSec
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...outboxKey(id), type: 'OutboxMessage', id, kind, payload, createdAt: new Date().toISOString(), expiresAt: Math.floor(Date.now() / 1000) + ttlSeconds },
+      Item: {
+        ...outboxKey(id),
+        type: 'OutboxMessage',
+        id,
+        kind,
+        payload,
+        createdAt: new Date().toISOString(),
+        expiresAt: Math.floor(Date.now() / 1000) + ttlSeconds,
+      },
     },
   };
 }

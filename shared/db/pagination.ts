@@ -17,7 +17,9 @@ export function decodeCursor(cursor: string | undefined, partition: Record<strin
     key = undefined;
   }
   const valid =
-    typeof key === 'object' && key !== null && !Array.isArray(key) &&
+    typeof key === 'object' &&
+    key !== null &&
+    !Array.isArray(key) &&
     Object.values(key).every((v) => typeof v === 'string') &&
     Object.entries(partition).every(([k, v]) => (key as Record<string, unknown>)[k] === v);
   if (!valid) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
@@ -29,7 +31,11 @@ export function encodeMultiCursor(index: number, key: Record<string, unknown> | 
   return Buffer.from(JSON.stringify({ i: index, k: key ?? null })).toString('base64url');
 }
 
-export function decodeMultiCursor(cursor: string | undefined, partitions: string[], partitionAttribute: string): { index: number; key: Record<string, unknown> | undefined } {
+export function decodeMultiCursor(
+  cursor: string | undefined,
+  partitions: string[],
+  partitionAttribute: string,
+): { index: number; key: Record<string, unknown> | undefined } {
   if (cursor === undefined) return { index: 0, key: undefined };
   let parsed: { i?: unknown; k?: unknown } | undefined;
   try {
@@ -40,8 +46,16 @@ export function decodeMultiCursor(cursor: string | undefined, partitions: string
   const index = parsed?.i;
   const key = parsed?.k as Record<string, unknown> | null | undefined;
   const valid =
-    typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < partitions.length &&
-    (key === null || (typeof key === 'object' && key !== undefined && !Array.isArray(key) && key[partitionAttribute] === partitions[index] && Object.values(key).every((v) => typeof v === 'string')));
+    typeof index === 'number' &&
+    Number.isInteger(index) &&
+    index >= 0 &&
+    index < partitions.length &&
+    (key === null ||
+      (typeof key === 'object' &&
+        key !== undefined &&
+        !Array.isArray(key) &&
+        key[partitionAttribute] === partitions[index] &&
+        Object.values(key).every((v) => typeof v === 'string')));
   if (!valid) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
   return { index, key: key ?? undefined };
 }

@@ -33,15 +33,41 @@ export interface RecommendationRecord {
 }
 
 const FIELDS = [
-  'id', 'farmId', 'flockId', 'cycleId', 'category', 'priority', 'description', 'expectedBenefit', 'status', 'source', 'rule', 'evidence',
-  'decidedAt', 'decidedBy', 'decisionNote', 'createdAt', 'createdBy', 'updatedAt', 'version',
+  'id',
+  'farmId',
+  'flockId',
+  'cycleId',
+  'category',
+  'priority',
+  'description',
+  'expectedBenefit',
+  'status',
+  'source',
+  'rule',
+  'evidence',
+  'decidedAt',
+  'decidedBy',
+  'decisionNote',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'version',
 ] as const;
 
-const fromItem = (item: Record<string, unknown>): RecommendationRecord => Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as RecommendationRecord;
+const fromItem = (item: Record<string, unknown>): RecommendationRecord =>
+  Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as RecommendationRecord;
 
 const item = (r: RecommendationRecord) => {
   const sort = `${r.createdAt}#${r.id}`;
-  return { ...recommendationKey(r.id), ...recommendationsOfFarm(r.farmId), GSI1SK: sort, ...recommendationsOfFlock(r.flockId), GSI2SK: sort, type: 'Recommendation', ...r };
+  return {
+    ...recommendationKey(r.id),
+    ...recommendationsOfFarm(r.farmId),
+    GSI1SK: sort,
+    ...recommendationsOfFlock(r.flockId),
+    GSI2SK: sort,
+    type: 'Recommendation',
+    ...r,
+  };
 };
 
 export function recommendationPut(r: RecommendationRecord): TransactItem {
@@ -50,7 +76,13 @@ export function recommendationPut(r: RecommendationRecord): TransactItem {
 
 /** The guard of a system proposal (fails when the rule already proposed for the cycle). */
 export function proposalPut(r: RecommendationRecord & { cycleId: string; rule: string }): TransactItem {
-  return { Put: { TableName: tableName(), Item: { ...proposalKey(r.cycleId, r.rule), type: 'Proposal', recommendationId: r.id }, ConditionExpression: 'attribute_not_exists(PK)' } };
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...proposalKey(r.cycleId, r.rule), type: 'Proposal', recommendationId: r.id },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
 }
 
 export async function createRecommendations(items: TransactItem[], onFailed: (index: number) => HttpError): Promise<void> {
@@ -66,7 +98,12 @@ export async function getRecommendation(id: string): Promise<RecommendationRecor
 export async function proposedRules(cycleId: string): Promise<Set<string>> {
   const { PK } = proposalKey(cycleId, '');
   const res = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': PK, ':p': 'PROPOSAL#' }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': PK, ':p': 'PROPOSAL#' },
+      ConsistentRead: true,
+    }),
   );
   return new Set((res.Items ?? []).map((i) => String(i.SK).slice('PROPOSAL#'.length)));
 }
@@ -74,10 +111,7 @@ export async function proposedRules(cycleId: string): Promise<Set<string>> {
 /** Writes a decision at the version read (a concurrent decision answers 409). */
 export async function saveDecision(r: RecommendationRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
   await transact(
-    [
-      { Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
-      ...extra,
-    ],
+    [{ Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } }, ...extra],
     () => new Conflict(`Recommendation ${r.id} was changed concurrently; read it again`),
   );
 }
@@ -89,16 +123,22 @@ export interface RecommendationFilter {
 }
 
 /** A page of one farm's (or one flock's) recommendations, newest first; status/category/source filter the page. */
-export async function listRecommendations(by: { farmId: string } | { flockId: string }, filter: RecommendationFilter, opts: { limit: number; cursor?: string }) {
+export async function listRecommendations(
+  by: { farmId: string } | { flockId: string },
+  filter: RecommendationFilter,
+  opts: { limit: number; cursor?: string },
+) {
   const [index, partition] = 'flockId' in by ? (['GSI2', recommendationsOfFlock(by.flockId)] as const) : (['GSI1', recommendationsOfFarm(by.farmId)] as const);
   const [pkName, pk] = Object.entries(partition)[0]!;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':pk': pk };
-  const filters = (Object.entries(filter) as Array<[string, string | undefined]>).filter(([, v]) => v !== undefined).map(([k, v]) => {
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    return `#${k} = :${k}`;
-  });
+  const filters = (Object.entries(filter) as Array<[string, string | undefined]>)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => {
+      names[`#${k}`] = k;
+      values[`:${k}`] = v;
+      return `#${k} = :${k}`;
+    });
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),

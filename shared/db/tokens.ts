@@ -7,9 +7,7 @@ const epoch = (ms: number) => Math.floor(ms / 1000);
 
 /** Revokes a token id until the token's own expiry (TTL removes the marker afterwards). */
 export async function revokeToken(jti: string, expiresAtSeconds: number, userId: string): Promise<void> {
-  await db().send(
-    new PutCommand({ TableName: tableName(), Item: { ...revokedTokenKey(jti), type: 'RevokedToken', userId, expiresAt: expiresAtSeconds } }),
-  );
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...revokedTokenKey(jti), type: 'RevokedToken', userId, expiresAt: expiresAtSeconds } }));
 }
 
 /** The hashed e-mail verification token, as one element of the signup transaction. */
@@ -55,7 +53,9 @@ export async function getLoginState(email: string): Promise<{ userId: string | u
   const live = counter && ((counter.windowEndsAt as number) > now || ((counter.lockedUntil as number | null) ?? 0) > now);
   return {
     userId: claim?.userId as string | undefined,
-    failures: live ? { failures: counter.failures as number, windowEndsAt: counter.windowEndsAt as number, lockedUntil: (counter.lockedUntil as number | null) ?? null } : undefined,
+    failures: live
+      ? { failures: counter.failures as number, windowEndsAt: counter.windowEndsAt as number, lockedUntil: (counter.lockedUntil as number | null) ?? null }
+      : undefined,
   };
 }
 
@@ -93,7 +93,13 @@ export async function recordLoginFailure(email: string, policy: { maxFailures: n
             Key: key,
             UpdateExpression: 'SET failures = :one, windowEndsAt = :we, expiresAt = :exp, lockedUntil = :null',
             ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
-            ExpressionAttributeValues: { ':one': 1, ':we': now + policy.windowSeconds, ':exp': now + policy.windowSeconds + policy.lockSeconds, ':now': now, ':null': null },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':we': now + policy.windowSeconds,
+              ':exp': now + policy.windowSeconds + policy.lockSeconds,
+              ':now': now,
+              ':null': null,
+            },
             ReturnValues: 'ALL_NEW',
           }),
         );

@@ -21,7 +21,20 @@ export interface UserRecord {
   version: number;
 }
 
-const USER_FIELDS = ['id', 'email', 'name', 'role', 'explicitCapabilities', 'farmIds', 'verified', 'locked', 'passwordHash', 'createdAt', 'updatedAt', 'version'] as const;
+const USER_FIELDS = [
+  'id',
+  'email',
+  'name',
+  'role',
+  'explicitCapabilities',
+  'farmIds',
+  'verified',
+  'locked',
+  'passwordHash',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
 
 function fromItem(item: Record<string, unknown> | undefined): UserRecord | undefined {
   if (!item) return undefined;

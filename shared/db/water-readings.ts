@@ -31,16 +31,26 @@ export interface WaterReadingRecord {
 export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => HttpError): Promise<void> {
   const T = tableName();
   const items: TransactItem[] = [
-    { Put: { TableName: T, Item: { ...waterReadingKey(r.cycleId, r.date, r.id), type: 'WaterReading', ...r }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: { TableName: T, Item: { ...waterReadingKey(r.cycleId, r.date, r.id), type: 'WaterReading', ...r }, ConditionExpression: 'attribute_not_exists(PK)' },
+    },
     {
       Update: {
         TableName: T,
         Key: dayRollupKey(r.cycleId, r.date),
-        UpdateExpression: 'SET waterPh = list_append(if_not_exists(waterPh, :empty), :ph), entity = :entity, cycleId = :cycleId, flockId = :flockId, #date = :date, updatedAt = :now',
+        UpdateExpression:
+          'SET waterPh = list_append(if_not_exists(waterPh, :empty), :ph), entity = :entity, cycleId = :cycleId, flockId = :flockId, #date = :date, updatedAt = :now',
         ConditionExpression: 'attribute_not_exists(waterPh) OR size(waterPh) < :max',
         ExpressionAttributeNames: { '#date': 'date' },
         ExpressionAttributeValues: {
-          ':empty': [], ':ph': [r.pH], ':entity': 'DayRollup', ':cycleId': r.cycleId, ':flockId': r.flockId, ':date': r.date, ':now': r.createdAt, ':max': MAX_READINGS_PER_DAY,
+          ':empty': [],
+          ':ph': [r.pH],
+          ':entity': 'DayRollup',
+          ':cycleId': r.cycleId,
+          ':flockId': r.flockId,
+          ':date': r.date,
+          ':now': r.createdAt,
+          ':max': MAX_READINGS_PER_DAY,
         },
       },
     },

@@ -40,7 +40,26 @@ export interface WeightRecord {
 }
 
 /** What a list returns: everything but the bulky inputs (samples, histogram). */
-const LISTED = ['id', 'cycleId', 'flockId', 'farmId', 'date', 'method', 'deviceId', 'houseId', 'grams', 'sampleSize', 'sd', 'cv', 'uniformityPct', 'notes', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
+const LISTED = [
+  'id',
+  'cycleId',
+  'flockId',
+  'farmId',
+  'date',
+  'method',
+  'deviceId',
+  'houseId',
+  'grams',
+  'sampleSize',
+  'sd',
+  'cv',
+  'uniformityPct',
+  'notes',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'version',
+] as const;
 
 export function weightFromItem(item: Record<string, unknown> | undefined): WeightRecord | undefined {
   if (!item) return undefined;
@@ -75,7 +94,8 @@ export function latestWeightUpdate(cycle: Pick<CycleRecord, 'flockId' | 'id'>, l
       TableName: tableName(),
       Key: cycleKey(cycle.flockId, cycle.id),
       UpdateExpression: 'SET latestWeight = :lw, updatedAt = :now',
-      ConditionExpression: '#status = :active AND (attribute_not_exists(latestWeight) OR attribute_type(latestWeight, :nullType) OR latestWeight.#date <= :date)',
+      ConditionExpression:
+        '#status = :active AND (attribute_not_exists(latestWeight) OR attribute_type(latestWeight, :nullType) OR latestWeight.#date <= :date)',
       ExpressionAttributeNames: { '#status': 'status', '#date': 'date' },
       ExpressionAttributeValues: { ':lw': latest, ':now': now, ':active': 'active', ':nullType': 'NULL', ':date': latest.date },
     },
@@ -101,7 +121,12 @@ export async function writeWeights(items: TransactItem[], onConditionFailed: (in
 }
 
 /** A scale batch's state in ONE read: the flock, the cycle and the device's stored sessions of the batch's dates. */
-export async function scaleState(flockId: string, cycleId: string, deviceId: string, dates: readonly string[]): Promise<{ flock?: FlockRecord; cycle?: CycleRecord; days: Map<string, WeightRecord> }> {
+export async function scaleState(
+  flockId: string,
+  cycleId: string,
+  deviceId: string,
+  dates: readonly string[],
+): Promise<{ flock?: FlockRecord; cycle?: CycleRecord; days: Map<string, WeightRecord> }> {
   const sessionKeys = dates.map((d) => weightKey(cycleId, d, 'automatic_scale', deviceId));
   const items = await batchGet([flockKey(flockId), cycleKey(flockId, cycleId), ...sessionKeys], { consistent: true });
   const days = new Map<string, WeightRecord>();
@@ -123,9 +148,13 @@ export async function scaleState(flockId: string, cycleId: string, deviceId: str
 export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
   const pk = cyclePartition(cycleId);
   const start = decodeCursor(opts.cursor, { PK: pk });
-  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX)) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX))
+    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
   const names: Record<string, string> = {};
-  const projection = LISTED.map((f, i) => ((names[`#p${i}`] = f), `#p${i}`)).join(', ');
+  const projection = LISTED.map((f, i) => {
+    names[`#p${i}`] = f;
+    return `#p${i}`;
+  }).join(', ');
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),

@@ -12,7 +12,8 @@ export const DEFAULT_REFERENCE_AGE: Record<BirdType, number> = { broiler: 42, la
 
 export function ageAdjustedWeight(input: { grams: number; ageDays: number; breed: string | null; birdType: BirdType; referenceAgeDays: number }) {
   const standard = findBreedStandard(input.breed, input.birdType);
-  if (!standard) return { standard: null, deviationPct: null, ageAdjusted: null, reason: `no breed standard for "${input.breed ?? 'no breed'}" (${input.birdType})` };
+  if (!standard)
+    return { standard: null, deviationPct: null, ageAdjusted: null, reason: `no breed standard for "${input.breed ?? 'no breed'}" (${input.birdType})` };
   const atAge = standardWeightGrams(standard, input.ageDays);
   if (!atAge) return { standard: null, deviationPct: null, ageAdjusted: null, reason: `age ${input.ageDays} days is outside the ${standard.name} table` };
   const atReference = standardWeightGrams(standard, input.referenceAgeDays);
@@ -20,7 +21,11 @@ export function ageAdjustedWeight(input: { grams: number; ageDays: number; breed
     standard: { name: standard.name, status: standard.status, value: atAge.grams, interpolated: atAge.interpolated },
     deviationPct: deviationPct(input.grams, atAge.grams),
     ageAdjusted: atReference
-      ? { referenceAgeDays: input.referenceAgeDays, value: Math.round((input.grams * atReference.grams) / atAge.grams), method: `value × ${standard.name} standard at ${input.referenceAgeDays} d ÷ standard at ${input.ageDays} d` }
+      ? {
+          referenceAgeDays: input.referenceAgeDays,
+          value: Math.round((input.grams * atReference.grams) / atAge.grams),
+          method: `value × ${standard.name} standard at ${input.referenceAgeDays} d ÷ standard at ${input.ageDays} d`,
+        }
       : null,
     ...(atReference ? {} : { reason: `reference age ${input.referenceAgeDays} days is outside the ${standard.name} table` }),
   };

@@ -34,8 +34,7 @@ const COLOURS = ['#1b6ca8', '#d1495b', '#2e933c', '#edae49', '#6c4f9c'];
 const MARGIN = { top: 56, right: 24, bottom: 64, left: 72 };
 
 /** Text for SVG: markup characters escaped (titles carry user-entered names). */
-export const escapeXml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+export const escapeXml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
 
@@ -54,7 +53,10 @@ export function renderChart(spec: ChartSpec): string {
     .domain([hasBars ? xMin - 0.5 : xMin, hasBars ? xMax + 0.5 : Math.max(xMax, xMin + 1)])
     .range([0, plotW]);
   const yTop = max(values) ?? 1;
-  const y = scaleLinear().domain([Math.min(0, min(values) ?? 0), yTop > 0 ? yTop : 1]).nice().range([plotH, 0]);
+  const y = scaleLinear()
+    .domain([Math.min(0, min(values) ?? 0), yTop > 0 ? yTop : 1])
+    .nice()
+    .range([plotH, 0]);
 
   const parts: string[] = [];
   parts.push(
@@ -68,10 +70,16 @@ export function renderChart(spec: ChartSpec): string {
 
   // grid and axes
   for (const t of y.ticks(6)) {
-    parts.push(`<line x1="0" x2="${plotW}" y1="${num(y(t))}" y2="${num(y(t))}" stroke="#e5e5e5"/>`, `<text x="-8" y="${num(y(t) + 4)}" text-anchor="end">${num(t)}</text>`);
+    parts.push(
+      `<line x1="0" x2="${plotW}" y1="${num(y(t))}" y2="${num(y(t))}" stroke="#e5e5e5"/>`,
+      `<text x="-8" y="${num(y(t) + 4)}" text-anchor="end">${num(t)}</text>`,
+    );
   }
   for (const t of x.ticks(10).filter(Number.isInteger)) {
-    parts.push(`<line x1="${num(x(t))}" x2="${num(x(t))}" y1="${plotH}" y2="${plotH + 5}" stroke="#333"/>`, `<text x="${num(x(t))}" y="${plotH + 18}" text-anchor="middle">${t}</text>`);
+    parts.push(
+      `<line x1="${num(x(t))}" x2="${num(x(t))}" y1="${plotH}" y2="${plotH + 5}" stroke="#333"/>`,
+      `<text x="${num(x(t))}" y="${plotH + 18}" text-anchor="middle">${t}</text>`,
+    );
   }
   parts.push(`<line x1="0" x2="${plotW}" y1="${plotH}" y2="${plotH}" stroke="#333"/>`, `<line x1="0" x2="0" y1="0" y2="${plotH}" stroke="#333"/>`);
   parts.push(`<text x="${plotW / 2}" y="${plotH + 40}" text-anchor="middle">${escapeXml(spec.xLabel)}</text>`);
@@ -85,7 +93,9 @@ export function renderChart(spec: ChartSpec): string {
       for (const p of s.points) {
         if (p.y === null || !Number.isFinite(p.y)) continue;
         const top = y(Math.max(0, p.y));
-        parts.push(`<rect x="${num(x(p.x) - barWidth / 2)}" y="${num(top)}" width="${num(barWidth)}" height="${num(Math.max(0, y(0) - top))}" fill="${colour}"><title>${escapeXml(`${s.name}: ${p.y}`)}</title></rect>`);
+        parts.push(
+          `<rect x="${num(x(p.x) - barWidth / 2)}" y="${num(top)}" width="${num(barWidth)}" height="${num(Math.max(0, y(0) - top))}" fill="${colour}"><title>${escapeXml(`${s.name}: ${p.y}`)}</title></rect>`,
+        );
       }
       return;
     }

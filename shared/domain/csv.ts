@@ -41,33 +41,59 @@ export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
-  let i = 0;
   let quoted = false;
-  while (i < text.length) {
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  const endRow = () => {
+    endCell();
+    rows.push(row);
+    row = [];
+  };
+  for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), (i += 2);
-      else if (ch === '"') (quoted = false), i++;
-      else (cell += ch), i++;
-      continue;
-    }
-    if (ch === '"' && cell === '') (quoted = true), i++;
-    else if (ch === ',') row.push(cell), (cell = ''), i++;
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), (i += 2);
-    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
+      if (ch !== '"') cell += ch;
+      else if (text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = false;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') endCell();
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      endRow();
+      i++;
+    } else if (ch === '\n') endRow();
     else if (ch === '"') throw new Error(`unexpected quote in an unquoted cell at offset ${i}`);
-    else (cell += ch), i++;
+    else cell += ch;
   }
   if (quoted) throw new Error('unterminated quoted cell');
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  if (cell !== '' || row.length > 0) endRow();
   return rows;
 }
 
 /** The movement columns of the inventory export (the quantities people filter and sum in a spreadsheet). */
 export const MOVEMENT_CSV_COLUMNS = [
-  'id', 'date', 'type', 'flockId', 'cycleId',
-  'quantity', 'quantityKg', 'liters', 'totalEggs', 'feedType', 'cause', 'reason', 'product', 'vaccine', 'notes',
-  'fields', 'lockType', 'createdAt', 'createdBy',
+  'id',
+  'date',
+  'type',
+  'flockId',
+  'cycleId',
+  'quantity',
+  'quantityKg',
+  'liters',
+  'totalEggs',
+  'feedType',
+  'cause',
+  'reason',
+  'product',
+  'vaccine',
+  'notes',
+  'fields',
+  'lockType',
+  'createdAt',
+  'createdBy',
 ] as const;
 
 const FIELD_COLUMNS = ['quantity', 'quantityKg', 'liters', 'totalEggs', 'feedType', 'cause', 'reason', 'product', 'vaccine', 'notes'] as const;
@@ -87,10 +113,16 @@ export interface CsvMovement {
 /** One row per movement: the main fields in their own columns, every field (complete) as JSON in `fields`. */
 export function movementRow(m: CsvMovement): unknown[] {
   return [
-    m.id, m.date, m.type, m.flockId, m.cycleId,
+    m.id,
+    m.date,
+    m.type,
+    m.flockId,
+    m.cycleId,
     ...FIELD_COLUMNS.map((f) => m.fields[f]),
     Object.keys(m.fields).length ? m.fields : '',
-    m.lock?.type ?? '', m.createdAt, m.createdBy,
+    m.lock?.type ?? '',
+    m.createdAt,
+    m.createdBy,
   ];
 }
 

@@ -24,8 +24,24 @@ export interface CycleCounters {
 }
 
 export const ZERO_COUNTERS: CycleCounters = {
-  placed: 0, transferredIn: 0, deaths: 0, culls: 0, sold: 0, transferredOut: 0, alive: 0, feedDeliveredKg: 0, feedConsumedKg: 0,
-  eggsCollected: 0, eggsCracked: 0, eggsDirty: 0, eggsSold: 0, eggsLost: 0, waterLiters: 0, medications: 0, vaccinations: 0, movementCount: 0,
+  placed: 0,
+  transferredIn: 0,
+  deaths: 0,
+  culls: 0,
+  sold: 0,
+  transferredOut: 0,
+  alive: 0,
+  feedDeliveredKg: 0,
+  feedConsumedKg: 0,
+  eggsCollected: 0,
+  eggsCracked: 0,
+  eggsDirty: 0,
+  eggsSold: 0,
+  eggsLost: 0,
+  waterLiters: 0,
+  medications: 0,
+  vaccinations: 0,
+  movementCount: 0,
 };
 
 const DAY = 86_400_000;

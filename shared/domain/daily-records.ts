@@ -13,8 +13,11 @@ export function movementsOfForm(form: DailyRecordBody): MovementInput[] {
   if (form.waterLiters) out.push({ type: 'water_consumption', date, liters: form.waterLiters });
   if (form.eggsCollected || form.eggsCracked || form.eggsDirty) {
     out.push({
-      type: 'egg_collection', date, totalEggs: form.eggsCollected ?? 0,
-      ...(form.eggsCracked ? { cracked: form.eggsCracked } : {}), ...(form.eggsDirty ? { dirty: form.eggsDirty } : {}),
+      type: 'egg_collection',
+      date,
+      totalEggs: form.eggsCollected ?? 0,
+      ...(form.eggsCracked ? { cracked: form.eggsCracked } : {}),
+      ...(form.eggsDirty ? { dirty: form.eggsDirty } : {}),
     });
   }
   return out;

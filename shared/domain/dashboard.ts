@@ -10,7 +10,15 @@ import { round, type BirdType } from './weights.js';
 
 export interface FlockToday {
   flock: { id: string; name: string; birdType: BirdType };
-  cycle: (CycleCounters & { id: string; startDate: string; hatchDate: string | null; endDate: string | null; latestWeight: { date: string; grams: number } | null }) | null;
+  cycle:
+    | (CycleCounters & {
+        id: string;
+        startDate: string;
+        hatchDate: string | null;
+        endDate: string | null;
+        latestWeight: { date: string; grams: number } | null;
+      })
+    | null;
   today: DayTotals | null;
   yesterday: DayTotals | null;
   dailyRecordToday: boolean;
@@ -79,18 +87,36 @@ export function alertsOf(flocks: readonly FlockToday[], t: ThresholdsConfig, tod
     if (start > 0 && deaths > 0) {
       const pct = round((deaths / start) * 100, 2);
       if (pct > t.dailyMortalityPct) {
-        out.push({ ...base, date: today, metric: 'dailyMortality', severity: pct >= 2 * t.dailyMortalityPct ? 'critical' : 'warning', message: `${deaths} dead today (${pct} % of ${start}), above the ${t.dailyMortalityPct} % alarm` });
+        out.push({
+          ...base,
+          date: today,
+          metric: 'dailyMortality',
+          severity: pct >= 2 * t.dailyMortalityPct ? 'critical' : 'warning',
+          message: `${deaths} dead today (${pct} % of ${start}), above the ${t.dailyMortalityPct} % alarm`,
+        });
       }
     }
     for (const ph of f.today?.waterPh ?? []) {
       if (ph < t.waterPhMin || ph > t.waterPhMax) {
-        out.push({ ...base, date: today, metric: 'waterPh', severity: Math.min(Math.abs(ph - t.waterPhMin), Math.abs(ph - t.waterPhMax)) >= 1 ? 'critical' : 'warning', message: `Drinking water pH ${ph} is outside ${t.waterPhMin}–${t.waterPhMax}` });
+        out.push({
+          ...base,
+          date: today,
+          metric: 'waterPh',
+          severity: Math.min(Math.abs(ph - t.waterPhMin), Math.abs(ph - t.waterPhMax)) >= 1 ? 'critical' : 'warning',
+          message: `Drinking water pH ${ph} is outside ${t.waterPhMin}–${t.waterPhMax}`,
+        });
         break;
       }
     }
     const [water, before] = [f.today?.waterLiters ?? 0, f.yesterday?.waterLiters ?? 0];
     if (water > 0 && before > 0 && water < before * 0.85) {
-      out.push({ ...base, date: today, metric: 'waterDrop', severity: 'warning', message: `Water ${water} l today vs ${before} l yesterday (−${round((1 - water / before) * 100, 1)} %): check the lines; two low days in a row is an early disease signal` });
+      out.push({
+        ...base,
+        date: today,
+        metric: 'waterDrop',
+        severity: 'warning',
+        message: `Water ${water} l today vs ${before} l yesterday (−${round((1 - water / before) * 100, 1)} %): check the lines; two low days in a row is an early disease signal`,
+      });
     }
   }
   const rank = { critical: 0, warning: 1, info: 2 };
@@ -107,14 +133,25 @@ export function tasksOf(flocks: readonly FlockToday[], today: string): Task[] {
     const last = f.cycle.latestWeight?.date ?? f.cycle.startDate;
     const age = Math.floor((Date.parse(today) - Date.parse(last)) / 86_400_000);
     if (age >= WEIGHING_INTERVAL_DAYS) {
-      out.push({ ...base, kind: 'weighing', due: today, message: f.cycle.latestWeight ? `Weigh ${f.flock.name}: last weighing ${age} days ago` : `Weigh ${f.flock.name}: no weighing since the cycle started ${age} days ago` });
+      out.push({
+        ...base,
+        kind: 'weighing',
+        due: today,
+        message: f.cycle.latestWeight
+          ? `Weigh ${f.flock.name}: last weighing ${age} days ago`
+          : `Weigh ${f.flock.name}: no weighing since the cycle started ${age} days ago`,
+      });
     }
   }
   return out;
 }
 
 export function totalsOf(cards: ReadonlyArray<ReturnType<typeof flockCard>>) {
-  const sum = (pick: (c: ReturnType<typeof flockCard>) => number) => round(cards.reduce((a, c) => a + pick(c), 0), 3);
+  const sum = (pick: (c: ReturnType<typeof flockCard>) => number) =>
+    round(
+      cards.reduce((a, c) => a + pick(c), 0),
+      3,
+    );
   return {
     activeFlocks: cards.filter((c) => c.cycleId).length,
     birdsAlive: sum((c) => c.birdsAlive),

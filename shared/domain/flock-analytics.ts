@@ -89,15 +89,30 @@ const NO_LIVE_BIRDS = 'no live birds: every bird died or was culled';
 const today10 = (today: Date) => today.toISOString().slice(0, 10);
 
 /** The placement weight ADG starts from: the breed standard at the age at placement, or why there is none. */
-export function placementWeightOf(flock: FlockFacts, birdType: BirdType, startDate: string, hatchDate: string | null): { grams: number; note: string } | { grams: null; reason: string } {
+export function placementWeightOf(
+  flock: FlockFacts,
+  birdType: BirdType,
+  startDate: string,
+  hatchDate: string | null,
+): { grams: number; note: string } | { grams: null; reason: string } {
   const standard = findBreedStandard(flock.breed, birdType);
   const age = Math.max(0, daysBetween(hatchDate ?? startDate, startDate));
   if (!standard) {
-    return { grams: null, reason: `no placement weight: the cycle record keeps no inflow weights and there is no breed standard for ${flock.breed ? `breed ${flock.breed}` : 'a flock without a breed'}` };
+    return {
+      grams: null,
+      reason: `no placement weight: the cycle record keeps no inflow weights and there is no breed standard for ${flock.breed ? `breed ${flock.breed}` : 'a flock without a breed'}`,
+    };
   }
   const std = standardWeightGrams(standard, age);
-  if (!std) return { grams: null, reason: `no placement weight: the cycle record keeps no inflow weights and the ${standard.name} standard has no weight at day ${age}` };
-  return { grams: std.grams, note: `placement weight: ${standard.name} standard at day ${age} (${fmt(round(std.grams, 1))} g) on the start date; the cycle record keeps no inflow weights` };
+  if (!std)
+    return {
+      grams: null,
+      reason: `no placement weight: the cycle record keeps no inflow weights and the ${standard.name} standard has no weight at day ${age}`,
+    };
+  return {
+    grams: std.grams,
+    note: `placement weight: ${standard.name} standard at day ${age} (${fmt(round(std.grams, 1))} g) on the start date; the cycle record keeps no inflow weights`,
+  };
 }
 
 /**
@@ -159,7 +174,9 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
   const eggFigure = (unit: string, compute: () => Figure): Figure => (laying ? compute() : missing(unit, LAYERS_ONLY));
   const henHousedEggs = eggFigure('eggs/hen', () => (housed > 0 ? figure(eggs / housed, 'eggs/hen', 2) : missing('eggs/hen', 'no hens housed')));
   const perEggs = (unit: string, value: () => number, digits: number) =>
-    eggFigure(unit, () => (eggs <= 0 ? missing(unit, 'no eggs collected') : feed <= 0 ? missing(unit, 'no feed consumption recorded') : figure(value(), unit, digits)));
+    eggFigure(unit, () =>
+      eggs <= 0 ? missing(unit, 'no eggs collected') : feed <= 0 ? missing(unit, 'no feed consumption recorded') : figure(value(), unit, digits),
+    );
 
   return {
     birdsHoused: figure(housed, 'birds', 0),
@@ -184,9 +201,21 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
 export function noKpis(reason: string): CycleSummaryKpis {
   const m = (unit: string) => missing(unit, reason);
   return {
-    birdsHoused: m('birds'), birdsAlive: m('birds'), mortalityPct: m('%'), livabilityPct: m('%'), feedConsumedKg: m('kg'), fcr: m('kg/kg'),
-    avgWeight: { ...m('g'), date: null }, ageDays: m('days'), adg: m('g/day'), epef: m(''), eggsCollected: m('eggs'), henHousedEggs: m('eggs/hen'),
-    feedPerEgg: m('g/egg'), feedPerDozenEggs: m('kg/dozen'), waterFeedRatio: m('l/kg'),
+    birdsHoused: m('birds'),
+    birdsAlive: m('birds'),
+    mortalityPct: m('%'),
+    livabilityPct: m('%'),
+    feedConsumedKg: m('kg'),
+    fcr: m('kg/kg'),
+    avgWeight: { ...m('g'), date: null },
+    ageDays: m('days'),
+    adg: m('g/day'),
+    epef: m(''),
+    eggsCollected: m('eggs'),
+    henHousedEggs: m('eggs/hen'),
+    feedPerEgg: m('g/egg'),
+    feedPerDozenEggs: m('kg/dozen'),
+    waterFeedRatio: m('l/kg'),
   };
 }
 
@@ -208,15 +237,45 @@ const ALL: readonly BirdType[] = ['broiler', 'layer', 'breeder'];
 const LAYING: readonly BirdType[] = ['layer', 'breeder'];
 
 export const KPI_CATALOGUE = [
-  { name: 'fcr', unit: 'kg/kg', better: 'lower', birdTypes: ['broiler'], description: 'Feed conversion ratio: feed consumed kg ÷ (birds alive × latest weight kg)' },
+  {
+    name: 'fcr',
+    unit: 'kg/kg',
+    better: 'lower',
+    birdTypes: ['broiler'],
+    description: 'Feed conversion ratio: feed consumed kg ÷ (birds alive × latest weight kg)',
+  },
   { name: 'livabilityPct', unit: '%', better: 'higher', birdTypes: ALL, description: 'Livability: (birds alive + sold + transferred out) ÷ housed × 100' },
-  { name: 'mortalityPct', unit: '%', better: 'lower', birdTypes: ALL, description: 'Cumulative mortality: deaths ÷ housed × 100 (culls, sales and transfers kept apart)' },
-  { name: 'epef', unit: '', better: 'higher', birdTypes: ['broiler'], description: 'European Production Efficiency Factor: livability % × weight kg × 100 ÷ (age days × FCR)' },
-  { name: 'adg', unit: 'g/day', better: 'higher', birdTypes: ALL, description: 'Average daily gain since placement: (latest weight − breed-standard placement weight) ÷ days from the start date' },
+  {
+    name: 'mortalityPct',
+    unit: '%',
+    better: 'lower',
+    birdTypes: ALL,
+    description: 'Cumulative mortality: deaths ÷ housed × 100 (culls, sales and transfers kept apart)',
+  },
+  {
+    name: 'epef',
+    unit: '',
+    better: 'higher',
+    birdTypes: ['broiler'],
+    description: 'European Production Efficiency Factor: livability % × weight kg × 100 ÷ (age days × FCR)',
+  },
+  {
+    name: 'adg',
+    unit: 'g/day',
+    better: 'higher',
+    birdTypes: ALL,
+    description: 'Average daily gain since placement: (latest weight − breed-standard placement weight) ÷ days from the start date',
+  },
   { name: 'avgWeight', unit: 'g', better: 'higher', birdTypes: ALL, description: 'Average body weight of the latest weighing' },
   { name: 'henHousedEggs', unit: 'eggs/hen', better: 'higher', birdTypes: LAYING, description: 'Hen-housed eggs: eggs collected ÷ hens housed' },
   { name: 'feedPerEgg', unit: 'g/egg', better: 'lower', birdTypes: LAYING, description: 'Feed per egg: feed consumed g ÷ eggs collected' },
-  { name: 'feedPerDozenEggs', unit: 'kg/dozen', better: 'lower', birdTypes: LAYING, description: 'Feed per dozen eggs: feed consumed kg × 12 ÷ eggs collected' },
+  {
+    name: 'feedPerDozenEggs',
+    unit: 'kg/dozen',
+    better: 'lower',
+    birdTypes: LAYING,
+    description: 'Feed per dozen eggs: feed consumed kg × 12 ÷ eggs collected',
+  },
 ] as const satisfies readonly KpiDefinition[];
 
 export type RankableKpi = (typeof KPI_CATALOGUE)[number]['name'];
@@ -295,7 +354,10 @@ export function rankBy<T>(kpi: RankableKpi, entries: ReadonlyArray<RankEntry<T>>
   valued.sort((a, b) => (a.figure.value! === b.figure.value! ? byName(a, b) : beats(better, a.figure.value!, b.figure.value!) ? -1 : 1));
   const ranked: Ranked<T>[] = valued.map((e, i) => ({ ...e, rank: i + 1 }));
   for (let i = 1; i < ranked.length; i++) if (ranked[i]!.figure.value === ranked[i - 1]!.figure.value) ranked[i]!.rank = ranked[i - 1]!.rank;
-  const rest = entries.filter((e) => e.figure.value === null).sort(byName).map((e) => ({ ...e, rank: null }));
+  const rest = entries
+    .filter((e) => e.figure.value === null)
+    .sort(byName)
+    .map((e) => ({ ...e, rank: null }));
   return [...ranked, ...rest];
 }
 
@@ -326,20 +388,30 @@ export function parseCompareSelection(query: { flockIds?: string; cycles?: strin
   split(query.flockIds).forEach((id, i) => {
     if (!ULID.test(id)) problems.push({ field: 'query.flockIds', message: id ? `item ${i + 1} "${id}" is not a flock id (a ULID)` : `item ${i + 1} is empty` });
     else if (seen.has(id)) problems.push({ field: 'query.flockIds', message: `flock ${id} is named twice` });
-    else seen.add(id), refs.push({ kind: 'flock', flockId: id });
+    else {
+      seen.add(id);
+      refs.push({ kind: 'flock', flockId: id });
+    }
   });
   split(query.cycles).forEach((pair, i) => {
     const [flockId, cycleId, ...more] = pair.split(':').map((x) => x.trim());
     if (!pair) problems.push({ field: 'query.cycles', message: `item ${i + 1} is empty` });
-    else if (more.length || !flockId || !cycleId || !ULID.test(flockId) || !ULID.test(cycleId)) problems.push({ field: 'query.cycles', message: `item ${i + 1} "${pair}" is not flockId:cycleId (two ULIDs)` });
+    else if (more.length || !flockId || !cycleId || !ULID.test(flockId) || !ULID.test(cycleId))
+      problems.push({ field: 'query.cycles', message: `item ${i + 1} "${pair}" is not flockId:cycleId (two ULIDs)` });
     else if (seen.has(`${flockId}:${cycleId}`)) problems.push({ field: 'query.cycles', message: `cycle ${cycleId} of flock ${flockId} is named twice` });
-    else seen.add(`${flockId}:${cycleId}`), refs.push({ kind: 'cycle', flockId, cycleId });
+    else {
+      seen.add(`${flockId}:${cycleId}`);
+      refs.push({ kind: 'cycle', flockId, cycleId });
+    }
   });
   const count = split(query.flockIds).length + split(query.cycles).length;
   if (query.flockIds === undefined && query.cycles === undefined) {
     problems.push({ field: 'query.flockIds', message: `name ${COMPARE_MIN} to ${COMPARE_MAX} flocks (flockIds=a,b) and/or cycles (cycles=flockId:cycleId,…)` });
   } else if (count < COMPARE_MIN || count > COMPARE_MAX) {
-    problems.push({ field: query.flockIds !== undefined ? 'query.flockIds' : 'query.cycles', message: `compare takes ${COMPARE_MIN} to ${COMPARE_MAX} items (flocks and cycles together); got ${count}` });
+    problems.push({
+      field: query.flockIds !== undefined ? 'query.flockIds' : 'query.cycles',
+      message: `compare takes ${COMPARE_MIN} to ${COMPARE_MAX} items (flocks and cycles together); got ${count}`,
+    });
   }
   return { refs, problems };
 }

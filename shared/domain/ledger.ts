@@ -50,29 +50,44 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
       break;
     }
     case 'feed_delivery':
-      out.push(cycle('feedDeliveredKg', m.quantityKg), { target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: sign * m.quantityKg }, day('feedDeliveredKg', m.quantityKg));
+      out.push(
+        cycle('feedDeliveredKg', m.quantityKg),
+        { target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: sign * m.quantityKg },
+        day('feedDeliveredKg', m.quantityKg),
+      );
       out.push(day(`feedDeliveredKgByType.${m.feedType}`, m.quantityKg));
-      if (m.unitPrice !== undefined) out.push(day(`feedDeliveredPricedKgByType.${m.feedType}`, m.quantityKg), day(`feedDeliveredCostByType.${m.feedType}`, m.quantityKg * m.unitPrice));
+      if (m.unitPrice !== undefined)
+        out.push(day(`feedDeliveredPricedKgByType.${m.feedType}`, m.quantityKg), day(`feedDeliveredCostByType.${m.feedType}`, m.quantityKg * m.unitPrice));
       break;
     case 'feed_consumption': {
       const feedType = m.feedType ?? resolvedFeedType;
       if (!feedType) throw new Error('feed_consumption needs a resolved feed type');
-      out.push(cycle('feedConsumedKg', m.quantityKg), { target: { kind: 'feed', feedType }, attribute: 'kg', amount: -sign * m.quantityKg }, day('feedConsumedKg', m.quantityKg));
+      out.push(
+        cycle('feedConsumedKg', m.quantityKg),
+        { target: { kind: 'feed', feedType }, attribute: 'kg', amount: -sign * m.quantityKg },
+        day('feedConsumedKg', m.quantityKg),
+      );
       out.push(day(`feedConsumedKgByType.${feedType}`, m.quantityKg));
       break;
     }
     case 'egg_collection':
-      out.push(cycle('eggsCollected', m.totalEggs), { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs }, day('eggsCollected', m.totalEggs));
+      out.push(
+        cycle('eggsCollected', m.totalEggs),
+        { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs },
+        day('eggsCollected', m.totalEggs),
+      );
       if (m.cracked) out.push(cycle('eggsCracked', m.cracked), day('eggsCracked', m.cracked));
       if (m.dirty) out.push(cycle('eggsDirty', m.dirty), day('eggsDirty', m.dirty));
       if (m.doubleYolk) out.push(day('eggsDoubleYolk', m.doubleYolk));
-      if (m.averageEggWeightGrams !== undefined && m.totalEggs > 0) out.push(day('eggWeightGramsSum', m.totalEggs * m.averageEggWeightGrams), day('eggsWeighed', m.totalEggs));
+      if (m.averageEggWeightGrams !== undefined && m.totalEggs > 0)
+        out.push(day('eggWeightGramsSum', m.totalEggs * m.averageEggWeightGrams), day('eggsWeighed', m.totalEggs));
       break;
     case 'egg_sale':
     case 'egg_loss': {
       const counter = m.type === 'egg_sale' ? 'eggsSold' : 'eggsLost';
       out.push(cycle(counter, m.quantity), { target: { kind: 'eggs' }, attribute: 'count', amount: -sign * m.quantity }, day(counter, m.quantity));
-      if (m.type === 'egg_sale' && m.unitPrice !== undefined) out.push(day('eggsSoldPriced', m.quantity), day('eggSaleRevenuePriced', m.quantity * m.unitPrice));
+      if (m.type === 'egg_sale' && m.unitPrice !== undefined)
+        out.push(day('eggsSoldPriced', m.quantity), day('eggSaleRevenuePriced', m.quantity * m.unitPrice));
       break;
     }
     case 'medication':
@@ -100,8 +115,7 @@ function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Co
   return out;
 }
 
-export const targetId = (t: Target): string =>
-  t.kind === 'feed' ? `feed:${t.feedType}` : t.kind === 'day' ? `day:${t.date}` : t.kind;
+export const targetId = (t: Target): string => (t.kind === 'feed' ? `feed:${t.feedType}` : t.kind === 'day' ? `day:${t.date}` : t.kind);
 
 export interface NetChange {
   target: Target;
@@ -192,7 +206,8 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
   }
   if (m.type === 'feed_delivery') {
     if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'body.orderedDate', message: 'must not be after the delivery date' });
-    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'body.expectedDate', message: 'must not be before the order date' });
+    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate)
+      out.push({ field: 'body.expectedDate', message: 'must not be before the order date' });
   }
   return out;
 }

@@ -58,8 +58,19 @@ export const RULES: readonly Rule[] = [
         category: 'feed',
         priority: dev >= 2 * i.config.thresholds.fcrAboveStandardPct ? 'high' : 'medium',
         description: `FCR ${actual} at ${day.ageDays} days is ${dev} % above the ${i.comparison.standard?.name ?? 'breed'} standard ${standard}. Check feed spillage and feeder height, feed form and quality (a delivery test), water supply and house temperature.`,
-        expectedBenefit: saving !== null ? `Reaching the standard FCR saves about ${saving} ${i.config.pricing.currency} of feed at the current live weight` : 'Less feed per kg of live weight',
-        evidence: [{ metric: 'cumulativeFcr', value: actual, unit: 'kg/kg', reference: standard, note: `${dev} % above standard on ${day.date} (limit ${i.config.thresholds.fcrAboveStandardPct} %)` }],
+        expectedBenefit:
+          saving !== null
+            ? `Reaching the standard FCR saves about ${saving} ${i.config.pricing.currency} of feed at the current live weight`
+            : 'Less feed per kg of live weight',
+        evidence: [
+          {
+            metric: 'cumulativeFcr',
+            value: actual,
+            unit: 'kg/kg',
+            reference: standard,
+            note: `${dev} % above standard on ${day.date} (limit ${i.config.thresholds.fcrAboveStandardPct} %)`,
+          },
+        ],
       };
     },
   },
@@ -74,7 +85,15 @@ export const RULES: readonly Rule[] = [
         priority: dev <= -2 * i.config.thresholds.weightBelowStandardPct ? 'high' : 'medium',
         description: `Body weight ${day.bodyWeight.actual} g at ${day.ageDays} days is ${-dev} % below the standard ${day.bodyWeight.standard} g. Check feed and water access (feeder and drinker space per bird), lighting programme, brooding temperature and health.`,
         expectedBenefit: 'Birds back on the growth curve reach the target weight on time',
-        evidence: [{ metric: 'bodyWeight', value: day.bodyWeight.actual, unit: 'g', reference: day.bodyWeight.standard, note: `${dev} % vs standard on ${day.date} (limit −${i.config.thresholds.weightBelowStandardPct} %)` }],
+        evidence: [
+          {
+            metric: 'bodyWeight',
+            value: day.bodyWeight.actual,
+            unit: 'g',
+            reference: day.bodyWeight.standard,
+            note: `${dev} % vs standard on ${day.date} (limit −${i.config.thresholds.weightBelowStandardPct} %)`,
+          },
+        ],
       };
     },
   },
@@ -121,7 +140,9 @@ export const RULES: readonly Rule[] = [
         priority: 'medium',
         description: `Uniformity ${u} % (weighing of ${i.kpis.uniformityPct.date}) is below ${i.config.thresholds.uniformityMinPct} %. Check feeder and drinker space and feed distribution; consider grading light birds into a separate pen.`,
         expectedBenefit: 'A uniform flock converts feed better and meets the processor’s weight band',
-        evidence: [{ metric: 'uniformityPct', value: u, unit: '%', reference: i.config.thresholds.uniformityMinPct, note: 'share of birds within ±10 % of the mean' }],
+        evidence: [
+          { metric: 'uniformityPct', value: u, unit: '%', reference: i.config.thresholds.uniformityMinPct, note: 'share of birds within ±10 % of the mean' },
+        ],
       };
     },
   },

@@ -44,6 +44,7 @@ export function checkDailyRecord(record: Record<string, unknown>, stage: Stage):
     // DOMAIN.md: water:feed 1.6–2.0 is normal.
     if (ratio < 1.6 || ratio > 2.0) warnings.push(`water:feed ratio ${ratio.toFixed(2)} is outside the normal 1.6–2.0`);
   }
-  if (typeof record.humidityPct === 'number' && (record.humidityPct < 30 || record.humidityPct > 85)) warnings.push(`humidity ${record.humidityPct} % is outside 30–85 %`);
+  if (typeof record.humidityPct === 'number' && (record.humidityPct < 30 || record.humidityPct > 85))
+    warnings.push(`humidity ${record.humidityPct} % is outside 30–85 %`);
   return { stage, requiredFields: required, missingFields, warnings };
 }

@@ -8,8 +8,19 @@ export type PhAssessment = 'low' | 'below_optimum' | 'acceptable' | 'high';
 
 export function assessPh(pH: number, t: Pick<ThresholdsConfig, 'waterPhMin' | 'waterPhMax' | 'waterPhPerformanceMin'>) {
   const range = { min: t.waterPhMin, max: t.waterPhMax, performanceMin: t.waterPhPerformanceMin };
-  if (pH < t.waterPhMin) return { pH: 'low' as const, message: `pH ${pH} is below the acceptable ${t.waterPhMin}: acid water corrodes lines and hurts intake; check the acidifier dose`, range };
-  if (pH > t.waterPhMax) return { pH: 'high' as const, message: `pH ${pH} is above the acceptable ${t.waterPhMax}: alkaline water weakens chlorine and vaccines; check the source and the treatment`, range };
-  if (pH < t.waterPhPerformanceMin) return { pH: 'below_optimum' as const, message: `pH ${pH} is acceptable but below ${t.waterPhPerformanceMin}, where performance starts to suffer`, range };
+  if (pH < t.waterPhMin)
+    return {
+      pH: 'low' as const,
+      message: `pH ${pH} is below the acceptable ${t.waterPhMin}: acid water corrodes lines and hurts intake; check the acidifier dose`,
+      range,
+    };
+  if (pH > t.waterPhMax)
+    return {
+      pH: 'high' as const,
+      message: `pH ${pH} is above the acceptable ${t.waterPhMax}: alkaline water weakens chlorine and vaccines; check the source and the treatment`,
+      range,
+    };
+  if (pH < t.waterPhPerformanceMin)
+    return { pH: 'below_optimum' as const, message: `pH ${pH} is acceptable but below ${t.waterPhPerformanceMin}, where performance starts to suffer`, range };
   return { pH: 'acceptable' as const, message: `pH ${pH} is within ${t.waterPhMin}–${t.waterPhMax}`, range };
 }

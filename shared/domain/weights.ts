@@ -95,9 +95,21 @@ export function confidenceOf(input: { method: WeightMethod; n: number | null; cv
  *   Aviagen/Cobb parent-stock guides, `approximate`).
  */
 export const PHASE_BOUNDARIES: Record<BirdType, ReadonlyArray<readonly [firstDay: number, phase: Phase]>> = {
-  broiler: [[0, 'brooding'], [11, 'growing'], [25, 'finishing']],
-  layer: [[0, 'brooding'], [28, 'rearing'], [126, 'laying']],
-  breeder: [[0, 'brooding'], [28, 'rearing'], [168, 'laying']],
+  broiler: [
+    [0, 'brooding'],
+    [11, 'growing'],
+    [25, 'finishing'],
+  ],
+  layer: [
+    [0, 'brooding'],
+    [28, 'rearing'],
+    [126, 'laying'],
+  ],
+  breeder: [
+    [0, 'brooding'],
+    [28, 'rearing'],
+    [168, 'laying'],
+  ],
 };
 
 export function phaseOf(birdType: BirdType, ageDays: number): Phase {
@@ -130,7 +142,8 @@ export function manualInputProblems(input: ManualWeightInput): Array<{ field: st
   const hasSamples = input.samples !== undefined;
   if (hasGrams && hasSamples) return [{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }];
   if (!hasGrams && !hasSamples) return [{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }];
-  if (hasSamples && input.sampleSize !== undefined) return [{ field: 'body.sampleSize', message: 'goes with grams only: with samples the sample size is their count' }];
+  if (hasSamples && input.sampleSize !== undefined)
+    return [{ field: 'body.sampleSize', message: 'goes with grams only: with samples the sample size is their count' }];
   return [];
 }
 
@@ -218,7 +231,9 @@ export function median(values: readonly number[]): number {
 
 /** Median of a histogram: the geometric centre of the bin holding the middle reading (±0.25 %). */
 export function histogramMedian(hist: Histogram): number {
-  const bins = Object.entries(hist).map(([k, c]) => [Number(k), c] as const).sort((x, y) => x[0] - y[0]);
+  const bins = Object.entries(hist)
+    .map(([k, c]) => [Number(k), c] as const)
+    .sort((x, y) => x[0] - y[0]);
   const n = bins.reduce((a, [, c]) => a + c, 0);
   let seen = 0;
   for (const [k, c] of bins) {

@@ -10,9 +10,14 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 export const ok = (data: unknown, message = 'OK', headers?: Record<string, string>) => json(200, { message, data }, headers);
 export const created = (data: unknown, message = 'Created', headers?: Record<string, string>) => json(201, { message, data }, headers);
 /** An SVG document (charts): the client asked for it with `Accept: image/svg+xml`. */
-export const svg = (document: string): HttpResponse => ({ statusCode: 200, headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', Vary: 'Accept' }, body: document });
+export const svg = (document: string): HttpResponse => ({
+  statusCode: 200,
+  headers: { 'Content-Type': 'image/svg+xml; charset=utf-8', Vary: 'Accept' },
+  body: document,
+});
 /** Does the request's Accept header prefer an SVG image over JSON? */
-export const wantsSvg = (headers: Record<string, string>): boolean => /image\/svg\+xml/i.test(headers.accept ?? '') && !/application\/json/i.test(headers.accept ?? '');
+export const wantsSvg = (headers: Record<string, string>): boolean =>
+  /image\/svg\+xml/i.test(headers.accept ?? '') && !/application\/json/i.test(headers.accept ?? '');
 export const noContent = (): HttpResponse => ({ statusCode: 204, headers: {}, body: '' });
 
 export interface Page {

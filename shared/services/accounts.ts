@@ -7,7 +7,15 @@ import { effectiveCapabilities } from '../domain/capabilities.js';
 import { LOGIN_LOCKOUT, VERIFICATION_TOKEN_TTL_SECONDS, normalizeEmail } from '../domain/accounts.js';
 import { auditPut, recordAudit } from '../db/audit.js';
 import { outboxPut } from '../db/outbox.js';
-import { clearLoginFailures, getLoginState, getVerificationToken, recordLoginFailure, revokeToken, verificationTokenDelete, verificationTokenPut } from '../db/tokens.js';
+import {
+  clearLoginFailures,
+  getLoginState,
+  getVerificationToken,
+  recordLoginFailure,
+  revokeToken,
+  verificationTokenDelete,
+  verificationTokenPut,
+} from '../db/tokens.js';
 import { createUser, getUser, saveUser, type UserRecord } from '../db/users.js';
 import { BadRequest, Forbidden, Unauthorized } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
@@ -74,7 +82,14 @@ export async function login(body: LoginBody, requestId: string) {
   if (!user || !passwordOk) {
     const after = await recordLoginFailure(email, LOGIN_LOCKOUT);
     if (user && after.lockedUntil && after.failures === LOGIN_LOCKOUT.maxFailures) {
-      await recordAudit({ actorId: null, action: 'auth.lockout', targetType: 'user', targetId: user.id, changes: { failures: after.failures, lockedUntil: new Date(after.lockedUntil * 1000).toISOString() }, requestId });
+      await recordAudit({
+        actorId: null,
+        action: 'auth.lockout',
+        targetType: 'user',
+        targetId: user.id,
+        changes: { failures: after.failures, lockedUntil: new Date(after.lockedUntil * 1000).toISOString() },
+        requestId,
+      });
     }
     throw new Unauthorized(INVALID_CREDENTIALS);
   }
@@ -104,7 +119,14 @@ export async function verifyEmail(token: string, requestId: string) {
   const updated: UserRecord = { ...user, verified: true, updatedAt: new Date().toISOString(), version: user.version + 1 };
   await saveUser(updated, user.version, [
     verificationTokenDelete(hash, user.id),
-    auditPut({ actorId: user.id, action: 'auth.verify-email', targetType: 'user', targetId: user.id, changes: { verified: { from: user.verified, to: true } }, requestId }),
+    auditPut({
+      actorId: user.id,
+      action: 'auth.verify-email',
+      targetType: 'user',
+      targetId: user.id,
+      changes: { verified: { from: user.verified, to: true } },
+      requestId,
+    }),
   ]);
   return updated;
 }

@@ -50,14 +50,23 @@ export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, r
     };
     const { passwordHash: _omit, ...visible } = user;
     const response = { statusCode: 201, body: { message: 'User created', data: toUserDto(user) } };
-    await createUser(user, [...remember(response), auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId })]);
+    await createUser(user, [
+      ...remember(response),
+      auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId }),
+    ]);
     return response;
   });
 }
 
 const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified', 'farmIds'] as const;
 
-export async function patchUserAsAdmin(actor: AuthUser, userId: string, body: PatchUserBody, ifMatch: string | undefined, requestId: string): Promise<UserRecord> {
+export async function patchUserAsAdmin(
+  actor: AuthUser,
+  userId: string,
+  body: PatchUserBody,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<UserRecord> {
   const current = await getUserOrThrow(userId);
   expectedVersion(current.version, ifMatch, body.version, `User ${userId}`);
   const next: UserRecord = {
@@ -76,7 +85,9 @@ export async function patchUserAsAdmin(actor: AuthUser, userId: string, body: Pa
   const changes = diff(current, next, PATCHABLE);
   if (Object.keys(changes).length === 0) return current;
   const saved: UserRecord = { ...next, updatedAt: new Date().toISOString(), version: current.version + 1 };
-  await saveUser(saved, current.version, [auditPut({ actorId: actor.id, action: 'admin.user.update', targetType: 'user', targetId: userId, changes, requestId })]);
+  await saveUser(saved, current.version, [
+    auditPut({ actorId: actor.id, action: 'admin.user.update', targetType: 'user', targetId: userId, changes, requestId }),
+  ]);
   // Unlocking also lifts a temporary lockout after failed sign-ins.
   if (changes.locked && !saved.locked) await clearLoginFailures(saved.email);
   return saved;
@@ -85,5 +96,14 @@ export async function patchUserAsAdmin(actor: AuthUser, userId: string, body: Pa
 export async function deleteUserAsAdmin(actor: AuthUser, userId: string, requestId: string): Promise<void> {
   if (actor.id === userId) throw new Conflict('You cannot delete your own account');
   const user = await getUserOrThrow(userId);
-  await deleteUser(user, [auditPut({ actorId: actor.id, action: 'admin.user.delete', targetType: 'user', targetId: userId, changes: { email: user.email, role: user.role }, requestId })]);
+  await deleteUser(user, [
+    auditPut({
+      actorId: actor.id,
+      action: 'admin.user.delete',
+      targetType: 'user',
+      targetId: userId,
+      changes: { email: user.email, role: user.role },
+      requestId,
+    }),
+  ]);
 }

@@ -40,7 +40,14 @@ export function toAnalyticsConfigDto(s: AnalyticsConfigState) {
 }
 
 export function toAnalyticsConfigVersionDto(v: AnalyticsConfigVersion) {
-  return { version: v.version, changedSections: v.changedSections, updatedAt: v.updatedAt, updatedBy: v.updatedBy, requestId: v.requestId, config: completeAll(v.config) };
+  return {
+    version: v.version,
+    changedSections: v.changedSections,
+    updatedAt: v.updatedAt,
+    updatedBy: v.updatedBy,
+    requestId: v.requestId,
+    config: completeAll(v.config),
+  };
 }
 
 /** Every low ≤ high pair of the changed sections holds (with defaults filled in), else 400 naming both fields. */
@@ -54,7 +61,10 @@ function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSec
   throw new ValidationFailed(
     broken.map(({ section, low, high }) => {
       const values = config[section] as unknown as Record<string, number>;
-      return { field: bodyIsSection ? `body.${low}` : `body.${section}.${low}`, message: `must not exceed ${section}.${high} (${values[low]} > ${values[high]})` };
+      return {
+        field: bodyIsSection ? `body.${low}` : `body.${section}.${low}`,
+        message: `must not exceed ${section}.${high} (${values[low]} > ${values[high]})`,
+      };
     }),
   );
 }

@@ -51,9 +51,21 @@ export async function recordWaterReading(user: AuthUser, body: WaterReadingBody,
     const problems = recordDateProblems(date, cycle, latestAllowedDate(now));
     if (problems.length) throw new ValidationFailed(problems);
     const record: WaterReadingRecord = {
-      id: ulid(), flockId: flock.id, cycleId, farmId: flock.farmId, date, pH: body.pH,
-      temperatureC: body.temperatureC ?? null, tdsPpm: body.tdsPpm ?? null, chlorinePpm: body.chlorinePpm ?? null, orpMv: body.orpMv ?? null,
-      hardnessPpm: body.hardnessPpm ?? null, source: body.source ?? null, notes: body.notes ?? null, createdAt: now.toISOString(), createdBy: user.id,
+      id: ulid(),
+      flockId: flock.id,
+      cycleId,
+      farmId: flock.farmId,
+      date,
+      pH: body.pH,
+      temperatureC: body.temperatureC ?? null,
+      tdsPpm: body.tdsPpm ?? null,
+      chlorinePpm: body.chlorinePpm ?? null,
+      orpMv: body.orpMv ?? null,
+      hardnessPpm: body.hardnessPpm ?? null,
+      source: body.source ?? null,
+      notes: body.notes ?? null,
+      createdAt: now.toISOString(),
+      createdBy: user.id,
     };
     const response = { statusCode: 201, body: { message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) } };
     await writeWaterReading(record, remember(response), () => new DuplicateRequest());
@@ -70,7 +82,13 @@ export async function recordAgeAdjustedData(user: AuthUser, flockId: string, bod
   const flock = await scopedFlock(user, flockId);
   const cycleId = activeCycleOf(flock, 'age-adjusted data');
   const date = body.date ?? today();
-  const stored = await recordWeightFor(user, flockId, cycleId, { date, grams: body.value, ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}), ...(body.notes ? { notes: body.notes } : {}) }, idempotencyKey);
+  const stored = await recordWeightFor(
+    user,
+    flockId,
+    cycleId,
+    { date, grams: body.value, ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}), ...(body.notes ? { notes: body.notes } : {}) },
+    idempotencyKey,
+  );
   const weighing = (stored.body as { data: { ageDays: number } }).data;
   const { ageDays } = weighing;
   const referenceAgeDays = body.referenceAgeDays ?? DEFAULT_REFERENCE_AGE[flock.birdType];
@@ -78,6 +96,9 @@ export async function recordAgeAdjustedData(user: AuthUser, flockId: string, bod
   return {
     statusCode: stored.statusCode,
     replayed: stored.replayed,
-    body: { message: 'Age-adjusted data recorded', data: { metric: body.metric ?? 'body_weight_g', value: body.value, unit: 'g', date, ageDays, ...adjusted, weighing } },
+    body: {
+      message: 'Age-adjusted data recorded',
+      data: { metric: body.metric ?? 'body_weight_g', value: body.value, unit: 'g', date, ageDays, ...adjusted, weighing },
+    },
   };
 }

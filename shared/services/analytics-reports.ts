@@ -21,8 +21,17 @@ import { scopedFlock } from './flocks.js';
 function header(ctx: CycleAnalyticsContext) {
   const { cycle, flock, inputs } = ctx;
   return {
-    flockId: flock.id, flockName: flock.name, cycleId: cycle.id, farmId: cycle.farmId, birdType: cycle.birdType, breed: flock.breed,
-    status: cycle.status, startDate: cycle.startDate, endDate: cycle.endDate, asOf: inputs.asOf, configVersion: ctx.configVersion,
+    flockId: flock.id,
+    flockName: flock.name,
+    cycleId: cycle.id,
+    farmId: cycle.farmId,
+    birdType: cycle.birdType,
+    breed: flock.breed,
+    status: cycle.status,
+    startDate: cycle.startDate,
+    endDate: cycle.endDate,
+    asOf: inputs.asOf,
+    configVersion: ctx.configVersion,
   };
 }
 
@@ -53,7 +62,12 @@ export async function predictionReport(user: AuthUser, flockId: string, cycleId:
   return { cycle: header(ctx), predictions: predictions(ctx.inputs, ctx.config, options) };
 }
 
-export async function anomalyReport(user: AuthUser, flockId: string, cycleId: string, query: { severity?: 'warning' | 'critical'; from?: string; to?: string }) {
+export async function anomalyReport(
+  user: AuthUser,
+  flockId: string,
+  cycleId: string,
+  query: { severity?: 'warning' | 'critical'; from?: string; to?: string },
+) {
   if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const all = detectAnomalies(ctx.inputs, ctx.config);

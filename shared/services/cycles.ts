@@ -16,15 +16,39 @@ import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../sch
 
 export function toCycleDto(c: CycleRecord, now = new Date()) {
   return {
-    id: c.id, flockId: c.flockId, farmId: c.farmId, name: c.name, birdType: c.birdType, status: c.status, startDate: c.startDate,
-    endDate: c.endDate, closedAt: c.closedAt, ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
-    targetAgeDays: c.targetAgeDays, targetWeightGrams: c.targetWeightGrams, notes: c.notes,
-    birds: { placed: c.placed, transferredIn: c.transferredIn, deaths: c.deaths, culls: c.culls, sold: c.sold, transferredOut: c.transferredOut, alive: c.alive },
+    id: c.id,
+    flockId: c.flockId,
+    farmId: c.farmId,
+    name: c.name,
+    birdType: c.birdType,
+    status: c.status,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    closedAt: c.closedAt,
+    ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+    targetAgeDays: c.targetAgeDays,
+    targetWeightGrams: c.targetWeightGrams,
+    notes: c.notes,
+    birds: {
+      placed: c.placed,
+      transferredIn: c.transferredIn,
+      deaths: c.deaths,
+      culls: c.culls,
+      sold: c.sold,
+      transferredOut: c.transferredOut,
+      alive: c.alive,
+    },
     feed: { deliveredKg: c.feedDeliveredKg, consumedKg: c.feedConsumedKg },
     eggs: { collected: c.eggsCollected, cracked: c.eggsCracked, dirty: c.eggsDirty, sold: c.eggsSold, lost: c.eggsLost },
-    waterLiters: c.waterLiters, medications: c.medications, vaccinations: c.vaccinations, movementCount: c.movementCount,
-    latestWeight: c.latestWeight, kpis: cycleKpis(c, c.latestWeight),
-    createdAt: c.createdAt, updatedAt: c.updatedAt, version: c.version,
+    waterLiters: c.waterLiters,
+    medications: c.medications,
+    vaccinations: c.vaccinations,
+    movementCount: c.movementCount,
+    latestWeight: c.latestWeight,
+    kpis: cycleKpis(c, c.latestWeight),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    version: c.version,
   };
 }
 
@@ -38,21 +62,49 @@ export async function scopedCycle(user: AuthUser, flockId: string, cycleId: stri
 export async function startCycle(user: AuthUser, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, `cycle:${flockId}`, body, async (remember) => {
     const flock = await scopedFlock(user, flockId);
-    const busy = () => new Conflict(flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`);
+    const busy = () =>
+      new Conflict(
+        flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`,
+      );
     if (flock.activeCycleId || flock.status !== 'active') throw busy();
-    if (flock.hatchDate && body.startDate < flock.hatchDate) throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
+    if (flock.hatchDate && body.startDate < flock.hatchDate)
+      throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
     const now = new Date().toISOString();
     const cycle: CycleRecord = {
       ...ZERO_COUNTERS,
-      id: ulid(), flockId, farmId: flock.farmId, birdType: flock.birdType, hatchDate: flock.hatchDate, name: body.name?.trim() ?? null, status: 'active',
-      startDate: body.startDate, endDate: null, closedAt: null, targetAgeDays: body.targetAgeDays ?? null, targetWeightGrams: body.targetWeightGrams ?? null,
-      notes: body.notes ?? null, latestWeight: null, createdAt: now, updatedAt: now, version: 1,
+      id: ulid(),
+      flockId,
+      farmId: flock.farmId,
+      birdType: flock.birdType,
+      hatchDate: flock.hatchDate,
+      name: body.name?.trim() ?? null,
+      status: 'active',
+      startDate: body.startDate,
+      endDate: null,
+      closedAt: null,
+      targetAgeDays: body.targetAgeDays ?? null,
+      targetWeightGrams: body.targetWeightGrams ?? null,
+      notes: body.notes ?? null,
+      latestWeight: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
     };
     const response = { statusCode: 201, body: { message: 'Cycle started', data: toCycleDto(cycle) } };
     await createCycle(
       cycle,
       flock.version,
-      [...remember(response), auditPut({ actorId: user.id, action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate }, requestId })],
+      [
+        ...remember(response),
+        auditPut({
+          actorId: user.id,
+          action: 'cycle.create',
+          targetType: 'cycle',
+          targetId: cycle.id,
+          changes: { flockId, startDate: cycle.startDate },
+          requestId,
+        }),
+      ],
       busy,
     );
     return response;
@@ -67,7 +119,14 @@ export async function listCyclesFor(user: AuthUser, flockId: string, query: { li
 
 const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
 
-export async function updateCycleFor(user: AuthUser, flockId: string, cycleId: string, body: UpdateCycleBody, ifMatch: string | undefined, requestId: string): Promise<CycleRecord> {
+export async function updateCycleFor(
+  user: AuthUser,
+  flockId: string,
+  cycleId: string,
+  body: UpdateCycleBody,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<CycleRecord> {
   const current = await scopedCycle(user, flockId, cycleId);
   const version = expectedVersion(current.version, ifMatch, body.version, `Cycle ${cycleId}`);
   const fields: Record<string, unknown> = {};
@@ -75,7 +134,9 @@ export async function updateCycleFor(user: AuthUser, flockId: string, cycleId: s
   const next = { ...current, ...fields } as CycleRecord;
   const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return current;
-  await updateCycleFields(current, fields, version, [auditPut({ actorId: user.id, action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes, requestId })]);
+  await updateCycleFields(current, fields, version, [
+    auditPut({ actorId: user.id, action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes, requestId }),
+  ]);
   return { ...next, version: version + 1, updatedAt: new Date().toISOString() };
 }
 
@@ -86,7 +147,14 @@ export async function closeCycleFor(user: AuthUser, flockId: string, cycleId: st
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'body.endDate', message: `must not be before the start date ${cycle.startDate}` }]);
   if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'body.endDate', message: 'must not be in the future' }]);
   await closeCycle(cycle, endDate, [
-    auditPut({ actorId: user.id, action: 'cycle.close', targetType: 'cycle', targetId: cycleId, changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' }, requestId }),
+    auditPut({
+      actorId: user.id,
+      action: 'cycle.close',
+      targetType: 'cycle',
+      targetId: cycleId,
+      changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' },
+      requestId,
+    }),
   ]);
   return (await getCycle(flockId, cycleId))!;
 }

@@ -17,7 +17,19 @@ import type { DailyRecordBody } from '../../schemas/daily-records.js';
  * written, the counters moving by the difference), all in one transaction.
  */
 export function toDailyRecordDto(r: DailyRecord) {
-  return { date: r.date, cycleId: r.cycleId, flockId: r.flockId, stage: r.stage, fields: r.fields, movementIds: r.movementIds, warnings: r.warnings, createdAt: r.createdAt, createdBy: r.createdBy, updatedAt: r.updatedAt, version: r.version };
+  return {
+    date: r.date,
+    cycleId: r.cycleId,
+    flockId: r.flockId,
+    stage: r.stage,
+    fields: r.fields,
+    movementIds: r.movementIds,
+    warnings: r.warnings,
+    createdAt: r.createdAt,
+    createdBy: r.createdBy,
+    updatedAt: r.updatedAt,
+    version: r.version,
+  };
 }
 
 export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
@@ -25,7 +37,8 @@ export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId
   return idempotent(user.id, idempotencyKey, `daily:${cycleId}`, form, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
     const today = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
-    const dateProblems = form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
+    const dateProblems =
+      form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
     const stage = stageOf(cycle.birdType, Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, form.date)));
     const check = checkDailyRecord(form, stage);
     const problems = [
@@ -47,13 +60,25 @@ export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId
     }
     const { date: _date, ...fields } = form;
     const daily: DailyRecord = {
-      cycleId, flockId, date: form.date, stage, fields, movementIds: movements.map((m) => m.id), warnings: check.warnings,
-      createdAt: existing?.createdAt ?? now, createdBy: existing?.createdBy ?? user.id, updatedAt: now, version: (existing?.version ?? 0) + 1,
+      cycleId,
+      flockId,
+      date: form.date,
+      stage,
+      fields,
+      movementIds: movements.map((m) => m.id),
+      warnings: check.warnings,
+      createdAt: existing?.createdAt ?? now,
+      createdBy: existing?.createdBy ?? user.id,
+      updatedAt: now,
+      version: (existing?.version ?? 0) + 1,
     };
     const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
     const response = {
       statusCode: existing ? 200 : 201,
-      body: { message: existing ? 'Daily record replaced' : 'Daily record saved', data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) } },
+      body: {
+        message: existing ? 'Daily record replaced' : 'Daily record saved',
+        data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
+      },
     };
     const stored = remember(response);
     await refusedToConflict(
@@ -62,7 +87,8 @@ export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId
         puts: movements,
         deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff() })),
         extra: [...stored, dailyRecordPut(daily, existing?.version)],
-        onExtraFailed: (i) => (i < stored.length ? new DuplicateRequest() : new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`)),
+        onExtraFailed: (i) =>
+          i < stored.length ? new DuplicateRequest() : new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`),
       }),
     );
     return response;

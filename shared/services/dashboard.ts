@@ -36,7 +36,11 @@ const withdrawalsOf = async (farmId: string, today: string) =>
 
 async function openRecommendations(farmId: string) {
   const page = await listRecommendations({ farmId }, { status: 'open' }, { limit: 100 });
-  return { count: page.items.length, more: page.nextCursor !== null, latest: page.items.slice(0, 5).map((r) => ({ id: r.id, flockId: r.flockId, category: r.category, priority: r.priority, description: r.description })) };
+  return {
+    count: page.items.length,
+    more: page.nextCursor !== null,
+    latest: page.items.slice(0, 5).map((r) => ({ id: r.id, flockId: r.flockId, category: r.category, priority: r.priority, description: r.description })),
+  };
 }
 
 async function managerSummary(farmId: string, now: Date) {
@@ -48,26 +52,56 @@ async function managerSummary(farmId: string, now: Date) {
 async function workerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
   return {
-    date: v.today, farmId, tasks: tasksOf(v.flocks, v.today),
-    flocks: v.cards.map((c) => ({ flockId: c.flockId, name: c.name, cycleId: c.cycleId, birdsAlive: c.birdsAlive, today: c.today, dailyRecordToday: c.dailyRecordToday })),
+    date: v.today,
+    farmId,
+    tasks: tasksOf(v.flocks, v.today),
+    flocks: v.cards.map((c) => ({
+      flockId: c.flockId,
+      name: c.name,
+      cycleId: c.cycleId,
+      birdsAlive: c.birdsAlive,
+      today: c.today,
+      dailyRecordToday: c.dailyRecordToday,
+    })),
   };
 }
 
 async function veterinarianSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
   return {
-    date: v.today, farmId,
+    date: v.today,
+    farmId,
     healthAlerts: v.alerts.filter((a) => HEALTH_METRICS.has(a.metric)),
     withdrawals: await withdrawalsOf(farmId, v.today),
-    flocks: v.cards.map((c) => ({ flockId: c.flockId, name: c.name, ageDays: c.ageDays, birdsAlive: c.birdsAlive, mortalityPct: c.mortalityPct, deathsToday: c.today.deaths, deathsYesterday: c.yesterday.deaths })),
+    flocks: v.cards.map((c) => ({
+      flockId: c.flockId,
+      name: c.name,
+      ageDays: c.ageDays,
+      birdsAlive: c.birdsAlive,
+      mortalityPct: c.mortalityPct,
+      deathsToday: c.today.deaths,
+      deathsYesterday: c.yesterday.deaths,
+    })),
   };
 }
 
 async function viewerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
   return {
-    date: v.today, farmId, totals: totalsOf(v.cards),
-    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight }) => ({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight })),
+    date: v.today,
+    farmId,
+    totals: totalsOf(v.cards),
+    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight }) => ({
+      flockId,
+      name,
+      birdType,
+      ageDays,
+      birdsAlive,
+      mortalityPct,
+      livabilityPct,
+      fcr,
+      latestWeight,
+    })),
   };
 }
 

@@ -4,8 +4,22 @@ import { diff } from '../domain/accounts.js';
 import { expectedVersion } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import {
-  createFarm, createHouse, farmNotFound, getFarm, getFarmAndHouse, getFarmsByIds, houseNotFound, listAllFarms, listHouses,
-  normalizeName, updateFarm, updateHouse, type FarmChanges, type FarmRecord, type HouseChanges, type HouseRecord,
+  createFarm,
+  createHouse,
+  farmNotFound,
+  getFarm,
+  getFarmAndHouse,
+  getFarmsByIds,
+  houseNotFound,
+  listAllFarms,
+  listHouses,
+  normalizeName,
+  updateFarm,
+  updateHouse,
+  type FarmChanges,
+  type FarmRecord,
+  type HouseChanges,
+  type HouseRecord,
 } from '../db/farms.js';
 import { BadRequest, Conflict, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
@@ -138,32 +152,53 @@ export const getFarmFor = visibleFarm;
 
 export async function createFarmFor(user: AuthUser, body: CreateFarmBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, 'farm', body, async (remember) => {
-  const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
-  const now = new Date().toISOString();
-  const farm: FarmRecord = {
-    id: ulid(),
-    name: cleanName(body.name),
-    location: cleanText(body.location),
-    countryCode: body.countryCode ?? null,
-    timezone,
-    totalAreaHa: body.totalAreaHa ?? null,
-    notes: cleanText(body.notes),
-    isDefault: false,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  const assign = user.role !== 'admin';
-  if (assign && user.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
-  const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
-  const audit = [auditPut({ actorId: user.id, action: 'farm.create', targetType: 'farm', targetId: farm.id, changes: { ...fields, ...(assign ? { assignedTo: user.id } : {}) }, requestId })];
-  if (assign) {
-    audit.push(auditPut({ actorId: user.id, action: 'farm.assign-creator', targetType: 'user', targetId: user.id, changes: { farmIds: { added: [farm.id] } }, requestId }));
-  }
-  const response = { statusCode: 201, body: { message: 'Farm created', data: toFarmDto(farm) } };
-  await createFarm(farm, { audit: [...remember(response), ...audit], ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}) });
-  return response;
+    const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
+    const now = new Date().toISOString();
+    const farm: FarmRecord = {
+      id: ulid(),
+      name: cleanName(body.name),
+      location: cleanText(body.location),
+      countryCode: body.countryCode ?? null,
+      timezone,
+      totalAreaHa: body.totalAreaHa ?? null,
+      notes: cleanText(body.notes),
+      isDefault: false,
+      createdBy: user.id,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const assign = user.role !== 'admin';
+    if (assign && user.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
+    const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
+    const audit = [
+      auditPut({
+        actorId: user.id,
+        action: 'farm.create',
+        targetType: 'farm',
+        targetId: farm.id,
+        changes: { ...fields, ...(assign ? { assignedTo: user.id } : {}) },
+        requestId,
+      }),
+    ];
+    if (assign) {
+      audit.push(
+        auditPut({
+          actorId: user.id,
+          action: 'farm.assign-creator',
+          targetType: 'user',
+          targetId: user.id,
+          changes: { farmIds: { added: [farm.id] } },
+          requestId,
+        }),
+      );
+    }
+    const response = { statusCode: 201, body: { message: 'Farm created', data: toFarmDto(farm) } };
+    await createFarm(farm, {
+      audit: [...remember(response), ...audit],
+      ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}),
+    });
+    return response;
   });
 }
 
@@ -185,7 +220,9 @@ export async function updateFarmFor(user: AuthUser, farmId: string, body: Update
   if (Object.keys(changes).length === 0) return current;
   const set: FarmChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof FARM_FIELDS)[number]]]));
   const now = new Date().toISOString();
-  await updateFarm(farmId, version, set, now, [auditPut({ actorId: user.id, action: 'farm.update', targetType: 'farm', targetId: farmId, changes, requestId })]);
+  await updateFarm(farmId, version, set, now, [
+    auditPut({ actorId: user.id, action: 'farm.update', targetType: 'farm', targetId: farmId, changes, requestId }),
+  ]);
   return { ...next, updatedAt: now, version: version + 1 };
 }
 
@@ -213,34 +250,44 @@ export const getHouseFor = visibleHouse;
 
 export async function createHouseFor(user: AuthUser, farmId: string, body: CreateHouseBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, `house:${farmId}`, body, async (remember) => {
-  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  const now = new Date().toISOString();
-  const name = cleanName(body.name);
-  const house: HouseRecord = {
-    id: ulid(),
-    farmId,
-    name,
-    nameKey: normalizeName(name),
-    usableAreaM2: body.usableAreaM2,
-    capacity: body.capacity,
-    houseType: body.type ?? null,
-    notes: cleanText(body.notes),
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
-  // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
-  const response = { statusCode: 201, body: { message: 'House created', data: toHouseDto(house) } };
-  await createHouse(house, [...remember(response), auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId })]);
-  return response;
+    if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+    const now = new Date().toISOString();
+    const name = cleanName(body.name);
+    const house: HouseRecord = {
+      id: ulid(),
+      farmId,
+      name,
+      nameKey: normalizeName(name),
+      usableAreaM2: body.usableAreaM2,
+      capacity: body.capacity,
+      houseType: body.type ?? null,
+      notes: cleanText(body.notes),
+      createdBy: user.id,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
+    // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
+    const response = { statusCode: 201, body: { message: 'House created', data: toHouseDto(house) } };
+    await createHouse(house, [
+      ...remember(response),
+      auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId }),
+    ]);
+    return response;
   });
 }
 
 const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
 
-export async function updateHouseFor(user: AuthUser, farmId: string, houseId: string, body: UpdateHouseBody, ifMatch: string | undefined, requestId: string): Promise<HouseRecord> {
+export async function updateHouseFor(
+  user: AuthUser,
+  farmId: string,
+  houseId: string,
+  body: UpdateHouseBody,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<HouseRecord> {
   const current = await visibleHouse(user, farmId, houseId);
   const version = expectedVersion(current.version, ifMatch, body.version, `House ${houseId}`);
   const name = body.name !== undefined ? cleanName(body.name) : undefined;
@@ -260,7 +307,9 @@ export async function updateHouseFor(user: AuthUser, farmId: string, houseId: st
   const { houseType: typeChange, ...rest } = changes;
   const audited = typeChange ? { ...rest, type: typeChange } : rest;
   const now = new Date().toISOString();
-  await updateHouse(current, version, set, now, [auditPut({ actorId: user.id, action: 'house.update', targetType: 'house', targetId: houseId, changes: audited, requestId })]);
+  await updateHouse(current, version, set, now, [
+    auditPut({ actorId: user.id, action: 'house.update', targetType: 'house', targetId: houseId, changes: audited, requestId }),
+  ]);
   return { ...next, updatedAt: now, version: version + 1 };
 }
 
@@ -271,6 +320,11 @@ export function farmOfRequest(user: AuthUser, farmId: string | undefined): strin
     return farmId;
   }
   if (user.role !== 'admin' && user.farmIds.length === 1) return user.farmIds[0]!;
-  const why = user.role === 'admin' ? 'admins see every farm' : user.farmIds.length === 0 ? 'you are not assigned to any farm' : `you are assigned to ${user.farmIds.length} farms`;
+  const why =
+    user.role === 'admin'
+      ? 'admins see every farm'
+      : user.farmIds.length === 0
+        ? 'you are not assigned to any farm'
+        : `you are assigned to ${user.farmIds.length} farms`;
   throw new ValidationFailed([{ field: 'query.farmId', message: `is required: ${why}` }]);
 }

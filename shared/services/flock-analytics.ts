@@ -1,8 +1,17 @@
 import { canAccessFarm } from '../domain/farm-access.js';
 import { ageDays } from '../domain/cycle-summary.js';
 import {
-  KPI_CATALOGUE, bestPerKpi, changesBetween, cycleSummaryKpis, kpiDefinition, noKpis, parseCompareSelection, rankBy,
-  type CompareRef, type CycleSummaryKpis, type RankableKpi,
+  KPI_CATALOGUE,
+  bestPerKpi,
+  changesBetween,
+  cycleSummaryKpis,
+  kpiDefinition,
+  noKpis,
+  parseCompareSelection,
+  rankBy,
+  type CompareRef,
+  type CycleSummaryKpis,
+  type RankableKpi,
 } from '../domain/flock-analytics.js';
 import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
@@ -30,11 +39,24 @@ const today10 = (now: Date) => now.toISOString().slice(0, 10);
 type FlockHead = Pick<FlockRecord, 'id' | 'farmId' | 'houseId' | 'name' | 'birdType' | 'breed' | 'hatchDate' | 'status' | 'activeCycleId'>;
 
 const flockDto = (f: FlockHead) => ({
-  id: f.id, name: f.name, farmId: f.farmId, houseId: f.houseId, birdType: f.birdType, breed: f.breed, hatchDate: f.hatchDate, status: f.status, activeCycleId: f.activeCycleId,
+  id: f.id,
+  name: f.name,
+  farmId: f.farmId,
+  houseId: f.houseId,
+  birdType: f.birdType,
+  breed: f.breed,
+  hatchDate: f.hatchDate,
+  status: f.status,
+  activeCycleId: f.activeCycleId,
 });
 
 const cycleDto = (c: CycleRecord, now: Date) => ({
-  id: c.id, name: c.name, status: c.status, startDate: c.startDate, endDate: c.endDate, ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+  id: c.id,
+  name: c.name,
+  status: c.status,
+  startDate: c.startDate,
+  endDate: c.endDate,
+  ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
 });
 
 const kpisOf = (c: CycleRecord, f: FlockHead, now: Date) => cycleSummaryKpis(c, f, now);
@@ -104,7 +126,9 @@ export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, n
   });
   const second = active.length ? (await readFlocksAndCycles([], active)).cycles : new Map<string, CycleRecord>();
   const cycleByKey = new Map([...first.cycles, ...second]);
-  const withoutActive = flockRefs.filter((r) => !visible(r.flockId)!.activeCycleId || !cycleByKey.has(`${r.flockId}:${visible(r.flockId)!.activeCycleId}`)).map((r) => r.flockId);
+  const withoutActive = flockRefs
+    .filter((r) => !visible(r.flockId)!.activeCycleId || !cycleByKey.has(`${r.flockId}:${visible(r.flockId)!.activeCycleId}`))
+    .map((r) => r.flockId);
   const latest = withoutActive.length ? await readLatestCycles(withoutActive) : new Map<string, CycleRecord | undefined>();
 
   const items: CompareItem[] = refs.map((ref) => {
@@ -135,7 +159,10 @@ export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, n
     asOf: today10(now),
     items: rows,
     best: Object.fromEntries(
-      Object.entries(best).map(([kpi, b]) => [kpi, b && { item: b.key, key: rows[b.key]!.key, flockId: rows[b.key]!.flock.id, cycleId: rows[b.key]!.cycle?.id ?? null, value: b.value }]),
+      Object.entries(best).map(([kpi, b]) => [
+        kpi,
+        b && { item: b.key, key: rows[b.key]!.key, flockId: rows[b.key]!.flock.id, cycleId: rows[b.key]!.cycle?.id ?? null, value: b.value },
+      ]),
     ),
   };
 }
@@ -163,7 +190,12 @@ export async function rankFlocks(user: AuthUser, query: FlockRankingQuery, now =
     const cycle = activeOf(f) ?? latest.get(f.id);
     const reason = status === 'all' ? 'no cycle yet' : 'no active cycle';
     const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, now) : noKpis(reason);
-    return { item: { flock: f, cycle, selectedBy: (cycle ? (activeOf(f) ? 'active_cycle' : 'latest_cycle') : 'none') as Selected }, name: f.name, id: f.id, figure: kpis[kpi] };
+    return {
+      item: { flock: f, cycle, selectedBy: (cycle ? (activeOf(f) ? 'active_cycle' : 'latest_cycle') : 'none') as Selected },
+      name: f.name,
+      id: f.id,
+      figure: kpis[kpi],
+    };
   });
   const ranked = rankBy(kpi, entries);
   return {
@@ -187,4 +219,5 @@ export async function rankFlocks(user: AuthUser, query: FlockRankingQuery, now =
 // ---------------------------------------------------------------------------------------------------
 // GET /api/v1/flock-analytics/kpis
 
-export const kpiCatalogue = () => KPI_CATALOGUE.map((k) => ({ name: k.name, unit: k.unit, better: k.better, birdTypes: [...k.birdTypes], description: k.description }));
+export const kpiCatalogue = () =>
+  KPI_CATALOGUE.map((k) => ({ name: k.name, unit: k.unit, better: k.better, birdTypes: [...k.birdTypes], description: k.description }));

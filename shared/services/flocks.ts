@@ -14,8 +14,20 @@ import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../sc
 
 export function toFlockDto(f: FlockRecord) {
   return {
-    id: f.id, farmId: f.farmId, houseId: f.houseId, name: f.name, birdType: f.birdType, breed: f.breed, hatchDate: f.hatchDate,
-    source: f.source, notes: f.notes, status: f.status, activeCycleId: f.activeCycleId, createdAt: f.createdAt, updatedAt: f.updatedAt, version: f.version,
+    id: f.id,
+    farmId: f.farmId,
+    houseId: f.houseId,
+    name: f.name,
+    birdType: f.birdType,
+    breed: f.breed,
+    hatchDate: f.hatchDate,
+    source: f.source,
+    notes: f.notes,
+    status: f.status,
+    activeCycleId: f.activeCycleId,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+    version: f.version,
   };
 }
 
@@ -39,14 +51,32 @@ export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requ
     await checkPlacement(user, farmId, body.houseId);
     const now = new Date().toISOString();
     const flock: FlockRecord = {
-      id: ulid(), farmId, houseId: body.houseId ?? null, name: body.name.trim(), birdType: body.birdType, breed: body.breed?.trim() || null,
-      hatchDate: body.hatchDate ?? null, source: body.source ?? null, notes: body.notes ?? null, status: 'active', activeCycleId: null,
-      createdAt: now, updatedAt: now, version: 1,
+      id: ulid(),
+      farmId,
+      houseId: body.houseId ?? null,
+      name: body.name.trim(),
+      birdType: body.birdType,
+      breed: body.breed?.trim() || null,
+      hatchDate: body.hatchDate ?? null,
+      source: body.source ?? null,
+      notes: body.notes ?? null,
+      status: 'active',
+      activeCycleId: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
     };
     const response = { statusCode: 201, body: { message: 'Flock created', data: toFlockDto(flock) } };
     await createFlock(flock, [
       ...remember(response),
-      auditPut({ actorId: user.id, action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType }, requestId }),
+      auditPut({
+        actorId: user.id,
+        action: 'flock.create',
+        targetType: 'flock',
+        targetId: flock.id,
+        changes: { name: flock.name, farmId, birdType: flock.birdType },
+        requestId,
+      }),
     ]);
     return response;
   });
@@ -67,12 +97,20 @@ export async function listFlocksFor(user: AuthUser, query: ListFlocksQuery) {
 
 const EDITABLE = ['name', 'breed', 'houseId', 'hatchDate', 'source', 'notes'] as const;
 
-export async function updateFlockFor(user: AuthUser, flockId: string, body: UpdateFlockBody, ifMatch: string | undefined, requestId: string): Promise<FlockRecord> {
+export async function updateFlockFor(
+  user: AuthUser,
+  flockId: string,
+  body: UpdateFlockBody,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<FlockRecord> {
   const current = await scopedFlock(user, flockId);
   const version = expectedVersion(current.version, ifMatch, body.version, `Flock ${flockId}`);
   if (body.houseId) await checkPlacement(user, current.farmId, body.houseId);
   const next: FlockRecord = { ...current };
-  for (const field of EDITABLE) if (body[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = typeof body[field] === 'string' ? (body[field] as string).trim() : body[field];
+  for (const field of EDITABLE)
+    if (body[field] !== undefined)
+      (next as unknown as Record<string, unknown>)[field] = typeof body[field] === 'string' ? (body[field] as string).trim() : body[field];
   const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return current;
   const saved = { ...next, updatedAt: new Date().toISOString(), version: version + 1 };
@@ -84,12 +122,23 @@ export async function updateFlockFor(user: AuthUser, flockId: string, body: Upda
 export async function archiveFlockFor(user: AuthUser, flockId: string, requestId: string): Promise<void> {
   const current = await scopedFlock(user, flockId);
   if (current.status === 'archived') return;
-  const activeCycle = () => new Conflict(`Flock ${flockId} has an active cycle${current.activeCycleId ? ` (${current.activeCycleId})` : ''}; close it before archiving the flock`);
+  const activeCycle = () =>
+    new Conflict(`Flock ${flockId} has an active cycle${current.activeCycleId ? ` (${current.activeCycleId})` : ''}; close it before archiving the flock`);
   if (current.activeCycleId) throw activeCycle();
   const saved: FlockRecord = { ...current, status: 'archived', updatedAt: new Date().toISOString(), version: current.version + 1 };
   await saveFlock(
-    saved, current.version,
-    [auditPut({ actorId: user.id, action: 'flock.archive', targetType: 'flock', targetId: flockId, changes: { status: { from: 'active', to: 'archived' } }, requestId })],
+    saved,
+    current.version,
+    [
+      auditPut({
+        actorId: user.id,
+        action: 'flock.archive',
+        targetType: 'flock',
+        targetId: flockId,
+        changes: { status: { from: 'active', to: 'archived' } },
+        requestId,
+      }),
+    ],
     { expression: 'activeCycleId = :none', values: { ':none': null } },
     activeCycle,
   );

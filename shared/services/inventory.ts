@@ -34,8 +34,14 @@ export async function farmStockFor(user: AuthUser, query: InventoryStockQuery) {
       const c = f.activeCycleId ? cycles.get(f.activeCycleId) : undefined;
       const active = c && c.status === 'active' && c.flockId === f.id ? c : undefined;
       return {
-        flockId: f.id, name: f.name, birdType: f.birdType, houseId: f.houseId,
-        cycleId: active?.id ?? null, cycleStartDate: active?.startDate ?? null, placed: active?.placed ?? 0, alive: active?.alive ?? 0,
+        flockId: f.id,
+        name: f.name,
+        birdType: f.birdType,
+        houseId: f.houseId,
+        cycleId: active?.id ?? null,
+        cycleStartDate: active?.startDate ?? null,
+        placed: active?.placed ?? 0,
+        alive: active?.alive ?? 0,
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.flockId.localeCompare(b.flockId));
@@ -49,7 +55,11 @@ export async function farmStockFor(user: AuthUser, query: InventoryStockQuery) {
   };
 }
 
-function searchOf(farmId: string, q: { type?: string; from?: string; to?: string; flockId?: string; order?: 'asc' | 'desc' }, defaultOrder: 'asc' | 'desc'): MovementSearch {
+function searchOf(
+  farmId: string,
+  q: { type?: string; from?: string; to?: string; flockId?: string; order?: 'asc' | 'desc' },
+  defaultOrder: 'asc' | 'desc',
+): MovementSearch {
   if (q.from && q.to && q.from > q.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
   return { farmId, type: q.type, flockId: q.flockId, from: q.from, to: q.to, order: q.order ?? defaultOrder };
 }
@@ -85,11 +95,13 @@ export async function exportMovementsFor(user: AuthUser, query: InventoryExportQ
   // The farm check comes before any refusal, so an unknown farm is a 404 whatever its size.
   const dtos = await withLocks(farmId, stop ? [] : items);
   if (stop) {
-    const what = stop.reason === 'rows' ? `matches more than ${stop.limit} movements` : `would read more than ${stop.limit} movements to apply the type/flock filter`;
+    const what =
+      stop.reason === 'rows' ? `matches more than ${stop.limit} movements` : `would read more than ${stop.limit} movements to apply the type/flock filter`;
     throw new BadRequest(`The export ${what}; narrow the date range (from, to)`);
   }
   const csv = movementsCsv(dtos);
-  if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES) throw new BadRequest(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
+  if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES)
+    throw new BadRequest(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
   const today = new Date().toISOString().slice(0, 10);
   return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: dtos.length };
 }

@@ -6,7 +6,18 @@ import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
-import { applyLedger, balanceOf, type LedgerGroup, feedTypesInStock, getCycleAndMovement, listMovements, LedgerRefused, setLock, type CycleRef, type MovementRecord } from '../db/movements.js';
+import {
+  applyLedger,
+  balanceOf,
+  type LedgerGroup,
+  feedTypesInStock,
+  getCycleAndMovement,
+  listMovements,
+  LedgerRefused,
+  setLock,
+  type CycleRef,
+  type MovementRecord,
+} from '../db/movements.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { AuthUser } from '../http/context.js';
 import { scopedCycle } from './cycles.js';
@@ -20,9 +31,18 @@ import { expectedVersion } from '../domain/concurrency.js';
 
 export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
   return {
-    id: m.id, flockId: m.flockId, cycleId: m.cycleId, farmId: m.farmId, type: m.type, date: m.date, fields: m.fields,
+    id: m.id,
+    flockId: m.flockId,
+    cycleId: m.cycleId,
+    farmId: m.farmId,
+    type: m.type,
+    date: m.date,
+    fields: m.fields,
     lock: effectiveLock(m, cycle, now, settings().autoLockHours),
-    createdAt: m.createdAt, createdBy: m.createdBy, updatedAt: m.updatedAt, version: m.version,
+    createdAt: m.createdAt,
+    createdBy: m.createdBy,
+    updatedAt: m.updatedAt,
+    version: m.version,
   };
 }
 
@@ -62,9 +82,15 @@ const UNITS: Record<Target['kind'], (n: number) => string> = {
 /** Turns a refused ledger write into a message that names the balance. */
 async function explain(err: LedgerRefused): Promise<Conflict> {
   const { value, cycle } = await balanceOf(err.ref, err.target);
-  if (err.target.kind === 'cycle' && cycle && cycle.status !== 'active') return new Conflict(`Cycle ${err.ref.cycleId} is closed; it takes no new or changed movements`);
+  if (err.target.kind === 'cycle' && cycle && cycle.status !== 'active')
+    return new Conflict(`Cycle ${err.ref.cycleId} is closed; it takes no new or changed movements`);
   if (err.needs === undefined) return new Conflict('The ledger changed concurrently; retry');
-  const where = err.target.kind === 'cycle' ? `in cycle ${err.ref.cycleId}` : err.target.kind === 'feed' ? `of feed "${err.target.feedType}" in stock on farm ${err.ref.farmId}` : `in stock on farm ${err.ref.farmId}`;
+  const where =
+    err.target.kind === 'cycle'
+      ? `in cycle ${err.ref.cycleId}`
+      : err.target.kind === 'feed'
+        ? `of feed "${err.target.feedType}" in stock on farm ${err.ref.farmId}`
+        : `in stock on farm ${err.ref.farmId}`;
   return new Conflict(`Only ${UNITS[err.target.kind](value)} ${where}; this movement needs ${UNITS[err.target.kind](err.needs)}. Balances never go negative`);
 }
 
@@ -88,7 +114,12 @@ export async function createMovementFor(user: AuthUser, flockId: string, cycleId
     const puts = [own];
     if (other && (input.type === 'bird_transfer_in' || input.type === 'bird_transfer_out')) {
       // Both sides, each pointing at the other, so a later delete removes the pair together.
-      const mirror: MovementInput = { type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in', date: input.date, quantity: input.quantity, counterpartFlockId: flockId };
+      const mirror: MovementInput = {
+        type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in',
+        date: input.date,
+        quantity: input.quantity,
+        counterpartFlockId: flockId,
+      };
       const mirrorRecord = record(mirror, refOf(other), user.id, now, { transferId, counterpartCycleId: cycle.id, counterpartMovementId: own.id });
       own.fields = { ...own.fields, counterpartCycleId: other.id, counterpartMovementId: mirrorRecord.id };
       puts.push(mirrorRecord);
@@ -120,7 +151,16 @@ export async function lockMovement(user: AuthUser, flockId: string, cycleId: str
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (current) throw new Conflict(`Movement ${movementId} is already locked (${current.type}: ${current.reason})`);
   const lock = { type: 'manual' as const, reason, at: new Date().toISOString(), by: user.id };
-  await setLock(movement, lock, [auditPut({ actorId: user.id, action: 'movement.lock', targetType: 'movement', targetId: movementId, changes: { lock: { from: null, to: lock } }, requestId })]);
+  await setLock(movement, lock, [
+    auditPut({
+      actorId: user.id,
+      action: 'movement.lock',
+      targetType: 'movement',
+      targetId: movementId,
+      changes: { lock: { from: null, to: lock } },
+      requestId,
+    }),
+  ]);
   return toMovementDto({ ...movement, lock, version: movement.version + 1, updatedAt: lock.at }, cycle);
 }
 
@@ -128,8 +168,18 @@ export async function unlockMovement(user: AuthUser, flockId: string, cycleId: s
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (!current) throw new Conflict(`Movement ${movementId} is not locked`);
-  if (current.type === 'automatic') throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
-  await setLock(movement, null, [auditPut({ actorId: user.id, action: 'movement.unlock', targetType: 'movement', targetId: movementId, changes: { lock: { from: current, to: null }, reason }, requestId })]);
+  if (current.type === 'automatic')
+    throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
+  await setLock(movement, null, [
+    auditPut({
+      actorId: user.id,
+      action: 'movement.unlock',
+      targetType: 'movement',
+      targetId: movementId,
+      changes: { lock: { from: current, to: null }, reason },
+      requestId,
+    }),
+  ]);
   return toMovementDto({ ...movement, lock: null, version: movement.version + 1, updatedAt: new Date().toISOString() }, cycle);
 }
 
@@ -141,7 +191,10 @@ export const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHou
 
 export function assertUnlocked(movement: MovementRecord, cycle: CycleRecord): void {
   const lock = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
-  if (lock) throw new Conflict(`Movement ${movement.id} is locked (${lock.type}: ${lock.reason}); ${lock.type === 'manual' ? 'unlock it first' : 'it can no longer change'}`);
+  if (lock)
+    throw new Conflict(
+      `Movement ${movement.id} is locked (${lock.type}: ${lock.reason}); ${lock.type === 'manual' ? 'unlock it first' : 'it can no longer change'}`,
+    );
 }
 
 export async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
@@ -152,7 +205,15 @@ export async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export async function updateMovementFor(user: AuthUser, flockId: string, cycleId: string, movementId: string, body: UpdateMovementBody, ifMatch: string | undefined, requestId: string) {
+export async function updateMovementFor(
+  user: AuthUser,
+  flockId: string,
+  cycleId: string,
+  movementId: string,
+  body: UpdateMovementBody,
+  ifMatch: string | undefined,
+  requestId: string,
+) {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const version = expectedVersion(movement.version, ifMatch, body.version, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
@@ -174,7 +235,16 @@ export async function updateMovementFor(user: AuthUser, flockId: string, cycleId
     applyLedger({
       groups: [{ ref: refOf(cycle), changes }],
       replaces: [{ movement: updated, previous: movement, expectedVersion: version, createdAfter: autoLockCutoff() }],
-      extra: [auditPut({ actorId: user.id, action: 'movement.update', targetType: 'movement', targetId: movementId, changes: diffFields(movement, updated), requestId })],
+      extra: [
+        auditPut({
+          actorId: user.id,
+          action: 'movement.update',
+          targetType: 'movement',
+          targetId: movementId,
+          changes: diffFields(movement, updated),
+          requestId,
+        }),
+      ],
     }),
   );
   return toMovementDto(updated, cycle);
@@ -196,7 +266,14 @@ function diffFields(before: MovementRecord, after: MovementRecord) {
 }
 
 /** Deletes an unlocked movement and reverses its effects; a transfer goes with its other side. */
-export async function deleteMovementFor(user: AuthUser, flockId: string, cycleId: string, movementId: string, ifMatch: string | undefined, requestId: string): Promise<void> {
+export async function deleteMovementFor(
+  user: AuthUser,
+  flockId: string,
+  cycleId: string,
+  movementId: string,
+  ifMatch: string | undefined,
+  requestId: string,
+): Promise<void> {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   expectedVersion(movement.version, ifMatch, undefined, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
@@ -217,7 +294,16 @@ export async function deleteMovementFor(user: AuthUser, flockId: string, cycleId
     applyLedger({
       groups,
       deletes,
-      extra: [auditPut({ actorId: user.id, action: 'movement.delete', targetType: 'movement', targetId: movementId, changes: { type: movement.type, date: movement.date, fields: movement.fields }, requestId })],
+      extra: [
+        auditPut({
+          actorId: user.id,
+          action: 'movement.delete',
+          targetType: 'movement',
+          targetId: movementId,
+          changes: { type: movement.type, date: movement.date, fields: movement.fields },
+          requestId,
+        }),
+      ],
     }),
   );
 }

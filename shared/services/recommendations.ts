@@ -3,7 +3,16 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { getCycle } from '../db/cycles.js';
-import { createRecommendations, getRecommendation, listRecommendations, proposalPut, proposedRules, recommendationPut, saveDecision, type RecommendationRecord } from '../db/recommendations.js';
+import {
+  createRecommendations,
+  getRecommendation,
+  listRecommendations,
+  proposalPut,
+  proposedRules,
+  recommendationPut,
+  saveDecision,
+  type RecommendationRecord,
+} from '../db/recommendations.js';
 import { detectAnomalies } from '../domain/analytics/anomalies.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { cycleKpis, dailySeries } from '../domain/analytics/kpis.js';
@@ -33,13 +42,40 @@ export async function createRecommendationFor(user: AuthUser, body: CreateRecomm
     }
     const now = new Date().toISOString();
     const rec: RecommendationRecord = {
-      id: ulid(), farmId: flock.farmId, flockId: flock.id, cycleId: cycleId ?? null, category: body.category, priority: body.priority ?? 'medium',
-      description: body.description.trim(), expectedBenefit: body.expectedBenefit.trim(), status: 'open', source: 'user', rule: null, evidence: [],
-      decidedAt: null, decidedBy: null, decisionNote: null, createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+      id: ulid(),
+      farmId: flock.farmId,
+      flockId: flock.id,
+      cycleId: cycleId ?? null,
+      category: body.category,
+      priority: body.priority ?? 'medium',
+      description: body.description.trim(),
+      expectedBenefit: body.expectedBenefit.trim(),
+      status: 'open',
+      source: 'user',
+      rule: null,
+      evidence: [],
+      decidedAt: null,
+      decidedBy: null,
+      decisionNote: null,
+      createdAt: now,
+      createdBy: user.id,
+      updatedAt: now,
+      version: 1,
     };
     const response = { statusCode: 201, body: { message: 'Recommendation created', data: toRecommendationDto(rec) } };
     await createRecommendations(
-      [recommendationPut(rec), ...remember(response), auditPut({ actorId: user.id, action: 'recommendation.create', targetType: 'recommendation', targetId: rec.id, changes: { flockId: rec.flockId, category: rec.category }, requestId })],
+      [
+        recommendationPut(rec),
+        ...remember(response),
+        auditPut({
+          actorId: user.id,
+          action: 'recommendation.create',
+          targetType: 'recommendation',
+          targetId: rec.id,
+          changes: { flockId: rec.flockId, category: rec.category },
+          requestId,
+        }),
+      ],
       (index) => (index === 1 ? new DuplicateRequest() : new Conflict('Recommendation id collision; retry')),
     );
     return response;
@@ -57,7 +93,8 @@ export async function listRecommendationsFor(user: AuthUser, query: ListRecommen
   const filter = { status: query.status, category: query.category, source: query.source };
   if (query.flockId) {
     const flock = await scopedFlock(user, query.flockId);
-    if (query.farmId !== undefined && query.farmId !== flock.farmId) throw new ValidationFailed([{ field: 'query.farmId', message: `flock ${flock.id} is not on farm ${query.farmId}` }]);
+    if (query.farmId !== undefined && query.farmId !== flock.farmId)
+      throw new ValidationFailed([{ field: 'query.farmId', message: `flock ${flock.id} is not on farm ${query.farmId}` }]);
     return { ...(await listRecommendations({ flockId: flock.id }, filter, { limit, cursor: query.cursor })), limit };
   }
   const farmId = farmOfRequest(user, query.farmId);
@@ -77,9 +114,24 @@ export async function decideRecommendation(
   const version = expectedVersion(rec.version, ifMatch, body.version, `Recommendation ${id}`);
   if (rec.status !== 'open') throw new Conflict(`Recommendation ${id} is already ${rec.status}`);
   const now = new Date().toISOString();
-  const next: RecommendationRecord = { ...rec, status: decision, decidedAt: now, decidedBy: user.id, decisionNote: body.note?.trim() ?? null, updatedAt: now, version: version + 1 };
+  const next: RecommendationRecord = {
+    ...rec,
+    status: decision,
+    decidedAt: now,
+    decidedBy: user.id,
+    decisionNote: body.note?.trim() ?? null,
+    updatedAt: now,
+    version: version + 1,
+  };
   await saveDecision(next, version, [
-    auditPut({ actorId: user.id, action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`, targetType: 'recommendation', targetId: id, changes: { status: { from: 'open', to: decision } }, requestId }),
+    auditPut({
+      actorId: user.id,
+      action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`,
+      targetType: 'recommendation',
+      targetId: id,
+      changes: { status: { from: 'open', to: decision } },
+      requestId,
+    }),
   ]);
   return next;
 }
@@ -97,8 +149,11 @@ export async function generateProposals(user: AuthUser, body: GenerateRecommenda
   const series = dailySeries(ctx.inputs, ctx.config);
   const comparison = compareWithStandard(ctx.inputs, ctx.config, series);
   const found = proposals({
-    kpis: cycleKpis(ctx.inputs, ctx.config, series), comparison, anomalies: detectAnomalies(ctx.inputs, ctx.config, { series, comparison }),
-    config: ctx.config, asOf: ctx.inputs.asOf,
+    kpis: cycleKpis(ctx.inputs, ctx.config, series),
+    comparison,
+    anomalies: detectAnomalies(ctx.inputs, ctx.config, { series, comparison }),
+    config: ctx.config,
+    asOf: ctx.inputs.asOf,
   });
   const already = await proposedRules(cycleId);
   const created: RecommendationRecord[] = [];
@@ -110,13 +165,40 @@ export async function generateProposals(user: AuthUser, body: GenerateRecommenda
     }
     const now = new Date().toISOString();
     const rec: RecommendationRecord & { cycleId: string; rule: string } = {
-      id: ulid(), farmId: flock.farmId, flockId: flock.id, cycleId, category: p.category, priority: p.priority, description: p.description,
-      expectedBenefit: p.expectedBenefit, status: 'open', source: 'system', rule: p.rule, evidence: p.evidence,
-      decidedAt: null, decidedBy: null, decisionNote: null, createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+      id: ulid(),
+      farmId: flock.farmId,
+      flockId: flock.id,
+      cycleId,
+      category: p.category,
+      priority: p.priority,
+      description: p.description,
+      expectedBenefit: p.expectedBenefit,
+      status: 'open',
+      source: 'system',
+      rule: p.rule,
+      evidence: p.evidence,
+      decidedAt: null,
+      decidedBy: null,
+      decisionNote: null,
+      createdAt: now,
+      createdBy: user.id,
+      updatedAt: now,
+      version: 1,
     };
     try {
       await createRecommendations(
-        [proposalPut(rec), recommendationPut(rec), auditPut({ actorId: user.id, action: 'recommendation.propose', targetType: 'recommendation', targetId: rec.id, changes: { rule: p.rule, cycleId }, requestId })],
+        [
+          proposalPut(rec),
+          recommendationPut(rec),
+          auditPut({
+            actorId: user.id,
+            action: 'recommendation.propose',
+            targetType: 'recommendation',
+            targetId: rec.id,
+            changes: { rule: p.rule, cycleId },
+            requestId,
+          }),
+        ],
         () => new Conflict(p.rule),
       );
       created.push(rec);

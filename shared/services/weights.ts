@@ -1,7 +1,16 @@
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import {
-  agesAt, confidenceOf, dayStats, ingestDay, isImplausible, latestAllowedDate, manualInputProblems, manualStats, phaseOf, readingDate,
+  agesAt,
+  confidenceOf,
+  dayStats,
+  ingestDay,
+  isImplausible,
+  latestAllowedDate,
+  manualInputProblems,
+  manualStats,
+  phaseOf,
+  readingDate,
   type RejectReason,
 } from '../domain/weights.js';
 import type { TransactItem } from '../db/client.js';
@@ -24,11 +33,23 @@ type CycleView = Pick<CycleRecord, 'startDate' | 'hatchDate' | 'birdType'>;
 export function toWeightDto(r: WeightRecord, cycle: CycleView) {
   const { daysInCycle, ageDays } = agesAt(r.date, cycle);
   return {
-    id: r.id, date: r.date, grams: r.grams, method: r.method,
+    id: r.id,
+    date: r.date,
+    grams: r.grams,
+    method: r.method,
     confidence: confidenceOf({ method: r.method, n: r.sampleSize, cv: r.cv }),
-    phase: phaseOf(cycle.birdType, ageDays), daysInCycle, ageDays,
-    sampleSize: r.sampleSize, sd: r.sd, cv: r.cv, uniformityPct: r.uniformityPct,
-    deviceId: r.deviceId, houseId: r.houseId, notes: r.notes, createdAt: r.createdAt, updatedAt: r.updatedAt,
+    phase: phaseOf(cycle.birdType, ageDays),
+    daysInCycle,
+    ageDays,
+    sampleSize: r.sampleSize,
+    sd: r.sd,
+    cv: r.cv,
+    uniformityPct: r.uniformityPct,
+    deviceId: r.deviceId,
+    houseId: r.houseId,
+    notes: r.notes,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -73,14 +94,33 @@ export async function recordWeightFor(user: AuthUser, flockId: string, cycleId: 
       if (cycle.status !== 'active') throw closed(cycleId);
       const now = new Date().toISOString();
       const record: WeightRecord = {
-        id, cycleId, flockId, farmId: cycle.farmId, date: body.date, method: 'manual_sample', deviceId: null, houseId: null,
-        grams: stats.mean, sampleSize: stats.n, sd: stats.sd, cv: stats.cv, uniformityPct: stats.uniformityPct, notes: body.notes ?? null,
+        id,
+        cycleId,
+        flockId,
+        farmId: cycle.farmId,
+        date: body.date,
+        method: 'manual_sample',
+        deviceId: null,
+        houseId: null,
+        grams: stats.mean,
+        sampleSize: stats.n,
+        sd: stats.sd,
+        cv: stats.cv,
+        uniformityPct: stats.uniformityPct,
+        notes: body.notes ?? null,
         ...(body.samples ? { samples: body.samples } : {}),
-        createdAt: now, createdBy: user.id, updatedAt: now, version: 1,
+        createdAt: now,
+        createdBy: user.id,
+        updatedAt: now,
+        version: 1,
       };
       const latest = takesLatest(cycle, body.date);
       const response = { statusCode: 201, body: { message: 'Weight recorded', data: { ...toWeightDto(record, cycle), latestWeightUpdated: latest } } };
-      const items = [weightPut(record, null), latest ? latestWeightUpdate(cycle, { date: body.date, grams: stats.mean }, now) : cycleOpenCheck(cycle), ...remember(response)];
+      const items = [
+        weightPut(record, null),
+        latest ? latestWeightUpdate(cycle, { date: body.date, grams: stats.mean }, now) : cycleOpenCheck(cycle),
+        ...remember(response),
+      ];
       try {
         await writeWeights(items, (i) => (i >= 2 ? new DuplicateRequest() : new StaleRead()));
         return response;
@@ -118,7 +158,9 @@ interface DayReport {
 export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, idempotencyKey: string | undefined) {
   const dates = [...new Set(body.weighings.map((w) => readingDate(w.at)))].sort();
   if (dates.length > MAX_BATCH_DATES) {
-    throw new ValidationFailed([{ field: 'body.weighings', message: `span ${dates.length} dates; at most ${MAX_BATCH_DATES} per batch (send older readings in another batch)` }]);
+    throw new ValidationFailed([
+      { field: 'body.weighings', message: `span ${dates.length} dates; at most ${MAX_BATCH_DATES} per batch (send older readings in another batch)` },
+    ]);
   }
   const flockMissing = () => new NotFound(`Flock ${body.flockId} not found`);
   let cycleId = body.cycleId;
@@ -172,9 +214,25 @@ export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, id
           const merged = ingest.merged;
           const s = dayStats(merged);
           session = {
-            id: body.deviceId, cycleId: cycle.id, flockId: cycle.flockId, farmId: cycle.farmId, date, method: 'automatic_scale', deviceId: body.deviceId, houseId,
-            grams: s.mean, sampleSize: s.n, sd: s.sd, cv: s.cv, uniformityPct: s.uniformityPct, notes: null, day: merged,
-            createdAt: stored?.createdAt ?? now, createdBy: stored?.createdBy ?? user.id, updatedAt: now, version: (stored?.version ?? 0) + 1,
+            id: body.deviceId,
+            cycleId: cycle.id,
+            flockId: cycle.flockId,
+            farmId: cycle.farmId,
+            date,
+            method: 'automatic_scale',
+            deviceId: body.deviceId,
+            houseId,
+            grams: s.mean,
+            sampleSize: s.n,
+            sd: s.sd,
+            cv: s.cv,
+            uniformityPct: s.uniformityPct,
+            notes: null,
+            day: merged,
+            createdAt: stored?.createdAt ?? now,
+            createdBy: stored?.createdBy ?? user.id,
+            updatedAt: now,
+            version: (stored?.version ?? 0) + 1,
           };
           writes.push({ record: session, expectedVersion: stored ? stored.version : null });
         }
@@ -188,8 +246,14 @@ export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, id
         body: {
           message: `${accepted} of ${body.weighings.length} reading(s) accepted`,
           data: {
-            deviceId: body.deviceId, flockId: cycle.flockId, cycleId: cycle.id, accepted, rejected: body.weighings.length - accepted, rejectedBy,
-            latestWeightUpdated: latest, days,
+            deviceId: body.deviceId,
+            flockId: cycle.flockId,
+            cycleId: cycle.id,
+            accepted,
+            rejected: body.weighings.length - accepted,
+            rejectedBy,
+            latestWeightUpdated: latest,
+            days,
           },
         },
       };

@@ -93,7 +93,8 @@ const apiMethods = () =>
     const p = m.resource.Properties as { HttpMethod: string; Integration?: { Type?: string } };
     return !(p.HttpMethod === 'OPTIONS' && p.Integration?.Type === 'MOCK');
   });
-const env = (fn: { resource: { Properties?: Record<string, unknown> } }) => ((fn.resource.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
+const env = (fn: { resource: { Properties?: Record<string, unknown> } }) =>
+  ((fn.resource.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
 const bucket = ({ max, windowSeconds }: RateLimit) => ({ RateLimit: Number((max / windowSeconds).toFixed(4)), BurstLimit: max });
 
 describe('prod package: stacks', () => {
@@ -117,7 +118,10 @@ describe('prod package: stacks', () => {
     // Every function's group (its handler folder), HTTP or not (scheduled jobs, IoT rules).
     const groups = [...new Set(Object.values(state.service.functions).map((f) => /^functions\/([^/]+)\//.exec(f.handler)?.[1]))].sort();
     expect(groups).not.toContain(undefined);
-    const nested = set.stacks.filter((s) => s.name !== 'root').map((s) => s.name).sort();
+    const nested = set.stacks
+      .filter((s) => s.name !== 'root')
+      .map((s) => s.name)
+      .sort();
     expect(nested).toEqual(groups.map((g) => `${stackBaseName(g!)}NestedStack`).sort());
     const groupOf = new Map(Object.entries(state.service.functions).map(([name, f]) => [name, f.handler.split('/')[1]!]));
     for (const fn of lambdaFunctions()) {
@@ -128,7 +132,15 @@ describe('prod package: stacks', () => {
     for (const p of set.ofType('AWS::Lambda::Permission')) expect(set.resolve(p.stack, p.resource.Properties?.FunctionName).stack, p.id).toBe(p.stack);
     for (const l of set.ofType('AWS::Logs::LogGroup')) expect(l.stack, l.id).not.toBe('root');
     const rootTypes = new Set(Object.values(set.root.Resources).map((r) => r.Type));
-    for (const type of ['AWS::ApiGateway::RestApi', 'AWS::ApiGateway::Deployment', 'AWS::ApiGateway::UsagePlan', 'AWS::ApiGateway::ApiKey', 'AWS::ApiGateway::UsagePlanKey', 'AWS::DynamoDB::Table', 'AWS::IAM::Role']) {
+    for (const type of [
+      'AWS::ApiGateway::RestApi',
+      'AWS::ApiGateway::Deployment',
+      'AWS::ApiGateway::UsagePlan',
+      'AWS::ApiGateway::ApiKey',
+      'AWS::ApiGateway::UsagePlanKey',
+      'AWS::DynamoDB::Table',
+      'AWS::IAM::Role',
+    ]) {
       expect(rootTypes.has(type), type).toBe(true);
     }
   });
@@ -150,7 +162,7 @@ describe('prod package: stacks', () => {
 
   it('every function bundle stays within 300 KB (the AWS SDK comes from the runtime, not the zip)', () => {
     for (const fn of lambdaFunctions()) {
-      const zip = join(out, basename(String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key)));
+      const zip = join(out, basename(String((fn.resource.Properties?.Code as { S3Key?: unknown } | undefined)?.S3Key)));
       const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' });
       const handler = listing.split('\n').find((l) => /functions\/[^ ]+\.js$/.test(l.trim()));
       expect(handler, fn.id).toBeDefined();
@@ -161,7 +173,7 @@ describe('prod package: stacks', () => {
 
   it('every nested stack template file exists and every function zip is packaged', () => {
     for (const fn of lambdaFunctions()) {
-      const key = String((fn.resource.Properties?.Code as { S3Key?: unknown }).S3Key);
+      const key = String((fn.resource.Properties?.Code as { S3Key?: unknown } | undefined)?.S3Key);
       expect(existsSync(join(out, basename(key))), key).toBe(true);
     }
   });
@@ -228,7 +240,9 @@ describe('prod package: throttling', () => {
   });
 
   it('every auth, read and date route has its method throttle with its class’s numbers, and no other route has one', () => {
-    const plan = set.ofType('AWS::ApiGateway::UsagePlan')[0]!.resource.Properties as { ApiStages: Array<{ Stage: string; ApiId: unknown; Throttle?: Record<string, unknown> }> };
+    const plan = set.ofType('AWS::ApiGateway::UsagePlan')[0]!.resource.Properties as {
+      ApiStages: Array<{ Stage: string; ApiId: unknown; Throttle?: Record<string, unknown> }>;
+    };
     expect(plan.ApiStages).toHaveLength(1);
     const stage = plan.ApiStages[0]!;
     expect(stage.Stage).toBe(STAGE);
@@ -265,7 +279,8 @@ describe('prod package: no local-only values', () => {
     const localSecret = join(ROOT, '.local', 'jwt-secret');
     if (existsSync(localSecret)) leaks.push(readFileSync(localSecret, 'utf8').trim());
     const logicalNames = new Set<string>();
-    for (const s of set.stacks) for (const k of ['Resources', 'Parameters', 'Outputs'] as const) for (const id of Object.keys(s.template[k] ?? {})) logicalNames.add(id);
+    for (const s of set.stacks)
+      for (const k of ['Resources', 'Parameters', 'Outputs'] as const) for (const id of Object.keys(s.template[k] ?? {})) logicalNames.add(id);
 
     for (const fn of lambdaFunctions()) {
       const vars = env(fn);
@@ -303,7 +318,11 @@ describe('prod package: OpenAPI parity', () => {
     expect(deployed).toContain(CATCH_ALL);
 
     const doc = JSON.parse(readFileSync(join(ROOT, 'schemas', 'compiled', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((k) => HTTP_METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((k) => HTTP_METHODS.includes(k))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented).not.toContain(CATCH_ALL);
 
     const missingFromDoc = deployed.filter((op) => op !== CATCH_ALL && !documented.includes(op));

@@ -27,9 +27,15 @@ describe('a broiler cycle over HTTP', () => {
     const farm = await http('POST', '/api/v1/config/farms', { token, body: { name: 'E2E broiler farm', timezone: 'Europe/Amsterdam' } });
     expect(farm.status, farm.text).toBe(201);
     farmId = farm.body.data.id;
-    const house = await http('POST', `/api/v1/config/farms/${farm.body.data.id}/houses`, { token, body: { name: 'House 1', usableAreaM2: 1000, capacity: 20000 } });
+    const house = await http('POST', `/api/v1/config/farms/${farm.body.data.id}/houses`, {
+      token,
+      body: { name: 'House 1', usableAreaM2: 1000, capacity: 20000 },
+    });
     expect(house.status, house.text).toBe(201);
-    const flock = await http('POST', '/api/v1/flocks', { token, body: { name: 'Batch 47', birdType: 'broiler', breed: 'Ross 308', farmId: farm.body.data.id, houseId: house.body.data.id, hatchDate: '2026-11-01' } });
+    const flock = await http('POST', '/api/v1/flocks', {
+      token,
+      body: { name: 'Batch 47', birdType: 'broiler', breed: 'Ross 308', farmId: farm.body.data.id, houseId: house.body.data.id, hatchDate: '2026-11-01' },
+    });
     expect(flock.status, flock.text).toBe(201);
     const cycle = await http('POST', `/api/v1/flocks/${flock.body.data.id}/cycles`, { token, body: { startDate: '2026-11-01', targetAgeDays: 42 } });
     expect(cycle.status, cycle.text).toBe(201);
@@ -44,7 +50,9 @@ describe('a broiler cycle over HTTP', () => {
     expect([first.status, retry.status]).toEqual([201, 201]);
     expect(retry.body.data.id).toBe(first.body.data.id);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect((await http('POST', `${base}/movements`, { token, body: { type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 5000 } })).status).toBe(201);
+    expect(
+      (await http('POST', `${base}/movements`, { token, body: { type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 5000 } })).status,
+    ).toBe(201);
 
     for (let day = 2; day <= 8; day++) {
       const date = `2026-11-0${day}`;
@@ -56,10 +64,22 @@ describe('a broiler cycle over HTTP', () => {
     }
     const fix = await http('POST', `${base}/daily-records`, {
       token,
-      body: { date: '2026-11-08', deaths: { unknown: 12, heat: 3 }, culls: 2, feedKg: 210, waterLiters: 380, temperatureMinC: 30, temperatureMaxC: 34, humidityPct: 58 },
+      body: {
+        date: '2026-11-08',
+        deaths: { unknown: 12, heat: 3 },
+        culls: 2,
+        feedKg: 210,
+        waterLiters: 380,
+        temperatureMinC: 30,
+        temperatureMaxC: 34,
+        humidityPct: 58,
+      },
     });
     expect(fix.status, fix.text).toBe(200);
-    const weighing = await http('POST', `${base}/weights`, { token, body: { date: '2026-11-08', samples: [190, 200, 205, 210, 195, 215, 185, 200, 205, 195] } });
+    const weighing = await http('POST', `${base}/weights`, {
+      token,
+      body: { date: '2026-11-08', samples: [190, 200, 205, 210, 195, 215, 185, 200, 205, 195] },
+    });
     expect(weighing.status, weighing.text).toBe(201);
   });
 

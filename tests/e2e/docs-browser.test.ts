@@ -28,8 +28,14 @@ const CHROMIUM = '/usr/bin/chromium';
  * (and refuses one in args), removed again by close().
  */
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 const SCREENSHOT = join(ARTIFACTS, 'docs.png');
@@ -127,7 +133,9 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
       await page.locator('.swagger-ui .opblock').first().waitFor();
     } catch (err) {
       const seen = [...consoleErrors.map((e) => `console: ${e}`), ...failedRequests.map((r) => `request: ${r}`)];
-      throw new Error(`Swagger UI did not render ${api.baseUrl}/docs: ${(err as Error).message.split('\n')[0]}\n${seen.join('\n') || 'no console error, no failed request'}`);
+      throw new Error(
+        `Swagger UI did not render ${api.baseUrl}/docs: ${(err as Error).message.split('\n')[0]}\n${seen.join('\n') || 'no console error, no failed request'}`,
+      );
     }
   }
 
@@ -240,8 +248,14 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     // no <link rel="icon">: once it declares one, its request counts like any other.
     const declaresIcon = (await page.locator('link[rel~="icon"]').count()) > 0;
     const isFavicon404 = (line: string) => !declaresIcon && /\/favicon\.ico\b/.test(line) && /\b404\b/.test(line);
-    expect(consoleErrors.filter((e) => !isFavicon404(e)), 'console errors').toEqual([]);
-    expect(failedRequests.filter((r) => !isFavicon404(r)), 'failed requests').toEqual([]);
+    expect(
+      consoleErrors.filter((e) => !isFavicon404(e)),
+      'console errors',
+    ).toEqual([]);
+    expect(
+      failedRequests.filter((r) => !isFavicon404(r)),
+      'failed requests',
+    ).toEqual([]);
   });
 
   test('saves a full-page screenshot to tests/e2e/artifacts/docs.png', async () => {

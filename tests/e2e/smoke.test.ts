@@ -106,7 +106,10 @@ describe('e2e smoke through serverless-offline', () => {
     it('login answers {token, user}; the token opens admin routes with {message, data} envelopes', async () => {
       const res = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
       expect(res.status, res.text).toBe(200);
-      expect(res.body).toMatchObject({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), user: { id: api.admin.id, email: api.admin.email, role: 'admin' } });
+      expect(res.body).toMatchObject({
+        token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+        user: { id: api.admin.id, email: api.admin.email, role: 'admin' },
+      });
       expect(res.body.user).not.toHaveProperty('passwordHash');
       adminToken = res.body.token;
 
@@ -288,7 +291,13 @@ describe('e2e smoke through serverless-offline', () => {
     });
 
     it('a body that is not JSON answers 415 {error}', async () => {
-      expectError(await http('POST', '/api/v1/auth/login', { rawBody: 'email=a@example.com&password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+      expectError(
+        await http('POST', '/api/v1/auth/login', {
+          rawBody: 'email=a@example.com&password=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        415,
+      );
       expectError(await http('POST', '/api/v1/auth/login', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } }), 415);
     });
   });

@@ -11,7 +11,10 @@ describe('admin users', () => {
     const admin = await adminLogin();
     const email = uniqueEmail('Manager').toLowerCase();
     const sentEmail = email.replace('manager', 'Manager');
-    const created = await call('POST', '/api/v1/admin/users', { token: admin, body: { email: sentEmail, password: PASSWORD, name: 'Mia Manager', role: 'manager' } });
+    const created = await call('POST', '/api/v1/admin/users', {
+      token: admin,
+      body: { email: sentEmail, password: PASSWORD, name: 'Mia Manager', role: 'manager' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ email, role: 'manager', verified: true, locked: false, explicitCapabilities: null, version: 1 });
     expect(created.body.data.farmIds).toEqual([await getDefaultFarmId()]);
@@ -33,7 +36,10 @@ describe('admin users', () => {
     const admin = await adminLogin();
     const body = { email: uniqueEmail('retry'), password: PASSWORD, name: 'Retry' };
     const headers = { 'Idempotency-Key': `create-${body.email}` };
-    const [a, b] = await Promise.all([call('POST', '/api/v1/admin/users', { token: admin, body, headers }), call('POST', '/api/v1/admin/users', { token: admin, body, headers })]);
+    const [a, b] = await Promise.all([
+      call('POST', '/api/v1/admin/users', { token: admin, body, headers }),
+      call('POST', '/api/v1/admin/users', { token: admin, body, headers }),
+    ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.data.id).toBe(b.body.data.id);
     expect(a.raw + b.raw).not.toMatch(/passwordHash|scrypt\$/);
@@ -62,9 +68,17 @@ describe('admin users', () => {
     const adminId = await getUserIdByEmail(ADMIN.email);
     const { id, token } = await userWith({ role: 'viewer' });
     expect((await call('GET', '/api/v1/admin/capabilities', { token })).status).toBe(403);
-    const patched = await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { role: 'worker', capabilities: ['view_analytics', 'manage_flocks'] } });
+    const patched = await call('PATCH', `/api/v1/admin/users/${id}`, {
+      token: admin,
+      body: { role: 'worker', capabilities: ['view_analytics', 'manage_flocks'] },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ role: 'worker', explicitCapabilities: ['view_analytics', 'manage_flocks'], capabilities: ['view_analytics', 'manage_flocks'], version: 2 });
+    expect(patched.body.data).toMatchObject({
+      role: 'worker',
+      explicitCapabilities: ['view_analytics', 'manage_flocks'],
+      capabilities: ['view_analytics', 'manage_flocks'],
+      version: 2,
+    });
     const restored = await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { capabilities: null } });
     expect(restored.body.data.capabilities).toEqual(['view_analytics', 'create_movement']);
 
@@ -87,7 +101,10 @@ describe('admin users', () => {
     ]);
     const after = await call('GET', `/api/v1/admin/users/${id}`, { token: admin });
     expect(after.body.data.version).toBe(1);
-    const create = await call('POST', '/api/v1/admin/users', { token: admin, body: { email: uniqueEmail(), password: PASSWORD, name: 'X', capabilities: ['update_analytics_config'] } });
+    const create = await call('POST', '/api/v1/admin/users', {
+      token: admin,
+      body: { email: uniqueEmail(), password: PASSWORD, name: 'X', capabilities: ['update_analytics_config'] },
+    });
     expect(create.status).toBe(400);
   });
 
@@ -106,7 +123,9 @@ describe('admin users', () => {
     expect((await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { name: 'A', version: 7 } })).status).toBe(409);
     const ok = await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, headers: { 'If-Match': '"1"' }, body: { name: 'Renamed' } });
     expect(ok.status).toBe(200);
-    const racers = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((name) => call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { name, version: 2 } })));
+    const racers = await Promise.all(
+      ['r1', 'r2', 'r3', 'r4'].map((name) => call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { name, version: 2 } })),
+    );
     expect(racers.filter((r) => r.status === 200)).toHaveLength(1);
     expect(racers.filter((r) => r.status === 409)).toHaveLength(3);
   });
@@ -133,8 +152,19 @@ describe('admin users', () => {
 
   it('only admins reach the admin group, whatever explicit capabilities a user holds', async () => {
     const manager = await userWith({ role: 'manager', capabilities: ['view_analytics', 'manage_system', 'manage_farms'] });
-    for (const [method, path] of [['GET', '/api/v1/admin/users'], ['POST', '/api/v1/admin/users'], ['GET', `/api/v1/admin/users/${manager.id}`], ['PATCH', `/api/v1/admin/users/${manager.id}`], ['DELETE', `/api/v1/admin/users/${manager.id}`], ['GET', '/api/v1/admin/capabilities'], ['GET', '/api/v1/admin/audit']] as const) {
-      const res = await call(method, path, { token: manager.token, body: method === 'PATCH' ? { capabilities: ['manage_users'] } : method === 'POST' ? {} : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/v1/admin/users'],
+      ['POST', '/api/v1/admin/users'],
+      ['GET', `/api/v1/admin/users/${manager.id}`],
+      ['PATCH', `/api/v1/admin/users/${manager.id}`],
+      ['DELETE', `/api/v1/admin/users/${manager.id}`],
+      ['GET', '/api/v1/admin/capabilities'],
+      ['GET', '/api/v1/admin/audit'],
+    ] as const) {
+      const res = await call(method, path, {
+        token: manager.token,
+        body: method === 'PATCH' ? { capabilities: ['manage_users'] } : method === 'POST' ? {} : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toEqual({ error: 'Missing capability: manage_users' });
     }

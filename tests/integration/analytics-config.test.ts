@@ -28,10 +28,31 @@ describe('analytics configuration', () => {
     expect(data.version).toBe(0);
     expect(data.updatedAt).toBeNull();
     // DOMAIN.md figures, spelled out here rather than read from the defaults object
-    expect(data.thresholds).toMatchObject({ dailyMortalityPct: 0.5, cumulativeMortalityBasePct: 1, cumulativeMortalityPerAgeDayPct: 0.06, ammoniaMaxPpm: 20, co2MaxPpm: 3000, waterPhMin: 6, waterPhMax: 8, broilerMaxKgPerM2: 33, waterFeedRatioMin: 1.6, waterFeedRatioMax: 2 });
+    expect(data.thresholds).toMatchObject({
+      dailyMortalityPct: 0.5,
+      cumulativeMortalityBasePct: 1,
+      cumulativeMortalityPerAgeDayPct: 0.06,
+      ammoniaMaxPpm: 20,
+      co2MaxPpm: 3000,
+      waterPhMin: 6,
+      waterPhMax: 8,
+      broilerMaxKgPerM2: 33,
+      waterFeedRatioMin: 1.6,
+      waterFeedRatioMax: 2,
+    });
     expect(data.ratios).toMatchObject({ correctedFcrReferenceGrams: 2500, correctedFcrPer100Grams: 0.02 });
     expect(data.consumption).toMatchObject({ broilerWaterMlPerBirdPerAgeDay: 5.7, layerWaterMlPerBirdPerDay: 210 });
-    expect(Object.keys(data).sort()).toEqual(['consumption', 'fallbacks', 'pricing', 'ratios', 'thresholds', 'unitConversions', 'updatedAt', 'updatedBy', 'version']);
+    expect(Object.keys(data).sort()).toEqual([
+      'consumption',
+      'fallbacks',
+      'pricing',
+      'ratios',
+      'thresholds',
+      'unitConversions',
+      'updatedAt',
+      'updatedBy',
+      'version',
+    ]);
   });
 
   it('PUT replaces the named sections (omitted fields → defaults), keeps the others, versions and audits the change', async () => {
@@ -40,7 +61,10 @@ describe('analytics configuration', () => {
     const res = await call('PUT', CONFIG, {
       token: admin,
       headers: { 'If-Match': `"${before.version}"` },
-      body: { pricing: { currency: 'XOF', feedPerKg: 310, feedPerKgByType: { starter: 350 } }, ratios: { correctedFcrReferenceGrams: 1500, correctedFcrPer100Grams: 0.04 } },
+      body: {
+        pricing: { currency: 'XOF', feedPerKg: 310, feedPerKgByType: { starter: 350 } },
+        ratios: { correctedFcrReferenceGrams: 1500, correctedFcrPer100Grams: 0.04 },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe('Analytics configuration updated');
@@ -63,7 +87,10 @@ describe('analytics configuration', () => {
   it('a PUT that changes nothing makes no new version', async () => {
     const admin = await adminLogin();
     const before = await current(admin);
-    const res = await call('PUT', CONFIG, { token: admin, body: { pricing: { currency: before.pricing.currency, feedPerKg: before.pricing.feedPerKg, feedPerKgByType: before.pricing.feedPerKgByType } } });
+    const res = await call('PUT', CONFIG, {
+      token: admin,
+      body: { pricing: { currency: before.pricing.currency, feedPerKg: before.pricing.feedPerKg, feedPerKgByType: before.pricing.feedPerKgByType } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.version).toBe(before.version);
     expect((await history(admin)).length).toBe(before.version);
@@ -101,7 +128,10 @@ describe('analytics configuration', () => {
       const res = await call('PUT', path, { token: admin, body });
       expect(res.status, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body.error).toEqual(expect.any(String));
-      expect(res.body.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await current(admin)).toEqual(before);
   });
@@ -121,7 +151,11 @@ describe('analytics configuration', () => {
   it('optimistic concurrency: a stale If-Match is 412, a stale version 409, and of concurrent writers at one version exactly one wins', async () => {
     const admin = await adminLogin();
     const before = await current(admin);
-    const stale = await call('PUT', CONFIG, { token: admin, headers: { 'If-Match': `"${before.version - 1}"` }, body: { unitConversions: { eggsPerTray: 20 } } });
+    const stale = await call('PUT', CONFIG, {
+      token: admin,
+      headers: { 'If-Match': `"${before.version - 1}"` },
+      body: { unitConversions: { eggsPerTray: 20 } },
+    });
     expect(stale.status).toBe(412);
     const staleBody = await call('PUT', CONFIG, { token: admin, body: { unitConversions: { eggsPerTray: 20 }, version: before.version + 5 } });
     expect(staleBody.status).toBe(409);

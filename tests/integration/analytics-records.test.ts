@@ -14,10 +14,24 @@ describe('POST /api/v2/analytics/egg-production', () => {
     await c.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
     const res = await call('POST', EGGS, {
       token: c.token,
-      body: { flockId: c.flock.id, date: day(-1), totalEggs: 900, cracked: 12, dirty: 5, doubleYolk: 2, averageEggWeightGrams: 61.4, grades: { M: 500, L: 388 } },
+      body: {
+        flockId: c.flock.id,
+        date: day(-1),
+        totalEggs: 900,
+        cracked: 12,
+        dirty: 5,
+        doubleYolk: 2,
+        averageEggWeightGrams: 61.4,
+        grades: { M: 500, L: 388 },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ type: 'egg_collection', date: day(-1), cycleId: c.cycle.id, fields: { totalEggs: 900, cracked: 12, dirty: 5, doubleYolk: 2, averageEggWeightGrams: 61.4 } });
+    expect(res.body.data).toMatchObject({
+      type: 'egg_collection',
+      date: day(-1),
+      cycleId: c.cycle.id,
+      fields: { totalEggs: 900, cracked: 12, dirty: 5, doubleYolk: 2, averageEggWeightGrams: 61.4 },
+    });
     const summary = (await call('GET', c.base, { token: c.token })).body.data;
     expect(summary.eggs).toMatchObject({ collected: 900, cracked: 12, dirty: 5 });
   });
@@ -76,11 +90,21 @@ describe('POST /api/v2/analytics/water-readings', () => {
   it('stores the reading with its pH assessment against the thresholds in force, in one transaction', async () => {
     const c = await flockWithCycle();
     resetDbCalls();
-    const res = await call('POST', WATER, { token: c.token, body: { flockId: c.flock.id, pH: 5.8, temperatureC: 18, chlorinePpm: 3, source: 'line_end', date: day(-2) } });
+    const res = await call('POST', WATER, {
+      token: c.token,
+      body: { flockId: c.flock.id, pH: 5.8, temperatureC: 18, chlorinePpm: 3, source: 'line_end', date: day(-2) },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(dbCalls.TransactWriteItems).toBe(1);
     expect(res.body.data).toMatchObject({
-      flockId: c.flock.id, cycleId: c.cycle.id, date: day(-2), pH: 5.8, temperatureC: 18, chlorinePpm: 3, tdsPpm: null, source: 'line_end',
+      flockId: c.flock.id,
+      cycleId: c.cycle.id,
+      date: day(-2),
+      pH: 5.8,
+      temperatureC: 18,
+      chlorinePpm: 3,
+      tdsPpm: null,
+      source: 'line_end',
       assessment: { pH: 'low', range: { min: 6, max: 8, performanceMin: 6.3 } },
     });
     expect(res.body.data.assessment.message).toMatch(/below the acceptable 6/);
@@ -130,7 +154,11 @@ describe('POST /api/v2/analytics/age-adjusted-data/{flockId}', () => {
     const res = await call('POST', AGE(c.flock.id), { token: c.token, body: { value: 960, sampleSize: 50 } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({
-      metric: 'body_weight_g', value: 960, unit: 'g', date: day(0), ageDays: 21,
+      metric: 'body_weight_g',
+      value: 960,
+      unit: 'g',
+      date: day(0),
+      ageDays: 21,
       standard: { name: 'Ross 308', value: 1012, interpolated: false },
       ageAdjusted: { referenceAgeDays: 42, value: 2844 },
       weighing: { grams: 960, sampleSize: 50, method: 'manual_sample' },
@@ -146,7 +174,12 @@ describe('POST /api/v2/analytics/age-adjusted-data/{flockId}', () => {
     const key = { 'Idempotency-Key': 'age-adjusted-1' };
     const first = await call('POST', AGE(c.flock.id), { token: c.token, headers: key, body: { value: 300, date: day(-1) } });
     expect(first.status).toBe(201);
-    expect(first.body.data).toMatchObject({ standard: null, deviationPct: null, ageAdjusted: null, reason: expect.stringMatching(/no breed standard for "Kuroiler"/) });
+    expect(first.body.data).toMatchObject({
+      standard: null,
+      deviationPct: null,
+      ageAdjusted: null,
+      reason: expect.stringMatching(/no breed standard for "Kuroiler"/),
+    });
     const again = await call('POST', AGE(c.flock.id), { token: c.token, headers: key, body: { value: 300, date: day(-1) } });
     expect(again.headers['Idempotent-Replayed']).toBe('true');
     expect(again.body.data.weighing.id).toBe(first.body.data.weighing.id);

@@ -37,17 +37,40 @@ const age = (n: number) => day(n - 35);
 beforeAll(async () => {
   c = await flockWithCycle({ breed: 'Ross 308', startDate: age(0), cycle: { targetAgeDays: 42, targetWeightGrams: 2800 } });
   await c.move({ type: 'bird_inflow', date: age(0), quantity: 1000, averageWeightGrams: 42, unitCost: 0.5 });
-  await c.move({ type: 'feed_delivery', date: age(0), feedType: 'starter', quantityKg: 2000, unitPrice: 0.5, supplierId: 'S1', orderedDate: age(0), expectedDate: age(0), orderedQuantityKg: 2000 });
+  await c.move({
+    type: 'feed_delivery',
+    date: age(0),
+    feedType: 'starter',
+    quantityKg: 2000,
+    unitPrice: 0.5,
+    supplierId: 'S1',
+    orderedDate: age(0),
+    expectedDate: age(0),
+    orderedQuantityKg: 2000,
+  });
   await c.move({ type: 'bird_mortality', date: age(1), quantity: 10 });
   await c.move({ type: 'feed_consumption', date: age(6), quantityKg: 150, feedType: 'starter' });
   await c.move({ type: 'bird_mortality', date: age(10), quantity: 5, cause: 'heat' });
   await c.move({ type: 'feed_consumption', date: age(13), quantityKg: 400, feedType: 'starter' });
-  await c.move({ type: 'feed_delivery', date: age(14), feedType: 'grower', quantityKg: 3000, supplierId: 'S2', orderedDate: age(5), expectedDate: age(12), orderedQuantityKg: 3100, qualityIssues: ['wet'] });
+  await c.move({
+    type: 'feed_delivery',
+    date: age(14),
+    feedType: 'grower',
+    quantityKg: 3000,
+    supplierId: 'S2',
+    orderedDate: age(5),
+    expectedDate: age(12),
+    orderedQuantityKg: 3100,
+    qualityIssues: ['wet'],
+  });
   await c.move({ type: 'bird_cull', date: age(20), quantity: 5 });
   await c.move({ type: 'feed_consumption', date: age(20), quantityKg: 700, feedType: 'grower' });
   await c.move({ type: 'feed_consumption', date: age(27), quantityKg: 1000, feedType: 'grower' });
   await c.move({ type: 'feed_consumption', date: age(34), quantityKg: 1000, feedType: 'grower' });
-  for (const [a, grams] of [[28, 1600], [35, 2300]] as const) {
+  for (const [a, grams] of [
+    [28, 1600],
+    [35, 2300],
+  ] as const) {
     const res = await call('POST', `${c.base}/weights`, { token: c.token, body: { date: age(a), grams, sampleSize: 100 } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
@@ -109,7 +132,10 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
     expect(financials.costs.chicks.amount).toBe(500);
     expect(financials.costs.feed.amount).toBe(1490);
     expect(financials.costs.feed.byType).toEqual(
-      expect.arrayContaining([expect.objectContaining({ feedType: 'starter', consumedKg: 550, unitPrice: 0.5, amount: 275 }), expect.objectContaining({ feedType: 'grower', consumedKg: 2700, unitPrice: 0.45, amount: 1215 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ feedType: 'starter', consumedKg: 550, unitPrice: 0.5, amount: 275 }),
+        expect.objectContaining({ feedType: 'grower', consumedKg: 2700, unitPrice: 0.45, amount: 1215 }),
+      ]),
     );
     expect(financials.costs.total).toBe(1990);
     expect(financials.revenue.total).toBe(0);
@@ -156,7 +182,11 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
   });
 
   it('answers SVG charts on Accept: image/svg+xml', async () => {
-    for (const [path, chart] of [[`${A}/daily/${ids()}`, 'mortality'], [`${A}/breed/${ids()}`, 'weight'], [`${A}/breed/${ids()}`, 'fcr']] as const) {
+    for (const [path, chart] of [
+      [`${A}/daily/${ids()}`, 'mortality'],
+      [`${A}/breed/${ids()}`, 'weight'],
+      [`${A}/breed/${ids()}`, 'fcr'],
+    ] as const) {
       const res = await call('GET', path, { token: c.token, headers: { Accept: 'image/svg+xml' }, query: { chart } });
       expect(res.status).toBe(200);
       expect(res.headers['Content-Type']).toMatch(/^image\/svg\+xml/);
@@ -177,7 +207,13 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
     const first = await call('POST', GEN, { token: c.token, body: { flockId: c.flock.id } });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data.created.map((r: { rule: string }) => r.rule)).toEqual(['water_ph_out_of_range']);
-    expect(first.body.data.created[0]).toMatchObject({ source: 'system', status: 'open', category: 'water', cycleId: c.cycle.id, evidence: [expect.objectContaining({ metric: 'waterPh', value: 5.5, reference: 6 })] });
+    expect(first.body.data.created[0]).toMatchObject({
+      source: 'system',
+      status: 'open',
+      category: 'water',
+      cycleId: c.cycle.id,
+      evidence: [expect.objectContaining({ metric: 'waterPh', value: 5.5, reference: 6 })],
+    });
     expect(first.body.data.checked).toContain('fcr_above_standard');
     const racers = await Promise.all([1, 2, 3].map(() => call('POST', GEN, { token: c.token, body: { flockId: c.flock.id, cycleId: c.cycle.id } })));
     for (const r of racers) expect(r.body.data).toMatchObject({ created: [], alreadyProposed: ['water_ph_out_of_range'] });
@@ -214,7 +250,13 @@ describe('Analytics V2 overview, breeds and a layer flock', () => {
     const res = await call('GET', A, { token: viewer.token });
     expect(res.status).toBe(200);
     const paths = res.body.data.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
-    for (const p of ['POST /api/v2/analytics/egg-production', 'POST /api/v2/analytics/water-readings', 'POST /api/v2/analytics/validate-daily-data', 'GET /api/v2/analytics/cycle/{flockId}/{cycleId}/suppliers', 'GET /api/v2/analytics/egg-quality-trend/{flockId}']) {
+    for (const p of [
+      'POST /api/v2/analytics/egg-production',
+      'POST /api/v2/analytics/water-readings',
+      'POST /api/v2/analytics/validate-daily-data',
+      'GET /api/v2/analytics/cycle/{flockId}/{cycleId}/suppliers',
+      'GET /api/v2/analytics/egg-quality-trend/{flockId}',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(res.body.data.endpoints.find((e: { path: string }) => e.path.endsWith('/egg-production')).capability).toBe('edit_analytics');
@@ -229,7 +271,10 @@ describe('Analytics V2 overview, breeds and a layer flock', () => {
     await layer.move({ type: 'bird_inflow', date: day(-6), quantity: 1000 });
     // 6 days: 900 eggs a day; cracked 9, 18, 27, 36, 45, 54 (1 % → 6 %)
     for (let i = 0; i < 6; i++) {
-      const res = await call('POST', `${A}/egg-production`, { token: layer.token, body: { flockId: layer.flock.id, date: day(-6 + i), totalEggs: 900, cracked: 9 * (i + 1), averageEggWeightGrams: 62 } });
+      const res = await call('POST', `${A}/egg-production`, {
+        token: layer.token,
+        body: { flockId: layer.flock.id, date: day(-6 + i), totalEggs: 900, cracked: 9 * (i + 1), averageEggWeightGrams: 62 },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
     const { kpis } = await (await call('GET', `${A}/cycle/${layer.flock.id}/${layer.cycle.id}`, { token: layer.token })).body.data;

@@ -8,7 +8,14 @@ const secret = new TextEncoder().encode(process.env.JWT_SECRET!);
 const claims = async (sub: string) => ({ sub, iss: 'flockwise', aud: 'flockwise-api' });
 
 async function signed(sub: string, mutate: (jwt: SignJWT) => SignJWT = (j) => j, key = secret) {
-  const base = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti(`jti-${Math.random()}`).setIssuedAt().setExpirationTime('1h');
+  const base = new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer('flockwise')
+    .setAudience('flockwise-api')
+    .setSubject(sub)
+    .setJti(`jti-${Math.random()}`)
+    .setIssuedAt()
+    .setExpirationTime('1h');
   return mutate(base).sign(key);
 }
 
@@ -17,7 +24,14 @@ describe('signup and e-mail verification', () => {
     const email = uniqueEmail('Signup').replace('signup', 'SignUp');
     const res = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'New Person' } });
     expect(res.status).toBe(201);
-    expect(res.body.data.user).toMatchObject({ email: email.toLowerCase(), role: 'viewer', verified: false, locked: false, farmIds: [], capabilities: ['view_analytics'] });
+    expect(res.body.data.user).toMatchObject({
+      email: email.toLowerCase(),
+      role: 'viewer',
+      verified: false,
+      locked: false,
+      farmIds: [],
+      capabilities: ['view_analytics'],
+    });
     expect(res.body.data.verificationToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
   });
@@ -138,10 +152,37 @@ describe('token verification on every authenticated route', () => {
     const expired = await signed(sub, (j) => j.setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600));
     const wrongIssuer = await signed(sub, (j) => j.setIssuer('someone-else'));
     const wrongAudience = await signed(sub, (j) => j.setAudience('another-api'));
-    const noExp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti('j').setIssuedAt().sign(secret);
-    const noJti = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setIssuedAt().setExpirationTime('1h').sign(secret);
-    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setIssuer('flockwise').setAudience('flockwise-api').setSubject(sub).setJti('j').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(process.env.JWT_SECRET!.repeat(2)));
-    const tampered = admin.split('.').map((p, i) => (i === 1 ? Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone' })).toString('base64url') : p)).join('.');
+    const noExp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('flockwise')
+      .setAudience('flockwise-api')
+      .setSubject(sub)
+      .setJti('j')
+      .setIssuedAt()
+      .sign(secret);
+    const noJti = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('flockwise')
+      .setAudience('flockwise-api')
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    const hs512 = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS512' })
+      .setIssuer('flockwise')
+      .setAudience('flockwise-api')
+      .setSubject(sub)
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(process.env.JWT_SECRET!.repeat(2)));
+    const tampered = admin
+      .split('.')
+      .map((p, i) =>
+        i === 1 ? Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone' })).toString('base64url') : p,
+      )
+      .join('.');
     for (const [name, token] of Object.entries({ forged, none, expired, wrongIssuer, wrongAudience, noExp, noJti, hs512, tampered })) {
       const res = await call('POST', route, { body: {}, token });
       expect(res.status, name).toBe(401);
@@ -171,7 +212,13 @@ describe('token verification on every authenticated route', () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'Account is locked' });
     expect(Date.now() - lockedAt).toBeLessThan(5000);
-    expect((await call('POST', '/api/v1/auth/login', { body: { email: (await call('GET', `/api/v1/admin/users/${id}`, { token: await adminLogin() })).body.data.email, password: PASSWORD } })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/api/v1/auth/login', {
+          body: { email: (await call('GET', `/api/v1/admin/users/${id}`, { token: await adminLogin() })).body.data.email, password: PASSWORD },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('a deleted account’s token stops working', async () => {

@@ -9,7 +9,8 @@ async function cycleOf(birdType: 'broiler' | 'layer', hatchDate: string, startDa
   const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'D', birdType, hatchDate, farmId: farm } })).body.data;
   const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate } })).body.data;
   const base = `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`;
-  const post = (path: string, body: Record<string, unknown>, headers?: Record<string, string>) => call('POST', `${base}${path}`, { token: m.token, body, headers });
+  const post = (path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call('POST', `${base}${path}`, { token: m.token, body, headers });
   return { token: m.token, base, post, summary: async () => (await call('GET', base, { token: m.token })).body.data };
 }
 
@@ -23,7 +24,13 @@ describe('daily records', () => {
     const first = await c.post('/daily-records', { date: '2026-11-02', deaths: { heat: 3, unknown: 1 }, culls: 2, feedKg: 30, waterLiters: 55, ...brooding });
     expect(first.status).toBe(201);
     expect(first.body.data.record).toMatchObject({ date: '2026-11-02', stage: 'brooding', version: 1 });
-    expect(first.body.data.movements.map((m: { type: string }) => m.type).sort()).toEqual(['bird_cull', 'bird_mortality', 'bird_mortality', 'feed_consumption', 'water_consumption']);
+    expect(first.body.data.movements.map((m: { type: string }) => m.type).sort()).toEqual([
+      'bird_cull',
+      'bird_mortality',
+      'bird_mortality',
+      'feed_consumption',
+      'water_consumption',
+    ]);
     let s = await c.summary();
     expect(s.birds).toMatchObject({ deaths: 4, culls: 2, alive: 994 });
     expect(s.feed.consumedKg).toBe(30);
@@ -56,7 +63,10 @@ describe('daily records', () => {
       { field: 'body.waterLiters', message: 'is required in the laying stage' },
       { field: 'body.eggsCracked', message: 'must not exceed eggsCollected' },
     ]);
-    expect((await c.post('/daily-records', { date: '2099-01-01', deaths: 0, feedKg: 0, waterLiters: 0, eggsCollected: 0 })).body.details[0]).toEqual({ field: 'body.date', message: 'must not be in the future' });
+    expect((await c.post('/daily-records', { date: '2099-01-01', deaths: 0, feedKg: 0, waterLiters: 0, eggsCollected: 0 })).body.details[0]).toEqual({
+      field: 'body.date',
+      message: 'must not be in the future',
+    });
   });
 
   it('refuses a form that would make a balance negative, writing nothing', async () => {
@@ -73,7 +83,10 @@ describe('daily records', () => {
     const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
     await c.post('/movements', { type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
     const body = { date: '2026-11-02', deaths: 1, feedKg: 0, waterLiters: 10, ...brooding };
-    const [a, b] = await Promise.all([c.post('/daily-records', body, { 'Idempotency-Key': 'day-2' }), c.post('/daily-records', body, { 'Idempotency-Key': 'day-2' })]);
+    const [a, b] = await Promise.all([
+      c.post('/daily-records', body, { 'Idempotency-Key': 'day-2' }),
+      c.post('/daily-records', body, { 'Idempotency-Key': 'day-2' }),
+    ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.data.record.movementIds).toEqual(b.body.data.record.movementIds);
     expect((await c.summary()).birds.deaths).toBe(1);
@@ -83,11 +96,22 @@ describe('daily records', () => {
 describe('POST /api/v2/analytics/validate-daily-data', () => {
   it('reports what a stage requires and what is missing, without saving', async () => {
     const { token } = await userWith({ role: 'veterinarian' });
-    const ok = await call('POST', '/api/v2/analytics/validate-daily-data', { token, body: { dailyRecord: '2026-11-02', productionStage: 'laying', deaths: 0, feedKg: 120, waterLiters: 230, eggsCollected: 950, barn: 'B2' } });
+    const ok = await call('POST', '/api/v2/analytics/validate-daily-data', {
+      token,
+      body: { dailyRecord: '2026-11-02', productionStage: 'laying', deaths: 0, feedKg: 120, waterLiters: 230, eggsCollected: 950, barn: 'B2' },
+    });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ valid: true, productionStage: 'laying', missingFields: [], requiredFields: ['deaths', 'feedKg', 'waterLiters', 'eggsCollected'] });
+    expect(ok.body.data).toMatchObject({
+      valid: true,
+      productionStage: 'laying',
+      missingFields: [],
+      requiredFields: ['deaths', 'feedKg', 'waterLiters', 'eggsCollected'],
+    });
     expect(ok.body.data.warnings).toEqual([]);
-    const missing = await call('POST', '/api/v2/analytics/validate-daily-data', { token, body: { dailyRecord: 'r1', productionStage: 'brooding', deaths: 2, feedKg: 10, waterLiters: 30 } });
+    const missing = await call('POST', '/api/v2/analytics/validate-daily-data', {
+      token,
+      body: { dailyRecord: 'r1', productionStage: 'brooding', deaths: 2, feedKg: 10, waterLiters: 30 },
+    });
     expect(missing.body.data).toMatchObject({ valid: false, missingFields: ['temperatureMinC', 'temperatureMaxC', 'humidityPct'] });
     expect(missing.body.message).toBe('Daily record is missing temperatureMinC, temperatureMaxC, humidityPct for the brooding stage');
     expect(missing.body.data.warnings).toEqual(['water:feed ratio 3.00 is outside the normal 1.6–2.0']);
@@ -99,7 +123,9 @@ describe('POST /api/v2/analytics/validate-daily-data', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.dailyRecord', 'body.productionStage']);
     const worker = await userWith({ role: 'worker' });
-    expect((await call('POST', '/api/v2/analytics/validate-daily-data', { token: worker.token, body: { dailyRecord: 'x', productionStage: 'laying' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/v2/analytics/validate-daily-data', { token: worker.token, body: { dailyRecord: 'x', productionStage: 'laying' } })).status,
+    ).toBe(403);
   });
 });
 

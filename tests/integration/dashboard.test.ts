@@ -29,7 +29,10 @@ beforeAll(async () => {
   await broilers.move({ type: 'medication', date: day(-2), product: 'Amoxicillin', dose: '15 mg/kg', withdrawalDays: 5 });
   layers = await flockWithCycle({ token: manager.token, farmId, birdType: 'layer', startDate: day(-10) });
   await layers.move({ type: 'bird_inflow', date: day(-10), quantity: 500 });
-  const form = await call('POST', `${layers.base}/daily-records`, { token: manager.token, body: { date: day(0), deaths: 0, feedKg: 0, waterLiters: 40, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 } });
+  const form = await call('POST', `${layers.base}/daily-records`, {
+    token: manager.token,
+    body: { date: day(0), deaths: 0, feedKg: 0, waterLiters: 40, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 },
+  });
   expect(form.status, JSON.stringify(form.body)).toBe(201);
   expect((await call('POST', `${layers.base}/weights`, { token: manager.token, body: { date: day(0), grams: 120 } })).status).toBe(201);
 });
@@ -42,9 +45,19 @@ describe('dashboard per role', () => {
     expect(d).toMatchObject({ role: 'manager', farmId, date: day(0) });
     expect(d.totals).toMatchObject({ activeFlocks: 2, birdsAlive: 1492, deathsToday: 8, waterLitersToday: 90, dailyRecordsMissing: 1 });
     const b = d.flocks.find((f: { flockId: string }) => f.flockId === broilers.flock.id);
-    expect(b).toMatchObject({ birdsAlive: 992, mortalityPct: 0.8, ageDays: 10, today: { deaths: 8, waterLiters: 50 }, yesterday: { waterLiters: 100 }, dailyRecordToday: false });
+    expect(b).toMatchObject({
+      birdsAlive: 992,
+      mortalityPct: 0.8,
+      ageDays: 10,
+      today: { deaths: 8, waterLiters: 50 },
+      yesterday: { waterLiters: 100 },
+      dailyRecordToday: false,
+    });
     expect(d.alerts.map((a: { flockId: string; metric: string; severity: string }) => [a.flockId, a.metric, a.severity])).toEqual(
-      expect.arrayContaining([[broilers.flock.id, 'dailyMortality', 'warning'], [broilers.flock.id, 'waterDrop', 'warning']]),
+      expect.arrayContaining([
+        [broilers.flock.id, 'dailyMortality', 'warning'],
+        [broilers.flock.id, 'waterDrop', 'warning'],
+      ]),
     );
     expect(d.withdrawals).toEqual([expect.objectContaining({ flockId: broilers.flock.id, product: 'Amoxicillin', endDate: day(3), daysLeft: 4 })]);
     expect(d.stock).toEqual({ feed: [], eggs: 0 });
@@ -74,7 +87,17 @@ describe('dashboard per role', () => {
     const v = (await call('GET', DASH, { token: viewer.token })).body.data;
     expect(v.role).toBe('viewer');
     expect(v.totals.birdsAlive).toBe(1492);
-    expect(Object.keys(v.flocks[0]).sort()).toEqual(['ageDays', 'birdType', 'birdsAlive', 'fcr', 'flockId', 'latestWeight', 'livabilityPct', 'mortalityPct', 'name']);
+    expect(Object.keys(v.flocks[0]).sort()).toEqual([
+      'ageDays',
+      'birdType',
+      'birdsAlive',
+      'fcr',
+      'flockId',
+      'latestWeight',
+      'livabilityPct',
+      'mortalityPct',
+      'name',
+    ]);
     const admin = await adminLogin();
     const a = (await call('GET', DASH, { token: admin })).body.data;
     expect(a.role).toBe('admin');
@@ -100,9 +123,13 @@ describe('dashboard per role', () => {
   });
 
   it('the withdrawal index follows the medication: edited period moves it, deletion removes it', async () => {
-    const med = await call('POST', `${layers.base}/movements`, { token: manager.token, body: { type: 'medication', date: day(-1), product: 'Tylosin', dose: '1 g/l', withdrawalDays: 3 } });
+    const med = await call('POST', `${layers.base}/movements`, {
+      token: manager.token,
+      body: { type: 'medication', date: day(-1), product: 'Tylosin', dose: '1 g/l', withdrawalDays: 3 },
+    });
     expect(med.status).toBe(201);
-    const running = async () => (await call('GET', DASH, { token: manager.token })).body.data.withdrawals.filter((w: { product: string }) => w.product === 'Tylosin');
+    const running = async () =>
+      (await call('GET', DASH, { token: manager.token })).body.data.withdrawals.filter((w: { product: string }) => w.product === 'Tylosin');
     expect(await running()).toEqual([expect.objectContaining({ endDate: day(2), daysLeft: 3 })]);
     const edited = await call('PATCH', `${layers.base}/movements/${med.body.data.id}`, { token: manager.token, body: { withdrawalDays: 10 } });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);

@@ -14,7 +14,10 @@ async function createFarm(token: string, body: Record<string, unknown> = {}): Pr
 }
 
 async function createHouse(token: string, farmId: string, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
-  const res = await call('POST', `${FARMS}/${farmId}/houses`, { token, body: { name: `House ${ulid().slice(-6)}`, usableAreaM2: 1200, capacity: 15000, ...body } });
+  const res = await call('POST', `${FARMS}/${farmId}/houses`, {
+    token,
+    body: { name: `House ${ulid().slice(-6)}`, usableAreaM2: 1200, capacity: 15000, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -45,7 +48,14 @@ describe('farms', () => {
     const admin = await adminLogin();
     const res = await call('POST', FARMS, {
       token: admin,
-      body: { name: '  Ndiaye   Poultry ', location: 'Route de Thiès km 12, Pout', countryCode: 'SN', timezone: 'africa/dakar', totalAreaHa: 4.5, notes: 'Two broiler houses' },
+      body: {
+        name: '  Ndiaye   Poultry ',
+        location: 'Route de Thiès km 12, Pout',
+        countryCode: 'SN',
+        timezone: 'africa/dakar',
+        totalAreaHa: 4.5,
+        notes: 'Two broiler houses',
+      },
     });
     expect(res.status).toBe(201);
     expect(res.headers.ETag).toBe('"1"');
@@ -91,11 +101,15 @@ describe('farms', () => {
   it('refuses invalid farm bodies with a 400 naming each field, and writes nothing', async () => {
     const admin = await adminLogin();
     const before = (await allFarms(admin)).length;
-    const bad = await call('POST', FARMS, { token: admin, body: { name: '   ', countryCode: 'sen', totalAreaHa: 0, timezone: '+01:00', notes: 'x'.repeat(2001), isDefault: true, id: 'X' } });
+    const bad = await call('POST', FARMS, {
+      token: admin,
+      body: { name: '   ', countryCode: 'sen', totalAreaHa: 0, timezone: '+01:00', notes: 'x'.repeat(2001), isDefault: true, id: 'X' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Validation failed');
     const fields = bad.body.details.map((d: { field: string }) => d.field);
-    for (const f of ['body.name', 'body.countryCode', 'body.totalAreaHa', 'body.timezone', 'body.notes', 'body.isDefault', 'body.id']) expect(fields, f).toContain(f);
+    for (const f of ['body.name', 'body.countryCode', 'body.totalAreaHa', 'body.timezone', 'body.notes', 'body.isDefault', 'body.id'])
+      expect(fields, f).toContain(f);
     expect(bad.body.details).toContainEqual({ field: 'body.isDefault', message: 'is not allowed' });
 
     const missing = await call('POST', FARMS, { token: admin, body: {} });
@@ -118,7 +132,11 @@ describe('farms', () => {
   it('patches a farm: changed fields only, null clears, ETag follows the version, audit records the diff; no-op writes nothing', async () => {
     const admin = await adminLogin();
     const farm = await createFarm(admin, { name: 'Before', notes: 'old notes', countryCode: 'FR', timezone: 'Europe/Paris' });
-    const res = await call('PATCH', `${FARMS}/${farm.id}`, { token: admin, headers: { 'If-Match': '"1"' }, body: { name: 'After', notes: null, totalAreaHa: 12 } });
+    const res = await call('PATCH', `${FARMS}/${farm.id}`, {
+      token: admin,
+      headers: { 'If-Match': '"1"' },
+      body: { name: 'After', notes: null, totalAreaHa: 12 },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.ETag).toBe('"2"');
     expect(res.body.data).toMatchObject({ name: 'After', notes: null, totalAreaHa: 12, countryCode: 'FR', timezone: 'Europe/Paris', version: 2 });
@@ -154,7 +172,9 @@ describe('farms', () => {
     expect(stale.status).toBe(412);
     expect(stale.body.error).toMatch(/If-Match/);
     expect((await call('PATCH', `${FARMS}/${farm.id}`, { token: admin, body: { name: 'X', version: 5 } })).status).toBe(409);
-    const racers = await Promise.all(['r1', 'r2', 'r3', 'r4', 'r5'].map((name) => call('PATCH', `${FARMS}/${farm.id}`, { token: admin, body: { name, version: 1 } })));
+    const racers = await Promise.all(
+      ['r1', 'r2', 'r3', 'r4', 'r5'].map((name) => call('PATCH', `${FARMS}/${farm.id}`, { token: admin, body: { name, version: 1 } })),
+    );
     expect(statuses(racers)).toEqual([200, 409, 409, 409, 409]);
     const now = await call('GET', `${FARMS}/${farm.id}`, { token: admin });
     expect(now.body.data.version).toBe(2);
@@ -278,13 +298,25 @@ describe('houses', () => {
   it('creates, lists, reads and patches houses; audits each write', async () => {
     const admin = await adminLogin();
     const farm = await createFarm(admin);
-    const res = await call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: ' House  A ', usableAreaM2: 1250.5, capacity: 16000, type: 'floor', notes: 'tunnel ventilated' } });
+    const res = await call('POST', `${FARMS}/${farm.id}/houses`, {
+      token: admin,
+      body: { name: ' House  A ', usableAreaM2: 1250.5, capacity: 16000, type: 'floor', notes: 'tunnel ventilated' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.ETag).toBe('"1"');
     const house = res.body.data;
     expect(house).toEqual({
-      id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), farmId: farm.id, name: 'House A', usableAreaM2: 1250.5, capacity: 16000, type: 'floor',
-      notes: 'tunnel ventilated', createdBy: expect.any(String), createdAt: expect.any(String), updatedAt: house.createdAt, version: 1,
+      id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+      farmId: farm.id,
+      name: 'House A',
+      usableAreaM2: 1250.5,
+      capacity: 16000,
+      type: 'floor',
+      notes: 'tunnel ventilated',
+      createdBy: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: house.createdAt,
+      version: 1,
     });
     const b = await createHouse(admin, farm.id, { name: 'House B' });
     expect(b.type).toBeNull();
@@ -297,7 +329,11 @@ describe('houses', () => {
     expect(got.body.data).toEqual(house);
     expect(got.headers.ETag).toBe('"1"');
 
-    const patched = await call('PATCH', `${FARMS}/${farm.id}/houses/${house.id}`, { token: admin, headers: { 'If-Match': '"1"' }, body: { capacity: 15000, type: null, notes: null } });
+    const patched = await call('PATCH', `${FARMS}/${farm.id}/houses/${house.id}`, {
+      token: admin,
+      headers: { 'If-Match': '"1"' },
+      body: { capacity: 15000, type: null, notes: null },
+    });
     expect(patched.status).toBe(200);
     expect(patched.headers.ETag).toBe('"2"');
     expect(patched.body.data).toMatchObject({ capacity: 15000, type: null, notes: null, name: 'House A', version: 2 });
@@ -305,17 +341,26 @@ describe('houses', () => {
 
     const entries = await auditOf(house.id);
     expect(entries.map((e) => e.action)).toEqual(['house.update', 'house.create']);
-    expect(entries[0]!.changes).toEqual({ capacity: { from: 16000, to: 15000 }, type: { from: 'floor', to: null }, notes: { from: 'tunnel ventilated', to: null } });
+    expect(entries[0]!.changes).toEqual({
+      capacity: { from: 16000, to: 15000 },
+      type: { from: 'floor', to: null },
+      notes: { from: 'tunnel ventilated', to: null },
+    });
     expect(entries[1]!.changes).toMatchObject({ farmId: farm.id, name: 'House A', usableAreaM2: 1250.5, capacity: 16000, type: 'floor' });
     expect(entries[1]!.targetType).toBe('house');
 
-    expect((await call('GET', `${FARMS}/${farm.id}/houses/${ulid()}`, { token: admin })).body).toEqual({ error: expect.stringMatching(/^House .* not found$/) });
+    expect((await call('GET', `${FARMS}/${farm.id}/houses/${ulid()}`, { token: admin })).body).toEqual({
+      error: expect.stringMatching(/^House .* not found$/),
+    });
   });
 
   it('validates house bodies (area > 0, integer capacity > 0, known type, no extra fields)', async () => {
     const admin = await adminLogin();
     const farm = await createFarm(admin);
-    const bad = await call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: '', usableAreaM2: 0, capacity: 1.5, type: 'igloo', farmId: 'X' } });
+    const bad = await call('POST', `${FARMS}/${farm.id}/houses`, {
+      token: admin,
+      body: { name: '', usableAreaM2: 0, capacity: 1.5, type: 'igloo', farmId: 'X' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual(
       expect.arrayContaining([
@@ -367,7 +412,9 @@ describe('houses', () => {
   it('five parallel creates of one name: exactly one 201, four 409, one house', async () => {
     const admin = await adminLogin();
     const farm = await createFarm(admin);
-    const results = await Promise.all([1, 2, 3, 4, 5].map(() => call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: 'Contested', usableAreaM2: 100, capacity: 1000 } })));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: 'Contested', usableAreaM2: 100, capacity: 1000 } })),
+    );
     expect(statuses(results)).toEqual([201, 409, 409, 409, 409]);
     const houses = (await call('GET', `${FARMS}/${farm.id}/houses`, { token: admin })).body.data;
     expect(houses).toHaveLength(1);
@@ -378,7 +425,9 @@ describe('houses', () => {
   it('parallel creates of different names in one farm all succeed', async () => {
     const admin = await adminLogin();
     const farm = await createFarm(admin);
-    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: `House ${n}`, usableAreaM2: 100, capacity: 1000 } })));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => call('POST', `${FARMS}/${farm.id}/houses`, { token: admin, body: { name: `House ${n}`, usableAreaM2: 100, capacity: 1000 } })),
+    );
     expect(statuses(results)).toEqual([201, 201, 201, 201, 201]);
   });
 
@@ -483,7 +532,9 @@ describe('farm scoping and capabilities', () => {
     expect(housesA).toEqual([houseA]);
     // while the manager works normally on farm B
     expect((await call('PATCH', `${FARMS}/${farmB.id}`, { token: manager.token, body: { notes: 'managed' } })).status).toBe(200);
-    expect((await call('POST', `${FARMS}/${farmB.id}/houses`, { token: manager.token, body: { name: 'B2', usableAreaM2: 10, capacity: 100 } })).status).toBe(201);
+    expect((await call('POST', `${FARMS}/${farmB.id}/houses`, { token: manager.token, body: { name: 'B2', usableAreaM2: 10, capacity: 100 } })).status).toBe(
+      201,
+    );
   });
 
   it('a house cannot be created in a farm that does not exist, even by an admin (404, nothing written)', async () => {

@@ -64,30 +64,50 @@ beforeAll(async () => {
   farm = await otherFarm('Flock analytics farm');
   token = (await userWith({ role: 'manager', farmIds: [farm] })).token;
   await flock('Alpha', 'broiler', 'Ross 308');
-  const a1 = await cycle('Alpha', -90, [
-    { type: 'bird_inflow', date: day(-90), quantity: 1000 },
-    { type: 'feed_delivery', date: day(-90), feedType: 'starter', quantityKg: 20000 },
-    { type: 'bird_mortality', date: day(-80), quantity: 40 },
-    { type: 'feed_consumption', date: day(-60), quantityKg: 3600 },
-  ], { at: -55, grams: 2000 });
+  const a1 = await cycle(
+    'Alpha',
+    -90,
+    [
+      { type: 'bird_inflow', date: day(-90), quantity: 1000 },
+      { type: 'feed_delivery', date: day(-90), feedType: 'starter', quantityKg: 20000 },
+      { type: 'bird_mortality', date: day(-80), quantity: 40 },
+      { type: 'feed_consumption', date: day(-60), quantityKg: 3600 },
+    ],
+    { at: -55, grams: 2000 },
+  );
   await post(`${a1}/close`, { endDate: day(-55) });
-  await cycle('Alpha', -35, [
-    { type: 'bird_inflow', date: day(-35), quantity: 1000 },
-    { type: 'bird_mortality', date: day(-30), quantity: 20 },
-    { type: 'feed_consumption', date: day(-5), quantityKg: 3100 },
-  ], { at: 0, grams: 2200 });
+  await cycle(
+    'Alpha',
+    -35,
+    [
+      { type: 'bird_inflow', date: day(-35), quantity: 1000 },
+      { type: 'bird_mortality', date: day(-30), quantity: 20 },
+      { type: 'feed_consumption', date: day(-5), quantityKg: 3100 },
+    ],
+    { at: 0, grams: 2200 },
+  );
   await flock('Bravo', 'broiler', 'Ross 308');
-  await cycle('Bravo', -35, [
-    { type: 'bird_inflow', date: day(-35), quantity: 2000 },
-    { type: 'bird_mortality', date: day(-20), quantity: 100 },
-    { type: 'feed_consumption', date: day(-3), quantityKg: 6000 },
-  ], { at: 0, grams: 2100 });
+  await cycle(
+    'Bravo',
+    -35,
+    [
+      { type: 'bird_inflow', date: day(-35), quantity: 2000 },
+      { type: 'bird_mortality', date: day(-20), quantity: 100 },
+      { type: 'feed_consumption', date: day(-3), quantityKg: 6000 },
+    ],
+    { at: 0, grams: 2100 },
+  );
   await flock('Charlie', 'broiler', 'Cobb 500');
-  await cycle('Charlie', -35, [
-    { type: 'bird_inflow', date: day(-35), quantity: 500 },
-    { type: 'bird_mortality', date: day(-20), quantity: 5 },
-    { type: 'feed_consumption', date: day(-3), quantityKg: 1700 },
-  ], { at: 0, grams: 2400 });
+  await cycle(
+    'Charlie',
+    -35,
+    [
+      { type: 'bird_inflow', date: day(-35), quantity: 500 },
+      { type: 'bird_mortality', date: day(-20), quantity: 5 },
+      { type: 'feed_consumption', date: day(-3), quantityKg: 1700 },
+    ],
+    { at: 0, grams: 2400 },
+  );
   await flock('Delta', 'layer');
   await cycle('Delta', -35, [
     { type: 'bird_inflow', date: day(-35), quantity: 300 },
@@ -111,13 +131,26 @@ describe('flock KPI history', () => {
     const [c1, c2] = h.cycles;
     expect(c1.cycle).toMatchObject({ status: 'closed', startDate: day(-90), endDate: day(-55), ageDays: 35 });
     expect(c1.kpis).toMatchObject({
-      birdsHoused: { value: 1000 }, birdsAlive: { value: 960 }, mortalityPct: { value: 4, unit: '%' }, livabilityPct: { value: 96 },
-      feedConsumedKg: { value: 3600, unit: 'kg' }, fcr: { value: 1.875, unit: 'kg/kg' }, avgWeight: { value: 2000, date: day(-55) },
-      ageDays: { value: 35 }, adg: { value: 55.9, unit: 'g/day' }, epef: { value: 293 },
+      birdsHoused: { value: 1000 },
+      birdsAlive: { value: 960 },
+      mortalityPct: { value: 4, unit: '%' },
+      livabilityPct: { value: 96 },
+      feedConsumedKg: { value: 3600, unit: 'kg' },
+      fcr: { value: 1.875, unit: 'kg/kg' },
+      avgWeight: { value: 2000, date: day(-55) },
+      ageDays: { value: 35 },
+      adg: { value: 55.9, unit: 'g/day' },
+      epef: { value: 293 },
     });
     expect(c1.changes).toBeNull();
     expect(c2.cycle).toMatchObject({ status: 'active', startDate: day(-35), endDate: null, ageDays: 35 });
-    expect(c2.kpis).toMatchObject({ mortalityPct: { value: 2 }, livabilityPct: { value: 98 }, fcr: { value: 1.438 }, adg: { value: 61.6 }, epef: { value: 428 } });
+    expect(c2.kpis).toMatchObject({
+      mortalityPct: { value: 2 },
+      livabilityPct: { value: 98 },
+      fcr: { value: 1.438 },
+      adg: { value: 61.6 },
+      epef: { value: 428 },
+    });
     expect(c2.kpis.henHousedEggs).toMatchObject({ value: null, reason: 'layers and breeders only' });
     expect(c2.changes.fcr).toEqual({ previous: 1.875, delta: -0.437, improved: true }); // 1.438 − 1.875, lower is better
     expect(c2.changes.livabilityPct).toEqual({ previous: 96, delta: 2, improved: true });
@@ -152,7 +185,10 @@ describe('compare', () => {
     const [a1] = flocks.Alpha!.cycles;
     const c = await get(`${FA}/compare`, { flockIds: [id('Alpha'), id('Bravo'), id('Charlie')].join(','), cycles: `${id('Alpha')}:${a1}` });
     expect(c.items.map((i: { key: string; selectedBy: string }) => [i.key, i.selectedBy])).toEqual([
-      [id('Alpha'), 'active_cycle'], [id('Bravo'), 'active_cycle'], [id('Charlie'), 'active_cycle'], [`${id('Alpha')}:${a1}`, 'named'],
+      [id('Alpha'), 'active_cycle'],
+      [id('Bravo'), 'active_cycle'],
+      [id('Charlie'), 'active_cycle'],
+      [`${id('Alpha')}:${a1}`, 'named'],
     ]);
     expect(c.items.map((i: { kpis: { fcr: { value: number } } }) => i.kpis.fcr.value)).toEqual([1.438, 1.504, 1.431, 1.875]);
     expect(c.items[3].cycle).toMatchObject({ id: a1, status: 'closed' });
@@ -182,7 +218,11 @@ describe('compare', () => {
       [{ flockIds: `${id('Alpha')},${id('Alpha')}` }, 'query.flockIds', `flock ${id('Alpha')} is named twice`],
       [{ flockIds: id('Alpha'), cycles: `${id('Bravo')}-x` }, 'query.cycles', `item 1 "${id('Bravo')}-x" is not flockId:cycleId (two ULIDs)`],
       [{}, 'query.flockIds', undefined],
-      [{ flockIds: id('Alpha'), cycles: `${id('Alpha')}:${flocks.Alpha!.cycles[1]}` }, 'query.flockIds', `flock ${id('Alpha')} stands for its cycle ${flocks.Alpha!.cycles[1]}, which is also named: compare each cycle once`],
+      [
+        { flockIds: id('Alpha'), cycles: `${id('Alpha')}:${flocks.Alpha!.cycles[1]}` },
+        'query.flockIds',
+        `flock ${id('Alpha')} stands for its cycle ${flocks.Alpha!.cycles[1]}, which is also named: compare each cycle once`,
+      ],
     ] as Array<[Record<string, string>, string, string | undefined]>) {
       const res = await call('GET', `${FA}/compare`, { token, query });
       expect(res.status, JSON.stringify(query)).toBe(400);
@@ -210,10 +250,19 @@ describe('ranking', () => {
     const r = await get(`${FA}/ranking`, { kpi: 'fcr' });
     expect(r).toMatchObject({ farmId: farm, status: 'active', total: 6, ranked: 3, complete: true, kpi: { name: 'fcr', unit: 'kg/kg', better: 'lower' } });
     expect(r.flocks.map((f: { flock: { name: string }; rank: number | null; value: number | null }) => [f.flock.name, f.rank, f.value])).toEqual([
-      ['Charlie', 1, 1.431], ['Alpha', 2, 1.438], ['Bravo', 3, 1.504], ['Delta', null, null], ['Echo', null, null], ['Foxtrot', null, null],
+      ['Charlie', 1, 1.431],
+      ['Alpha', 2, 1.438],
+      ['Bravo', 3, 1.504],
+      ['Delta', null, null],
+      ['Echo', null, null],
+      ['Foxtrot', null, null],
     ]);
     const reasons = Object.fromEntries(r.flocks.map((f: { flock: { name: string }; reason?: string }) => [f.flock.name, f.reason]));
-    expect(reasons).toMatchObject({ Delta: 'broilers only (layers: feed per egg and per dozen eggs)', Echo: 'no active cycle', Foxtrot: 'no body weight: no weighing yet' });
+    expect(reasons).toMatchObject({
+      Delta: 'broilers only (layers: feed per egg and per dozen eggs)',
+      Echo: 'no active cycle',
+      Foxtrot: 'no body weight: no weighing yet',
+    });
     expect(r.flocks[0]).toMatchObject({ selectedBy: 'active_cycle', cycle: { id: flocks.Charlie!.cycles[0] }, unit: 'kg/kg' });
   });
 
@@ -221,7 +270,12 @@ describe('ranking', () => {
     const r = await get(`${FA}/ranking`, { kpi: 'livabilityPct' });
     // Foxtrot 100 placed, none dead: 100 %; Charlie 99; Alpha 98 = Delta 98; Bravo 95
     expect(r.flocks.map((f: { flock: { name: string }; rank: number | null; value: number | null }) => [f.flock.name, f.rank, f.value])).toEqual([
-      ['Foxtrot', 1, 100], ['Charlie', 2, 99], ['Alpha', 3, 98], ['Delta', 3, 98], ['Bravo', 5, 95], ['Echo', null, null],
+      ['Foxtrot', 1, 100],
+      ['Charlie', 2, 99],
+      ['Alpha', 3, 98],
+      ['Delta', 3, 98],
+      ['Bravo', 5, 95],
+      ['Echo', null, null],
     ]);
     const top = await get(`${FA}/ranking`, { kpi: 'livabilityPct', limit: '2' });
     expect(top.flocks.map((f: { flock: { name: string } }) => f.flock.name)).toEqual(['Foxtrot', 'Charlie']);
@@ -241,7 +295,10 @@ describe('ranking', () => {
     const count = async (as: string) => {
       resetDbCalls();
       const data = await get(`${FA}/ranking`, { kpi: 'fcr' }, as);
-      return { flocksWithCycle: data.flocks.filter((f: { cycle: unknown }) => f.cycle).length, calls: { total: totalDbCalls(), ...dbCalls } as Record<string, number> };
+      return {
+        flocksWithCycle: data.flocks.filter((f: { cycle: unknown }) => f.cycle).length,
+        calls: { total: totalDbCalls(), ...dbCalls } as Record<string, number>,
+      };
     };
     const two = await count(other);
     const five = await count(token); // Alpha, Bravo, Charlie, Delta, Foxtrot (+ Echo without a cycle)
@@ -259,7 +316,9 @@ describe('ranking', () => {
     expect(active.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Bravo')).toMatchObject({ rank: null, reason: 'no active cycle' });
     const all = await get(`${FA}/ranking`, { kpi: 'fcr', status: 'all' });
     expect(all.flocks.slice(0, 3).map((f: { flock: { name: string }; selectedBy: string }) => [f.flock.name, f.selectedBy])).toEqual([
-      ['Charlie', 'active_cycle'], ['Alpha', 'active_cycle'], ['Bravo', 'latest_cycle'],
+      ['Charlie', 'active_cycle'],
+      ['Alpha', 'active_cycle'],
+      ['Bravo', 'latest_cycle'],
     ]);
     expect(all.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Echo')).toMatchObject({ reason: 'no cycle yet' });
   });
@@ -267,26 +326,37 @@ describe('ranking', () => {
   it('400: an unknown KPI lists the allowed values; an admin must name the farm', async () => {
     const res = await call('GET', `${FA}/ranking`, { token, query: { kpi: 'happiness' } });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: 'query.kpi', message: 'must be one of: fcr, livabilityPct, mortalityPct, epef, adg, avgWeight, henHousedEggs, feedPerEgg, feedPerDozenEggs' }]);
+    expect(res.body.details).toEqual([
+      { field: 'query.kpi', message: 'must be one of: fcr, livabilityPct, mortalityPct, epef, adg, avgWeight, henHousedEggs, feedPerEgg, feedPerDozenEggs' },
+    ]);
     const admin = await adminLogin();
     const noFarm = await call('GET', `${FA}/ranking`, { token: admin });
     expect(noFarm.status).toBe(400);
     expect(noFarm.body.details[0].field).toBe('query.farmId');
     // EPEF, higher first: Charlie 99 × 2.4 × 100 ÷ (35 × 1.430976) = 23,760 ÷ 50.0842 = 474.4 → 474; Alpha 428
     const epef = await get(`${FA}/ranking`, { farmId: farm, kpi: 'epef' }, admin);
-    expect(epef.flocks.slice(0, 2).map((f: { flock: { name: string }; value: number }) => [f.flock.name, f.value])).toEqual([['Charlie', 474], ['Alpha', 428]]);
+    expect(epef.flocks.slice(0, 2).map((f: { flock: { name: string }; value: number }) => [f.flock.name, f.value])).toEqual([
+      ['Charlie', 474],
+      ['Alpha', 428],
+    ]);
     const missing = await call('GET', `${FA}/ranking`, { token: admin, query: { farmId: ulid() } });
     expect(missing.status).toBe(404);
   });
-
 });
 
 describe('KPI catalogue', () => {
   it('lists the rankable KPIs with unit, description and direction', async () => {
     const kpis = await get(`${FA}/kpis`);
     expect(kpis.map((k: { name: string; better: string }) => [k.name, k.better])).toEqual([
-      ['fcr', 'lower'], ['livabilityPct', 'higher'], ['mortalityPct', 'lower'], ['epef', 'higher'], ['adg', 'higher'], ['avgWeight', 'higher'],
-      ['henHousedEggs', 'higher'], ['feedPerEgg', 'lower'], ['feedPerDozenEggs', 'lower'],
+      ['fcr', 'lower'],
+      ['livabilityPct', 'higher'],
+      ['mortalityPct', 'lower'],
+      ['epef', 'higher'],
+      ['adg', 'higher'],
+      ['avgWeight', 'higher'],
+      ['henHousedEggs', 'higher'],
+      ['feedPerEgg', 'lower'],
+      ['feedPerDozenEggs', 'lower'],
     ]);
     for (const k of kpis) expect(k).toMatchObject({ unit: expect.any(String), description: expect.any(String) });
   });
@@ -320,13 +390,18 @@ describe('access', () => {
     expect(ownFlockWrongCycle.status).toBe(404);
     expect(ownFlockWrongCycle.body).toEqual({ error: `Cycle ${stranger.cycleId} of flock ${id('Alpha')} not found` });
 
-    const rank = await call('GET', `${FA}/ranking`, { token, query: { farmId: (await otherFarm('Not mine')) } });
+    const rank = await call('GET', `${FA}/ranking`, { token, query: { farmId: await otherFarm('Not mine') } });
     expect(rank.status).toBe(404);
   });
 
   it('403 without view_analytics', async () => {
     const none = await userWith({ role: 'viewer', capabilities: [], farmIds: [farm] });
-    for (const [path, query] of [[`${FA}/${id('Alpha')}`], [`${FA}/compare`, { flockIds: `${id('Alpha')},${id('Bravo')}` }], [`${FA}/ranking`], [`${FA}/kpis`]] as Array<[string, Record<string, string>?]>) {
+    for (const [path, query] of [
+      [`${FA}/${id('Alpha')}`],
+      [`${FA}/compare`, { flockIds: `${id('Alpha')},${id('Bravo')}` }],
+      [`${FA}/ranking`],
+      [`${FA}/kpis`],
+    ] as Array<[string, Record<string, string>?]>) {
       const res = await call('GET', path, { token: none.token, query });
       expect(res.status, path).toBe(403);
       expect(res.body.error).toContain('view_analytics');

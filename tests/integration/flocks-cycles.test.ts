@@ -12,9 +12,20 @@ describe('flocks', () => {
     const m = await manager();
     const farmId = await defaultFarmId();
     const houseId = await house(farmId);
-    const created = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: ' Barn A broilers ', birdType: 'broiler', breed: 'Ross 308', houseId, hatchDate: '2026-11-01', source: 'Hatchery X' } });
+    const created = await call('POST', '/api/v1/flocks', {
+      token: m.token,
+      body: { name: ' Barn A broilers ', birdType: 'broiler', breed: 'Ross 308', houseId, hatchDate: '2026-11-01', source: 'Hatchery X' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Barn A broilers', farmId, houseId, birdType: 'broiler', status: 'active', activeCycleId: null, version: 1 });
+    expect(created.body.data).toMatchObject({
+      name: 'Barn A broilers',
+      farmId,
+      houseId,
+      birdType: 'broiler',
+      status: 'active',
+      activeCycleId: null,
+      version: 1,
+    });
     const id = created.body.data.id;
     const got = await call('GET', `/api/v1/flocks/${id}`, { token: m.token });
     expect(got.body.data).toEqual(created.body.data);
@@ -23,7 +34,9 @@ describe('flocks', () => {
     expect((await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, headers: { 'If-Match': '"9"' }, body: { name: 'X' } })).status).toBe(412);
     const patched = await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, body: { name: 'Renamed', version: 1 } });
     expect(patched.body.data).toMatchObject({ name: 'Renamed', version: 2 });
-    expect((await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, body: { birdType: 'layer' } })).body.details).toEqual([{ field: 'body.birdType', message: 'is not allowed' }]);
+    expect((await call('PATCH', `/api/v1/flocks/${id}`, { token: m.token, body: { birdType: 'layer' } })).body.details).toEqual([
+      { field: 'body.birdType', message: 'is not allowed' },
+    ]);
   });
 
   it('validates bird type, dates, unknown farms and houses', async () => {
@@ -55,7 +68,11 @@ describe('flocks', () => {
     expect(await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: b.token })).toMatchObject({ status: 404 });
     expect(await call('GET', `/api/v1/flocks/${flock.id}/cycles`, { token: b.token })).toMatchObject({ status: 404 });
     expect(await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: b.token, body: { startDate: '2026-11-02' } })).toMatchObject({ status: 404 });
-    for (const [method, suffix, body] of [['GET', '', undefined], ['PATCH', '', { name: 'x' }], ['POST', '/close', {}]] as const) {
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['PATCH', '', { name: 'x' }],
+      ['POST', '/close', {}],
+    ] as const) {
       const res = await call(method, `/api/v1/flocks/${flock.id}/cycles/${cycle.id}${suffix}`, { token: b.token, body });
       expect(res.status, `${method} cycle${suffix}`).toBe(404);
     }
@@ -70,7 +87,8 @@ describe('flocks', () => {
   it('lists across several farms page by page with a cursor', async () => {
     const [f1, f2] = [await otherFarm('P1'), await otherFarm('P2')];
     const m = await manager([f1, f2]);
-    for (const farmId of [f1, f1, f2, f2, f2]) await call('POST', '/api/v1/flocks', { token: m.token, body: { name: `F ${farmId.slice(-4)}`, birdType: 'broiler', farmId } });
+    for (const farmId of [f1, f1, f2, f2, f2])
+      await call('POST', '/api/v1/flocks', { token: m.token, body: { name: `F ${farmId.slice(-4)}`, birdType: 'broiler', farmId } });
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -88,7 +106,9 @@ describe('cycles', () => {
   it('one active cycle per flock, also under concurrent starts; close frees the flock; archive waits for close', async () => {
     const m = await manager();
     const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'C', birdType: 'broiler', hatchDate: '2026-11-01' } })).body.data;
-    const starts = await Promise.all([1, 2, 3, 4].map(() => call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })));
+    const starts = await Promise.all(
+      [1, 2, 3, 4].map(() => call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })),
+    );
     expect(starts.map((s) => s.status).sort()).toEqual([201, 409, 409, 409]);
     const cycle = starts.find((s) => s.status === 201)!.body.data;
     expect(cycle).toMatchObject({ status: 'active', birds: { placed: 0, alive: 0 }, kpis: { mortalityPct: null, fcr: null } });
@@ -100,7 +120,10 @@ describe('cycles', () => {
     const future = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2999-01-01' } });
     expect(future.status).toBe(400);
     expect(future.body.details[0]).toEqual({ field: 'body.endDate', message: 'must not be in the future' });
-    const closed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: { endDate: '2026-11-20', reason: 'shipped' } });
+    const closed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, {
+      token: m.token,
+      body: { endDate: '2026-11-20', reason: 'shipped' },
+    });
     expect(closed.body.data).toMatchObject({ status: 'closed', endDate: '2026-11-20', ageDays: 19 });
     expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/close`, { token: m.token, body: {} })).status).toBe(409);
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBeNull();
@@ -108,7 +131,9 @@ describe('cycles', () => {
     expect(second.status).toBe(201);
     const cycles = await call('GET', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token });
     expect(cycles.body.data.map((c: { id: string }) => c.id)).toEqual([second.body.data.id, cycle.id]);
-    expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles/${second.body.data.id}/close`, { token: m.token, body: { endDate: '2026-11-21' } })).status).toBe(200);
+    expect(
+      (await call('POST', `/api/v1/flocks/${flock.id}/cycles/${second.body.data.id}/close`, { token: m.token, body: { endDate: '2026-11-21' } })).status,
+    ).toBe(200);
     expect((await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: m.token })).status).toBe(204);
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.status).toBe('archived');
     expect((await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2027-01-01' } })).status).toBe(409);
@@ -118,7 +143,11 @@ describe('cycles', () => {
     const m = await manager();
     const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'T', birdType: 'layer' } })).body.data;
     const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })).body.data;
-    const res = await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, { token: m.token, headers: { 'If-Match': '"1"' }, body: { targetAgeDays: 500, name: 'Laying 1' } });
+    const res = await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, {
+      token: m.token,
+      headers: { 'If-Match': '"1"' },
+      body: { targetAgeDays: 500, name: 'Laying 1' },
+    });
     expect(res.body.data).toMatchObject({ targetAgeDays: 500, name: 'Laying 1', version: 2 });
     expect(res.headers.ETag).toBe('"2"');
     expect((await call('PATCH', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`, { token: m.token, body: { alive: 5 } })).status).toBe(400);
@@ -143,7 +172,11 @@ describe('idempotent creates', () => {
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBe(cycle.id);
     const flocks = await call('GET', '/api/v1/flocks', { token: m.token, query: { farmId: farm.id } });
     expect(flocks.body.data).toHaveLength(1);
-    const other = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'Different', birdType: 'layer', farmId: farm.id }, headers: key('flock') });
+    const other = await call('POST', '/api/v1/flocks', {
+      token: m.token,
+      body: { name: 'Different', birdType: 'layer', farmId: farm.id },
+      headers: key('flock'),
+    });
     expect(other.status).toBe(422);
   });
 });

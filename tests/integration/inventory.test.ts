@@ -14,7 +14,10 @@ async function setup(name = 'Inventory farm') {
   const manager = await userWith({ role: 'manager', farmIds: [farm] });
   const token = manager.token;
   async function flock(flockName: string, opts: { birdType?: string; cycle?: boolean } = {}) {
-    const created = await call('POST', '/api/v1/flocks', { token, body: { name: flockName, birdType: opts.birdType ?? 'layer', farmId: farm, hatchDate: '2026-10-01' } });
+    const created = await call('POST', '/api/v1/flocks', {
+      token,
+      body: { name: flockName, birdType: opts.birdType ?? 'layer', farmId: farm, hatchDate: '2026-10-01' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const f = created.body.data;
     if (opts.cycle === false) return { flock: f, cycle: undefined, base: '', post: async () => Promise.reject(new Error('no cycle')) };
@@ -82,8 +85,26 @@ describe('inventory: stock', () => {
     expect(stock.farmId).toBe(s.farm);
     expect(Date.parse(stock.asOf)).toBeGreaterThan(Date.now() - 60_000);
     expect(stock.birds.flocks).toEqual([
-      { flockId: a.flock.id, name: 'A Layers', birdType: 'layer', houseId: null, cycleId: a.cycle.id, cycleStartDate: '2026-11-01', placed: 500, alive: 500 - 7 - 3 - 40 + 50 },
-      { flockId: b.flock.id, name: 'B Layers', birdType: 'layer', houseId: null, cycleId: b.cycle.id, cycleStartDate: '2026-11-01', placed: 300, alive: 300 - 2 - 50 },
+      {
+        flockId: a.flock.id,
+        name: 'A Layers',
+        birdType: 'layer',
+        houseId: null,
+        cycleId: a.cycle.id,
+        cycleStartDate: '2026-11-01',
+        placed: 500,
+        alive: 500 - 7 - 3 - 40 + 50,
+      },
+      {
+        flockId: b.flock.id,
+        name: 'B Layers',
+        birdType: 'layer',
+        houseId: null,
+        cycleId: b.cycle.id,
+        cycleStartDate: '2026-11-01',
+        placed: 300,
+        alive: 300 - 2 - 50,
+      },
       { flockId: idle.flock.id, name: 'C Empty', birdType: 'layer', houseId: null, cycleId: null, cycleStartDate: null, placed: 0, alive: 0 },
       { flockId: closed.flock.id, name: 'E Closed', birdType: 'layer', houseId: null, cycleId: null, cycleStartDate: null, placed: 0, alive: 0 },
     ]);
@@ -99,7 +120,10 @@ describe('inventory: stock', () => {
     // The same numbers as the cycle summaries the ledger keeps.
     for (const f of [a, b]) {
       const summary = (await call('GET', f.base, { token: s.token })).body.data;
-      expect(stock.birds.flocks.find((x: { flockId: string }) => x.flockId === f.flock.id)).toMatchObject({ alive: summary.birds.alive, placed: summary.birds.placed });
+      expect(stock.birds.flocks.find((x: { flockId: string }) => x.flockId === f.flock.id)).toMatchObject({
+        alive: summary.birds.alive,
+        placed: summary.birds.placed,
+      });
     }
     // Explicit farmId gives the same answer.
     const explicit = await s.get('stock', { farmId: s.farm });
@@ -167,7 +191,15 @@ describe('inventory: movement search', () => {
     expect(everything.status).toBe(200);
     expect(ids(everything)).toEqual(l.all.map((x) => x.id));
     expect(everything.body.page).toEqual({ limit: 100, nextCursor: null });
-    expect(everything.body.data[0]).toMatchObject({ id: l.m.a6.id, farmId: l.farm, flockId: l.a.flock.id, cycleId: l.a.cycle.id, type: 'bird_mortality', fields: { quantity: 1 }, lock: null });
+    expect(everything.body.data[0]).toMatchObject({
+      id: l.m.a6.id,
+      farmId: l.farm,
+      flockId: l.a.flock.id,
+      cycleId: l.a.cycle.id,
+      type: 'bird_mortality',
+      fields: { quantity: 1 },
+      lock: null,
+    });
 
     const asc = await l.get('movements', { order: 'asc', limit: '100' });
     expect(ids(asc)).toEqual(l.all.map((x) => x.id).reverse());
@@ -185,7 +217,9 @@ describe('inventory: movement search', () => {
     const combined = await l.get('movements', { flockId: l.a.flock.id, type: 'bird_mortality', from: '2026-11-03', order: 'asc' });
     expect(ids(combined)).toEqual([l.m.a4.id, l.m.a6.id]);
 
-    expect((await l.get('movements', { from: '2026-11-05', to: '2026-11-04' })).body.details).toEqual([{ field: 'query.from', message: 'must not be after query.to' }]);
+    expect((await l.get('movements', { from: '2026-11-05', to: '2026-11-04' })).body.details).toEqual([
+      { field: 'query.from', message: 'must not be after query.to' },
+    ]);
     expect((await l.get('movements', { type: 'bird_teleport' })).status).toBe(400);
     expect((await l.get('movements', { order: 'sideways' })).status).toBe(400);
     expect((await l.get('movements', { limit: '101' })).status).toBe(400);
@@ -202,7 +236,8 @@ describe('inventory: movement search', () => {
     const byId = new Map(res.body.data.map((x: { id: string }) => [x.id, x]));
     expect((byId.get(l.m.a3.id) as any).lock).toMatchObject({ type: 'manual', reason: 'counted' });
     expect((byId.get(l.m.a4.id) as any).lock).toBeNull();
-    for (const id of [l.m.b1.id, l.m.b2.id, l.m.b3.id, l.m.b4.id]) expect((byId.get(id) as any).lock).toMatchObject({ type: 'automatic', reason: 'cycle closed' });
+    for (const id of [l.m.b1.id, l.m.b2.id, l.m.b3.id, l.m.b4.id])
+      expect((byId.get(id) as any).lock).toMatchObject({ type: 'automatic', reason: 'cycle closed' });
   });
 
   it('paginates across pages without duplicates or gaps, also with filters; forged cursors are 400', async () => {
@@ -269,7 +304,18 @@ describe('inventory: CSV export', () => {
     expect(records.map((r) => r.id)).toEqual([inflow.id, death.id, cull.id, feed.id]); // chronological by default
 
     const d = records[1]!;
-    expect(d).toMatchObject({ date: '2026-11-02', type: 'bird_mortality', flockId: a.flock.id, cycleId: a.cycle.id, quantity: '4', cause: 'heat', notes: note, lockType: 'manual', createdBy: death.createdBy, createdAt: death.createdAt });
+    expect(d).toMatchObject({
+      date: '2026-11-02',
+      type: 'bird_mortality',
+      flockId: a.flock.id,
+      cycleId: a.cycle.id,
+      quantity: '4',
+      cause: 'heat',
+      notes: note,
+      lockType: 'manual',
+      createdBy: death.createdBy,
+      createdAt: death.createdAt,
+    });
     expect(JSON.parse(d.fields!)).toEqual({ quantity: 4, cause: 'heat', notes: note });
     expect(res.raw).toContain('"Found near the door, ""very"" hot\nsecond line"');
 
@@ -280,10 +326,18 @@ describe('inventory: CSV export', () => {
 
     // The same filters as the search; newest first on request; the file name without a range.
     const deaths = await s.get('movements/export', { type: 'bird_mortality', flockId: a.flock.id });
-    expect(parseCsv(deaths.raw).slice(1).map((r) => r[0])).toEqual([death.id]);
+    expect(
+      parseCsv(deaths.raw)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([death.id]);
     expect(deaths.headers['Content-Disposition']).toMatch(new RegExp(`^attachment; filename="movements-${s.farm}-all-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
     const desc = await s.get('movements/export', { order: 'desc' });
-    expect(parseCsv(desc.raw).slice(1).map((r) => r[0])).toEqual([feed.id, cull.id, death.id, inflow.id]);
+    expect(
+      parseCsv(desc.raw)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([feed.id, cull.id, death.id, inflow.id]);
     const none = await s.get('movements/export', { from: '2027-01-01' });
     expect(parseCsv(none.raw)).toEqual([[...MOVEMENT_CSV_COLUMNS]]);
     expect((await s.get('movements/export', { from: '2026-12-01', to: '2026-11-01' })).status).toBe(400);
@@ -301,9 +355,24 @@ describe('inventory: CSV export', () => {
       const id = ulid();
       const date = i <= 5_000 ? '2026-01-01' : '2026-01-02';
       return {
-        ...movementKey(cycleId, id), ...movementsOfCycle(cycleId), GSI1SK: `${date}#${id}`, ...movementsOfFarm(farm), GSI2SK: `${date}#${id}`,
-        entity: 'Movement', id, cycleId, flockId, farmId: farm, type: 'water_consumption', date, fields: { liters: 1 }, lock: null,
-        createdAt: now, createdBy: m.id, updatedAt: now, version: 1,
+        ...movementKey(cycleId, id),
+        ...movementsOfCycle(cycleId),
+        GSI1SK: `${date}#${id}`,
+        ...movementsOfFarm(farm),
+        GSI2SK: `${date}#${id}`,
+        entity: 'Movement',
+        id,
+        cycleId,
+        flockId,
+        farmId: farm,
+        type: 'water_consumption',
+        date,
+        fields: { liters: 1 },
+        lock: null,
+        createdAt: now,
+        createdBy: m.id,
+        updatedAt: now,
+        version: 1,
       };
     });
     const batches: (typeof items)[] = [];
@@ -380,7 +449,9 @@ describe('inventory: farm scoping and access', () => {
       const res = await call('GET', `/api/v1/inventory/${path}`, { token: two.token });
       expect(res, path).toMatchObject({ status: 400, body: { details: [{ field: 'query.farmId', message: 'is required: you are assigned to 2 farms' }] } });
       expect((await call('GET', `/api/v1/inventory/${path}`, { token: two.token, query: { farmId: f2 } })).status, path).toBe(200);
-      expect((await call('GET', `/api/v1/inventory/${path}`, { token: admin })).body.details, path).toEqual([{ field: 'query.farmId', message: 'is required: admins see every farm' }]);
+      expect((await call('GET', `/api/v1/inventory/${path}`, { token: admin })).body.details, path).toEqual([
+        { field: 'query.farmId', message: 'is required: admins see every farm' },
+      ]);
       expect((await call('GET', `/api/v1/inventory/${path}`, { token: admin, query: { farmId: f1 } })).status, path).toBe(200);
     }
     const noCapability = await userWith({ role: 'worker', farmIds: [f1], capabilities: ['create_movement'] });

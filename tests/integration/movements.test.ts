@@ -8,7 +8,12 @@ import { movementKey } from '../../shared/db/keys.js';
 
 async function setup(opts: { birdType?: string; farmId?: string; token?: string } = {}) {
   const m = opts.token ? { token: opts.token } : await userWith({ role: 'manager' });
-  const flock = (await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'Ledger', birdType: opts.birdType ?? 'broiler', hatchDate: '2026-11-01', ...(opts.farmId ? { farmId: opts.farmId } : {}) } })).body.data;
+  const flock = (
+    await call('POST', '/api/v1/flocks', {
+      token: m.token,
+      body: { name: 'Ledger', birdType: opts.birdType ?? 'broiler', hatchDate: '2026-11-01', ...(opts.farmId ? { farmId: opts.farmId } : {}) },
+    })
+  ).body.data;
   const cycle = (await call('POST', `/api/v1/flocks/${flock.id}/cycles`, { token: m.token, body: { startDate: '2026-11-01' } })).body.data;
   const base = `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`;
   const post = (body: Record<string, unknown>, headers?: Record<string, string>) => call('POST', `${base}/movements`, { token: m.token, body, headers });
@@ -97,7 +102,10 @@ describe('movement ledger', () => {
         { field: 'body.extra', message: 'is not allowed' },
       ]),
     );
-    expect((await c.post({ type: 'bird_inflow', date: 'yesterday', quantity: 1.5 })).body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.date', 'body.quantity']);
+    expect((await c.post({ type: 'bird_inflow', date: 'yesterday', quantity: 1.5 })).body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'body.date',
+      'body.quantity',
+    ]);
   });
 
   it('retries with one Idempotency-Key store one record, also when they race; another body is 422', async () => {
@@ -165,7 +173,14 @@ describe('movement ledger', () => {
     const c = await setup();
     const m = (await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 10 })).body.data;
     const old = new Date(Date.now() - 73 * 3600_000).toISOString();
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: movementKey(c.cycle.id, m.id), UpdateExpression: 'SET createdAt = :t', ExpressionAttributeValues: { ':t': old } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: movementKey(c.cycle.id, m.id),
+        UpdateExpression: 'SET createdAt = :t',
+        ExpressionAttributeValues: { ':t': old },
+      }),
+    );
     const got = await call('GET', `${c.base}/movements/${m.id}`, { token: c.token });
     expect(got.body.data.lock).toMatchObject({ type: 'automatic', reason: 'older than 72 h' });
     expect((await call('PUT', `${c.base}/movements/${m.id}/unlock`, { token: c.token, body: { reason: 'x' } })).status).toBe(409);
@@ -198,7 +213,8 @@ describe('movement ledger', () => {
       return { ...dbCalls };
     };
     const record = async (n: number) => {
-      for (let i = 0; i < n; i += 20) await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 1 })));
+      for (let i = 0; i < n; i += 20)
+        await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 1 })));
     };
     await record(10);
     const at10 = await callsForSummary();
@@ -216,7 +232,9 @@ describe('input schemas', () => {
     const all = await call('GET', '/api/v1/inventory/input-schema', { token });
     expect(Object.keys(all.body.data)).toHaveLength(14);
     expect(all.body.data.bird_inflow).toMatchObject({ type: 'bird_inflow', label: 'Birds placed', requiredFields: ['date', 'quantity'] });
-    expect(all.body.data.bird_inflow.optionalFields).toEqual(expect.arrayContaining(['breed', 'source', 'supplierId', 'unitCost', 'averageWeightGrams', 'notes']));
+    expect(all.body.data.bird_inflow.optionalFields).toEqual(
+      expect.arrayContaining(['breed', 'source', 'supplierId', 'unitCost', 'averageWeightGrams', 'notes']),
+    );
     expect(all.body.data.feed_delivery.requiredFields).toEqual(['date', 'feedType', 'quantityKg']);
     const one = await call('GET', '/api/v1/inventory/input-schema/egg_collection', { token });
     expect(one.body.data).toMatchObject({ type: 'egg_collection', label: 'Eggs collected', requiredFields: ['date', 'totalEggs'] });
@@ -239,7 +257,9 @@ describe('editing and deleting movements', () => {
     expect(fixed.body.data.fields.cause).toBeUndefined();
     expect((await c.summary()).birds).toMatchObject({ deaths: 7, alive: 93 });
     expect((await call('PATCH', url, { token: c.token, headers: { 'If-Match': '"1"' }, body: { quantity: 8 } })).status).toBe(412);
-    expect((await call('PATCH', url, { token: c.token, body: { type: 'bird_cull' } })).body.details).toEqual([{ field: 'body.type', message: 'cannot be changed' }]);
+    expect((await call('PATCH', url, { token: c.token, body: { type: 'bird_cull' } })).body.details).toEqual([
+      { field: 'body.type', message: 'cannot be changed' },
+    ]);
     expect((await call('PATCH', url, { token: c.token, body: { quantity: -1 } })).body.details).toEqual([{ field: 'body.quantity', message: 'must be >= 1' }]);
     const tooMany = await call('PATCH', url, { token: c.token, body: { quantity: 101 } });
     expect(tooMany.status).toBe(409);

@@ -9,7 +9,9 @@ describe('public routes', () => {
     expect(res.body.data.version).toBe('2.0.0');
     const basePaths = Object.values(res.body.data.endpoints as Record<string, { basePath: string }>).map((g) => g.basePath);
     expect(basePaths).toHaveLength(21);
-    expect(basePaths).toEqual(expect.arrayContaining(['/api/v1/auth', '/api/v2/analytics', '/api/v1/flocks/{flockId}/cycles', '/api/v1/scale', '/api/v1/admin']));
+    expect(basePaths).toEqual(
+      expect.arrayContaining(['/api/v1/auth', '/api/v2/analytics', '/api/v1/flocks/{flockId}/cycles', '/api/v1/scale', '/api/v1/admin']),
+    );
     expect(Object.keys(ENDPOINT_GROUPS)).toHaveLength(21);
     expect(res.body.data.links).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
   });
@@ -33,7 +35,9 @@ describe('public routes', () => {
   });
 
   it('answers a CORS preflight on a known path with the allowed methods and headers', async () => {
-    const res = await call('OPTIONS', '/api/v1/admin/users/01JD3Y4Z9V6Q8K2M5N7P0R1S3T', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'PATCH' } });
+    const res = await call('OPTIONS', '/api/v1/admin/users/01JD3Y4Z9V6Q8K2M5N7P0R1S3T', {
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'PATCH' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers['Access-Control-Allow-Methods']).toBe('DELETE, GET, PATCH, OPTIONS');
     expect(res.headers['Access-Control-Allow-Headers']).toContain('Authorization');

@@ -15,7 +15,12 @@ async function exhaustGeneral(ip: string): Promise<void> {
   if (now % 600 > 590) await new Promise((r) => setTimeout(r, (600 - (now % 600) + 1) * 1000)); // not across a window edge
   const windowStart = Math.floor(Date.now() / 1000 / 600) * 600;
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: rateLimitKey('general', `ip:${ip}`, windowStart), UpdateExpression: 'ADD hits :n', ExpressionAttributeValues: { ':n': 100 } }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: rateLimitKey('general', `ip:${ip}`, windowStart),
+      UpdateExpression: 'ADD hits :n',
+      ExpressionAttributeValues: { ':n': 100 },
+    }),
   );
 }
 
@@ -23,7 +28,7 @@ describe('rate limits', () => {
   it('auth limiter: the 5th auth request from one client answers 429 {error} with Retry-After and RateLimit headers', async () => {
     const ip = '192.0.2.10';
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof call>> | undefined;
     for (let i = 0; i < 5; i++) {
       last = await call('POST', '/api/v1/auth/login', { ip, body: { email: `nobody${i}@example.com`, password: 'whatever-123' } });
       statuses.push(last.status);
@@ -41,7 +46,8 @@ describe('rate limits', () => {
   it('auth limiter also counts per account: one e-mail from many addresses is limited', async () => {
     const email = 'target@example.com';
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${i + 1}`, body: { email, password: 'guess-guess-1' } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${i + 1}`, body: { email, password: 'guess-guess-1' } })).status);
     expect(statuses.at(-1)).toBe(429);
   });
 
@@ -134,7 +140,10 @@ describe('rate limits', () => {
         { step: 'initialize', name: 'limiterOrderProbe' },
       );
       try {
-        const res = await call('GET', '/api/v1/admin/users/' + (await call('POST', '/api/v1/auth/verify-token', { token, body: {} })).body.data.user.id, { ip: '192.0.2.80', token });
+        const res = await call('GET', `/api/v1/admin/users/${(await call('POST', '/api/v1/auth/verify-token', { token, body: {} })).body.data.user.id}`, {
+          ip: '192.0.2.80',
+          token,
+        });
         expect(res.status).toBe(200);
       } finally {
         client.middlewareStack.remove('limiterOrderProbe');
@@ -152,7 +161,11 @@ describe('rate limits', () => {
       // and the gate refused before the handler (no GetItem, no transaction, no user created). The only
       // other write: the admin dashboard's count of clients over a limit (first refusal of the window).
       resetDbCalls();
-      const create = await call('POST', '/api/v1/admin/users', { ip, token, body: { email: uniqueEmail('limited'), password: 'correct-horse-battery', name: 'Limited' } });
+      const create = await call('POST', '/api/v1/admin/users', {
+        ip,
+        token,
+        body: { email: uniqueEmail('limited'), password: 'correct-horse-battery', name: 'Limited' },
+      });
       expect(create.status).toBe(429);
       expect(create.body.error).toMatch(/^Rate limit exceeded \(general: 12 requests per 600 s\); retry in \d+ s$/);
       expect(create.headers['Retry-After']).toMatch(/^\d+$/);
@@ -188,7 +201,8 @@ describe('rate limits', () => {
       expect({ ...dbCalls }).toEqual({ UpdateItem: 3 });
       // the account still has its whole budget: 4 more from other addresses pass the limiter
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${100 + i}`, body: { email, password: 'guess-guess-1' } })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${100 + i}`, body: { email, password: 'guess-guess-1' } })).status);
       expect(statuses).toEqual([401, 401, 401, 401]);
     });
   });

@@ -6,7 +6,11 @@ import { defaultFarmId, otherFarm } from '../support/farms.js';
 
 const RECS = '/api/v1/optimization/recommendations';
 const body = (flockId: string, extra: Record<string, unknown> = {}) => ({
-  flockId, category: 'feed', description: 'Switch to grower feed from day 11', expectedBenefit: 'FCR −0.03', ...extra,
+  flockId,
+  category: 'feed',
+  description: 'Switch to grower feed from day 11',
+  expectedBenefit: 'FCR −0.03',
+  ...extra,
 });
 
 describe('optimization recommendations', () => {
@@ -17,8 +21,19 @@ describe('optimization recommendations', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.message).toBe('Recommendation created');
     expect(res.body.data).toMatchObject({
-      flockId: c.flock.id, cycleId: c.cycle.id, farmId: c.flock.farmId, category: 'feed', priority: 'high', status: 'open', source: 'user', rule: null, evidence: [],
-      description: 'Switch to grower feed from day 11', expectedBenefit: 'FCR −0.03', decidedAt: null, version: 1,
+      flockId: c.flock.id,
+      cycleId: c.cycle.id,
+      farmId: c.flock.farmId,
+      category: 'feed',
+      priority: 'high',
+      status: 'open',
+      source: 'user',
+      rule: null,
+      evidence: [],
+      description: 'Switch to grower feed from day 11',
+      expectedBenefit: 'FCR −0.03',
+      decidedAt: null,
+      version: 1,
     });
     const got = await call('GET', `${RECS}/${res.body.data.id}`, { token: admin });
     expect(got.status).toBe(200);
@@ -51,7 +66,8 @@ describe('optimization recommendations', () => {
     const admin = await adminLogin();
     const c = await flockWithCycle({ token: admin });
     const ids: string[] = [];
-    for (const category of ['feed', 'water', 'feed', 'health']) ids.push((await call('POST', RECS, { token: admin, body: body(c.flock.id, { category }) })).body.data.id);
+    for (const category of ['feed', 'water', 'feed', 'health'])
+      ids.push((await call('POST', RECS, { token: admin, body: body(c.flock.id, { category }) })).body.data.id);
     const all = await call('GET', RECS, { token: admin, query: { flockId: c.flock.id } });
     expect(all.body.data.map((r: { id: string }) => r.id)).toEqual([...ids].reverse());
     const feed = await call('GET', RECS, { token: admin, query: { flockId: c.flock.id, category: 'feed' } });
@@ -75,7 +91,10 @@ describe('optimization recommendations', () => {
     expect(accepted.body.data).toMatchObject({ status: 'accepted', decisionNote: 'from next week', decidedBy: expect.any(String), version: 2 });
     expect((await call('PUT', `${RECS}/${a.id}/dismiss`, { token: admin, body: {} })).status).toBe(409);
     expect((await call('PUT', `${RECS}/${b.id}/dismiss`, { token: admin, headers: { 'If-Match': '"7"' }, body: {} })).status).toBe(412);
-    const racers = await Promise.all([call('PUT', `${RECS}/${b.id}/dismiss`, { token: admin, body: {} }), call('PUT', `${RECS}/${b.id}/accept`, { token: admin, body: {} })]);
+    const racers = await Promise.all([
+      call('PUT', `${RECS}/${b.id}/dismiss`, { token: admin, body: {} }),
+      call('PUT', `${RECS}/${b.id}/accept`, { token: admin, body: {} }),
+    ]);
     expect(racers.map((r) => r.status).sort()).toEqual([200, 409]);
     const audit = await call('GET', '/api/v1/admin/audit', { token: admin, query: { targetId: a.id } });
     expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['recommendation.accept', 'recommendation.create']);

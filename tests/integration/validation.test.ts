@@ -6,7 +6,11 @@ import { adminLogin } from '../support/accounts.js';
 describe('numbers beyond what JSON Schema checks', () => {
   it('a coerced Infinity in a numeric query parameter is 400, not 500', async () => {
     const admin = await adminLogin();
-    for (const [path, value] of [['/api/v1/admin/users', 'Infinity'], ['/api/v1/admin/audit', '-Infinity'], ['/api/v1/config/farms', '1e400']] as const) {
+    for (const [path, value] of [
+      ['/api/v1/admin/users', 'Infinity'],
+      ['/api/v1/admin/audit', '-Infinity'],
+      ['/api/v1/config/farms', '1e400'],
+    ] as const) {
       const res = await call('GET', path, { token: admin, query: { limit: value } });
       expect(res.status, `${path} ${res.raw}`).toBe(400);
       expect(res.body.details).toContainEqual({ field: 'query.limit', message: expect.any(String) });
@@ -19,7 +23,11 @@ describe('numbers beyond what JSON Schema checks', () => {
     const res = await call('POST', '/api/v1/config/farms', { token: admin, body: { name: 'Tiny', totalAreaHa: 1e-300 } });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ field: 'body.totalAreaHa', message: 'is too small or too large a number to store' }]);
-    const huge = await call('POST', '/api/v1/config/farms', { token: admin, rawBody: '{"name":"Huge","totalAreaHa":1e400}', headers: { 'Content-Type': 'application/json' } });
+    const huge = await call('POST', '/api/v1/config/farms', {
+      token: admin,
+      rawBody: '{"name":"Huge","totalAreaHa":1e400}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(huge.status).toBe(400);
     expect((await call('GET', '/api/v1/config/farms', { token: admin, query: { limit: '100' } })).body.data.length).toBe(before);
     const zero = await call('PUT', '/api/v1/config/analytics', { token: admin, body: { pricing: { medicationPerTreatment: 0 } } });

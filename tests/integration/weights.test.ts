@@ -12,7 +12,13 @@ async function setup(opts: { birdType?: string; farmId?: string; token?: string;
   const m = opts.token ? { token: opts.token } : await userWith({ role: 'manager' });
   const flockRes = await call('POST', '/api/v1/flocks', {
     token: m.token,
-    body: { name: 'Weighed', birdType: opts.birdType ?? 'broiler', hatchDate: opts.hatchDate ?? START, ...(opts.farmId ? { farmId: opts.farmId } : {}), ...(opts.houseId ? { houseId: opts.houseId } : {}) },
+    body: {
+      name: 'Weighed',
+      birdType: opts.birdType ?? 'broiler',
+      hatchDate: opts.hatchDate ?? START,
+      ...(opts.farmId ? { farmId: opts.farmId } : {}),
+      ...(opts.houseId ? { houseId: opts.houseId } : {}),
+    },
   });
   expect(flockRes.status, JSON.stringify(flockRes.body)).toBe(201);
   const flock = flockRes.body.data;
@@ -24,7 +30,8 @@ async function setup(opts: { birdType?: string; farmId?: string; token?: string;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  const scale = (body: Record<string, unknown>, headers?: Record<string, string>) => call('POST', '/api/v1/scale', { token: m.token, body: { flockId: flock.id, ...body }, headers });
+  const scale = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call('POST', '/api/v1/scale', { token: m.token, body: { flockId: flock.id, ...body }, headers });
   const move = (body: Record<string, unknown>) => call('POST', `${base}/movements`, { token: m.token, body });
   const summary = async () => (await call('GET', base, { token: m.token })).body.data;
   return { token: m.token, flock, cycle, base, weigh, weights, scale, move, summary };
@@ -38,22 +45,50 @@ describe('weights of a cycle', () => {
     const avg = await c.weigh({ date: day(-13), grams: 180 });
     expect(avg.status, JSON.stringify(avg.body)).toBe(201);
     expect(avg.body.data).toMatchObject({
-      date: day(-13), grams: 180, method: 'manual_sample', confidence: 'low', phase: 'brooding', daysInCycle: 7, ageDays: 7,
-      sampleSize: null, sd: null, cv: null, uniformityPct: null, latestWeightUpdated: true,
+      date: day(-13),
+      grams: 180,
+      method: 'manual_sample',
+      confidence: 'low',
+      phase: 'brooding',
+      daysInCycle: 7,
+      ageDays: 7,
+      sampleSize: null,
+      sd: null,
+      cv: null,
+      uniformityPct: null,
+      latestWeightUpdated: true,
     });
     // mean 520, deviations −40 −20 0 20 40 → 4000/4 = 1000, SD 31.6, CV 6.08 %, band [468, 572] holds all five
     const samples = await c.weigh({ date: day(-6), samples: [480, 500, 520, 540, 560], notes: 'pen 3' });
     expect(samples.status).toBe(201);
-    expect(samples.body.data).toMatchObject({ grams: 520, sampleSize: 5, sd: 31.6, cv: 6.08, uniformityPct: 100, confidence: 'low', phase: 'growing', daysInCycle: 14, notes: 'pen 3' });
+    expect(samples.body.data).toMatchObject({
+      grams: 520,
+      sampleSize: 5,
+      sd: 31.6,
+      cv: 6.08,
+      uniformityPct: 100,
+      confidence: 'low',
+      phase: 'growing',
+      daysInCycle: 14,
+      notes: 'pen 3',
+    });
     resetDbCalls();
     const avg100 = await c.weigh({ date: day(-9), grams: 300, sampleSize: 150 });
     // the cycle (one GetItem), then the session and the cycle's latest-weight check in one transaction
-    expect({ GetItem: dbCalls.GetItem, TransactWriteItems: dbCalls.TransactWriteItems, Query: dbCalls.Query }).toEqual({ GetItem: 1, TransactWriteItems: 1, Query: undefined });
+    expect({ GetItem: dbCalls.GetItem, TransactWriteItems: dbCalls.TransactWriteItems, Query: dbCalls.Query }).toEqual({
+      GetItem: 1,
+      TransactWriteItems: 1,
+      Query: undefined,
+    });
     expect(avg100.body.data).toMatchObject({ confidence: 'medium', sampleSize: 150, latestWeightUpdated: false });
 
     resetDbCalls();
     const list = await c.weights();
-    expect({ GetItem: dbCalls.GetItem, Query: dbCalls.Query, TransactWriteItems: dbCalls.TransactWriteItems }).toEqual({ GetItem: 1, Query: 1, TransactWriteItems: undefined });
+    expect({ GetItem: dbCalls.GetItem, Query: dbCalls.Query, TransactWriteItems: dbCalls.TransactWriteItems }).toEqual({
+      GetItem: 1,
+      Query: 1,
+      TransactWriteItems: undefined,
+    });
     expect(list.map((w) => w.date)).toEqual([day(-13), day(-9), day(-6)]);
     for (const w of list) {
       expect(typeof w.date).toBe('string');
@@ -88,7 +123,8 @@ describe('weights of a cycle', () => {
       { type: 'feed_delivery', date: START, feedType: 'starter', quantityKg: 2000 },
       { type: 'feed_consumption', date: day(-7), quantityKg: 500 },
       { type: 'bird_mortality', date: day(-8), quantity: 10 },
-    ]) expect((await c.move(mv)).status, mv.type).toBe(201);
+    ])
+      expect((await c.move(mv)).status, mv.type).toBe(201);
     expect((await c.summary()).kpis.fcr).toBeNull();
 
     expect((await c.weigh({ date: day(-6), grams: 520 })).body.data.latestWeightUpdated).toBe(true);
@@ -130,10 +166,19 @@ describe('weights of a cycle', () => {
   it('validates: exactly one of grams or samples, positive weights, at most 1000 samples, dates within the cycle and not in the future', async () => {
     const c = await setup();
     const cases: Array<[Record<string, unknown>, Array<{ field: string; message?: string }>]> = [
-      [{ date: day(-5), grams: 500, samples: [500] }, [{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }]],
+      [
+        { date: day(-5), grams: 500, samples: [500] },
+        [{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }],
+      ],
       [{ date: day(-5) }, [{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }]],
       [{ date: day(-5), grams: -3 }, [{ field: 'body.grams', message: 'must be > 0' }]],
-      [{ date: day(-5), samples: [500, -1, 0] }, [{ field: 'body.samples.1', message: 'must be > 0' }, { field: 'body.samples.2', message: 'must be > 0' }]],
+      [
+        { date: day(-5), samples: [500, -1, 0] },
+        [
+          { field: 'body.samples.1', message: 'must be > 0' },
+          { field: 'body.samples.2', message: 'must be > 0' },
+        ],
+      ],
       [{ date: day(-5), samples: Array(1001).fill(500) }, [{ field: 'body.samples', message: 'must NOT have more than 1000 items' }]],
       [{ date: day(-5), samples: [] }, [{ field: 'body.samples', message: 'must NOT have fewer than 1 items' }]],
       [{ date: day(-5), samples: [500], sampleSize: 3 }, [{ field: 'body.sampleSize' }]],
@@ -223,18 +268,41 @@ describe('automatic scales', () => {
     expect(calls.GetItem ?? 0).toBe(0); // flock, cycle and the stored days came in the one BatchGetItem (plus the caller's)
     expect(calls.BatchGetItem).toBe(2);
     expect(res.body.data).toMatchObject({
-      deviceId: 'scale-1', flockId: c.flock.id, cycleId: c.cycle.id, accepted: 7, rejected: 6,
-      rejectedBy: { implausible: 3, outlier: 1, outsideCycle: 2 }, latestWeightUpdated: true,
+      deviceId: 'scale-1',
+      flockId: c.flock.id,
+      cycleId: c.cycle.id,
+      accepted: 7,
+      rejected: 6,
+      rejectedBy: { implausible: 3, outlier: 1, outsideCycle: 2 },
+      latestWeightUpdated: true,
     });
     const days = res.body.data.days as Array<{ date: string; accepted: number; rejected: number; session: Record<string, unknown> | null }>;
-    expect(days.map((d) => [d.date, d.accepted, d.rejected])).toEqual([[day(-25), 0, 1], [d1, 3, 3], [d2, 4, 1], [day(1), 0, 1]]);
+    expect(days.map((d) => [d.date, d.accepted, d.rejected])).toEqual([
+      [day(-25), 0, 1],
+      [d1, 3, 3],
+      [d2, 4, 1],
+      [day(1), 0, 1],
+    ]);
     expect(days[0]!.session).toBeNull();
     // d1: mean 2000, SD 100 (20000/2), CV 5 %; d2: mean 8400/4 = 2100, deviations −20 20 50 −50 → 5800/3 = 1933.3, SD 43.97 → 44.0, CV 2.09 %
-    expect(days[1]!.session).toMatchObject({ method: 'automatic_scale', grams: 2000, sampleSize: 3, sd: 100, cv: 5, uniformityPct: 100, deviceId: 'scale-1', confidence: 'low', daysInCycle: 17 });
+    expect(days[1]!.session).toMatchObject({
+      method: 'automatic_scale',
+      grams: 2000,
+      sampleSize: 3,
+      sd: 100,
+      cv: 5,
+      uniformityPct: 100,
+      deviceId: 'scale-1',
+      confidence: 'low',
+      daysInCycle: 17,
+    });
     expect(days[2]!.session).toMatchObject({ grams: 2100, sampleSize: 4, sd: 44, cv: 2.09, uniformityPct: 100, daysInCycle: 18, phase: 'growing' });
 
     const list = await c.weights();
-    expect(list.map((w) => [w.date, w.method, w.id, w.grams])).toEqual([[d1, 'automatic_scale', 'scale-1', 2000], [d2, 'automatic_scale', 'scale-1', 2100]]);
+    expect(list.map((w) => [w.date, w.method, w.id, w.grams])).toEqual([
+      [d1, 'automatic_scale', 'scale-1', 2000],
+      [d2, 'automatic_scale', 'scale-1', 2100],
+    ]);
     expect((await c.summary()).latestWeight).toEqual({ date: d2, grams: 2100 });
   });
 
@@ -252,7 +320,10 @@ describe('automatic scales', () => {
     expect(session).toMatchObject({ grams: 2000, sampleSize: 5, sd: 111.8, cv: 5.59, uniformityPct: 100 });
     await c.scale({ deviceId: 'scale-B', weighings: [{ at: at(d), grams: 1500 }] });
     const list = await c.weights();
-    expect(list.map((w) => [w.id, w.sampleSize, w.grams])).toEqual([['scale-A', 5, 2000], ['scale-B', 1, 1500]]);
+    expect(list.map((w) => [w.id, w.sampleSize, w.grams])).toEqual([
+      ['scale-A', 5, 2000],
+      ['scale-B', 1, 1500],
+    ]);
     expect((await c.summary()).latestWeight).toEqual({ date: d, grams: 1500 });
   });
 
@@ -260,7 +331,10 @@ describe('automatic scales', () => {
     const c = await setup();
     const d = day(-1);
     // 200 readings: 1900 and 2100 alternating → mean 2000, SD √(200·100²/199) = 100.25, CV 5.01 %, all within ±10 %
-    const weighings = Array.from({ length: 200 }, (_, i) => ({ at: at(d, `10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`), grams: i % 2 ? 2100 : 1900 }));
+    const weighings = Array.from({ length: 200 }, (_, i) => ({
+      at: at(d, `10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`),
+      grams: i % 2 ? 2100 : 1900,
+    }));
     const key = { 'Idempotency-Key': 'scale-A-batch-1' };
     const results = await Promise.all([1, 2, 3].map(() => c.scale({ deviceId: 'scale-A', weighings }, key)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -273,7 +347,9 @@ describe('automatic scales', () => {
     const c = await setup();
     const d = day(-2);
     const batches = await Promise.all(
-      [0, 1, 2, 3, 4].map((b) => c.scale({ deviceId: 'scale-R', cycleId: c.cycle.id, weighings: [1950, 2000, 2050].map((g, i) => ({ at: at(d, `1${b}:0${i}:00Z`), grams: g })) })),
+      [0, 1, 2, 3, 4].map((b) =>
+        c.scale({ deviceId: 'scale-R', cycleId: c.cycle.id, weighings: [1950, 2000, 2050].map((g, i) => ({ at: at(d, `1${b}:0${i}:00Z`), grams: g })) }),
+      ),
     );
     expect(batches.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const [session] = await c.weights();

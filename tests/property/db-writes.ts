@@ -13,7 +13,18 @@ export interface WrittenItem {
   SK: string;
 }
 
-const WRITE_COMMANDS = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'TransactWriteCommand', 'BatchWriteCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'TransactWriteCommand',
+  'BatchWriteCommand',
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 
 let log: WrittenItem[] = [];
 /** Write commands sent (succeeded or not) since recordWrites(): compared with shared/db/client.ts's dbCalls. */
@@ -97,4 +108,15 @@ export function recordWrites(): () => { written: WrittenItem[]; attempted: numbe
 }
 
 /** Names under which shared/db/client.ts counts write commands in `dbCalls` (command name without "Command"). */
-export const WRITE_CALL_NAMES = ['Put', 'PutItem', 'Update', 'UpdateItem', 'Delete', 'DeleteItem', 'TransactWrite', 'TransactWriteItems', 'BatchWrite', 'BatchWriteItem'];
+export const WRITE_CALL_NAMES = [
+  'Put',
+  'PutItem',
+  'Update',
+  'UpdateItem',
+  'Delete',
+  'DeleteItem',
+  'TransactWrite',
+  'TransactWriteItems',
+  'BatchWrite',
+  'BatchWriteItem',
+];

@@ -21,8 +21,20 @@ import { ROOT } from '../../scripts/lib/route-table.js';
 import { WRITE_CALL_NAMES, installWriteRecorder, recordWrites, type WrittenItem } from './db-writes.js';
 import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
 import {
-  DocValidators, MAX_BODY_BYTES, concretePath, deref, documentsStatus, operationsOf, parametersSchema, requestArb, responseDoc,
-  type Caller, type GeneratedRequest, type Json, type Operation, type Pools,
+  DocValidators,
+  MAX_BODY_BYTES,
+  concretePath,
+  deref,
+  documentsStatus,
+  operationsOf,
+  parametersSchema,
+  requestArb,
+  responseDoc,
+  type Caller,
+  type GeneratedRequest,
+  type Json,
+  type Operation,
+  type Pools,
 } from './openapi-requests.js';
 import { KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
 
@@ -60,7 +72,8 @@ async function signIn(email: string, password: string): Promise<Session> {
   return { email, password, token: res.body.token, capabilities: new Set(res.body.user.capabilities as string[]) };
 }
 
-async function must(method: string, path: string, opts: CallOptions, status = [200, 201]): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function must(method: string, path: string, opts: CallOptions, status = [200, 201]): Promise<any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await call(method, path, opts);
   if (!status.includes(res.status)) throw new Error(`fixture ${method} ${path}: ${res.status} ${res.raw}`);
   return res.body;
@@ -87,11 +100,26 @@ export interface World {
  * movements (placement, feed, eggs, mortality), a daily record and a weighing; and a flock without a cycle.
  */
 async function makeRecords(token: string, existingFarmId?: string): Promise<Array<Record<string, string>>> {
-  const farmId = existingFarmId ?? ((await must('POST', '/api/v1/config/farms', { token, body: { name: `Fuzz farm ${randomBytes(3).toString('hex')}` } })).data.id as string);
-  const houseId = (await must('POST', `/api/v1/config/farms/${farmId}/houses`, { token, body: { name: `Fuzz house ${randomBytes(3).toString('hex')}`, usableAreaM2: 1200, capacity: 20000 } })).data.id as string;
+  const farmId =
+    existingFarmId ??
+    ((await must('POST', '/api/v1/config/farms', { token, body: { name: `Fuzz farm ${randomBytes(3).toString('hex')}` } })).data.id as string);
+  const houseId = (
+    await must('POST', `/api/v1/config/farms/${farmId}/houses`, {
+      token,
+      body: { name: `Fuzz house ${randomBytes(3).toString('hex')}`, usableAreaM2: 1200, capacity: 20000 },
+    })
+  ).data.id as string;
   const records: Array<Record<string, string>> = [];
-  for (const [birdType, useFarm] of [['layer', true], ['broiler', false]] as const) {
-    const flock = (await must('POST', '/api/v1/flocks', { token, body: { name: `Fuzz ${birdType}`, birdType, hatchDate: daysAgo(30), ...(useFarm ? { farmId, houseId } : {}) } })).data;
+  for (const [birdType, useFarm] of [
+    ['layer', true],
+    ['broiler', false],
+  ] as const) {
+    const flock = (
+      await must('POST', '/api/v1/flocks', {
+        token,
+        body: { name: `Fuzz ${birdType}`, birdType, hatchDate: daysAgo(30), ...(useFarm ? { farmId, houseId } : {}) },
+      })
+    ).data;
     const cycle = (await must('POST', `/api/v1/flocks/${flock.id}/cycles`, { token, body: { startDate: daysAgo(20) } })).data;
     const base = `/api/v1/flocks/${flock.id}/cycles/${cycle.id}`;
     const movementIds: string[] = [];
@@ -104,9 +132,13 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       movementIds.push((await must('POST', `${base}/movements`, { token, body })).data.id as string);
     }
     const date = daysAgo(5);
-    await must('POST', `${base}/daily-records`, { token, body: { date, deaths: 1, feedKg: 100, feedType: 'starter', waterLiters: 200, temperatureMinC: 28, temperatureMaxC: 32, humidityPct: 60 } });
+    await must('POST', `${base}/daily-records`, {
+      token,
+      body: { date, deaths: 1, feedKg: 100, feedType: 'starter', waterLiters: 200, temperatureMinC: 28, temperatureMaxC: 32, humidityPct: 60 },
+    });
     await must('POST', `${base}/weights`, { token, body: { date: daysAgo(4), grams: 480, sampleSize: 50 } });
-    for (const movementId of movementIds) records.push({ farmId: flock.farmId, houseId: flock.houseId ?? houseId, flockId: flock.id, cycleId: cycle.id, movementId, date });
+    for (const movementId of movementIds)
+      records.push({ farmId: flock.farmId, houseId: flock.houseId ?? houseId, flockId: flock.id, cycleId: cycle.id, movementId, date });
   }
   // and a flock without a cycle (a cycle can start on it, it can be archived)
   const idle = (await must('POST', '/api/v1/flocks', { token, body: { name: 'Fuzz idle', birdType: 'breeder', farmId, houseId } })).data;
@@ -115,9 +147,15 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
 }
 
 function setRecords(world: World, records: Array<Record<string, string>>): void {
-  records.forEach((r, i) => Object.assign(r, { userId: world.userIds[i % world.userIds.length]!, movementType: world.movementTypes[i % world.movementTypes.length]! }));
+  for (const [i, r] of records.entries())
+    Object.assign(r, { userId: world.userIds[i % world.userIds.length]!, movementType: world.movementTypes[i % world.movementTypes.length]! });
   const values: Record<string, string[]> = {};
-  for (const r of records) for (const [k, v] of Object.entries(r)) (values[k] ??= []).includes(v) || values[k]!.push(v);
+  for (const r of records) {
+    for (const [k, v] of Object.entries(r)) {
+      values[k] ??= [];
+      if (!values[k].includes(v)) values[k].push(v);
+    }
+  }
   values.movementType = world.movementTypes;
   world.pools = { records, values };
   world.dirty = false;
@@ -139,10 +177,27 @@ export async function setUpWorld(doc: Json): Promise<World> {
   // users to administer (never the callers themselves: locking or demoting them would end the run)
   const userIds: string[] = [];
   for (const role of ['worker']) {
-    userIds.push((await must('POST', '/api/v1/admin/users', { token, body: { email: uniqueEmail('fuzz-target'), password: PASSWORD, name: 'Fuzz target', role, farmIds } })).data.id as string);
+    userIds.push(
+      (
+        await must('POST', '/api/v1/admin/users', {
+          token,
+          body: { email: uniqueEmail('fuzz-target'), password: PASSWORD, name: 'Fuzz target', role, farmIds },
+        })
+      ).data.id as string,
+    );
   }
   const movementTypes = Object.keys((await must('GET', '/api/v1/inventory/input-schema', { token })).data as object);
-  const world: World = { doc, validators: new DocValidators(doc), admin, low, pools: { records: [], values: {} }, dirty: false, farmIds, userIds, movementTypes };
+  const world: World = {
+    doc,
+    validators: new DocValidators(doc),
+    admin,
+    low,
+    pools: { records: [], values: {} },
+    dirty: false,
+    farmIds,
+    userIds,
+    movementTypes,
+  };
   setRecords(world, records);
   return world;
 }
@@ -254,29 +309,50 @@ function mediaOf(headers: Record<string, string>): string {
   return ct.split(';')[0]!.trim().toLowerCase();
 }
 
-function check(world: World, op: Operation, req: GeneratedRequest, cls: Classification, res: CallResult, writes: WrittenItem[], sessionLost: boolean): Array<Omit<Violation, 'operation' | 'status' | 'kind' | 'reproduction'>> {
+function check(
+  world: World,
+  op: Operation,
+  _req: GeneratedRequest,
+  cls: Classification,
+  res: CallResult,
+  writes: WrittenItem[],
+  sessionLost: boolean,
+): Array<Omit<Violation, 'operation' | 'status' | 'kind' | 'reproduction'>> {
   const out: Array<{ check: string; message: string }> = [];
   const fail = (checkName: string, message: string) => out.push({ check: checkName, message });
   const s = res.status;
   if (s >= 500) fail('no-5xx', `${s} ${res.raw.slice(0, 300)}`);
-  if (!documentsStatus(op, s)) fail('documented-status', `status ${s} is not documented for ${op.label} (documented: ${Object.keys(op.op.responses).join(', ')})`);
+  if (!documentsStatus(op, s))
+    fail('documented-status', `status ${s} is not documented for ${op.label} (documented: ${Object.keys(op.op.responses).join(', ')})`);
 
   const rdoc = responseDoc(world.doc, op, s);
   const content = (rdoc?.content ?? {}) as Record<string, Json>;
   const media = mediaOf(res.headers);
   if (rdoc && Object.keys(content).length === 0 && res.raw) fail('documented-content', `${s} has a ${media || 'body'} body but the document describes none`);
-  if (Object.keys(content).length > 0 && !(media in content)) fail('documented-content', `${s} answered ${media || 'no content type'}, documented ${Object.keys(content).join(', ')}`);
+  if (Object.keys(content).length > 0 && !(media in content))
+    fail('documented-content', `${s} answered ${media || 'no content type'}, documented ${Object.keys(content).join(', ')}`);
   const schema = content[media]?.schema as Json | undefined;
   if (schema && media.endsWith('json')) {
     const errs = res.body === undefined ? ['body is not JSON'] : world.validators.errors(schema, res.body);
-    if (errs.length) fail(s < 400 ? 'success-schema' : 'error-schema', `${s} body does not match the documented schema: ${errs.slice(0, 4).join('; ')} — ${res.raw.slice(0, 200)}`);
+    if (errs.length)
+      fail(
+        s < 400 ? 'success-schema' : 'error-schema',
+        `${s} body does not match the documented schema: ${errs.slice(0, 4).join('; ')} — ${res.raw.slice(0, 200)}`,
+      );
   }
 
   if (s >= 400) {
     const b = res.body;
-    const ok = b && typeof b === 'object' && !Array.isArray(b) && typeof b.error === 'string' && b.error.length > 0 && Object.keys(b).every((k) => k === 'error' || k === 'details');
+    const ok =
+      b &&
+      typeof b === 'object' &&
+      !Array.isArray(b) &&
+      typeof b.error === 'string' &&
+      b.error.length > 0 &&
+      Object.keys(b).every((k) => k === 'error' || k === 'details');
     if (!ok) fail('error-envelope', `${s} body is not {error[, details]}: ${res.raw.slice(0, 200)}`);
-    if (b?.details !== undefined && !(Array.isArray(b.details) && b.details.every((d: Json) => typeof d?.field === 'string' && typeof d?.message === 'string'))) fail('error-envelope', `details is not [{field, message}]: ${res.raw.slice(0, 200)}`);
+    if (b?.details !== undefined && !(Array.isArray(b.details) && b.details.every((d: Json) => typeof d?.field === 'string' && typeof d?.message === 'string')))
+      fail('error-envelope', `details is not [{field, message}]: ${res.raw.slice(0, 200)}`);
     const allowed = ALLOWED_REFUSAL_WRITE(op);
     const wrote = writes.filter((w) => !allowed(w));
     if (wrote.length) fail('refusal-wrote', `${s} but wrote ${wrote.map((w) => `${w.op} ${w.PK} ${w.SK}`).join(', ')}`);
@@ -296,7 +372,8 @@ function check(world: World, op: Operation, req: GeneratedRequest, cls: Classifi
     if (s !== 403) fail('auth-status', `caller without ${op.capability} answered ${s}, expected 403`);
   } else if (cls.reasons.length > 0) {
     if (s !== 400) fail('validation-status', `invalid by its schema (${cls.reasons.join(' | ')}) answered ${s}, expected 400`);
-    else if (!Array.isArray(res.body?.details) || res.body.details.length === 0) fail('validation-details', `400 for a schema violation without details: ${res.raw.slice(0, 200)}`);
+    else if (!Array.isArray(res.body?.details) || res.body.details.length === 0)
+      fail('validation-details', `400 for a schema violation without details: ${res.raw.slice(0, 200)}`);
   }
   return out;
 }
@@ -329,7 +406,12 @@ export function reproduction(op: Operation, req: GeneratedRequest): string {
   const short = (x: string) => (x.length > 160 ? `${JSON.stringify(x.slice(0, 60)).slice(0, -1)}…" (${x.length} chars)` : JSON.stringify(x));
   const shorten = (v: unknown, depth = 0): unknown => {
     if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 40)}…(${v.length} chars)` : v;
-    if (Array.isArray(v)) return depth > 3 ? `[…${v.length} items]` : v.length > 8 ? [...v.slice(0, 3).map((x) => shorten(x, depth + 1)), `…(${v.length} items)`] : v.map((x) => shorten(x, depth + 1));
+    if (Array.isArray(v))
+      return depth > 3
+        ? `[…${v.length} items]`
+        : v.length > 8
+          ? [...v.slice(0, 3).map((x) => shorten(x, depth + 1)), `…(${v.length} items)`]
+          : v.map((x) => shorten(x, depth + 1));
     if (v && typeof v === 'object') return depth > 3 ? '{…}' : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shorten(x, depth + 1)]));
     return v;
   };
@@ -424,7 +506,8 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
     }
   });
   const found0 = check(world, op, req, cls, res, writes, sessionLost);
-  if (counted !== attempted) found0.push({ check: 'write-recorder', message: `dbCalls counted ${counted} write call(s), the recorder saw ${attempted}: ${JSON.stringify(dbCalls)}` });
+  if (counted !== attempted)
+    found0.push({ check: 'write-recorder', message: `dbCalls counted ${counted} write call(s), the recorder saw ${attempted}: ${JSON.stringify(dbCalls)}` });
   for (const v of found0) {
     const message = res.status >= 500 && logged.length ? `${v.message} — server log: ${logged.join(' | ')}` : v.message;
     const withRepro = { ...v, message, operation: op.label, status: res.status, kind: req.kind, reproduction: reproduction(op, req) };
@@ -502,17 +585,28 @@ export function summary(brief = false): string {
     for (const [k, n] of Object.entries(c.byStatus)) total.byStatus[k] = (total.byStatus[k] ?? 0) + n;
     for (const [k, n] of Object.entries(c.byKind)) total.byKind[k] = (total.byKind[k] ?? 0) + n;
     const classes = ['2xx', '4xx', '5xx'].map((k) => `${k} ${String(c.byClass[k] ?? 0).padStart(4)}`).join('  ');
-    const statuses = Object.entries(c.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(' ');
-    rows.push(`  ${label.padEnd(80)} ${String(c.requests).padStart(5)}  valid ${String(c.valid).padStart(4)}  invalid ${String(c.invalid).padStart(4)}  ${classes}  (${statuses})`);
+    const statuses = Object.entries(c.byStatus)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k}×${n}`)
+      .join(' ');
+    rows.push(
+      `  ${label.padEnd(80)} ${String(c.requests).padStart(5)}  valid ${String(c.valid).padStart(4)}  invalid ${String(c.invalid).padStart(4)}  ${classes}  (${statuses})`,
+    );
   }
-  const sorted = (r: Record<string, number>) => Object.entries(r).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`).join(', ');
+  const sorted = (r: Record<string, number>) =>
+    Object.entries(r)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ');
   const stale = KNOWN_FAILURES.filter((k) => !knownHits.has(k.id)).map((k) => k.id);
   return [
     `OpenAPI fuzz (seed ${SEED}): ${total.requests} requests over ${perOperation.size} operations — valid ${total.valid}, invalid ${total.invalid}; real ids in the path: ${total.realIds}`,
     `  sign-ins again after a fuzzed logout: ${total.sessionRefreshes}; fixture records remade after writes changed them: ${refreshes.count} (${Math.round(refreshes.ms)} ms)`,
     `  per status class: ${sorted(total.byClass)}`,
     `  per status: ${sorted(total.byStatus)}`,
-    ...(brief ? [] : [`  per request kind: ${sorted(total.byKind)}`, `  per operation (requests, valid/invalid by the document, status classes, statuses):`, ...rows]),
+    ...(brief
+      ? []
+      : [`  per request kind: ${sorted(total.byKind)}`, `  per operation (requests, valid/invalid by the document, status classes, statuses):`, ...rows]),
     `  known failures hit (KNOWN_FAILURES): ${knownHits.size ? [...knownHits].map(([k, n]) => `${k} ×${n}`).join(', ') : 'none'}`,
     ...(stale.length ? [`  KNOWN_FAILURES entries that matched nothing this run: ${stale.join(', ')}`] : []),
     `  new violations: ${violations.filter((v) => !v.check.startsWith('known:')).length}`,

@@ -41,8 +41,12 @@ describe(`OpenAPI fuzz: ${operations.length} operations × ${runs} requests`, ()
   });
 
   for (const op of operations) {
-    it(op.label, async () => {
-      await fuzzOperation(world, op, runs);
-    }, Math.max(60_000, runs * 3_000));
+    it(
+      op.label,
+      async () => {
+        await fuzzOperation(world, op, runs);
+      },
+      Math.max(60_000, runs * 3_000),
+    );
   }
 });

@@ -195,10 +195,50 @@ export function parametersSchema(op: Operation, where: 'query' | 'path'): Json {
 
 /** Strings that break naive code: emoji, RTL, NUL, lone surrogates, BOM, combining marks, injections. */
 export const NASTY_STRINGS = [
-  '🐔🥚🌾', '👩‍🌾🏳️‍🌈', '\u202Eevil\u202C', 'שלום עולם', 'مرحبا بالعالم', '\u0000', 'a\u0000b', '\uD800', '\uDFFF', 'x\uD83Dy',
-  '\uFEFFbom', 'Z̴̡͕a̷l̸g̵o̶', '\r\n\t', ' ', '   ', '../../etc/passwd', '..%2F..%2F', '%00', '${7*7}', '{{7*7}}', "' OR '1'='1",
-  '<script>alert(1)</script>', '__proto__', 'constructor', 'null', 'undefined', 'NaN', 'Infinity', '-1', '1e308', '0x10',
-  'USER#x', 'FARM#x', 'RATE#general#ip:1', '#', '\\', '"', '\u2028\u2029', '𝕏'.repeat(30), 'Ａ', 'ß', 'İ', 'ﬁ',
+  '🐔🥚🌾',
+  '👩‍🌾🏳️‍🌈',
+  '\u202Eevil\u202C',
+  'שלום עולם',
+  'مرحبا بالعالم',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  '\uDFFF',
+  'x\uD83Dy',
+  '\uFEFFbom',
+  'Z̴̡͕a̷l̸g̵o̶',
+  '\r\n\t',
+  ' ',
+  '   ',
+  '../../etc/passwd',
+  '..%2F..%2F',
+  '%00',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text on purpose
+  '${7*7}',
+  '{{7*7}}',
+  "' OR '1'='1",
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e308',
+  '0x10',
+  'USER#x',
+  'FARM#x',
+  'RATE#general#ip:1',
+  '#',
+  '\\',
+  '"',
+  '\u2028\u2029',
+  '𝕏'.repeat(30),
+  'Ａ',
+  'ß',
+  'İ',
+  'ﬁ',
 ];
 
 const NASTY_NUMBERS = [-1, 0, -0, 0.5, -0.5, 1e308, -1e308, 5e-324, 2 ** 53 + 2, -(2 ** 53) - 2, 1e21, 4294967296, 1.0000000000000002];
@@ -208,12 +248,18 @@ const HUGE_LENGTHS = [1_000, 10_000, 50_000, 100_000];
 const FILL = ['a', '😀', '\u0000', 'é', ' '];
 
 const hugeString = (min: number) =>
-  fc.tuple(fc.constantFrom(...new Set([min, ...HUGE_LENGTHS.filter((n) => n > min)])), fc.constantFrom(...FILL)).map(([n, c]) => c.repeat(Math.ceil(n / c.length)));
+  fc
+    .tuple(fc.constantFrom(...new Set([min, ...HUGE_LENGTHS.filter((n) => n > min)])), fc.constantFrom(...FILL))
+    .map(([n, c]) => c.repeat(Math.ceil(n / c.length)));
 
 const asciiString = (min: number, max: number) => fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: max });
 const unicodeString = (min: number, max: number) => fc.string({ unit: 'grapheme', minLength: min, maxLength: max });
 const anyString = (min: number, max: number) =>
-  fc.oneof({ weight: 4, arbitrary: asciiString(min, max) }, { weight: 2, arbitrary: unicodeString(min, max) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: min, maxLength: max }) });
+  fc.oneof(
+    { weight: 4, arbitrary: asciiString(min, max) },
+    { weight: 2, arbitrary: unicodeString(min, max) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: min, maxLength: max }) },
+  );
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
@@ -270,7 +316,8 @@ export function validArb(schema: Json | undefined, ctx: GenContext, name?: strin
       // whole numbers in range (small ones are the interesting ones: versions, counts), and the bounds
       const lo = Math.max(Math.ceil(minExcluded && Number.isInteger(min) ? min + 1 : min), Number.MIN_SAFE_INTEGER);
       const hi = Math.min(Math.floor(maxExcluded && Number.isInteger(max) ? max - 1 : max), Number.MAX_SAFE_INTEGER);
-      const whole = lo <= hi ? [fc.integer({ min: lo, max: Math.min(hi, Math.max(lo, 0) + 50) }), fc.integer({ min: lo, max: hi }), fc.constantFrom(lo, hi)] : [];
+      const whole =
+        lo <= hi ? [fc.integer({ min: lo, max: Math.min(hi, Math.max(lo, 0) + 50) }), fc.integer({ min: lo, max: hi }), fc.constantFrom(lo, hi)] : [];
       if (integer) return whole.length ? fc.oneof({ weight: 3, arbitrary: whole[0]! }, ...whole.slice(1)) : fc.constant(lo);
       const real = fc.double({ min, max, minExcluded, maxExcluded, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x));
       return fc.oneof({ weight: 3, arbitrary: real }, ...whole);
@@ -281,9 +328,10 @@ export function validArb(schema: Json | undefined, ctx: GenContext, name?: strin
       const minItems = Number(s.minItems ?? 0);
       const maxItems = Math.min(Number(s.maxItems ?? 5), minItems + 5);
       const item = validArb(s.items, deeper);
-      return s.uniqueItems ? fc.uniqueArray(item, { minLength: minItems, maxLength: maxItems, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength: minItems, maxLength: maxItems });
+      return s.uniqueItems
+        ? fc.uniqueArray(item, { minLength: minItems, maxLength: maxItems, selector: (v) => JSON.stringify(v) })
+        : fc.array(item, { minLength: minItems, maxLength: maxItems });
     }
-    case 'object':
     default:
       return objectArb(s, deeper);
   }
@@ -295,14 +343,24 @@ function stringArb(s: Json, pool: string[] | undefined): fc.Arbitrary<string> {
   let arb: fc.Arbitrary<string>;
   if (s.format === 'date') arb = dateArb;
   else if (s.format === 'date-time') arb = dateTimeArb;
-  else if (s.format === 'email') arb = fc.emailAddress().filter((e) => e.length <= max).map((e) => e.toLowerCase());
+  else if (s.format === 'email')
+    arb = fc
+      .emailAddress()
+      .filter((e) => e.length <= max)
+      .map((e) => e.toLowerCase());
   else if (typeof s.pattern === 'string') {
     const re = new RegExp(s.pattern as string, 'u');
     const anchored = /^\^.*\$$/.test(s.pattern as string);
-    arb = (anchored ? fc.stringMatching(re) : fc.oneof(anyString(Math.max(min, 1), Math.min(max, 40)), fc.stringMatching(re))).filter((x) => re.test(x) && x.length >= min && x.length <= max);
+    arb = (anchored ? fc.stringMatching(re) : fc.oneof(anyString(Math.max(min, 1), Math.min(max, 40)), fc.stringMatching(re))).filter(
+      (x) => re.test(x) && x.length >= min && x.length <= max,
+    );
   } else {
     const cap = Math.min(max, Math.max(min, 40));
-    arb = fc.oneof({ weight: 6, arbitrary: anyString(min, cap) }, { weight: 1, arbitrary: fc.constantFrom(...NASTY_STRINGS).filter((x) => x.length >= min && x.length <= max) }, { weight: 1, arbitrary: fc.constant('x'.repeat(max)) });
+    arb = fc.oneof(
+      { weight: 6, arbitrary: anyString(min, cap) },
+      { weight: 1, arbitrary: fc.constantFrom(...NASTY_STRINGS).filter((x) => x.length >= min && x.length <= max) },
+      { weight: 1, arbitrary: fc.constant('x'.repeat(max)) },
+    );
   }
   return pool?.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: arb }) : arb;
 }
@@ -366,22 +424,55 @@ export function invalidArb(schema: Json | undefined, ctx: GenContext, name?: str
   const s = deref(ctx.doc, schema);
   const deeper = { ...ctx, depth: ctx.depth + 1 };
   const arbs: Array<fc.Arbitrary<unknown>> = [wrongTypeArb(s)];
-  if (Array.isArray(s.enum) || 'const' in s) arbs.push(fc.oneof(anyString(0, 30), fc.constantFrom(...NASTY_STRINGS), fc.constant(String(s.enum?.[0] ?? s.const).toUpperCase()), fc.constant(` ${String(s.enum?.[0] ?? s.const)}`)));
+  if (Array.isArray(s.enum) || 'const' in s)
+    arbs.push(
+      fc.oneof(
+        anyString(0, 30),
+        fc.constantFrom(...NASTY_STRINGS),
+        fc.constant(String(s.enum?.[0] ?? s.const).toUpperCase()),
+        fc.constant(` ${String(s.enum?.[0] ?? s.const)}`),
+      ),
+    );
   if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
     const branches = ((s.oneOf ?? s.anyOf) as Json[]).map((b) => deref(ctx.doc, b));
     if (ctx.depth < 4) arbs.push(fc.oneof(...branches.map((b) => invalidArb(b, deeper, name))));
     // a valid branch with properties of another branch mixed in
-    if (branches.length > 1 && ctx.depth < 3) arbs.push(fc.tuple(validArb(branches[0], deeper), validArb(branches[branches.length - 1], deeper)).map(([a, b]) => (isObj(a) && isObj(b) ? { ...b, ...a } : a)));
+    if (branches.length > 1 && ctx.depth < 3)
+      arbs.push(
+        fc.tuple(validArb(branches[0], deeper), validArb(branches[branches.length - 1], deeper)).map(([a, b]) => (isObj(a) && isObj(b) ? { ...b, ...a } : a)),
+      );
   }
-  const type = Array.isArray(s.type) ? s.type[0] : s.type ?? (s.properties ? 'object' : undefined);
+  const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : undefined));
   switch (type) {
     case 'string': {
       const min = Number(s.minLength ?? 0);
       const max = s.maxLength !== undefined ? Number(s.maxLength) : undefined;
-      if (max !== undefined) arbs.push(fc.constantFrom('x', '😀').map((c) => c.repeat(max + 1)), hugeString(max + 1));
+      if (max !== undefined)
+        arbs.push(
+          fc.constantFrom('x', '😀').map((c) => c.repeat(max + 1)),
+          hugeString(max + 1),
+        );
       else arbs.push(hugeString(HUGE_LENGTHS[0]!));
       if (min > 0) arbs.push(fc.constant('x'.repeat(min - 1)));
-      if (s.pattern || s.format) arbs.push(fc.oneof(fc.constantFrom(...NASTY_STRINGS), anyString(1, 30), fc.constantFrom('2026-02-30', '2026-13-01', '26-01-01', '2026-1-1', 'yesterday', '2026-11-03T25:00:00Z', '0000-00-00', '../x', 'a'.repeat(27), 'A'.repeat(26).replace(/A$/, 'I'))));
+      if (s.pattern || s.format)
+        arbs.push(
+          fc.oneof(
+            fc.constantFrom(...NASTY_STRINGS),
+            anyString(1, 30),
+            fc.constantFrom(
+              '2026-02-30',
+              '2026-13-01',
+              '26-01-01',
+              '2026-1-1',
+              'yesterday',
+              '2026-11-03T25:00:00Z',
+              '0000-00-00',
+              '../x',
+              'a'.repeat(27),
+              'A'.repeat(26).replace(/A$/, 'I'),
+            ),
+          ),
+        );
       arbs.push(fc.constantFrom(...NASTY_STRINGS));
       break;
     }
@@ -420,9 +511,16 @@ export function invalidArb(schema: Json | undefined, ctx: GenContext, name?: str
         );
       }
       arbs.push(
-        fc.tuple(base, fc.oneof(fc.constantFrom('extra', 'isAdmin', 'role', 'id', 'PK', 'createdAt', 'version', '$where', '', ' ', '🐔', 'a.b', 'constructor', 'prototype'), anyString(1, 12)), fc.jsonValue({ maxDepth: 2 })).map(([o, k, v]) =>
-          k in o ? { ...o, [`${k}_x`]: v } : { ...o, [k]: v },
-        ),
+        fc
+          .tuple(
+            base,
+            fc.oneof(
+              fc.constantFrom('extra', 'isAdmin', 'role', 'id', 'PK', 'createdAt', 'version', '$where', '', ' ', '🐔', 'a.b', 'constructor', 'prototype'),
+              anyString(1, 12),
+            ),
+            fc.jsonValue({ maxDepth: 2 }),
+          )
+          .map(([o, k, v]) => (k in o ? { ...o, [`${k}_x`]: v } : { ...o, [k]: v })),
         // own "__proto__" key as JSON.parse creates it
         base.map((o) => JSON.parse(JSON.stringify(o).replace(/^\{/, '{"__proto__":{"isAdmin":true,"role":"admin"},').replace(/,\}$/, '}')) as unknown),
         fc.tuple(base, fc.constantFrom(40, 2000)).map(([o, depth]) => ({ ...o, nested: nest(depth) })),
@@ -453,20 +551,68 @@ function nest(depth: number): unknown {
 // Whole requests
 
 const GARBAGE_IDS = [
-  '../', '..', '../../admin', '..%2F..%2Fadmin', '.', '%', '%00', ' ', 'null', 'undefined', '0', '-1', '1e308', 'NaN', '*', '?', '#',
-  '01JD3Y4Z9V6Q8K2M5N7P0R1S3', '01JD3Y4Z9V6Q8K2M5N7P0R1S3TX', '01jd3y4z9v6q8k2m5n7p0r1s3t', 'ULULULULULULULULULULULULUL', '00000000000000000000000000',
-  'ZZZZZZZZZZZZZZZZZZZZZZZZZZ', '2026-02-30', '9999-99-99', '2026-11-02T00:00:00Z', 'bird_inflow ', 'FARM#x', "' OR 1=1 --", '<svg onload=alert(1)>', '🐔', '\u202Eevil', 'a\u0000b', 'x'.repeat(300), 'y'.repeat(5000),
+  '../',
+  '..',
+  '../../admin',
+  '..%2F..%2Fadmin',
+  '.',
+  '%',
+  '%00',
+  ' ',
+  'null',
+  'undefined',
+  '0',
+  '-1',
+  '1e308',
+  'NaN',
+  '*',
+  '?',
+  '#',
+  '01JD3Y4Z9V6Q8K2M5N7P0R1S3',
+  '01JD3Y4Z9V6Q8K2M5N7P0R1S3TX',
+  '01jd3y4z9v6q8k2m5n7p0r1s3t',
+  'ULULULULULULULULULULULULUL',
+  '00000000000000000000000000',
+  'ZZZZZZZZZZZZZZZZZZZZZZZZZZ',
+  '2026-02-30',
+  '9999-99-99',
+  '2026-11-02T00:00:00Z',
+  'bird_inflow ',
+  'FARM#x',
+  "' OR 1=1 --",
+  '<svg onload=alert(1)>',
+  '🐔',
+  '\u202Eevil',
+  'a\u0000b',
+  'x'.repeat(300),
+  'y'.repeat(5000),
 ];
 
 /** Path segment values; never empty (an empty segment is another route) and always well-formed UTF-16 (a URL carries UTF-8). */
 function garbageIdArb(): fc.Arbitrary<string> {
   return fc
-    .oneof(fc.constantFrom(...GARBAGE_IDS), anyString(1, 64), hugeString(1_000).map((x) => x.slice(0, 10_000)))
+    .oneof(
+      fc.constantFrom(...GARBAGE_IDS),
+      anyString(1, 64),
+      hugeString(1_000).map((x) => x.slice(0, 10_000)),
+    )
     .map(wellFormed)
     .filter((x) => x.length > 0);
 }
 
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml', 'text/html', 'application/octet-stream', 'image/png', 'json', 'application/javascript', '*/*', 'application/json-patch'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/xml',
+  'text/html',
+  'application/octet-stream',
+  'image/png',
+  'json',
+  'application/javascript',
+  '*/*',
+  'application/json-patch',
+];
 
 /** Malformed JSON derived from a valid body. */
 function malformedArb(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
@@ -477,7 +623,30 @@ function malformedArb(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
     valid.map((v) => JSON.stringify(v ?? {}).replace(/"/g, "'")),
     valid.map((v) => `\uFEFF${JSON.stringify(v ?? {})}`),
     valid.map((v) => `${JSON.stringify(v ?? {})}\u0000`),
-    fc.constantFrom('{', '}', '[', '{"a":}', '{"a" 1}', 'nul', 'tru', 'undefined', 'NaN', '{"a":NaN}', '{"a":Infinity}', '{"a":01}', '{"a":"\\x41"}', '{"a":"\\ud800"', "{'a':1}", '{a:1}', '\u0000', '<xml/>', 'a=1&b=2', '{"a":1}{"b":2}', '/* c */ {}', '['.repeat(50_000)),
+    fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      '{"a":}',
+      '{"a" 1}',
+      'nul',
+      'tru',
+      'undefined',
+      'NaN',
+      '{"a":NaN}',
+      '{"a":Infinity}',
+      '{"a":01}',
+      '{"a":"\\x41"}',
+      '{"a":"\\ud800"',
+      "{'a':1}",
+      '{a:1}',
+      '\u0000',
+      '<xml/>',
+      'a=1&b=2',
+      '{"a":1}{"b":2}',
+      '/* c */ {}',
+      '['.repeat(50_000),
+    ),
   );
 }
 
@@ -504,13 +673,20 @@ export function requestArb(op: Operation, pools: Pools, doc: Json): fc.Arbitrary
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const headerParams = op.parameters.filter((p) => p.in === 'header');
 
-  const caller: fc.Arbitrary<Caller> = fc.oneof({ weight: 14, arbitrary: fc.constant('admin' as const) }, { weight: 4, arbitrary: fc.constant('low' as const) }, { weight: 1, arbitrary: fc.constant('none' as const) }, { weight: 1, arbitrary: fc.constant('garbage-token' as const) });
+  const caller: fc.Arbitrary<Caller> = fc.oneof(
+    { weight: 14, arbitrary: fc.constant('admin' as const) },
+    { weight: 4, arbitrary: fc.constant('low' as const) },
+    { weight: 1, arbitrary: fc.constant('none' as const) },
+    { weight: 1, arbitrary: fc.constant('garbage-token' as const) },
+  );
 
   // path: one coherent fixture record (a flock with ITS cycle and movement) and, per parameter, its
   // real value, a value from the parameter schema (a well-formed id of nothing), or garbage
   const paramArb = (p: Parameter, record: Record<string, string> | undefined): fc.Arbitrary<[string, 'real' | 'schema' | 'garbage']> => {
     const real = record?.[p.name] ?? poolFor(pools.values, p.name)?.[0];
-    const fromSchema = validArb(p.schema, ctx, undefined).map((v) => wellFormed(String(v))).filter((v) => v.length > 0);
+    const fromSchema = validArb(p.schema, ctx, undefined)
+      .map((v) => wellFormed(String(v)))
+      .filter((v) => v.length > 0);
     return fc.oneof(
       ...(real !== undefined ? [{ weight: 8, arbitrary: fc.constant([real, 'real'] as [string, 'real']) }] : []),
       { weight: 1, arbitrary: fromSchema.map((v) => [v, 'schema'] as [string, 'schema']) },
@@ -527,27 +703,54 @@ export function requestArb(op: Operation, pools: Pools, doc: Json): fc.Arbitrary
     }));
 
   // query: valid (optional ones sometimes), one invalid value, or an unknown parameter
-  const queryValid = fc.record(
-    Object.fromEntries(queryParams.map((p) => [p.name, validArb(p.schema, ctx, p.name).map((v) => String(v))])),
-    { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) },
-  ) as fc.Arbitrary<Record<string, string>>;
+  const queryValid = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, validArb(p.schema, ctx, p.name).map((v) => String(v))])), {
+    requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name),
+  }) as fc.Arbitrary<Record<string, string>>;
   const queryArb: fc.Arbitrary<[Record<string, string> | undefined, string]> = fc.oneof(
     { weight: 6, arbitrary: queryValid.map((q) => [Object.keys(q).length ? q : undefined, 'valid'] as [Record<string, string> | undefined, string]) },
     ...(queryParams.length
-      ? [{ weight: 1, arbitrary: fc.tuple(queryValid, fc.constantFrom(...queryParams)).chain(([q, p]) => invalidArb(p.schema, ctx, p.name).map((bad) => [{ ...q, [p.name]: wellFormed(typeof bad === 'string' ? bad : JSON.stringify(bad) ?? 'undefined') }, 'query.invalid'] as [Record<string, string>, string])) }]
+      ? [
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(queryValid, fc.constantFrom(...queryParams))
+              .chain(([q, p]) =>
+                invalidArb(p.schema, ctx, p.name).map(
+                  (bad) =>
+                    [{ ...q, [p.name]: wellFormed(typeof bad === 'string' ? bad : (JSON.stringify(bad) ?? 'undefined')) }, 'query.invalid'] as [
+                      Record<string, string>,
+                      string,
+                    ],
+                ),
+              ),
+          },
+        ]
       : []),
-    { weight: 1, arbitrary: fc.tuple(queryValid, fc.constantFrom('debug', 'admin', 'limit', 'x', '__proto__', 'callback', '$where'), fc.constantFrom('1', 'true', '', '🐔')).map(([q, k, v]) => [{ ...q, [k in q ? `${k}2` : k]: v }, 'query.unknown'] as [Record<string, string>, string]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(queryValid, fc.constantFrom('debug', 'admin', 'limit', 'x', '__proto__', 'callback', '$where'), fc.constantFrom('1', 'true', '', '🐔'))
+        .map(([q, k, v]) => [{ ...q, [k in q ? `${k}2` : k]: v }, 'query.unknown'] as [Record<string, string>, string]),
+    },
   );
 
-  const headerValue = (p: Parameter): fc.Arbitrary<string | undefined> =>
+  const headerValue = (_p: Parameter): fc.Arbitrary<string | undefined> =>
     fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
       // a few shared values so replays and version matches happen
       { weight: 2, arbitrary: fc.constantFrom('fuzz-key-1', 'fuzz-key-2', '"1"', '"2"', 'W/"1"', '1') },
       { weight: 1, arbitrary: asciiString(1, 40).map((v) => v.replace(/[^\x21-\x7e]/g, 'k') || 'k') },
-      { weight: 1, arbitrary: fc.oneof(fc.constantFrom('', ' ', '*', '"abc"', 'W/"x"', '"-1"', '"1e308"', 'k'.repeat(256), 'ключ', 'a b', 'a\tb'), fc.constantFrom(...NASTY_STRINGS).map(wellFormed)) },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(
+          fc.constantFrom('', ' ', '*', '"abc"', 'W/"x"', '"-1"', '"1e308"', 'k'.repeat(256), 'ключ', 'a b', 'a\tb'),
+          fc.constantFrom(...NASTY_STRINGS).map(wellFormed),
+        ),
+      },
     );
-  const headersArb = fc.tuple(...headerParams.map(headerValue)).map((vals) => Object.fromEntries(vals.flatMap((v, i) => (v === undefined ? [] : [[headerParams[i]!.name, v]]))) as Record<string, string>);
+  const headersArb = fc
+    .tuple(...headerParams.map(headerValue))
+    .map((vals) => Object.fromEntries(vals.flatMap((v, i) => (v === undefined ? [] : [[headerParams[i]!.name, v]]))) as Record<string, string>);
 
   type BodyPart = { kind: string; body?: unknown; rawBody?: string; headers?: Record<string, string> };
   let bodyArb: fc.Arbitrary<BodyPart>;
@@ -559,9 +762,22 @@ export function requestArb(op: Operation, pools: Pools, doc: Json): fc.Arbitrary
       { weight: 2, arbitrary: nastyValid.map((body) => ({ kind: 'body.unicode', body })) },
       { weight: 8, arbitrary: invalidArb(op.body, ctx).map((body) => ({ kind: 'body.invalid', body })) },
       { weight: 1, arbitrary: malformedArb(valid).map((rawBody) => ({ kind: 'body.malformed-json', rawBody })) },
-      { weight: 1, arbitrary: overflowLiteralArb(valid).map((rawBody) => (rawBody === undefined ? { kind: 'body.empty', rawBody: '' } : { kind: 'body.number-overflow', rawBody })) },
-      { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(...CONTENT_TYPES)).map(([v, ct]) => ({ kind: 'body.content-type', rawBody: JSON.stringify(v), headers: { 'Content-Type': ct } })) },
-      { weight: 1, arbitrary: fc.constantFrom(MAX_BODY_BYTES + 1, 300_000).map((n) => ({ kind: 'body.too-large', rawBody: JSON.stringify({ pad: 'x'.repeat(n) }) })) },
+      {
+        weight: 1,
+        arbitrary: overflowLiteralArb(valid).map((rawBody) =>
+          rawBody === undefined ? { kind: 'body.empty', rawBody: '' } : { kind: 'body.number-overflow', rawBody },
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(valid, fc.constantFrom(...CONTENT_TYPES))
+          .map(([v, ct]) => ({ kind: 'body.content-type', rawBody: JSON.stringify(v), headers: { 'Content-Type': ct } })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(MAX_BODY_BYTES + 1, 300_000).map((n) => ({ kind: 'body.too-large', rawBody: JSON.stringify({ pad: 'x'.repeat(n) }) })),
+      },
       { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '""', '0', 'true').map((rawBody) => ({ kind: 'body.bare-json', rawBody })) },
     );
   } else {
@@ -570,23 +786,28 @@ export function requestArb(op: Operation, pools: Pools, doc: Json): fc.Arbitrary
       // an operation without a request body still gets one now and then (API Gateway passes it on)
       { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((body) => ({ kind: 'unexpected-body.json', body })) },
       { weight: 1, arbitrary: malformedArb(fc.constant({})).map((rawBody) => ({ kind: 'unexpected-body.malformed-json', rawBody })) },
-      { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES).map((ct) => ({ kind: 'unexpected-body.content-type', rawBody: 'x=1', headers: { 'Content-Type': ct } })) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(...CONTENT_TYPES).map((ct) => ({ kind: 'unexpected-body.content-type', rawBody: 'x=1', headers: { 'Content-Type': ct } })),
+      },
     );
   }
 
-  return fc.record({ caller, path: pathArb, query: queryArb, headers: headersArb, body: bodyArb }).map(({ caller: who, path, query: [query, qkind], headers, body }) => {
-    const kinds = [body.kind !== 'valid' ? body.kind : '', qkind !== 'valid' ? qkind : '', path.garbage ? 'param.garbage' : ''].filter(Boolean);
-    return {
-      kind: kinds.length ? kinds.join('+') : 'valid',
-      caller: who,
-      params: path.params,
-      ...(query ? { query } : {}),
-      headers: { ...headers, ...(body.headers ?? {}) },
-      ...('body' in body ? { body: body.body } : {}),
-      ...(body.rawBody !== undefined ? { rawBody: body.rawBody } : {}),
-      realIds: path.realIds,
-    };
-  });
+  return fc
+    .record({ caller, path: pathArb, query: queryArb, headers: headersArb, body: bodyArb })
+    .map(({ caller: who, path, query: [query, qkind], headers, body }) => {
+      const kinds = [body.kind !== 'valid' ? body.kind : '', qkind !== 'valid' ? qkind : '', path.garbage ? 'param.garbage' : ''].filter(Boolean);
+      return {
+        kind: kinds.length ? kinds.join('+') : 'valid',
+        caller: who,
+        params: path.params,
+        ...(query ? { query } : {}),
+        headers: { ...headers, ...(body.headers ?? {}) },
+        ...('body' in body ? { body: body.body } : {}),
+        ...(body.rawBody !== undefined ? { rawBody: body.rawBody } : {}),
+        realIds: path.realIds,
+      };
+    });
 }
 
 /** Every string inside a value replaced by `s` (keys kept). */

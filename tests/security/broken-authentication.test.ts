@@ -64,13 +64,15 @@ const hmac = (alg: 'sha256' | 'sha512', secret: string | Uint8Array) => (input: 
 function expectRefused(res: CallResult, status: 401 | 403, label: string, error?: string | RegExp): void {
   expect(res.status, `${label} → ${res.raw}`).toBe(status);
   expect(Object.keys(res.body ?? {}), label).toEqual(['error']);
-  if (error !== undefined) expect(res.body.error, label).toMatch(typeof error === 'string' ? new RegExp(`^${error.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : error);
+  if (error !== undefined)
+    expect(res.body.error, label).toMatch(typeof error === 'string' ? new RegExp(`^${error.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : error);
   if (status === 401) expect(res.headers['WWW-Authenticate'], label).toBe('Bearer');
   expect(res.raw, label).not.toMatch(/"(token|user|data)"/);
 }
 
 /** The route with fresh ids and an empty body: authentication comes before any lookup or validation. */
-const send = (r: Pick<Route, 'method' | 'path'>, token: string | undefined) => call(r.method, fill(r.path), { body: {}, ...(token === undefined ? {} : { token }) });
+const send = (r: Pick<Route, 'method' | 'path'>, token: string | undefined) =>
+  call(r.method, fill(r.path), { body: {}, ...(token === undefined ? {} : { token }) });
 
 // --- accounts ----------------------------------------------------------------------------------------
 
@@ -84,7 +86,12 @@ beforeAll(async () => {
   [admin, adminId] = [root.token, root.id];
   const farmId = await otherFarm('API2 farm');
   const [deleted, locked, revoked, demoted, viewer, pending] = await Promise.all([
-    account({ role: 'worker' }), account({ role: 'worker' }), account({ role: 'worker' }), account({ role: 'manager', farmIds: [farmId] }), account(), account({ verified: false }),
+    account({ role: 'worker' }),
+    account({ role: 'worker' }),
+    account({ role: 'worker' }),
+    account({ role: 'manager', farmIds: [farmId] }),
+    account(),
+    account({ verified: false }),
   ]);
   Object.assign(accounts, { deleted, locked, revoked, demoted, viewer });
   unverified = { ...pending!, spare: await session(pending!.id) };
@@ -105,13 +112,34 @@ describe('every authenticated route of the route table refuses a bad token', () 
     for (const r of guarded) expectRefused(await send(r, await token()), status, r.label, error);
   };
 
-  it('no token: 401 Missing bearer token', sweep(401, 'Missing bearer token', () => undefined));
-  it('a token signed with another secret: 401', sweep(401, 'Invalid token', () => mint(adminId, {}, { key: randomBytes(48) })));
-  it('an unsigned alg:none token: 401', sweep(401, 'Invalid token', () => new UnsecuredJWT(claimsFor(adminId)).encode()));
-  it('an expired token: 401', sweep(401, 'Token has expired', () => mint(adminId, { iat: now() - 7200, exp: now() - 1 })));
-  it('a token revoked by logout: 401', sweep(401, 'Token has been revoked', () => accounts.revoked.token));
-  it('the token of a deleted account: 401', sweep(401, 'Account no longer exists', () => accounts.deleted.token));
-  it('the token of a locked account (issued before the lock): 403', sweep(403, 'Account is locked', () => accounts.locked.token));
+  it(
+    'no token: 401 Missing bearer token',
+    sweep(401, 'Missing bearer token', () => undefined),
+  );
+  it(
+    'a token signed with another secret: 401',
+    sweep(401, 'Invalid token', () => mint(adminId, {}, { key: randomBytes(48) })),
+  );
+  it(
+    'an unsigned alg:none token: 401',
+    sweep(401, 'Invalid token', () => new UnsecuredJWT(claimsFor(adminId)).encode()),
+  );
+  it(
+    'an expired token: 401',
+    sweep(401, 'Token has expired', () => mint(adminId, { iat: now() - 7200, exp: now() - 1 })),
+  );
+  it(
+    'a token revoked by logout: 401',
+    sweep(401, 'Token has been revoked', () => accounts.revoked.token),
+  );
+  it(
+    'the token of a deleted account: 401',
+    sweep(401, 'Account no longer exists', () => accounts.deleted.token),
+  );
+  it(
+    'the token of a locked account (issued before the lock): 403',
+    sweep(403, 'Account is locked', () => accounts.locked.token),
+  );
 
   it('the token of an unverified account: 403 everywhere but verify-token and logout', async () => {
     for (const r of guarded) {
@@ -123,7 +151,12 @@ describe('every authenticated route of the route table refuses a bad token', () 
         expectRefused(await send(r, unverified.token), 403, r.label, 'Account e-mail is not verified');
       }
     }
-    expect(guarded.filter((r) => r.spec.allowUnverified).map((r) => r.path).sort()).toEqual(['/api/v1/auth/logout', VERIFY]);
+    expect(
+      guarded
+        .filter((r) => r.spec.allowUnverified)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/api/v1/auth/logout', VERIFY]);
   });
 });
 
@@ -147,9 +180,20 @@ describe('forged, tampered and incomplete tokens', () => {
       'HS256 with the signature cut off': handmade({ alg: 'HS256', typ: 'JWT' }, claimsFor(adminId)),
       'HS512 with the right secret': await mint(adminId, {}, { alg: 'HS512', key: new TextEncoder().encode(secret.repeat(2)) }),
       'RS256 header over an HMAC of the secret (algorithm confusion)': handmade({ alg: 'RS256', typ: 'JWT' }, claimsFor(adminId), hmac('sha256', secret)),
-      'embedded jwk with the attacker’s key': await mint(adminId, {}, { key: new TextEncoder().encode('attacker-key-attacker-key-attacker-key!'), header: { jwk: { kty: 'oct', k: Buffer.from('attacker-key-attacker-key-attacker-key!').toString('base64url') } } }),
+      'embedded jwk with the attacker’s key': await mint(
+        adminId,
+        {},
+        {
+          key: new TextEncoder().encode('attacker-key-attacker-key-attacker-key!'),
+          header: { jwk: { kty: 'oct', k: Buffer.from('attacker-key-attacker-key-attacker-key!').toString('base64url') } },
+        },
+      ),
       'kid path traversal signed with an empty key': handmade({ alg: 'HS256', kid: '../../../../dev/null' }, claimsFor(adminId), hmac('sha256', '')),
-      'unknown critical header, right key': handmade({ alg: 'HS256', typ: 'JWT', crit: ['x-flockwise'], 'x-flockwise': true }, claimsFor(adminId), hmac('sha256', secret)),
+      'unknown critical header, right key': handmade(
+        { alg: 'HS256', typ: 'JWT', crit: ['x-flockwise'], 'x-flockwise': true },
+        claimsFor(adminId),
+        hmac('sha256', secret),
+      ),
     };
     const good = await mint(adminId);
     const [h, p, s] = good.split('.') as [string, string, string];
@@ -296,7 +340,8 @@ describe(`login lockout: ${LOGIN_LOCKOUT.maxFailures} failures in ${LOGIN_LOCKOU
     for (const res of [...before, ...ghostFailures]) expectRefused(res, 401, 'failure before the lock', 'Invalid e-mail or password');
     expect((await attempt(email, PASSWORD)).status, `right password after ${LOGIN_LOCKOUT.maxFailures - 1} failures`).toBe(200);
     // one at a time: had the sign-in not restarted the count, the second of these would already be locked out
-    for (let i = 0; i < LOGIN_LOCKOUT.maxFailures; i++) expectRefused(await attempt(spelled(email, i), `wrong-again-${i}`), 401, `failure ${i + 1} after the sign-in`);
+    for (let i = 0; i < LOGIN_LOCKOUT.maxFailures; i++)
+      expectRefused(await attempt(spelled(email, i), `wrong-again-${i}`), 401, `failure ${i + 1} after the sign-in`);
 
     const lockedKnown = await attempt(email, PASSWORD);
     const lockedUnknown = await attempt(ghost, PASSWORD);
@@ -319,7 +364,11 @@ describe('no user enumeration', () => {
     const unknownWork = passwordWork();
     expectRefused(unknown, 401, 'unknown e-mail', 'Invalid e-mail or password');
     expect(unknownWork).toEqual(['scrypt$131072$8$1']);
-    for (const [name, email] of [['wrong password', accounts.viewer.email], ['locked account', accounts.locked.email], ['unverified account', unverified.email]] as const) {
+    for (const [name, email] of [
+      ['wrong password', accounts.viewer.email],
+      ['locked account', accounts.locked.email],
+      ['unverified account', unverified.email],
+    ] as const) {
       vi.mocked(verifyPassword).mockClear();
       const res = await attempt(email, 'wrong-password-1');
       expect(res.status, name).toBe(unknown.status);

@@ -10,7 +10,10 @@ import { loadRoutes } from '../../scripts/lib/route-table.js';
 import { allowedMethods } from '../../shared/http/route-match.js';
 
 const routes = loadRoutes().filter((r) => r.path !== '/{proxy+}');
-const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'date' ? '2026-11-02' : name === 'asset' ? 'swagger-init.js' : name === 'movementType' ? 'bird_inflow' : '01JD3Y4Z9V6Q8K2M5N7P0R1S3T'));
+const concrete = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    name === 'date' ? '2026-11-02' : name === 'asset' ? 'swagger-init.js' : name === 'movementType' ? 'bird_inflow' : '01JD3Y4Z9V6Q8K2M5N7P0R1S3T',
+  );
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 describe('security misconfiguration', () => {

@@ -33,7 +33,6 @@ const OPEN_BY_DESIGN: Record<string, string> = {
   UpdateMovementBody: 'merged with the stored movement and re-validated against its type’s closed schema',
 };
 
-
 let fx: Fixture;
 let otherFarmId: string;
 const seen: Array<{ label: string; res: CallResult; allowed?: string[] }> = [];
@@ -80,7 +79,9 @@ const tokenFor = async (r: Route, who: { id: string; token: string }) => (r.path
 
 /** The stored records a mass assignment could change: every GET of a farm-scoped record or a user. */
 const recordReads = () =>
-  routes.filter((r) => r.method === 'GET' && r.path.includes('{') && knownParams(r.path, fx.ids) && /^\/api\/v1\/(config\/farms|flocks|admin\/users)/.test(r.path));
+  routes.filter(
+    (r) => r.method === 'GET' && r.path.includes('{') && knownParams(r.path, fx.ids) && /^\/api\/v1\/(config\/farms|flocks|admin\/users)/.test(r.path),
+  );
 
 async function snapshot(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
@@ -119,7 +120,9 @@ describe('mass assignment on every create and update route', () => {
           expect(variant.additionalProperties, `${label}: closed schema`).toBe(false);
           const res = await rec('mass assignment', r.method, fill(r.path, fx.ids), { token, body: { ...validBody(variant), ...extra } });
           expect(res.status, `${label} → ${res.raw}`).toBe(400);
-          const named = new Set((res.body.details as Array<{ field: string; message: string }>).filter((d) => d.message === 'is not allowed').map((d) => d.field));
+          const named = new Set(
+            (res.body.details as Array<{ field: string; message: string }>).filter((d) => d.message === 'is not allowed').map((d) => d.field),
+          );
           for (const k of Object.keys(extra)) expect(named.has(`body.${k}`), `${label}: body.${k} named in ${res.raw}`).toBe(true);
           continue;
         }
@@ -128,7 +131,10 @@ describe('mass assignment on every create and update route', () => {
           const res = await rec('mass assignment', r.method, fill(r.path, fx.ids), { token, body: { ...validBody(variant), [k]: v } });
           expect(res.status, `${label} +${k} → ${res.raw}`).toBeLessThan(500);
           if (res.status === 400) {
-            expect(res.body.details.map((d: { field: string }) => d.field), `${label} +${k}`).toContain(`body.${k}`);
+            expect(
+              res.body.details.map((d: { field: string }) => d.field),
+              `${label} +${k}`,
+            ).toContain(`body.${k}`);
           } else {
             expect(res.status, `${label} +${k} → ${res.raw}`).toBeLessThan(300);
             expect(res.raw, `${label}: ${k} echoed`).not.toContain(JSON.stringify(k));
@@ -144,11 +150,21 @@ describe('mass assignment on every create and update route', () => {
 
   it('a non-admin cannot change its own role, capabilities, lock, verification or farms through any route', async () => {
     const me = fx.manager;
-    const escalation = { role: 'admin', capabilities: [...ALL_CAPABILITIES], explicitCapabilities: [...ALL_CAPABILITIES], verified: true, locked: false, farmIds: [otherFarmId] };
+    const escalation = {
+      role: 'admin',
+      capabilities: [...ALL_CAPABILITIES],
+      explicitCapabilities: [...ALL_CAPABILITIES],
+      verified: true,
+      locked: false,
+      farmIds: [otherFarmId],
+    };
     const ids = { ...fx.ids, userId: me.id };
     for (const r of writeRoutes) {
       const root = r.spec.body!.schema as Schema;
-      const res = await rec('self escalation', r.method, fill(r.path, ids), { token: await tokenFor(r, me), body: { ...validBody(variants(root)[0]!), ...escalation } });
+      const res = await rec('self escalation', r.method, fill(r.path, ids), {
+        token: await tokenFor(r, me),
+        body: { ...validBody(variants(root)[0]!), ...escalation },
+      });
       const label = `${r.label} → ${res.raw}`;
       expect(res.status, label).toBeLessThan(500);
       if (res.status < 300) expect(OPEN_BY_DESIGN[String(root.$id)], `${label}: accepted`).toBeDefined();
@@ -162,8 +178,15 @@ describe('mass assignment on every create and update route', () => {
 
   it('signup cannot choose role, capabilities, verification, lock or farms: 400 naming the field, and no account', async () => {
     const attempts: Record<string, unknown> = {
-      role: 'admin', capabilities: ['manage_users'], explicitCapabilities: ['manage_users'], verified: true, locked: false,
-      farmIds: [fx.ids.farmId!], id: ulid(), createdAt: '2000-01-01T00:00:00.000Z', passwordHash: 'scrypt$1$1$1$x$y',
+      role: 'admin',
+      capabilities: ['manage_users'],
+      explicitCapabilities: ['manage_users'],
+      verified: true,
+      locked: false,
+      farmIds: [fx.ids.farmId!],
+      id: ulid(),
+      createdAt: '2000-01-01T00:00:00.000Z',
+      passwordHash: 'scrypt$1$1$1$x$y',
     };
     for (const [k, v] of Object.entries(attempts)) {
       const email = uniqueEmail('signup-escalation');
@@ -172,14 +195,25 @@ describe('mass assignment on every create and update route', () => {
       expect(res.body.details, k).toEqual([{ field: `body.${k}`, message: 'is not allowed' }]);
       expect(await getUserIdByEmail(email), `${k}: account created`).toBeUndefined();
     }
-    const ok = await rec('signup', 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('signup-plain'), password: PASSWORD, name: 'Plain' } }, ['$.data.verificationToken']);
+    const ok = await rec('signup', 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('signup-plain'), password: PASSWORD, name: 'Plain' } }, [
+      '$.data.verificationToken',
+    ]);
     expect(ok.status).toBe(201);
-    expect(ok.body.data.user).toMatchObject({ role: 'viewer', capabilities: ['view_analytics'], explicitCapabilities: null, verified: false, locked: false, farmIds: [] });
+    expect(ok.body.data.user).toMatchObject({
+      role: 'viewer',
+      capabilities: ['view_analytics'],
+      explicitCapabilities: null,
+      verified: false,
+      locked: false,
+      farmIds: [],
+    });
   });
 
   it('writable references are authorized by value: a farm or house the caller cannot see is refused like a missing one', async () => {
     const token = fx.manager.token;
-    const foreignHouse = (await call('POST', `/api/v1/config/farms/${otherFarmId}/houses`, { token: fx.admin.token, body: { name: 'Foreign', usableAreaM2: 10, capacity: 10 } })).body.data.id;
+    const foreignHouse = (
+      await call('POST', `/api/v1/config/farms/${otherFarmId}/houses`, { token: fx.admin.token, body: { name: 'Foreign', usableAreaM2: 10, capacity: 10 } })
+    ).body.data.id;
     const missingFarm = await rec('reference', 'POST', '/api/v1/flocks', { token, body: { name: 'Elsewhere', birdType: 'broiler', farmId: 'no-such-farm' } });
     const foreignFarm = await rec('reference', 'POST', '/api/v1/flocks', { token, body: { name: 'Elsewhere', birdType: 'broiler', farmId: otherFarmId } });
     expect(foreignFarm.status).toBe(400);
@@ -207,7 +241,15 @@ describe('every object inside a body schema is closed (generated from the schema
     const base = `/api/v1/flocks/${fx.ids.flockId}/cycles/${fx.ids.cycleId}`;
     const res = await call('POST', `${base}/daily-records`, {
       token: fx.manager.token,
-      body: { date: fx.ids.date, deaths: { disease: 1, role: 'admin', PK: 'USER#x' }, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 },
+      body: {
+        date: fx.ids.date,
+        deaths: { disease: 1, role: 'admin', PK: 'USER#x' },
+        feedKg: 0,
+        waterLiters: 50,
+        temperatureMinC: 31,
+        temperatureMaxC: 33,
+        humidityPct: 60,
+      },
     });
     expect(res.status, res.raw).toBe(400);
     expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['body.deaths.role', 'body.deaths.PK']));
@@ -233,7 +275,8 @@ describe('no credential, secret or table key in any response', () => {
     for (const r of routes.filter((x) => x.method === 'GET')) {
       for (const who of [admin, manager]) {
         await rec('read', 'GET', fill(r.path, ids), { token: who.token });
-        if (r.spec.query && 'limit' in ((r.spec.query.schema.properties ?? {}) as object)) await rec('read', 'GET', fill(r.path, ids), { token: who.token, query: { limit: '1' } });
+        if (r.spec.query && 'limit' in ((r.spec.query.schema.properties ?? {}) as object))
+          await rec('read', 'GET', fill(r.path, ids), { token: who.token, query: { limit: '1' } });
       }
     }
     // accounts: sign-up (outside and inside production), verification, sign-in, token check, sign-out
@@ -244,7 +287,9 @@ describe('no credential, secret or table key in any response', () => {
     process.env.STAGE = 'prod';
     resetSettings();
     try {
-      const prod = await rec('auth (STAGE=prod)', 'POST', '/api/v1/auth/signup', { body: { email: uniqueEmail('scan-prod'), password: PASSWORD, name: 'Scan' } });
+      const prod = await rec('auth (STAGE=prod)', 'POST', '/api/v1/auth/signup', {
+        body: { email: uniqueEmail('scan-prod'), password: PASSWORD, name: 'Scan' },
+      });
       expect(prod.status).toBe(201);
       expect(prod.body.data).not.toHaveProperty('verificationToken');
     } finally {
@@ -290,7 +335,10 @@ describe('no credential, secret or table key in any response', () => {
     const secretValues = [process.env.JWT_SECRET!, PASSWORD, admin.token, manager.token, issued, verificationToken];
     const problems: string[] = [];
     for (const { label, res, allowed = [] } of seen) {
-      const own = new Set<string>([...(allowed.includes('$.token') ? [issued] : []), ...(allowed.includes('$.data.verificationToken') ? [String(res.body?.data?.verificationToken)] : [])]);
+      const own = new Set<string>([
+        ...(allowed.includes('$.token') ? [issued] : []),
+        ...(allowed.includes('$.data.verificationToken') ? [String(res.body?.data?.verificationToken)] : []),
+      ]);
       const values = secretValues.filter((v) => !own.has(v));
       // the OpenAPI document describes request bodies (property names like `password`): its values are scanned, not its keys
       if (res.body !== undefined && !label.includes(' /openapi.json')) for (const p of secretPaths(res.body, allowed)) problems.push(`${label}: property ${p}`);

@@ -108,7 +108,8 @@ describe('rate limits: every limiter class, per client', () => {
       expect((await call('GET', '/health', { ip })).status).toBe(200);
       if (cls === 'general') {
         // general counts on every route: the client is now refused on the other classes' routes too
-        for (const other of routes.filter((x) => limiterClassesFor(x.path).length === 2).slice(0, 3)) expect((await anonymous(other, ip)).status, other.label).toBe(429);
+        for (const other of routes.filter((x) => limiterClassesFor(x.path).length === 2).slice(0, 3))
+          expect((await anonymous(other, ip)).status, other.label).toBe(429);
       } else {
         // a specific class does not spend the client's other quotas
         const elsewhere = routes.find((x) => x.path !== '/health' && !limiterClassesFor(x.path).includes(cls))!;
@@ -124,7 +125,10 @@ describe('rate limits: every limiter class, per client', () => {
       const res = await call('POST', '/api/v1/auth/login', { ip: freshIp(), body: { email, password: '' } });
       expect(res.status, res.raw).toBe(400);
     }
-    const limited = await call('POST', '/api/v1/auth/signup', { ip: freshIp(), body: { email: email.toUpperCase(), password: 'long-enough-password', name: 'Limited' } });
+    const limited = await call('POST', '/api/v1/auth/signup', {
+      ip: freshIp(),
+      body: { email: email.toUpperCase(), password: 'long-enough-password', name: 'Limited' },
+    });
     expect(limited.status, limited.raw).toBe(429);
     expect(limited.body.error).toMatch(/^Rate limit exceeded \(auth: /);
     expect(await getUserIdByEmail(email), 'a limited sign-up creates no account').toBeUndefined();
@@ -221,7 +225,12 @@ describe('page size: every list declares a maximum `limit` and refuses more (400
   for (const r of listRoutes.filter((x) => 'cursor' in ((x.spec.query!.schema.properties ?? {}) as object))) {
     it(`${r.label}: an oversized or forged cursor is 400, never another list's records or a 500`, async () => {
       const cursor = (r.spec.query!.schema.properties as Record<string, Schema>).cursor!;
-      expectNamed(await send(r, { query: { cursor: 'x'.repeat(Number(cursor.maxLength) + 1) } }), r.label, 'query.cursor', `must NOT have more than ${cursor.maxLength} characters`);
+      expectNamed(
+        await send(r, { query: { cursor: 'x'.repeat(Number(cursor.maxLength) + 1) } }),
+        r.label,
+        'query.cursor',
+        `must NOT have more than ${cursor.maxLength} characters`,
+      );
       for (const forged of [{ PK: `USER#${fx.admin.id}`, SK: 'PROFILE' }, { i: 0, k: { PK: 'AUDIT', SK: ulid() } }, 'not json']) {
         const res = await send(r, { query: { cursor: Buffer.from(typeof forged === 'string' ? forged : JSON.stringify(forged)).toString('base64url') } });
         expect(res.status, `${r.label} ${JSON.stringify(forged)} → ${res.raw.slice(0, 300)}`).toBe(400);
@@ -271,7 +280,12 @@ describe('bounds of every body schema: one past maxLength, maxItems, maxProperti
     expect(bounds.length).toBeGreaterThan(5);
     for (const b of bounds) {
       const field = b.field.slice('body.'.length).split('.')[0]!;
-      expectNamed(await call('PATCH', path, { token: fx.manager.token, body: { [field]: b.over[field] } }), `PATCH movement ${b.field} ${b.keyword}`, b.field, b.message);
+      expectNamed(
+        await call('PATCH', path, { token: fx.manager.token, body: { [field]: b.over[field] } }),
+        `PATCH movement ${b.field} ${b.keyword}`,
+        b.field,
+        b.message,
+      );
     }
   });
 
@@ -304,7 +318,10 @@ describe('bounds of every body schema: one past maxLength, maxItems, maxProperti
     for (const deaths of [{ disease: -50 }, { disease: 10_000_001 }, { heat: 'abc' }, { unknown: { nested: [1] } }]) {
       const res = await call('POST', `${base}/daily-records`, { token: fx.manager.token, body: { ...form, deaths } });
       expect(res.status, `${JSON.stringify(deaths)} → ${res.raw}`).toBe(400);
-      expect(details(res).some((d) => d.field.startsWith('body.deaths')), JSON.stringify(deaths)).toBe(true);
+      expect(
+        details(res).some((d) => d.field.startsWith('body.deaths')),
+        JSON.stringify(deaths),
+      ).toBe(true);
     }
     expect(await alive()).toBe(before);
   });
@@ -355,7 +372,12 @@ describe('deep nesting, many properties, huge query strings and path parameters'
     for (const r of routes.filter((x) => x.spec.query)) {
       for (const [name, s] of Object.entries((r.spec.query!.schema.properties ?? {}) as Record<string, Schema>)) {
         if (typeof s.maxLength !== 'number') continue;
-        expectNamed(await send(r, { query: { [name]: 'x'.repeat(s.maxLength + 1) } }), `${r.label}?${name}`, `query.${name}`, `must NOT have more than ${s.maxLength} characters`);
+        expectNamed(
+          await send(r, { query: { [name]: 'x'.repeat(s.maxLength + 1) } }),
+          `${r.label}?${name}`,
+          `query.${name}`,
+          `must NOT have more than ${s.maxLength} characters`,
+        );
         checked++;
       }
     }
@@ -366,7 +388,10 @@ describe('deep nesting, many properties, huge query strings and path parameters'
     const huge = `A${randomBytes(5000).toString('hex')}`.slice(0, 10_000);
     for (const r of routes.filter((x) => x.path.includes('{'))) {
       for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
-        const res = await call(r.method, fill(r.path, { ...fx.ids, [name!]: huge }), { token: await tokenFor(r), ...(r.spec.body ? { body: validBody(variants(r.spec.body.schema as Schema)[0]!) } : {}) });
+        const res = await call(r.method, fill(r.path, { ...fx.ids, [name!]: huge }), {
+          token: await tokenFor(r),
+          ...(r.spec.body ? { body: validBody(variants(r.spec.body.schema as Schema)[0]!) } : {}),
+        });
         expect(res.status, `${r.label} {${name}} → ${res.raw.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
         expect(res.status, `${r.label} {${name}}`).toBeLessThan(500);
       }

@@ -38,7 +38,12 @@ export function matchRoute(method: string, path: string): { route: RouteEntry; p
     const tpl = route.path.split('/');
     if (tpl.length !== segments.length) continue;
     const params: Record<string, string> = {};
-    if (tpl.every((t, i) => (t.startsWith('{') ? ((params[t.slice(1, -1)] = decodeURIComponent(segments[i]!)), segments[i] !== '') : t === segments[i]))) {
+    const matches = tpl.every((t, i) => {
+      if (!t.startsWith('{')) return t === segments[i];
+      params[t.slice(1, -1)] = decodeURIComponent(segments[i]!);
+      return segments[i] !== '';
+    });
+    if (matches) {
       return { route, params };
     }
   }
@@ -47,7 +52,11 @@ export function matchRoute(method: string, path: string): { route: RouteEntry; p
 
 const modules = new Map<string, Promise<RouteHandler>>();
 export function handlerFor(file: string): Promise<RouteHandler> {
-  if (!modules.has(file)) modules.set(file, import(pathToFileURL(join(ROOT, file)).href).then((m: { handler: RouteHandler }) => m.handler));
+  if (!modules.has(file))
+    modules.set(
+      file,
+      import(pathToFileURL(join(ROOT, file)).href).then((m: { handler: RouteHandler }) => m.handler),
+    );
   return modules.get(file)!;
 }
 
@@ -83,7 +92,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   const { route, params } = matchRoute(method, path);
   const handler = await handlerFor(route.file);
   const res = (await handler(buildEvent(method, path, route.path, params, opts), context)) as APIGatewayProxyResult;
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = res.body ? JSON.parse(res.body) : undefined;
   } catch {

@@ -15,15 +15,28 @@ export interface CycleFixture {
 }
 
 export async function flockWithCycle(
-  opts: { birdType?: string; breed?: string; startDate?: string; hatchDate?: string; token?: string; houseId?: string; farmId?: string; cycle?: Record<string, unknown> } = {},
+  opts: {
+    birdType?: string;
+    breed?: string;
+    startDate?: string;
+    hatchDate?: string;
+    token?: string;
+    houseId?: string;
+    farmId?: string;
+    cycle?: Record<string, unknown>;
+  } = {},
 ): Promise<CycleFixture> {
   const token = opts.token ?? (await userWith({ role: 'manager' })).token;
   const startDate = opts.startDate ?? day(-20);
   const flockRes = await call('POST', '/api/v1/flocks', {
     token,
     body: {
-      name: 'Analytics flock', birdType: opts.birdType ?? 'broiler', hatchDate: opts.hatchDate ?? startDate,
-      ...(opts.breed ? { breed: opts.breed } : {}), ...(opts.houseId ? { houseId: opts.houseId } : {}), ...(opts.farmId ? { farmId: opts.farmId } : {}),
+      name: 'Analytics flock',
+      birdType: opts.birdType ?? 'broiler',
+      hatchDate: opts.hatchDate ?? startDate,
+      ...(opts.breed ? { breed: opts.breed } : {}),
+      ...(opts.houseId ? { houseId: opts.houseId } : {}),
+      ...(opts.farmId ? { farmId: opts.farmId } : {}),
     },
   });
   expect(flockRes.status, JSON.stringify(flockRes.body)).toBe(201);

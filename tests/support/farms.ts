@@ -14,12 +14,19 @@ export async function defaultFarmId(): Promise<string> {
 export async function otherFarm(name = 'Other farm'): Promise<string> {
   const id = ulid();
   const now = new Date().toISOString();
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...farmKey(id), ...gsi1.farms, GSI1SK: `${name}#${id}`, type: 'Farm', id, name, createdAt: now, updatedAt: now, version: 1 } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...farmKey(id), ...gsi1.farms, GSI1SK: `${name}#${id}`, type: 'Farm', id, name, createdAt: now, updatedAt: now, version: 1 },
+    }),
+  );
   return id;
 }
 
 export async function house(farmId: string, name = 'House 1'): Promise<string> {
   const id = ulid();
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...houseKey(farmId, id), type: 'House', id, farmId, name, usableAreaM2: 1200, capacity: 20000 } }));
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: { ...houseKey(farmId, id), type: 'House', id, farmId, name, usableAreaM2: 1200, capacity: 20000 } }),
+  );
   return id;
 }

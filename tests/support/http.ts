@@ -35,4 +35,3 @@ export function client(getApi: () => Offline) {
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 }
-

@@ -141,7 +141,13 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
   const deadline = Date.now() + timeoutMs;
   let lastAnswer = 'no answer';
   const failure = (what: string) => {
-    const errors = [...new Set(out().split('\n').filter((l) => /error/i.test(l) && !/^\s+at /.test(l)))].slice(0, 5);
+    const errors = [
+      ...new Set(
+        out()
+          .split('\n')
+          .filter((l) => /error/i.test(l) && !/^\s+at /.test(l)),
+      ),
+    ].slice(0, 5);
     return `serverless offline ${what} (last GET /health: ${lastAnswer})\nerrors: ${errors.join('\n        ') || 'none printed'}\noutput (tail):\n${out().slice(-6000)}`;
   };
   for (;;) {

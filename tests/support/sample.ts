@@ -16,7 +16,14 @@ export function sampleOf(schema: Schema): unknown {
     case 'object': {
       const props = (schema.properties ?? {}) as Record<string, Schema>;
       const required = (schema.required ?? []) as string[];
-      const names = required.length > 0 ? required : Number(schema.minProperties ?? 0) > 0 ? Object.keys(props).filter((k) => k !== 'version').slice(0, 1) : [];
+      const names =
+        required.length > 0
+          ? required
+          : Number(schema.minProperties ?? 0) > 0
+            ? Object.keys(props)
+                .filter((k) => k !== 'version')
+                .slice(0, 1)
+            : [];
       return Object.fromEntries(names.map((n) => [n, sampleOf(props[n] ?? { type: 'string' })]));
     }
     case 'array':

@@ -18,7 +18,13 @@ const config = (thresholds: Partial<AnalyticsSections['thresholds']> = {}): Anal
 const dateOf = (start: string, n: number) => new Date(Date.parse(start) + n * 86_400_000).toISOString().slice(0, 10);
 const day = (date: string, fields: Partial<DayTotals>): DayTotals => ({ ...emptyDay(date), ...fields });
 const weighing = (date: string, grams: number, uniformityPct: number | null = null): WeighingPoint => ({
-  date, grams, method: 'manual_sample', confidence: 'high', sampleSize: 100, cv: null, uniformityPct,
+  date,
+  grams,
+  method: 'manual_sample',
+  confidence: 'high',
+  sampleSize: 100,
+  cv: null,
+  uniformityPct,
 });
 const brief = (a: Anomaly[]) => a.map((x) => [x.date, x.metric, x.value, x.threshold, x.severity]);
 
@@ -26,8 +32,17 @@ const B0 = '2026-03-01';
 const b = (n: number) => dateOf(B0, n);
 const broiler = (days: DayTotals[], weighings: WeighingPoint[], asOf: string, breed: string | null = 'Ross 308'): CycleInputs => ({
   cycle: {
-    cycleId: 'c', flockId: 'f', birdType: 'broiler', breed, hatchDate: B0, startDate: B0, endDate: null, status: 'active',
-    targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null,
+    cycleId: 'c',
+    flockId: 'f',
+    birdType: 'broiler',
+    breed,
+    hatchDate: B0,
+    startDate: B0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: null,
+    targetWeightGrams: null,
+    houseAreaM2: null,
   },
   days: [day(B0, { placed: 1000 }), ...days],
   weighings,
@@ -38,8 +53,17 @@ const L0 = '2025-07-16';
 const l = (i: number) => dateOf(L0, i);
 const layer = (days: Array<Partial<DayTotals>>): CycleInputs => ({
   cycle: {
-    cycleId: 'l', flockId: 'f', birdType: 'layer', breed: null, hatchDate: '2025-01-01', startDate: L0, endDate: null, status: 'active',
-    targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null,
+    cycleId: 'l',
+    flockId: 'f',
+    birdType: 'layer',
+    breed: null,
+    hatchDate: '2025-01-01',
+    startDate: L0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: null,
+    targetWeightGrams: null,
+    houseAreaM2: null,
   },
   days: days.map((f, i) => day(l(i), { ...f, ...(i === 0 ? { placed: 1000 } : {}) })),
   weighings: [],
@@ -64,7 +88,10 @@ describe('mortality', () => {
   it('critical cumulative mortality: twice the limit', () => {
     const a = detectAnomalies(broiler([day(b(1), { deaths: 25, deathsByCause: { heat: 25 } })], [], b(1)), config());
     // 25 ÷ 1000 = 2.5 % ≥ 2 × 1.06 = 2.12
-    expect(brief(a)).toEqual([[b(1), 'dailyMortality', 2.5, 0.5, 'critical'], [b(1), 'cumulativeMortality', 2.5, 1.06, 'critical']]);
+    expect(brief(a)).toEqual([
+      [b(1), 'dailyMortality', 2.5, 0.5, 'critical'],
+      [b(1), 'cumulativeMortality', 2.5, 1.06, 'critical'],
+    ]);
     expect(a[0]!.evidence.causes).toBe('heat: 25');
   });
 
@@ -77,12 +104,16 @@ describe('mortality', () => {
 describe('water', () => {
   it('water:feed ratio outside 1.6–2.0; critical when outside by the band width (0.4)', () => {
     const a = detectAnomalies(
-      broiler([
-        day(b(1), { waterLiters: 30, feedConsumedKg: 20 }), // 1.5: 0.1 below
-        day(b(2), { waterLiters: 50, feedConsumedKg: 20 }), // 2.5: 0.5 above ≥ 0.4
-        day(b(3), { waterLiters: 36, feedConsumedKg: 20 }), // 1.8: normal
-        day(b(4), { waterLiters: 23, feedConsumedKg: 20 }), // 1.15: 0.45 below ≥ 0.4
-      ], [], b(4)),
+      broiler(
+        [
+          day(b(1), { waterLiters: 30, feedConsumedKg: 20 }), // 1.5: 0.1 below
+          day(b(2), { waterLiters: 50, feedConsumedKg: 20 }), // 2.5: 0.5 above ≥ 0.4
+          day(b(3), { waterLiters: 36, feedConsumedKg: 20 }), // 1.8: normal
+          day(b(4), { waterLiters: 23, feedConsumedKg: 20 }), // 1.15: 0.45 below ≥ 0.4
+        ],
+        [],
+        b(4),
+      ),
       config(),
     );
     expect(brief(a)).toEqual([
@@ -110,7 +141,14 @@ describe('water', () => {
     // age 20: expected 20 × 5.7 ml × 1000 = 114 l, so 150–200 l is never "below expected";
     // days 17–19 drank 200 ml per bird; day 20 160 (−20 %), days 21, 22 150 (−25 %) against those 200 ml
     const a = detectAnomalies(
-      broiler([17, 18, 19].map((n) => day(b(n), { waterLiters: 200 })).concat([day(b(20), { waterLiters: 160 }), day(b(21), { waterLiters: 150 }), day(b(22), { waterLiters: 150 })]), [], b(22), null),
+      broiler(
+        [17, 18, 19]
+          .map((n) => day(b(n), { waterLiters: 200 }))
+          .concat([day(b(20), { waterLiters: 160 }), day(b(21), { waterLiters: 150 }), day(b(22), { waterLiters: 150 })]),
+        [],
+        b(22),
+        null,
+      ),
       config(),
     );
     expect(brief(a)).toEqual([
@@ -135,7 +173,14 @@ describe('layers', () => {
       [l(14), 'henDayDrop', 6, 5, 'warning'], // days 1–7 (6 × 900 + 830 = 6230) 89 % → 83 %
       // day 15: days 2–8 (5 × 900 + 2 × 830 = 6160) 88 % → 83 %: 5 points, not more than 5
     ]);
-    expect(a[0]!.evidence).toEqual({ previousWeekHenDayPct: 90, previousFrom: l(0), previousTo: l(6), currentWeekHenDayPct: 83, currentFrom: l(7), currentTo: l(13) });
+    expect(a[0]!.evidence).toEqual({
+      previousWeekHenDayPct: 90,
+      previousFrom: l(0),
+      previousTo: l(6),
+      currentWeekHenDayPct: 83,
+      currentFrom: l(7),
+      currentTo: l(13),
+    });
   });
 
   it('a drop of 10 points or more is critical', () => {
@@ -144,7 +189,10 @@ describe('layers', () => {
   });
 
   it('cracked eggs above 3 % of the day’s collection', () => {
-    const a = detectAnomalies(layer([{}, { eggsCollected: 1000, eggsCracked: 35 }, { eggsCollected: 1000, eggsCracked: 60 }, { eggsCollected: 1000, eggsCracked: 30 }]), config());
+    const a = detectAnomalies(
+      layer([{}, { eggsCollected: 1000, eggsCracked: 35 }, { eggsCollected: 1000, eggsCracked: 60 }, { eggsCollected: 1000, eggsCracked: 30 }]),
+      config(),
+    );
     expect(brief(a)).toEqual([
       [l(1), 'crackedEggs', 3.5, 3, 'warning'],
       [l(2), 'crackedEggs', 6, 3, 'critical'], // ≥ 2 × 3
@@ -174,7 +222,10 @@ describe('against the breed standard and weighings', () => {
       config(),
     );
     // day 28 at exactly 80 % is not below; day 35 is after asOf
-    expect(brief(a)).toEqual([[b(14), 'lowUniformity', 75, 80, 'warning'], [b(21), 'lowUniformity', 55, 80, 'critical']]);
+    expect(brief(a)).toEqual([
+      [b(14), 'lowUniformity', 75, 80, 'warning'],
+      [b(21), 'lowUniformity', 55, 80, 'critical'],
+    ]);
   });
 
   it('an unknown breed raises no standard anomaly', () => {
@@ -187,7 +238,19 @@ describe('water pH (readings kept on the day rollups)', () => {
   it('flags the lowest and highest reading outside the band; critical at 1 pH unit beyond it', () => {
     const day = (date: string, waterPh: number[]) => ({ ...emptyDay(date), waterPh });
     const inputs: CycleInputs = {
-      cycle: { cycleId: 'c', flockId: 'f', birdType: 'broiler', breed: null, hatchDate: '2026-01-01', startDate: '2026-01-01', endDate: null, status: 'active', targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null },
+      cycle: {
+        cycleId: 'c',
+        flockId: 'f',
+        birdType: 'broiler',
+        breed: null,
+        hatchDate: '2026-01-01',
+        startDate: '2026-01-01',
+        endDate: null,
+        status: 'active',
+        targetAgeDays: null,
+        targetWeightGrams: null,
+        houseAreaM2: null,
+      },
       days: [day('2026-01-02', [7.0, 5.9]), day('2026-01-03', [9.1]), day('2026-01-04', [6.0, 8.0]), day('2026-01-05', [4.9])],
       weighings: [],
       asOf: '2026-01-05',

@@ -24,8 +24,19 @@ describe('calendar helpers', () => {
 
   it('least-squares slope', () => {
     // x̄ = 1, ȳ = 2; Σ(x−x̄)(y−ȳ) = (−1)(−1) + 0 + (1)(1) = 2; Σ(x−x̄)² = 2 → 1
-    expect(leastSquaresSlope([[0, 1], [1, 2], [2, 3]])).toBe(1);
-    expect(leastSquaresSlope([[0, 1], [1, 2]])).toBeNull(); // below 3 points
+    expect(
+      leastSquaresSlope([
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ]),
+    ).toBe(1);
+    expect(
+      leastSquaresSlope([
+        [0, 1],
+        [1, 2],
+      ]),
+    ).toBeNull(); // below 3 points
   });
 });
 
@@ -46,17 +57,54 @@ describe('eggQualityTrend: daily reference', () => {
     // 03-02: cracked 20 ÷ 1,000 = 2.00 %, dirty 1.00 %, double yolk 0.50 %; saleable 1,000 − 20 − 10 = 970 (97.00 %); 60.0 g;
     // hens 1,100 (carried from 03-01) → hen-day 1,000 ÷ 1,100 = 90.909 → 90.91
     expect(r.periods[0]).toEqual({
-      period: '2026-03-02', from: '2026-03-02', to: '2026-03-02', days: 1,
-      eggsCollected: 1_000, eggsCracked: 20, eggsDirty: 10, eggsDoubleYolk: 5,
-      crackedPct: 2, dirtyPct: 1, doubleYolkPct: 0.5, saleableEggs: 970, saleablePct: 97,
-      averageEggWeightGrams: 60, eggsWeighed: 1_000, henDays: 1_100, henDayPct: 90.91,
+      period: '2026-03-02',
+      from: '2026-03-02',
+      to: '2026-03-02',
+      days: 1,
+      eggsCollected: 1_000,
+      eggsCracked: 20,
+      eggsDirty: 10,
+      eggsDoubleYolk: 5,
+      crackedPct: 2,
+      dirtyPct: 1,
+      doubleYolkPct: 0.5,
+      saleableEggs: 970,
+      saleablePct: 97,
+      averageEggWeightGrams: 60,
+      eggsWeighed: 1_000,
+      henDays: 1_100,
+      henDayPct: 90.91,
     });
     // 03-03: 30 ÷ 980 = 3.0612 → 3.06 %; saleable 950 ÷ 980 = 96.94 %; 31,000 g ÷ 500 = 62.0 g; 980 ÷ 1,100 = 89.09 %
-    expect(r.periods[1]).toMatchObject({ crackedPct: 3.06, dirtyPct: 0, saleableEggs: 950, saleablePct: 96.94, averageEggWeightGrams: 62, eggsWeighed: 500, henDayPct: 89.09 });
+    expect(r.periods[1]).toMatchObject({
+      crackedPct: 3.06,
+      dirtyPct: 0,
+      saleableEggs: 950,
+      saleablePct: 96.94,
+      averageEggWeightGrams: 62,
+      eggsWeighed: 500,
+      henDayPct: 89.09,
+    });
     // 03-04: nothing collected → ratios null; hens 1,090 → hen-day 0 %
-    expect(r.periods[2]).toMatchObject({ eggsCollected: 0, crackedPct: null, dirtyPct: null, saleableEggs: 0, saleablePct: null, averageEggWeightGrams: null, henDays: 1_090, henDayPct: 0 });
+    expect(r.periods[2]).toMatchObject({
+      eggsCollected: 0,
+      crackedPct: null,
+      dirtyPct: null,
+      saleableEggs: 0,
+      saleablePct: null,
+      averageEggWeightGrams: null,
+      henDays: 1_090,
+      henDayPct: 0,
+    });
     // 03-05: 10 ÷ 1,020 = 0.98 %; 20 ÷ 1,020 = 1.96 %; saleable 990 ÷ 1,020 = 97.06 %; no weight; 1,020 ÷ 1,090 = 93.58 %
-    expect(r.periods[3]).toMatchObject({ crackedPct: 0.98, dirtyPct: 1.96, saleableEggs: 990, saleablePct: 97.06, averageEggWeightGrams: null, henDayPct: 93.58 });
+    expect(r.periods[3]).toMatchObject({
+      crackedPct: 0.98,
+      dirtyPct: 1.96,
+      saleableEggs: 990,
+      saleablePct: 97.06,
+      averageEggWeightGrams: null,
+      henDayPct: 93.58,
+    });
   });
 
   it('overall: egg weight weighted by eggs, not a mean of daily means', () => {
@@ -64,10 +112,23 @@ describe('eggQualityTrend: daily reference', () => {
     // weight (60,000 + 31,000) ÷ 1,500 = 60.667 → 60.7 g (the mean of daily means would be 61.0)
     // hen-days 1,100 + 1,100 + 1,090 + 1,090 = 4,380; 3,000 ÷ 4,380 = 68.49 %
     expect(r.overall).toEqual({
-      period: '2026-03-02/2026-03-05', from: '2026-03-02', to: '2026-03-05', days: 4,
-      eggsCollected: 3_000, eggsCracked: 60, eggsDirty: 30, eggsDoubleYolk: 5,
-      crackedPct: 2, dirtyPct: 1, doubleYolkPct: 0.17, saleableEggs: 2_910, saleablePct: 97,
-      averageEggWeightGrams: 60.7, eggsWeighed: 1_500, henDays: 4_380, henDayPct: 68.49,
+      period: '2026-03-02/2026-03-05',
+      from: '2026-03-02',
+      to: '2026-03-05',
+      days: 4,
+      eggsCollected: 3_000,
+      eggsCracked: 60,
+      eggsDirty: 30,
+      eggsDoubleYolk: 5,
+      crackedPct: 2,
+      dirtyPct: 1,
+      doubleYolkPct: 0.17,
+      saleableEggs: 2_910,
+      saleablePct: 97,
+      averageEggWeightGrams: 60.7,
+      eggsWeighed: 1_500,
+      henDays: 4_380,
+      henDayPct: 68.49,
     });
   });
 
@@ -77,15 +138,28 @@ describe('eggQualityTrend: daily reference', () => {
     // Σ(x−x̄)² = 1.7778 + 0.1111 + 2.7778 = 4.6667 → slope −0.44 per day = −3.08 per week → beyond 0.2: improving
     expect(r.trend.periods).toBe(4);
     expect(r.trend.crackedPct).toEqual({
-      direction: 'improving', unit: '%', points: 3, slopePerPeriod: -0.44, slopePerWeek: -3.08, tolerancePerWeek: 0.2,
-      mean: 2.01, latest: 0.98,
+      direction: 'improving',
+      unit: '%',
+      points: 3,
+      slopePerPeriod: -0.44,
+      slopePerWeek: -3.08,
+      tolerancePerWeek: 0.2,
+      mean: 2.01,
+      latest: 0.98,
     });
     // dirty: (0, 1.00), (1, 0), (3, 1.96): x̄ = 4/3, ȳ = 0.98667; Σ(x−x̄)(y−ȳ) = (−1.3333)(0.01333) + (−0.3333)(−0.98667) + (1.6667)(0.97333)
     // = −0.01778 + 0.32889 + 1.62222 = 1.93333; ÷ 4.6667 = 0.41429 per day → 2.9 per week: worsening
     expect(r.trend.dirtyPct).toMatchObject({ direction: 'worsening', slopePerPeriod: 0.4143, slopePerWeek: 2.9 });
     expect(r.trend.averageEggWeightGrams).toEqual({
-      direction: 'insufficient_data', unit: 'g', points: 2, slopePerPeriod: null, slopePerWeek: null, tolerancePerWeek: 0.2,
-      mean: 61, latest: null, reason: 'needs at least 3 periods with eggs; has 2',
+      direction: 'insufficient_data',
+      unit: 'g',
+      points: 2,
+      slopePerPeriod: null,
+      slopePerWeek: null,
+      tolerancePerWeek: 0.2,
+      mean: 61,
+      latest: null,
+      reason: 'needs at least 3 periods with eggs; has 2',
     });
   });
 });
@@ -124,17 +198,29 @@ describe('eggQualityTrend: weekly reference with a 4-week trend', () => {
 
   it('a slope exactly at the tolerance is stable; the tolerance and the number of periods are options', () => {
     // 1.0, 1.2, 1.4, 1.6 %: slope 0.2 per week = tolerance → stable
-    const gentle = [['2026-03-09', 10], ['2026-03-16', 12], ['2026-03-23', 14], ['2026-03-30', 16]] as const;
+    const gentle = [
+      ['2026-03-09', 10],
+      ['2026-03-16', 12],
+      ['2026-03-23', 14],
+      ['2026-03-30', 16],
+    ] as const;
     const weekly = gentle.map(([date, cracked]) => collection(date, 1_000, cracked, 60));
     expect(eggQualityTrend(weekly, null, { window: 'week' }).trend.crackedPct).toMatchObject({ direction: 'stable', slopePerWeek: 0.2 });
     expect(eggQualityTrend(weekly, null, { window: 'week', tolerance: { crackedPctPerWeek: 0.1 } }).trend.crackedPct.direction).toBe('worsening');
     // the last 5 weeks of the reference include W10's 5 %: y 5, 1, 1.3, 1.6, 1.9; x̄ 2, ȳ 2.16;
     // Σ(x−x̄)(y−ȳ) = (−2)(2.84) + (−1)(−1.16) + 0 + (1)(−0.56) + (2)(−0.26) = −5.68 + 1.16 − 0.56 − 0.52 = −5.6; ÷ 10 = −0.56 → improving
-    expect(eggQualityTrend(days, null, { window: 'week', to: '2026-04-01', trendPeriods: 5 }).trend.crackedPct).toMatchObject({ direction: 'improving', slopePerWeek: -0.56 });
+    expect(eggQualityTrend(days, null, { window: 'week', to: '2026-04-01', trendPeriods: 5 }).trend.crackedPct).toMatchObject({
+      direction: 'improving',
+      slopePerWeek: -0.56,
+    });
   });
 
   it('weeks crossing the new year (2026 has 53 ISO weeks)', () => {
-    const r2 = eggQualityTrend([collection('2026-12-31', 100, 1, 60), collection('2027-01-05', 100, 2, 61)], null, { window: 'week', from: '2026-12-28', to: '2027-01-10' });
+    const r2 = eggQualityTrend([collection('2026-12-31', 100, 1, 60), collection('2027-01-05', 100, 2, 61)], null, {
+      window: 'week',
+      from: '2026-12-28',
+      to: '2027-01-10',
+    });
     expect(r2.periods.map((p) => [p.period, p.from, p.to, p.crackedPct])).toEqual([
       ['2026-W53', '2026-12-28', '2027-01-03', 1],
       ['2027-W01', '2027-01-04', '2027-01-10', 2],
@@ -152,7 +238,16 @@ describe('eggQualityTrend: edge cases', () => {
   it('zero eggs (a broiler cycle, or layers before lay): every ratio null, saleable 0', () => {
     const days = [day('2026-03-02', { placed: 1_000 }), day('2026-03-03', { deaths: 2 }), day('2026-03-04', { feedConsumedKg: 100 })];
     const r = eggQualityTrend(days, { '2026-03-02': 1_000, '2026-03-03': 998 }, { window: 'day' });
-    for (const p of r.periods) expect(p).toMatchObject({ eggsCollected: 0, crackedPct: null, dirtyPct: null, doubleYolkPct: null, saleablePct: null, averageEggWeightGrams: null, henDayPct: 0 });
+    for (const p of r.periods)
+      expect(p).toMatchObject({
+        eggsCollected: 0,
+        crackedPct: null,
+        dirtyPct: null,
+        doubleYolkPct: null,
+        saleablePct: null,
+        averageEggWeightGrams: null,
+        henDayPct: 0,
+      });
     expect(r.overall).toMatchObject({ eggsCollected: 0, saleableEggs: 0, henDays: 2_996 }); // 1,000 + 998 + 998
     expect(r.trend.crackedPct.direction).toBe('insufficient_data');
   });
@@ -166,11 +261,10 @@ describe('eggQualityTrend: edge cases', () => {
   });
 
   it('cracked and dirty beyond the collection never make saleable eggs negative; days outside the range are ignored', () => {
-    const r = eggQualityTrend(
-      [day('2026-03-01', { eggsCollected: 999 }), day('2026-03-02', { eggsCollected: 10, eggsCracked: 8, eggsDirty: 5 })],
-      null,
-      { window: 'day', from: '2026-03-02' },
-    );
+    const r = eggQualityTrend([day('2026-03-01', { eggsCollected: 999 }), day('2026-03-02', { eggsCollected: 10, eggsCracked: 8, eggsDirty: 5 })], null, {
+      window: 'day',
+      from: '2026-03-02',
+    });
     expect(r.periods).toHaveLength(1);
     expect(r.periods[0]).toMatchObject({ eggsCollected: 10, saleableEggs: 0, saleablePct: 0, crackedPct: 80, dirtyPct: 50 });
   });

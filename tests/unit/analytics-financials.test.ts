@@ -8,11 +8,23 @@ import { emptyDay, type CycleFacts, type CycleInputs, type DayTotals } from '../
 const day = (date: string, fields: Partial<Omit<DayTotals, 'date'>> = {}): DayTotals => ({ ...emptyDay(date), ...fields });
 
 const facts = (birdType: CycleFacts['birdType'], startDate: string): CycleFacts => ({
-  cycleId: 'C1', flockId: 'F1', birdType, breed: null, hatchDate: startDate, startDate, endDate: null, status: 'active',
-  targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null,
+  cycleId: 'C1',
+  flockId: 'F1',
+  birdType,
+  breed: null,
+  hatchDate: startDate,
+  startDate,
+  endDate: null,
+  status: 'active',
+  targetAgeDays: null,
+  targetWeightGrams: null,
+  houseAreaM2: null,
 });
 const cycle = (days: DayTotals[], birdType: CycleFacts['birdType'] = 'broiler', asOf = '2026-04-10'): CycleInputs => ({
-  cycle: facts(birdType, days[0]?.date ?? '2026-03-02'), days, weighings: [], asOf,
+  cycle: facts(birdType, days[0]?.date ?? '2026-03-02'),
+  days,
+  weighings: [],
+  asOf,
 });
 const config = (pricing: Partial<AnalyticsSections['pricing']> = {}): AnalyticsSections => {
   const c = structuredClone(ANALYTICS_DEFAULTS);
@@ -26,19 +38,27 @@ const config = (pricing: Partial<AnalyticsSections['pricing']> = {}): AnalyticsS
 /** A broiler cycle with every kind of price source. */
 const broilerDays = [
   day('2026-03-02', {
-    placed: 10_000, birdsPlacedPriced: 8_000, birdPlacementCostPriced: 4_000, // 8,000 chicks at 0.50
-    feedDeliveredKg: 4_000, feedDeliveredKgByType: { starter: 1_000, grower: 3_000 },
+    placed: 10_000,
+    birdsPlacedPriced: 8_000,
+    birdPlacementCostPriced: 4_000, // 8,000 chicks at 0.50
+    feedDeliveredKg: 4_000,
+    feedDeliveredKgByType: { starter: 1_000, grower: 3_000 },
     // starter: 400 kg × 0.50 = 200 and 600 kg × 0.55 = 330 priced; grower 3,000 kg without a price
-    feedDeliveredPricedKgByType: { starter: 1_000 }, feedDeliveredCostByType: { starter: 530 },
-    vaccinations: 1, waterLiters: 1_000,
+    feedDeliveredPricedKgByType: { starter: 1_000 },
+    feedDeliveredCostByType: { starter: 530 },
+    vaccinations: 1,
+    waterLiters: 1_000,
   }),
   day('2026-03-03', { deaths: 50, deathsByCause: { unknown: 50 }, feedConsumedKg: 1_000, feedConsumedKgByType: { starter: 1_000 }, waterLiters: 5_000 }),
   // 2,100 kg consumed: 2,000 kg grower + 100 kg recorded without a feed type
   day('2026-03-12', { vaccinations: 1, medications: 2, feedConsumedKg: 2_100, feedConsumedKgByType: { grower: 2_000 }, waterLiters: 30_400 }),
   day('2026-03-20', { feedConsumedKg: 500, feedConsumedKgByType: { finisher: 500 } }),
   day('2026-04-06', {
-    sold: 7_000, birdsSoldPriced: 4_000, birdSaleRevenuePriced: 8_000, // 4,000 birds at 2.00
-    soldWeightKg: 16_100, soldWeightKgUnpriced: 6_900, // 9,200 kg priced + 6,900 kg of 3,000 unpriced birds
+    sold: 7_000,
+    birdsSoldPriced: 4_000,
+    birdSaleRevenuePriced: 8_000, // 4,000 birds at 2.00
+    soldWeightKg: 16_100,
+    soldWeightKgUnpriced: 6_900, // 9,200 kg priced + 6,900 kg of 3,000 unpriced birds
   }),
 ];
 
@@ -50,8 +70,14 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
   it('chicks: priced placements at their unitCost, the rest at chickPerBird', () => {
     // 4,000.00 + 2,000 × 0.55 = 1,100.00 → 5,100.00
     expect(f.costs.chicks).toEqual({
-      amount: 5_100, quantity: 10_000, unit: 'birds', pricedFromMovements: 8_000, pricedFromConfig: 2_000,
-      amountFromMovements: 4_000, amountFromConfig: 1_100, averageUnitPrice: 0.51, // 5,100 ÷ 10,000
+      amount: 5_100,
+      quantity: 10_000,
+      unit: 'birds',
+      pricedFromMovements: 8_000,
+      pricedFromConfig: 2_000,
+      amountFromMovements: 4_000,
+      amountFromConfig: 1_100,
+      averageUnitPrice: 0.51, // 5,100 ÷ 10,000
       assumptions: ['2,000 birds placed without a unitCost priced at the default 0.55 USD/bird (pricing.chickPerBird)'],
     });
   });
@@ -69,8 +95,14 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
     ]);
     // 530 + 53 = 583.00 from movements on 1,100 kg; 225 + 960 = 1,185.00 from config on 2,500 kg; total 1,768.00 on 3,600 kg
     expect(f.costs.feed).toMatchObject({
-      amount: 1_768, quantity: 3_600, unit: 'kg', pricedFromMovements: 1_100, pricedFromConfig: 2_500,
-      amountFromMovements: 583, amountFromConfig: 1_185, averageUnitPrice: 0.4911, // 1,768 ÷ 3,600 = 0.49111
+      amount: 1_768,
+      quantity: 3_600,
+      unit: 'kg',
+      pricedFromMovements: 1_100,
+      pricedFromConfig: 2_500,
+      amountFromMovements: 583,
+      amountFromConfig: 1_185,
+      averageUnitPrice: 0.4911, // 1,768 ÷ 3,600 = 0.49111
     });
     expect(f.costs.feed.assumptions).toEqual([
       '500 kg of finisher priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced finisher delivery in this cycle and no pricing.feedPerKgByType.finisher',
@@ -94,8 +126,21 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
   it('revenue: priced sales at unitPrice, weighed unpriced sales at liveWeightPerKg', () => {
     // birds: 8,000.00 + 6,900 kg × 1.40 = 9,660.00 → 17,660.00; the 3,000 weighed unpriced birds = 7,000 − 4,000 − 0
     expect(f.revenue.birds).toMatchObject({
-      amount: 17_660, quantity: 7_000, pricedFromMovements: 4_000, pricedFromConfig: 3_000, amountFromMovements: 8_000, amountFromConfig: 9_660,
-      breakdown: { pricedBirds: 4_000, pricedRevenue: 8_000, weighedUnpricedBirds: 3_000, weighedUnpricedKg: 6_900, weighedUnpricedRevenue: 9_660, unweighedUnpricedBirds: 0, unweighedUnpricedRevenue: 0 },
+      amount: 17_660,
+      quantity: 7_000,
+      pricedFromMovements: 4_000,
+      pricedFromConfig: 3_000,
+      amountFromMovements: 8_000,
+      amountFromConfig: 9_660,
+      breakdown: {
+        pricedBirds: 4_000,
+        pricedRevenue: 8_000,
+        weighedUnpricedBirds: 3_000,
+        weighedUnpricedKg: 6_900,
+        weighedUnpricedRevenue: 9_660,
+        unweighedUnpricedBirds: 0,
+        unweighedUnpricedRevenue: 0,
+      },
       assumptions: ['3,000 birds sold without a unitPrice (6,900 kg live) priced at the default 1.4 USD/kg (pricing.liveWeightPerKg)'],
     });
     expect(f.revenue.eggs).toMatchObject({ amount: 0, quantity: 0, averageUnitPrice: null, assumptions: [] });
@@ -121,8 +166,16 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
   it('bags and trays; every assumption listed once, in line order', () => {
     // delivered 4,000 kg ÷ 25 = 160 bags; consumed 3,600 ÷ 25 = 144 bags
     expect(f.quantities).toEqual({
-      feedBagKg: 25, feedDeliveredKg: 4_000, feedDeliveredBags: 160, feedConsumedKg: 3_600, feedConsumedBags: 144,
-      eggsPerTray: 30, eggsCollected: 0, eggsCollectedTrays: 0, eggsSold: 0, eggsSoldTrays: 0,
+      feedBagKg: 25,
+      feedDeliveredKg: 4_000,
+      feedDeliveredBags: 160,
+      feedConsumedKg: 3_600,
+      feedConsumedBags: 144,
+      eggsPerTray: 30,
+      eggsCollected: 0,
+      eggsCollectedTrays: 0,
+      eggsSold: 0,
+      eggsSoldTrays: 0,
     });
     expect(f.currency).toBe('USD');
     expect(f.assumptions).toEqual([
@@ -154,8 +207,14 @@ describe('cycleFinancials: reference layer cycle with no prices at all (everythi
 
   it('costs and revenue at the defaults, each with its assumption', () => {
     // chicks 1,000 × 0.55 = 550.00; feed 3,300 kg × 0.45 = 1,485.00; water 6,300 l = 6.3 m³ × 1.00 = 6.30; other 1,000 × 0 = 0
-    expect([f.costs.chicks.amount, f.costs.feed.amount, f.costs.water.amount, f.costs.medication.amount, f.costs.vaccination.amount, f.costs.other.amount])
-      .toEqual([550, 1_485, 6.3, 0, 0, 0]);
+    expect([
+      f.costs.chicks.amount,
+      f.costs.feed.amount,
+      f.costs.water.amount,
+      f.costs.medication.amount,
+      f.costs.vaccination.amount,
+      f.costs.other.amount,
+    ]).toEqual([550, 1_485, 6.3, 0, 0, 0]);
     // 550 + 1,485 + 6.30 = 2,041.30
     expect(f.costs.total).toBe(2_041.3);
     // 24,000 eggs × 0.12 = 2,880.00
@@ -179,10 +238,22 @@ describe('cycleFinancials: reference layer cycle with no prices at all (everythi
     expect(f.marginPct.value).toBe(29.12);
     // 1,485 ÷ 2,041.30 × 100 = 72.7477 → 72.75
     expect(f.feedCostSharePct.value).toBe(72.75);
-    expect(f.kgProduced).toMatchObject({ value: null, aliveKg: null, birdsAlive: 1_000, reason: 'live weight of the 1,000 birds alive is unknown (no usable weighing)' });
+    expect(f.kgProduced).toMatchObject({
+      value: null,
+      aliveKg: null,
+      birdsAlive: 1_000,
+      reason: 'live weight of the 1,000 birds alive is unknown (no usable weighing)',
+    });
     expect(f.costPerKgLiveweight).toEqual({ value: null, unit: 'USD/kg', reason: 'live weight of the 1,000 birds alive is unknown (no usable weighing)' });
     // 25,000 ÷ 30 = 833.33 trays collected; 24,000 ÷ 30 = 800 sold; 3,300 ÷ 25 = 132 bags
-    expect(f.quantities).toMatchObject({ eggsCollected: 25_000, eggsCollectedTrays: 833.33, eggsSold: 24_000, eggsSoldTrays: 800, feedConsumedBags: 132, feedDeliveredBags: 132 });
+    expect(f.quantities).toMatchObject({
+      eggsCollected: 25_000,
+      eggsCollectedTrays: 833.33,
+      eggsSold: 24_000,
+      eggsSoldTrays: 800,
+      feedConsumedBags: 132,
+      feedDeliveredBags: 132,
+    });
   });
 
   it('currency and conversions follow the config', () => {
@@ -200,8 +271,13 @@ describe('cycleFinancials: edge cases', () => {
   it('everything priced on the movements: no price assumptions, cost per kg from sold kg only (none alive)', () => {
     const days = [
       day('2026-03-02', {
-        placed: 1_000, birdsPlacedPriced: 1_000, birdPlacementCostPriced: 400, // 1,000 × 0.40
-        feedDeliveredKg: 2_000, feedDeliveredKgByType: { starter: 2_000 }, feedDeliveredPricedKgByType: { starter: 2_000 }, feedDeliveredCostByType: { starter: 1_000 },
+        placed: 1_000,
+        birdsPlacedPriced: 1_000,
+        birdPlacementCostPriced: 400, // 1,000 × 0.40
+        feedDeliveredKg: 2_000,
+        feedDeliveredKgByType: { starter: 2_000 },
+        feedDeliveredPricedKgByType: { starter: 2_000 },
+        feedDeliveredCostByType: { starter: 1_000 },
       }),
       day('2026-03-10', { deaths: 50, feedConsumedKg: 1_500, feedConsumedKgByType: { starter: 1_500 } }),
       day('2026-04-05', { sold: 950, birdsSoldPriced: 950, birdSaleRevenuePriced: 2_850, soldWeightKg: 2_280 }), // 950 × 3.00, 2.4 kg each
@@ -248,9 +324,17 @@ describe('cycleFinancials: edge cases', () => {
     const days = [day('2026-03-02', { placed: 200 }), day('2026-04-01', { sold: 200, birdsSoldUnpricedUnweighed: 200 })];
     const f = cycleFinancials(cycle(days), config(), { kg: null });
     // 200 × 2.50 = 500.00
-    expect(f.revenue.birds).toMatchObject({ amount: 500, pricedFromConfig: 200, breakdown: { unweighedUnpricedBirds: 200, unweighedUnpricedRevenue: 500, weighedUnpricedBirds: 0 } });
+    expect(f.revenue.birds).toMatchObject({
+      amount: 500,
+      pricedFromConfig: 200,
+      breakdown: { unweighedUnpricedBirds: 200, unweighedUnpricedRevenue: 500, weighedUnpricedBirds: 0 },
+    });
     expect(f.revenue.birds.assumptions).toEqual(['200 birds sold without a unitPrice or weight priced at the default 2.5 USD/bird (pricing.birdPerHead)']);
-    expect(f.kgProduced).toMatchObject({ value: null, birdsSoldUnweighed: 200, reason: '200 birds were sold without a recorded weight: kg produced is unknown' });
+    expect(f.kgProduced).toMatchObject({
+      value: null,
+      birdsSoldUnweighed: 200,
+      reason: '200 birds were sold without a recorded weight: kg produced is unknown',
+    });
     expect(f.costPerKgLiveweight.value).toBeNull();
   });
 
@@ -285,7 +369,9 @@ describe('cycleFinancials: edge cases', () => {
     const f = cycleFinancials(cycle(days), config(), { kg: null });
     // 33.333 × 0.45 = 14.99985 → 15.00
     expect(f.costs.feed.byType).toEqual([{ feedType: null, consumedKg: 33.333, unitPrice: 0.45, priceSource: 'feedPerKg', deliveredPricedKg: 0, amount: 15 }]);
-    expect(f.costs.feed.assumptions).toEqual(['33.333 kg of feed without a feed type priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced delivery in this cycle']);
+    expect(f.costs.feed.assumptions).toEqual([
+      '33.333 kg of feed without a feed type priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced delivery in this cycle',
+    ]);
   });
 
   it('days in any order; absent days are zeros', () => {

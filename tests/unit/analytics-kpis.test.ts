@@ -19,7 +19,14 @@ const config = (patch: Partial<{ [K in keyof AnalyticsSections]: Partial<Analyti
 const dateOf = (start: string, n: number) => new Date(Date.parse(start) + n * 86_400_000).toISOString().slice(0, 10);
 const day = (date: string, fields: Partial<DayTotals>): DayTotals => ({ ...emptyDay(date), ...fields });
 const weighing = (date: string, grams: number, extra: Partial<WeighingPoint> = {}): WeighingPoint => ({
-  date, grams, method: 'manual_sample', confidence: 'high', sampleSize: 100, cv: null, uniformityPct: null, ...extra,
+  date,
+  grams,
+  method: 'manual_sample',
+  confidence: 'high',
+  sampleSize: 100,
+  cv: null,
+  uniformityPct: null,
+  ...extra,
 });
 const rowOf = (rows: DailyKpis[], date: string) => {
   const r = rows.find((x) => x.date === date);
@@ -51,8 +58,18 @@ const B0 = '2026-03-01';
 const b = (n: number) => dateOf(B0, n);
 const broiler = (over: Partial<CycleInputs['cycle']> = {}, extraDays: DayTotals[] = [], asOf = b(35)): CycleInputs => ({
   cycle: {
-    cycleId: 'c-broiler', flockId: 'f-broiler', birdType: 'broiler', breed: 'Ross 308', hatchDate: B0, startDate: B0, endDate: null, status: 'active',
-    targetAgeDays: 35, targetWeightGrams: 2300, houseAreaM2: 100, ...over,
+    cycleId: 'c-broiler',
+    flockId: 'f-broiler',
+    birdType: 'broiler',
+    breed: 'Ross 308',
+    hatchDate: B0,
+    startDate: B0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: 35,
+    targetWeightGrams: 2300,
+    houseAreaM2: 100,
+    ...over,
   },
   days: [
     day(b(0), { placed: 1000, inflowWeightGramsSum: 44_000, birdsInflowWeighed: 1000, feedConsumedKg: 12 }),
@@ -86,7 +103,18 @@ describe('broiler reference cycle: daily series', () => {
 
   it('day 0: placement', () => {
     const r = rowOf(rows, b(0));
-    expect(r.birds).toEqual({ aliveStart: 0, placed: 1000, transferredIn: 0, present: 1000, deaths: 0, culls: 0, sold: 0, transferredOut: 0, aliveEnd: 1000, housed: 1000 });
+    expect(r.birds).toEqual({
+      aliveStart: 0,
+      placed: 1000,
+      transferredIn: 0,
+      present: 1000,
+      deaths: 0,
+      culls: 0,
+      sold: 0,
+      transferredOut: 0,
+      aliveEnd: 1000,
+      housed: 1000,
+    });
     expect(r.dailyMortalityPct.value).toBe(0);
     expect(r.feedGramsPerBird).toMatchObject({ value: 12, unit: 'g/bird/day' }); // 12 kg × 1000 ÷ 1000 birds
     // expected water at age 0 = 0 × 5.7 ml × 1000 = 0 l: no % of expected
@@ -97,7 +125,18 @@ describe('broiler reference cycle: daily series', () => {
 
   it('day 1: deaths, culls, feed and water', () => {
     const r = rowOf(rows, b(1));
-    expect(r.birds).toEqual({ aliveStart: 1000, placed: 0, transferredIn: 0, present: 1000, deaths: 8, culls: 2, sold: 0, transferredOut: 0, aliveEnd: 990, housed: 1000 });
+    expect(r.birds).toEqual({
+      aliveStart: 1000,
+      placed: 0,
+      transferredIn: 0,
+      present: 1000,
+      deaths: 8,
+      culls: 2,
+      sold: 0,
+      transferredOut: 0,
+      aliveEnd: 990,
+      housed: 1000,
+    });
     expect(r.deathsByCause).toEqual({ unknown: 5, weak: 3 });
     expect(r.dailyMortalityPct).toEqual({ value: 0.8, unit: '%' }); // 8 ÷ 1000 × 100
     expect(r.cumulativeMortalityPct.value).toBe(0.8); // 8 ÷ 1000 housed × 100 (culls kept apart)
@@ -324,7 +363,11 @@ const layerDays = (): DayTotals[] =>
     const age = 196 + i;
     const eggs = age === 196 ? 850 : age <= 203 ? 940 : age <= 210 ? 930 : 900;
     return day(l(age), {
-      feedConsumedKg: 110, waterLiters: 209, eggsCollected: eggs, eggsDirty: 5, eggsCracked: age === 210 ? 40 : 10,
+      feedConsumedKg: 110,
+      waterLiters: 209,
+      eggsCollected: eggs,
+      eggsDirty: 5,
+      eggsCracked: age === 210 ? 40 : 10,
       ...(age === 196 ? { placed: 1000, inflowWeightGramsSum: 1_850_000, birdsInflowWeighed: 1000 } : {}),
       ...(age === 200 ? { deaths: 10, deathsByCause: { unknown: 10 } } : {}),
       ...(age === 204 ? { eggWeightGramsSum: 57_660, eggsWeighed: 930 } : {}),
@@ -332,8 +375,17 @@ const layerDays = (): DayTotals[] =>
   });
 const layer = (): CycleInputs => ({
   cycle: {
-    cycleId: 'c-layer', flockId: 'f-layer', birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-01-01', startDate: L0, endDate: null,
-    status: 'active', targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null,
+    cycleId: 'c-layer',
+    flockId: 'f-layer',
+    birdType: 'layer',
+    breed: 'Hy-Line Brown',
+    hatchDate: '2025-01-01',
+    startDate: L0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: null,
+    targetWeightGrams: null,
+    houseAreaM2: null,
   },
   days: layerDays(),
   weighings: [weighing(l(196), 1850), weighing(l(210), 1880, { uniformityPct: 78, cv: 11 })],
@@ -518,11 +570,18 @@ describe('edge cases', () => {
     expect(r.liveWeightKg.value).toBe(95); // 500 × 0.19 kg
     // ADG: no inflow weight → Ross day-0 standard 44 g: (190 − 44) ÷ 7 = 20.857
     expect(r.adgSincePlacement.value).toBe(20.9);
-    expect(r.adgSincePlacement.assumptions).toEqual(['placement weight: no inflow gave a weight; Ross 308 standard at day 0 (44 g) used (fallbacks.placementWeightFromBreedStandard)']);
+    expect(r.adgSincePlacement.assumptions).toEqual([
+      'placement weight: no inflow gave a weight; Ross 308 standard at day 0 (44 g) used (fallbacks.placementWeightFromBreedStandard)',
+    ]);
   });
 
   it('placement weight: without inflow weight or standard fallback and with placementWeightGrams null, ADG is null', () => {
-    const inputs: CycleInputs = { cycle: broiler().cycle, days: [day(b(0), { placed: 500, feedConsumedKg: 50 })], weighings: [weighing(b(7), 190)], asOf: b(7) };
+    const inputs: CycleInputs = {
+      cycle: broiler().cycle,
+      days: [day(b(0), { placed: 500, feedConsumedKg: 50 })],
+      weighings: [weighing(b(7), 190)],
+      asOf: b(7),
+    };
     const r = dailySeries(inputs, config({ fallbacks: { placementWeightFromBreedStandard: false, placementWeightGrams: null } })).at(-1)!;
     expect(r.adgSincePlacement.value).toBeNull();
     expect(r.adgSincePlacement.reason).toMatch(/no placement weight/);
@@ -533,8 +592,11 @@ describe('edge cases', () => {
     const inputs: CycleInputs = {
       cycle: broiler().cycle,
       days: [
-        day(b(0), { placed: 1000 }), day(b(5), { transferredIn: 200 }), day(b(6), { deaths: 12 }),
-        day(b(10), { transferredOut: 300 }), day(b(12), { sold: 100 }),
+        day(b(0), { placed: 1000 }),
+        day(b(5), { transferredIn: 200 }),
+        day(b(6), { deaths: 12 }),
+        day(b(10), { transferredOut: 300 }),
+        day(b(12), { sold: 100 }),
       ],
       weighings: [],
       asOf: b(12),
@@ -595,7 +657,12 @@ describe('edge cases', () => {
   });
 
   it('pullets in rearing have no expected water intake', () => {
-    const inputs: CycleInputs = { ...layer(), days: [day(l(196), { placed: 100, waterLiters: 5 })], cycle: { ...layer().cycle, hatchDate: dateOf(L0, -60) }, asOf: L0 };
+    const inputs: CycleInputs = {
+      ...layer(),
+      days: [day(l(196), { placed: 100, waterLiters: 5 })],
+      cycle: { ...layer().cycle, hatchDate: dateOf(L0, -60) },
+      asOf: L0,
+    };
     const r = dailySeries(inputs, config())[0]!;
     expect(r.phase).toBe('rearing'); // age 60
     expect(r.expectedWaterLiters.value).toBeNull();

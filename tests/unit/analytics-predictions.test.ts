@@ -8,14 +8,32 @@ import { fitConfidence, fitRatio, forecastProduction, predictWeight, predictions
 const config = () => structuredClone(ANALYTICS_DEFAULTS);
 const dateOf = (start: string, n: number) => new Date(Date.parse(start) + n * 86_400_000).toISOString().slice(0, 10);
 const day = (date: string, fields: Partial<DayTotals>): DayTotals => ({ ...emptyDay(date), ...fields });
-const weighing = (date: string, grams: number): WeighingPoint => ({ date, grams, method: 'manual_sample', confidence: 'high', sampleSize: 100, cv: null, uniformityPct: null });
+const weighing = (date: string, grams: number): WeighingPoint => ({
+  date,
+  grams,
+  method: 'manual_sample',
+  confidence: 'high',
+  sampleSize: 100,
+  cv: null,
+  uniformityPct: null,
+});
 
 const B0 = '2026-03-01';
 const b = (n: number) => dateOf(B0, n);
 const broiler = (weighings: WeighingPoint[], over: Partial<CycleInputs['cycle']> = {}, days: DayTotals[] = [day(B0, { placed: 1000 })]): CycleInputs => ({
   cycle: {
-    cycleId: 'c', flockId: 'f', birdType: 'broiler', breed: 'Ross 308', hatchDate: B0, startDate: B0, endDate: null, status: 'active',
-    targetAgeDays: 35, targetWeightGrams: 2000, houseAreaM2: null, ...over,
+    cycleId: 'c',
+    flockId: 'f',
+    birdType: 'broiler',
+    breed: 'Ross 308',
+    hatchDate: B0,
+    startDate: B0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: 35,
+    targetWeightGrams: 2000,
+    houseAreaM2: null,
+    ...over,
   },
   days,
   weighings,
@@ -55,7 +73,11 @@ describe('weight fitted against the breed curve', () => {
 
   it('fitRatio and the confidence rule on their own', () => {
     // three points at 1.05 × standard → r = 1.05 exactly whatever the weights, no residual → high
-    const f = fitRatio([{ ageDays: 7, actual: 210, standard: 200 }, { ageDays: 14, actual: 525, standard: 500 }, { ageDays: 21, actual: 1050, standard: 1000 }])!;
+    const f = fitRatio([
+      { ageDays: 7, actual: 210, standard: 200 },
+      { ageDays: 14, actual: 525, standard: 500 },
+      { ageDays: 21, actual: 1050, standard: 1000 },
+    ])!;
     expect(f.ratio).toBeCloseTo(1.05, 12);
     expect(f.rmsGrams).toBeCloseTo(0, 9);
     expect(fitConfidence(3, 3)).toBe('high');
@@ -68,7 +90,10 @@ describe('weight fitted against the breed curve', () => {
 
   it('no extrapolation of the standard: beyond day 56 the answer is null with the reason', () => {
     const p = predictWeight(broiler([weighing(b(14), 479.7), weighing(b(28), 1454.4)], { targetAgeDays: 60, targetWeightGrams: 5000 }), config());
-    expect(p.atTargetAge.weight).toMatchObject({ value: null, reason: 'age 60 days is outside the Ross 308 weight table (days 0–56); the standard is not extrapolated' });
+    expect(p.atTargetAge.weight).toMatchObject({
+      value: null,
+      reason: 'age 60 days is outside the Ross 308 weight table (days 0–56); the standard is not extrapolated',
+    });
     // 0.9 × 4318 = 3886.2 g at day 56 < 5000
     expect(p.targetWeight).toMatchObject({ reached: false, date: null });
     expect(p.targetWeight.reason).toBe("the fitted curve stays below 5,000 g up to day 56, the end of the standard's table (no extrapolation)");
@@ -94,12 +119,16 @@ describe('weight fitted against the breed curve', () => {
     expect(p.fit).toMatchObject({ method: 'linear_adg', standard: null, ratio: null, adgGramsPerDay: 57.1, confidence: 'low' });
     expect(p.atTargetAge.weight.value).toBe(1600);
     expect(p.targetWeight).toEqual({ grams: 1500, reached: false, ageDays: 34, date: '2026-04-04' });
-    expect(p.assumptions).toEqual(['no standard for breed Heritage Red (broiler): the ADG between the weighings of 2026-03-22 and 2026-03-29 (57.1 g/day) extrapolated in a straight line']);
+    expect(p.assumptions).toEqual([
+      'no standard for breed Heritage Red (broiler): the ADG between the weighings of 2026-03-22 and 2026-03-29 (57.1 g/day) extrapolated in a straight line',
+    ]);
   });
 
   it('no standard and one weighing: ADG since placement', () => {
     // placement weight 40 g (inflow), day 10 400 g: ADG = 360 ÷ 10 = 36 g/day; day 20 = 400 + 36 × 10 = 760 g
-    const inputs = broiler([weighing(b(10), 400)], { breed: null, targetAgeDays: 20 }, [day(B0, { placed: 1000, inflowWeightGramsSum: 40_000, birdsInflowWeighed: 1000 })]);
+    const inputs = broiler([weighing(b(10), 400)], { breed: null, targetAgeDays: 20 }, [
+      day(B0, { placed: 1000, inflowWeightGramsSum: 40_000, birdsInflowWeighed: 1000 }),
+    ]);
     const p = predictWeight(inputs, config());
     expect(p.fit.adgGramsPerDay).toBe(36);
     expect(p.atTargetAge.weight.value).toBe(760);
@@ -118,8 +147,17 @@ describe('weight fitted against the breed curve', () => {
 const L0 = '2025-07-16';
 const layer = (breed = 'Hy-Line Brown'): CycleInputs => ({
   cycle: {
-    cycleId: 'l', flockId: 'f', birdType: 'layer', breed, hatchDate: '2025-01-01', startDate: L0, endDate: null, status: 'active',
-    targetAgeDays: null, targetWeightGrams: null, houseAreaM2: null,
+    cycleId: 'l',
+    flockId: 'f',
+    birdType: 'layer',
+    breed,
+    hatchDate: '2025-01-01',
+    startDate: L0,
+    endDate: null,
+    status: 'active',
+    targetAgeDays: null,
+    targetWeightGrams: null,
+    houseAreaM2: null,
   },
   days: Array.from({ length: 15 }, (_, i) => day(dateOf(L0, i), { eggsCollected: 900, ...(i === 0 ? { placed: 1000 } : {}) })),
   weighings: [],
@@ -149,14 +187,20 @@ describe('layer production forecast', () => {
     const f = forecastProduction(layer(), config(), { forecastWeeks: 52 });
     // week 50 ends at age 210 + 350 = 560 = week 80 (inside); week 51 starts at 561 (outside)
     expect(f.weeks[49]!.henDayPct.value).not.toBeNull();
-    expect(f.weeks[50]!.henDayPct).toMatchObject({ value: null, reason: 'outside the Hy-Line Brown hen-day table (weeks 18–80); the standard is not extrapolated' });
+    expect(f.weeks[50]!.henDayPct).toMatchObject({
+      value: null,
+      reason: 'outside the Hy-Line Brown hen-day table (weeks 18–80); the standard is not extrapolated',
+    });
   });
 
   it('no hen-day standard (Lohmann has body weights only): the last week’s hen-day held flat', () => {
     const f = forecastProduction(layer('Lohmann Brown'), config(), { forecastWeeks: 2 });
     // 6300 eggs ÷ 7000 hen-days = 90 %; eggs = 1000 × 7 × 0.9 = 6300 a week
     expect(f.method).toBe('recent_flat');
-    expect(f.weeks.map((w) => [w.henDayPct.value, w.eggs.value])).toEqual([[90, 6300], [90, 6300]]);
+    expect(f.weeks.map((w) => [w.henDayPct.value, w.eggs.value])).toEqual([
+      [90, 6300],
+      [90, 6300],
+    ]);
     expect(f.assumptions[0]).toBe("no standard for breed Lohmann Brown (layer) with a hen-day curve: the last 7 days' hen-day (90 %) held flat");
   });
 

@@ -5,13 +5,50 @@ import { reliabilityScore, SCORE_WEIGHTS, supplierReliability, type FeedDelivery
 
 const deliveries: FeedDeliveryFact[] = [
   // agri-feeds
-  { date: '2026-03-01', supplierId: 'agri-feeds', feedType: 'starter', quantityKg: 5_000, orderedDate: '2026-02-25', expectedDate: '2026-03-01', orderedQuantityKg: 5_000, unitPrice: 0.5 },
-  { date: '2026-03-15', supplierId: 'agri-feeds', feedType: 'grower', quantityKg: 4_800, orderedDate: '2026-03-10', expectedDate: '2026-03-14', orderedQuantityKg: 5_000, unitPrice: 0.46, qualityIssues: ['wet'] },
-  { date: '2026-03-29', supplierId: 'agri-feeds', feedType: 'finisher', quantityKg: 5_200, orderedDate: '2026-03-24', expectedDate: '2026-03-30', orderedQuantityKg: 5_000, unitPrice: 0.44, qualityIssues: [] },
+  {
+    date: '2026-03-01',
+    supplierId: 'agri-feeds',
+    feedType: 'starter',
+    quantityKg: 5_000,
+    orderedDate: '2026-02-25',
+    expectedDate: '2026-03-01',
+    orderedQuantityKg: 5_000,
+    unitPrice: 0.5,
+  },
+  {
+    date: '2026-03-15',
+    supplierId: 'agri-feeds',
+    feedType: 'grower',
+    quantityKg: 4_800,
+    orderedDate: '2026-03-10',
+    expectedDate: '2026-03-14',
+    orderedQuantityKg: 5_000,
+    unitPrice: 0.46,
+    qualityIssues: ['wet'],
+  },
+  {
+    date: '2026-03-29',
+    supplierId: 'agri-feeds',
+    feedType: 'finisher',
+    quantityKg: 5_200,
+    orderedDate: '2026-03-24',
+    expectedDate: '2026-03-30',
+    orderedQuantityKg: 5_000,
+    unitPrice: 0.44,
+    qualityIssues: [],
+  },
   { date: '2026-04-05', supplierId: 'agri-feeds', feedType: 'finisher', quantityKg: 1_000, qualityIssues: ['mould', 'damaged_bags', 'mould'] },
   // mill-co: never an expected date
   { date: '2026-03-05', supplierId: 'mill-co', feedType: 'starter', quantityKg: 2_000, orderedQuantityKg: 2_000, unitPrice: 0.52 },
-  { date: '2026-03-20', supplierId: 'mill-co', feedType: 'grower', quantityKg: 2_000, orderedQuantityKg: 2_500, unitPrice: 0.48, qualityIssues: ['contaminated'] },
+  {
+    date: '2026-03-20',
+    supplierId: 'mill-co',
+    feedType: 'grower',
+    quantityKg: 2_000,
+    orderedQuantityKg: 2_500,
+    unitPrice: 0.48,
+    qualityIssues: ['contaminated'],
+  },
   // no supplier
   { date: '2026-03-10', feedType: 'starter', quantityKg: 500 },
 ];
@@ -100,8 +137,24 @@ describe('supplierReliability: edge cases', () => {
 
   it('all late, over-delivered by a lot, every delivery with issues: score 0 floors', () => {
     const [s] = supplierReliability([
-      { date: '2026-03-10', supplierId: 's2', feedType: 'grower', quantityKg: 2_500, expectedDate: '2026-03-05', orderedQuantityKg: 1_000, qualityIssues: ['wrong_type'] },
-      { date: '2026-03-20', supplierId: 's2', feedType: 'grower', quantityKg: 3_000, expectedDate: '2026-03-17', orderedQuantityKg: 1_000, qualityIssues: ['mould', 'wet'] },
+      {
+        date: '2026-03-10',
+        supplierId: 's2',
+        feedType: 'grower',
+        quantityKg: 2_500,
+        expectedDate: '2026-03-05',
+        orderedQuantityKg: 1_000,
+        qualityIssues: ['wrong_type'],
+      },
+      {
+        date: '2026-03-20',
+        supplierId: 's2',
+        feedType: 'grower',
+        quantityKg: 3_000,
+        expectedDate: '2026-03-17',
+        orderedQuantityKg: 1_000,
+        qualityIssues: ['mould', 'wet'],
+      },
     ]).suppliers;
     // days late 5 and 3 → 4; variance +150 % and +200 % → 175 % → quantity max(0, 100 − 175) = 0
     expect(s!.onTime).toMatchObject({ ratePct: 0, late: 2, averageDaysLate: 4 });

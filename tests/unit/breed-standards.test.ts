@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findBreedStandard, listBreedStandards, standardAt, standardWeightGrams, INTERPOLATION_NOTE,
-} from '../../shared/domain/analytics/breed-standards.js';
+import { findBreedStandard, listBreedStandards, standardAt, standardWeightGrams, INTERPOLATION_NOTE } from '../../shared/domain/analytics/breed-standards.js';
 
 /** The tables of ../shared/DOMAIN.md, copied here by hand so the shipped data is checked against the reference. */
 const DOMAIN = {
-  ross: { days: [0, 7, 14, 21, 28, 35, 42, 49, 56], weight: [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318], fcr: [0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793] },
+  ross: {
+    days: [0, 7, 14, 21, 28, 35, 42, 49, 56],
+    weight: [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318],
+    fcr: [0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793],
+  },
   cobb: { weight: [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641], fcr: [0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842] },
   hyline: {
     weeks: [18, 20, 22, 24, 26, 28, 30, 35, 40, 50, 60, 70, 80],
@@ -24,12 +26,14 @@ describe('breed matching (normalized name or alias, same bird type, no fuzzy mat
     expect(findBreedStandard(name, 'broiler')?.id).toBe('cobb-500');
   });
 
-  it.each([['Hy-Line Brown', 'hy-line-brown'], ['hyline brown', 'hy-line-brown'], ['Lohmann Brown', 'lohmann-brown-classic'], ['LOHMANN BROWN-CLASSIC', 'lohmann-brown-classic']])(
-    '%s → %s',
-    (name, id) => {
-      expect(findBreedStandard(name, 'layer')?.id).toBe(id);
-    },
-  );
+  it.each([
+    ['Hy-Line Brown', 'hy-line-brown'],
+    ['hyline brown', 'hy-line-brown'],
+    ['Lohmann Brown', 'lohmann-brown-classic'],
+    ['LOHMANN BROWN-CLASSIC', 'lohmann-brown-classic'],
+  ])('%s → %s', (name, id) => {
+    expect(findBreedStandard(name, 'layer')?.id).toBe(id);
+  });
 
   it.each([
     ['Ross 308 AP', 'broiler'], // another Aviagen product with its own objectives
@@ -82,7 +86,7 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
       expect(standardAt(hyline, w * 7).values.henDayPct!.value).toBe(DOMAIN.hyline.henDay[i]);
       expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(DOMAIN.hyline.weightKg[i]);
     });
-    DOMAIN.lohmann.weeks.forEach((w, i) => expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(DOMAIN.lohmann.weight[i]));
+    for (const [i, w] of DOMAIN.lohmann.weeks.entries()) expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(DOMAIN.lohmann.weight[i]);
   });
 
   it('no extrapolation: null with the reason outside the table', () => {
@@ -139,7 +143,11 @@ describe('GET /api/v2/analytics/breeds', () => {
     ]);
     expect(ross.series[0]!.points.map((p) => p.value)).toEqual(DOMAIN.ross.weight);
     const hyline = list[2]!;
-    expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({ unit: '%', ageRange: { from: 18, to: 80, unit: 'week' }, ageRangeDays: { from: 126, to: 560 } });
+    expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({
+      unit: '%',
+      ageRange: { from: 18, to: 80, unit: 'week' },
+      ageRangeDays: { from: 126, to: 560 },
+    });
     expect(hyline.series.find((s) => s.key === 'henDayPct')!.points[1]).toEqual({ age: 20, ageDays: 140, value: 52.5 });
     expect(list[3]!.series).toHaveLength(1);
   });

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ONLY, ALL_CAPABILITIES, ROLE_CAPABILITIES, capabilityGrantProblems, catalogue, effectiveCapabilities } from '../../shared/domain/capabilities.js';
+import {
+  ADMIN_ONLY,
+  ALL_CAPABILITIES,
+  ROLE_CAPABILITIES,
+  capabilityGrantProblems,
+  catalogue,
+  effectiveCapabilities,
+} from '../../shared/domain/capabilities.js';
 
 describe('capabilities', () => {
   it('keeps the seed’s six names', () => {
-    expect(ALL_CAPABILITIES).toEqual(expect.arrayContaining(['edit_analytics', 'view_analytics', 'manage_flocks', 'create_movement', 'update_analytics_config', 'manage_system']));
+    expect(ALL_CAPABILITIES).toEqual(
+      expect.arrayContaining(['edit_analytics', 'view_analytics', 'manage_flocks', 'create_movement', 'update_analytics_config', 'manage_system']),
+    );
   });
 
   it('admin holds everything; an explicit list replaces the role defaults; admin-only ones never reach non-admins', () => {

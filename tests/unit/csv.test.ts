@@ -39,7 +39,15 @@ describe('csv cells (RFC 4180)', () => {
 
   it('ends every line with CRLF, the last one too', () => {
     expect(csvLine(['a', 1, null, 'b,c'])).toBe('a,1,,"b,c"\r\n');
-    expect(toCsv(['x', 'y'], [[1, 2], ['3', '=4']])).toBe("x,y\r\n1,2\r\n3,'=4\r\n");
+    expect(
+      toCsv(
+        ['x', 'y'],
+        [
+          [1, 2],
+          ['3', '=4'],
+        ],
+      ),
+    ).toBe("x,y\r\n1,2\r\n3,'=4\r\n");
     expect(toCsv(['x'], [])).toBe('x\r\n');
   });
 });
@@ -54,7 +62,10 @@ describe('csv parsing (round trip)', () => {
   });
 
   it('accepts LF line ends and a missing final line end; rejects a broken quote', () => {
-    expect(parseCsv('a,b\n1,2')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(parseCsv('a,b\n1,2')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
     expect(() => parseCsv('"open')).toThrow(/unterminated/);
     expect(() => parseCsv('a"b')).toThrow(/unexpected quote/);
   });
@@ -78,8 +89,15 @@ describe('movement rows', () => {
     expect(header).toEqual([...MOVEMENT_CSV_COLUMNS]);
     const cell = Object.fromEntries(header!.map((h, i) => [h, row![i]]));
     expect(cell).toMatchObject({
-      id: movement.id, date: '2026-11-02', type: 'bird_mortality', quantity: '5', quantityKg: '', cause: 'heat',
-      notes: `'${movement.fields.notes}`, lockType: 'manual', createdBy: movement.createdBy,
+      id: movement.id,
+      date: '2026-11-02',
+      type: 'bird_mortality',
+      quantity: '5',
+      quantityKg: '',
+      cause: 'heat',
+      notes: `'${movement.fields.notes}`,
+      lockType: 'manual',
+      createdBy: movement.createdBy,
     });
     expect(JSON.parse(cell.fields!)).toEqual(movement.fields);
   });

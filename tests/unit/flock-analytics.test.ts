@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
 import {
-  KPI_CATALOGUE, RANKABLE_KPIS, bestPerKpi, changesBetween, cycleSummaryKpis, noKpis, parseCompareSelection, rankBy, type CycleSummaryInput,
+  KPI_CATALOGUE,
+  RANKABLE_KPIS,
+  bestPerKpi,
+  changesBetween,
+  cycleSummaryKpis,
+  noKpis,
+  parseCompareSelection,
+  rankBy,
+  type CycleSummaryInput,
 } from '../../shared/domain/flock-analytics.js';
 
 /**
@@ -18,8 +26,17 @@ const at = (date: string) => new Date(`${date}T12:00:00Z`);
  */
 const broiler = (over: Partial<CycleSummaryInput> = {}): CycleSummaryInput => ({
   ...ZERO_COUNTERS,
-  birdType: 'broiler', startDate: '2026-03-01', endDate: null, hatchDate: '2026-03-01',
-  placed: 1000, deaths: 15, culls: 5, alive: 980, feedDeliveredKg: 4000, feedConsumedKg: 3250, waterLiters: 5850,
+  birdType: 'broiler',
+  startDate: '2026-03-01',
+  endDate: null,
+  hatchDate: '2026-03-01',
+  placed: 1000,
+  deaths: 15,
+  culls: 5,
+  alive: 980,
+  feedDeliveredKg: 4000,
+  feedConsumedKg: 3250,
+  waterLiters: 5850,
   latestWeight: { date: '2026-04-05', grams: 2300 },
   ...over,
 });
@@ -141,8 +158,16 @@ describe('cycleSummaryKpis: a layer cycle', () => {
    */
   const layer: CycleSummaryInput = {
     ...ZERO_COUNTERS,
-    birdType: 'layer', startDate: '2026-01-05', endDate: null, hatchDate: '2025-09-01',
-    placed: 5000, deaths: 50, alive: 4950, feedConsumedKg: 33000, waterLiters: 66000, eggsCollected: 300000,
+    birdType: 'layer',
+    startDate: '2026-01-05',
+    endDate: null,
+    hatchDate: '2025-09-01',
+    placed: 5000,
+    deaths: 50,
+    alive: 4950,
+    feedConsumedKg: 33000,
+    waterLiters: 66000,
+    eggsCollected: 300000,
     latestWeight: { date: '2026-03-16', grams: 1850 },
   };
   const k = cycleSummaryKpis(layer, { birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-09-01' }, at('2026-03-16'));
@@ -178,7 +203,16 @@ describe('changes, best, ranking', () => {
 
   it('the catalogue names every rankable KPI with its direction', () => {
     const dir = Object.fromEntries(KPI_CATALOGUE.map((k) => [k.name, k.better]));
-    expect(dir).toMatchObject({ fcr: 'lower', livabilityPct: 'higher', mortalityPct: 'lower', epef: 'higher', adg: 'higher', avgWeight: 'higher', henHousedEggs: 'higher', feedPerDozenEggs: 'lower' });
+    expect(dir).toMatchObject({
+      fcr: 'lower',
+      livabilityPct: 'higher',
+      mortalityPct: 'lower',
+      epef: 'higher',
+      adg: 'higher',
+      avgWeight: 'higher',
+      henHousedEggs: 'higher',
+      feedPerDozenEggs: 'lower',
+    });
     for (const name of RANKABLE_KPIS) expect(Object.keys(second)).toContain(name);
   });
 
@@ -197,7 +231,10 @@ describe('changes, best, ranking', () => {
   });
 
   it('best per KPI: lowest FCR, highest livability; null when nobody has a value', () => {
-    const best = bestPerKpi([{ key: 'a', kpis: first }, { key: 'b', kpis: second }]);
+    const best = bestPerKpi([
+      { key: 'a', kpis: first },
+      { key: 'b', kpis: second },
+    ]);
     expect(best.fcr).toEqual({ key: 'b', value: 1.442 });
     expect(best.livabilityPct).toEqual({ key: 'b', value: 98 });
     expect(best.avgWeight).toEqual({ key: 'a', value: 2300 }); // equal: the first
@@ -214,7 +251,13 @@ describe('changes, best, ranking', () => {
       { item: 5, id: '5', name: 'E', figure: fig(1.6) },
     ];
     const fcr = rankBy('fcr', entries);
-    expect(fcr.map((r) => [r.name, r.rank])).toEqual([['A', 1], ['B', 1], ['D', 3], ['E', 4], ['C', null]]);
+    expect(fcr.map((r) => [r.name, r.rank])).toEqual([
+      ['A', 1],
+      ['B', 1],
+      ['D', 3],
+      ['E', 4],
+      ['C', null],
+    ]);
     expect(fcr.at(-1)!.figure.reason).toBe('no weighing yet');
     const epef = rankBy('epef', entries); // higher is better
     expect(epef.map((r) => r.name)).toEqual(['E', 'D', 'A', 'B', 'C']);
@@ -233,19 +276,28 @@ describe('parseCompareSelection', () => {
 
   it('flocks and cycles together, in order', () => {
     expect(parseCompareSelection({ flockIds: `${F[0]}, ${F[1]}`, cycles: `${F[2]}:${C}` })).toEqual({
-      refs: [{ kind: 'flock', flockId: F[0] }, { kind: 'flock', flockId: F[1] }, { kind: 'cycle', flockId: F[2], cycleId: C }],
+      refs: [
+        { kind: 'flock', flockId: F[0] },
+        { kind: 'flock', flockId: F[1] },
+        { kind: 'cycle', flockId: F[2], cycleId: C },
+      ],
       problems: [],
     });
   });
 
   it('1 or 11 items, nothing named, duplicates and malformed pairs are problems naming the field', () => {
-    expect(parseCompareSelection({ flockIds: F[0] }).problems).toEqual([{ field: 'query.flockIds', message: 'compare takes 2 to 10 items (flocks and cycles together); got 1' }]);
+    expect(parseCompareSelection({ flockIds: F[0] }).problems).toEqual([
+      { field: 'query.flockIds', message: 'compare takes 2 to 10 items (flocks and cycles together); got 1' },
+    ]);
     expect(parseCompareSelection({ flockIds: ids(10) }).problems).toEqual([]);
     expect(parseCompareSelection({ flockIds: ids(11) }).problems[0]!.message).toBe('compare takes 2 to 10 items (flocks and cycles together); got 11');
     expect(parseCompareSelection({}).problems[0]!.field).toBe('query.flockIds');
     expect(parseCompareSelection({ flockIds: `${F[0]},${F[0]}` }).problems).toEqual([{ field: 'query.flockIds', message: `flock ${F[0]} is named twice` }]);
     expect(parseCompareSelection({ cycles: `${F[0]}:${C},${F[0]}:${C}` }).problems[0]!.message).toBe(`cycle ${C} of flock ${F[0]} is named twice`);
-    expect(parseCompareSelection({ cycles: `${F[0]}:${C},${F[1]}` }).problems[0]).toEqual({ field: 'query.cycles', message: `item 2 "${F[1]}" is not flockId:cycleId (two ULIDs)` });
+    expect(parseCompareSelection({ cycles: `${F[0]}:${C},${F[1]}` }).problems[0]).toEqual({
+      field: 'query.cycles',
+      message: `item 2 "${F[1]}" is not flockId:cycleId (two ULIDs)`,
+    });
     expect(parseCompareSelection({ cycles: `${F[0]}:${C}:x,${F[1]}:${C}` }).problems[0]!.field).toBe('query.cycles');
     expect(parseCompareSelection({ flockIds: `${F[0]},nope` }).problems[0]!.message).toBe('item 2 "nope" is not a flock id (a ULID)');
     expect(parseCompareSelection({ flockIds: `${F[0]},,${F[1]}` }).problems[0]!.message).toBe('item 2 is empty');

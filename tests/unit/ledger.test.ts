@@ -37,7 +37,10 @@ describe('ledger effects', () => {
     const open = { status: 'active', closedAt: null };
     expect(effectiveLock({ lock: null, createdAt: '2026-11-10T00:00:00Z' }, open, now)).toBeNull();
     expect(effectiveLock({ lock: null, createdAt: '2026-11-07T11:59:59Z' }, open, now)).toMatchObject({ type: 'automatic', reason: 'older than 72 h' });
-    expect(effectiveLock({ lock: null, createdAt: '2026-11-10T00:00:00Z' }, { status: 'closed', closedAt: '2026-11-10T06:00:00Z' }, now)).toMatchObject({ type: 'automatic', reason: 'cycle closed' });
+    expect(effectiveLock({ lock: null, createdAt: '2026-11-10T00:00:00Z' }, { status: 'closed', closedAt: '2026-11-10T06:00:00Z' }, now)).toMatchObject({
+      type: 'automatic',
+      reason: 'cycle closed',
+    });
     const manual = { type: 'manual' as const, reason: 'checked', at: '2026-11-10T01:00:00Z', by: 'u' };
     expect(effectiveLock({ lock: manual, createdAt: '2026-11-01T00:00:00Z' }, open, now)).toBe(manual);
   });
@@ -73,46 +76,95 @@ describe('production stages and daily forms', () => {
   });
 
   it('turns a form into movements and checks cross-field rules', () => {
-    expect(movementsOfForm({ date: '2026-11-02', deaths: { heat: 2, disease: 0 }, culls: 1, feedKg: 0, eggsCollected: 10, eggsCracked: 1 }).map((m) => m.type)).toEqual([
-      'bird_mortality', 'bird_cull', 'egg_collection',
-    ]);
+    expect(
+      movementsOfForm({ date: '2026-11-02', deaths: { heat: 2, disease: 0 }, culls: 1, feedKg: 0, eggsCollected: 10, eggsCracked: 1 }).map((m) => m.type),
+    ).toEqual(['bird_mortality', 'bird_cull', 'egg_collection']);
     expect(formProblems({ eggsCollected: 1, eggsDirty: 2 })).toEqual([{ field: 'body.eggsDirty', message: 'must not exceed eggsCollected' }]);
   });
 });
 
 describe('day rollups carry what analytics prices and weighs', () => {
   const dayAmounts = (m: Parameters<typeof effectsOf>[0], feedType?: string) =>
-    Object.fromEntries(effectsOf(m, 1, feedType).filter((d) => d.target.kind === 'day').map((d) => [d.attribute, d.amount]));
+    Object.fromEntries(
+      effectsOf(m, 1, feedType)
+        .filter((d) => d.target.kind === 'day')
+        .map((d) => [d.attribute, d.amount]),
+    );
 
   it('placements with weight and cost, priced and unpriced sales, feed per type, egg weights and prices', () => {
     expect(dayAmounts({ type: 'bird_inflow', date: '2026-11-01', quantity: 1000, averageWeightGrams: 42, unitCost: 0.5 })).toEqual({
-      placed: 1000, inflowWeightGramsSum: 42_000, birdsInflowWeighed: 1000, birdsPlacedPriced: 1000, birdPlacementCostPriced: 500,
+      placed: 1000,
+      inflowWeightGramsSum: 42_000,
+      birdsInflowWeighed: 1000,
+      birdsPlacedPriced: 1000,
+      birdPlacementCostPriced: 500,
     });
-    expect(dayAmounts({ type: 'bird_sale', date: '2026-11-01', quantity: 10, unitPrice: 3, totalWeightKg: 25 })).toEqual({ sold: 10, soldWeightKg: 25, birdsSoldPriced: 10, birdSaleRevenuePriced: 30 });
-    expect(dayAmounts({ type: 'bird_sale', date: '2026-11-01', quantity: 10, totalWeightKg: 25 })).toEqual({ sold: 10, soldWeightKg: 25, soldWeightKgUnpriced: 25 });
+    expect(dayAmounts({ type: 'bird_sale', date: '2026-11-01', quantity: 10, unitPrice: 3, totalWeightKg: 25 })).toEqual({
+      sold: 10,
+      soldWeightKg: 25,
+      birdsSoldPriced: 10,
+      birdSaleRevenuePriced: 30,
+    });
+    expect(dayAmounts({ type: 'bird_sale', date: '2026-11-01', quantity: 10, totalWeightKg: 25 })).toEqual({
+      sold: 10,
+      soldWeightKg: 25,
+      soldWeightKgUnpriced: 25,
+    });
     expect(dayAmounts({ type: 'bird_sale', date: '2026-11-01', quantity: 10 })).toEqual({ sold: 10, birdsSoldUnpricedUnweighed: 10 });
     expect(dayAmounts({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 400, unitPrice: 0.5 })).toEqual({
-      feedDeliveredKg: 400, 'feedDeliveredKgByType.starter': 400, 'feedDeliveredPricedKgByType.starter': 400, 'feedDeliveredCostByType.starter': 200,
+      feedDeliveredKg: 400,
+      'feedDeliveredKgByType.starter': 400,
+      'feedDeliveredPricedKgByType.starter': 400,
+      'feedDeliveredCostByType.starter': 200,
     });
-    expect(dayAmounts({ type: 'feed_consumption', date: '2026-11-01', quantityKg: 30 }, 'starter')).toEqual({ feedConsumedKg: 30, 'feedConsumedKgByType.starter': 30 });
+    expect(dayAmounts({ type: 'feed_consumption', date: '2026-11-01', quantityKg: 30 }, 'starter')).toEqual({
+      feedConsumedKg: 30,
+      'feedConsumedKgByType.starter': 30,
+    });
     expect(dayAmounts({ type: 'egg_collection', date: '2026-11-01', totalEggs: 900, cracked: 9, doubleYolk: 3, averageEggWeightGrams: 61.5 })).toEqual({
-      eggsCollected: 900, eggsCracked: 9, eggsDoubleYolk: 3, eggWeightGramsSum: 55_350, eggsWeighed: 900,
+      eggsCollected: 900,
+      eggsCracked: 9,
+      eggsDoubleYolk: 3,
+      eggWeightGramsSum: 55_350,
+      eggsWeighed: 900,
     });
-    expect(dayAmounts({ type: 'egg_sale', date: '2026-11-01', quantity: 300, unitPrice: 0.1 })).toEqual({ eggsSold: 300, eggsSoldPriced: 300, eggSaleRevenuePriced: 30 });
+    expect(dayAmounts({ type: 'egg_sale', date: '2026-11-01', quantity: 300, unitPrice: 0.1 })).toEqual({
+      eggsSold: 300,
+      eggsSoldPriced: 300,
+      eggSaleRevenuePriced: 30,
+    });
   });
 });
 
 describe('movement consistency beyond the schema', () => {
   const cycle = { startDate: '2026-11-01', endDate: null };
   it('dates stay within the cycle and not in the future', () => {
-    expect(movementProblems({ type: 'bird_cull', date: '2026-10-31', quantity: 1 }, cycle, '2026-11-20')).toEqual([{ field: 'body.date', message: "must not be before the cycle's start date 2026-11-01" }]);
-    expect(movementProblems({ type: 'bird_cull', date: '2026-11-21', quantity: 1 }, cycle, '2026-11-20')).toEqual([{ field: 'body.date', message: 'must not be in the future' }]);
-    expect(movementProblems({ type: 'bird_cull', date: '2026-11-10', quantity: 1 }, { startDate: '2026-11-01', endDate: '2026-11-05' }, '2026-11-20')[0]!.message).toMatch(/after the cycle's end date 2026-11-05/);
+    expect(movementProblems({ type: 'bird_cull', date: '2026-10-31', quantity: 1 }, cycle, '2026-11-20')).toEqual([
+      { field: 'body.date', message: "must not be before the cycle's start date 2026-11-01" },
+    ]);
+    expect(movementProblems({ type: 'bird_cull', date: '2026-11-21', quantity: 1 }, cycle, '2026-11-20')).toEqual([
+      { field: 'body.date', message: 'must not be in the future' },
+    ]);
+    expect(
+      movementProblems({ type: 'bird_cull', date: '2026-11-10', quantity: 1 }, { startDate: '2026-11-01', endDate: '2026-11-05' }, '2026-11-20')[0]!.message,
+    ).toMatch(/after the cycle's end date 2026-11-05/);
     expect(movementProblems({ type: 'bird_cull', date: '2026-11-01', quantity: 1 }, cycle, '2026-11-01')).toEqual([]);
   });
   it('egg sub-counts within the eggs collected; delivery order dates before the delivery', () => {
-    expect(movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 11, grades: { M: 6, L: 6 } }, cycle, '2026-11-20').map((p) => p.field)).toEqual(['body.cracked', 'body.grades']);
-    expect(movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 10, dirty: 10, grades: { M: 4, L: 6 } }, cycle, '2026-11-20')).toEqual([]);
-    expect(movementProblems({ type: 'feed_delivery', date: '2026-11-02', feedType: 'x', quantityKg: 1, orderedDate: '2026-11-03', expectedDate: '2026-11-01' }, cycle, '2026-11-20').map((p) => p.field)).toEqual(['body.orderedDate', 'body.expectedDate']);
+    expect(
+      movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 11, grades: { M: 6, L: 6 } }, cycle, '2026-11-20').map(
+        (p) => p.field,
+      ),
+    ).toEqual(['body.cracked', 'body.grades']);
+    expect(
+      movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 10, dirty: 10, grades: { M: 4, L: 6 } }, cycle, '2026-11-20'),
+    ).toEqual([]);
+    expect(
+      movementProblems(
+        { type: 'feed_delivery', date: '2026-11-02', feedType: 'x', quantityKg: 1, orderedDate: '2026-11-03', expectedDate: '2026-11-01' },
+        cycle,
+        '2026-11-20',
+      ).map((p) => p.field),
+    ).toEqual(['body.orderedDate', 'body.expectedDate']);
   });
 });

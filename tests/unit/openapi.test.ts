@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import document from '../../schemas/compiled/openapi.json' with { type: 'json' };
 import { apiRoutes } from '../../scripts/lib/route-table.js';
 
-type Operation = { operationId: string; security: unknown[]; summary: string; responses: Record<string, unknown>; 'x-capability': string; requestBody?: unknown };
+type Operation = {
+  operationId: string;
+  security: unknown[];
+  summary: string;
+  responses: Record<string, unknown>;
+  'x-capability': string;
+  requestBody?: unknown;
+};
 const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
 );
@@ -17,7 +24,9 @@ describe('OpenAPI document', () => {
 
   it('documents exactly the routes of the route table (the catch-all excepted)', () => {
     const documented = operations.map((o) => `${o.method} ${o.path}`).sort();
-    const routed = apiRoutes().map((r) => `${r.method} ${r.path}`).sort();
+    const routed = apiRoutes()
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
     expect(documented).toEqual(routed);
   });
 

@@ -5,18 +5,37 @@ import type { CycleKpis } from '../../shared/domain/analytics/kpis.js';
 import type { BreedComparison, ComparisonDay } from '../../shared/domain/analytics/comparison.js';
 
 const fig = (value: number | null, unit = '') => ({ value, unit });
-const metric = (actual: number | null, standard: number | null, deviationPct: number | null, unit: string) => ({ actual, standard, deviationPct, unit, interpolated: false });
+const metric = (actual: number | null, standard: number | null, deviationPct: number | null, unit: string) => ({
+  actual,
+  standard,
+  deviationPct,
+  unit,
+  interpolated: false,
+});
 const kpis = (over: Partial<Record<string, unknown>> = {}) =>
-  ({ birdType: 'broiler', liveWeightKg: fig(10_000, 'kg'), waterFeedRatio: fig(1.8, 'l/kg'), uniformityPct: { ...fig(85, '%'), date: '2026-03-01' }, stockingDensityKgPerM2: fig(30, 'kg/m²'), ...over }) as unknown as CycleKpis;
+  ({
+    birdType: 'broiler',
+    liveWeightKg: fig(10_000, 'kg'),
+    waterFeedRatio: fig(1.8, 'l/kg'),
+    uniformityPct: { ...fig(85, '%'), date: '2026-03-01' },
+    stockingDensityKgPerM2: fig(30, 'kg/m²'),
+    ...over,
+  }) as unknown as CycleKpis;
 const day = (fcr: [number, number, number] | null, weight: [number, number, number] | null): ComparisonDay => ({
-  date: '2026-03-01', ageDays: 28,
+  date: '2026-03-01',
+  ageDays: 28,
   bodyWeight: weight ? metric(...weight, 'g') : metric(null, null, null, 'g'),
   cumulativeFcr: fcr ? metric(...fcr, 'kg/kg') : metric(null, null, null, 'kg/kg'),
   henDayPct: metric(null, null, null, '%'),
 });
 const inputs = (over: Partial<ProposalInputs> & { days?: ComparisonDay[] } = {}): ProposalInputs => ({
   kpis: kpis(),
-  comparison: { breed: 'Ross 308', standard: { id: 'ross-308', name: 'Ross 308', status: 'official', edition: 2022, source: { publisher: '', document: '', transcription: '' } }, interpolation: 'linear', days: over.days ?? [] } as BreedComparison,
+  comparison: {
+    breed: 'Ross 308',
+    standard: { id: 'ross-308', name: 'Ross 308', status: 'official', edition: 2022, source: { publisher: '', document: '', transcription: '' } },
+    interpolation: 'linear',
+    days: over.days ?? [],
+  } as BreedComparison,
   anomalies: [],
   config: ANALYTICS_DEFAULTS,
   asOf: '2026-03-01',
@@ -31,7 +50,12 @@ describe('proposal rules', () => {
   it('FCR 13.1 % over the standard: a high-priority feed proposal with the saving at the current live weight', () => {
     // saving = (1.435 − 1.269) × 10,000 kg × 0.45 USD/kg = 747 USD
     const [p] = proposals(inputs({ days: [day([1.435, 1.269, 13.08], [1600, 1616, -0.99])] }));
-    expect(p).toMatchObject({ rule: 'fcr_above_standard', category: 'feed', priority: 'high', evidence: [{ metric: 'cumulativeFcr', value: 1.435, reference: 1.269 }] });
+    expect(p).toMatchObject({
+      rule: 'fcr_above_standard',
+      category: 'feed',
+      priority: 'high',
+      evidence: [{ metric: 'cumulativeFcr', value: 1.435, reference: 1.269 }],
+    });
     expect(p!.expectedBenefit).toBe('Reaching the standard FCR saves about 747 USD of feed at the current live weight');
   });
 
@@ -52,7 +76,16 @@ describe('proposal rules', () => {
   });
 
   it('recent anomalies only: a mortality alarm older than 7 days proposes nothing, a recent critical one is high priority', () => {
-    const alarm = (date: string, severity: 'warning' | 'critical') => ({ date, metric: 'dailyMortality' as const, value: 1.2, threshold: 0.5, unit: '%', severity, message: 'm', evidence: {} });
+    const alarm = (date: string, severity: 'warning' | 'critical') => ({
+      date,
+      metric: 'dailyMortality' as const,
+      value: 1.2,
+      threshold: 0.5,
+      unit: '%',
+      severity,
+      message: 'm',
+      evidence: {},
+    });
     expect(proposals(inputs({ anomalies: [alarm('2026-02-20', 'critical')] }))).toEqual([]);
     const [p] = proposals(inputs({ anomalies: [alarm('2026-02-23', 'warning'), alarm('2026-02-28', 'critical')] }));
     expect(p).toMatchObject({ rule: 'mortality_above_limit', priority: 'high' });

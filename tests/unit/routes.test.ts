@@ -26,8 +26,15 @@ describe('route table', () => {
     }
     expect(publicRoutes.sort()).toEqual(
       [
-        'GET /', 'GET /health', 'POST /api/v1/auth/signup', 'POST /api/v1/auth/login', 'POST /api/v1/auth/verify-email',
-        'GET /openapi.json', 'GET /docs', 'GET /docs/{asset}', 'ANY /{proxy+}',
+        'GET /',
+        'GET /health',
+        'POST /api/v1/auth/signup',
+        'POST /api/v1/auth/login',
+        'POST /api/v1/auth/verify-email',
+        'GET /openapi.json',
+        'GET /docs',
+        'GET /docs/{asset}',
+        'ANY /{proxy+}',
       ].sort(),
     );
   });

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  EMPTY_DAY, addToDay, agesAt, binOf, confidenceOf, dayStats, histogramMedian, ingestDay, isImplausible, latestAllowedDate, manualInputProblems,
-  manualStats, median, phaseOf, readingDate, sampleStats, withinUniformityBand,
+  EMPTY_DAY,
+  addToDay,
+  agesAt,
+  binOf,
+  confidenceOf,
+  dayStats,
+  histogramMedian,
+  ingestDay,
+  isImplausible,
+  latestAllowedDate,
+  manualInputProblems,
+  manualStats,
+  median,
+  phaseOf,
+  readingDate,
+  sampleStats,
+  withinUniformityBand,
 } from '../../shared/domain/weights.js';
 
 /** Every expected number below is worked out by hand in the comment next to it. */
@@ -43,7 +58,9 @@ describe('sample statistics (DOMAIN.md: CV = SD(n−1) ÷ mean × 100; uniformit
   it('exactly one of grams or samples', () => {
     expect(manualInputProblems({ grams: 1000 })).toEqual([]);
     expect(manualInputProblems({ samples: [1000] })).toEqual([]);
-    expect(manualInputProblems({ grams: 1000, samples: [1000] })).toEqual([{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }]);
+    expect(manualInputProblems({ grams: 1000, samples: [1000] })).toEqual([
+      { field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' },
+    ]);
     expect(manualInputProblems({})).toEqual([{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }]);
     expect(manualInputProblems({ samples: [1], sampleSize: 5 })[0]!.field).toBe('body.sampleSize');
   });
@@ -70,9 +87,22 @@ describe('confidence from sample size and CV', () => {
 
 describe('phase from bird type and age', () => {
   it.each([
-    ['broiler', 0, 'brooding'], ['broiler', 10, 'brooding'], ['broiler', 11, 'growing'], ['broiler', 24, 'growing'], ['broiler', 25, 'finishing'], ['broiler', 60, 'finishing'],
-    ['layer', 0, 'brooding'], ['layer', 27, 'brooding'], ['layer', 28, 'rearing'], ['layer', 125, 'rearing'], ['layer', 126, 'laying'], ['layer', 600, 'laying'],
-    ['breeder', 27, 'brooding'], ['breeder', 28, 'rearing'], ['breeder', 167, 'rearing'], ['breeder', 168, 'laying'],
+    ['broiler', 0, 'brooding'],
+    ['broiler', 10, 'brooding'],
+    ['broiler', 11, 'growing'],
+    ['broiler', 24, 'growing'],
+    ['broiler', 25, 'finishing'],
+    ['broiler', 60, 'finishing'],
+    ['layer', 0, 'brooding'],
+    ['layer', 27, 'brooding'],
+    ['layer', 28, 'rearing'],
+    ['layer', 125, 'rearing'],
+    ['layer', 126, 'laying'],
+    ['layer', 600, 'laying'],
+    ['breeder', 27, 'brooding'],
+    ['breeder', 28, 'rearing'],
+    ['breeder', 167, 'rearing'],
+    ['breeder', 168, 'laying'],
   ] as const)('%s at %i days → %s', (birdType, age, phase) => {
     expect(phaseOf(birdType, age)).toBe(phase);
   });
@@ -120,7 +150,10 @@ describe('automatic scale days: running sums and a histogram', () => {
   it('histogram uniformity stays within the two edge bins of the exact figure on a realistic day', () => {
     // 1000 deterministic readings around 2 kg (CV ≈ 10 %)
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const values = Array.from({ length: 1000 }, () => Math.round(2000 * (1 + 0.17 * (rand() + rand() + rand() - 1.5))));
     const exact = sampleStats(values);
     const approx = dayStats(addToDay(EMPTY_DAY, values));

@@ -30,7 +30,16 @@ import type { CycleInputs } from './inputs.js';
 import { dailySeries, effectiveWeighings, isLayingType, seriesEnd, type DailyKpis } from './kpis.js';
 
 export const ANOMALY_METRICS = [
-  'dailyMortality', 'cumulativeMortality', 'waterFeedRatio', 'lowWaterIntake', 'henDayDrop', 'weightBelowStandard', 'fcrAboveStandard', 'lowUniformity', 'crackedEggs', 'waterPh',
+  'dailyMortality',
+  'cumulativeMortality',
+  'waterFeedRatio',
+  'lowWaterIntake',
+  'henDayDrop',
+  'weightBelowStandard',
+  'fcrAboveStandard',
+  'lowUniformity',
+  'crackedEggs',
+  'waterPh',
 ] as const;
 export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
 export type Severity = 'warning' | 'critical';
@@ -58,12 +67,21 @@ function dailyMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
   return rows.flatMap((r) => {
     const v = r.dailyMortalityPct.value;
     if (v === null || v <= t.dailyMortalityPct) return [];
-    const causes = Object.entries(r.deathsByCause).map(([c, n]) => `${c}: ${n}`).join(', ');
-    return [{
-      date: r.date, metric: 'dailyMortality', value: v, threshold: t.dailyMortalityPct, unit: '%', severity: sev(v >= 2 * t.dailyMortalityPct),
-      message: `Daily mortality ${fmt(v)} % (${r.birds.deaths} of ${r.birds.present} birds died) is above the ${fmt(t.dailyMortalityPct)} % alarm level.`,
-      evidence: { deaths: r.birds.deaths, birdsPresent: r.birds.present, causes: causes || null, ageDays: r.ageDays },
-    }];
+    const causes = Object.entries(r.deathsByCause)
+      .map(([c, n]) => `${c}: ${n}`)
+      .join(', ');
+    return [
+      {
+        date: r.date,
+        metric: 'dailyMortality',
+        value: v,
+        threshold: t.dailyMortalityPct,
+        unit: '%',
+        severity: sev(v >= 2 * t.dailyMortalityPct),
+        message: `Daily mortality ${fmt(v)} % (${r.birds.deaths} of ${r.birds.present} birds died) is above the ${fmt(t.dailyMortalityPct)} % alarm level.`,
+        evidence: { deaths: r.birds.deaths, birdsPresent: r.birds.present, causes: causes || null, ageDays: r.ageDays },
+      },
+    ];
   });
 }
 
@@ -72,11 +90,18 @@ function cumulativeMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly
     const v = r.cumulativeMortalityPct.value;
     const limit = r2(t.cumulativeMortalityBasePct + t.cumulativeMortalityPerAgeDayPct * r.ageDays);
     if (v === null || v <= limit) return [];
-    return [{
-      date: r.date, metric: 'cumulativeMortality', value: v, threshold: limit, unit: '%', severity: sev(v >= 2 * limit),
-      message: `Cumulative mortality ${fmt(v)} % at ${r.ageDays} days of age is above the ${fmt(limit)} % limit (${fmt(t.cumulativeMortalityBasePct)} % + ${fmt(t.cumulativeMortalityPerAgeDayPct)} % × age).`,
-      evidence: { ageDays: r.ageDays, birdsHoused: r.birds.housed, cumulativeMortalityPct: v },
-    }];
+    return [
+      {
+        date: r.date,
+        metric: 'cumulativeMortality',
+        value: v,
+        threshold: limit,
+        unit: '%',
+        severity: sev(v >= 2 * limit),
+        message: `Cumulative mortality ${fmt(v)} % at ${r.ageDays} days of age is above the ${fmt(limit)} % limit (${fmt(t.cumulativeMortalityBasePct)} % + ${fmt(t.cumulativeMortalityPerAgeDayPct)} % × age).`,
+        evidence: { ageDays: r.ageDays, birdsHoused: r.birds.housed, cumulativeMortalityPct: v },
+      },
+    ];
   });
 }
 
@@ -87,11 +112,18 @@ function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
     if (v === null || (v >= t.waterFeedRatioMin && v <= t.waterFeedRatioMax)) return [];
     const low = v < t.waterFeedRatioMin;
     const threshold = low ? t.waterFeedRatioMin : t.waterFeedRatioMax;
-    return [{
-      date: r.date, metric: 'waterFeedRatio', value: v, threshold, unit: 'l/kg', severity: sev(Math.abs(v - threshold) >= width),
-      message: `Water:feed ratio ${fmt(v)} l/kg is ${low ? 'below' : 'above'} the normal ${fmt(t.waterFeedRatioMin)}–${fmt(t.waterFeedRatioMax)} (${low ? 'birds drink too little for what they eat: check drinkers and water supply' : 'birds drink much more than they eat: heat stress or gut trouble'}).`,
-      evidence: { waterLiters: r.waterLiters.value, feedKg: r.feedKg.value },
-    }];
+    return [
+      {
+        date: r.date,
+        metric: 'waterFeedRatio',
+        value: v,
+        threshold,
+        unit: 'l/kg',
+        severity: sev(Math.abs(v - threshold) >= width),
+        message: `Water:feed ratio ${fmt(v)} l/kg is ${low ? 'below' : 'above'} the normal ${fmt(t.waterFeedRatioMin)}–${fmt(t.waterFeedRatioMax)} (${low ? 'birds drink too little for what they eat: check drinkers and water supply' : 'birds drink much more than they eat: heat stress or gut trouble'}).`,
+        evidence: { waterLiters: r.waterLiters.value, feedKg: r.feedKg.value },
+      },
+    ];
   });
 }
 
@@ -125,12 +157,21 @@ function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: nu
     run += 1;
     if (run < t.waterLowIntakeDays) return;
     out.push({
-      date: r.date, metric: 'lowWaterIntake', value: r2(shortfall), threshold: tolerance, unit: '% below reference',
+      date: r.date,
+      metric: 'lowWaterIntake',
+      value: r2(shortfall),
+      threshold: tolerance,
+      unit: '% below reference',
       severity: sev(run >= 2 * t.waterLowIntakeDays || shortfall >= 2 * tolerance),
       message: `Water intake low for ${run} consecutive days: ${fmt(ml)} ml per bird, ${fmt(r2(shortfall))} % below ${belowExpected !== null && belowExpected >= (belowBaseline ?? -Infinity) ? 'the expected intake' : 'the days before'} (tolerance ${fmt(tolerance)} %). Two or more days of low intake are an early disease signal.`,
       evidence: {
-        consecutiveDays: run, since: rows[runStart]!.date, waterLiters: r.waterLiters.value, waterMlPerBird: ml,
-        expectedWaterLiters: r.expectedWaterLiters.value, waterPctOfExpected: pct, baselineMlPerBird: base === null ? null : round(base, 1),
+        consecutiveDays: run,
+        since: rows[runStart]!.date,
+        waterLiters: r.waterLiters.value,
+        waterMlPerBird: ml,
+        expectedWaterLiters: r.expectedWaterLiters.value,
+        waterPctOfExpected: pct,
+        baselineMlPerBird: base === null ? null : round(base, 1),
       },
     });
   });
@@ -154,11 +195,20 @@ function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean):
     const drop = r2(prev - cur);
     if (drop <= t.henDayWeeklyDropPoints) continue;
     out.push({
-      date: rows[i]!.date, metric: 'henDayDrop', value: drop, threshold: t.henDayWeeklyDropPoints, unit: 'points', severity: sev(drop >= 2 * t.henDayWeeklyDropPoints),
+      date: rows[i]!.date,
+      metric: 'henDayDrop',
+      value: drop,
+      threshold: t.henDayWeeklyDropPoints,
+      unit: 'points',
+      severity: sev(drop >= 2 * t.henDayWeeklyDropPoints),
       message: `Hen-day production fell ${fmt(drop)} points in a week (${fmt(r2(prev))} % → ${fmt(r2(cur))} %), more than ${fmt(t.henDayWeeklyDropPoints)}: check water first, then call the vet.`,
       evidence: {
-        previousWeekHenDayPct: r2(prev), previousFrom: prevRows[0]!.date, previousTo: prevRows.at(-1)!.date,
-        currentWeekHenDayPct: r2(cur), currentFrom: curRows[0]!.date, currentTo: curRows.at(-1)!.date,
+        previousWeekHenDayPct: r2(prev),
+        previousFrom: prevRows[0]!.date,
+        previousTo: prevRows.at(-1)!.date,
+        currentWeekHenDayPct: r2(cur),
+        currentFrom: curRows[0]!.date,
+        currentTo: curRows.at(-1)!.date,
       },
     });
   }
@@ -173,7 +223,11 @@ function standardDeviations(cmp: BreedComparison, t: Thresholds): Anomaly[] {
     if (w.deviationPct !== null && -w.deviationPct > t.weightBelowStandardPct) {
       const below = -w.deviationPct;
       out.push({
-        date: d.date, metric: 'weightBelowStandard', value: below, threshold: t.weightBelowStandardPct, unit: '% below standard',
+        date: d.date,
+        metric: 'weightBelowStandard',
+        value: below,
+        threshold: t.weightBelowStandardPct,
+        unit: '% below standard',
         severity: sev(below >= 2 * t.weightBelowStandardPct),
         message: `Body weight ${fmt(w.actual!)} g at ${d.ageDays} days is ${fmt(below)} % below the ${name} standard (${fmt(w.standard!)} g${w.interpolated ? ', interpolated' : ''}).`,
         evidence: { ageDays: d.ageDays, actualGrams: w.actual, standardGrams: w.standard, deviationPct: w.deviationPct },
@@ -182,7 +236,11 @@ function standardDeviations(cmp: BreedComparison, t: Thresholds): Anomaly[] {
     const f = d.cumulativeFcr;
     if (f.deviationPct !== null && f.deviationPct > t.fcrAboveStandardPct) {
       out.push({
-        date: d.date, metric: 'fcrAboveStandard', value: f.deviationPct, threshold: t.fcrAboveStandardPct, unit: '% above standard',
+        date: d.date,
+        metric: 'fcrAboveStandard',
+        value: f.deviationPct,
+        threshold: t.fcrAboveStandardPct,
+        unit: '% above standard',
         severity: sev(f.deviationPct >= 2 * t.fcrAboveStandardPct),
         message: `FCR ${fmt(f.actual!)} at ${d.ageDays} days is ${fmt(f.deviationPct)} % above the ${name} standard (${fmt(f.standard!)}${f.interpolated ? ', interpolated' : ''}).`,
         evidence: { ageDays: d.ageDays, actualFcr: f.actual, standardFcr: f.standard, deviationPct: f.deviationPct },
@@ -198,7 +256,11 @@ function lowUniformity(inputs: CycleInputs, t: Thresholds): Anomaly[] {
   return effectiveWeighings(inputs.weighings)
     .filter((w) => w.date >= inputs.cycle.startDate && w.date <= end && w.uniformityPct !== null && w.uniformityPct < floor)
     .map((w) => ({
-      date: w.date, metric: 'lowUniformity' as const, value: w.uniformityPct!, threshold: floor, unit: '%',
+      date: w.date,
+      metric: 'lowUniformity' as const,
+      value: w.uniformityPct!,
+      threshold: floor,
+      unit: '%',
       severity: sev(w.uniformityPct! < floor - (100 - floor)),
       message: `Uniformity ${fmt(w.uniformityPct!)} % (birds within ±10 % of the mean) is below the ${fmt(floor)} % goal.`,
       evidence: { grams: w.grams, sampleSize: w.sampleSize, cv: w.cv, method: w.method },
@@ -209,11 +271,18 @@ function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
   return rows.flatMap((r) => {
     const v = r.crackedPct.value;
     if (v === null || v <= t.crackedEggsMaxPct) return [];
-    return [{
-      date: r.date, metric: 'crackedEggs', value: v, threshold: t.crackedEggsMaxPct, unit: '%', severity: sev(v >= 2 * t.crackedEggsMaxPct),
-      message: `Cracked eggs ${fmt(v)} % (${r.eggs.cracked} of ${r.eggs.collected}) are above the ${fmt(t.crackedEggsMaxPct)} % limit.`,
-      evidence: { cracked: r.eggs.cracked, collected: r.eggs.collected },
-    }];
+    return [
+      {
+        date: r.date,
+        metric: 'crackedEggs',
+        value: v,
+        threshold: t.crackedEggsMaxPct,
+        unit: '%',
+        severity: sev(v >= 2 * t.crackedEggsMaxPct),
+        message: `Cracked eggs ${fmt(v)} % (${r.eggs.cracked} of ${r.eggs.collected}) are above the ${fmt(t.crackedEggsMaxPct)} % limit.`,
+        evidence: { cracked: r.eggs.cracked, collected: r.eggs.collected },
+      },
+    ];
   });
 }
 
@@ -228,10 +297,28 @@ function waterPh(inputs: CycleInputs, t: Thresholds): Anomaly[] {
     const out: Anomaly[] = [];
     const evidence = { readings: readings.length, lowest: low, highest: high, acceptableMin: t.waterPhMin, acceptableMax: t.waterPhMax };
     if (low < t.waterPhMin) {
-      out.push({ date: d.date, metric: 'waterPh', value: low, threshold: t.waterPhMin, unit: 'pH', severity: sev(t.waterPhMin - low >= 1), message: `Drinking water pH ${fmt(low)} is below the acceptable ${fmt(t.waterPhMin)}: acid water lowers intake and corrodes lines; check the acidifier dose.`, evidence });
+      out.push({
+        date: d.date,
+        metric: 'waterPh',
+        value: low,
+        threshold: t.waterPhMin,
+        unit: 'pH',
+        severity: sev(t.waterPhMin - low >= 1),
+        message: `Drinking water pH ${fmt(low)} is below the acceptable ${fmt(t.waterPhMin)}: acid water lowers intake and corrodes lines; check the acidifier dose.`,
+        evidence,
+      });
     }
     if (high > t.waterPhMax) {
-      out.push({ date: d.date, metric: 'waterPh', value: high, threshold: t.waterPhMax, unit: 'pH', severity: sev(high - t.waterPhMax >= 1), message: `Drinking water pH ${fmt(high)} is above the acceptable ${fmt(t.waterPhMax)}: alkaline water weakens chlorine and water-borne vaccines.`, evidence });
+      out.push({
+        date: d.date,
+        metric: 'waterPh',
+        value: high,
+        threshold: t.waterPhMax,
+        unit: 'pH',
+        severity: sev(high - t.waterPhMax >= 1),
+        message: `Drinking water pH ${fmt(high)} is above the acceptable ${fmt(t.waterPhMax)}: alkaline water weakens chlorine and water-borne vaccines.`,
+        evidence,
+      });
     }
     return out;
   });

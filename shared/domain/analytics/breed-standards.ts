@@ -73,8 +73,20 @@ export const ROSS_308: BreedStandard = {
   status: 'official',
   ageUnit: 'day',
   series: [
-    { key: 'bodyWeight', label: 'Body weight, as-hatched', unit: 'g', decimals: 1, points: days(BROILER_DAYS, [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318]) },
-    { key: 'cumulativeFcr', label: 'Cumulative FCR', unit: 'kg/kg', decimals: 4, points: days(BROILER_DAYS, [null, 0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793]) },
+    {
+      key: 'bodyWeight',
+      label: 'Body weight, as-hatched',
+      unit: 'g',
+      decimals: 1,
+      points: days(BROILER_DAYS, [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318]),
+    },
+    {
+      key: 'cumulativeFcr',
+      label: 'Cumulative FCR',
+      unit: 'kg/kg',
+      decimals: 4,
+      points: days(BROILER_DAYS, [null, 0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793]),
+    },
   ],
   note: 'Weights agree across several public transcriptions of the Aviagen objectives.',
 };
@@ -89,8 +101,20 @@ export const COBB_500: BreedStandard = {
   status: 'official',
   ageUnit: 'day',
   series: [
-    { key: 'bodyWeight', label: 'Body weight, as-hatched', unit: 'g', decimals: 1, points: days(BROILER_DAYS, [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641]) },
-    { key: 'cumulativeFcr', label: 'Cumulative FCR', unit: 'kg/kg', decimals: 4, points: days(BROILER_DAYS, [null, 0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842]) },
+    {
+      key: 'bodyWeight',
+      label: 'Body weight, as-hatched',
+      unit: 'g',
+      decimals: 1,
+      points: days(BROILER_DAYS, [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641]),
+    },
+    {
+      key: 'cumulativeFcr',
+      label: 'Cumulative FCR',
+      unit: 'kg/kg',
+      decimals: 4,
+      points: days(BROILER_DAYS, [null, 0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842]),
+    },
   ],
   note: 'Transcribed from public repositories; DOMAIN.md cross-checks only the Ross weights between transcriptions.',
 };
@@ -100,13 +124,29 @@ export const HY_LINE_BROWN: BreedStandard = {
   name: 'Hy-Line Brown',
   birdType: 'layer',
   aliases: ['Hy-Line Brown', 'HyLine Brown', 'Hy Line Brown'],
-  source: { publisher: 'Hy-Line International', document: 'Hy-Line Brown Commercial Layers Performance Standards Guide (cage), low end of the band', transcription: DOMAIN_REF },
+  source: {
+    publisher: 'Hy-Line International',
+    document: 'Hy-Line Brown Commercial Layers Performance Standards Guide (cage), low end of the band',
+    transcription: DOMAIN_REF,
+  },
   edition: null,
   status: 'approximate',
   ageUnit: 'week',
   series: [
-    { key: 'henDayPct', label: 'Hen-day production', unit: '%', decimals: 2, points: days(HYLINE_WEEKS, [6.7, 52.5, 87.0, 92.4, 93.6, 93.5, 93.3, 92.7, 91.9, 90.0, 87.4, 83.6, 79.7]) },
-    { key: 'bodyWeight', label: 'Body weight, minimum of the band', unit: 'kg', decimals: 3, points: days(HYLINE_WEEKS, [1.41, 1.52, 1.64, 1.74, 1.81, 1.85, 1.86, 1.9, 1.92, 1.94, 1.95, 1.95, 1.96]) },
+    {
+      key: 'henDayPct',
+      label: 'Hen-day production',
+      unit: '%',
+      decimals: 2,
+      points: days(HYLINE_WEEKS, [6.7, 52.5, 87.0, 92.4, 93.6, 93.5, 93.3, 92.7, 91.9, 90.0, 87.4, 83.6, 79.7]),
+    },
+    {
+      key: 'bodyWeight',
+      label: 'Body weight, minimum of the band',
+      unit: 'kg',
+      decimals: 3,
+      points: days(HYLINE_WEEKS, [1.41, 1.52, 1.64, 1.74, 1.81, 1.85, 1.86, 1.9, 1.92, 1.94, 1.95, 1.95, 1.96]),
+    },
   ],
   note: 'Secondary transcription (low end of the published band); the edition is not named.',
 };
@@ -116,12 +156,22 @@ export const LOHMANN_BROWN_CLASSIC: BreedStandard = {
   name: 'Lohmann Brown-Classic',
   birdType: 'layer',
   aliases: ['Lohmann Brown-Classic', 'Lohmann Brown Classic', 'Lohmann Brown', 'LB-Classic'],
-  source: { publisher: 'Lohmann Breeders', document: 'Lohmann Brown-Classic Management Guide, body weight (midpoints of the range)', transcription: DOMAIN_REF },
+  source: {
+    publisher: 'Lohmann Breeders',
+    document: 'Lohmann Brown-Classic Management Guide, body weight (midpoints of the range)',
+    transcription: DOMAIN_REF,
+  },
   edition: null,
   status: 'approximate',
   ageUnit: 'week',
   series: [
-    { key: 'bodyWeight', label: 'Body weight, midpoint of the range', unit: 'g', decimals: 1, points: days([4, 8, 12, 16, 18, 20, 24, 40, 60], [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996]) },
+    {
+      key: 'bodyWeight',
+      label: 'Body weight, midpoint of the range',
+      unit: 'g',
+      decimals: 1,
+      points: days([4, 8, 12, 16, 18, 20, 24, 40, 60], [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996]),
+    },
   ],
   note: 'Rearing and early-lay body weights only (no production curve); DOMAIN.md names neither edition nor a second transcription.',
 };
@@ -138,9 +188,7 @@ export function findBreedStandard(breed: string | null | undefined, birdType: Bi
   if (!breed) return null;
   const key = normalizeBreed(breed);
   if (!key) return null;
-  return (
-    BREED_STANDARDS.find((s) => s.birdType === birdType && [s.name, s.id, ...s.aliases].some((name) => normalizeBreed(name) === key)) ?? null
-  );
+  return BREED_STANDARDS.find((s) => s.birdType === birdType && [s.name, s.id, ...s.aliases].some((name) => normalizeBreed(name) === key)) ?? null;
 }
 
 /** Age in days of a tabulated age (week N = N × 7 days). */
@@ -201,7 +249,11 @@ export function standardAt(standard: BreedStandard, ageDays: number): StandardAt
     values[s.key] = hit
       ? { key: s.key, label: s.label, unit: s.unit, value: round(hit.value, s.decimals), interpolated: hit.interpolated }
       : {
-          key: s.key, label: s.label, unit: s.unit, value: null, interpolated: false,
+          key: s.key,
+          label: s.label,
+          unit: s.unit,
+          value: null,
+          interpolated: false,
           reason: `age ${ageDays} days is outside the ${standard.name} ${s.label[0]!.toLowerCase()}${s.label.slice(1)} table (${rangeText(s, standard.ageUnit)}); standards are not extrapolated`,
         };
   }

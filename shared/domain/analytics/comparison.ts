@@ -70,7 +70,12 @@ export function deviationPct(actual: number, standard: number): number {
   return round(((actual - standard) / standard) * 100, 2) + 0;
 }
 
-function compare(actual: { value: number | null; reason?: string; assumptions?: string[] }, std: StandardValue | undefined, key: SeriesKey, standardName: string): MetricComparison {
+function compare(
+  actual: { value: number | null; reason?: string; assumptions?: string[] },
+  std: StandardValue | undefined,
+  key: SeriesKey,
+  standardName: string,
+): MetricComparison {
   const unit = UNITS[key];
   const standard = std?.value ?? null;
   const out: MetricComparison = { actual: actual.value, standard, unit, deviationPct: null, interpolated: std?.interpolated ?? false };
@@ -99,7 +104,9 @@ function comparisonDay(s: BreedStandard, row: DailyKpis): ComparisonDay | null {
     bodyWeight: compare(weighedToday ? row.bodyWeight : noWeighing, weightStandard(s, row.ageDays), 'bodyWeight', s.name),
     cumulativeFcr: compare(
       weighedToday ? row.fcr : { value: null, reason: 'FCR is compared on weighing days only (a carried-forward weight would bias it)' },
-      at.cumulativeFcr, 'cumulativeFcr', s.name,
+      at.cumulativeFcr,
+      'cumulativeFcr',
+      s.name,
     ),
     henDayPct: compare(row.henDayPct, at.henDayPct, 'henDayPct', s.name),
   };

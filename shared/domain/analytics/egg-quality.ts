@@ -160,7 +160,12 @@ function hensOnDates(hens: HensAlivePerDay, from: string, to: string): Map<strin
 }
 
 function summarise(period: string, from: string, to: string, days: readonly DayTotals[], hens: Map<string, number | null> | null): EggQualityPeriod {
-  let collected = 0, cracked = 0, dirty = 0, doubleYolk = 0, weightSum = 0, weighed = 0;
+  let collected = 0,
+    cracked = 0,
+    dirty = 0,
+    doubleYolk = 0,
+    weightSum = 0,
+    weighed = 0;
   for (const d of days) {
     collected += d.eggsCollected;
     cracked += d.eggsCracked;
@@ -174,7 +179,10 @@ function summarise(period: string, from: string, to: string, days: readonly DayT
     henDays = 0;
     for (let d = from; d <= to; d = addDays(d, 1)) {
       const h = hens.get(d) ?? null;
-      if (h === null) { henDays = null; break; }
+      if (h === null) {
+        henDays = null;
+        break;
+      }
       henDays += h;
     }
   }
@@ -206,7 +214,8 @@ export function leastSquaresSlope(points: ReadonlyArray<readonly [x: number, y: 
   const n = points.length;
   const mx = points.reduce((a, [x]) => a + x, 0) / n;
   const my = points.reduce((a, [, y]) => a + y, 0) / n;
-  let sxy = 0, sxx = 0;
+  let sxy = 0,
+    sxx = 0;
   for (const [x, y] of points) {
     sxy += (x - mx) * (y - my);
     sxx += (x - mx) ** 2;
@@ -231,10 +240,16 @@ function metricTrend(
   };
   const slope = leastSquaresSlope(points);
   if (slope === null)
-    return { ...base, direction: 'insufficient_data', slopePerPeriod: null, slopePerWeek: null, reason: `needs at least ${MIN_TREND_POINTS} periods with eggs; has ${points.length}` };
+    return {
+      ...base,
+      direction: 'insufficient_data',
+      slopePerPeriod: null,
+      slopePerWeek: null,
+      reason: `needs at least ${MIN_TREND_POINTS} periods with eggs; has ${points.length}`,
+    };
   const perWeek = window === 'week' ? slope : slope * 7;
   let direction: TrendDirection = 'stable';
-  if (Math.abs(perWeek) > tolerancePerWeek + 1e-9) direction = (perWeek < 0) === (better === 'lower') ? 'improving' : 'worsening';
+  if (Math.abs(perWeek) > tolerancePerWeek + 1e-9) direction = perWeek < 0 === (better === 'lower') ? 'improving' : 'worsening';
   return { ...base, direction, slopePerPeriod: round(slope, 4), slopePerWeek: round(perWeek, 4) };
 }
 
@@ -289,9 +304,27 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
       periods: last.length,
       from: last[0]?.from ?? null,
       to: last[last.length - 1]?.to ?? null,
-      crackedPct: metricTrend(last.map((p) => p.crackedPct), window, '%', tolerance.crackedPctPerWeek, 'lower'),
-      dirtyPct: metricTrend(last.map((p) => p.dirtyPct), window, '%', tolerance.dirtyPctPerWeek, 'lower'),
-      averageEggWeightGrams: metricTrend(last.map((p) => p.averageEggWeightGrams), window, 'g', tolerance.eggWeightGramsPerWeek, 'higher'),
+      crackedPct: metricTrend(
+        last.map((p) => p.crackedPct),
+        window,
+        '%',
+        tolerance.crackedPctPerWeek,
+        'lower',
+      ),
+      dirtyPct: metricTrend(
+        last.map((p) => p.dirtyPct),
+        window,
+        '%',
+        tolerance.dirtyPctPerWeek,
+        'lower',
+      ),
+      averageEggWeightGrams: metricTrend(
+        last.map((p) => p.averageEggWeightGrams),
+        window,
+        'g',
+        tolerance.eggWeightGramsPerWeek,
+        'higher',
+      ),
     },
   };
 }

@@ -62,6 +62,9 @@ export function ledgerByDate(days: readonly DayTotals[]): Map<string, DayTotals>
 const FORMATS = new Map<number, Intl.NumberFormat>();
 export function fmt(n: number, maxDecimals = 3): string {
   let format = FORMATS.get(maxDecimals);
-  if (!format) FORMATS.set(maxDecimals, (format = new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDecimals })));
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDecimals });
+    FORMATS.set(maxDecimals, format);
+  }
   return format.format(n);
 }

@@ -236,7 +236,7 @@ const ratio = (value: number | null, unit: string, reason?: string, assumptions?
   value,
   unit,
   ...(reason !== undefined ? { reason } : {}),
-  ...(assumptions && assumptions.length ? { assumptions } : {}),
+  ...(assumptions?.length ? { assumptions } : {}),
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -249,7 +249,8 @@ function chickCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine 
   const unpriced = Math.max(0, placed - pricedBirds);
   const transferredIn = sumBy(days, (d) => d.transferredIn);
   const assumptions: string[] = [];
-  if (unpriced > 0) assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the default ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
+  if (unpriced > 0)
+    assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the default ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
   if (transferredIn > 0) assumptions.push(`${fmt(transferredIn)} birds transferred in carry no chick cost (paid for by the cycle they came from)`);
   return line('birds', { quantity: pricedBirds, amount: pricedCost }, { quantity: unpriced, amount: unpriced * p.chickPerBird }, assumptions);
 }
@@ -285,11 +286,14 @@ function feedCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine &
     } else if (feedType !== null && Object.hasOwn(p.feedPerKgByType, feedType)) {
       unitPrice = p.feedPerKgByType[feedType]!;
       priceSource = 'feedPerKgByType';
-      assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`);
+      assumptions.push(
+        `${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`,
+      );
     } else {
       unitPrice = p.feedPerKg;
       priceSource = 'feedPerKg';
-      const why = feedType === null ? 'no priced delivery in this cycle' : `no priced ${feedType} delivery in this cycle and no pricing.feedPerKgByType.${feedType}`;
+      const why =
+        feedType === null ? 'no priced delivery in this cycle' : `no priced ${feedType} delivery in this cycle and no pricing.feedPerKgByType.${feedType}`;
       assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
     }
     const amount = money(kg * unitPrice);
@@ -320,7 +324,8 @@ function waterCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine 
 
 function medicationCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
   const n = sumBy(days, (d) => d.medications);
-  const assumptions = n > 0 ? [`${fmt(n)} medication treatments priced at the default ${fmt(p.medicationPerTreatment)} ${p.currency} each (pricing.medicationPerTreatment)`] : [];
+  const assumptions =
+    n > 0 ? [`${fmt(n)} medication treatments priced at the default ${fmt(p.medicationPerTreatment)} ${p.currency} each (pricing.medicationPerTreatment)`] : [];
   return line('treatments', { quantity: 0, amount: 0 }, { quantity: n, amount: n * p.medicationPerTreatment }, assumptions);
 }
 
@@ -333,15 +338,21 @@ function vaccinationCost(days: readonly DayTotals[], p: PricingConfig): Financia
     vaccinations += d.vaccinations;
     doses += d.vaccinations * (present.get(d.date) ?? 0);
   }
-  const assumptions = vaccinations > 0
-    ? [`${fmt(vaccinations)} vaccinations × birds present that day (${fmt(doses)} bird-doses) priced at the default ${fmt(p.vaccinationPerBird)} ${p.currency}/bird (pricing.vaccinationPerBird)`]
-    : [];
+  const assumptions =
+    vaccinations > 0
+      ? [
+          `${fmt(vaccinations)} vaccinations × birds present that day (${fmt(doses)} bird-doses) priced at the default ${fmt(p.vaccinationPerBird)} ${p.currency}/bird (pricing.vaccinationPerBird)`,
+        ]
+      : [];
   return { ...line('bird-doses', { quantity: 0, amount: 0 }, { quantity: doses, amount: doses * p.vaccinationPerBird }, assumptions), vaccinations };
 }
 
 function otherCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
   const placed = sumBy(days, (d) => d.placed);
-  const assumptions = placed > 0 ? [`other costs: ${fmt(placed)} birds placed × the default ${fmt(p.otherCostPerBirdPlaced)} ${p.currency}/bird (pricing.otherCostPerBirdPlaced)`] : [];
+  const assumptions =
+    placed > 0
+      ? [`other costs: ${fmt(placed)} birds placed × the default ${fmt(p.otherCostPerBirdPlaced)} ${p.currency}/bird (pricing.otherCostPerBirdPlaced)`]
+      : [];
   return line('birds', { quantity: 0, amount: 0 }, { quantity: placed, amount: placed * p.otherCostPerBirdPlaced }, assumptions);
 }
 
@@ -356,11 +367,20 @@ function birdRevenue(days: readonly DayTotals[], p: PricingConfig): FinancialLin
   const unweighedRevenue = money(unweighed * p.birdPerHead);
   const assumptions: string[] = [];
   if (weighedBirds > 0 || weighedKg > 0)
-    assumptions.push(`${fmt(weighedBirds)} birds sold without a unitPrice (${fmt(qty(weighedKg))} kg live) priced at the default ${fmt(p.liveWeightPerKg)} ${p.currency}/kg (pricing.liveWeightPerKg)`);
+    assumptions.push(
+      `${fmt(weighedBirds)} birds sold without a unitPrice (${fmt(qty(weighedKg))} kg live) priced at the default ${fmt(p.liveWeightPerKg)} ${p.currency}/kg (pricing.liveWeightPerKg)`,
+    );
   if (unweighed > 0)
-    assumptions.push(`${fmt(unweighed)} birds sold without a unitPrice or weight priced at the default ${fmt(p.birdPerHead)} ${p.currency}/bird (pricing.birdPerHead)`);
+    assumptions.push(
+      `${fmt(unweighed)} birds sold without a unitPrice or weight priced at the default ${fmt(p.birdPerHead)} ${p.currency}/bird (pricing.birdPerHead)`,
+    );
   return {
-    ...line('birds', { quantity: pricedBirds, amount: pricedRevenue }, { quantity: weighedBirds + unweighed, amount: weighedRevenue + unweighedRevenue }, assumptions),
+    ...line(
+      'birds',
+      { quantity: pricedBirds, amount: pricedRevenue },
+      { quantity: weighedBirds + unweighed, amount: weighedRevenue + unweighedRevenue },
+      assumptions,
+    ),
     breakdown: {
       pricedBirds,
       pricedRevenue: money(pricedRevenue),
@@ -378,7 +398,8 @@ function eggRevenue(days: readonly DayTotals[], p: PricingConfig): FinancialLine
   const priced = sumBy(days, (d) => d.eggsSoldPriced);
   const pricedRevenue = sumBy(days, (d) => d.eggSaleRevenuePriced);
   const unpriced = Math.max(0, sold - priced);
-  const assumptions = unpriced > 0 ? [`${fmt(unpriced)} eggs sold without a unitPrice priced at the default ${fmt(p.eggPerUnit)} ${p.currency}/egg (pricing.eggPerUnit)`] : [];
+  const assumptions =
+    unpriced > 0 ? [`${fmt(unpriced)} eggs sold without a unitPrice priced at the default ${fmt(p.eggPerUnit)} ${p.currency}/egg (pricing.eggPerUnit)`] : [];
   return line('eggs', { quantity: priced, amount: pricedRevenue }, { quantity: unpriced, amount: unpriced * p.eggPerUnit }, assumptions);
 }
 
@@ -438,7 +459,8 @@ export function cycleFinancials(inputs: CycleInputs, config: AnalyticsSections, 
   const eggsCollected = sumBy(days, (d) => d.eggsCollected);
   const costPerEggValue = eggsCollected > 0 ? totalCost / eggsCollected : null;
   const costPerEgg = costPerEggValue !== null ? ratio(perUnit(costPerEggValue), `${cur}/egg`) : ratio(null, `${cur}/egg`, 'no eggs collected');
-  const costPerTray = costPerEggValue !== null ? ratio(perUnit(costPerEggValue * u.eggsPerTray), `${cur}/tray`) : ratio(null, `${cur}/tray`, 'no eggs collected');
+  const costPerTray =
+    costPerEggValue !== null ? ratio(perUnit(costPerEggValue * u.eggsPerTray), `${cur}/tray`) : ratio(null, `${cur}/tray`, 'no eggs collected');
   const feedCostSharePct = totalCost > 0 ? ratio(round((feed.amount / totalCost) * 100, 2), '%') : ratio(null, '%', 'no costs');
 
   const feedDeliveredKg = sumBy(days, (d) => d.feedDeliveredKg);

@@ -260,19 +260,28 @@ export function placementWeight(inputs: CycleInputs, config: AnalyticsSections, 
   const std = f.placementWeightFromBreedStandard && standard ? standardWeightGrams(standard, ageDays) : null;
   if (std) {
     return {
-      grams: std.grams, date, ageDays, source: 'breed_standard',
-      assumptions: [`placement weight: no inflow gave a weight; ${standard!.name} standard at day ${ageDays} (${fmt(std.grams)} g) used (fallbacks.placementWeightFromBreedStandard)`],
+      grams: std.grams,
+      date,
+      ageDays,
+      source: 'breed_standard',
+      assumptions: [
+        `placement weight: no inflow gave a weight; ${standard!.name} standard at day ${ageDays} (${fmt(std.grams)} g) used (fallbacks.placementWeightFromBreedStandard)`,
+      ],
     };
   }
   if (f.placementWeightGrams !== null && ageDays === 0) {
     return {
-      grams: f.placementWeightGrams, date, ageDays, source: 'fallback',
+      grams: f.placementWeightGrams,
+      date,
+      ageDays,
+      source: 'fallback',
       assumptions: [`placement weight: no inflow gave a weight; ${fmt(f.placementWeightGrams)} g assumed (fallbacks.placementWeightGrams)`],
     };
   }
-  const why = ageDays > 0 && f.placementWeightGrams !== null
-    ? `the birds were ${ageDays} days old at placement and fallbacks.placementWeightGrams stands for day-old birds`
-    : 'fallbacks.placementWeightGrams is null';
+  const why =
+    ageDays > 0 && f.placementWeightGrams !== null
+      ? `the birds were ${ageDays} days old at placement and fallbacks.placementWeightGrams stands for day-old birds`
+      : 'fallbacks.placementWeightGrams is null';
   return { grams: null, date, ageDays, reason: `no placement weight: no inflow gave averageWeightGrams, no breed standard weight at placement, and ${why}` };
 }
 
@@ -320,7 +329,12 @@ function weightOn(ctx: Context, date: string, ageDays: number): WeightOnDay {
   const latest = latestWeighingOn(ctx.weighings, date);
   const age = latest ? daysBetween(latest.date, date) : null;
   if (latest && age !== null && age <= f.carryForwardWeightDays) {
-    const assumptions = age > 0 ? [`weight of the weighing on ${latest.date} (${age} day${age === 1 ? '' : 's'} earlier) carried forward (fallbacks.carryForwardWeightDays = ${f.carryForwardWeightDays})`] : [];
+    const assumptions =
+      age > 0
+        ? [
+            `weight of the weighing on ${latest.date} (${age} day${age === 1 ? '' : 's'} earlier) carried forward (fallbacks.carryForwardWeightDays = ${f.carryForwardWeightDays})`,
+          ]
+        : [];
     return { grams: latest.grams, figure: { ...figure(latest.grams, 'g', D_G, assumptions), date: latest.date, source: 'weighing' } };
   }
   const noWeighing = latest
@@ -360,9 +374,16 @@ function birdsOfDay(day: DayTotals, run: Running): DayBirds {
   const present = run.alive + day.placed + day.transferredIn;
   const aliveEnd = Math.max(0, present - day.deaths - day.culls - day.sold - day.transferredOut);
   return {
-    aliveStart: run.alive, placed: day.placed, transferredIn: day.transferredIn, present,
-    deaths: day.deaths, culls: day.culls, sold: day.sold, transferredOut: day.transferredOut,
-    aliveEnd, housed: run.housed + day.placed + day.transferredIn,
+    aliveStart: run.alive,
+    placed: day.placed,
+    transferredIn: day.transferredIn,
+    present,
+    deaths: day.deaths,
+    culls: day.culls,
+    sold: day.sold,
+    transferredOut: day.transferredOut,
+    aliveEnd,
+    housed: run.housed + day.placed + day.transferredIn,
   };
 }
 
@@ -456,7 +477,15 @@ interface BroilerFigures {
   epef: Figure;
 }
 
-function broilerFigures(ctx: Context, b: DayBirds, cumFeedKg: number, weight: WeightOnDay, livability: Figure, livabilityRaw: number, ageDays: number): BroilerFigures {
+function broilerFigures(
+  ctx: Context,
+  b: DayBirds,
+  cumFeedKg: number,
+  weight: WeightOnDay,
+  livability: Figure,
+  livabilityRaw: number,
+  ageDays: number,
+): BroilerFigures {
   const w = weight.grams;
   if (!ctx.broiler) return { fcr: missing('kg/kg', BROILERS_ONLY), correctedFcr: missing('kg/kg', BROILERS_ONLY), epef: missing('', BROILERS_ONLY) };
   const lw = liveWeightBirds(b);
@@ -470,9 +499,12 @@ function broilerFigures(ctx: Context, b: DayBirds, cumFeedKg: number, weight: We
   }
   const rawFcr = cumFeedKg / ((lw.birds * w) / 1000);
   const correctedFcr = figure(correctedFcrOf(rawFcr, w, ctx.config.ratios), 'kg/kg', D_RATIO, fcr.assumptions);
-  const epef = ageDays <= 0
-    ? missing('', 'EPEF needs an age above 0 days')
-    : livability.value === null ? missing('', livability.reason!) : figure(epefOf(livabilityRaw, w, ageDays, rawFcr), '', 0, fcr.assumptions);
+  const epef =
+    ageDays <= 0
+      ? missing('', 'EPEF needs an age above 0 days')
+      : livability.value === null
+        ? missing('', livability.reason!)
+        : figure(epefOf(livabilityRaw, w, ageDays, rawFcr), '', 0, fcr.assumptions);
   return { fcr, correctedFcr, epef };
 }
 
@@ -501,7 +533,10 @@ function adgSinceLastWeighing(ctx: Context, date: string): Figure {
   if (!last || !prev) return missing('g/day', 'needs two weighings');
   const age = daysBetween(last.date, date);
   if (age > ctx.config.fallbacks.carryForwardWeightDays) {
-    return missing('g/day', `the latest weighing (${last.date}) is ${age} days old, more than fallbacks.carryForwardWeightDays (${ctx.config.fallbacks.carryForwardWeightDays})`);
+    return missing(
+      'g/day',
+      `the latest weighing (${last.date}) is ${age} days old, more than fallbacks.carryForwardWeightDays (${ctx.config.fallbacks.carryForwardWeightDays})`,
+    );
   }
   return figure((last.grams - prev.grams) / daysBetween(prev.date, last.date), 'g/day', D_G);
 }
@@ -557,8 +592,15 @@ function eggFigures(ctx: Context, t: EggTotals): EggFigures {
   if (!ctx.laying) {
     const m = (unit: string) => missing(unit, LAYERS_ONLY);
     return {
-      henDayPct: m(PCT), henHousedPct: m(PCT), henHousedEggs: m('eggs/hen'), eggWeightGrams: m('g'), eggMassGrams: m('g/hen/day'),
-      feedPerKgEgg: m('kg/kg'), feedPerDozenEggs: m('kg/dozen'), crackedPct: m(PCT), dirtyPct: m(PCT),
+      henDayPct: m(PCT),
+      henHousedPct: m(PCT),
+      henHousedEggs: m('eggs/hen'),
+      eggWeightGrams: m('g'),
+      eggMassGrams: m('g/hen/day'),
+      feedPerKgEgg: m('kg/kg'),
+      feedPerDozenEggs: m('kg/dozen'),
+      crackedPct: m(PCT),
+      dirtyPct: m(PCT),
     };
   }
   const hens = ctx.inputs.cycle.birdType === 'breeder' ? ['breeder: every bird counted as a hen (the ledger has no sex split)'] : [];
@@ -567,16 +609,24 @@ function eggFigures(ctx: Context, t: EggTotals): EggFigures {
   const henHousedEggs = t.housed > 0 ? figure(t.cumulativeEggs / t.housed, 'eggs/hen', 2, hens) : missing('eggs/hen', 'no hens housed');
   const eggWeightGrams = eggWeightOf(ctx, t.eggWeightGramsSum, t.eggsWeighed, t.eggs);
   const eggW = eggWeightGrams.value === null ? null : t.eggsWeighed > 0 ? t.eggWeightGramsSum / t.eggsWeighed : eggWeightGrams.value;
-  const eggMassGrams = henDayPct.value === null
-    ? missing('g/hen/day', henDayPct.reason!)
-    : eggW === null ? missing('g/hen/day', eggWeightGrams.reason!) : figure((t.eggs / t.henDays) * eggW, 'g/hen/day', 2, [...hens, ...(eggWeightGrams.assumptions ?? [])]);
+  const eggMassGrams =
+    henDayPct.value === null
+      ? missing('g/hen/day', henDayPct.reason!)
+      : eggW === null
+        ? missing('g/hen/day', eggWeightGrams.reason!)
+        : figure((t.eggs / t.henDays) * eggW, 'g/hen/day', 2, [...hens, ...(eggWeightGrams.assumptions ?? [])]);
   const noEggs = 'no eggs collected';
   const noFeed = 'no feed consumption recorded';
-  const feedPerKgEgg = t.eggs <= 0 ? missing('kg/kg', noEggs)
-    : t.feedKg <= 0 ? missing('kg/kg', noFeed)
-    : eggW === null ? missing('kg/kg', eggWeightGrams.reason!)
-    : figure(t.feedKg / ((t.eggs * eggW) / 1000), 'kg/kg', D_RATIO, eggWeightGrams.assumptions);
-  const feedPerDozenEggs = t.eggs <= 0 ? missing('kg/dozen', noEggs) : t.feedKg <= 0 ? missing('kg/dozen', noFeed) : figure((t.feedKg * 12) / t.eggs, 'kg/dozen', D_RATIO);
+  const feedPerKgEgg =
+    t.eggs <= 0
+      ? missing('kg/kg', noEggs)
+      : t.feedKg <= 0
+        ? missing('kg/kg', noFeed)
+        : eggW === null
+          ? missing('kg/kg', eggWeightGrams.reason!)
+          : figure(t.feedKg / ((t.eggs * eggW) / 1000), 'kg/kg', D_RATIO, eggWeightGrams.assumptions);
+  const feedPerDozenEggs =
+    t.eggs <= 0 ? missing('kg/dozen', noEggs) : t.feedKg <= 0 ? missing('kg/dozen', noFeed) : figure((t.feedKg * 12) / t.eggs, 'kg/dozen', D_RATIO);
   const crackedPct = t.eggs > 0 ? figure((t.cracked / t.eggs) * 100, PCT, D_PCT) : missing(PCT, noEggs);
   const dirtyPct = t.eggs > 0 ? figure((t.dirty / t.eggs) * 100, PCT, D_PCT) : missing(PCT, noEggs);
   return { henDayPct, henHousedPct, henHousedEggs, eggWeightGrams, eggMassGrams, feedPerKgEgg, feedPerDozenEggs, crackedPct, dirtyPct };
@@ -608,11 +658,24 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
   const broiler = broilerFigures(ctx, b, after.feedKg, weight, livability, livabilityRaw, ageDays);
   const density = stockingDensity(ctx, b.aliveEnd, weight);
   const eggs = eggFigures(ctx, {
-    eggs: day.eggsCollected, cracked: day.eggsCracked, dirty: day.eggsDirty, eggWeightGramsSum: day.eggWeightGramsSum, eggsWeighed: day.eggsWeighed,
-    feedKg: day.feedConsumedKg, henDays: b.present, housed: b.housed, days: 1, cumulativeEggs: after.eggs,
+    eggs: day.eggsCollected,
+    cracked: day.eggsCracked,
+    dirty: day.eggsDirty,
+    eggWeightGramsSum: day.eggWeightGramsSum,
+    eggsWeighed: day.eggsWeighed,
+    feedKg: day.feedConsumedKg,
+    henDays: b.present,
+    housed: b.housed,
+    days: 1,
+    cumulativeEggs: after.eggs,
   });
   return {
-    date, dayOfCycle: daysInCycle, ageDays, phase, birds: b, deathsByCause: { ...day.deathsByCause },
+    date,
+    dayOfCycle: daysInCycle,
+    ageDays,
+    phase,
+    birds: b,
+    deathsByCause: { ...day.deathsByCause },
     dailyMortalityPct: b.present > 0 ? figure((day.deaths / b.present) * 100, PCT, D_PCT) : missing(PCT, 'no birds in the house'),
     cumulativeMortalityPct: mortalityPct(after.deaths, b.housed),
     livabilityPct: livability,
@@ -693,7 +756,10 @@ function weighingFigure(w: WeighingPoint | undefined, pick: 'uniformityPct' | 'c
 function cycleWaterFeedRatio(rows: readonly DailyKpis[]): Figure {
   const both = rows.filter((r) => (r.waterLiters.value ?? 0) > 0 && (r.feedKg.value ?? 0) > 0);
   if (!both.length) return missing('l/kg', 'no day with both water and feed recorded');
-  return waterFeedRatio(sum(both, (r) => r.waterLiters.value!), sum(both, (r) => r.feedKg.value!));
+  return waterFeedRatio(
+    sum(both, (r) => r.waterLiters.value!),
+    sum(both, (r) => r.feedKg.value!),
+  );
 }
 
 function causesOf(rows: readonly DailyKpis[]): Record<string, number> {
@@ -720,9 +786,15 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
   const laying = firstEgg < 0 ? [] : rows.slice(firstEgg);
   const housed = last?.birds.housed ?? 0;
   const eggs = eggFigures(ctx, {
-    eggs: total((d) => d.eggsCollected), cracked: total((d) => d.eggsCracked), dirty: total((d) => d.eggsDirty),
-    eggWeightGramsSum: total((d) => d.eggWeightGramsSum), eggsWeighed: total((d) => d.eggsWeighed),
-    feedKg: sum(laying, (r) => r.feedKg.value ?? 0), henDays: sum(laying, (r) => r.birds.present), housed, days: laying.length,
+    eggs: total((d) => d.eggsCollected),
+    cracked: total((d) => d.eggsCracked),
+    dirty: total((d) => d.eggsDirty),
+    eggWeightGramsSum: total((d) => d.eggWeightGramsSum),
+    eggsWeighed: total((d) => d.eggsWeighed),
+    feedKg: sum(laying, (r) => r.feedKg.value ?? 0),
+    henDays: sum(laying, (r) => r.birds.present),
+    housed,
+    days: laying.length,
     cumulativeEggs: total((d) => d.eggsCollected),
   });
   const noEggs = (f: Figure): Figure => (ctx.laying && !laying.length ? missing(f.unit, 'no eggs collected') : f);
@@ -744,15 +816,33 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
     phase: last?.phase ?? null,
     performanceDate: perf?.date ?? null,
     birds: {
-      placed: total((d) => d.placed), transferredIn: total((d) => d.transferredIn), housed, deaths: total((d) => d.deaths), culls: total((d) => d.culls),
-      sold: total((d) => d.sold), transferredOut: total((d) => d.transferredOut), alive: last?.birds.aliveEnd ?? 0,
+      placed: total((d) => d.placed),
+      transferredIn: total((d) => d.transferredIn),
+      housed,
+      deaths: total((d) => d.deaths),
+      culls: total((d) => d.culls),
+      sold: total((d) => d.sold),
+      transferredOut: total((d) => d.transferredOut),
+      alive: last?.birds.aliveEnd ?? 0,
     },
     deathsByCause: causesOf(rows),
     mortalityPct: pick(last, (r) => r.cumulativeMortalityPct, PCT),
     livabilityPct: pick(last, (r) => r.livabilityPct, PCT),
-    feedConsumedKg: figure(total((d) => d.feedConsumedKg), 'kg', D_KG),
-    feedDeliveredKg: figure(total((d) => d.feedDeliveredKg), 'kg', D_KG),
-    waterLiters: figure(total((d) => d.waterLiters), 'l', D_KG),
+    feedConsumedKg: figure(
+      total((d) => d.feedConsumedKg),
+      'kg',
+      D_KG,
+    ),
+    feedDeliveredKg: figure(
+      total((d) => d.feedDeliveredKg),
+      'kg',
+      D_KG,
+    ),
+    waterLiters: figure(
+      total((d) => d.waterLiters),
+      'l',
+      D_KG,
+    ),
     waterFeedRatio: cycleWaterFeedRatio(rows),
     bodyWeight: perfWeight,
     liveWeightKg: pick(last, (r) => r.liveWeightKg, 'kg'),
@@ -762,11 +852,23 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
     adgSinceLastWeighing: pick(perf, (r) => r.adgSinceLastWeighing, 'g/day'),
     epef: pick(perf, (r) => r.epef, ''),
     latestWeighing: latest
-      ? { date: latest.date, ageDays: agesAt(latest.date, inputs.cycle).ageDays, grams: latest.grams, method: latest.method, confidence: latest.confidence, sampleSize: latest.sampleSize }
+      ? {
+          date: latest.date,
+          ageDays: agesAt(latest.date, inputs.cycle).ageDays,
+          grams: latest.grams,
+          method: latest.method,
+          confidence: latest.confidence,
+          sampleSize: latest.sampleSize,
+        }
       : null,
     uniformityPct: weighingFigure(latest, 'uniformityPct'),
     cvPct: weighingFigure(latest, 'cv'),
-    eggs: { collected: total((d) => d.eggsCollected), cracked: total((d) => d.eggsCracked), dirty: total((d) => d.eggsDirty), doubleYolk: total((d) => d.eggsDoubleYolk) },
+    eggs: {
+      collected: total((d) => d.eggsCollected),
+      cracked: total((d) => d.eggsCracked),
+      dirty: total((d) => d.eggsDirty),
+      doubleYolk: total((d) => d.eggsDoubleYolk),
+    },
     layingPeriod: laying.length ? { from: laying[0]!.date, to: laying.at(-1)!.date, days: laying.length } : null,
     henDayPct: noEggs(eggs.henDayPct),
     henHousedPct: noEggs(eggs.henHousedPct),

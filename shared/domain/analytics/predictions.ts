@@ -146,7 +146,9 @@ function curveModel(s: BreedStandard, ratio: number, fit: WeightFit, assumptions
   const bw = s.series.find((x) => x.key === 'bodyWeight')!;
   const range = seriesRangeDays(bw, s.ageUnit);
   return {
-    fit, assumptions, maxAge: range.to,
+    fit,
+    assumptions,
+    maxAge: range.to,
     weightAt: (age) => {
       const std = standardWeightGrams(s, age);
       return std ? ratio * std.grams : null;
@@ -156,7 +158,17 @@ function curveModel(s: BreedStandard, ratio: number, fit: WeightFit, assumptions
 }
 
 function emptyFit(method: WeightMethodUsed, s: BreedStandard | null): WeightFit {
-  return { method, standard: s ? standardRef(s) : null, ratio: null, weighings: 0, lastWeighing: null, residualRmsGrams: null, residualRmsPct: null, adgGramsPerDay: null, confidence: null };
+  return {
+    method,
+    standard: s ? standardRef(s) : null,
+    ratio: null,
+    weighings: 0,
+    lastWeighing: null,
+    residualRmsGrams: null,
+    residualRmsPct: null,
+    adgGramsPerDay: null,
+    confidence: null,
+  };
 }
 
 /** The recent ADG: the two latest weighings, else since placement. */
@@ -171,16 +183,27 @@ function recentAdg(inputs: CycleInputs, config: AnalyticsSections, s: BreedStand
   return { adg: (last.grams - p.grams) / (last.ageDays - placementAge), from: `placement (${fmt(round(p.grams, 1))} g) and the weighing of ${last.date}` };
 }
 
-function linearModel(inputs: CycleInputs, config: AnalyticsSections, s: BreedStandard | null, ws: readonly AgedWeighing[], why: string): Model | { reason: string } {
+function linearModel(
+  inputs: CycleInputs,
+  config: AnalyticsSections,
+  s: BreedStandard | null,
+  ws: readonly AgedWeighing[],
+  why: string,
+): Model | { reason: string } {
   const last = ws.at(-1);
   const adg = recentAdg(inputs, config, s, ws);
   if (!last || !adg) return { reason: `${why}, and ${last ? 'no earlier weighing or placement weight to take an ADG from' : 'no weighing'}` };
   if (adg.adg <= 0) return { reason: `${why}, and the recent ADG (${fmt(round(adg.adg, 1))} g/day) shows no growth to extrapolate` };
   const fit: WeightFit = {
-    ...emptyFit('linear_adg', s), weighings: ws.length, lastWeighing: { ...last }, adgGramsPerDay: round(adg.adg, 1), confidence: 'low',
+    ...emptyFit('linear_adg', s),
+    weighings: ws.length,
+    lastWeighing: { ...last },
+    adgGramsPerDay: round(adg.adg, 1),
+    confidence: 'low',
   };
   return {
-    fit, maxAge: Number.POSITIVE_INFINITY,
+    fit,
+    maxAge: Number.POSITIVE_INFINITY,
     assumptions: [`${why}: the ADG between ${adg.from} (${fmt(round(adg.adg, 1))} g/day) extrapolated in a straight line`],
     weightAt: (age) => last.grams + adg.adg * (age - last.ageDays),
     outside: () => '',
@@ -190,7 +213,7 @@ function linearModel(inputs: CycleInputs, config: AnalyticsSections, s: BreedSta
 function weightModel(inputs: CycleInputs, config: AnalyticsSections): Model | { reason: string } {
   const s = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
   const ws = agedWeighings(inputs);
-  if (!s || !s.series.some((x) => x.key === 'bodyWeight')) return linearModel(inputs, config, s, ws, noStandardReason(inputs.cycle.breed, inputs.cycle.birdType));
+  if (!s?.series.some((x) => x.key === 'bodyWeight')) return linearModel(inputs, config, s, ws, noStandardReason(inputs.cycle.breed, inputs.cycle.birdType));
   const points = ws.flatMap((w) => {
     const std = standardWeightGrams(s, w.ageDays);
     return std ? [{ ageDays: w.ageDays, actual: w.grams, standard: std.grams }] : [];
@@ -203,11 +226,19 @@ function weightModel(inputs: CycleInputs, config: AnalyticsSections): Model | { 
   }
   const last = ws.filter((w) => standardWeightGrams(s, w.ageDays)).at(-1)!;
   const fit: WeightFit = {
-    method: 'breed_curve_scaled', standard: standardRef(s), ratio: round(fitted.ratio, 4), weighings: fitted.n,
-    lastWeighing: { ...last }, residualRmsGrams: round(fitted.rmsGrams, 1), residualRmsPct: round(fitted.rmsPct, 2),
-    adgGramsPerDay: null, confidence: fitConfidence(fitted.n, fitted.rmsPct),
+    method: 'breed_curve_scaled',
+    standard: standardRef(s),
+    ratio: round(fitted.ratio, 4),
+    weighings: fitted.n,
+    lastWeighing: { ...last },
+    residualRmsGrams: round(fitted.rmsGrams, 1),
+    residualRmsPct: round(fitted.rmsPct, 2),
+    adgGramsPerDay: null,
+    confidence: fitConfidence(fitted.n, fitted.rmsPct),
   };
-  return curveModel(s, fitted.ratio, fit, [`${s.name} weight curve scaled by ${fmt(round(fitted.ratio, 4))} (weighted least squares over ${fitted.n} weighing${fitted.n === 1 ? '' : 's'}, half-life ${FIT_HALF_LIFE_DAYS} days)`]);
+  return curveModel(s, fitted.ratio, fit, [
+    `${s.name} weight curve scaled by ${fmt(round(fitted.ratio, 4))} (weighted least squares over ${fitted.n} weighing${fitted.n === 1 ? '' : 's'}, half-life ${FIT_HALF_LIFE_DAYS} days)`,
+  ]);
 }
 
 function atTargetAge(inputs: CycleInputs, model: Model, targetAge: number | null): WeightPrediction['atTargetAge'] {
@@ -221,7 +252,8 @@ function atTargetAge(inputs: CycleInputs, model: Model, targetAge: number | null
 }
 
 function targetWeightReached(inputs: CycleInputs, model: Model, target: number | null, ws: readonly AgedWeighing[]): WeightPrediction['targetWeight'] {
-  if (target === null) return { grams: null, reached: false, ageDays: null, date: null, reason: 'no target weight (the cycle has no targetWeightGrams and none was asked for)' };
+  if (target === null)
+    return { grams: null, reached: false, ageDays: null, date: null, reason: 'no target weight (the cycle has no targetWeightGrams and none was asked for)' };
   const hit = ws.find((w) => w.grams >= target);
   if (hit) return { grams: target, reached: true, ageDays: hit.ageDays, date: hit.date };
   const from = (model.fit.lastWeighing?.ageDays ?? -1) + 1;
@@ -231,7 +263,10 @@ function targetWeightReached(inputs: CycleInputs, model: Model, target: number |
     if (g !== null && g >= target) return { grams: target, reached: false, ageDays: age, date: dateOfAge(inputs.cycle, age) };
   }
   return {
-    grams: target, reached: false, ageDays: null, date: null,
+    grams: target,
+    reached: false,
+    ageDays: null,
+    date: null,
     reason: Number.isFinite(model.maxAge)
       ? `the fitted curve stays below ${fmt(target)} g up to day ${model.maxAge}, the end of the standard's table (no extrapolation)`
       : `not reached within ten years at the recent ADG`,
@@ -276,7 +311,15 @@ function basisOf(rows: readonly DailyKpis[], s: BreedStandard | null) {
   return { basis, eggs, henDays, standardEggs, actualOnStd };
 }
 
-function forecastWeek(inputs: CycleInputs, k: number, asOfAge: number, hens: number, pctAt: (age: number) => number | null, outside: string, assumptions: string[]): ForecastWeek {
+function forecastWeek(
+  inputs: CycleInputs,
+  k: number,
+  asOfAge: number,
+  hens: number,
+  pctAt: (age: number) => number | null,
+  outside: string,
+  assumptions: string[],
+): ForecastWeek {
   const end = seriesEnd(inputs);
   const from = addDays(end, 7 * (k - 1) + 1);
   const to = addDays(end, 7 * k);
@@ -286,18 +329,40 @@ function forecastWeek(inputs: CycleInputs, k: number, asOfAge: number, hens: num
   if (pcts.some((p) => p === null)) return { week: k, from, to, ageWeek, henDayPct: missing('%', outside), eggs: missing('eggs', outside) };
   const p = pcts as number[];
   return {
-    week: k, from, to, ageWeek,
+    week: k,
+    from,
+    to,
+    ageWeek,
     henDayPct: figure(p.reduce((a, b) => a + b, 0) / 7, '%', 2, assumptions),
-    eggs: figure(p.reduce((a, b) => a + (hens * b) / 100, 0), 'eggs', 0, assumptions),
+    eggs: figure(
+      p.reduce((a, b) => a + (hens * b) / 100, 0),
+      'eggs',
+      0,
+      assumptions,
+    ),
   };
 }
 
 /** The next N weeks' hen-day % and eggs (see the module note). */
-export function forecastProduction(inputs: CycleInputs, config: AnalyticsSections, options: PredictionOptions = {}, series?: readonly DailyKpis[]): ProductionForecast {
+export function forecastProduction(
+  inputs: CycleInputs,
+  config: AnalyticsSections,
+  options: PredictionOptions = {},
+  series?: readonly DailyKpis[],
+): ProductionForecast {
   const weeks = Math.max(1, Math.min(52, Math.floor(options.forecastWeeks ?? DEFAULT_FORECAST_WEEKS)));
   const s0 = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
-  const s = s0 && s0.series.some((x) => x.key === 'henDayPct') ? s0 : null;
-  const none = (reason: string, hens = 0): ProductionForecast => ({ method: 'none', standard: s0 ? standardRef(s0) : null, ratio: null, basis: null, hensAlive: hens, weeks: [], assumptions: [], reason });
+  const s = s0?.series.some((x) => x.key === 'henDayPct') ? s0 : null;
+  const none = (reason: string, hens = 0): ProductionForecast => ({
+    method: 'none',
+    standard: s0 ? standardRef(s0) : null,
+    ratio: null,
+    basis: null,
+    hensAlive: hens,
+    weeks: [],
+    assumptions: [],
+    reason,
+  });
   if (!isLayingType(inputs.cycle.birdType)) return none('layers and breeders only');
   const rows = series ?? dailySeries(inputs, config);
   const last = rows.at(-1);
@@ -306,7 +371,13 @@ export function forecastProduction(inputs: CycleInputs, config: AnalyticsSection
   if (hens === 0) return none('no hens alive', 0);
   const b = basisOf(rows, s);
   const basisInfo = b.basis.length
-    ? { from: b.basis[0]!.date, to: b.basis.at(-1)!.date, eggs: b.eggs, henDayPct: b.henDays ? round((b.eggs / b.henDays) * 100, 2) : null, standardEggs: b.standardEggs === null ? null : round(b.standardEggs, 1) }
+    ? {
+        from: b.basis[0]!.date,
+        to: b.basis.at(-1)!.date,
+        eggs: b.eggs,
+        henDayPct: b.henDays ? round((b.eggs / b.henDays) * 100, 2) : null,
+        standardEggs: b.standardEggs === null ? null : round(b.standardEggs, 1),
+      }
     : null;
   const flat = ['no mortality projected: the hens alive at asOf lay every day of the forecast'];
   if (s) {
@@ -322,16 +393,28 @@ export function forecastProduction(inputs: CycleInputs, config: AnalyticsSection
     };
     const outside = `outside the ${s.name} hen-day table (weeks ${range.from / 7}–${range.to / 7}); the standard is not extrapolated`;
     return {
-      method: hasEggs ? 'breed_curve_scaled' : 'breed_curve', standard: standardRef(s), ratio: round(ratio, 4), basis: basisInfo, hensAlive: hens,
+      method: hasEggs ? 'breed_curve_scaled' : 'breed_curve',
+      standard: standardRef(s),
+      ratio: round(ratio, 4),
+      basis: basisInfo,
+      hensAlive: hens,
       weeks: Array.from({ length: weeks }, (_, i) => forecastWeek(inputs, i + 1, last.ageDays, hens, pctAt, outside, assumptions)),
       assumptions,
     };
   }
-  if (!b.eggs || !b.henDays) return none(`${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve, and no eggs in the last ${BASIS_DAYS} days`, hens);
+  if (!b.eggs || !b.henDays)
+    return none(`${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve, and no eggs in the last ${BASIS_DAYS} days`, hens);
   const recent = (b.eggs / b.henDays) * 100;
-  const assumptions = [`${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve: the last ${BASIS_DAYS} days' hen-day (${fmt(round(recent, 2))} %) held flat`, ...flat];
+  const assumptions = [
+    `${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve: the last ${BASIS_DAYS} days' hen-day (${fmt(round(recent, 2))} %) held flat`,
+    ...flat,
+  ];
   return {
-    method: 'recent_flat', standard: s0 ? standardRef(s0) : null, ratio: null, basis: basisInfo, hensAlive: hens,
+    method: 'recent_flat',
+    standard: s0 ? standardRef(s0) : null,
+    ratio: null,
+    basis: basisInfo,
+    hensAlive: hens,
     weeks: Array.from({ length: weeks }, (_, i) => forecastWeek(inputs, i + 1, last.ageDays, hens, () => recent, '', assumptions)),
     assumptions,
   };

@@ -115,7 +115,8 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string)
   const feedTypes: SupplierReliability['feedTypes'] = {};
   const typePriced = new Map<string, { kg: number; cost: number }>();
   for (const d of sorted) {
-    const t = (feedTypes[d.feedType] ??= { deliveries: 0, kg: 0, averagePricePerKg: null });
+    const t = feedTypes[d.feedType] ?? { deliveries: 0, kg: 0, averagePricePerKg: null };
+    feedTypes[d.feedType] = t;
     t.deliveries += 1;
     t.kg += d.quantityKg;
     if (d.unitPrice !== undefined && d.unitPrice !== null) {
@@ -211,18 +212,19 @@ export function reliabilityScore(components: Record<ScoreComponent, number | nul
 export function supplierReliability(deliveries: readonly FeedDeliveryFact[]): SupplierReliabilityReport {
   const groups = new Map<string, FeedDeliveryFact[]>();
   for (const d of deliveries) {
-    const id = d.supplierId && d.supplierId.trim() ? d.supplierId : UNKNOWN_SUPPLIER;
+    const id = d.supplierId?.trim() ? d.supplierId : UNKNOWN_SUPPLIER;
     const group = groups.get(id);
     if (group) group.push(d);
     else groups.set(id, [d]);
   }
-  const suppliers = [...groups.entries()]
-    .map(([id, ds]) => supplierOf(ds, id))
-    .sort((a, b) => b.kg - a.kg || a.supplierId.localeCompare(b.supplierId));
+  const suppliers = [...groups.entries()].map(([id, ds]) => supplierOf(ds, id)).sort((a, b) => b.kg - a.kg || a.supplierId.localeCompare(b.supplierId));
   return {
     suppliers,
     deliveries: deliveries.length,
-    kg: round(deliveries.reduce((a, d) => a + d.quantityKg, 0), 4),
+    kg: round(
+      deliveries.reduce((a, d) => a + d.quantityKg, 0),
+      4,
+    ),
     scoreWeights: { ...SCORE_WEIGHTS },
   };
 }

@@ -7,7 +7,7 @@ export function authorize(spec: RouteSpec): MiddlewareObj {
   const before = (request: HttpRequest) => {
     if (spec.capability === 'public' || spec.capability === 'none') return;
     const user = stateOf(request).user;
-    if (!user || !user.capabilities.has(spec.capability)) throw new Forbidden(`Missing capability: ${spec.capability}`);
+    if (!user?.capabilities.has(spec.capability)) throw new Forbidden(`Missing capability: ${spec.capability}`);
   };
   return { before } as MiddlewareObj;
 }

@@ -61,14 +61,22 @@ async function hit(limits: Record<LimiterClass, RateLimit>, classes: LimiterClas
   };
   const [outer, inner] = classes.map(windowOf);
   if (classes.length === 2 && nests(inner!.limit, outer!.limit)) {
-    const counts = await hitCounters(outer!.cls, client, outer!.windowStart, outer!.limit.windowSeconds, { limiter: inner!.cls, windowStart: inner!.windowStart });
+    const counts = await hitCounters(outer!.cls, client, outer!.windowStart, outer!.limit.windowSeconds, {
+      limiter: inner!.cls,
+      windowStart: inner!.windowStart,
+    });
     return [
       { cls: outer!.cls, limit: outer!.limit, count: counts.hits, resetIn: outer!.resetIn },
       { cls: inner!.cls, limit: inner!.limit, count: counts.nested!, resetIn: inner!.resetIn },
     ];
   }
   return Promise.all(
-    classes.map(windowOf).map(async (w) => ({ cls: w.cls, limit: w.limit, count: (await hitCounters(w.cls, client, w.windowStart, w.limit.windowSeconds)).hits, resetIn: w.resetIn })),
+    classes.map(windowOf).map(async (w) => ({
+      cls: w.cls,
+      limit: w.limit,
+      count: (await hitCounters(w.cls, client, w.windowStart, w.limit.windowSeconds)).hits,
+      resetIn: w.resetIn,
+    })),
   );
 }
 
@@ -96,7 +104,11 @@ async function count(state: RequestState, limits: Record<LimiterClass, RateLimit
     if (knownOver.size >= KNOWN_OVER_MAX) knownOver.clear();
     const newlyOver = over.filter((h) => !knownOver.has(`${h.cls}|${client}`));
     for (const h of over) knownOver.set(`${h.cls}|${client}`, now + h.resetIn);
-    if (newlyOver.length > 0) await recordRateLimited(state, newlyOver.map((h) => h.cls));
+    if (newlyOver.length > 0)
+      await recordRateLimited(
+        state,
+        newlyOver.map((h) => h.cls),
+      );
     const exceeded = over.sort((a, b) => b.resetIn - a.resetIn)[0]!;
     return {
       exceeded: new TooManyRequests(

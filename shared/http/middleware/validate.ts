@@ -10,7 +10,10 @@ import type { CompiledSchema } from '../../../schemas/compiled-schema.js';
  * without a query or params schema accepts none.
  */
 function fieldOf(location: string, e: ErrorObject): string {
-  const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') path.push(String(e.params.missingProperty));
   if (e.keyword === 'additionalProperties') path.push(String(e.params.additionalProperty));
   return [location, ...path].join('.');
@@ -48,7 +51,9 @@ function check(location: string, validator: CompiledSchema<unknown> | undefined,
     // anyOf/oneOf branches repeat the same complaint; keep each field/message pair once
     const detail = { field: fieldOf(location, e), message: messageOf(e) };
     const key = `${detail.field}\u0000${detail.message}`;
-    if (!seen.has(key)) out.push(detail), seen.add(key);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(detail);
   }
 }
 
@@ -57,13 +62,14 @@ function check(location: string, validator: CompiledSchema<unknown> | undefined,
  * AJV's bounds) and storable in DynamoDB (magnitude 1e-130 … 9.99e125; 5e-324 would be a 500 there).
  */
 const DYNAMODB_MIN_MAGNITUDE = 1e-130;
-const DYNAMODB_MAX_MAGNITUDE = 9.9999999999999999999999999999999999999e125;
+const DYNAMODB_MAX_MAGNITUDE = 1e126 - 1e110 /* 9.99…e125: DynamoDB's largest magnitude */;
 
 function numberProblems(location: string, data: unknown, out: FieldError[], depth = 0): void {
   if (typeof data === 'number') {
     const size = Math.abs(data);
     if (!Number.isFinite(data)) out.push({ field: location, message: 'must be a finite number' });
-    else if (size !== 0 && (size < DYNAMODB_MIN_MAGNITUDE || size > DYNAMODB_MAX_MAGNITUDE)) out.push({ field: location, message: 'is too small or too large a number to store' });
+    else if (size !== 0 && (size < DYNAMODB_MIN_MAGNITUDE || size > DYNAMODB_MAX_MAGNITUDE))
+      out.push({ field: location, message: 'is too small or too large a number to store' });
     return;
   }
   if (typeof data !== 'object' || data === null || depth > 64) return;

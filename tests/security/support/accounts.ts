@@ -22,8 +22,19 @@ export async function account(fields: Partial<Omit<UserRecord, 'passwordHash'>> 
   sharedHash ??= hashPassword(PASSWORD);
   const now = new Date().toISOString();
   const user: UserRecord = {
-    id: ulid(), email: uniqueEmail(fields.role ?? 'user'), name: 'Security Fixture', role: 'viewer', explicitCapabilities: null, farmIds: [],
-    verified: true, locked: false, createdAt: now, updatedAt: now, version: 1, ...fields, passwordHash: await sharedHash,
+    id: ulid(),
+    email: uniqueEmail(fields.role ?? 'user'),
+    name: 'Security Fixture',
+    role: 'viewer',
+    explicitCapabilities: null,
+    farmIds: [],
+    verified: true,
+    locked: false,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    ...fields,
+    passwordHash: await sharedHash,
   };
   await createUser(user);
   return { id: user.id, email: user.email, token: await session(user.id) };

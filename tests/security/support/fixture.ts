@@ -21,7 +21,11 @@ export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000
 
 export async function farmFixture(tag: string): Promise<Fixture> {
   const farmId = await otherFarm(`${tag} farm`);
-  const [admin, manager, victim] = await Promise.all([account({ role: 'admin' }), account({ role: 'manager', farmIds: [farmId] }), account({ farmIds: [farmId] })]);
+  const [admin, manager, victim] = await Promise.all([
+    account({ role: 'admin' }),
+    account({ role: 'manager', farmIds: [farmId] }),
+    account({ farmIds: [farmId] }),
+  ]);
   const responses: Fixture['responses'] = [];
   const post = async (path: string, body: unknown) => {
     const res = await call('POST', path, { token: manager.token, body });

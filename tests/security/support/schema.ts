@@ -125,7 +125,14 @@ export function boundCases(variant: Schema): BoundCase[] {
   const cases: BoundCase[] = [];
   const base = () => validBody(variant);
   const add = (path: Path, keyword: BoundCase['keyword'], limit: number, message: string, over: unknown, at?: unknown) =>
-    cases.push({ field: fieldOf(path), keyword, limit, message, over: setAt(base(), path, over), ...(at === undefined ? {} : { at: setAt(base(), path, at) }) });
+    cases.push({
+      field: fieldOf(path),
+      keyword,
+      limit,
+      message,
+      over: setAt(base(), path, over),
+      ...(at === undefined ? {} : { at: setAt(base(), path, at) }),
+    });
 
   const visit = (s: unknown, path: Path, top: boolean) => {
     if (!isSchema(s)) return;
@@ -144,7 +151,14 @@ export function boundCases(variant: Schema): BoundCase[] {
     if (s.type === 'array' && isSchema(s.items)) {
       const items = s.items;
       if (typeof s.maxItems === 'number') {
-        add(path, 'maxItems', s.maxItems, `must NOT have more than ${s.maxItems} items`, itemsFor(items, s.maxItems + 1, s.uniqueItems === true), itemsFor(items, s.maxItems, s.uniqueItems === true));
+        add(
+          path,
+          'maxItems',
+          s.maxItems,
+          `must NOT have more than ${s.maxItems} items`,
+          itemsFor(items, s.maxItems + 1, s.uniqueItems === true),
+          itemsFor(items, s.maxItems, s.uniqueItems === true),
+        );
       }
       visit(items, [...path, 0], false);
     }
@@ -157,9 +171,22 @@ export function boundCases(variant: Schema): BoundCase[] {
           // the body itself: its declared properties plus unknown ones up to the bound
           const fill = (n: number) => ({ ...base(), ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`extra${i}`, 1])) });
           const own = Object.keys(base()).length;
-          cases.push({ field: 'body', keyword: 'maxProperties', limit: s.maxProperties, message: `must NOT have more than ${s.maxProperties} properties`, over: fill(s.maxProperties + 1 - own) });
+          cases.push({
+            field: 'body',
+            keyword: 'maxProperties',
+            limit: s.maxProperties,
+            message: `must NOT have more than ${s.maxProperties} properties`,
+            over: fill(s.maxProperties + 1 - own),
+          });
         } else {
-          add(path, 'maxProperties', s.maxProperties, `must NOT have more than ${s.maxProperties} properties`, entries(s.maxProperties + 1), entries(s.maxProperties));
+          add(
+            path,
+            'maxProperties',
+            s.maxProperties,
+            `must NOT have more than ${s.maxProperties} properties`,
+            entries(s.maxProperties + 1),
+            entries(s.maxProperties),
+          );
         }
       }
       for (const [k, v] of Object.entries(propsOf(s))) visit(v, [...path, k], false);

@@ -5,9 +5,22 @@
 
 /** Property names that hold a credential, a secret or a raw DynamoDB key. Compared case-insensitively. */
 export const SECRET_KEYS = [
-  'password', 'passwordHash', 'salt', 'secret', 'jwtSecret', 'hash', 'tokenHash', 'apiKey', 'privateKey',
-  'token', 'accessToken', 'refreshToken', 'resetToken', 'verificationToken',
-  'PK', 'SK',
+  'password',
+  'passwordHash',
+  'salt',
+  'secret',
+  'jwtSecret',
+  'hash',
+  'tokenHash',
+  'apiKey',
+  'privateKey',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'resetToken',
+  'verificationToken',
+  'PK',
+  'SK',
 ];
 const EXACT = new Set(SECRET_KEYS.map((k) => k.toLowerCase()));
 /** GSI1PK, GSI2SK…, and any name that mentions a password, secret or salt. */
