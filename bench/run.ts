@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { freePort, localClient, startLocalDynamo } from '../scripts/lib/local-dynamodb.js';
-import { ROOT } from '../scripts/lib/route-table.js';
+import { ROOT, apiRoutes } from '../scripts/lib/route-table.js';
 import { ensureTable } from '../scripts/lib/table.js';
 import { breakdown, fmt, installProbe, probe, resetProbe, total, type CallBreakdown } from './lib/db-probe.js';
 import { measureBundles, type BundleReport } from './lib/bundles.js';
@@ -101,11 +101,12 @@ async function main(): Promise<void> {
   const api = await import('../tests/support/api.js');
   const { db } = await import('../shared/db/client.js');
   const { getUser } = await import('../shared/db/users.js');
-  const { effectiveCapabilities } = await import('../shared/domain/capabilities.js');
+  const { signedIn } = await import('../shared/http/middleware/authenticate.js');
   const { verifyToken } = await import('../shared/auth/tokens.js');
   const { ok, replayable } = await import('../shared/http/responses.js');
   const { settings } = await import('../shared/config/env.js');
-  const { ENDPOINT_GROUPS, SERVICE } = await import('../shared/domain/service-info.js');
+  const { availableGroups, SERVICE } = await import('../shared/presentation/service-info.js');
+  const ENDPOINTS = availableGroups(apiRoutes()); // what functions/public/root.ts builds once per container
   const { scopedCycle, toCycleDto } = await import('../shared/services/cycles.js');
   const { getUserOrThrow } = await import('../shared/db/users.js');
   const { toUserDto } = await import('../shared/services/accounts.js');
@@ -113,7 +114,6 @@ async function main(): Promise<void> {
   const { resetDb } = await import('../shared/db/client.js');
   const { cycleKey, movementsOfCycle, rateLimitKey, revokedTokenKey, userKey } = await import('../shared/db/keys.js');
   const { BatchGetCommand, GetCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  type AuthUser = import('../shared/http/context.js').AuthUser;
 
   installProbe(db());
 
@@ -125,11 +125,7 @@ async function main(): Promise<void> {
   const token = loginRes.body.token as string;
   const claims = await verifyToken(token);
   const record = await getUser(adminId);
-  const user: AuthUser = {
-    ...record!,
-    capabilities: new Set(effectiveCapabilities(record!.role, record!.explicitCapabilities)),
-    token: { jti: claims.jti, expiresAt: claims.expiresAt },
-  };
+  const user = signedIn(record!, claims);
 
   const expectStatus = <R extends { status: number; raw: string }>(res: R, status: number, what: string): R => {
     if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.raw}`);
@@ -178,7 +174,7 @@ async function main(): Promise<void> {
       auth: false,
       bare: async () =>
         ok(
-          { ...SERVICE, environment: settings().stage, endpoints: ENDPOINT_GROUPS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } },
+          { ...SERVICE, environment: settings().stage, endpoints: ENDPOINTS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } },
           `${SERVICE.name} ${SERVICE.version}`,
         ),
     },

@@ -3,7 +3,7 @@ import { ExpectedVersion, ListOf, pageQueryProperties, Success, Timestamp } from
 
 /**
  * The analytics configuration (`/api/v1/config/analytics`): six sections, one document for the service,
- * versioned with history. Every field has a default drawn from ../shared/DOMAIN.md (thresholds, ratios,
+ * versioned with history. Every field has a default drawn from the references of docs/domain.md (thresholds, ratios,
  * consumption) or, for prices, an example value to be replaced by the farm's own. The defaults live here,
  * next to their schema, and nowhere else: `ANALYTICS_DEFAULTS` is built from the schemas' `default`s.
  *
@@ -50,9 +50,9 @@ export const PricingSection = section(
 
 export const ConsumptionSection = section(
   {
-    broilerWaterMlPerBirdPerAgeDay: num(5.7, 'Expected broiler water intake per bird per day = age in days × this (ml, at 25 °C; DOMAIN.md)'),
-    layerWaterMlPerBirdPerDay: num(210, 'Expected layer water intake per bird per day at 20 °C (ml; DOMAIN.md)'),
-    layerWaterMlPerBirdPerDayHot: num(400, 'Expected layer water intake per bird per day at 32 °C (ml; DOMAIN.md)'),
+    broilerWaterMlPerBirdPerAgeDay: num(5.7, 'Expected broiler water intake per bird per day = age in days × this (ml, at 25 °C)'),
+    layerWaterMlPerBirdPerDay: num(210, 'Expected layer water intake per bird per day at 20 °C (ml)'),
+    layerWaterMlPerBirdPerDayHot: num(400, 'Expected layer water intake per bird per day at 32 °C (ml)'),
     layerFeedGramsPerHenPerDay: num(110, 'Expected feed intake of a laying hen per day (g; typical brown layer in lay, approximate)'),
     lowIntakeTolerancePct: pct(15, 'Water or feed below expected by more than this % counts as low intake'),
   },
@@ -62,9 +62,12 @@ export const ConsumptionSection = section(
 
 export const ThresholdsSection = section(
   {
-    dailyMortalityPct: pct(0.5, 'Alarm when one day’s deaths exceed this % of the birds alive at the start of the day (DOMAIN.md)'),
-    cumulativeMortalityBasePct: pct(1, 'Cumulative mortality alarm: above base % + perAgeDay % × age in days (DOMAIN.md)'),
-    cumulativeMortalityPerAgeDayPct: pct(0.06, 'Cumulative mortality alarm: % added per day of age (DOMAIN.md)'),
+    dailyMortalityPct: pct(0.5, 'Alarm when one day’s deaths exceed this % of the birds in the house that day'),
+    cumulativeMortalityBasePct: pct(
+      1,
+      'Cumulative mortality alarm: above base % + perAgeDay % × age in days (the 1 % + 0.06 % × age figure of EU Directive 2007/43/EC Annex V)',
+    ),
+    cumulativeMortalityPerAgeDayPct: pct(0.06, 'Cumulative mortality alarm: % added per day of age'),
     ammoniaMaxPpm: num(20, 'Ammonia at bird height, ppm (EU 2007/43/EC Annex II)'),
     co2MaxPpm: num(3000, 'CO₂ at bird height, ppm (EU 2007/43/EC Annex II)'),
     co2AscitesRiskPpm: num(3500, 'CO₂ above which ascites risk rises, ppm'),
@@ -97,7 +100,7 @@ export const ThresholdsSection = section(
     sensorOfflineFactor: num(4, 'A sensor is offline after this many reporting intervals without data', { exclusiveMin: 0, max: 100 }),
   },
   'ThresholdsSection',
-  'Environment, welfare and performance thresholds; the anomaly detection compares every day against them. Defaults: DOMAIN.md.',
+  'Environment, welfare and performance thresholds; the anomaly detection compares every day against them.',
 );
 
 export const UnitConversionsSection = section(

@@ -4,9 +4,9 @@ import { CalendarDate } from './flocks.js';
 import { MOVEMENT_CATALOGUE, MovementDto } from './movements.js';
 
 /**
- * Analytics V2 (`/api/v2/analytics`): the seed's writes (egg production, water readings, age-adjusted
- * data) and the path/query parameters of the reads. The KPI answers are described where they are built
- * (schemas/analytics-reports.ts).
+ * Analytics V2 (`/api/v2/analytics`): the interface contract's writes (egg production, water readings,
+ * age-adjusted data) and the path/query parameters of the reads. The KPI answers are described where
+ * they are built (schemas/analytics-reports.ts).
  */
 
 export const flockIdParams = Type.Object({ flockId: Ulid }, { additionalProperties: false, $id: 'AnalyticsFlockParams' });
@@ -17,7 +17,7 @@ const { type: _type, date: _date, notes, ...eggFields } = eggCollection.properti
 
 const RecordDate = (what: string) => Type.Optional(Type.String({ format: 'date', description: `Date of the ${what} (YYYY-MM-DD); default today (UTC)` }));
 
-/** Seed: `{flockId, totalEggs, ...}`: the egg_collection fields, recorded in the flock's active cycle. */
+/** The contract's body `{flockId, totalEggs, ...}`: the egg_collection fields, recorded in the flock's active cycle. */
 export const eggProductionBody = Type.Object(
   { flockId: Ulid, date: RecordDate('collection'), ...eggFields, notes },
   {
@@ -30,7 +30,7 @@ export type EggProductionBody = Static<typeof eggProductionBody>;
 
 export const WATER_SOURCES = ['tank', 'line_start', 'line_end', 'well', 'mains', 'other'] as const;
 
-/** Seed: `{flockId, pH, ...}`: a drinking-water quality reading. */
+/** The contract's body `{flockId, pH, ...}`: a drinking-water quality reading. */
 export const waterReadingBody = Type.Object(
   {
     flockId: Ulid,
@@ -82,7 +82,7 @@ export const EggProductionResponse = Success(MovementDto);
 
 export const AGE_ADJUSTED_METRICS = ['body_weight_g'] as const;
 
-/** Seed: `{value, ...}`: an observation of the flock at its age, compared with the breed standard for that age. */
+/** The contract's body `{value, ...}`: an observation of the flock at its age, compared with the breed standard for that age. */
 export const ageAdjustedDataBody = Type.Object(
   {
     value: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'The observed value (body weight: average grams per bird)' }),
@@ -224,7 +224,7 @@ export const DailyAnalyticsResponse = Success(
           fcr: FigureDto,
           bodyWeight: FigureDto,
         },
-        'Every KPI of the day (DOMAIN.md), each a Figure',
+        'Every KPI of the day, each a Figure',
       ),
     ),
   }),

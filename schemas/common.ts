@@ -15,7 +15,7 @@ export const Password = Type.String({ minLength: 10, maxLength: 256, description
 export const Name = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp' });
 
-/** `?limit=&cursor=` of every list (DESIGN §4): limit 1–100, default 25; cursor is opaque. */
+/** `?limit=&cursor=` of every list: limit 1–100, default 25; cursor is opaque. */
 export const pageQueryProperties = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size (1–100, default 25)' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque cursor from page.nextCursor' })),

@@ -47,7 +47,7 @@ export const dailyRecordParams = Type.Object({ flockId: Ulid, cycleId: Ulid, dat
 export type DailyRecordParams = Static<typeof dailyRecordParams>;
 export const listDailyRecordsQuery = Type.Object({ ...pageQueryProperties }, { additionalProperties: false, $id: 'ListDailyRecordsQuery' });
 
-/** Seed: `{dailyRecord: string, productionStage: string}` plus the record's own fields as extra properties. */
+/** The interface contract's body: `{dailyRecord: string, productionStage: string}` plus the record's own fields as extra properties. */
 export const validateDailyDataBody = Type.Object(
   {
     dailyRecord: Type.String({ minLength: 1, maxLength: 100, description: 'The record being checked (its date or an id)' }),

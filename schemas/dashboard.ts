@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Success } from './common.js';
 
-/** The dashboard (`/api/v1/dashboard`): one summary per role (DESIGN §9). */
+/** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
   {
     farmId: Type.Optional(

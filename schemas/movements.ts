@@ -3,7 +3,7 @@ import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Time
 import { CalendarDate } from './flocks.js';
 
 /**
- * The movement catalogue (DESIGN §8): one JSON Schema per type. The same schemas validate writes
+ * The movement catalogue: one JSON Schema per type. The same schemas validate writes
  * (compiled into one discriminated validator, `createMovementBody`) and answer
  * GET /api/v1/inventory/input-schema.
  */

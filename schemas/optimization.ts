@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 
 /**
- * Optimization recommendations (`/api/v1/optimization/recommendations`): written by people (the seed's
- * POST) or proposed by the system from a cycle's analytics, with the evidence that triggered them;
- * `open → accepted | dismissed`.
+ * Optimization recommendations (`/api/v1/optimization/recommendations`): written by people (the
+ * interface contract's POST) or proposed by the system from a cycle's analytics, with the evidence that
+ * triggered them; `open → accepted | dismissed`.
  */
 export const RECOMMENDATION_CATEGORIES = ['feed', 'water', 'health', 'environment', 'growth', 'production', 'welfare', 'cost', 'other'] as const;
 export const RECOMMENDATION_STATUSES = ['open', 'accepted', 'dismissed'] as const;
@@ -14,7 +14,7 @@ const Text = (max: number, description: string) => Type.String({ minLength: 1, m
 const UlidOf = (description: string) => Type.String({ pattern: Ulid.pattern, description });
 const FarmRef = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Farm id' });
 
-/** Seed: `{flockId, category, description, expectedBenefit}`. */
+/** The interface contract's body: `{flockId, category, description, expectedBenefit}`. */
 export const createRecommendationBody = Type.Object(
   {
     flockId: Ulid,

@@ -4,8 +4,9 @@ import { CalendarDate } from './flocks.js';
 import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../shared/domain/weights.js';
 
 /**
- * Body weights of a cycle (seed: `GET …/weights` → `[{date, grams, method, confidence, phase,
- * daysInCycle}]`), manual samples, and batches from automatic bird scales (`POST /api/v1/scale`).
+ * Body weights of a cycle (the interface contract's `GET …/weights` → `[{date, grams, method,
+ * confidence, phase, daysInCycle}]`), manual samples, and batches from automatic bird scales
+ * (`POST /api/v1/scale`).
  */
 const Grams = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_PLAUSIBLE_GRAMS, description });
 const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });

@@ -1,7 +1,8 @@
 /**
  * ONE esbuild build of every handler for local runs (serverless-offline reads dist/): ESM with code
- * splitting, so shared code and the AWS SDK are parsed once, not once per function (STACK.md: 0.5 s
- * instead of ~50 s and 8 GB at 150 routes). `watch` rebuilds on edits; offline-reload.cjs reloads.
+ * splitting, so shared code and the AWS SDK are parsed once, not once per function (measured at 150
+ * routes: 0.5 s instead of ~50 s and 8 GB; docs/decisions.md). `watch` rebuilds on edits;
+ * offline-reload.cjs reloads.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

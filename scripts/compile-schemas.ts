@@ -1,7 +1,7 @@
 /**
  * Build step: compiles every request schema in schemas/*.ts (exports named …Body, …Query, …Params) into
  * standalone AJV validator modules under schemas/compiled/ (git-ignored), so no handler compiles a
- * schema at cold start (STACK.md: 50–90 ms per schema). Query and path schemas coerce strings and fill
+ * schema at cold start (50–90 ms per schema; docs/decisions.md). Query and path schemas coerce strings and fill
  * defaults; body schemas are strict. Each module exports the validators under the source names, with a
  * .d.ts typing them from the TypeBox source, so `import { loginBody } from 'schemas/compiled/auth.js'`
  * gives the validator, its static type and its JSON Schema.

@@ -1,93 +1,81 @@
 /**
- * Typed errors: any layer throws them, the error middleware turns them into responses. The status code
- * is decided here and only here; the message must name the problem for the client.
+ * Errors named by what went wrong, for every layer below the entry points (services, repositories,
+ * domain). They carry no status code: each entry point decides what a kind of failure means for its
+ * caller — `shared/http` maps them to statuses and `{error}` bodies, an event handler logs and drops
+ * bad input or lets a transient failure retry. Messages name the problem in words a client can act on.
  */
 export interface FieldError {
+  /** The input field at fault, by its own name (`startDate`, `samples.3`); the HTTP layer adds where it came from (`body.`, `query.`). */
   field: string;
   message: string;
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly details?: FieldError[],
-    readonly headers?: Record<string, string>,
-  ) {
+export abstract class AppError extends Error {
+  constructor(message: string) {
     super(message);
     this.name = new.target.name;
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(message: string, details?: FieldError[]) {
-    super(400, message, details);
+/** The input breaks a rule (shape, range, a date outside its cycle…); `details` name the fields. */
+export class Invalid extends AppError {
+  constructor(
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message);
   }
 }
-/** 400 with `details`: one entry per offending field. */
-export class ValidationFailed extends HttpError {
+
+/** Invalid input reported field by field, under the common message. */
+export class ValidationFailed extends Invalid {
   constructor(details: FieldError[], message = 'Validation failed') {
-    super(400, message, details);
+    super(message, details);
   }
 }
-export class Unauthorized extends HttpError {
+
+/** No valid credentials: a missing, forged, expired or revoked token; a wrong password. */
+export class Unauthenticated extends AppError {
   constructor(message = 'Missing or invalid token') {
-    super(401, message, undefined, { 'WWW-Authenticate': 'Bearer' });
+    super(message);
   }
 }
-export class Forbidden extends HttpError {
-  constructor(message: string, headers?: Record<string, string>) {
-    super(403, message, undefined, headers);
+
+/** The caller is known but may not do this (locked, unverified, lacking a capability); `retryAfterSeconds` when it passes with time. */
+export class Forbidden extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
   }
 }
-export class NotFound extends HttpError {
-  constructor(message: string) {
-    super(404, message);
-  }
-}
-export class MethodNotAllowed extends HttpError {
-  constructor(message: string, allow: string[]) {
-    super(405, message, undefined, { Allow: allow.join(', ') });
-  }
-}
-export class Conflict extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-/** The write lost to a retry of the same request (same Idempotency-Key): the caller replays the stored response. */
+
+/** The record does not exist, or belongs to a farm the caller cannot see (never distinguished). */
+export class NotFound extends AppError {}
+
+/** The request collides with the current state: a balance, a lock, a closed cycle, a lost race, a duplicate. */
+export class Conflict extends AppError {}
+
+/** The write lost to a retry of the same request (same idempotency key): the caller replays the stored outcome. */
 export class DuplicateRequest extends Conflict {
   constructor() {
     super('A request with this Idempotency-Key is being processed');
   }
 }
-export class PreconditionFailed extends HttpError {
-  constructor(message: string) {
-    super(412, message);
-  }
-}
-export class PayloadTooLarge extends HttpError {
-  constructor(message: string) {
-    super(413, message);
-  }
-}
-export class UnsupportedMediaType extends HttpError {
-  constructor(message: string) {
-    super(415, message);
-  }
-}
-export class Unprocessable extends HttpError {
-  constructor(message: string, details?: FieldError[]) {
-    super(422, message, details);
-  }
-}
-export class TooManyRequests extends HttpError {
-  constructor(message: string, headers: Record<string, string>) {
-    super(429, message, undefined, headers);
-  }
-}
-export class ServiceUnavailable extends HttpError {
-  constructor(message: string, retryAfterSeconds = 1) {
-    super(503, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
+/** The caller's precondition (the version it read) no longer holds. */
+export class PreconditionFailed extends AppError {}
+
+/** Well-formed, but refused as stated: an idempotency key reused for a different request. */
+export class Refused extends AppError {}
+
+/** A dependency (the database) is unreachable or throttled; retrying shortly may succeed. Nothing was written. */
+export class Unavailable extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
   }
 }

@@ -21,8 +21,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => {
-    const saved = await patchUserAsAdmin(user, params.userId, body, headers['if-match'], requestId);
+  async ({ params, body, ifMatch, user, requestId }) => {
+    const saved = await patchUserAsAdmin(user, params.userId, body, ifMatch, requestId);
     return ok(toUserDto(saved), 'User updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -8,7 +8,7 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary:
-      'Cycle KPIs (DOMAIN.md): mortality, livability, FCR, corrected FCR, ADG, EPEF, uniformity, hen-day, peak production, egg mass, feed per kg egg and per dozen, water:feed, stocking density',
+      'Cycle KPIs: mortality, livability, FCR, corrected FCR, ADG, EPEF, uniformity, hen-day, peak production, egg mass, feed per kg egg and per dozen, water:feed, stocking density',
     params: cycleParams,
     responses: { 200: { description: 'Cycle KPIs', schema: CycleAnalyticsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
   },

@@ -19,7 +19,7 @@ export const handler = httpHandler(
         name: 'Flockwise Analytics V2',
         version: '2.0.0',
         description:
-          'KPIs of DOMAIN.md per day and per cycle from the movement ledger and the weighings (mortality, livability, FCR, corrected FCR, ADG, EPEF, hen-day, egg mass, ' +
+          'KPIs per day and per cycle from the movement ledger and the weighings (mortality, livability, FCR, corrected FCR, ADG, EPEF, hen-day, egg mass, ' +
           'feed per kg egg and per dozen, water:feed, stocking density), comparison with breed standards, financials from movements × pricing, predictions, ' +
           'anomalies against the configured thresholds, egg quality and supplier reliability. Figures are { value, unit } or { value: null, reason }.',
         endpoints: operations

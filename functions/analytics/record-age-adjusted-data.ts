@@ -11,7 +11,7 @@ export const handler = httpHandler(
     summary:
       'Record a body weight observed at the flock’s age; answered with the breed standard at that age, the deviation and the weight expressed at a reference age',
     description:
-      'Seed body `{value, ...}`: `value` is the average body weight in grams (`metric` body_weight_g), `date` defaults to today, `sampleSize` how many birds it covers. ' +
+      'Body `{value, ...}`: `value` is the average body weight in grams (`metric` body_weight_g), `date` defaults to today, `sampleSize` how many birds it covers. ' +
       'Stored as a weighing of the flock’s active cycle, so the cycle’s FCR, ADG, EPEF and breed comparison include it. 409 when the flock has no active cycle.',
     params: flockIdParams,
     body: ageAdjustedDataBody,

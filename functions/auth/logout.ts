@@ -13,7 +13,7 @@ export const handler = httpHandler(
     responses: { 200: { description: 'Token revoked', schema: LogoutResponse } },
   },
   async ({ user, requestId }) => {
-    await logout(user, requestId);
+    await logout(user, user.token, requestId);
     return ok({ revoked: true, tokenId: user.token.jti }, 'Signed out; discard the token');
   },
 );

@@ -7,7 +7,8 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'The analytics configuration in force: pricing, consumption, thresholds, unitConversions, ratios, fallbacks (ETag: its version)',
-    description: 'Every field is present; fields never set hold their documented defaults (DOMAIN.md). Version 0 means the defaults have never been changed.',
+    description:
+      'Every field is present; fields never set hold their defaults (the `default` of each field). Version 0 means the defaults have never been changed.',
     responses: { 200: { description: 'The configuration', schema: AnalyticsConfigResponse } },
   },
   async () => {

@@ -20,8 +20,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ body, headers, user, requestId }) => {
-    const state = await updateAnalyticsConfig(user, body, headers['if-match'], requestId);
+  async ({ body, ifMatch, user, requestId }) => {
+    const state = await updateAnalyticsConfig(user, body, ifMatch, requestId);
     return ok(toAnalyticsConfigDto(state), 'Analytics configuration updated', { ETag: `"${state.version}"` });
   },
 );

@@ -19,8 +19,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ body, headers, user, requestId }) => {
-    const state = await updateAnalyticsThresholds(user, body, headers['if-match'], requestId);
+  async ({ body, ifMatch, user, requestId }) => {
+    const state = await updateAnalyticsThresholds(user, body, ifMatch, requestId);
     return ok(toAnalyticsConfigDto(state), 'Analytics thresholds updated', { ETag: `"${state.version}"` });
   },
 );

@@ -12,8 +12,8 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Locked, or a balance would go negative' } },
   },
-  async ({ params, headers, user, requestId }) => {
-    await deleteMovementFor(user, params.flockId, params.cycleId, params.movementId, headers['if-match'], requestId);
+  async ({ params, ifMatch, user, requestId }) => {
+    await deleteMovementFor(user, params.flockId, params.cycleId, params.movementId, ifMatch, requestId);
     return noContent();
   },
 );

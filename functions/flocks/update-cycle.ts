@@ -18,8 +18,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => {
-    const saved = await updateCycleFor(user, params.flockId, params.cycleId, body, headers['if-match'], requestId);
+  async ({ params, body, ifMatch, user, requestId }) => {
+    const saved = await updateCycleFor(user, params.flockId, params.cycleId, body, ifMatch, requestId);
     return ok(toCycleDto(saved), 'Cycle updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -19,8 +19,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => {
-    const saved = await updateFlockFor(user, params.flockId, body, headers['if-match'], requestId);
+  async ({ params, body, ifMatch, user, requestId }) => {
+    const saved = await updateFlockFor(user, params.flockId, body, ifMatch, requestId);
     return ok(toFlockDto(saved), 'Flock updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -18,8 +18,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => {
-    const movement = await updateMovementFor(user, params.flockId, params.cycleId, params.movementId, body, headers['if-match'], requestId);
+  async ({ params, body, ifMatch, user, requestId }) => {
+    const movement = await updateMovementFor(user, params.flockId, params.cycleId, params.movementId, body, ifMatch, requestId);
     return ok(movement, 'Movement updated', { ETag: `"${movement.version}"` });
   },
 );

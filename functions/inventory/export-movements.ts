@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { exportMovementsFor, EXPORT_MAX_ROWS } from '../../shared/services/inventory.js';
-import { MOVEMENT_CSV_COLUMNS } from '../../shared/domain/csv.js';
+import { MOVEMENT_CSV_COLUMNS } from '../../shared/presentation/csv.js';
 import { inventoryExportQuery } from '../../schemas/compiled/inventory.js';
 
 export const handler = httpHandler(

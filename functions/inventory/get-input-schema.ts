@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { NotFound } from '../../shared/errors.js';
-import { findInputSchema } from '../../shared/domain/input-schemas.js';
+import { findInputSchema } from '../../shared/presentation/input-schemas.js';
 import { MOVEMENT_TYPES, InputSchemaDto } from '../../schemas/movements.js';
 import { movementTypeParams } from '../../schemas/compiled/movements.js';
 import { Success } from '../../schemas/common.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { allInputSchemas } from '../../shared/domain/input-schemas.js';
+import { allInputSchemas } from '../../shared/presentation/input-schemas.js';
 import { InputSchemaDto } from '../../schemas/movements.js';
 import { Success } from '../../schemas/common.js';
 

@@ -8,7 +8,7 @@ import { RecommendationResponse } from '../../schemas/optimization.js';
 export const handler = httpHandler(
   {
     capability: 'manage_system',
-    summary: 'Write an optimization recommendation for a flock (seed: {flockId, category, description, expectedBenefit})',
+    summary: 'Write an optimization recommendation for a flock (body: {flockId, category, description, expectedBenefit})',
     description: 'Attached to the flock’s active cycle unless `cycleId` names another of its cycles. Starts `open`; `Idempotency-Key` makes retries safe.',
     body: createRecommendationBody,
     headers: IDEMPOTENCY_KEY,

@@ -1,5 +1,6 @@
 import { publicHandler } from '../../shared/http/handler.js';
-import { MethodNotAllowed, NotFound } from '../../shared/errors.js';
+import { NotFound } from '../../shared/errors.js';
+import { MethodNotAllowed } from '../../shared/http/errors.js';
 import { allowedMethods } from '../../shared/http/route-match.js';
 import { preflight } from '../../shared/http/responses.js';
 import { notFoundParams } from '../../schemas/compiled/public.js';

@@ -1,17 +1,21 @@
 import { publicHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { settings } from '../../shared/config/env.js';
-import { ENDPOINT_GROUPS, SERVICE } from '../../shared/domain/service-info.js';
+import { availableGroups, SERVICE } from '../../shared/presentation/service-info.js';
 import { ServiceInfo } from '../../schemas/public.js';
+import routes from '../../schemas/compiled/routes.json' with { type: 'json' };
+
+/** Only the groups that have a route, from the route list the build generates (no file is read at cold start). */
+const ENDPOINTS = availableGroups(routes);
 
 export const handler = publicHandler(
   {
-    summary: 'Service metadata: name, version 2.0.0 and the base path of every endpoint group',
+    summary: 'Service metadata: name, version 2.0.0 and the base path of every endpoint group that has routes',
     responses: { 200: { description: 'Service metadata', schema: ServiceInfo } },
   },
   async () =>
     ok(
-      { ...SERVICE, environment: settings().stage, endpoints: ENDPOINT_GROUPS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } },
+      { ...SERVICE, environment: settings().stage, endpoints: ENDPOINTS, links: { docs: '/docs', openapi: '/openapi.json', health: '/health' } },
       `${SERVICE.name} ${SERVICE.version}`,
     ),
 );

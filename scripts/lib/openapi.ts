@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { ENDPOINT_GROUPS, SERVICE } from '../../shared/domain/service-info.js';
+import { availableGroups, SERVICE } from '../../shared/presentation/service-info.js';
 import { limiterClassesFor, rateLimits } from '../../shared/config/rate-limits.js';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
 import type { RouteSpec } from '../../shared/http/context.js';
@@ -133,7 +133,7 @@ export async function buildOpenApi(): Promise<Json> {
       description:
         'Serverless REST API for running poultry farms. Authenticate with `POST /api/v1/auth/login` and send `Authorization: Bearer <token>`. ' +
         'Success bodies are `{message, data}` (lists add `page: {limit, nextCursor}`), errors `{error}` (validation adds `details: [{field, message}]`). ' +
-        `Endpoint groups: ${Object.values(ENDPOINT_GROUPS)
+        `Endpoint groups: ${Object.values(availableGroups(routes))
           .map((g) => g.basePath)
           .join(', ')}.`,
     },

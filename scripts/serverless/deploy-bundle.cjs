@@ -2,7 +2,7 @@
 /**
  * serverless-esbuild for deploy packages only (one minified bundle per function). Its offline and
  * `invoke local` hooks are removed: local runs use ONE code-split esbuild build of all handlers
- * (scripts/build.ts → dist/), because per-function builds take ~50 s and GBs at 150 routes (STACK.md).
+ * (scripts/build.ts → dist/), because per-function builds take ~50 s and GBs at 150 routes (docs/decisions.md).
  */
 const EsbuildServerlessPlugin = require('serverless-esbuild');
 

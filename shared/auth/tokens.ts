@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
-import { Unauthorized } from '../errors.js';
+import { Unauthenticated } from '../errors.js';
 
 /**
  * Access tokens: HS256 JWTs signed with JWT_SECRET (≥ 32 bytes). One pinned algorithm; `iss`, `aud`,
@@ -58,8 +58,8 @@ export async function verifyToken(token: string): Promise<VerifiedToken> {
     });
     return { userId: payload.sub!, jti: payload.jti!, expiresAt: payload.exp! };
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw new Unauthorized('Token has expired');
-    if (err instanceof joseErrors.JOSEError) throw new Unauthorized('Invalid token');
+    if (err instanceof joseErrors.JWTExpired) throw new Unauthenticated('Token has expired');
+    if (err instanceof joseErrors.JOSEError) throw new Unauthenticated('Invalid token');
     throw err;
   }
 }

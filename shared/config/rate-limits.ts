@@ -1,6 +1,6 @@
 import defaults from './rate-limits.json' with { type: 'json' };
 
-/** The four limiter classes of the contract (seed "Limits"): general applies to every route but /health. */
+/** The four limiter classes of the interface contract (service version 2.0.0): general applies to every route but /health. */
 export const LIMITER_CLASSES = ['general', 'auth', 'read', 'date'] as const;
 export type LimiterClass = (typeof LIMITER_CLASSES)[number];
 

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { ANALYTICS_CONFIG_HISTORY_PARTITION, analyticsConfigKey, analyticsConfigVersionKey } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
-import { Conflict, type HttpError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
 /**
@@ -34,7 +34,7 @@ export async function getStoredAnalyticsConfig(): Promise<AnalyticsConfigVersion
 }
 
 /** Writes version `next.version`, on the condition that the stored one is still `next.version − 1` (0: none stored). */
-export async function saveAnalyticsConfig(next: AnalyticsConfigVersion, extra: TransactItem[], onConflict: () => HttpError): Promise<void> {
+export async function saveAnalyticsConfig(next: AnalyticsConfigVersion, extra: TransactItem[], onConflict: () => AppError): Promise<void> {
   const T = tableName();
   const previous = next.version - 1;
   await transact(

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/env.js';
 import type { Key } from './keys.js';
-import { Conflict, DuplicateRequest, type HttpError } from '../errors.js';
+import { Conflict, DuplicateRequest, type AppError } from '../errors.js';
 
 /** The only DynamoDB client of the service. Local endpoints (DynamoDB Local) get fixed fake credentials. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -59,7 +59,7 @@ export type { TransactItem };
  * Runs a TransactWriteItems (all or nothing). When a condition fails, `onConditionFailed(index)` names
  * the typed error for the item that failed (e.g. the e-mail uniqueness item → 409).
  */
-export async function transact(items: TransactItem[], onConditionFailed: (index: number) => HttpError): Promise<void> {
+export async function transact(items: TransactItem[], onConditionFailed: (index: number) => AppError): Promise<void> {
   // Concurrent transactions on the same item cancel each other (TransactionConflict) before any condition
   // is judged: retry those with jittered backoff, so only real condition failures reach the caller.
   for (let attempt = 1; ; attempt++) {
@@ -112,7 +112,7 @@ const TRANSIENT = new Set([
   'ThrottlingException',
   'RequestLimitExceeded',
   'InternalServerError',
-  'ServiceUnavailable',
+  'Unavailable',
   'TimeoutError',
   'AbortError',
   'TransactionInProgressException',

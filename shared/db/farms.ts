@@ -3,7 +3,7 @@ import { ulid } from 'ulidx';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
-import { BadRequest, Conflict, NotFound, type HttpError } from '../errors.js';
+import { Invalid, Conflict, NotFound, type AppError } from '../errors.js';
 
 /**
  * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
@@ -199,7 +199,7 @@ export async function listAllFarms(opts: { limit: number; cursor?: string }): Pr
  */
 export async function createFarm(
   farm: FarmRecord,
-  opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number; onRefused: () => HttpError } },
+  opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number; onRefused: () => AppError } },
 ): Promise<void> {
   const T = tableName();
   const items: TransactItem[] = [{ Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } }];
@@ -281,7 +281,7 @@ export async function listHouses(farmId: string, opts: { limit: number; cursor?:
   const start = decodeCursor(opts.cursor, partition);
   // A cursor of this partition but outside the house range would make DynamoDB reject the query.
   if (start && !(typeof start.SK === 'string' && start.SK.startsWith(HOUSE_SK_PREFIX) && Object.keys(start).length === 2)) {
-    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
   }
   const res = await db().send(
     new QueryCommand({

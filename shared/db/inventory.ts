@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BadRequest } from '../errors.js';
+import { Invalid } from '../errors.js';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
@@ -98,7 +98,7 @@ export interface MovementSearch {
 }
 
 const KEY_ATTRIBUTES = ['GSI2PK', 'GSI2SK', 'PK', 'SK'] as const;
-const invalidCursor = () => new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+const invalidCursor = () => new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
 
 /** The Query of a search: the date range is the key condition on `<date>#<id>`, type and flock are filters. */
 function searchQuery(s: MovementSearch) {

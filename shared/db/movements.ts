@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
 import { BALANCES, withdrawalEnd } from '../domain/ledger.js';
 import type { MovementType } from '../../schemas/movements.js';
-import { Conflict, type HttpError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import {
@@ -177,7 +177,7 @@ export interface LedgerWrite {
   deletes?: Array<{ movement: MovementRecord; createdAfter: string }>;
   /** Everything else that must commit with it (audit, the idempotent response); a failure there is `onExtraFailed`. */
   extra?: TransactItem[];
-  onExtraFailed?: (index: number) => HttpError;
+  onExtraFailed?: (index: number) => AppError;
 }
 
 /**

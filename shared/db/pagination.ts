@@ -1,4 +1,4 @@
-import { BadRequest } from '../errors.js';
+import { Invalid } from '../errors.js';
 
 /**
  * Opaque cursors: base64url of the LastEvaluatedKey. A cursor is only accepted for the partition it
@@ -22,7 +22,7 @@ export function decodeCursor(cursor: string | undefined, partition: Record<strin
     !Array.isArray(key) &&
     Object.values(key).every((v) => typeof v === 'string') &&
     Object.entries(partition).every(([k, v]) => (key as Record<string, unknown>)[k] === v);
-  if (!valid) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  if (!valid) throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
   return key as Record<string, unknown>;
 }
 
@@ -56,6 +56,6 @@ export function decodeMultiCursor(
         !Array.isArray(key) &&
         key[partitionAttribute] === partitions[index] &&
         Object.values(key).every((v) => typeof v === 'string')));
-  if (!valid) throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+  if (!valid) throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
   return { index, key: key ?? undefined };
 }

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
-import { Conflict, type HttpError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 import type { Evidence } from '../domain/optimization.js';
 
 /**
@@ -85,7 +85,7 @@ export function proposalPut(r: RecommendationRecord & { cycleId: string; rule: s
   };
 }
 
-export async function createRecommendations(items: TransactItem[], onFailed: (index: number) => HttpError): Promise<void> {
+export async function createRecommendations(items: TransactItem[], onFailed: (index: number) => AppError): Promise<void> {
   await transact(items, onFailed);
 }
 

@@ -1,7 +1,7 @@
 import { tableName, transact, type TransactItem } from './client.js';
 import { dayRollupKey, waterReadingKey } from './keys.js';
 import { cycleOpenCheck } from './weights.js';
-import { Conflict, type HttpError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 
 /**
  * Drinking-water readings: the reading itself and its pH appended to the day's rollup (`waterPh`), in one
@@ -28,7 +28,7 @@ export interface WaterReadingRecord {
   createdBy: string;
 }
 
-export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => HttpError): Promise<void> {
+export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => AppError): Promise<void> {
   const T = tableName();
   const items: TransactItem[] = [
     {

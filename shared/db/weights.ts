@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayAggregate, WeightMethod } from '../domain/weights.js';
-import { BadRequest, type HttpError } from '../errors.js';
+import { Invalid, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
@@ -116,7 +116,7 @@ export function cycleOpenCheck(cycle: Pick<CycleRecord, 'flockId' | 'id'>): Tran
 }
 
 /** One TransactWriteItems: the sessions, the cycle's latest weight (or open check) and the idempotent response. */
-export async function writeWeights(items: TransactItem[], onConditionFailed: (index: number) => HttpError): Promise<void> {
+export async function writeWeights(items: TransactItem[], onConditionFailed: (index: number) => AppError): Promise<void> {
   await transact(items, onConditionFailed);
 }
 
@@ -149,7 +149,7 @@ export async function listWeights(cycleId: string, opts: { limit: number; cursor
   const pk = cyclePartition(cycleId);
   const start = decodeCursor(opts.cursor, { PK: pk });
   if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX))
-    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
   const names: Record<string, string> = {};
   const projection = LISTED.map((f, i) => {
     names[`#p${i}`] = f;

@@ -1,6 +1,7 @@
 /**
  * The capability catalogue (GET /api/v1/admin/capabilities) and the roles' default sets.
- * The seed's six names keep their meaning; the others guard the groups the seed leaves open.
+ * The six names of the interface contract (service version 2.0.0) keep their meaning; the others guard
+ * the groups the contract leaves open.
  * Admin-only capabilities can never be held by a non-admin, even explicitly.
  */
 export const CAPABILITIES = {

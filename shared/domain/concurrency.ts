@@ -1,21 +1,28 @@
 import { Conflict, PreconditionFailed } from '../errors.js';
 
-/** Optimistic concurrency for every PATCH: the version a client read, from `If-Match` or the body. */
-
-/** Reads a version from an `If-Match` header (`"3"`, `W/"3"` or `3`); undefined when absent or not a version. */
-export function versionFromIfMatch(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const m = /^(?:W\/)?"?(\d{1,15})"?$/.exec(header.trim());
-  return m ? Number(m[1]) : Number.NaN;
+/**
+ * Optimistic concurrency for every change: the version the caller read, given as a precondition (an
+ * entry point's own way of naming it, such as an HTTP `If-Match`, described by `source` for the
+ * message) and/or stated with the change itself (`version` in a body).
+ */
+export interface Precondition {
+  version: number;
+  source: string;
+}
+export interface ExpectedVersion {
+  precondition?: Precondition | undefined;
+  stated?: number | undefined;
 }
 
 /**
- * The version a write must be conditioned on: a stale `If-Match` is 412, a stale body `version` 409;
- * without either, the version just read (the conditional write still turns a concurrent change into 409).
+ * The version a write must be conditioned on: a stale precondition is PreconditionFailed, a stale stated
+ * version a Conflict; without either, the version just read (the conditional write still turns a
+ * concurrent change into a Conflict).
  */
-export function expectedVersion(current: number, ifMatch: string | undefined, bodyVersion: number | undefined, what: string): number {
-  const header = versionFromIfMatch(ifMatch);
-  if (header !== undefined && header !== current) throw new PreconditionFailed(`If-Match ${ifMatch} does not match the current version ${current} of ${what}`);
-  if (bodyVersion !== undefined && bodyVersion !== current) throw new Conflict(`${what} is at version ${current}, not ${bodyVersion}; read it again and retry`);
+export function expectedVersion(current: number, expected: ExpectedVersion, what: string): number {
+  const { precondition, stated } = expected;
+  if (precondition && precondition.version !== current)
+    throw new PreconditionFailed(`${precondition.source} does not match the current version ${current} of ${what}`);
+  if (stated !== undefined && stated !== current) throw new Conflict(`${what} is at version ${current}, not ${stated}; read it again and retry`);
   return current;
 }

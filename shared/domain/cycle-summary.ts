@@ -1,48 +1,35 @@
 /**
- * The cycle summary (seed: "cycle summary with aggregate data") from the running counters kept on the
- * cycle record, so it costs one read however many movements the cycle has. KPI formulas: DOMAIN.md.
+ * The cycle summary (the interface contract's "cycle summary with aggregate data") from the running
+ * counters kept on the cycle record, so it costs one read however many movements the cycle has. KPI
+ * formulas: docs/domain.md.
  */
-export interface CycleCounters {
-  placed: number;
-  transferredIn: number;
-  deaths: number;
-  culls: number;
-  sold: number;
-  transferredOut: number;
-  alive: number;
-  feedDeliveredKg: number;
-  feedConsumedKg: number;
-  eggsCollected: number;
-  eggsCracked: number;
-  eggsDirty: number;
-  eggsSold: number;
-  eggsLost: number;
-  waterLiters: number;
-  medications: number;
-  vaccinations: number;
-  movementCount: number;
-}
+import { recordOf } from './counters.js';
 
-export const ZERO_COUNTERS: CycleCounters = {
-  placed: 0,
-  transferredIn: 0,
-  deaths: 0,
-  culls: 0,
-  sold: 0,
-  transferredOut: 0,
-  alive: 0,
-  feedDeliveredKg: 0,
-  feedConsumedKg: 0,
-  eggsCollected: 0,
-  eggsCracked: 0,
-  eggsDirty: 0,
-  eggsSold: 0,
-  eggsLost: 0,
-  waterLiters: 0,
-  medications: 0,
-  vaccinations: 0,
-  movementCount: 0,
-};
+/** The running counters kept on the cycle record (the ledger adds to them: ./ledger.ts), named once. */
+export const CYCLE_COUNTERS = [
+  'placed',
+  'transferredIn',
+  'deaths',
+  'culls',
+  'sold',
+  'transferredOut',
+  'alive',
+  'feedDeliveredKg',
+  'feedConsumedKg',
+  'eggsCollected',
+  'eggsCracked',
+  'eggsDirty',
+  'eggsSold',
+  'eggsLost',
+  'waterLiters',
+  'medications',
+  'vaccinations',
+  'movementCount',
+] as const;
+export type CycleCounter = (typeof CYCLE_COUNTERS)[number];
+export type CycleCounters = Record<CycleCounter, number>;
+
+export const ZERO_COUNTERS: CycleCounters = recordOf(CYCLE_COUNTERS, () => 0);
 
 const DAY = 86_400_000;
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -62,7 +49,7 @@ export function cycleKpis(c: CycleCounters, latestWeight: { grams: number } | nu
   else if (c.feedConsumedKg === 0) notes.push('FCR needs feed consumed');
   else fcr = round(c.feedConsumedKg / ((c.alive * latestWeight.grams) / 1000), 3);
   return {
-    // DOMAIN.md: deaths ÷ placed × 100 (culls, sales and transfers are kept apart); birds transferred in count as placed.
+    // Deaths ÷ placed × 100 (culls, sales and transfers are kept apart); birds transferred in count as placed (docs/domain.md).
     mortalityPct: housed ? round((c.deaths / housed) * 100, 2) : null,
     // Birds alive or shipped (sold, transferred out) ÷ placed × 100.
     livabilityPct: housed ? round(((c.alive + c.sold + c.transferredOut) / housed) * 100, 2) : null,

@@ -2,7 +2,7 @@ import type { MovementInput } from '../../schemas/movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 import type { FieldError } from '../errors.js';
 
-/** The movements one day's form stands for (DESIGN §8: the daily form writes the matching movements). */
+/** The movements one day's form stands for (submitting the form writes them). */
 export function movementsOfForm(form: DailyRecordBody): MovementInput[] {
   const { date } = form;
   const out: MovementInput[] = [];
@@ -27,10 +27,10 @@ export function movementsOfForm(form: DailyRecordBody): MovementInput[] {
 export function formProblems(form: Partial<DailyRecordBody>): FieldError[] {
   const problems: FieldError[] = [];
   const eggs = form.eggsCollected ?? 0;
-  if ((form.eggsCracked ?? 0) > eggs) problems.push({ field: 'body.eggsCracked', message: 'must not exceed eggsCollected' });
-  if ((form.eggsDirty ?? 0) > eggs) problems.push({ field: 'body.eggsDirty', message: 'must not exceed eggsCollected' });
+  if ((form.eggsCracked ?? 0) > eggs) problems.push({ field: 'eggsCracked', message: 'must not exceed eggsCollected' });
+  if ((form.eggsDirty ?? 0) > eggs) problems.push({ field: 'eggsDirty', message: 'must not exceed eggsCollected' });
   if (form.temperatureMinC !== undefined && form.temperatureMaxC !== undefined && form.temperatureMinC > form.temperatureMaxC) {
-    problems.push({ field: 'body.temperatureMinC', message: 'must not be above temperatureMaxC' });
+    problems.push({ field: 'temperatureMinC', message: 'must not be above temperatureMaxC' });
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 /**
- * The dashboard's figures (GET /api/v1/dashboard, DESIGN §9), pure: built from what the rollups already
+ * The dashboard's figures (GET /api/v1/dashboard), pure: built from what the rollups already
  * hold (each active cycle's running counters, its daily rollups of today and yesterday, today's daily
  * form, the farm's stock and running withdrawals), never from raw movements.
  */

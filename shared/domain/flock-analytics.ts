@@ -1,8 +1,8 @@
 /**
  * Flock analytics (pure): the KPIs of a cycle computed from the running counters kept on its record
  * (../db/cycles.ts), so a flock's history, a comparison of flocks and a farm ranking read one item per
- * cycle and never a daily rollup or a movement. Formulas: ../../shared/DOMAIN.md, through the helpers of
- * the KPI engine (./analytics/kpis.ts) and the cycle summary (./cycle-summary.ts).
+ * cycle and never a daily rollup or a movement. Formulas: docs/domain.md, through the helpers of
+ * the KPI engine (./analytics/kpis/) and the cycle summary (./cycle-summary.ts).
  *
  * Conventions (the engine's, restricted to what the counters know):
  * - Housed = placed + transferred in. Mortality % = deaths ÷ housed × 100; livability % = (alive + sold +
@@ -24,7 +24,11 @@ import { ageDays as cycleAgeDays, daysBetween, type CycleCounters } from './cycl
 import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';
 import { figure, fmt, missing } from './analytics/figures.js';
 import type { Figure } from './analytics/inputs.js';
-import { epefOf, fcrOf, isLayingType, livabilityPct, mortalityPct, waterFeedRatio, type DatedFigure } from './analytics/kpis.js';
+import { livabilityPct, mortalityPct } from './analytics/kpis/birds.js';
+import { epefOf, fcrOf } from './analytics/kpis/broiler.js';
+import { isLayingType } from './analytics/kpis/context.js';
+import { waterFeedRatio } from './analytics/kpis/feed-water.js';
+import type { DatedFigure } from './analytics/kpis/types.js';
 import { round, type BirdType } from './weights.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -386,8 +390,8 @@ export function parseCompareSelection(query: { flockIds?: string; cycles?: strin
   const refs: CompareRef[] = [];
   const seen = new Set<string>();
   split(query.flockIds).forEach((id, i) => {
-    if (!ULID.test(id)) problems.push({ field: 'query.flockIds', message: id ? `item ${i + 1} "${id}" is not a flock id (a ULID)` : `item ${i + 1} is empty` });
-    else if (seen.has(id)) problems.push({ field: 'query.flockIds', message: `flock ${id} is named twice` });
+    if (!ULID.test(id)) problems.push({ field: 'flockIds', message: id ? `item ${i + 1} "${id}" is not a flock id (a ULID)` : `item ${i + 1} is empty` });
+    else if (seen.has(id)) problems.push({ field: 'flockIds', message: `flock ${id} is named twice` });
     else {
       seen.add(id);
       refs.push({ kind: 'flock', flockId: id });
@@ -395,10 +399,10 @@ export function parseCompareSelection(query: { flockIds?: string; cycles?: strin
   });
   split(query.cycles).forEach((pair, i) => {
     const [flockId, cycleId, ...more] = pair.split(':').map((x) => x.trim());
-    if (!pair) problems.push({ field: 'query.cycles', message: `item ${i + 1} is empty` });
+    if (!pair) problems.push({ field: 'cycles', message: `item ${i + 1} is empty` });
     else if (more.length || !flockId || !cycleId || !ULID.test(flockId) || !ULID.test(cycleId))
-      problems.push({ field: 'query.cycles', message: `item ${i + 1} "${pair}" is not flockId:cycleId (two ULIDs)` });
-    else if (seen.has(`${flockId}:${cycleId}`)) problems.push({ field: 'query.cycles', message: `cycle ${cycleId} of flock ${flockId} is named twice` });
+      problems.push({ field: 'cycles', message: `item ${i + 1} "${pair}" is not flockId:cycleId (two ULIDs)` });
+    else if (seen.has(`${flockId}:${cycleId}`)) problems.push({ field: 'cycles', message: `cycle ${cycleId} of flock ${flockId} is named twice` });
     else {
       seen.add(`${flockId}:${cycleId}`);
       refs.push({ kind: 'cycle', flockId, cycleId });
@@ -406,10 +410,10 @@ export function parseCompareSelection(query: { flockIds?: string; cycles?: strin
   });
   const count = split(query.flockIds).length + split(query.cycles).length;
   if (query.flockIds === undefined && query.cycles === undefined) {
-    problems.push({ field: 'query.flockIds', message: `name ${COMPARE_MIN} to ${COMPARE_MAX} flocks (flockIds=a,b) and/or cycles (cycles=flockId:cycleId,…)` });
+    problems.push({ field: 'flockIds', message: `name ${COMPARE_MIN} to ${COMPARE_MAX} flocks (flockIds=a,b) and/or cycles (cycles=flockId:cycleId,…)` });
   } else if (count < COMPARE_MIN || count > COMPARE_MAX) {
     problems.push({
-      field: query.flockIds !== undefined ? 'query.flockIds' : 'query.cycles',
+      field: query.flockIds !== undefined ? 'flockIds' : 'cycles',
       message: `compare takes ${COMPARE_MIN} to ${COMPARE_MAX} items (flocks and cycles together); got ${count}`,
     });
   }

@@ -6,19 +6,30 @@
  * net change of each balance.
  */
 import type { MovementInput, MovementType } from '../../schemas/movements.js';
+import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
+import type { CycleCounter } from './cycle-summary.js';
 
 export type Target = { kind: 'cycle' } | { kind: 'feed'; feedType: string } | { kind: 'eggs' } | { kind: 'day'; date: string };
 
-export interface Delta {
-  target: Target;
-  attribute: string;
-  amount: number;
-}
+/**
+ * What a movement adds to on the cycle record: its counters, and `soldWeightKg` (live kg of the sales
+ * that gave a weight), which the record keeps but the cycle summary does not read.
+ */
+export type CycleAttribute = CycleCounter | 'soldWeightKg';
+/** What a movement adds to on the day's rollup: its counters, and one key of a per-key counter (`deathsByCause.heat`). */
+export type DayAttribute = DayCounter | `${DayCounterMap}.${string}`;
+
+/** One counter change: a counter of the target record (a misspelt counter does not compile) and the amount added. */
+export type Delta =
+  | { target: { kind: 'cycle' }; attribute: CycleAttribute; amount: number }
+  | { target: { kind: 'day'; date: string }; attribute: DayAttribute; amount: number }
+  | { target: { kind: 'feed'; feedType: string }; attribute: 'kg'; amount: number }
+  | { target: { kind: 'eggs' }; attribute: 'count'; amount: number };
 
 /** Balances that may never go below zero, per target kind. */
-export const BALANCES: Record<Target['kind'], string | undefined> = { cycle: 'alive', feed: 'kg', eggs: 'count', day: undefined };
+export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; day: undefined } = { cycle: 'alive', feed: 'kg', eggs: 'count', day: undefined };
 
-const BIRDS_OUT: Partial<Record<MovementType, string>> = {
+const BIRDS_OUT: Partial<Record<MovementType, CycleCounter & DayCounter>> = {
   bird_mortality: 'deaths',
   bird_cull: 'culls',
   bird_sale: 'sold',
@@ -27,8 +38,8 @@ const BIRDS_OUT: Partial<Record<MovementType, string>> = {
 
 /** The counter changes one movement causes (`sign` −1 reverses them). `feedType` is the resolved feed type for consumption. */
 export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?: string): Delta[] {
-  const cycle = (attribute: string, amount: number): Delta => ({ target: { kind: 'cycle' }, attribute, amount: sign * amount });
-  const day = (attribute: string, amount: number): Delta => ({ target: { kind: 'day', date: m.date }, attribute, amount: sign * amount });
+  const cycle = (attribute: CycleAttribute, amount: number): Delta => ({ target: { kind: 'cycle' }, attribute, amount: sign * amount });
+  const day = (attribute: DayAttribute, amount: number): Delta => ({ target: { kind: 'day', date: m.date }, attribute, amount: sign * amount });
   const out: Delta[] = [cycle('movementCount', 1)];
   switch (m.type) {
     case 'bird_inflow':
@@ -103,10 +114,10 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
   return out;
 }
 
-type Counter = (attribute: string, amount: number) => Delta;
+type Counter<A> = (attribute: A, amount: number) => Delta;
 
 /** A sale's weight and money: priced sales at their unitPrice; unpriced ones by weight (when given) or per head (analytics prices them). */
-function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Counter, day: Counter): Delta[] {
+function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Counter<CycleAttribute>, day: Counter<DayAttribute>): Delta[] {
   const out: Delta[] = [];
   if (m.totalWeightKg !== undefined) out.push(cycle('soldWeightKg', m.totalWeightKg), day('soldWeightKg', m.totalWeightKg));
   if (m.unitPrice !== undefined) out.push(day('birdsSoldPriced', m.quantity), day('birdSaleRevenuePriced', m.quantity * m.unitPrice));
@@ -184,9 +195,9 @@ export interface FieldProblem {
 /** A record of a cycle (movement, reading) dates within it: not before its start, not after its end, not in the future. */
 export function recordDateProblems(date: string, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
   const out: FieldProblem[] = [];
-  if (date < cycle.startDate) out.push({ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` });
-  if (date > latestDate) out.push({ field: 'body.date', message: 'must not be in the future' });
-  if (cycle.endDate && date > cycle.endDate) out.push({ field: 'body.date', message: `must not be after the cycle's end date ${cycle.endDate}` });
+  if (date < cycle.startDate) out.push({ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` });
+  if (date > latestDate) out.push({ field: 'date', message: 'must not be in the future' });
+  if (cycle.endDate && date > cycle.endDate) out.push({ field: 'date', message: `must not be after the cycle's end date ${cycle.endDate}` });
   return out;
 }
 
@@ -199,15 +210,15 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
   const out = recordDateProblems(m.date, cycle, latestDate);
   if (m.type === 'egg_collection') {
     for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
-      if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `body.${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });
+      if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });
     }
     const graded = Object.values(m.grades ?? {}).reduce((a, b) => a + b, 0);
-    if (graded > m.totalEggs) out.push({ field: 'body.grades', message: `add up to ${graded}, more than totalEggs (${m.totalEggs})` });
+    if (graded > m.totalEggs) out.push({ field: 'grades', message: `add up to ${graded}, more than totalEggs (${m.totalEggs})` });
   }
   if (m.type === 'feed_delivery') {
-    if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'body.orderedDate', message: 'must not be after the delivery date' });
+    if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'orderedDate', message: 'must not be after the delivery date' });
     if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate)
-      out.push({ field: 'body.expectedDate', message: 'must not be before the order date' });
+      out.push({ field: 'expectedDate', message: 'must not be before the order date' });
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 import type { Anomaly } from './analytics/anomalies.js';
 import type { BreedComparison, ComparisonDay } from './analytics/comparison.js';
-import type { CycleKpis } from './analytics/kpis.js';
+import type { CycleKpis } from './analytics/kpis/types.js';
 import { round } from './weights.js';
 
 export interface Evidence {

@@ -41,7 +41,7 @@ export function checkDailyRecord(record: Record<string, unknown>, stage: Stage):
   const water = record.waterLiters;
   if (typeof feed === 'number' && typeof water === 'number' && feed > 0) {
     const ratio = water / feed;
-    // DOMAIN.md: water:feed 1.6–2.0 is normal.
+    // Water:feed 1.6–2.0 is normal (docs/domain.md).
     if (ratio < 1.6 || ratio > 2.0) warnings.push(`water:feed ratio ${ratio.toFixed(2)} is outside the normal 1.6–2.0`);
   }
   if (typeof record.humidityPct === 'number' && (record.humidityPct < 30 || record.humidityPct > 85))

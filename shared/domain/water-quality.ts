@@ -1,8 +1,8 @@
 import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
 
 /**
- * Drinking-water pH against the thresholds (DOMAIN.md: 6.0–8.0 acceptable, 6.8–7.5 typical, below 6.3
- * performance suffers). Pure: the reading and the thresholds in force.
+ * Drinking-water pH against the thresholds (defaults, docs/domain.md: 6.0–8.0 acceptable, 6.8–7.5
+ * typical, below 6.3 performance suffers). Pure: the reading and the thresholds in force.
  */
 export type PhAssessment = 'low' | 'below_optimum' | 'acceptable' | 'high';
 

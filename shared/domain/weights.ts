@@ -1,7 +1,7 @@
 /**
  * Body-weight rules (pure, no I/O): sample statistics, uniformity, confidence of a weighing session,
  * the production phase from bird type and age, and the running per-day aggregates of automatic scales.
- * Definitions: ../shared/DOMAIN.md (CV % = sample SD (n−1) ÷ mean × 100; uniformity % = share of the
+ * Definitions: docs/domain.md (CV % = sample SD (n−1) ÷ mean × 100; uniformity % = share of the
  * weighed birds within ±10 % of the mean).
  */
 import { daysBetween } from './cycle-summary.js';
@@ -20,7 +20,7 @@ export const MAX_PLAUSIBLE_GRAMS = 10_000;
 export const OUTLIER_TOLERANCE = 0.5;
 /** The median filter needs at least this many plausible readings in the day (with 2 it cannot tell which is wrong). */
 export const OUTLIER_MIN_READINGS = 3;
-/** Uniformity band: ±10 % of the mean (DOMAIN.md). */
+/** Uniformity band: ±10 % of the mean (docs/domain.md). */
 export const UNIFORMITY_BAND = 0.1;
 
 export const round = (n: number, digits: number): number => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -87,9 +87,9 @@ export function confidenceOf(input: { method: WeightMethod; n: number | null; cv
  *   programme feeds starter to day 10 and the Ross handbook treats the first 10 days as brooding),
  *   growing 11–24 (grower diet), finishing from 25 (finisher diets to processing). Boundaries recalled
  *   from the Ross 308 nutrition specifications (2019/2022 editions): `approximate`.
- * - layer: brooding 0–27 (weeks 1–4: the pullet brooding temperatures of DOMAIN.md reach house ambient
+ * - layer: brooding 0–27 (weeks 1–4: pullet brooding temperatures come down to house ambient,
  *   18–20 °C from week 5), rearing 28–125, laying from day 126 (18 weeks: the Hy-Line Brown standard of
- *   DOMAIN.md starts production at week 18, 6.7 % hen-day; Lohmann Brown transfer/light stimulation ≈ 17–19 weeks).
+ *   docs/domain.md starts production at week 18, 6.7 % hen-day; Lohmann Brown transfer/light stimulation ≈ 17–19 weeks).
  * - breeder (broiler breeders): brooding 0–27, rearing 28–167, laying from day 168 (24 weeks: parent
  *   stock is light-stimulated at about 21–22 weeks and reaches 5 % production at about 24–25 weeks;
  *   Aviagen/Cobb parent-stock guides, `approximate`).
@@ -140,10 +140,10 @@ export interface ManualWeightInput {
 export function manualInputProblems(input: ManualWeightInput): Array<{ field: string; message: string }> {
   const hasGrams = input.grams !== undefined;
   const hasSamples = input.samples !== undefined;
-  if (hasGrams && hasSamples) return [{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }];
-  if (!hasGrams && !hasSamples) return [{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }];
+  if (hasGrams && hasSamples) return [{ field: 'samples', message: 'send either grams (one average) or samples (individual weighings), not both' }];
+  if (!hasGrams && !hasSamples) return [{ field: 'grams', message: 'is required unless samples (individual weighings) are sent' }];
   if (hasSamples && input.sampleSize !== undefined)
-    return [{ field: 'body.sampleSize', message: 'goes with grams only: with samples the sample size is their count' }];
+    return [{ field: 'sampleSize', message: 'goes with grams only: with samples the sample size is their count' }];
   return [];
 }
 

@@ -2,6 +2,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Capability } from '../domain/capabilities.js';
 import type { UserRecord } from '../db/users.js';
+import type { Caller } from '../domain/caller.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 
 /** What a route declares: who may call it and what it accepts. Read by the middleware and by the OpenAPI generator. */
@@ -31,10 +32,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   headers?: Record<string, string>;
 }
 
-export interface AuthUser extends UserRecord {
-  capabilities: ReadonlySet<Capability>;
-  token: { jti: string; expiresAt: number };
-}
+/** The signed-in user of a request: the Caller the use cases act for, with its record and token. */
+export type AuthUser = UserRecord & Caller & { token: { jti: string; expiresAt: number } };
 
 /** Per-request state the middleware fills in, stage by stage. */
 export interface RequestState {

@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { stateOf, type AuthUser, type RouteSpec } from './context.js';
 import type { HttpResponse } from './responses.js';
+import { ifMatchOf } from './request-headers.js';
+import type { Precondition } from '../domain/concurrency.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -12,7 +14,7 @@ import { authorize } from './middleware/authorize.js';
 import { validate } from './middleware/validate.js';
 
 /**
- * The one middleware stack every route uses, in the order of DESIGN §3:
+ * The one middleware stack every route uses, in this order (drawn in docs/architecture.md):
  * request context + log → security headers/CORS (on the way out) → typed errors → rate limit per
  * client → JSON body → auth limit per account → authenticate + user load → capability guard →
  * validation → rate-limit gate → handler. (The per-client count starts before the body is read, so bad
@@ -25,6 +27,8 @@ export interface HandlerInput<B, Q, P> {
   query: Q;
   params: P;
   headers: Record<string, string>;
+  /** The `If-Match` precondition of a change, when the request sends one. */
+  ifMatch: Precondition | undefined;
   requestId: string;
   event: APIGatewayProxyEvent;
 }
@@ -39,7 +43,7 @@ function build(spec: RouteSpec, fn: (event: APIGatewayProxyEvent) => Promise<Htt
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(requestContext())
     .use(securityHeaders())
-    .use(errorHandler())
+    .use(errorHandler(spec))
     .use(rateLimit())
     .use(jsonBody())
     .use(accountRateLimit())
@@ -58,6 +62,7 @@ function inputOf<B, Q, P>(event: APIGatewayProxyEvent): HandlerInput<B, Q, P> {
     query: state.query as Q,
     params: state.params as P,
     headers: state.headers,
+    ifMatch: ifMatchOf(state.headers),
     requestId: state.requestId,
     event,
   };

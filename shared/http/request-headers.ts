@@ -1,3 +1,5 @@
+import type { Precondition } from '../domain/concurrency.js';
+
 /** The request headers routes document in the OpenAPI document (RouteSpec.headers), described once. */
 export const IF_MATCH = { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' };
 export const IDEMPOTENCY_KEY = {
@@ -9,3 +11,16 @@ export const IDEMPOTENCY_KEY = {
 export const IF_MATCH_RESPONSES = {
   409: { description: 'Changed concurrently (or a stale `version` in the body)' },
 } as const;
+
+/** Reads a version from an `If-Match` header (`"3"`, `W/"3"` or `3`); undefined when absent, NaN when not a version. */
+export function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const m = /^(?:W\/)?"?(\d{1,15})"?$/.exec(header.trim());
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+/** The request's `If-Match` as the precondition of a change (a header that names no version never matches). */
+export function ifMatchOf(headers: Record<string, string>): Precondition | undefined {
+  const version = versionFromIfMatch(headers['if-match']);
+  return version === undefined ? undefined : { version, source: `If-Match ${headers['if-match']}` };
+}

@@ -17,11 +17,11 @@ import {
   verificationTokenPut,
 } from '../db/tokens.js';
 import { createUser, getUser, saveUser, type UserRecord } from '../db/users.js';
-import { BadRequest, Forbidden, Unauthorized } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import { Invalid, Forbidden, Unauthenticated } from '../errors.js';
+import type { Caller } from '../domain/caller.js';
 import type { SignupBody, LoginBody } from '../../schemas/auth.js';
 
-/** Sign-up, sign-in, sign-out and e-mail verification (DESIGN §5). */
+/** Sign-up, sign-in, sign-out and e-mail verification. */
 
 export function toUserDto(user: UserRecord) {
   return {
@@ -91,7 +91,7 @@ export async function login(body: LoginBody, requestId: string) {
         requestId,
       });
     }
-    throw new Unauthorized(INVALID_CREDENTIALS);
+    throw new Unauthenticated(INVALID_CREDENTIALS);
   }
   if (user.locked) throw new Forbidden('Account is locked');
   if (failures) await clearLoginFailures(email);
@@ -100,15 +100,16 @@ export async function login(body: LoginBody, requestId: string) {
 }
 
 function lockedOut(retryAfter: number) {
-  return new Forbidden(`Too many failed sign-in attempts; try again in ${Math.ceil(retryAfter / 60)} minute(s)`, { 'Retry-After': String(retryAfter) });
+  return new Forbidden(`Too many failed sign-in attempts; try again in ${Math.ceil(retryAfter / 60)} minute(s)`, retryAfter);
 }
 
-export async function logout(user: AuthUser, requestId: string): Promise<void> {
-  await revokeToken(user.token.jti, user.token.expiresAt, user.id);
-  await recordAudit({ actorId: user.id, action: 'auth.logout', targetType: 'token', targetId: user.token.jti, changes: { revoked: true }, requestId });
+/** Revokes the caller's token until it would have expired anyway. */
+export async function logout(user: Caller, token: { jti: string; expiresAt: number }, requestId: string): Promise<void> {
+  await revokeToken(token.jti, token.expiresAt, user.id);
+  await recordAudit({ actorId: user.id, action: 'auth.logout', targetType: 'token', targetId: token.jti, changes: { revoked: true }, requestId });
 }
 
-const invalidVerification = () => new BadRequest('Invalid or expired verification token', [{ field: 'body.token', message: 'is invalid or expired' }]);
+const invalidVerification = () => new Invalid('Invalid or expired verification token', [{ field: 'token', message: 'is invalid or expired' }]);
 
 export async function verifyEmail(token: string, requestId: string) {
   const hash = sha256(token);

@@ -3,30 +3,30 @@ import { ulid } from 'ulidx';
 import { hashPassword } from '../auth/passwords.js';
 import { capabilityGrantProblems, type Role } from '../domain/capabilities.js';
 import { diff, normalizeEmail } from '../domain/accounts.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
 import { clearLoginFailures } from '../db/tokens.js';
 import { createUser, deleteUser, getUserOrThrow, saveUser, type UserRecord } from '../db/users.js';
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { toUserDto } from './accounts.js';
 import { idempotent } from './idempotency.js';
 import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
 
-/** The admin control plane for users (DESIGN §5). Every change is audited in its own transaction. */
+/** The admin control plane for users. Every change is audited in its own transaction. */
 
 async function checkGrants(role: Role, capabilities: readonly string[] | null | undefined, farmIds: readonly string[] | undefined): Promise<void> {
   const details: FieldError[] = [];
-  for (const message of capabilities ? capabilityGrantProblems(role, capabilities) : []) details.push({ field: 'body.capabilities', message });
+  for (const message of capabilities ? capabilityGrantProblems(role, capabilities) : []) details.push({ field: 'capabilities', message });
   if (farmIds && farmIds.length > 0) {
     const known = await existingFarmIds(farmIds);
-    for (const id of farmIds) if (!known.has(id)) details.push({ field: 'body.farmIds', message: `unknown farm "${id}"` });
+    for (const id of farmIds) if (!known.has(id)) details.push({ field: 'farmIds', message: `unknown farm "${id}"` });
   }
   if (details.length > 0) throw new ValidationFailed(details);
 }
 
-export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, requestId: string, idempotencyKey?: string) {
+export async function createUserAsAdmin(actor: Caller, body: CreateUserBody, requestId: string, idempotencyKey?: string) {
   // The password is part of the request's fingerprint only as a hash: the stored fingerprint never holds it.
   const fingerprint = { ...body, password: createHash('sha256').update(body.password).digest('base64url') };
   return idempotent(actor.id, idempotencyKey, 'user', fingerprint, async (remember) => {
@@ -61,14 +61,14 @@ export async function createUserAsAdmin(actor: AuthUser, body: CreateUserBody, r
 const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified', 'farmIds'] as const;
 
 export async function patchUserAsAdmin(
-  actor: AuthUser,
+  actor: Caller,
   userId: string,
   body: PatchUserBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<UserRecord> {
   const current = await getUserOrThrow(userId);
-  expectedVersion(current.version, ifMatch, body.version, `User ${userId}`);
+  expectedVersion(current.version, { precondition, stated: body.version }, `User ${userId}`);
   const next: UserRecord = {
     ...current,
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
@@ -93,7 +93,7 @@ export async function patchUserAsAdmin(
   return saved;
 }
 
-export async function deleteUserAsAdmin(actor: AuthUser, userId: string, requestId: string): Promise<void> {
+export async function deleteUserAsAdmin(actor: Caller, userId: string, requestId: string): Promise<void> {
   if (actor.id === userId) throw new Conflict('You cannot delete your own account');
   const user = await getUserOrThrow(userId);
   await deleteUser(user, [

@@ -1,8 +1,8 @@
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { getStoredAnalyticsConfig, listAnalyticsConfigVersions, saveAnalyticsConfig, type AnalyticsConfigVersion } from '../db/analytics-config.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import {
   ANALYTICS_DEFAULTS,
   ANALYTICS_SECTIONS,
@@ -62,7 +62,7 @@ function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSec
     broken.map(({ section, low, high }) => {
       const values = config[section] as unknown as Record<string, number>;
       return {
-        field: bodyIsSection ? `body.${low}` : `body.${section}.${low}`,
+        field: bodyIsSection ? low : `${section}.${low}`,
         message: `must not exceed ${section}.${high} (${values[low]} > ${values[high]})`,
       };
     }),
@@ -73,25 +73,25 @@ type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSe
 
 /** Replaces the named sections (omitted fields → defaults) at the expected version. */
 export async function updateAnalyticsConfig(
-  user: AuthUser,
+  user: Caller,
   body: UpdateAnalyticsConfigBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...sections } = body;
-  return replaceSections(user, sections as SectionChanges, ifMatch, bodyVersion, requestId);
+  return replaceSections(user, sections as SectionChanges, precondition, bodyVersion, requestId);
 }
 
 async function replaceSections(
-  user: AuthUser,
+  user: Caller,
   sections: SectionChanges,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   bodyVersion: number | undefined,
   requestId: string,
   bodyIsSection = false,
 ) {
   const current = await currentAnalyticsConfig();
-  const version = expectedVersion(current.version, ifMatch, bodyVersion, 'The analytics configuration');
+  const version = expectedVersion(current.version, { precondition, stated: bodyVersion }, 'The analytics configuration');
   const config = structuredClone(current.config);
   const changedSections: AnalyticsSectionName[] = [];
   for (const name of ANALYTICS_SECTIONS) {
@@ -117,13 +117,13 @@ async function replaceSections(
 
 /** `PUT …/analytics/thresholds`: the thresholds section only. */
 export async function updateAnalyticsThresholds(
-  user: AuthUser,
+  user: Caller,
   body: Partial<AnalyticsSections['thresholds']> & { version?: number },
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...thresholds } = body;
-  return replaceSections(user, { thresholds }, ifMatch, bodyVersion, requestId, true);
+  return replaceSections(user, { thresholds }, precondition, bodyVersion, requestId, true);
 }
 
 export async function analyticsConfigHistory(query: { limit?: number; cursor?: string }) {

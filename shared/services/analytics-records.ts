@@ -6,7 +6,7 @@ import { assessPh } from '../domain/water-quality.js';
 import type { FlockRecord } from '../db/flocks.js';
 import { writeWaterReading, type WaterReadingRecord } from '../db/water-readings.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { scopedCycle } from './cycles.js';
 import { scopedFlock } from './flocks.js';
@@ -18,9 +18,9 @@ import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '.
 import type { MovementInput } from '../../schemas/movements.js';
 
 /**
- * The seed's Analytics V2 writes. Each is a record of the flock's ACTIVE cycle, so it shows in that
- * cycle's KPIs: egg production is an egg_collection movement (ledger, egg stock, daily rollup);
- * a water reading is kept with its pH on the day's rollup.
+ * The Analytics V2 writes of the interface contract (service version 2.0.0). Each is a record of the
+ * flock's ACTIVE cycle, so it shows in that cycle's KPIs: egg production is an egg_collection movement
+ * (ledger, egg stock, daily rollup); a water reading is kept with its pH on the day's rollup.
  */
 const today = (now = new Date()) => now.toISOString().slice(0, 10);
 
@@ -29,7 +29,7 @@ function activeCycleOf(flock: FlockRecord, what: string): string {
   return flock.activeCycleId;
 }
 
-export async function recordEggProduction(user: AuthUser, body: EggProductionBody, idempotencyKey: string | undefined) {
+export async function recordEggProduction(user: Caller, body: EggProductionBody, idempotencyKey: string | undefined) {
   const flock = await scopedFlock(user, body.flockId);
   if (flock.birdType === 'broiler') throw new Conflict(`Flock ${flock.id} is a broiler flock; egg production is recorded for layers and breeders`);
   const { flockId, date, ...fields } = body;
@@ -41,7 +41,7 @@ export function toWaterReadingDto(r: WaterReadingRecord, thresholds: ThresholdsC
   return { ...r, assessment: assessPh(r.pH, thresholds) };
 }
 
-export async function recordWaterReading(user: AuthUser, body: WaterReadingBody, idempotencyKey: string | undefined) {
+export async function recordWaterReading(user: Caller, body: WaterReadingBody, idempotencyKey: string | undefined) {
   const flock = await scopedFlock(user, body.flockId);
   const cycleId = activeCycleOf(flock, 'water readings');
   return idempotent(user.id, idempotencyKey, `water-reading:${flock.id}`, body, async (remember) => {
@@ -78,7 +78,7 @@ export async function recordWaterReading(user: AuthUser, body: WaterReadingBody,
  * (so FCR, ADG, EPEF and the breed comparison use it) and answered with its standard and its value at a
  * reference age. A retry with the same Idempotency-Key replays the weighing and answers the same figures.
  */
-export async function recordAgeAdjustedData(user: AuthUser, flockId: string, body: AgeAdjustedDataBody, idempotencyKey: string | undefined) {
+export async function recordAgeAdjustedData(user: Caller, flockId: string, body: AgeAdjustedDataBody, idempotencyKey: string | undefined) {
   const flock = await scopedFlock(user, flockId);
   const cycleId = activeCycleOf(flock, 'age-adjusted data');
   const date = body.date ?? today();

@@ -1,15 +1,16 @@
-import type { ChartKind } from '../domain/analytics-charts.js';
+import type { ChartKind } from '../presentation/charts/analytics.js';
 import { detectAnomalies } from '../domain/analytics/anomalies.js';
 import { listBreedStandards } from '../domain/analytics/breed-standards.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-quality.js';
-import { cycleFinancials } from '../domain/analytics/financials.js';
-import { cycleKpis, dailySeries } from '../domain/analytics/kpis.js';
+import { cycleFinancials } from '../domain/analytics/financials/cycle.js';
+import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
+import { dailySeries } from '../domain/analytics/kpis/daily.js';
 import { predictions, type PredictionOptions } from '../domain/analytics/predictions.js';
 import { supplierReliability } from '../domain/analytics/suppliers.js';
 import { readCycleDeliveries } from '../db/analytics.js';
 import { ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { scopedFlock } from './flocks.js';
 
@@ -35,40 +36,35 @@ function header(ctx: CycleAnalyticsContext) {
   };
 }
 
-export async function dailyReport(user: AuthUser, flockId: string, cycleId: string) {
+export async function dailyReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   return { cycle: header(ctx), days: dailySeries(ctx.inputs, ctx.config) };
 }
 
-export async function cycleReport(user: AuthUser, flockId: string, cycleId: string) {
+export async function cycleReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   return { cycle: header(ctx), kpis: cycleKpis(ctx.inputs, ctx.config) };
 }
 
-export async function breedReport(user: AuthUser, flockId: string, cycleId: string) {
+export async function breedReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   return { cycle: header(ctx), comparison: compareWithStandard(ctx.inputs, ctx.config) };
 }
 
-export async function financialReport(user: AuthUser, flockId: string, cycleId: string) {
+export async function financialReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const kpis = cycleKpis(ctx.inputs, ctx.config);
   const live = kpis.liveWeightKg;
   return { cycle: header(ctx), financials: cycleFinancials(ctx.inputs, ctx.config, { kg: live.value, reason: live.reason, assumptions: live.assumptions }) };
 }
 
-export async function predictionReport(user: AuthUser, flockId: string, cycleId: string, options: PredictionOptions) {
+export async function predictionReport(user: Caller, flockId: string, cycleId: string, options: PredictionOptions) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   return { cycle: header(ctx), predictions: predictions(ctx.inputs, ctx.config, options) };
 }
 
-export async function anomalyReport(
-  user: AuthUser,
-  flockId: string,
-  cycleId: string,
-  query: { severity?: 'warning' | 'critical'; from?: string; to?: string },
-) {
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+export async function anomalyReport(user: Caller, flockId: string, cycleId: string, query: { severity?: 'warning' | 'critical'; from?: string; to?: string }) {
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const all = detectAnomalies(ctx.inputs, ctx.config);
   const anomalies = all.filter(
@@ -77,16 +73,16 @@ export async function anomalyReport(
   return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies };
 }
 
-export async function supplierReport(user: AuthUser, flockId: string, cycleId: string) {
+export async function supplierReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   return { cycle: header(ctx), ...supplierReliability(await readCycleDeliveries(cycleId)) };
 }
 
 /** The egg-quality trend of a flock: its active cycle by default, or `cycleId`. */
-export async function eggQualityReport(user: AuthUser, flockId: string, query: { cycleId?: string; window?: EggQualityWindow; periods?: number }) {
+export async function eggQualityReport(user: Caller, flockId: string, query: { cycleId?: string; window?: EggQualityWindow; periods?: number }) {
   const flock = await scopedFlock(user, flockId);
   const cycleId = query.cycleId ?? flock.activeCycleId;
-  if (!cycleId) throw new ValidationFailed([{ field: 'query.cycleId', message: `is required: flock ${flockId} has no active cycle` }]);
+  if (!cycleId) throw new ValidationFailed([{ field: 'cycleId', message: `is required: flock ${flockId} has no active cycle` }]);
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const series = dailySeries(ctx.inputs, ctx.config);
   const hens = Object.fromEntries(series.map((d) => [d.date, d.birds.present]));
@@ -95,9 +91,9 @@ export async function eggQualityReport(user: AuthUser, flockId: string, query: {
 }
 
 /** One chart of the cycle as an SVG document (daily and breed reads with `Accept: image/svg+xml`). */
-export async function cycleChart(user: AuthUser, flockId: string, cycleId: string, kind: ChartKind): Promise<string> {
+export async function cycleChart(user: Caller, flockId: string, cycleId: string, kind: ChartKind): Promise<string> {
   // Loaded on first use: the JSON answers of these routes do not pay for d3 at cold start.
-  const [{ analyticsChart }, ctx] = await Promise.all([import('../domain/analytics-charts.js'), cycleAnalyticsContext(user, flockId, cycleId)]);
+  const [{ analyticsChart }, ctx] = await Promise.all([import('../presentation/charts/analytics.js'), cycleAnalyticsContext(user, flockId, cycleId)]);
   const series = dailySeries(ctx.inputs, ctx.config);
   return analyticsChart(kind, { flockName: ctx.flock.name, breed: ctx.flock.breed, series, comparison: compareWithStandard(ctx.inputs, ctx.config, series) });
 }

@@ -6,7 +6,7 @@ import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import type { WeightRecord } from '../db/weights.js';
 import { NotFound } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { completeAll } from './analytics-config.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -34,7 +34,7 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
   uniformityPct: w.uniformityPct,
 });
 
-export async function cycleAnalyticsContext(user: AuthUser, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
+export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
   const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
   if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
   const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });

@@ -1,18 +1,18 @@
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { ZERO_COUNTERS, ageDays, cycleKpis } from '../domain/cycle-summary.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { scopedFlock } from './flocks.js';
 import { idempotent } from './idempotency.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
 
-/** Production cycles of a flock (DESIGN §8): one active at a time; closing locks its movements. */
+/** Production cycles of a flock: one active at a time; closing locks its movements. */
 
 export function toCycleDto(c: CycleRecord, now = new Date()) {
   return {
@@ -53,13 +53,13 @@ export function toCycleDto(c: CycleRecord, now = new Date()) {
 }
 
 /** The cycle, if it exists under that flock and the caller may see its farm: one read. */
-export async function scopedCycle(user: AuthUser, flockId: string, cycleId: string): Promise<CycleRecord> {
+export async function scopedCycle(user: Caller, flockId: string, cycleId: string): Promise<CycleRecord> {
   const cycle = await getCycle(flockId, cycleId);
   if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
   return cycle;
 }
 
-export async function startCycle(user: AuthUser, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
+export async function startCycle(user: Caller, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, `cycle:${flockId}`, body, async (remember) => {
     const flock = await scopedFlock(user, flockId);
     const busy = () =>
@@ -68,7 +68,7 @@ export async function startCycle(user: AuthUser, flockId: string, body: CreateCy
       );
     if (flock.activeCycleId || flock.status !== 'active') throw busy();
     if (flock.hatchDate && body.startDate < flock.hatchDate)
-      throw new ValidationFailed([{ field: 'body.startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
+      throw new ValidationFailed([{ field: 'startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
     const now = new Date().toISOString();
     const cycle: CycleRecord = {
       ...ZERO_COUNTERS,
@@ -111,7 +111,7 @@ export async function startCycle(user: AuthUser, flockId: string, body: CreateCy
   });
 }
 
-export async function listCyclesFor(user: AuthUser, flockId: string, query: { limit?: number; cursor?: string }) {
+export async function listCyclesFor(user: Caller, flockId: string, query: { limit?: number; cursor?: string }) {
   await scopedFlock(user, flockId);
   const limit = query.limit ?? 25;
   return { ...(await listCycles(flockId, { limit, cursor: query.cursor })), limit };
@@ -120,15 +120,15 @@ export async function listCyclesFor(user: AuthUser, flockId: string, query: { li
 const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
 
 export async function updateCycleFor(
-  user: AuthUser,
+  user: Caller,
   flockId: string,
   cycleId: string,
   body: UpdateCycleBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<CycleRecord> {
   const current = await scopedCycle(user, flockId, cycleId);
-  const version = expectedVersion(current.version, ifMatch, body.version, `Cycle ${cycleId}`);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Cycle ${cycleId}`);
   const fields: Record<string, unknown> = {};
   for (const f of EDITABLE) if (body[f] !== undefined) fields[f] = body[f];
   const next = { ...current, ...fields } as CycleRecord;
@@ -140,12 +140,12 @@ export async function updateCycleFor(
   return { ...next, version: version + 1, updatedAt: new Date().toISOString() };
 }
 
-export async function closeCycleFor(user: AuthUser, flockId: string, cycleId: string, body: CloseCycleBody, requestId: string): Promise<CycleRecord> {
+export async function closeCycleFor(user: Caller, flockId: string, cycleId: string, body: CloseCycleBody, requestId: string): Promise<CycleRecord> {
   const cycle = await scopedCycle(user, flockId, cycleId);
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
   const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
-  if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'body.endDate', message: `must not be before the start date ${cycle.startDate}` }]);
-  if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'body.endDate', message: 'must not be in the future' }]);
+  if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
+  if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
   await closeCycle(cycle, endDate, [
     auditPut({
       actorId: user.id,

@@ -5,14 +5,14 @@ import { checkDailyRecord, stageOf } from '../domain/production-stage.js';
 import { dailyRecordPut, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
 import { applyLedger, type MovementRecord } from '../db/movements.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 
 /**
- * Daily records (DESIGN §8): one form per cycle and day. Submitting writes the matching movements; a
+ * Daily records: one form per cycle and day. Submitting writes the matching movements; a
  * second submission for the same day replaces the first (its movements are deleted and the new ones
  * written, the counters moving by the difference), all in one transaction.
  */
@@ -32,7 +32,7 @@ export function toDailyRecordDto(r: DailyRecord) {
   };
 }
 
-export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
+export async function submitDailyRecord(user: Caller, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
   const cycle = await scopedCycle(user, flockId, cycleId);
   return idempotent(user.id, idempotencyKey, `daily:${cycleId}`, form, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
@@ -42,8 +42,8 @@ export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId
     const stage = stageOf(cycle.birdType, Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, form.date)));
     const check = checkDailyRecord(form, stage);
     const problems = [
-      ...(dateProblems ? [{ field: 'body.date', message: dateProblems }] : []),
-      ...check.missingFields.map((f) => ({ field: `body.${f}`, message: `is required in the ${stage} stage` })),
+      ...(dateProblems ? [{ field: 'date', message: dateProblems }] : []),
+      ...check.missingFields.map((f) => ({ field: `${f}`, message: `is required in the ${stage} stage` })),
       ...formProblems(form),
     ];
     if (problems.length) throw new ValidationFailed(problems);
@@ -95,7 +95,7 @@ export async function submitDailyRecord(user: AuthUser, flockId: string, cycleId
   });
 }
 
-export async function getDailyRecordFor(user: AuthUser, flockId: string, cycleId: string, date: string) {
+export async function getDailyRecordFor(user: Caller, flockId: string, cycleId: string, date: string) {
   const cycle = await scopedCycle(user, flockId, cycleId);
   const daily = await getDailyRecord(cycleId, date);
   if (!daily) throw new NotFound(`No daily record for ${date} in cycle ${cycleId}`);
@@ -103,7 +103,7 @@ export async function getDailyRecordFor(user: AuthUser, flockId: string, cycleId
   return { record: toDailyRecordDto(daily), movements: movements.sort((a, b) => a.id.localeCompare(b.id)).map((m) => toMovementDto(m, cycle)) };
 }
 
-export async function listDailyRecordsFor(user: AuthUser, flockId: string, cycleId: string, query: { limit?: number; cursor?: string }) {
+export async function listDailyRecordsFor(user: Caller, flockId: string, cycleId: string, query: { limit?: number; cursor?: string }) {
   await scopedCycle(user, flockId, cycleId);
   const limit = query.limit ?? 25;
   const page = await listDailyRecords(cycleId, { limit, cursor: query.cursor });

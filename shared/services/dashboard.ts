@@ -1,18 +1,19 @@
 import { settings } from '../config/env.js';
 import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
-import { SERVICE } from '../domain/service-info.js';
+import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
 import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
 import { rateLimitedOn } from '../db/metrics.js';
 import { farmNotFound } from '../db/farms.js';
 import { farmStock } from '../db/inventory.js';
 import { listRecommendations } from '../db/recommendations.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
+import type { Role } from '../domain/capabilities.js';
 import { completeAll } from './analytics-config.js';
 import { farmOfRequest } from './farms.js';
 
 /**
- * One summary per role (DESIGN §9): admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
+ * One summary per role: admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
  * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, open recommendations), worker (today's tasks),
  * veterinarian (health alerts, withdrawal periods), viewer (read-only KPIs). Every figure comes from
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts).
@@ -116,7 +117,8 @@ async function adminSummary(now: Date) {
   };
 }
 
-export async function dashboardFor(user: AuthUser, query: { farmId?: string }, now = new Date()) {
+/** The signed-in user's own summary: a view per role. */
+export async function dashboardFor(user: Caller & { role: Role }, query: { farmId?: string }, now = new Date()) {
   const role = user.role;
   if (role === 'admin') {
     const admin = await adminSummary(now);

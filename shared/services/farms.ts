@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import {
   createFarm,
@@ -21,15 +21,15 @@ import {
   type HouseChanges,
   type HouseRecord,
 } from '../db/farms.js';
-import { BadRequest, Conflict, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import { Invalid, Conflict, ValidationFailed } from '../errors.js';
+import type { Caller } from '../domain/caller.js';
 import { idempotent } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
 /**
- * Farms and houses (DESIGN §8, Configuration group), scoped to the caller's farms (DESIGN §5): a farm
- * the caller may not see is answered exactly like a farm that does not exist (`Farm <id> not found`),
- * on every route, before any read.
+ * Farms and houses (the Configuration group), scoped to the caller's farms (../domain/farm-access.ts):
+ * a farm the caller may not see is answered exactly like a farm that does not exist (`Farm <id> not
+ * found`), on every route, before any read.
  *
  * A non-admin who creates a farm is assigned to it in the same transaction (else the creator could not
  * see what it just made); admins see every farm and are not assigned.
@@ -89,12 +89,12 @@ export function canonicalTimeZone(zone: string): string | undefined {
 
 function timeZoneOrThrow(zone: string): string {
   const canonical = canonicalTimeZone(zone);
-  if (!canonical) throw new ValidationFailed([{ field: 'body.timezone', message: `"${zone}" is not a known IANA time zone (e.g. "Africa/Dakar", "UTC")` }]);
+  if (!canonical) throw new ValidationFailed([{ field: 'timezone', message: `"${zone}" is not a known IANA time zone (e.g. "Africa/Dakar", "UTC")` }]);
   return canonical;
 }
 
 /** The farm if the caller may see it and it exists; otherwise the one 404 (no read for a farm out of scope). */
-async function visibleFarm(user: AuthUser, farmId: string): Promise<FarmRecord> {
+async function visibleFarm(user: Caller, farmId: string): Promise<FarmRecord> {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const farm = await getFarm(farmId);
   if (!farm) throw farmNotFound(farmId);
@@ -121,7 +121,7 @@ function decodeIdCursor(cursor: string): IdCursor {
     parsed = undefined;
   }
   if (!parsed || typeof parsed.a !== 'string' || typeof parsed.n !== 'number' || !Number.isInteger(parsed.n) || parsed.n < 0) {
-    throw new BadRequest('Invalid cursor', [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }]);
+    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
   }
   return { after: parsed.a, at: parsed.n };
 }
@@ -131,8 +131,8 @@ function decodeIdCursor(cursor: string): IdCursor {
  * `farmIds` (one BatchGetItem per page); the cursor names the last farm returned, so a page continues
  * after it even when the list changed meanwhile (or at the same position when that farm was removed).
  */
-export async function listFarmsFor(user: AuthUser, opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
-  if (user.role === 'admin') return listAllFarms(opts);
+export async function listFarmsFor(user: Caller, opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
+  if (user.allFarms) return listAllFarms(opts);
   const ids = user.farmIds;
   let start = 0;
   if (opts.cursor !== undefined) {
@@ -150,7 +150,7 @@ export async function listFarmsFor(user: AuthUser, opts: { limit: number; cursor
 
 export const getFarmFor = visibleFarm;
 
-export async function createFarmFor(user: AuthUser, body: CreateFarmBody, requestId: string, idempotencyKey?: string) {
+export async function createFarmFor(user: Caller, body: CreateFarmBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, 'farm', body, async (remember) => {
     const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
     const now = new Date().toISOString();
@@ -168,7 +168,7 @@ export async function createFarmFor(user: AuthUser, body: CreateFarmBody, reques
       updatedAt: now,
       version: 1,
     };
-    const assign = user.role !== 'admin';
+    const assign = !user.allFarms;
     if (assign && user.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
     const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
     const audit = [
@@ -204,9 +204,15 @@ export async function createFarmFor(user: AuthUser, body: CreateFarmBody, reques
 
 const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'notes'] as const;
 
-export async function updateFarmFor(user: AuthUser, farmId: string, body: UpdateFarmBody, ifMatch: string | undefined, requestId: string): Promise<FarmRecord> {
+export async function updateFarmFor(
+  user: Caller,
+  farmId: string,
+  body: UpdateFarmBody,
+  precondition: Precondition | undefined,
+  requestId: string,
+): Promise<FarmRecord> {
   const current = await visibleFarm(user, farmId);
-  const version = expectedVersion(current.version, ifMatch, body.version, `Farm ${farmId}`);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Farm ${farmId}`);
   const next: FarmRecord = {
     ...current,
     ...(body.name !== undefined ? { name: cleanName(body.name) } : {}),
@@ -230,7 +236,7 @@ export async function updateFarmFor(user: AuthUser, farmId: string, body: Update
 // Houses
 
 /** A farm's houses, after checking (in parallel with the Query) that the farm exists and is visible. */
-export async function listHousesFor(user: AuthUser, farmId: string, opts: { limit: number; cursor?: string }) {
+export async function listHousesFor(user: Caller, farmId: string, opts: { limit: number; cursor?: string }) {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const [farm, page] = await Promise.all([getFarm(farmId), listHouses(farmId, opts)]);
   if (!farm) throw farmNotFound(farmId);
@@ -238,7 +244,7 @@ export async function listHousesFor(user: AuthUser, farmId: string, opts: { limi
 }
 
 /** The house with one read (farm and house together): a missing farm answers like a farm out of scope. */
-async function visibleHouse(user: AuthUser, farmId: string, houseId: string): Promise<HouseRecord> {
+async function visibleHouse(user: Caller, farmId: string, houseId: string): Promise<HouseRecord> {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const { farm, house } = await getFarmAndHouse(farmId, houseId);
   if (!farm) throw farmNotFound(farmId);
@@ -248,7 +254,7 @@ async function visibleHouse(user: AuthUser, farmId: string, houseId: string): Pr
 
 export const getHouseFor = visibleHouse;
 
-export async function createHouseFor(user: AuthUser, farmId: string, body: CreateHouseBody, requestId: string, idempotencyKey?: string) {
+export async function createHouseFor(user: Caller, farmId: string, body: CreateHouseBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, `house:${farmId}`, body, async (remember) => {
     if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
     const now = new Date().toISOString();
@@ -281,15 +287,15 @@ export async function createHouseFor(user: AuthUser, farmId: string, body: Creat
 const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
 
 export async function updateHouseFor(
-  user: AuthUser,
+  user: Caller,
   farmId: string,
   houseId: string,
   body: UpdateHouseBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<HouseRecord> {
   const current = await visibleHouse(user, farmId, houseId);
-  const version = expectedVersion(current.version, ifMatch, body.version, `House ${houseId}`);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `House ${houseId}`);
   const name = body.name !== undefined ? cleanName(body.name) : undefined;
   const next: HouseRecord = {
     ...current,
@@ -314,17 +320,16 @@ export async function updateHouseFor(
 }
 
 /** The farm a farm-wide request is about (inventory, recommendations…): `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */
-export function farmOfRequest(user: AuthUser, farmId: string | undefined): string {
+export function farmOfRequest(user: Caller, farmId: string | undefined): string {
   if (farmId !== undefined) {
     if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
     return farmId;
   }
-  if (user.role !== 'admin' && user.farmIds.length === 1) return user.farmIds[0]!;
-  const why =
-    user.role === 'admin'
-      ? 'admins see every farm'
-      : user.farmIds.length === 0
-        ? 'you are not assigned to any farm'
-        : `you are assigned to ${user.farmIds.length} farms`;
-  throw new ValidationFailed([{ field: 'query.farmId', message: `is required: ${why}` }]);
+  if (!user.allFarms && user.farmIds.length === 1) return user.farmIds[0]!;
+  const why = user.allFarms
+    ? 'admins see every farm'
+    : user.farmIds.length === 0
+      ? 'you are not assigned to any farm'
+      : `you are assigned to ${user.farmIds.length} farms`;
+  throw new ValidationFailed([{ field: 'farmId', message: `is required: ${why}` }]);
 }

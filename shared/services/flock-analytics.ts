@@ -17,12 +17,12 @@ import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../db/flock-analytics.js';
 import { NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
 import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-analytics.js';
 
 /**
- * Flock analytics (DESIGN §9): a flock's KPI history across its cycles, flocks and cycles side by side,
+ * Flock analytics: a flock's KPI history across its cycles, flocks and cycles side by side,
  * a farm's flocks ranked by one KPI. Every figure comes from the cycle records' running counters
  * (shared/domain/flock-analytics.ts), so each answer costs a few DynamoDB calls whatever the number of
  * movements, and compare/ranking cost the same for 2 flocks as for 10 (see shared/db/flock-analytics.ts).
@@ -68,7 +68,7 @@ const cycleLabel = (flockId: string, cycleId: string) => `Cycle ${cycleId} of fl
 // ---------------------------------------------------------------------------------------------------
 // GET /api/v1/flock-analytics/{flockId}
 
-export async function flockHistory(user: AuthUser, flockId: string, now = new Date()) {
+export async function flockHistory(user: Caller, flockId: string, now = new Date()) {
   const { flock, cycles, complete } = await readFlockHistory(flockId, MAX_HISTORY_CYCLES);
   if (!flock || !canAccessFarm(user, flock.farmId)) throw notFound([flockLabel(flockId)]);
   const ordered = [...cycles].sort((a, b) => a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id));
@@ -99,7 +99,7 @@ interface CompareItem {
   selectedBy: Selected;
 }
 
-export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, now = new Date()) {
+export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now = new Date()) {
   const { refs, problems } = parseCompareSelection(query);
   if (problems.length) throw new ValidationFailed(problems, `Cannot compare: ${problems.map((p) => p.message).join('; ')}`);
 
@@ -144,7 +144,7 @@ export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, n
   const dup = items.find((it, i) => it.cycle && items.some((o, j) => j !== i && o.cycle?.id === it.cycle!.id && it.ref.kind === 'flock'));
   if (dup) {
     const message = `flock ${dup.flock.id} stands for its cycle ${dup.cycle!.id}, which is also named: compare each cycle once`;
-    throw new ValidationFailed([{ field: 'query.flockIds', message }], `Cannot compare: ${message}`);
+    throw new ValidationFailed([{ field: 'flockIds', message }], `Cannot compare: ${message}`);
   }
 
   const rows = items.map((it) => ({
@@ -170,7 +170,7 @@ export async function compareFlocks(user: AuthUser, query: CompareFlocksQuery, n
 // ---------------------------------------------------------------------------------------------------
 // GET /api/v1/flock-analytics/ranking
 
-export async function rankFlocks(user: AuthUser, query: FlockRankingQuery, now = new Date()) {
+export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = new Date()) {
   const farmId = farmOfRequest(user, query.farmId);
   const kpi = (query.kpi ?? 'fcr') as RankableKpi;
   const status = query.status ?? 'active';

@@ -1,16 +1,16 @@
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { getDefaultFarmId } from '../db/farms.js';
 import { allFarmIds, createFlock, getFlock, listFlocks, placementExists, saveFlock, type FlockRecord } from '../db/flocks.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { idempotent } from './idempotency.js';
 import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../schemas/flocks.js';
 
-/** Flocks (DESIGN §8), scoped to the caller's farms: another farm's flock is answered as missing. */
+/** Flocks, scoped to the caller's farms: another farm's flock is answered as missing. */
 
 export function toFlockDto(f: FlockRecord) {
   return {
@@ -31,23 +31,23 @@ export function toFlockDto(f: FlockRecord) {
   };
 }
 
-export async function scopedFlock(user: AuthUser, flockId: string): Promise<FlockRecord> {
+export async function scopedFlock(user: Caller, flockId: string): Promise<FlockRecord> {
   const flock = await getFlock(flockId);
   if (!flock || !canAccessFarm(user, flock.farmId)) throw new NotFound(`Flock ${flockId} not found`);
   return flock;
 }
 
 /** Checks (with one read) that the caller may place a flock on this farm and house. */
-async function checkPlacement(user: AuthUser, farmId: string, houseId: string | null | undefined): Promise<void> {
+async function checkPlacement(user: Caller, farmId: string, houseId: string | null | undefined): Promise<void> {
   const exists = canAccessFarm(user, farmId) ? await placementExists(farmId, houseId) : { farm: false, house: true };
-  if (!exists.farm) throw new ValidationFailed([{ field: 'body.farmId', message: `unknown farm "${farmId}"` }]);
-  if (!exists.house) throw new ValidationFailed([{ field: 'body.houseId', message: `unknown house "${houseId}" in farm ${farmId}` }]);
+  if (!exists.farm) throw new ValidationFailed([{ field: 'farmId', message: `unknown farm "${farmId}"` }]);
+  if (!exists.house) throw new ValidationFailed([{ field: 'houseId', message: `unknown house "${houseId}" in farm ${farmId}` }]);
 }
 
-export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requestId: string, idempotencyKey?: string) {
+export async function createFlockFor(user: Caller, body: CreateFlockBody, requestId: string, idempotencyKey?: string) {
   return idempotent(user.id, idempotencyKey, 'flock', body, async (remember) => {
     const farmId = body.farmId ?? (await getDefaultFarmId());
-    if (!farmId) throw new ValidationFailed([{ field: 'body.farmId', message: 'is required: there is no default farm' }]);
+    if (!farmId) throw new ValidationFailed([{ field: 'farmId', message: 'is required: there is no default farm' }]);
     await checkPlacement(user, farmId, body.houseId);
     const now = new Date().toISOString();
     const flock: FlockRecord = {
@@ -82,13 +82,13 @@ export async function createFlockFor(user: AuthUser, body: CreateFlockBody, requ
   });
 }
 
-export async function listFlocksFor(user: AuthUser, query: ListFlocksQuery) {
+export async function listFlocksFor(user: Caller, query: ListFlocksQuery) {
   let farmIds: string[];
   if (query.farmId) {
     if (!canAccessFarm(user, query.farmId)) throw new NotFound(`Farm ${query.farmId} not found`);
     farmIds = [query.farmId];
   } else {
-    farmIds = user.role === 'admin' ? await allFarmIds() : [...user.farmIds];
+    farmIds = user.allFarms ? await allFarmIds() : [...user.farmIds];
   }
   const limit = query.limit ?? 25;
   const page = await listFlocks({ farmIds, status: query.status ?? 'active', birdType: query.birdType, houseId: query.houseId, limit, cursor: query.cursor });
@@ -98,14 +98,14 @@ export async function listFlocksFor(user: AuthUser, query: ListFlocksQuery) {
 const EDITABLE = ['name', 'breed', 'houseId', 'hatchDate', 'source', 'notes'] as const;
 
 export async function updateFlockFor(
-  user: AuthUser,
+  user: Caller,
   flockId: string,
   body: UpdateFlockBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<FlockRecord> {
   const current = await scopedFlock(user, flockId);
-  const version = expectedVersion(current.version, ifMatch, body.version, `Flock ${flockId}`);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Flock ${flockId}`);
   if (body.houseId) await checkPlacement(user, current.farmId, body.houseId);
   const next: FlockRecord = { ...current };
   for (const field of EDITABLE)
@@ -119,7 +119,7 @@ export async function updateFlockFor(
 }
 
 /** Archives the flock (its history stays); refused while a cycle is active. */
-export async function archiveFlockFor(user: AuthUser, flockId: string, requestId: string): Promise<void> {
+export async function archiveFlockFor(user: Caller, flockId: string, requestId: string): Promise<void> {
   const current = await scopedFlock(user, flockId);
   if (current.status === 'archived') return;
   const activeCycle = () =>

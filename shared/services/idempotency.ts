@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
 import type { TransactItem } from '../db/client.js';
-import { Conflict, DuplicateRequest, Unprocessable, ValidationFailed } from '../errors.js';
+import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors.js';
 
 /**
- * Idempotent creates (DESIGN §4): the same Idempotency-Key with the same body returns the first response
+ * Idempotent creates: the same Idempotency-Key with the same body returns the first response
  * without writing again, also when retries race (the stored response is written in the same transaction
  * as the record, and a retry that loses the race reads the winner's); another body → 422.
  */
@@ -28,12 +28,12 @@ export async function idempotent(
   run: (remember: (response: StoredResponse) => TransactItem[]) => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
   if (key === undefined) return { ...(await run(() => [])), replayed: false };
-  if (!KEY.test(key)) throw new ValidationFailed([{ field: 'headers.Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
+  if (!KEY.test(key)) throw new ValidationFailed([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
   const requestHash = hashOf(scope, payload);
   const replay = async () => {
     const stored = await getStoredResponse(userId, key);
     if (!stored) return undefined;
-    if (stored.requestHash !== requestHash) throw new Unprocessable('Idempotency-Key was already used with a different request');
+    if (stored.requestHash !== requestHash) throw new Refused('Idempotency-Key was already used with a different request');
     return { ...stored.response, replayed: true };
   };
   const earlier = await replay();

@@ -1,16 +1,16 @@
-import { movementsCsv } from '../domain/csv.js';
+import { movementsCsv } from '../presentation/csv.js';
 import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
 import type { MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
-import { BadRequest, ValidationFailed } from '../errors.js';
+import { Invalid, ValidationFailed } from '../errors.js';
 import { farmNotFound } from '../db/farms.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
 import { toMovementDto } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
 /**
- * Inventory of one farm (DESIGN §8–§9, issue 3 point 9): current stock, and the movement search and
+ * Inventory of one farm (issue 3 point 9): current stock, and the movement search and
  * CSV export across the farm's cycles. Scoped like every farm record: a farm the caller may not see is
  * answered exactly like a missing one (404 `Farm <id> not found`).
  */
@@ -22,7 +22,7 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
  * the flocks' active cycles in one BatchGetItem. Three data calls however many flocks (up to 99 with
  * an active cycle; each further 100 cycles cost one more BatchGetItem).
  */
-export async function farmStockFor(user: AuthUser, query: InventoryStockQuery) {
+export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
   const farmId = farmOfRequest(user, query.farmId);
   const [flocks, stock] = await Promise.all([activeFlocksOfFarm(farmId), farmStock(farmId)]);
   const refs = flocks.filter((f) => f.activeCycleId).map((f) => ({ flockId: f.id, cycleId: f.activeCycleId! }));
@@ -60,7 +60,7 @@ function searchOf(
   q: { type?: string; from?: string; to?: string; flockId?: string; order?: 'asc' | 'desc' },
   defaultOrder: 'asc' | 'desc',
 ): MovementSearch {
-  if (q.from && q.to && q.from > q.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  if (q.from && q.to && q.from > q.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   return { farmId, type: q.type, flockId: q.flockId, from: q.from, to: q.to, order: q.order ?? defaultOrder };
 }
 
@@ -74,7 +74,7 @@ async function withLocks(farmId: string, movements: MovementRecord[]) {
 }
 
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
-export async function searchMovementsFor(user: AuthUser, query: InventoryMovementsQuery) {
+export async function searchMovementsFor(user: Caller, query: InventoryMovementsQuery) {
   const farmId = farmOfRequest(user, query.farmId);
   const search = searchOf(farmId, query, 'desc');
   const limit = query.limit ?? 25;
@@ -88,7 +88,7 @@ export const EXPORT_MAX_READS = 50_000;
 export const EXPORT_MAX_BYTES = 5_000_000;
 
 /** The CSV export of a search (chronological unless `order=desc`), refused with 400 when it would exceed the bounds. */
-export async function exportMovementsFor(user: AuthUser, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
+export async function exportMovementsFor(user: Caller, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
   const farmId = farmOfRequest(user, query.farmId);
   const search = searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
@@ -97,11 +97,11 @@ export async function exportMovementsFor(user: AuthUser, query: InventoryExportQ
   if (stop) {
     const what =
       stop.reason === 'rows' ? `matches more than ${stop.limit} movements` : `would read more than ${stop.limit} movements to apply the type/flock filter`;
-    throw new BadRequest(`The export ${what}; narrow the date range (from, to)`);
+    throw new Invalid(`The export ${what}; narrow the date range (from, to)`);
   }
   const csv = movementsCsv(dtos);
   if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES)
-    throw new BadRequest(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
+    throw new Invalid(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
   const today = new Date().toISOString().slice(0, 10);
   return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: dtos.length };
 }

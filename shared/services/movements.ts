@@ -19,15 +19,15 @@ import {
   type MovementRecord,
 } from '../db/movements.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { ListMovementsQuery, MovementInput, UpdateMovementBody } from '../../schemas/movements.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
-import { detailsOf } from '../http/middleware/validate.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { problemsOf } from '../../schemas/problems.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 
-/** The movement ledger of a cycle (DESIGN §8): records, balances that never go negative, locks. */
+/** The movement ledger of a cycle: records, balances that never go negative, locks. */
 
 export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
   return {
@@ -59,14 +59,14 @@ export async function resolveFeedType(input: MovementInput, farmId: string): Pro
   const stock = await feedTypesInStock(farmId);
   if (stock.length === 1) return stock[0]!.feedType;
   if (stock.length === 0) throw new Conflict(`No feed in stock on farm ${farmId}; record a feed_delivery first`);
-  throw new ValidationFailed([{ field: 'body.feedType', message: `is required: the farm stocks ${stock.map((s) => s.feedType).join(', ')}` }]);
+  throw new ValidationFailed([{ field: 'feedType', message: `is required: the farm stocks ${stock.map((s) => s.feedType).join(', ')}` }]);
 }
 
 /** The active cycle of the other flock of a transfer (it must be visible to the caller). */
-async function counterpartCycle(user: AuthUser, input: MovementInput, own: CycleRecord): Promise<CycleRecord | undefined> {
+async function counterpartCycle(user: Caller, input: MovementInput, own: CycleRecord): Promise<CycleRecord | undefined> {
   if (input.type !== 'bird_transfer_in' && input.type !== 'bird_transfer_out') return undefined;
-  const unknown = () => new ValidationFailed([{ field: 'body.counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
-  if (input.counterpartFlockId === own.flockId) throw new ValidationFailed([{ field: 'body.counterpartFlockId', message: 'must be another flock' }]);
+  const unknown = () => new ValidationFailed([{ field: 'counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
+  if (input.counterpartFlockId === own.flockId) throw new ValidationFailed([{ field: 'counterpartFlockId', message: 'must be another flock' }]);
   const flock = await getFlock(input.counterpartFlockId);
   if (!flock || !canAccessFarm(user, flock.farmId) || !flock.activeCycleId) throw unknown();
   return scopedCycle(user, flock.id, flock.activeCycleId).catch(() => Promise.reject(unknown()));
@@ -99,7 +99,7 @@ function assertConsistent(input: MovementInput, cycle: CycleRecord): void {
   if (problems.length) throw new ValidationFailed(problems);
 }
 
-export async function createMovementFor(user: AuthUser, flockId: string, cycleId: string, input: MovementInput, idempotencyKey: string | undefined) {
+export async function createMovementFor(user: Caller, flockId: string, cycleId: string, input: MovementInput, idempotencyKey: string | undefined) {
   const cycle = await scopedCycle(user, flockId, cycleId);
   return idempotent(user.id, idempotencyKey, `movement:${cycleId}`, input, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new movements`);
@@ -131,22 +131,22 @@ export async function createMovementFor(user: AuthUser, flockId: string, cycleId
   });
 }
 
-export async function scopedMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string) {
+export async function scopedMovement(user: Caller, flockId: string, cycleId: string, movementId: string) {
   const { cycle, movement } = await getCycleAndMovement(flockId, cycleId, movementId);
   if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
   if (!movement) throw new NotFound(`Movement ${movementId} not found in cycle ${cycleId}`);
   return { cycle, movement };
 }
 
-export async function listMovementsFor(user: AuthUser, flockId: string, cycleId: string, query: ListMovementsQuery) {
+export async function listMovementsFor(user: Caller, flockId: string, cycleId: string, query: ListMovementsQuery) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   const limit = query.limit ?? 25;
   const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from: query.from, to: query.to });
   return { items: page.items.map((m) => toMovementDto(m, cycle)), nextCursor: page.nextCursor, limit };
 }
 
-export async function lockMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
+export async function lockMovement(user: Caller, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (current) throw new Conflict(`Movement ${movementId} is already locked (${current.type}: ${current.reason})`);
@@ -164,7 +164,7 @@ export async function lockMovement(user: AuthUser, flockId: string, cycleId: str
   return toMovementDto({ ...movement, lock, version: movement.version + 1, updatedAt: lock.at }, cycle);
 }
 
-export async function unlockMovement(user: AuthUser, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
+export async function unlockMovement(user: Caller, flockId: string, cycleId: string, movementId: string, reason: string, requestId: string) {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (!current) throw new Conflict(`Movement ${movementId} is not locked`);
@@ -206,25 +206,25 @@ export async function refusedToConflict<T>(write: Promise<T>): Promise<T> {
 }
 
 export async function updateMovementFor(
-  user: AuthUser,
+  user: Caller,
   flockId: string,
   cycleId: string,
   movementId: string,
   body: UpdateMovementBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ) {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
-  const version = expectedVersion(movement.version, ifMatch, body.version, `Movement ${movementId}`);
+  const version = expectedVersion(movement.version, { precondition, stated: body.version }, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
   assertNotFromDailyRecord(movement);
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
   const { version: _v, ...edits } = body;
   const refused = Object.keys(edits).filter((k) => k === 'type' || SERVICE_FIELDS.has(k));
-  if (refused.length) throw new ValidationFailed(refused.map((k) => ({ field: `body.${k}`, message: 'cannot be changed' })));
+  if (refused.length) throw new ValidationFailed(refused.map((k) => ({ field: `${k}`, message: 'cannot be changed' })));
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
-  const details = detailsOf('body', createMovementBody, merged);
+  const details = problemsOf(createMovementBody, merged);
   if (details.length) throw new ValidationFailed(details);
   const next = merged as MovementInput;
   assertConsistent(next, cycle);
@@ -267,15 +267,15 @@ function diffFields(before: MovementRecord, after: MovementRecord) {
 
 /** Deletes an unlocked movement and reverses its effects; a transfer goes with its other side. */
 export async function deleteMovementFor(
-  user: AuthUser,
+  user: Caller,
   flockId: string,
   cycleId: string,
   movementId: string,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<void> {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
-  expectedVersion(movement.version, ifMatch, undefined, `Movement ${movementId}`);
+  expectedVersion(movement.version, { precondition }, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
   assertNotFromDailyRecord(movement);
   const groups: LedgerGroup[] = [{ ref: refOf(cycle), changes: netChanges(effectsOf(inputOf(movement), -1)) }];

@@ -1,6 +1,6 @@
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { expectedVersion } from '../domain/concurrency.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { getCycle } from '../db/cycles.js';
 import {
@@ -15,30 +15,31 @@ import {
 } from '../db/recommendations.js';
 import { detectAnomalies } from '../domain/analytics/anomalies.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
-import { cycleKpis, dailySeries } from '../domain/analytics/kpis.js';
+import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
+import { dailySeries } from '../domain/analytics/kpis/daily.js';
 import { proposals, RULE_IDS } from '../domain/optimization.js';
 import { cycleAnalyticsContext } from './analytics.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
 import { scopedFlock } from './flocks.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecommendationsBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
 
 /**
- * Optimization recommendations (seed: POST with `manage_system`): people write them, the system proposes
- * them from analytics (shared/services/proposals.ts), managers accept or dismiss them. Scoped by the
- * flock's farm like every farm record (another farm's recommendation is 404).
+ * Optimization recommendations (the interface contract's POST, with `manage_system`): people write them,
+ * the system proposes them from analytics (shared/services/proposals.ts), managers accept or dismiss
+ * them. Scoped by the flock's farm like every farm record (another farm's recommendation is 404).
  */
 export const toRecommendationDto = (r: RecommendationRecord) => ({ ...r });
 
-export async function createRecommendationFor(user: AuthUser, body: CreateRecommendationBody, requestId: string, idempotencyKey: string | undefined) {
+export async function createRecommendationFor(user: Caller, body: CreateRecommendationBody, requestId: string, idempotencyKey: string | undefined) {
   return idempotent(user.id, idempotencyKey, 'recommendation', body, async (remember) => {
     const flock = await scopedFlock(user, body.flockId);
     const cycleId = body.cycleId ?? flock.activeCycleId;
     // any cycle of the flock may be named, a closed one too (a lesson for the next cycle)
     if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
-      throw new ValidationFailed([{ field: 'body.cycleId', message: `is not a cycle of flock ${flock.id}` }]);
+      throw new ValidationFailed([{ field: 'cycleId', message: `is not a cycle of flock ${flock.id}` }]);
     }
     const now = new Date().toISOString();
     const rec: RecommendationRecord = {
@@ -82,19 +83,19 @@ export async function createRecommendationFor(user: AuthUser, body: CreateRecomm
   });
 }
 
-export async function scopedRecommendation(user: AuthUser, id: string): Promise<RecommendationRecord> {
+export async function scopedRecommendation(user: Caller, id: string): Promise<RecommendationRecord> {
   const rec = await getRecommendation(id);
   if (!rec || !canAccessFarm(user, rec.farmId)) throw new NotFound(`Recommendation ${id} not found`);
   return rec;
 }
 
-export async function listRecommendationsFor(user: AuthUser, query: ListRecommendationsQuery) {
+export async function listRecommendationsFor(user: Caller, query: ListRecommendationsQuery) {
   const limit = query.limit ?? 25;
   const filter = { status: query.status, category: query.category, source: query.source };
   if (query.flockId) {
     const flock = await scopedFlock(user, query.flockId);
     if (query.farmId !== undefined && query.farmId !== flock.farmId)
-      throw new ValidationFailed([{ field: 'query.farmId', message: `flock ${flock.id} is not on farm ${query.farmId}` }]);
+      throw new ValidationFailed([{ field: 'farmId', message: `flock ${flock.id} is not on farm ${query.farmId}` }]);
     return { ...(await listRecommendations({ flockId: flock.id }, filter, { limit, cursor: query.cursor })), limit };
   }
   const farmId = farmOfRequest(user, query.farmId);
@@ -103,15 +104,15 @@ export async function listRecommendationsFor(user: AuthUser, query: ListRecommen
 
 /** open → accepted | dismissed, once; a decided recommendation answers 409 naming its state. */
 export async function decideRecommendation(
-  user: AuthUser,
+  user: Caller,
   id: string,
   decision: 'accepted' | 'dismissed',
   body: DecideRecommendationBody,
-  ifMatch: string | undefined,
+  precondition: Precondition | undefined,
   requestId: string,
 ): Promise<RecommendationRecord> {
   const rec = await scopedRecommendation(user, id);
-  const version = expectedVersion(rec.version, ifMatch, body.version, `Recommendation ${id}`);
+  const version = expectedVersion(rec.version, { precondition, stated: body.version }, `Recommendation ${id}`);
   if (rec.status !== 'open') throw new Conflict(`Recommendation ${id} is already ${rec.status}`);
   const now = new Date().toISOString();
   const next: RecommendationRecord = {
@@ -141,10 +142,10 @@ export async function decideRecommendation(
  * proposals, each with its evidence; a rule that already proposed for this cycle is not proposed again
  * (its guard item makes concurrent runs safe too). Answers what was created and what was skipped.
  */
-export async function generateProposals(user: AuthUser, body: GenerateRecommendationsBody, requestId: string) {
+export async function generateProposals(user: Caller, body: GenerateRecommendationsBody, requestId: string) {
   const flock = await scopedFlock(user, body.flockId);
   const cycleId = body.cycleId ?? flock.activeCycleId;
-  if (!cycleId) throw new ValidationFailed([{ field: 'body.cycleId', message: `is required: flock ${flock.id} has no active cycle` }]);
+  if (!cycleId) throw new ValidationFailed([{ field: 'cycleId', message: `is required: flock ${flock.id} has no active cycle` }]);
   const ctx = await cycleAnalyticsContext(user, flock.id, cycleId);
   const series = dailySeries(ctx.inputs, ctx.config);
   const comparison = compareWithStandard(ctx.inputs, ctx.config, series);

@@ -18,13 +18,13 @@ import type { CycleRecord } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
 import { cycleOpenCheck, latestWeightUpdate, listWeights, scaleState, weightPut, writeWeights, type WeightRecord } from '../db/weights.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { AuthUser } from '../http/context.js';
+import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
 
 /**
- * Body weights of a cycle (DESIGN §8): manual weighing sessions, automatic scale batches, and the
+ * Body weights of a cycle: manual weighing sessions, automatic scale batches, and the
  * cycle's `latestWeight` (the summary's FCR), always written in the same transaction as the session.
  */
 
@@ -53,9 +53,9 @@ export function toWeightDto(r: WeightRecord, cycle: CycleView) {
   };
 }
 
-export async function listWeightsFor(user: AuthUser, flockId: string, cycleId: string, query: ListWeightsQuery) {
+export async function listWeightsFor(user: Caller, flockId: string, cycleId: string, query: ListWeightsQuery) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'query.from', message: 'must not be after query.to' }]);
+  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   const limit = query.limit ?? 500;
   const page = await listWeights(cycleId, { limit, cursor: query.cursor, from: query.from, to: query.to });
   return { items: page.items.map((r) => toWeightDto(r, cycle)), nextCursor: page.nextCursor, limit };
@@ -76,12 +76,12 @@ const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.rando
 const closed = (cycleId: string) => new Conflict(`Cycle ${cycleId} is closed; it takes no new weighings`);
 
 function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
-  if (date < cycle.startDate) throw new ValidationFailed([{ field: 'body.date', message: `must not be before the cycle's start date ${cycle.startDate}` }]);
-  if (date > latestAllowedDate(now)) throw new ValidationFailed([{ field: 'body.date', message: 'must not be in the future' }]);
+  if (date < cycle.startDate) throw new ValidationFailed([{ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` }]);
+  if (date > latestAllowedDate(now)) throw new ValidationFailed([{ field: 'date', message: 'must not be in the future' }]);
 }
 
 /** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
-export async function recordWeightFor(user: AuthUser, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
+export async function recordWeightFor(user: Caller, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
   // Scope first: a record of another farm is answered 404 whatever the body says.
   let cycle = await scopedCycle(user, flockId, cycleId);
   const problems = manualInputProblems(body);
@@ -155,11 +155,11 @@ interface DayReport {
  * implausible readings, outliers and readings outside the cycle rejected and counted. The sessions, the
  * cycle's latest weight and the idempotent response are one transaction.
  */
-export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, idempotencyKey: string | undefined) {
+export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idempotencyKey: string | undefined) {
   const dates = [...new Set(body.weighings.map((w) => readingDate(w.at)))].sort();
   if (dates.length > MAX_BATCH_DATES) {
     throw new ValidationFailed([
-      { field: 'body.weighings', message: `span ${dates.length} dates; at most ${MAX_BATCH_DATES} per batch (send older readings in another batch)` },
+      { field: 'weighings', message: `span ${dates.length} dates; at most ${MAX_BATCH_DATES} per batch (send older readings in another batch)` },
     ]);
   }
   const flockMissing = () => new NotFound(`Flock ${body.flockId} not found`);
@@ -179,7 +179,7 @@ export async function ingestScaleBatch(user: AuthUser, body: ScaleIngestBody, id
   };
   let state = await load();
   if (body.houseId && state.flock.houseId && body.houseId !== state.flock.houseId) {
-    throw new ValidationFailed([{ field: 'body.houseId', message: `flock ${body.flockId} is in house ${state.flock.houseId}` }]);
+    throw new ValidationFailed([{ field: 'houseId', message: `flock ${body.flockId} is in house ${state.flock.houseId}` }]);
   }
   const houseId = body.houseId ?? state.flock.houseId ?? null;
 

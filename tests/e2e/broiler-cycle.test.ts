@@ -83,7 +83,7 @@ describe('a broiler cycle over HTTP', () => {
     expect(weighing.status, weighing.text).toBe(201);
   });
 
-  it('the summary equals what the ledger implies, and the weights read back in the seed’s shape', async () => {
+  it('the summary equals what the ledger implies, and the weights read back in the contract’s shape', async () => {
     const s = (await http('GET', base, { token })).body.data;
     // deaths: 6 days × 10 + 15 on day 8 = 75; culls 7 × 2 = 14; alive 10000 − 75 − 14 = 9911
     expect(s.birds).toEqual({ placed: 10000, transferredIn: 0, deaths: 75, culls: 14, sold: 0, transferredOut: 0, alive: 9911 });

@@ -19,7 +19,7 @@ async function history(token: string) {
 }
 
 describe('analytics configuration', () => {
-  it('starts at the documented defaults (DOMAIN.md), version 0, for any user with view_analytics', async () => {
+  it('starts at the documented defaults (docs/domain.md), version 0, for any user with view_analytics', async () => {
     const viewer = await userWith({ role: 'viewer' });
     const res = await call('GET', CONFIG, { token: viewer.token });
     expect(res.status).toBe(200);
@@ -27,7 +27,7 @@ describe('analytics configuration', () => {
     const data = res.body.data;
     expect(data.version).toBe(0);
     expect(data.updatedAt).toBeNull();
-    // DOMAIN.md figures, spelled out here rather than read from the defaults object
+    // the figures of docs/domain.md, spelled out here rather than read from the defaults object
     expect(data.thresholds).toMatchObject({
       dailyMortalityPct: 0.5,
       cumulativeMortalityBasePct: 1,

@@ -120,7 +120,7 @@ describe('POST /api/v2/analytics/water-readings', () => {
     await call('PUT', '/api/v1/config/analytics/thresholds', { token: admin, body: {} });
   });
 
-  it('validates the seed’s rules (pH 0–14, flockId required) and writes nothing on refusal', async () => {
+  it('validates the contract’s rules (pH 0–14, flockId required) and writes nothing on refusal', async () => {
     const c = await flockWithCycle();
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ flockId: c.flock.id, pH: 14.1 }, 'body.pH'],

@@ -6,7 +6,7 @@ import { adminLogin, userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { db, dbCalls, resetDbCalls, tableName } from '../../shared/db/client.js';
 import { movementKey, movementsOfCycle, movementsOfFarm } from '../../shared/db/keys.js';
-import { MOVEMENT_CSV_COLUMNS, parseCsv } from '../../shared/domain/csv.js';
+import { MOVEMENT_CSV_COLUMNS, parseCsv } from '../../shared/presentation/csv.js';
 
 /** A farm of its own with a manager assigned to it; flocks with an active cycle each, built through the API. */
 async function setup(name = 'Inventory farm') {

@@ -14,7 +14,7 @@ const body = (flockId: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('optimization recommendations', () => {
-  it('the seed POST (manage_system) creates an open recommendation on the flock’s active cycle; GET returns it', async () => {
+  it('the contract’s POST (manage_system) creates an open recommendation on the flock’s active cycle; GET returns it', async () => {
     const admin = await adminLogin();
     const c = await flockWithCycle({ token: admin });
     const res = await call('POST', RECS, { token: admin, body: body(c.flock.id, { priority: 'high' }) });

@@ -40,7 +40,7 @@ async function setup(opts: { birdType?: string; farmId?: string; token?: string;
 const at = (date: string, time = '08:00:00Z') => `${date}T${time}`;
 
 describe('weights of a cycle', () => {
-  it('records a single average and a list of individual weighings; GET returns the seed shape in date order', async () => {
+  it('records a single average and a list of individual weighings; GET returns the contract’s shape in date order', async () => {
     const c = await setup();
     const avg = await c.weigh({ date: day(-13), grams: 180 });
     expect(avg.status, JSON.stringify(avg.body)).toBe(201);

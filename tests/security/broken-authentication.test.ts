@@ -396,7 +396,7 @@ describe('no user enumeration', () => {
   });
 
   it('signup with a registered e-mail (any letter case) is 409 with a fixed text and nothing about the account', async () => {
-    // Documented (DESIGN §5, the signup route's 409): an enumeration surface by design. The answer carries no
+    // Documented (the signup route's 409 in the OpenAPI document): an enumeration surface by design. The answer carries no
     // account data, and the auth limiter (per client and per e-mail; resource-consumption.test.ts) bounds probing.
     const res = await call('POST', '/api/v1/auth/signup', { body: { email: accounts.viewer.email.toUpperCase(), password: PASSWORD, name: 'Someone Else' } });
     expect(res.status).toBe(409);

@@ -29,7 +29,7 @@ const writeRoutes = routes.filter(hasBody);
  * still be closed. A schema not listed here must be closed at every level.
  */
 const OPEN_BY_DESIGN: Record<string, string> = {
-  ValidateDailyDataBody: 'seed contract: "extra properties allowed"; nothing is stored',
+  ValidateDailyDataBody: 'interface contract: "extra properties allowed"; nothing is stored',
   UpdateMovementBody: 'merged with the stored movement and re-validated against its type’s closed schema',
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diff, normalizeEmail } from '../../shared/domain/accounts.js';
-import { versionFromIfMatch } from '../../shared/domain/concurrency.js';
+import { versionFromIfMatch } from '../../shared/http/request-headers.js';
 import { allowedMethods } from '../../shared/http/route-match.js';
 import { hashPassword, verifyPassword } from '../../shared/auth/passwords.js';
 

@@ -5,7 +5,7 @@ import { detectAnomalies, type Anomaly } from '../../shared/domain/analytics/ano
 
 /**
  * Each rule on a small cycle built to break it (and to stay just inside it on the neighbouring days).
- * Default thresholds (DOMAIN.md): daily mortality 0.5 %, cumulative 1 % + 0.06 % × age, water:feed
+ * Default thresholds (docs/domain.md): daily mortality 0.5 %, cumulative 1 % + 0.06 % × age, water:feed
  * 1.6–2.0, low water 2 days at 15 % tolerance, hen-day drop 5 points, weight 10 % below, FCR 5 % above,
  * uniformity 80 %, cracked 3 %. Critical = the breach is twice the allowed margin.
  */

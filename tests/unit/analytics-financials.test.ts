@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS, type AnalyticsSections } from '../../schemas/analytics-config.js';
-import { birdsAliveByDay, cycleFinancials } from '../../shared/domain/analytics/financials.js';
+import { birdsAliveByDay } from '../../shared/domain/analytics/financials/amounts.js';
+import { cycleFinancials } from '../../shared/domain/analytics/financials/cycle.js';
 import { emptyDay, type CycleFacts, type CycleInputs, type DayTotals } from '../../shared/domain/analytics/inputs.js';
 
 /** Every expected number below is worked out by hand in the comment next to it. */

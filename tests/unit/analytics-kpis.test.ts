@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS, type AnalyticsSections } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs, type DayTotals, type WeighingPoint } from '../../shared/domain/analytics/inputs.js';
-import { cycleKpis, dailySeries, epefOf, type DailyKpis } from '../../shared/domain/analytics/kpis.js';
+import { epefOf } from '../../shared/domain/analytics/kpis/broiler.js';
+import { cycleKpis } from '../../shared/domain/analytics/kpis/cycle.js';
+import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
+import type { DailyKpis } from '../../shared/domain/analytics/kpis/types.js';
 import { compareWithStandard } from '../../shared/domain/analytics/comparison.js';
 import { predictions } from '../../shared/domain/analytics/predictions.js';
 import { detectAnomalies } from '../../shared/domain/analytics/anomalies.js';
 
 /**
  * Every expected number below is worked out by hand in the comment next to it, from the formulas of
- * ../shared/DOMAIN.md, never read back from the implementation.
+ * docs/domain.md, never read back from the implementation.
  */
 
 const config = (patch: Partial<{ [K in keyof AnalyticsSections]: Partial<AnalyticsSections[K]> }> = {}): AnalyticsSections => {
@@ -319,7 +322,7 @@ describe('breed comparison of the broiler reference', () => {
   });
 });
 
-describe('EPEF: the DOMAIN.md example (ADG 61 g, livability 96 %, FCR 1.62 → about 361)', () => {
+describe('EPEF: the docs/domain.md example (ADG 61 g, livability 96 %, FCR 1.62 → about 361)', () => {
   // Age 42 days and weight 61 g × 42 = 2,562 g (ADG counted from 0 g, as the EPEF shortcut
   // livability × ADG ÷ (FCR × 10) does). EPEF = 96 × 2.562 × 100 ÷ (42 × 1.62) = 24595.2 ÷ 68.04 = 361.48.
   it('the formula', () => {

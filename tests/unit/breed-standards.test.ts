@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findBreedStandard, listBreedStandards, standardAt, standardWeightGrams, INTERPOLATION_NOTE } from '../../shared/domain/analytics/breed-standards.js';
 
-/** The tables of ../shared/DOMAIN.md, copied here by hand so the shipped data is checked against the reference. */
-const DOMAIN = {
+/** The tables of docs/domain.md, copied here by hand so the shipped data is checked against the reference. */
+const REFERENCE = {
   ross: {
     days: [0, 7, 14, 21, 28, 35, 42, 49, 56],
     weight: [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318],
@@ -73,20 +73,20 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
     expect(standardAt(ross, 56).values.cumulativeFcr).toMatchObject({ value: 1.793, interpolated: false });
   });
 
-  it('every tabulated point equals the DOMAIN.md table', () => {
-    DOMAIN.ross.days.forEach((d, i) => {
-      expect(standardAt(ross, d).values.bodyWeight!.value).toBe(DOMAIN.ross.weight[i]);
-      expect(standardAt(cobb, d).values.bodyWeight!.value).toBe(DOMAIN.cobb.weight[i]);
+  it('every tabulated point equals the docs/domain.md table', () => {
+    REFERENCE.ross.days.forEach((d, i) => {
+      expect(standardAt(ross, d).values.bodyWeight!.value).toBe(REFERENCE.ross.weight[i]);
+      expect(standardAt(cobb, d).values.bodyWeight!.value).toBe(REFERENCE.cobb.weight[i]);
       if (i > 0) {
-        expect(standardAt(ross, d).values.cumulativeFcr!.value).toBe(DOMAIN.ross.fcr[i - 1]);
-        expect(standardAt(cobb, d).values.cumulativeFcr!.value).toBe(DOMAIN.cobb.fcr[i - 1]);
+        expect(standardAt(ross, d).values.cumulativeFcr!.value).toBe(REFERENCE.ross.fcr[i - 1]);
+        expect(standardAt(cobb, d).values.cumulativeFcr!.value).toBe(REFERENCE.cobb.fcr[i - 1]);
       }
     });
-    DOMAIN.hyline.weeks.forEach((w, i) => {
-      expect(standardAt(hyline, w * 7).values.henDayPct!.value).toBe(DOMAIN.hyline.henDay[i]);
-      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(DOMAIN.hyline.weightKg[i]);
+    REFERENCE.hyline.weeks.forEach((w, i) => {
+      expect(standardAt(hyline, w * 7).values.henDayPct!.value).toBe(REFERENCE.hyline.henDay[i]);
+      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(REFERENCE.hyline.weightKg[i]);
     });
-    for (const [i, w] of DOMAIN.lohmann.weeks.entries()) expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(DOMAIN.lohmann.weight[i]);
+    for (const [i, w] of REFERENCE.lohmann.weeks.entries()) expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(REFERENCE.lohmann.weight[i]);
   });
 
   it('no extrapolation: null with the reason outside the table', () => {
@@ -141,7 +141,7 @@ describe('GET /api/v2/analytics/breeds', () => {
       ['bodyWeight', 'g', { from: 0, to: 56, unit: 'day' }],
       ['cumulativeFcr', 'kg/kg', { from: 7, to: 56, unit: 'day' }],
     ]);
-    expect(ross.series[0]!.points.map((p) => p.value)).toEqual(DOMAIN.ross.weight);
+    expect(ross.series[0]!.points.map((p) => p.value)).toEqual(REFERENCE.ross.weight);
     const hyline = list[2]!;
     expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({
       unit: '%',

@@ -9,7 +9,7 @@ import {
 } from '../../shared/domain/capabilities.js';
 
 describe('capabilities', () => {
-  it('keeps the seed’s six names', () => {
+  it('keeps the six names of the interface contract', () => {
     expect(ALL_CAPABILITIES).toEqual(
       expect.arrayContaining(['edit_analytics', 'view_analytics', 'manage_flocks', 'create_movement', 'update_analytics_config', 'manage_system']),
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOVEMENT_CSV_COLUMNS, csvCell, csvLine, movementRow, movementsCsv, neutralizeFormula, parseCsv, toCsv } from '../../shared/domain/csv.js';
+import { MOVEMENT_CSV_COLUMNS, csvCell, csvLine, movementRow, movementsCsv, neutralizeFormula, parseCsv, toCsv } from '../../shared/presentation/csv.js';
 
 describe('csv cells (RFC 4180)', () => {
   it('leaves plain text, numbers and booleans as they are; empty for null and undefined', () => {

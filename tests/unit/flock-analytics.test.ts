@@ -14,7 +14,7 @@ import {
 
 /**
  * Flock analytics from a cycle record's running counters. Every expected number is worked out by hand in
- * the comment next to it (formulas of ../shared/DOMAIN.md), never read back from the implementation.
+ * the comment next to it (formulas of docs/domain.md), never read back from the implementation.
  */
 
 const ROSS = { birdType: 'broiler' as const, breed: 'Ross 308', hatchDate: '2026-03-01' };
@@ -287,18 +287,18 @@ describe('parseCompareSelection', () => {
 
   it('1 or 11 items, nothing named, duplicates and malformed pairs are problems naming the field', () => {
     expect(parseCompareSelection({ flockIds: F[0] }).problems).toEqual([
-      { field: 'query.flockIds', message: 'compare takes 2 to 10 items (flocks and cycles together); got 1' },
+      { field: 'flockIds', message: 'compare takes 2 to 10 items (flocks and cycles together); got 1' },
     ]);
     expect(parseCompareSelection({ flockIds: ids(10) }).problems).toEqual([]);
     expect(parseCompareSelection({ flockIds: ids(11) }).problems[0]!.message).toBe('compare takes 2 to 10 items (flocks and cycles together); got 11');
-    expect(parseCompareSelection({}).problems[0]!.field).toBe('query.flockIds');
-    expect(parseCompareSelection({ flockIds: `${F[0]},${F[0]}` }).problems).toEqual([{ field: 'query.flockIds', message: `flock ${F[0]} is named twice` }]);
+    expect(parseCompareSelection({}).problems[0]!.field).toBe('flockIds');
+    expect(parseCompareSelection({ flockIds: `${F[0]},${F[0]}` }).problems).toEqual([{ field: 'flockIds', message: `flock ${F[0]} is named twice` }]);
     expect(parseCompareSelection({ cycles: `${F[0]}:${C},${F[0]}:${C}` }).problems[0]!.message).toBe(`cycle ${C} of flock ${F[0]} is named twice`);
     expect(parseCompareSelection({ cycles: `${F[0]}:${C},${F[1]}` }).problems[0]).toEqual({
-      field: 'query.cycles',
+      field: 'cycles',
       message: `item 2 "${F[1]}" is not flockId:cycleId (two ULIDs)`,
     });
-    expect(parseCompareSelection({ cycles: `${F[0]}:${C}:x,${F[1]}:${C}` }).problems[0]!.field).toBe('query.cycles');
+    expect(parseCompareSelection({ cycles: `${F[0]}:${C}:x,${F[1]}:${C}` }).problems[0]!.field).toBe('cycles');
     expect(parseCompareSelection({ flockIds: `${F[0]},nope` }).problems[0]!.message).toBe('item 2 "nope" is not a flock id (a ULID)');
     expect(parseCompareSelection({ flockIds: `${F[0]},,${F[1]}` }).problems[0]!.message).toBe('item 2 is empty');
   });

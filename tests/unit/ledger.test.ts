@@ -46,7 +46,7 @@ describe('ledger effects', () => {
   });
 });
 
-describe('cycle KPIs (DOMAIN.md)', () => {
+describe('cycle KPIs (docs/domain.md)', () => {
   it('mortality, livability and FCR from the counters', () => {
     const c = { ...ZERO_COUNTERS, placed: 1000, deaths: 30, culls: 10, sold: 100, alive: 860, feedConsumedKg: 2000 };
     // mortality 30/1000 = 3 %; livability (860 + 100)/1000 = 96 %; FCR 2000 / (860 × 2.5) = 0.930
@@ -79,7 +79,7 @@ describe('production stages and daily forms', () => {
     expect(
       movementsOfForm({ date: '2026-11-02', deaths: { heat: 2, disease: 0 }, culls: 1, feedKg: 0, eggsCollected: 10, eggsCracked: 1 }).map((m) => m.type),
     ).toEqual(['bird_mortality', 'bird_cull', 'egg_collection']);
-    expect(formProblems({ eggsCollected: 1, eggsDirty: 2 })).toEqual([{ field: 'body.eggsDirty', message: 'must not exceed eggsCollected' }]);
+    expect(formProblems({ eggsCollected: 1, eggsDirty: 2 })).toEqual([{ field: 'eggsDirty', message: 'must not exceed eggsCollected' }]);
   });
 });
 
@@ -140,10 +140,10 @@ describe('movement consistency beyond the schema', () => {
   const cycle = { startDate: '2026-11-01', endDate: null };
   it('dates stay within the cycle and not in the future', () => {
     expect(movementProblems({ type: 'bird_cull', date: '2026-10-31', quantity: 1 }, cycle, '2026-11-20')).toEqual([
-      { field: 'body.date', message: "must not be before the cycle's start date 2026-11-01" },
+      { field: 'date', message: "must not be before the cycle's start date 2026-11-01" },
     ]);
     expect(movementProblems({ type: 'bird_cull', date: '2026-11-21', quantity: 1 }, cycle, '2026-11-20')).toEqual([
-      { field: 'body.date', message: 'must not be in the future' },
+      { field: 'date', message: 'must not be in the future' },
     ]);
     expect(
       movementProblems({ type: 'bird_cull', date: '2026-11-10', quantity: 1 }, { startDate: '2026-11-01', endDate: '2026-11-05' }, '2026-11-20')[0]!.message,
@@ -155,7 +155,7 @@ describe('movement consistency beyond the schema', () => {
       movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 11, grades: { M: 6, L: 6 } }, cycle, '2026-11-20').map(
         (p) => p.field,
       ),
-    ).toEqual(['body.cracked', 'body.grades']);
+    ).toEqual(['cracked', 'grades']);
     expect(
       movementProblems({ type: 'egg_collection', date: '2026-11-02', totalEggs: 10, cracked: 10, dirty: 10, grades: { M: 4, L: 6 } }, cycle, '2026-11-20'),
     ).toEqual([]);
@@ -165,6 +165,6 @@ describe('movement consistency beyond the schema', () => {
         cycle,
         '2026-11-20',
       ).map((p) => p.field),
-    ).toEqual(['body.orderedDate', 'body.expectedDate']);
+    ).toEqual(['orderedDate', 'expectedDate']);
   });
 });

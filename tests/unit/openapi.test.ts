@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import document from '../../schemas/compiled/openapi.json' with { type: 'json' };
 import { apiRoutes } from '../../scripts/lib/route-table.js';
+import { ENDPOINT_GROUPS } from '../../shared/presentation/service-info.js';
 
 type Operation = {
   operationId: string;
@@ -46,5 +47,20 @@ describe('OpenAPI document', () => {
       if (path !== '/health') expect(op.responses, label).toHaveProperty('429');
       if (op.requestBody) expect(op.responses, label).toHaveProperty('400');
     }
+  });
+
+  it('names in its description exactly the endpoint groups that have a route', () => {
+    const under = (path: string, basePath: string) => path === basePath || path.startsWith(`${basePath}/`);
+    const listed = /Endpoint groups: ([^.]*)\./.exec(document.info.description)?.[1]?.split(', ') ?? [];
+    const paths = apiRoutes().map((r) => r.path);
+    for (const basePath of listed)
+      expect(
+        paths.some((p) => under(p, basePath)),
+        `${basePath} is listed but has no route`,
+      ).toBe(true);
+    const routed = Object.values(ENDPOINT_GROUPS)
+      .map((g) => g.basePath)
+      .filter((b) => paths.some((p) => under(p, b)));
+    expect(listed).toEqual(routed);
   });
 });

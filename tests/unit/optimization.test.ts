@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { proposals, type ProposalInputs } from '../../shared/domain/optimization.js';
-import type { CycleKpis } from '../../shared/domain/analytics/kpis.js';
+import type { CycleKpis } from '../../shared/domain/analytics/kpis/types.js';
 import type { BreedComparison, ComparisonDay } from '../../shared/domain/analytics/comparison.js';
 
 const fig = (value: number | null, unit = '') => ({ value, unit });

@@ -20,7 +20,7 @@ describe('rate-limit configuration', () => {
     expect(() => rateLimits({ RATE_LIMIT_AUTH_WINDOW_SECONDS: 'soon' })).toThrow(/RATE_LIMIT_AUTH_WINDOW_SECONDS/);
   });
 
-  it('assigns the seed’s limiter classes by path; /health has none', () => {
+  it('assigns the contract’s limiter classes by path; /health has none', () => {
     expect(limiterClassesFor('/health')).toEqual([]);
     expect(limiterClassesFor('/')).toEqual(['general']);
     expect(limiterClassesFor('/api/v1/auth/login')).toEqual(['general', 'auth']);

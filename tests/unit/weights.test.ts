@@ -20,7 +20,7 @@ import {
 } from '../../shared/domain/weights.js';
 
 /** Every expected number below is worked out by hand in the comment next to it. */
-describe('sample statistics (DOMAIN.md: CV = SD(n−1) ÷ mean × 100; uniformity = share within ±10 % of the mean)', () => {
+describe('sample statistics (docs/domain.md: CV = SD(n−1) ÷ mean × 100; uniformity = share within ±10 % of the mean)', () => {
   it('five birds around 2 kg', () => {
     // mean 10000/5 = 2000; squared deviations 40000+10000+0+10000+40000 = 100000; var = 100000/4 = 25000;
     // SD = √25000 = 158.114 → 158.1; CV = 158.114/2000 = 7.906 % → 7.91; all within [1800, 2200] (bounds count) → 100 %.
@@ -59,10 +59,10 @@ describe('sample statistics (DOMAIN.md: CV = SD(n−1) ÷ mean × 100; uniformit
     expect(manualInputProblems({ grams: 1000 })).toEqual([]);
     expect(manualInputProblems({ samples: [1000] })).toEqual([]);
     expect(manualInputProblems({ grams: 1000, samples: [1000] })).toEqual([
-      { field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' },
+      { field: 'samples', message: 'send either grams (one average) or samples (individual weighings), not both' },
     ]);
-    expect(manualInputProblems({})).toEqual([{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }]);
-    expect(manualInputProblems({ samples: [1], sampleSize: 5 })[0]!.field).toBe('body.sampleSize');
+    expect(manualInputProblems({})).toEqual([{ field: 'grams', message: 'is required unless samples (individual weighings) are sent' }]);
+    expect(manualInputProblems({ samples: [1], sampleSize: 5 })[0]!.field).toBe('sampleSize');
   });
 });
 

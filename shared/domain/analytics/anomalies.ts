@@ -1,6 +1,6 @@
 /**
  * Anomalies (GET /api/v2/analytics/anomalies/{flockId}/{cycleId}), pure: the days whose KPIs break the
- * `thresholds` of the analytics configuration (defaults: ../shared/DOMAIN.md). Every day that breaks a
+ * `thresholds` of the analytics configuration (defaults and their sources: docs/domain.md). Every day that breaks a
  * rule is reported (a breach lasting five days is five anomalies), sorted by date, then rule.
  *
  * Rules (values are the reported, rounded figures of the daily series and the breed comparison):
@@ -27,7 +27,9 @@ import { round } from '../weights.js';
 import { compareWithStandard, type BreedComparison } from './comparison.js';
 import { fmt } from './figures.js';
 import type { CycleInputs } from './inputs.js';
-import { dailySeries, effectiveWeighings, isLayingType, seriesEnd, type DailyKpis } from './kpis.js';
+import { effectiveWeighings, isLayingType, seriesEnd } from './kpis/context.js';
+import { dailySeries } from './kpis/daily.js';
+import type { DailyKpis } from './kpis/types.js';
 
 export const ANOMALY_METRICS = [
   'dailyMortality',

@@ -1,5 +1,5 @@
 /**
- * Breed standards as data (pure, no I/O): the tables of ../shared/DOMAIN.md transcribed as typed
+ * Breed standards as data (pure, no I/O): the breeders' tables of docs/domain.md transcribed as typed
  * constants, with their publisher, document, edition and an `official | approximate` flag, plus the
  * lookups the analytics need.
  *
@@ -55,7 +55,8 @@ export interface BreedStandard {
 
 export const INTERPOLATION_NOTE = 'linear interpolation between tabulated ages; no value outside the tabulated range (no extrapolation)';
 
-const DOMAIN_REF = '../shared/DOMAIN.md (Flockwise domain reference)';
+/** Where the tables are written out with their sources (answered by GET /api/v2/analytics/breeds). */
+const TRANSCRIBED_IN = 'docs/domain.md of the Flockwise repository (domain reference)';
 
 const days = (ages: number[], values: Array<number | null>): Array<readonly [number, number]> =>
   ages.flatMap((a, i) => (values[i] === null || values[i] === undefined ? [] : [[a, values[i]] as const]));
@@ -68,7 +69,7 @@ export const ROSS_308: BreedStandard = {
   name: 'Ross 308',
   birdType: 'broiler',
   aliases: ['Ross 308', 'Ross308', 'Aviagen Ross 308'],
-  source: { publisher: 'Aviagen', document: 'Ross 308 Broiler: Performance Objectives (as-hatched)', transcription: DOMAIN_REF },
+  source: { publisher: 'Aviagen', document: 'Ross 308 Broiler: Performance Objectives (as-hatched)', transcription: TRANSCRIBED_IN },
   edition: 2022,
   status: 'official',
   ageUnit: 'day',
@@ -96,7 +97,7 @@ export const COBB_500: BreedStandard = {
   name: 'Cobb 500',
   birdType: 'broiler',
   aliases: ['Cobb 500', 'Cobb500', 'Cobb-Vantress Cobb 500'],
-  source: { publisher: 'Cobb-Vantress', document: 'Cobb 500 Broiler Performance & Nutrition Supplement (as-hatched)', transcription: DOMAIN_REF },
+  source: { publisher: 'Cobb-Vantress', document: 'Cobb 500 Broiler Performance & Nutrition Supplement (as-hatched)', transcription: TRANSCRIBED_IN },
   edition: 2022,
   status: 'official',
   ageUnit: 'day',
@@ -116,7 +117,7 @@ export const COBB_500: BreedStandard = {
       points: days(BROILER_DAYS, [null, 0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842]),
     },
   ],
-  note: 'Transcribed from public repositories; DOMAIN.md cross-checks only the Ross weights between transcriptions.',
+  note: 'Transcribed from public repositories; unlike the Ross weights, not cross-checked between transcriptions.',
 };
 
 export const HY_LINE_BROWN: BreedStandard = {
@@ -127,7 +128,7 @@ export const HY_LINE_BROWN: BreedStandard = {
   source: {
     publisher: 'Hy-Line International',
     document: 'Hy-Line Brown Commercial Layers Performance Standards Guide (cage), low end of the band',
-    transcription: DOMAIN_REF,
+    transcription: TRANSCRIBED_IN,
   },
   edition: null,
   status: 'approximate',
@@ -159,7 +160,7 @@ export const LOHMANN_BROWN_CLASSIC: BreedStandard = {
   source: {
     publisher: 'Lohmann Breeders',
     document: 'Lohmann Brown-Classic Management Guide, body weight (midpoints of the range)',
-    transcription: DOMAIN_REF,
+    transcription: TRANSCRIBED_IN,
   },
   edition: null,
   status: 'approximate',
@@ -173,7 +174,7 @@ export const LOHMANN_BROWN_CLASSIC: BreedStandard = {
       points: days([4, 8, 12, 16, 18, 20, 24, 40, 60], [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996]),
     },
   ],
-  note: 'Rearing and early-lay body weights only (no production curve); DOMAIN.md names neither edition nor a second transcription.',
+  note: 'Rearing and early-lay body weights only (no production curve); neither the edition nor a second transcription is known.',
 };
 
 export const BREED_STANDARDS: readonly BreedStandard[] = [ROSS_308, COBB_500, HY_LINE_BROWN, LOHMANN_BROWN_CLASSIC];

@@ -15,7 +15,8 @@ import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { round } from '../weights.js';
 import { findBreedStandard, INTERPOLATION_NOTE, standardAt, type BreedStandard, type SeriesKey, type StandardValue } from './breed-standards.js';
 import type { CycleInputs } from './inputs.js';
-import { dailySeries, type DailyKpis } from './kpis.js';
+import { dailySeries } from './kpis/daily.js';
+import type { DailyKpis } from './kpis/types.js';
 
 export interface MetricComparison {
   actual: number | null;

@@ -14,7 +14,7 @@
  *   (weighted by eggs, not a mean of daily means); null when none did.
  * - hen-days = Σ over the period's calendar days of the hens alive that day (`hensAlivePerDay`: a date
  *   without an entry takes the latest earlier entry, since hens alive only change on movement days);
- *   hen-day % = eggs collected ÷ hen-days × 100 (DOMAIN.md). Null when no hens are given or a day of the
+ *   hen-day % = eggs collected ÷ hen-days × 100 (docs/domain.md). Null when no hens are given or a day of the
  *   period precedes the first entry.
  * - every calendar day (window 'day') or ISO week, Monday to Sunday (window 'week', key `2026-W03`),
  *   from `from` to `to` is a period, also those without collections (their ratios are null). Edge weeks

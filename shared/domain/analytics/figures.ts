@@ -3,7 +3,7 @@
  */
 import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
-import { emptyDay, type DayTotals, type Figure } from './inputs.js';
+import { DAY_COUNTER_MAPS, DAY_COUNTERS, emptyDay, type DayTotals, type Figure } from './inputs.js';
 
 /** A computed figure, rounded to `digits`; `assumptions` kept only when there are some. */
 export function figure(value: number, unit: string, digits: number, assumptions: readonly string[] = []): Figure {
@@ -34,18 +34,15 @@ export function dateRange(from: string, to: string): string[] {
 
 /** Two rollups of the same date added together (numbers summed, per-key records merged). */
 export function mergeDayTotals(a: DayTotals, b: DayTotals): DayTotals {
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const prev = out[k];
-    if (typeof v === 'number') out[k] = (typeof prev === 'number' ? prev : 0) + v;
-    else if (Array.isArray(v)) out[k] = [...(Array.isArray(prev) ? prev : []), ...v];
-    else if (v && typeof v === 'object') {
-      const merged: Record<string, number> = { ...((prev as Record<string, number> | undefined) ?? {}) };
-      for (const [kk, vv] of Object.entries(v as Record<string, number>)) merged[kk] = (merged[kk] ?? 0) + vv;
-      out[k] = merged;
-    }
+  const out: DayTotals = { ...a };
+  for (const k of DAY_COUNTERS) out[k] = a[k] + b[k];
+  for (const k of DAY_COUNTER_MAPS) {
+    const merged: Record<string, number> = { ...a[k] };
+    for (const [key, n] of Object.entries(b[k])) merged[key] = (merged[key] ?? 0) + n;
+    out[k] = merged;
   }
-  return out as unknown as DayTotals;
+  if (b.waterPh) out.waterPh = [...(a.waterPh ?? []), ...b.waterPh];
+  return out;
 }
 
 /** The rollups by date (duplicates of a date summed); a date not in the map is a day of zeros (`emptyDay`). */

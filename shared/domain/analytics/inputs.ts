@@ -3,59 +3,71 @@
  * DynamoDB calls (the cycle record, its daily rollups, its weighings). Everything in
  * `shared/domain/analytics` is pure: these inputs + the analytics configuration in, figures out.
  */
+import { recordOf } from '../counters.js';
 import type { BirdType, Confidence, WeightMethod } from '../weights.js';
 
-/** One calendar day of a cycle's ledger (the `DAY#<date>` rollup). Days without movements are absent; treat them as zeros. */
-export interface DayTotals {
-  date: string;
+/** The numeric counters of a day's rollup (the ledger adds to them: ../ledger.ts), named once. */
+export const DAY_COUNTERS = [
   // birds
-  placed: number;
-  transferredIn: number;
-  deaths: number;
-  culls: number;
-  sold: number;
-  transferredOut: number;
-  deathsByCause: Record<string, number>;
-  /** Σ quantity × averageWeightGrams of the bird_inflow movements that gave a placement weight, and how many birds that covers. */
-  inflowWeightGramsSum: number;
-  birdsInflowWeighed: number;
+  'placed',
+  'transferredIn',
+  'deaths',
+  'culls',
+  'sold',
+  'transferredOut',
+  // Σ quantity × averageWeightGrams of the bird_inflow movements that gave a placement weight, and how many birds that covers
+  'inflowWeightGramsSum',
+  'birdsInflowWeighed',
   // feed
-  feedDeliveredKg: number;
-  feedConsumedKg: number;
-  feedConsumedKgByType: Record<string, number>;
-  feedDeliveredKgByType: Record<string, number>;
+  'feedDeliveredKg',
+  'feedConsumedKg',
   // eggs
-  eggsCollected: number;
-  eggsCracked: number;
-  eggsDirty: number;
-  eggsDoubleYolk: number;
-  /** Σ totalEggs × averageEggWeightGrams of the collections that gave an egg weight, and the eggs that covers. */
-  eggWeightGramsSum: number;
-  eggsWeighed: number;
-  eggsSold: number;
-  eggsLost: number;
+  'eggsCollected',
+  'eggsCracked',
+  'eggsDirty',
+  'eggsDoubleYolk',
+  // Σ totalEggs × averageEggWeightGrams of the collections that gave an egg weight, and the eggs that covers
+  'eggWeightGramsSum',
+  'eggsWeighed',
+  'eggsSold',
+  'eggsLost',
   // water and health
-  waterLiters: number;
+  'waterLiters',
+  'medications',
+  'vaccinations',
+  // money carried on the movements themselves (a price on the movement wins over the pricing config):
+  // birds placed with a unitCost, and Σ quantity × unitCost
+  'birdsPlacedPriced',
+  'birdPlacementCostPriced',
+  // sales: live kg of the sales that gave a weight; birds with a unitPrice and Σ quantity × unitPrice;
+  // live kg of unpriced sales that gave a weight; birds of sales with neither
+  'soldWeightKg',
+  'birdsSoldPriced',
+  'birdSaleRevenuePriced',
+  'soldWeightKgUnpriced',
+  'birdsSoldUnpricedUnweighed',
+  // eggs sold with a unitPrice and Σ quantity × unitPrice
+  'eggsSoldPriced',
+  'eggSaleRevenuePriced',
+] as const;
+export type DayCounter = (typeof DAY_COUNTERS)[number];
+
+/**
+ * The per-key counters of a day's rollup, named once: a map each (deaths per cause; feed kg per feed
+ * type consumed and delivered; feed delivered with a unitPrice per type, kg and Σ kg × unitPrice). In
+ * the rollup item they are `<name>.<key>` attributes (`deathsByCause.heat`).
+ */
+export const DAY_COUNTER_MAPS = ['deathsByCause', 'feedConsumedKgByType', 'feedDeliveredKgByType', 'feedDeliveredPricedKgByType', 'feedDeliveredCostByType'] as const;
+export type DayCounterMap = (typeof DAY_COUNTER_MAPS)[number];
+
+const DAY_COUNTER_SET: ReadonlySet<string> = new Set(DAY_COUNTERS);
+export const isDayCounter = (name: string): name is DayCounter => DAY_COUNTER_SET.has(name);
+
+/** One calendar day of a cycle's ledger (the `DAY#<date>` rollup). Days without movements are absent; treat them as zeros. */
+export interface DayTotals extends Record<DayCounter, number>, Record<DayCounterMap, Record<string, number>> {
+  date: string;
   /** pH of the day's drinking-water readings (POST /api/v2/analytics/water-readings), in the order recorded. */
   waterPh?: number[];
-  medications: number;
-  vaccinations: number;
-  // money carried on the movements themselves (a price on the movement wins over the pricing config)
-  /** Birds placed with a unitCost, and Σ quantity × unitCost. */
-  birdsPlacedPriced: number;
-  birdPlacementCostPriced: number;
-  /** Feed delivered with a unitPrice, per feed type: kg and Σ kg × unitPrice. */
-  feedDeliveredPricedKgByType: Record<string, number>;
-  feedDeliveredCostByType: Record<string, number>;
-  /** Sales: birds with a unitPrice and Σ quantity × unitPrice; live kg of unpriced sales that gave a weight; birds of sales with neither. */
-  soldWeightKg: number;
-  birdsSoldPriced: number;
-  birdSaleRevenuePriced: number;
-  soldWeightKgUnpriced: number;
-  birdsSoldUnpricedUnweighed: number;
-  /** Eggs sold with a unitPrice and Σ quantity × unitPrice. */
-  eggsSoldPriced: number;
-  eggSaleRevenuePriced: number;
 }
 
 /** One weighing session (GET …/weights): the mean body weight of the flock on a date. */
@@ -96,43 +108,7 @@ export interface CycleInputs {
   asOf: string;
 }
 
-export const ZERO_DAY: Omit<DayTotals, 'date'> = {
-  placed: 0,
-  transferredIn: 0,
-  deaths: 0,
-  culls: 0,
-  sold: 0,
-  transferredOut: 0,
-  deathsByCause: {},
-  inflowWeightGramsSum: 0,
-  birdsInflowWeighed: 0,
-  feedDeliveredKg: 0,
-  feedConsumedKg: 0,
-  feedConsumedKgByType: {},
-  feedDeliveredKgByType: {},
-  eggsCollected: 0,
-  eggsCracked: 0,
-  eggsDirty: 0,
-  eggsDoubleYolk: 0,
-  eggWeightGramsSum: 0,
-  eggsWeighed: 0,
-  eggsSold: 0,
-  eggsLost: 0,
-  waterLiters: 0,
-  medications: 0,
-  vaccinations: 0,
-  birdsPlacedPriced: 0,
-  birdPlacementCostPriced: 0,
-  feedDeliveredPricedKgByType: {},
-  feedDeliveredCostByType: {},
-  soldWeightKg: 0,
-  birdsSoldPriced: 0,
-  birdSaleRevenuePriced: 0,
-  soldWeightKgUnpriced: 0,
-  birdsSoldUnpricedUnweighed: 0,
-  eggsSoldPriced: 0,
-  eggSaleRevenuePriced: 0,
-};
+export const ZERO_DAY: Omit<DayTotals, 'date'> = { ...recordOf(DAY_COUNTERS, () => 0), ...recordOf(DAY_COUNTER_MAPS, (): Record<string, number> => ({})) };
 
 /** A day of zeros (a day without movements). */
 export const emptyDay = (date: string): DayTotals => ({ ...structuredClone(ZERO_DAY), date });

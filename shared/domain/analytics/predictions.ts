@@ -27,7 +27,11 @@ import { findBreedStandard, seriesRangeDays, standardValue, standardWeightGrams,
 import { noStandardReason, standardRef, type StandardRef } from './comparison.js';
 import { addDays, figure, fmt, missing } from './figures.js';
 import type { CycleInputs, Figure, WeighingPoint } from './inputs.js';
-import { ageWeekOf, dailySeries, dateOfAge, effectiveWeighings, isLayingType, placementWeight, seriesEnd, type DailyKpis } from './kpis.js';
+import { effectiveWeighings, isLayingType, placementWeight, seriesEnd } from './kpis/context.js';
+import { dateOfAge } from './kpis/cycle.js';
+import { dailySeries } from './kpis/daily.js';
+import { ageWeekOf } from './kpis/eggs.js';
+import type { DailyKpis } from './kpis/types.js';
 
 /** Recency half-life of the weight fit, days of age. */
 export const FIT_HALF_LIFE_DAYS = 7;

@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { verifyToken } from '../../auth/tokens.js';
 import { effectiveCapabilities } from '../../domain/capabilities.js';
-import { loadUserAndRevocation } from '../../db/users.js';
-import { Forbidden, Unauthorized } from '../../errors.js';
-import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
+import { loadUserAndRevocation, type UserRecord } from '../../db/users.js';
+import { Forbidden, Unauthenticated } from '../../errors.js';
+import { stateOf, type AuthUser, type HttpRequest, type RouteSpec } from '../context.js';
 
 /**
  * Stage 4: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then
@@ -16,18 +16,24 @@ export function authenticate(spec: RouteSpec): MiddlewareObj {
     const state = stateOf(request);
     const header = state.headers.authorization ?? '';
     const match = /^Bearer +([A-Za-z0-9_.~+/=-]+)$/i.exec(header.trim());
-    if (!match) throw new Unauthorized(header ? 'Authorization header must be "Bearer <token>"' : 'Missing bearer token');
+    if (!match) throw new Unauthenticated(header ? 'Authorization header must be "Bearer <token>"' : 'Missing bearer token');
     const token = await verifyToken(match[1]!);
     const { user, revoked } = await loadUserAndRevocation(token.userId, token.jti);
-    if (revoked) throw new Unauthorized('Token has been revoked');
-    if (!user) throw new Unauthorized('Account no longer exists');
+    if (revoked) throw new Unauthenticated('Token has been revoked');
+    if (!user) throw new Unauthenticated('Account no longer exists');
     if (user.locked) throw new Forbidden('Account is locked');
     if (!user.verified && !spec.allowUnverified) throw new Forbidden('Account e-mail is not verified');
-    state.user = {
-      ...user,
-      capabilities: new Set(effectiveCapabilities(user.role, user.explicitCapabilities)),
-      token: { jti: token.jti, expiresAt: token.expiresAt },
-    };
+    state.user = signedIn(user, token);
   };
   return { before } as MiddlewareObj;
+}
+
+/** The caller a verified token and its freshly read user record make. */
+export function signedIn(user: UserRecord, token: { jti: string; expiresAt: number }): AuthUser {
+  return {
+    ...user,
+    capabilities: new Set(effectiveCapabilities(user.role, user.explicitCapabilities)),
+    allFarms: user.role === 'admin',
+    token: { jti: token.jti, expiresAt: token.expiresAt },
+  };
 }

@@ -1,25 +1,28 @@
 import type { MiddlewareObj } from '@middy/core';
-import { HttpError, ServiceUnavailable } from '../../errors.js';
 import { isDatabaseUnavailable } from '../../db/client.js';
+import { Unavailable } from '../../errors.js';
+import { peekState, type HttpRequest, type RouteSpec } from '../context.js';
+import { answerFor } from '../errors.js';
 import { errorBody, json } from '../responses.js';
-import { peekState, type HttpRequest } from '../context.js';
 
 /**
- * Typed errors become their status and `{error}` (+ `details` for validation); an unreachable or
- * throttled database is a 503 with Retry-After (nothing was written: every multi-item write is one
- * transaction); anything else is a bug:
- * 500 `{error: "Internal server error"}`, logged with the request id, name and message only (no stack,
- * no request data).
+ * Errors become their status and `{error}` (+ `details` for invalid input, each field named with the
+ * part of the request it came from); an unreachable or throttled database is a 503 with Retry-After
+ * (nothing was written: every multi-item write is one transaction); anything else is a bug: 500
+ * `{error: "Internal server error"}`, logged with the request id, name and message only (no stack, no
+ * request data).
  */
-export function errorHandler(): MiddlewareObj {
+export function errorHandler(spec: RouteSpec): MiddlewareObj {
+  const locate = fieldLocator(spec);
   const onError = (request: HttpRequest) => {
     let err = request.error;
     if (isDatabaseUnavailable(err)) {
       console.error(JSON.stringify({ level: 'error', msg: 'database unavailable', requestId: peekState(request)?.requestId ?? null, error: err?.name }));
-      err = new ServiceUnavailable('Service temporarily unavailable; retry shortly');
+      err = new Unavailable('Service temporarily unavailable; retry shortly');
     }
-    if (err instanceof HttpError) {
-      request.response = json(err.statusCode, errorBody(err.message, err.details), err.headers);
+    const answer = answerFor(err, locate);
+    if (answer) {
+      request.response = json(answer.statusCode, errorBody(answer.message, answer.details), answer.headers);
       return;
     }
     console.error(
@@ -34,4 +37,34 @@ export function errorHandler(): MiddlewareObj {
     request.response = json(500, { error: 'Internal server error' });
   };
   return { onError } as MiddlewareObj;
+}
+
+const LOCATED = /^(body|query|params|headers)(\.|$)/;
+
+/**
+ * Where a field a use case names came from: the route's parameter, query or header of that name, else
+ * its body. Fields the validation stage reports already carry their location.
+ */
+function fieldLocator(spec: RouteSpec): (field: string) => string {
+  const params = propertyNames(spec.params?.schema);
+  const query = propertyNames(spec.query?.schema);
+  const body = propertyNames(spec.body?.schema);
+  const headers = new Set(Object.keys(spec.headers ?? {}));
+  return (field) => {
+    if (LOCATED.test(field)) return field;
+    const root = field.split('.')[0]!;
+    if (body.has(root)) return `body.${field}`;
+    if (query.has(root)) return `query.${field}`;
+    if (params.has(root)) return `params.${field}`;
+    if (headers.has(root)) return `headers.${field}`;
+    return spec.body || !spec.query ? `body.${field}` : `query.${field}`;
+  };
+}
+
+function propertyNames(schema: unknown, into = new Set<string>()): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return into;
+  const s = schema as { properties?: object; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] };
+  for (const name of Object.keys(s.properties ?? {})) into.add(name);
+  for (const part of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) propertyNames(part, into);
+  return into;
 }

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { limiterClassesFor, rateLimits, type LimiterClass, type RateLimit } from '../../config/rate-limits.js';
 import { countRateLimited } from '../../db/metrics.js';
 import { hitCounters } from '../../db/rate-limits.js';
-import { TooManyRequests } from '../../errors.js';
+import { TooManyRequests } from '../errors.js';
 import { peekState, stateOf, type HttpRequest, type RequestState } from '../context.js';
 
 /**

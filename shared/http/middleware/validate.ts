@@ -1,60 +1,20 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { ErrorObject } from 'ajv';
 import { ValidationFailed, type FieldError } from '../../errors.js';
 import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
 import type { CompiledSchema } from '../../../schemas/compiled-schema.js';
+import { problemsOf } from '../../../schemas/problems.js';
 
 /**
  * Stage 6: path params, query and body against the route's precompiled validators (all errors at once):
  * 400 `{error, details:[{field, message}]}` with fields like `body.email` or `query.limit`. A route
  * without a query or params schema accepts none.
  */
-function fieldOf(location: string, e: ErrorObject): string {
-  const path = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (e.keyword === 'required') path.push(String(e.params.missingProperty));
-  if (e.keyword === 'additionalProperties') path.push(String(e.params.additionalProperty));
-  return [location, ...path].join('.');
-}
-
-function messageOf(e: ErrorObject): string {
-  switch (e.keyword) {
-    case 'required':
-      return 'is required';
-    case 'additionalProperties':
-      return 'is not allowed';
-    case 'enum':
-    case 'const':
-      return `must be one of: ${((e.params.allowedValues as unknown[] | undefined) ?? [e.params.allowedValue]).join(', ')}`;
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
-
-/** The `{field, message}` details for data a validator rejects (empty when it passes). Services use it for merged input. */
-export function detailsOf(location: string, validator: CompiledSchema<unknown>, data: unknown): FieldError[] {
-  const out: FieldError[] = [];
-  check(location, validator, data, out);
-  return out;
-}
-
 function check(location: string, validator: CompiledSchema<unknown> | undefined, data: unknown, out: FieldError[]): void {
   if (!validator) {
     for (const name of Object.keys(data as object)) out.push({ field: `${location}.${name}`, message: 'is not allowed' });
     return;
   }
-  if (validator(data)) return;
-  const seen = new Set<string>();
-  for (const e of validator.errors ?? []) {
-    // anyOf/oneOf branches repeat the same complaint; keep each field/message pair once
-    const detail = { field: fieldOf(location, e), message: messageOf(e) };
-    const key = `${detail.field}\u0000${detail.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(detail);
-  }
+  for (const p of problemsOf(validator, data)) out.push({ field: p.field ? `${location}.${p.field}` : location, message: p.message });
 }
 
 /**

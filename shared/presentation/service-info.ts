@@ -1,7 +1,16 @@
-/** What `GET /` tells a client: the service, its version and the base path of each of the seed's 21 groups. */
+/** What `GET /` tells a client: the service, its version and the base path of each endpoint group that has routes. */
 export const SERVICE = { name: 'Flockwise API', version: '2.0.0' } as const;
 
-export const ENDPOINT_GROUPS: Record<string, { basePath: string; description: string }> = {
+export interface EndpointGroup {
+  basePath: string;
+  description: string;
+}
+
+/**
+ * The 21 groups of the interface contract (service version 2.0.0), routed or not. Never shown as they
+ * are: `availableGroups` keeps those that have a route.
+ */
+export const ENDPOINT_GROUPS: Record<string, EndpointGroup> = {
   auth: { basePath: '/api/v1/auth', description: 'Authentication' },
   dashboard: { basePath: '/api/v1/dashboard', description: 'Dashboard (role-specific summaries)' },
   inventory: { basePath: '/api/v1/inventory', description: 'Inventory (movements of birds, feed, eggs)' },
@@ -24,3 +33,15 @@ export const ENDPOINT_GROUPS: Record<string, { basePath: string; description: st
   scale: { basePath: '/api/v1/scale', description: 'Scale (weight measurements)' },
   admin: { basePath: '/api/v1/admin', description: 'Admin (admin control plane, admin-only)' },
 };
+
+/** A route's path is the group's base path or lies under it (`/api/v1/flocks/{flockId}/cycles/…` is in `cycles`). */
+const inGroup = (path: string, basePath: string): boolean => path === basePath || path.startsWith(`${basePath}/`);
+
+/**
+ * The groups that have at least one route, in the order of ENDPOINT_GROUPS. `routes` is the route table
+ * (`schemas/compiled/routes.json` at run time, `apiRoutes()` at build time), so a group is listed only
+ * once it has an endpoint.
+ */
+export function availableGroups(routes: ReadonlyArray<{ path: string }>): Record<string, EndpointGroup> {
+  return Object.fromEntries(Object.entries(ENDPOINT_GROUPS).filter(([, g]) => routes.some((r) => inGroup(r.path, g.basePath))));
+}

@@ -1,8 +1,9 @@
 import { MOVEMENT_CATALOGUE, type MovementEntry } from '../../schemas/movements.js';
 
 /**
- * The seed's "movement input schema": the form fields of each movement type, derived from the same JSON
- * Schemas that validate writes (`type` is implied by the type, so it is listed in neither list).
+ * The "movement input schema" of the interface contract (service version 2.0.0): the form fields of
+ * each movement type, derived from the same JSON Schemas that validate writes (`type` is implied by the
+ * type, so it is listed in neither list).
  */
 export function inputSchemaOf(entry: MovementEntry, withDescription: boolean) {
   const schema = JSON.parse(JSON.stringify(entry.schema)) as { properties: Record<string, unknown>; required?: string[] };

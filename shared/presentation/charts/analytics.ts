@@ -1,10 +1,10 @@
 /**
- * The analytics charts (DESIGN §9, issue 5 point 6): weight vs breed standard, daily mortality, FCR vs
- * standard, built from the KPI series and the breed comparison and drawn by shared/domain/charts.ts.
+ * The analytics charts (issue 5 point 6): weight vs breed standard, daily mortality, FCR vs
+ * standard, built from the KPI series and the breed comparison and drawn by ./svg.ts.
  */
-import type { BreedComparison } from './analytics/comparison.js';
-import type { DailyKpis } from './analytics/kpis.js';
-import { renderChart, type ChartSpec } from './charts.js';
+import type { BreedComparison } from '../../domain/analytics/comparison.js';
+import type { DailyKpis } from '../../domain/analytics/kpis/types.js';
+import { renderChart, type ChartSpec } from './svg.js';
 
 export type ChartKind = 'weight' | 'mortality' | 'fcr';
 

@@ -1,0 +1,138 @@
+/**
+ * The cost lines of a cycle's financials.
+ *
+ * Costs
+ * - chicks: birds placed with a unitCost at that cost; every other bird placed × pricing.chickPerBird.
+ *   Birds transferred in carry no chick cost here (they were bought by the cycle they came from).
+ * - feed: feed CONSUMED (not delivered: what was delivered and not eaten is farm stock), per feed type,
+ *   valued at the cycle's weighted average delivered price of that type, Σ kg × unitPrice ÷ Σ kg over
+ *   the cycle's priced deliveries of that type (counts as priced from movements); when the cycle has no
+ *   priced delivery of the type, at pricing.feedPerKgByType[type]; else at pricing.feedPerKg.
+ *   Consumption without a feed type (a day whose feedConsumedKg exceeds the sum of its per-type kg) is
+ *   valued at the average price of ALL the cycle's priced deliveries, else at pricing.feedPerKg.
+ * - water: litres ÷ 1,000 × pricing.waterPerM3.
+ * - medication: medication movements × pricing.medicationPerTreatment.
+ * - vaccination: for each vaccination movement, the birds present that day × pricing.vaccinationPerBird.
+ *   Birds present on a day = birds alive at the start of the day + that day's placements and transfers
+ *   in (the day's deaths, culls, sales and transfers out are not subtracted: the rollup does not say
+ *   whether they happened before or after the vaccination, and vaccine is bought for the house).
+ * - other: birds placed × pricing.otherCostPerBirdPlaced.
+ */
+import type { PricingConfig } from '../../../../schemas/analytics-config.js';
+import type { DayTotals } from '../inputs.js';
+import { birdsAliveByDay, EPSILON_KG, fmt, line, money, perUnit, qty, sumBy, sumRecords } from './amounts.js';
+import type { FeedPriceSource, FeedTypeCost, FinancialLine } from './types.js';
+
+export function chickCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
+  const placed = sumBy(days, (d) => d.placed);
+  const pricedBirds = sumBy(days, (d) => d.birdsPlacedPriced);
+  const pricedCost = sumBy(days, (d) => d.birdPlacementCostPriced);
+  const unpriced = Math.max(0, placed - pricedBirds);
+  const transferredIn = sumBy(days, (d) => d.transferredIn);
+  const assumptions: string[] = [];
+  if (unpriced > 0)
+    assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the default ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
+  if (transferredIn > 0) assumptions.push(`${fmt(transferredIn)} birds transferred in carry no chick cost (paid for by the cycle they came from)`);
+  return line('birds', { quantity: pricedBirds, amount: pricedCost }, { quantity: unpriced, amount: unpriced * p.chickPerBird }, assumptions);
+}
+
+export function feedCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { byType: FeedTypeCost[] } {
+  const pricedKg = sumRecords(days, (d) => d.feedDeliveredPricedKgByType);
+  const pricedCost = sumRecords(days, (d) => d.feedDeliveredCostByType);
+  const consumed = sumRecords(days, (d) => d.feedConsumedKgByType);
+  // Consumption the rollups did not attribute to a type: per day, total minus the per-type kilos.
+  const untypedKg = sumBy(days, (d) => {
+    const typed = Object.values(d.feedConsumedKgByType).reduce((a, b) => a + b, 0);
+    const rest = d.feedConsumedKg - typed;
+    return rest > EPSILON_KG ? rest : 0;
+  });
+
+  const allPricedKg = [...pricedKg.values()].reduce((a, b) => a + b, 0);
+  const allPricedCost = [...pricedCost.values()].reduce((a, b) => a + b, 0);
+
+  const byType: FeedTypeCost[] = [];
+  const assumptions: string[] = [];
+  const fromMovements = { quantity: 0, amount: 0 };
+  const fromConfig = { quantity: 0, amount: 0 };
+
+  const value = (feedType: string | null, kg: number) => {
+    const delivered = feedType === null ? allPricedKg : (pricedKg.get(feedType) ?? 0);
+    const cost = feedType === null ? allPricedCost : (pricedCost.get(feedType) ?? 0);
+    const label = feedType === null ? 'feed without a feed type' : feedType;
+    let unitPrice: number;
+    let priceSource: FeedPriceSource;
+    if (delivered > EPSILON_KG) {
+      unitPrice = cost / delivered;
+      priceSource = 'deliveries';
+    } else if (feedType !== null && Object.hasOwn(p.feedPerKgByType, feedType)) {
+      unitPrice = p.feedPerKgByType[feedType]!;
+      priceSource = 'feedPerKgByType';
+      assumptions.push(
+        `${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`,
+      );
+    } else {
+      unitPrice = p.feedPerKg;
+      priceSource = 'feedPerKg';
+      const why =
+        feedType === null ? 'no priced delivery in this cycle' : `no priced ${feedType} delivery in this cycle and no pricing.feedPerKgByType.${feedType}`;
+      assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
+    }
+    const amount = money(kg * unitPrice);
+    const bucket = priceSource === 'deliveries' ? fromMovements : fromConfig;
+    bucket.quantity += kg;
+    bucket.amount += amount;
+    byType.push({
+      feedType,
+      consumedKg: qty(kg),
+      unitPrice: perUnit(unitPrice),
+      priceSource,
+      deliveredPricedKg: priceSource === 'deliveries' ? qty(delivered) : 0,
+      amount,
+    });
+  };
+
+  for (const [feedType, kg] of [...consumed.entries()].sort(([a], [b]) => a.localeCompare(b))) if (kg > EPSILON_KG) value(feedType, kg);
+  if (untypedKg > 0) value(null, untypedKg);
+  return { ...line('kg', fromMovements, fromConfig, assumptions), byType };
+}
+
+export function waterCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { liters: number } {
+  const liters = sumBy(days, (d) => d.waterLiters);
+  const m3 = liters / 1000;
+  const assumptions = liters > 0 ? [`${fmt(qty(liters))} l of water priced at the default ${fmt(p.waterPerM3)} ${p.currency}/m³ (pricing.waterPerM3)`] : [];
+  return { ...line('m3', { quantity: 0, amount: 0 }, { quantity: m3, amount: m3 * p.waterPerM3 }, assumptions), liters: qty(liters) };
+}
+
+export function medicationCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
+  const n = sumBy(days, (d) => d.medications);
+  const assumptions =
+    n > 0 ? [`${fmt(n)} medication treatments priced at the default ${fmt(p.medicationPerTreatment)} ${p.currency} each (pricing.medicationPerTreatment)`] : [];
+  return line('treatments', { quantity: 0, amount: 0 }, { quantity: n, amount: n * p.medicationPerTreatment }, assumptions);
+}
+
+export function vaccinationCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { vaccinations: number } {
+  const present = new Map(birdsAliveByDay(days).map((b) => [b.date, b.present]));
+  let vaccinations = 0;
+  let doses = 0;
+  for (const d of days) {
+    if (d.vaccinations <= 0) continue;
+    vaccinations += d.vaccinations;
+    doses += d.vaccinations * (present.get(d.date) ?? 0);
+  }
+  const assumptions =
+    vaccinations > 0
+      ? [
+          `${fmt(vaccinations)} vaccinations × birds present that day (${fmt(doses)} bird-doses) priced at the default ${fmt(p.vaccinationPerBird)} ${p.currency}/bird (pricing.vaccinationPerBird)`,
+        ]
+      : [];
+  return { ...line('bird-doses', { quantity: 0, amount: 0 }, { quantity: doses, amount: doses * p.vaccinationPerBird }, assumptions), vaccinations };
+}
+
+export function otherCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
+  const placed = sumBy(days, (d) => d.placed);
+  const assumptions =
+    placed > 0
+      ? [`other costs: ${fmt(placed)} birds placed × the default ${fmt(p.otherCostPerBirdPlaced)} ${p.currency}/bird (pricing.otherCostPerBirdPlaced)`]
+      : [];
+  return line('birds', { quantity: 0, amount: 0 }, { quantity: placed, amount: placed * p.otherCostPerBirdPlaced }, assumptions);
+}

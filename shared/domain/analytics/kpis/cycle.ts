@@ -1,0 +1,141 @@
+/**
+ * The whole-cycle KPIs, from the daily series (./daily.ts).
+ */
+import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
+import { agesAt } from '../../weights.js';
+import { addDays, figure, missing } from '../figures.js';
+import type { CycleInputs, DayTotals, Figure } from '../inputs.js';
+import { contextOf, D_KG, PCT, seriesEnd, sum } from './context.js';
+import { calendarDays, dailySeries } from './daily.js';
+import { eggFigures, peakProduction } from './eggs.js';
+import { cycleWaterFeedRatio } from './feed-water.js';
+import type { CycleKpis, DailyKpis, WeightFigure } from './types.js';
+import { weighingFigure } from './weight.js';
+
+function causesOf(rows: readonly DailyKpis[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) for (const [cause, n] of Object.entries(r.deathsByCause)) out[cause] = (out[cause] ?? 0) + n;
+  return out;
+}
+
+/**
+ * The whole-cycle figures from the daily series. Counts and totals run to asOf; weight, FCR, ADG and
+ * EPEF are those of the last day with birds in the house (`performanceDate`: the depletion day of a
+ * depleted flock); stocking density and live weight are those of asOf. The egg figures cover the laying
+ * period (from the first day eggs were collected): hen-day % = eggs ÷ Σ birds present, hen-housed % =
+ * eggs ÷ (housed × laying days) × 100, feed per kg egg and per dozen from the laying period's feed.
+ */
+export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series?: readonly DailyKpis[]): CycleKpis {
+  const ctx = contextOf(inputs, config);
+  const rows = series ?? dailySeries(inputs, config);
+  const last = rows.at(-1);
+  const perf = [...rows].reverse().find((r) => r.birds.present > 0) ?? last;
+  const days = calendarDays(inputs);
+  const total = (pick: (d: DayTotals) => number) => days.reduce((a, d) => a + pick(d), 0);
+  const firstEgg = rows.findIndex((r) => r.eggs.collected > 0);
+  const laying = firstEgg < 0 ? [] : rows.slice(firstEgg);
+  const housed = last?.birds.housed ?? 0;
+  const eggs = eggFigures(ctx, {
+    eggs: total((d) => d.eggsCollected),
+    cracked: total((d) => d.eggsCracked),
+    dirty: total((d) => d.eggsDirty),
+    eggWeightGramsSum: total((d) => d.eggWeightGramsSum),
+    eggsWeighed: total((d) => d.eggsWeighed),
+    feedKg: sum(laying, (r) => r.feedKg.value ?? 0),
+    henDays: sum(laying, (r) => r.birds.present),
+    housed,
+    days: laying.length,
+    cumulativeEggs: total((d) => d.eggsCollected),
+  });
+  const noEggs = (f: Figure): Figure => (ctx.laying && !laying.length ? missing(f.unit, 'no eggs collected') : f);
+  const latest = ctx.weighings.at(-1);
+  const noDays = `the cycle has no day up to ${inputs.asOf}`;
+  const pick = (r: DailyKpis | undefined, f: (r: DailyKpis) => Figure, unit: string): Figure => (r ? f(r) : missing(unit, noDays));
+  const perfWeight: WeightFigure = perf ? perf.bodyWeight : { ...missing('g', noDays), date: null, source: null };
+  return {
+    cycleId: inputs.cycle.cycleId,
+    flockId: inputs.cycle.flockId,
+    birdType: inputs.cycle.birdType,
+    breed: inputs.cycle.breed,
+    breedStandard: ctx.standard ? { id: ctx.standard.id, name: ctx.standard.name, status: ctx.standard.status } : null,
+    status: inputs.cycle.status,
+    startDate: inputs.cycle.startDate,
+    asOf: seriesEnd(inputs),
+    days: rows.length,
+    ageDays: last?.ageDays ?? null,
+    phase: last?.phase ?? null,
+    performanceDate: perf?.date ?? null,
+    birds: {
+      placed: total((d) => d.placed),
+      transferredIn: total((d) => d.transferredIn),
+      housed,
+      deaths: total((d) => d.deaths),
+      culls: total((d) => d.culls),
+      sold: total((d) => d.sold),
+      transferredOut: total((d) => d.transferredOut),
+      alive: last?.birds.aliveEnd ?? 0,
+    },
+    deathsByCause: causesOf(rows),
+    mortalityPct: pick(last, (r) => r.cumulativeMortalityPct, PCT),
+    livabilityPct: pick(last, (r) => r.livabilityPct, PCT),
+    feedConsumedKg: figure(
+      total((d) => d.feedConsumedKg),
+      'kg',
+      D_KG,
+    ),
+    feedDeliveredKg: figure(
+      total((d) => d.feedDeliveredKg),
+      'kg',
+      D_KG,
+    ),
+    waterLiters: figure(
+      total((d) => d.waterLiters),
+      'l',
+      D_KG,
+    ),
+    waterFeedRatio: cycleWaterFeedRatio(rows),
+    bodyWeight: perfWeight,
+    liveWeightKg: pick(last, (r) => r.liveWeightKg, 'kg'),
+    fcr: pick(perf, (r) => r.fcr, 'kg/kg'),
+    correctedFcr: pick(perf, (r) => r.correctedFcr, 'kg/kg'),
+    adgSincePlacement: pick(perf, (r) => r.adgSincePlacement, 'g/day'),
+    adgSinceLastWeighing: pick(perf, (r) => r.adgSinceLastWeighing, 'g/day'),
+    epef: pick(perf, (r) => r.epef, ''),
+    latestWeighing: latest
+      ? {
+          date: latest.date,
+          ageDays: agesAt(latest.date, inputs.cycle).ageDays,
+          grams: latest.grams,
+          method: latest.method,
+          confidence: latest.confidence,
+          sampleSize: latest.sampleSize,
+        }
+      : null,
+    uniformityPct: weighingFigure(latest, 'uniformityPct'),
+    cvPct: weighingFigure(latest, 'cv'),
+    eggs: {
+      collected: total((d) => d.eggsCollected),
+      cracked: total((d) => d.eggsCracked),
+      dirty: total((d) => d.eggsDirty),
+      doubleYolk: total((d) => d.eggsDoubleYolk),
+    },
+    layingPeriod: laying.length ? { from: laying[0]!.date, to: laying.at(-1)!.date, days: laying.length } : null,
+    henDayPct: noEggs(eggs.henDayPct),
+    henHousedPct: noEggs(eggs.henHousedPct),
+    henHousedEggs: eggs.henHousedEggs,
+    peakProduction: peakProduction(ctx, laying),
+    eggWeightGrams: eggs.eggWeightGrams,
+    eggMassGrams: noEggs(eggs.eggMassGrams),
+    feedPerKgEgg: eggs.feedPerKgEgg,
+    feedPerDozenEggs: eggs.feedPerDozenEggs,
+    crackedPct: eggs.crackedPct,
+    dirtyPct: eggs.dirtyPct,
+    stockingDensityKgPerM2: pick(last, (r) => r.stockingDensityKgPerM2, 'kg/m²'),
+    stockingDensityBirdsPerM2: pick(last, (r) => r.stockingDensityBirdsPerM2, 'birds/m²'),
+  };
+}
+
+/** Calendar date of an age in days (day 0 = the hatch date when known, else the start date). */
+export function dateOfAge(cycle: CycleInputs['cycle'], ageDays: number): string {
+  return addDays(cycle.hatchDate ?? cycle.startDate, ageDays);
+}

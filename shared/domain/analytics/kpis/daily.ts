@@ -1,0 +1,93 @@
+/**
+ * The daily series: every KPI per calendar day of a cycle (see ./types.ts for the shapes).
+ *
+ * - Days. The series runs from the cycle's start date to `asOf` (for a closed cycle never past its end
+ *   date), one entry per calendar day; a day without a rollup is a day of zeros. Rollups outside that
+ *   range are ignored. Age in days is counted from the hatch date when known, else from the start date
+ *   (`agesAt` in ../../weights.ts); the phase is `phaseOf` of that age.
+ */
+import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
+import { agesAt, phaseOf } from '../../weights.js';
+import { dateRange, figure, ledgerByDate, missing } from '../figures.js';
+import { emptyDay, type CycleInputs, type DayTotals } from '../inputs.js';
+import { advance, birdsOfDay, livabilityPct, mortalityPct, START, type Running } from './birds.js';
+import { broilerFigures } from './broiler.js';
+import { contextOf, D_KG, D_PCT, PCT, seriesEnd, type Context } from './context.js';
+import { eggFigures } from './eggs.js';
+import { expectedWater, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
+import type { DailyKpis } from './types.js';
+import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
+
+function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
+  const { date } = day;
+  const { daysInCycle, ageDays } = agesAt(date, ctx.inputs.cycle);
+  const phase = phaseOf(ctx.inputs.cycle.birdType, ageDays);
+  const b = birdsOfDay(day, run);
+  const after = advance(run, day, b);
+  const livabilityRaw = b.housed > 0 ? ((b.aliveEnd + after.sold + after.transferredOut) / b.housed) * 100 : 0;
+  const livability = livabilityPct(b.aliveEnd, after.sold, after.transferredOut, b.housed);
+  const weight = weightOn(ctx, date, ageDays);
+  const expected = expectedWater(ctx, ageDays, phase, b.present);
+  const broiler = broilerFigures(ctx, b, after.feedKg, weight, livability, livabilityRaw, ageDays);
+  const density = stockingDensity(ctx, b.aliveEnd, weight);
+  const eggs = eggFigures(ctx, {
+    eggs: day.eggsCollected,
+    cracked: day.eggsCracked,
+    dirty: day.eggsDirty,
+    eggWeightGramsSum: day.eggWeightGramsSum,
+    eggsWeighed: day.eggsWeighed,
+    feedKg: day.feedConsumedKg,
+    henDays: b.present,
+    housed: b.housed,
+    days: 1,
+    cumulativeEggs: after.eggs,
+  });
+  return {
+    date,
+    dayOfCycle: daysInCycle,
+    ageDays,
+    phase,
+    birds: b,
+    deathsByCause: { ...day.deathsByCause },
+    dailyMortalityPct: b.present > 0 ? figure((day.deaths / b.present) * 100, PCT, D_PCT) : missing(PCT, 'no birds in the house'),
+    cumulativeMortalityPct: mortalityPct(after.deaths, b.housed),
+    livabilityPct: livability,
+    feedKg: figure(day.feedConsumedKg, 'kg', D_KG),
+    cumulativeFeedKg: figure(after.feedKg, 'kg', D_KG),
+    feedGramsPerBird: perBird(day.feedConsumedKg, b.present, 'g/bird/day', 'feed consumption'),
+    waterLiters: figure(day.waterLiters, 'l', D_KG),
+    waterMlPerBird: perBird(day.waterLiters, b.present, 'ml/bird/day', 'water'),
+    waterFeedRatio: waterFeedRatio(day.waterLiters, day.feedConsumedKg),
+    expectedWaterLiters: expected,
+    waterPctOfExpected: pctOfExpected(day.waterLiters, expected),
+    bodyWeight: weight.figure,
+    liveWeightKg: liveWeightKg(b.aliveEnd, weight),
+    ...broiler,
+    adgSincePlacement: adgSincePlacement(ctx, weight),
+    adgSinceLastWeighing: adgSinceLastWeighing(ctx, date),
+    eggs: { collected: day.eggsCollected, cracked: day.eggsCracked, dirty: day.eggsDirty, doubleYolk: day.eggsDoubleYolk, cumulative: after.eggs },
+    ...eggs,
+    stockingDensityKgPerM2: density.kg,
+    stockingDensityBirdsPerM2: density.birds,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The series
+
+/** The ledger day of every calendar date from the cycle's start to the series end (zeros where nothing moved). */
+export function calendarDays(inputs: CycleInputs): DayTotals[] {
+  const byDate = ledgerByDate(inputs.days);
+  return dateRange(inputs.cycle.startDate, seriesEnd(inputs)).map((date) => byDate.get(date) ?? emptyDay(date));
+}
+
+/** Every KPI per calendar day from the cycle's start to asOf (the conventions: ./types.ts and the modules it names). */
+export function dailySeries(inputs: CycleInputs, config: AnalyticsSections): DailyKpis[] {
+  const ctx = contextOf(inputs, config);
+  let run = START;
+  return calendarDays(inputs).map((day) => {
+    const row = dayKpis(ctx, day, run);
+    run = advance(run, day, row.birds);
+    return row;
+  });
+}

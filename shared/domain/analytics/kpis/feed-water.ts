@@ -1,0 +1,53 @@
+/**
+ * Feed and water of a day per bird, the water:feed ratio and the expected water intake.
+ *
+ * - Water: a day with no water (or no feed) recorded has no per-bird figure and no water:feed ratio (a
+ *   zero in the ledger cannot be told from a missing record). Expected intake: broilers age days ×
+ *   consumption.broilerWaterMlPerBirdPerAgeDay per bird; laying hens (laying phase) consumption.layerWaterMlPerBirdPerDay
+ *   (20 °C figure; no house temperature is known here); pullets in rearing have no expected intake.
+ */
+import type { Phase } from '../../weights.js';
+import { figure, missing } from '../figures.js';
+import type { Figure } from '../inputs.js';
+import { D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
+import type { DailyKpis } from './types.js';
+
+/** Per bird per day: `amount` (kg or l) × 1000 ÷ birds present → g or ml. */
+export function perBird(amount: number, present: number, unit: string, what: string): Figure {
+  if (present <= 0) return missing(unit, 'no birds in the house');
+  if (amount <= 0) return missing(unit, `no ${what} recorded that day`);
+  return figure((amount * 1000) / present, unit, D_G);
+}
+
+/** Litres of water ÷ kg of feed (same day). */
+export function waterFeedRatio(waterLiters: number, feedKg: number): Figure {
+  if (feedKg <= 0) return missing('l/kg', 'no feed consumption recorded');
+  if (waterLiters <= 0) return missing('l/kg', 'no water recorded');
+  return figure(waterLiters / feedKg, 'l/kg', 2);
+}
+
+/** Expected water intake of the birds present, litres (see the module doc), with the assumption it makes. */
+export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number): Figure {
+  const c = ctx.config.consumption;
+  if (present <= 0) return missing('l', 'no birds in the house');
+  if (ctx.broiler) return figure((ageDays * c.broilerWaterMlPerBirdPerAgeDay * present) / 1000, 'l', D_KG);
+  if (phase !== 'laying') return missing('l', `no expected water intake for ${phase} birds (the consumption config gives broilers and laying hens)`);
+  const breeder = ctx.inputs.cycle.birdType === 'breeder' ? ['breeder: the laying hen figure consumption.layerWaterMlPerBirdPerDay used'] : [];
+  return figure((c.layerWaterMlPerBirdPerDay * present) / 1000, 'l', D_KG, breeder);
+}
+
+export function pctOfExpected(waterLiters: number, expected: Figure): Figure {
+  if (expected.value === null) return missing(PCT, expected.reason ?? 'no expected intake');
+  if (expected.value <= 0) return missing(PCT, 'expected intake is zero at age 0');
+  if (waterLiters <= 0) return missing(PCT, 'no water recorded that day');
+  return figure((waterLiters / expected.value) * 100, PCT, D_PCT, expected.assumptions);
+}
+
+export function cycleWaterFeedRatio(rows: readonly DailyKpis[]): Figure {
+  const both = rows.filter((r) => (r.waterLiters.value ?? 0) > 0 && (r.feedKg.value ?? 0) > 0);
+  if (!both.length) return missing('l/kg', 'no day with both water and feed recorded');
+  return waterFeedRatio(
+    sum(both, (r) => r.waterLiters.value!),
+    sum(both, (r) => r.feedKg.value!),
+  );
+}

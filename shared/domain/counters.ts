@@ -1,0 +1,10 @@
+/**
+ * Counter sets are named once, as `const` key lists (`CYCLE_COUNTERS` in ./cycle-summary.ts,
+ * `DAY_COUNTERS` and `DAY_COUNTER_MAPS` in ./analytics/inputs.ts); their record types and zero values
+ * are derived from the lists.
+ */
+
+/** One entry per key of a key list, each with `valueOf(key)` (`recordOf(CYCLE_COUNTERS, () => 0)`: the zero counters). */
+export function recordOf<K extends string, V>(keys: readonly K[], valueOf: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((k) => [k, valueOf(k)])) as Record<K, V>;
+}
