@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ROLES } from '../shared/domain/capabilities.js';
+import { ROLES } from './vocabulary.js';
 import { Email, EmptyBody, Name, Password, StringEnum, Success, Timestamp, Ulid } from './common.js';
 
 export const signupBody = Type.Object({ email: Email, password: Password, name: Name }, { additionalProperties: false, $id: 'SignupBody' });

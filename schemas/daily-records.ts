@@ -2,7 +2,7 @@ import { Type, type Static, type TOptional } from '@sinclair/typebox';
 import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { DEATH_CAUSES, MovementDto } from './movements.js';
-import { STAGES } from '../shared/domain/production-stage.js';
+import { PHASES as STAGES } from './vocabulary.js';
 
 const Count = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 const Amount = Type.Number({ minimum: 0, maximum: 10_000_000 });

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum, Success, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { FigureDto } from './analytics.js';
-import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS } from '../shared/domain/flock-analytics.js';
+import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS } from './vocabulary.js';
 
 /**
  * Flock analytics (`/api/v1/flock-analytics`): a flock's KPI history across its cycles, flocks and cycles

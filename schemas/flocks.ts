@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 
-export const BIRD_TYPES = ['broiler', 'layer', 'breeder'] as const;
+export { BIRD_TYPES } from './vocabulary.js';
+import { BIRD_TYPES } from './vocabulary.js';
 export const FLOCK_STATUSES = ['active', 'archived'] as const;
 export const CalendarDate = Type.String({ format: 'date', description: 'Calendar date YYYY-MM-DD' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });

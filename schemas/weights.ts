@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, Success, Timestamp, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../shared/domain/weights.js';
+import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from './vocabulary.js';
 
 /**
  * Body weights of a cycle (the interface contract's `GET …/weights` → `[{date, grams, method,

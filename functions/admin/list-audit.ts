@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listAudit, toAuditDto } from '../../shared/db/audit.js';
+import { listAuditFor } from '../../shared/services/audit.js';
 import { listAuditQuery } from '../../schemas/compiled/admin.js';
 import { AuditListResponse } from '../../schemas/admin.js';
 
@@ -12,8 +12,7 @@ export const handler = httpHandler(
     responses: { 200: { description: 'A page of audit entries', schema: AuditListResponse } },
   },
   async ({ query }) => {
-    const limit = query.limit ?? 25;
-    const { items, nextCursor } = await listAudit({ limit, cursor: query.cursor, targetId: query.targetId });
-    return list(items.map(toAuditDto), { limit, nextCursor });
+    const { items, nextCursor, limit } = await listAuditFor(query);
+    return list(items, { limit, nextCursor });
   },
 );

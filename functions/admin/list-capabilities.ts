@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { catalogue } from '../../shared/domain/capabilities.js';
+import { capabilityCatalogue } from '../../shared/services/admin-users.js';
 import { CapabilityListResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
@@ -9,5 +9,5 @@ export const handler = httpHandler(
     summary: 'The capability catalogue: name, description, admin-only flag and the roles that hold it by default',
     responses: { 200: { description: 'All capabilities', schema: CapabilityListResponse } },
   },
-  async () => ok(catalogue()),
+  async () => ok(capabilityCatalogue()),
 );

@@ -1,7 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listUsers } from '../../shared/db/users.js';
-import { toUserDto } from '../../shared/services/accounts.js';
+import { listUsersFor } from '../../shared/services/admin-users.js';
 import { listUsersQuery } from '../../schemas/compiled/admin.js';
 import { UserListResponse } from '../../schemas/admin.js';
 
@@ -13,8 +12,7 @@ export const handler = httpHandler(
     responses: { 200: { description: 'A page of users', schema: UserListResponse } },
   },
   async ({ query }) => {
-    const limit = query.limit ?? 25;
-    const { items, nextCursor } = await listUsers({ limit, cursor: query.cursor, role: query.role });
-    return list(items.map(toUserDto), { limit, nextCursor });
+    const { items, nextCursor, limit } = await listUsersFor(query);
+    return list(items, { limit, nextCursor });
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { BREED_STANDARDS } from '../../shared/domain/analytics/breed-standards.js';
+import { breedStandardNames } from '../../shared/services/analytics.js';
 import { CHARTS } from '../../schemas/analytics.js';
 import { AnalyticsOverviewResponse } from '../../schemas/analytics.js';
 import operations from '../../schemas/compiled/operations.json' with { type: 'json' };
@@ -26,7 +26,7 @@ export const handler = httpHandler(
           .filter((o) => o.path === BASE || o.path.startsWith(`${BASE}/`))
           .map(({ method, path, summary, capability }) => ({ method, path, summary, capability })),
         charts: [...CHARTS],
-        breedStandards: BREED_STANDARDS.map((s) => s.name),
+        breedStandards: breedStandardNames(),
       },
       'Flockwise Analytics V2',
     ),

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { checkDailyRecord } from '../../shared/domain/production-stage.js';
+import { validateDailyData } from '../../shared/services/daily-records.js';
 import { validateDailyDataBody } from '../../schemas/compiled/daily-records.js';
 import { DailyCheckResponse } from '../../schemas/daily-records.js';
 
@@ -15,18 +15,10 @@ export const handler = httpHandler(
     responses: { 200: { description: 'The check', schema: DailyCheckResponse } },
   },
   async ({ body }) => {
-    const check = checkDailyRecord(body as Record<string, unknown>, body.productionStage);
-    const valid = check.missingFields.length === 0;
+    const { valid, ...check } = validateDailyData(body as Record<string, unknown>, body.productionStage);
     return ok(
-      {
-        valid,
-        dailyRecord: body.dailyRecord,
-        productionStage: check.stage,
-        requiredFields: check.requiredFields,
-        missingFields: check.missingFields,
-        warnings: check.warnings,
-      },
-      valid ? 'Daily record has every mandatory field' : `Daily record is missing ${check.missingFields.join(', ')} for the ${check.stage} stage`,
+      { valid, dailyRecord: body.dailyRecord, ...check },
+      valid ? 'Daily record has every mandatory field' : `Daily record is missing ${check.missingFields.join(', ')} for the ${check.productionStage} stage`,
     );
   },
 );

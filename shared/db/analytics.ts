@@ -4,7 +4,7 @@ import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, DELIVERY_S
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { weightFromItem, type WeightRecord } from './weights.js';
-import { emptyDay, type DayTotals } from '../domain/analytics/inputs.js';
+import { DAY_COUNTER_MAPS, emptyDay, isDayCounter, type DayTotals } from '../domain/analytics/inputs.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -40,19 +40,16 @@ const prefixQuery = (cycleId: string, prefix: string): QueryCommandInput => ({
   ConsistentRead: true,
 });
 
-/** Rollup attributes named `<map>.<key>` (e.g. `deathsByCause.heat`) become maps of the day. */
-const MAP_ATTRIBUTES = ['deathsByCause', 'feedConsumedKgByType', 'feedDeliveredKgByType', 'feedDeliveredPricedKgByType', 'feedDeliveredCostByType'] as const;
-
+/** A rollup item as a day: its counters; attributes named `<map>.<key>` (e.g. `deathsByCause.heat`) become maps of the day. */
 export function dayFromItem(item: Record<string, unknown>): DayTotals {
   const day = emptyDay(String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length)));
-  const record = day as unknown as Record<string, unknown>;
   if (Array.isArray(item.waterPh)) day.waterPh = item.waterPh.filter((v): v is number => typeof v === 'number');
   for (const [attr, value] of Object.entries(item)) {
     if (typeof value !== 'number') continue;
     const dot = attr.indexOf('.');
-    const map = dot > 0 ? (MAP_ATTRIBUTES as readonly string[]).find((m) => m === attr.slice(0, dot)) : undefined;
-    if (map) (record[map] as Record<string, number>)[attr.slice(dot + 1)] = value;
-    else if (attr in record && typeof record[attr] === 'number') record[attr] = value;
+    const map = dot > 0 ? DAY_COUNTER_MAPS.find((m) => m === attr.slice(0, dot)) : undefined;
+    if (map) day[map][attr.slice(dot + 1)] = value;
+    else if (isDayCounter(attr)) day[attr] = value;
   }
   return day;
 }

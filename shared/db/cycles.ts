@@ -1,8 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.js';
-import type { CycleCounters } from '../domain/cycle-summary.js';
+import { CYCLE_COUNTERS, type CycleCounters } from '../domain/cycle-summary.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { CYCLE_SK_PREFIX, cycleKey, flockKey } from './keys.js';
+import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** A production cycle with the running counters the ledger keeps in the same transactions as its movements. */
@@ -26,10 +27,30 @@ export interface CycleRecord extends CycleCounters {
   version: number;
 }
 
+const FIELDS: readonly (keyof CycleRecord)[] = [
+  'id',
+  'flockId',
+  'farmId',
+  'birdType',
+  'hatchDate',
+  'name',
+  'status',
+  'startDate',
+  'endDate',
+  'closedAt',
+  'targetAgeDays',
+  'targetWeightGrams',
+  'notes',
+  'latestWeight',
+  'createdAt',
+  'updatedAt',
+  'version',
+  ...CYCLE_COUNTERS,
+];
+
 export function cycleFromItem(item: Record<string, unknown> | undefined): CycleRecord | undefined {
   if (!item) return undefined;
-  const { PK: _pk, SK: _sk, type: _t, ...rest } = item;
-  return rest as unknown as CycleRecord;
+  return pick<CycleRecord>(item, FIELDS);
 }
 
 const cycleItem = (c: CycleRecord) => ({ ...cycleKey(c.flockId, c.id), type: 'Cycle', ...c });

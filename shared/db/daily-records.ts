@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName, type TransactItem } from './client.js';
 import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './keys.js';
+import { pick } from './items.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
@@ -19,8 +20,20 @@ export interface DailyRecord {
   version: number;
 }
 
-const FIELDS = ['cycleId', 'flockId', 'date', 'stage', 'fields', 'movementIds', 'warnings', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
-const fromItem = (i: Record<string, unknown>) => Object.fromEntries(FIELDS.map((f) => [f, i[f]])) as unknown as DailyRecord;
+const FIELDS: readonly (keyof DailyRecord)[] = [
+  'cycleId',
+  'flockId',
+  'date',
+  'stage',
+  'fields',
+  'movementIds',
+  'warnings',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'version',
+];
+const fromItem = (i: Record<string, unknown>) => pick<DailyRecord>(i, FIELDS);
 
 export async function getDailyRecord(cycleId: string, date: string): Promise<DailyRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: dailyRecordKey(cycleId, date), ConsistentRead: true }));

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
+import { pick } from './items.js';
 import { decodeMultiCursor, encodeMultiCursor } from './pagination.js';
 
 export interface FlockRecord {
@@ -21,7 +22,7 @@ export interface FlockRecord {
   version: number;
 }
 
-const FIELDS = [
+const FIELDS: readonly (keyof FlockRecord)[] = [
   'id',
   'farmId',
   'houseId',
@@ -36,11 +37,11 @@ const FIELDS = [
   'createdAt',
   'updatedAt',
   'version',
-] as const;
+];
 
 export function flockFromItem(item: Record<string, unknown> | undefined): FlockRecord | undefined {
   if (!item) return undefined;
-  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as FlockRecord;
+  return pick<FlockRecord>(item, FIELDS, null);
 }
 
 export function flockItem(f: FlockRecord) {

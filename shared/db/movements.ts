@@ -5,6 +5,7 @@ import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { pick } from './items.js';
 import {
   CYCLE_SK_PREFIX,
   cycleKey,
@@ -39,10 +40,23 @@ export interface MovementRecord {
   version: number;
 }
 
-const FIELDS = ['id', 'cycleId', 'flockId', 'farmId', 'type', 'date', 'fields', 'lock', 'createdAt', 'createdBy', 'updatedAt', 'version'] as const;
+const FIELDS: readonly (keyof MovementRecord)[] = [
+  'id',
+  'cycleId',
+  'flockId',
+  'farmId',
+  'type',
+  'date',
+  'fields',
+  'lock',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+  'version',
+];
 export function movementFromItem(item: Record<string, unknown> | undefined): MovementRecord | undefined {
   if (!item) return undefined;
-  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as MovementRecord;
+  return pick<MovementRecord>(item, FIELDS, null);
 }
 
 function movementItem(m: MovementRecord) {

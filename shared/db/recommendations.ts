@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
+import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import { Conflict, type AppError } from '../errors.js';
 import type { Evidence } from '../domain/optimization.js';
@@ -32,7 +33,7 @@ export interface RecommendationRecord {
   version: number;
 }
 
-const FIELDS = [
+const FIELDS: readonly (keyof RecommendationRecord)[] = [
   'id',
   'farmId',
   'flockId',
@@ -52,10 +53,9 @@ const FIELDS = [
   'createdBy',
   'updatedAt',
   'version',
-] as const;
+];
 
-const fromItem = (item: Record<string, unknown>): RecommendationRecord =>
-  Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as RecommendationRecord;
+const fromItem = (item: Record<string, unknown>): RecommendationRecord => pick<RecommendationRecord>(item, FIELDS, null);
 
 const item = (r: RecommendationRecord) => {
   const sort = `${r.createdAt}#${r.id}`;

@@ -3,6 +3,7 @@ import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
+import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
 /** A user as stored. `passwordHash` never leaves shared/ (see toUserDto in shared/services/accounts). */
@@ -21,7 +22,7 @@ export interface UserRecord {
   version: number;
 }
 
-const USER_FIELDS = [
+const USER_FIELDS: readonly (keyof UserRecord)[] = [
   'id',
   'email',
   'name',
@@ -34,13 +35,11 @@ const USER_FIELDS = [
   'createdAt',
   'updatedAt',
   'version',
-] as const;
+];
 
 function fromItem(item: Record<string, unknown> | undefined): UserRecord | undefined {
   if (!item) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const f of USER_FIELDS) out[f] = item[f];
-  return out as unknown as UserRecord;
+  return pick<UserRecord>(item, USER_FIELDS);
 }
 
 function toItem(user: UserRecord) {

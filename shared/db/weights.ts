@@ -4,6 +4,7 @@ import { Invalid, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
+import { pick } from './items.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
@@ -40,7 +41,7 @@ export interface WeightRecord {
 }
 
 /** What a list returns: everything but the bulky inputs (samples, histogram). */
-const LISTED = [
+const LISTED: readonly (keyof WeightRecord)[] = [
   'id',
   'cycleId',
   'flockId',
@@ -59,11 +60,11 @@ const LISTED = [
   'createdBy',
   'updatedAt',
   'version',
-] as const;
+];
 
 export function weightFromItem(item: Record<string, unknown> | undefined): WeightRecord | undefined {
   if (!item) return undefined;
-  const record = Object.fromEntries(LISTED.map((f) => [f, item[f] ?? null])) as unknown as WeightRecord;
+  const record = pick<WeightRecord>(item, LISTED, null);
   if (item.samples) record.samples = item.samples as number[];
   if (item.day) record.day = item.day as DayAggregate;
   return record;

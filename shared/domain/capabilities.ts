@@ -4,6 +4,8 @@
  * the groups the contract leaves open.
  * Admin-only capabilities can never be held by a non-admin, even explicitly.
  */
+import { ROLES, type Role } from '../../schemas/vocabulary.js';
+
 export const CAPABILITIES = {
   view_analytics: 'Read analytics, dashboards, schedules, incidents, transfers and other farm data',
   edit_analytics: 'Write analytics records: egg production, water readings, age-adjusted data, daily-data validation',
@@ -25,8 +27,7 @@ export type Capability = keyof typeof CAPABILITIES;
 export const ALL_CAPABILITIES = Object.keys(CAPABILITIES) as Capability[];
 export const ADMIN_ONLY: ReadonlySet<Capability> = new Set<Capability>(['update_analytics_config', 'manage_users']);
 
-export const ROLES = ['admin', 'manager', 'worker', 'veterinarian', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 
 export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
   admin: ALL_CAPABILITIES,

@@ -4,7 +4,7 @@
  * are derived from the lists.
  */
 
-/** One entry per key of a key list, each with `valueOf(key)` (`recordOf(CYCLE_COUNTERS, () => 0)`: the zero counters). */
-export function recordOf<K extends string, V>(keys: readonly K[], valueOf: (key: K) => V): Record<K, V> {
-  return Object.fromEntries(keys.map((k) => [k, valueOf(k)])) as Record<K, V>;
+/** One entry per key of a key list, each with `valueFor(key)` (`recordOf(CYCLE_COUNTERS, () => 0)`: the zero counters). */
+export function recordOf<K extends string, V>(keys: readonly K[], valueFor: (key: K) => V): Record<K, V> {
+  return Object.fromEntries(keys.map((k) => [k, valueFor(k)])) as Record<K, V>;
 }

@@ -28,6 +28,7 @@ import { livabilityPct, mortalityPct } from './analytics/kpis/birds.js';
 import { epefOf, fcrOf } from './analytics/kpis/broiler.js';
 import { isLayingType } from './analytics/kpis/context.js';
 import { waterFeedRatio } from './analytics/kpis/feed-water.js';
+import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS, type RankableKpi } from '../../schemas/vocabulary.js';
 import type { DatedFigure } from './analytics/kpis/types.js';
 import { round, type BirdType } from './weights.js';
 
@@ -282,8 +283,10 @@ export const KPI_CATALOGUE = [
   },
 ] as const satisfies readonly KpiDefinition[];
 
-export type RankableKpi = (typeof KPI_CATALOGUE)[number]['name'];
-export const RANKABLE_KPIS = KPI_CATALOGUE.map((k) => k.name) as RankableKpi[];
+export { RANKABLE_KPIS, type RankableKpi };
+/** The catalogue defines exactly the rankable KPIs of the interface: a KPI missing or extra on either side does not compile. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _catalogueCoversRankable: Exactly<(typeof KPI_CATALOGUE)[number]['name'], RankableKpi> = true;
 
 const DIRECTION: Partial<Record<KpiName, Better>> = Object.fromEntries(KPI_CATALOGUE.map((k) => [k.name, k.better]));
 
@@ -368,8 +371,7 @@ export function rankBy<T>(kpi: RankableKpi, entries: ReadonlyArray<RankEntry<T>>
 // ---------------------------------------------------------------------------------------------------
 // Comparison: what the caller named
 
-export const COMPARE_MIN = 2;
-export const COMPARE_MAX = 10;
+export { COMPARE_MAX, COMPARE_MIN };
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export type CompareRef = { kind: 'flock'; flockId: string } | { kind: 'cycle'; flockId: string; cycleId: string };

@@ -217,8 +217,7 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
   }
   if (m.type === 'feed_delivery') {
     if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'orderedDate', message: 'must not be after the delivery date' });
-    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate)
-      out.push({ field: 'expectedDate', message: 'must not be before the order date' });
+    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'expectedDate', message: 'must not be before the order date' });
   }
   return out;
 }

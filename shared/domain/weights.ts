@@ -6,16 +6,10 @@
  */
 import { daysBetween } from './cycle-summary.js';
 
-export const WEIGHT_METHODS = ['manual_sample', 'automatic_scale', 'estimated'] as const;
-export type WeightMethod = (typeof WEIGHT_METHODS)[number];
-export const CONFIDENCES = ['high', 'medium', 'low'] as const;
-export type Confidence = (typeof CONFIDENCES)[number];
-export const PHASES = ['brooding', 'growing', 'finishing', 'rearing', 'laying', 'molting'] as const;
-export type Phase = (typeof PHASES)[number];
-export type BirdType = 'broiler' | 'layer' | 'breeder';
+import { MAX_PLAUSIBLE_GRAMS, type BirdType, type Confidence, type Phase, type WeightMethod } from '../../schemas/vocabulary.js';
 
-/** Heaviest plausible bird, g (a Ross 308 male at 63 days is ≈ 5 kg; mature broiler breeder males ≈ 5–6 kg). */
-export const MAX_PLAUSIBLE_GRAMS = 10_000;
+export { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../../schemas/vocabulary.js';
+export type { BirdType, Confidence, Phase, WeightMethod } from '../../schemas/vocabulary.js';
 /** Scale readings further than this share from the day's median are rejected (see `outlierBounds`). */
 export const OUTLIER_TOLERANCE = 0.5;
 /** The median filter needs at least this many plausible readings in the day (with 2 it cannot tell which is wrong). */

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulidx';
 import { hashPassword } from '../auth/passwords.js';
-import { capabilityGrantProblems, type Role } from '../domain/capabilities.js';
+import { capabilityGrantProblems, catalogue, type Role } from '../domain/capabilities.js';
 import { diff, normalizeEmail } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
 import { clearLoginFailures } from '../db/tokens.js';
-import { createUser, deleteUser, getUserOrThrow, saveUser, type UserRecord } from '../db/users.js';
+import { createUser, deleteUser, getUserOrThrow, listUsers, saveUser, type UserRecord } from '../db/users.js';
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { toUserDto } from './accounts.js';
@@ -107,3 +107,17 @@ export async function deleteUserAsAdmin(actor: Caller, userId: string, requestId
     }),
   ]);
 }
+
+/** A page of users, optionally of one role. */
+export async function listUsersFor(query: { limit?: number; cursor?: string; role?: Role }) {
+  const limit = query.limit ?? 25;
+  const { items, nextCursor } = await listUsers({ limit, cursor: query.cursor, role: query.role });
+  return { items: items.map(toUserDto), nextCursor, limit };
+}
+
+export async function getUserFor(userId: string) {
+  return toUserDto(await getUserOrThrow(userId));
+}
+
+/** Every capability with its description, whether it is admin-only and the roles that hold it by default. */
+export const capabilityCatalogue = () => catalogue();

@@ -6,6 +6,7 @@ import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import type { WeightRecord } from '../db/weights.js';
 import { NotFound } from '../errors.js';
+import { BREED_STANDARDS } from '../domain/analytics/breed-standards.js';
 import type { Caller } from '../domain/caller.js';
 import { completeAll } from './analytics-config.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
@@ -65,3 +66,6 @@ export async function cycleAnalyticsContext(user: Caller, flockId: string, cycle
     },
   };
 }
+
+/** The breeds whose published standards the analytics compare against. */
+export const breedStandardNames = () => BREED_STANDARDS.map((s) => s.name);

@@ -1,7 +1,7 @@
 import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
 import { effectsOf, netChanges } from '../domain/ledger.js';
-import { checkDailyRecord, stageOf } from '../domain/production-stage.js';
+import { checkDailyRecord, stageOf, type Stage } from '../domain/production-stage.js';
 import { dailyRecordPut, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
 import { applyLedger, type MovementRecord } from '../db/movements.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
@@ -108,4 +108,16 @@ export async function listDailyRecordsFor(user: Caller, flockId: string, cycleId
   const limit = query.limit ?? 25;
   const page = await listDailyRecords(cycleId, { limit, cursor: query.cursor });
   return { items: page.items.map(toDailyRecordDto), nextCursor: page.nextCursor, limit };
+}
+
+/** The mandatory-field check of a day's data for its production stage, without saving anything. */
+export function validateDailyData(data: Record<string, unknown>, productionStage: Stage) {
+  const check = checkDailyRecord(data, productionStage);
+  return {
+    valid: check.missingFields.length === 0,
+    productionStage: check.stage,
+    requiredFields: check.requiredFields,
+    missingFields: check.missingFields,
+    warnings: check.warnings,
+  };
 }

@@ -57,7 +57,13 @@ export type DayCounter = (typeof DAY_COUNTERS)[number];
  * type consumed and delivered; feed delivered with a unitPrice per type, kg and Σ kg × unitPrice). In
  * the rollup item they are `<name>.<key>` attributes (`deathsByCause.heat`).
  */
-export const DAY_COUNTER_MAPS = ['deathsByCause', 'feedConsumedKgByType', 'feedDeliveredKgByType', 'feedDeliveredPricedKgByType', 'feedDeliveredCostByType'] as const;
+export const DAY_COUNTER_MAPS = [
+  'deathsByCause',
+  'feedConsumedKgByType',
+  'feedDeliveredKgByType',
+  'feedDeliveredPricedKgByType',
+  'feedDeliveredCostByType',
+] as const;
 export type DayCounterMap = (typeof DAY_COUNTER_MAPS)[number];
 
 const DAY_COUNTER_SET: ReadonlySet<string> = new Set(DAY_COUNTERS);

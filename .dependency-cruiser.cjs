@@ -1,0 +1,80 @@
+/**
+ * The import rules of the layers (docs/architecture.md). `npm run lint` checks them, and
+ * tests/unit/architecture.test.ts runs the same check inside `npm test`.
+ *
+ *   functions/  (one handler per route, and later per IoT rule or job)
+ *     └─> shared/http, shared/events (entry-point stacks) ─> shared/services (use cases)
+ *                                                              ├─> shared/presentation (charts, CSV, listings)
+ *                                                              ├─> shared/db (repositories) ─> DynamoDB
+ *                                                              └─> shared/domain (pure) ─> schemas (shapes, vocabulary) ─> shared/errors
+ */
+const layer = (name) => `^shared/${name}/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'services-not-http',
+      comment: 'Use cases serve routes, IoT rules and jobs alike: they never import an entry point stack.',
+      severity: 'error',
+      from: { path: layer('services') },
+      to: { path: [layer('http'), layer('events')] },
+    },
+    {
+      name: 'db-and-domain-not-above',
+      comment: 'Repositories and the domain sit below the use cases and the entry points.',
+      severity: 'error',
+      from: { path: [layer('db'), layer('domain')] },
+      to: { path: [layer('http'), layer('events'), layer('services'), layer('presentation')] },
+    },
+    {
+      name: 'domain-pure',
+      comment: 'The domain is pure: no repository, no I/O library.',
+      severity: 'error',
+      from: { path: layer('domain') },
+      to: { path: [layer('db'), '^node_modules/@aws-sdk/', '^node:(fs|net|http|https|child_process)'] },
+    },
+    {
+      name: 'presentation-below-services',
+      comment: 'Charts, CSV and listings render what the use cases computed; they read no table and know no request.',
+      severity: 'error',
+      from: { path: layer('presentation') },
+      to: { path: [layer('http'), layer('events'), layer('services'), layer('db')] },
+    },
+    {
+      name: 'schemas-own-vocabulary',
+      comment: 'Schemas are the shared vocabulary: they import nothing of shared/ but the error types.',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: '^shared/', pathNot: '^shared/errors\\.ts$' },
+    },
+    {
+      name: 'handlers-call-services',
+      comment: 'A handler wires its route to a use case: it never reaches a repository or the domain directly.',
+      severity: 'error',
+      from: { path: '^functions/' },
+      to: { path: [layer('db'), layer('domain')] },
+    },
+    {
+      name: 'nothing-imports-functions',
+      comment: 'Handlers are entry points; shared code never depends on one.',
+      severity: 'error',
+      from: { path: '^(shared|schemas|scripts)/' },
+      to: { path: '^functions/' },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No module cycle, so no folder imports a folder that imports it back.',
+      severity: 'error',
+      from: { path: '^(functions|shared|schemas)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(schemas/compiled|dist|\\.serverless|\\.esbuild|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * The words the interface and the domain share: one owner, plain constants (no schema library), so the
+ * request schemas, the pure domain and every other layer import them from here and nothing imports back.
+ */
+
+export const ROLES = ['admin', 'manager', 'worker', 'veterinarian', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const BIRD_TYPES = ['broiler', 'layer', 'breeder'] as const;
+export type BirdType = (typeof BIRD_TYPES)[number];
+
+/** Production phases of a flock, which are also the stages of a daily record's mandatory fields. */
+export const PHASES = ['brooding', 'growing', 'finishing', 'rearing', 'laying', 'molting'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const WEIGHT_METHODS = ['manual_sample', 'automatic_scale', 'estimated'] as const;
+export type WeightMethod = (typeof WEIGHT_METHODS)[number];
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+/** Heaviest plausible bird, g (a Ross 308 male at 63 days is ≈ 5 kg; mature broiler breeder males ≈ 5–6 kg). */
+export const MAX_PLAUSIBLE_GRAMS = 10_000;
+
+/** How many flocks or cycles one comparison takes. */
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 10;
+
+/** The cycle KPIs flocks can be ranked and compared by (their definitions: the flock-analytics KPI catalogue). */
+export const RANKABLE_KPIS = ['fcr', 'livabilityPct', 'mortalityPct', 'epef', 'adg', 'avgWeight', 'henHousedEggs', 'feedPerEgg', 'feedPerDozenEggs'] as const;
+export type RankableKpi = (typeof RANKABLE_KPIS)[number];
