@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
-import { BALANCES, withdrawalEnd } from '../domain/ledger.js';
+import { BALANCES, copiesOf } from '../domain/ledger.js';
 import type { MovementType } from '../../schemas/movements.js';
 import { Conflict, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
@@ -145,35 +145,13 @@ function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactIt
   };
 }
 
-/**
- * Copies some movements keep elsewhere, written, replaced and deleted in the same transaction as the
- * movement: a feed delivery's supplier facts in its cycle (`DELIVERY#<id>`: supplier reliability reads
- * deliveries only) and a medication's withdrawal period in its farm (`WITHDRAWAL#<end date>#<id>`: the
- * withdrawals still running are one range Query, for the veterinarian's dashboard and compliance).
- */
-export function copiesOf(m: MovementRecord): Array<{ key: Key; item: Record<string, unknown> }> {
-  if (m.type === 'feed_delivery') return [{ key: deliveryKey(m.cycleId, m.id), item: { entity: 'FeedDelivery', movementId: m.id, date: m.date, ...m.fields } }];
-  const days = Number(m.fields.withdrawalDays ?? 0);
-  if (m.type === 'medication' && days > 0) {
-    const endDate = withdrawalEnd(m.date, days);
-    return [
-      {
-        key: withdrawalKey(m.farmId, endDate, m.id),
-        item: {
-          entity: 'Withdrawal',
-          movementId: m.id,
-          farmId: m.farmId,
-          flockId: m.flockId,
-          cycleId: m.cycleId,
-          date: m.date,
-          endDate,
-          withdrawalDays: days,
-          product: m.fields.product ?? null,
-        },
-      },
-    ];
-  }
-  return [];
+/** Where each copy the ledger asks for lives (the copies themselves: `copiesOf` in the domain ledger). */
+function copyItems(m: MovementRecord): Array<{ key: Key; item: Record<string, unknown> }> {
+  return copiesOf(m).map((c) =>
+    c.kind === 'delivery'
+      ? { key: deliveryKey(m.cycleId, m.id), item: { entity: 'FeedDelivery', ...c.item } }
+      : { key: withdrawalKey(m.farmId, c.item.endDate, m.id), item: { entity: 'Withdrawal', ...c.item } },
+  );
 }
 
 export interface LedgerGroup {
@@ -212,9 +190,9 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
       meaning.push({ movement: movementId });
     }
   };
-  const putCopies = (m: MovementRecord): TransactItem[] => copiesOf(m).map((c) => ({ Put: { TableName: T, Item: { ...c.key, ...c.item } } }));
+  const putCopies = (m: MovementRecord): TransactItem[] => copyItems(m).map((c) => ({ Put: { TableName: T, Item: { ...c.key, ...c.item } } }));
   const deleteCopies = (m: MovementRecord, keep: Key[] = []): TransactItem[] =>
-    copiesOf(m)
+    copyItems(m)
       .filter((c) => !keep.some((k) => k.PK === c.key.PK && k.SK === c.key.SK))
       .map((c) => ({ Delete: { TableName: T, Key: c.key } }));
   for (const m of w.puts ?? []) {
@@ -235,7 +213,7 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
       [
         ...deleteCopies(
           r.previous,
-          copiesOf(r.movement).map((c) => c.key),
+          copyItems(r.movement).map((c) => c.key),
         ),
         ...putCopies(r.movement),
       ],

@@ -6,6 +6,7 @@
  * net change of each balance.
  */
 import type { MovementInput, MovementType } from '../../schemas/movements.js';
+import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
 
@@ -187,14 +188,9 @@ export function effectiveLock(
   return null;
 }
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
-
 /** A record of a cycle (movement, reading) dates within it: not before its start, not after its end, not in the future. */
-export function recordDateProblems(date: string, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
-  const out: FieldProblem[] = [];
+export function recordDateProblems(date: string, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldError[] {
+  const out: FieldError[] = [];
   if (date < cycle.startDate) out.push({ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` });
   if (date > latestDate) out.push({ field: 'date', message: 'must not be in the future' });
   if (cycle.endDate && date > cycle.endDate) out.push({ field: 'date', message: `must not be after the cycle's end date ${cycle.endDate}` });
@@ -204,9 +200,9 @@ export function recordDateProblems(date: string, cycle: { startDate: string; end
 /**
  * What the per-type schemas cannot say: a movement dates within its cycle (not before the start, not
  * in the future anywhere on Earth, not after a closed cycle's end), egg sub-counts stay within the eggs
- * collected, and a delivery's order dates come before it.
+ * collected, a delivery's order dates come before it, and a transfer goes to another flock.
  */
-export function movementProblems(m: MovementInput, cycle: { startDate: string; endDate: string | null }, latestDate: string): FieldProblem[] {
+export function movementProblems(m: MovementInput, cycle: { flockId: string; startDate: string; endDate: string | null }, latestDate: string): FieldError[] {
   const out = recordDateProblems(m.date, cycle, latestDate);
   if (m.type === 'egg_collection') {
     for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
@@ -219,7 +215,19 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
     if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'orderedDate', message: 'must not be after the delivery date' });
     if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'expectedDate', message: 'must not be before the order date' });
   }
+  if ((m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out') && m.counterpartFlockId === cycle.flockId)
+    out.push({ field: 'counterpartFlockId', message: 'must be another flock' });
   return out;
+}
+
+/** Feed consumption recorded without a feed type takes the farm's feed in stock (see `feedTypeFromStock`). */
+export const needsFeedType = (m: MovementInput): boolean => m.type === 'feed_consumption' && !m.feedType;
+
+/** The feed a consumption without a type draws from: the farm's only feed in stock; none or several cannot be guessed. */
+export function feedTypeFromStock(farmId: string, inStock: readonly string[]): string {
+  if (inStock.length === 1) return inStock[0]!;
+  if (inStock.length === 0) throw new Conflict(`No feed in stock on farm ${farmId}; record a feed_delivery first`);
+  throw new ValidationFailed([{ field: 'feedType', message: `is required: the farm stocks ${inStock.join(', ')}` }]);
 }
 
 /**
@@ -228,4 +236,45 @@ export function movementProblems(m: MovementInput, cycle: { startDate: string; e
  */
 export function withdrawalEnd(date: string, withdrawalDays: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + withdrawalDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** What a movement the ledger copies looks like to the rule (a stored movement, or one about to be). */
+export interface CopiedMovement {
+  id: string;
+  farmId: string;
+  flockId: string;
+  cycleId: string;
+  type: MovementType;
+  date: string;
+  fields: Record<string, unknown>;
+}
+
+export type MovementCopy =
+  | { kind: 'delivery'; item: Record<string, unknown> & { movementId: string; date: string } }
+  | {
+      kind: 'withdrawal';
+      item: { movementId: string; farmId: string; flockId: string; cycleId: string; date: string; endDate: string; withdrawalDays: number; product: unknown };
+    };
+
+/**
+ * The copies some movements leave beside them, written, replaced and deleted with the movement in one
+ * transaction: a feed delivery's supplier facts in its cycle (supplier reliability reads deliveries only),
+ * and a medication's withdrawal period in its farm (the withdrawals still running are one range read, for
+ * the veterinarian's dashboard and compliance). Every other movement leaves none.
+ */
+export function copiesOf(m: CopiedMovement): MovementCopy[] {
+  if (m.type === 'feed_delivery') return [{ kind: 'delivery', item: { movementId: m.id, date: m.date, ...m.fields } }];
+  const days = Number(m.fields.withdrawalDays ?? 0);
+  if (m.type !== 'medication' || days <= 0) return [];
+  const item = {
+    movementId: m.id,
+    farmId: m.farmId,
+    flockId: m.flockId,
+    cycleId: m.cycleId,
+    date: m.date,
+    endDate: withdrawalEnd(m.date, days),
+    withdrawalDays: days,
+    product: m.fields.product ?? null,
+  };
+  return [{ kind: 'withdrawal', item }];
 }

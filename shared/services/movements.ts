@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { effectiveLock, effectsOf, movementProblems, netChanges, type Target } from '../domain/ledger.js';
+import { effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges, type Target } from '../domain/ledger.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
@@ -55,18 +55,18 @@ export function record(input: MovementInput, ref: CycleRef, userId: string, now:
 
 /** Feed consumption without a feed type takes the farm's only feed in stock. */
 export async function resolveFeedType(input: MovementInput, farmId: string): Promise<string | undefined> {
-  if (input.type !== 'feed_consumption' || input.feedType) return undefined;
+  if (!needsFeedType(input)) return undefined;
   const stock = await feedTypesInStock(farmId);
-  if (stock.length === 1) return stock[0]!.feedType;
-  if (stock.length === 0) throw new Conflict(`No feed in stock on farm ${farmId}; record a feed_delivery first`);
-  throw new ValidationFailed([{ field: 'feedType', message: `is required: the farm stocks ${stock.map((s) => s.feedType).join(', ')}` }]);
+  return feedTypeFromStock(
+    farmId,
+    stock.map((s) => s.feedType),
+  );
 }
 
 /** The active cycle of the other flock of a transfer (it must be visible to the caller). */
 async function counterpartCycle(user: Caller, input: MovementInput, own: CycleRecord): Promise<CycleRecord | undefined> {
   if (input.type !== 'bird_transfer_in' && input.type !== 'bird_transfer_out') return undefined;
   const unknown = () => new ValidationFailed([{ field: 'counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
-  if (input.counterpartFlockId === own.flockId) throw new ValidationFailed([{ field: 'counterpartFlockId', message: 'must be another flock' }]);
   const flock = await getFlock(input.counterpartFlockId);
   if (!flock || !canAccessFarm(user, flock.farmId) || !flock.activeCycleId) throw unknown();
   return scopedCycle(user, flock.id, flock.activeCycleId).catch(() => Promise.reject(unknown()));

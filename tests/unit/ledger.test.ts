@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveLock, effectsOf, movementProblems, netChanges } from '../../shared/domain/ledger.js';
+import { copiesOf, effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../../shared/domain/ledger.js';
+import { ValidationFailed } from '../../shared/errors.js';
 import { cycleKpis, ZERO_COUNTERS, ageDays } from '../../shared/domain/cycle-summary.js';
 import { stageOf, checkDailyRecord } from '../../shared/domain/production-stage.js';
 import { movementsOfForm, formProblems } from '../../shared/domain/daily-records.js';
@@ -137,7 +138,7 @@ describe('day rollups carry what analytics prices and weighs', () => {
 });
 
 describe('movement consistency beyond the schema', () => {
-  const cycle = { startDate: '2026-11-01', endDate: null };
+  const cycle = { flockId: 'FLOCK1', startDate: '2026-11-01', endDate: null };
   it('dates stay within the cycle and not in the future', () => {
     expect(movementProblems({ type: 'bird_cull', date: '2026-10-31', quantity: 1 }, cycle, '2026-11-20')).toEqual([
       { field: 'date', message: "must not be before the cycle's start date 2026-11-01" },
@@ -145,9 +146,9 @@ describe('movement consistency beyond the schema', () => {
     expect(movementProblems({ type: 'bird_cull', date: '2026-11-21', quantity: 1 }, cycle, '2026-11-20')).toEqual([
       { field: 'date', message: 'must not be in the future' },
     ]);
-    expect(
-      movementProblems({ type: 'bird_cull', date: '2026-11-10', quantity: 1 }, { startDate: '2026-11-01', endDate: '2026-11-05' }, '2026-11-20')[0]!.message,
-    ).toMatch(/after the cycle's end date 2026-11-05/);
+    expect(movementProblems({ type: 'bird_cull', date: '2026-11-10', quantity: 1 }, { ...cycle, endDate: '2026-11-05' }, '2026-11-20')[0]!.message).toMatch(
+      /after the cycle's end date 2026-11-05/,
+    );
     expect(movementProblems({ type: 'bird_cull', date: '2026-11-01', quantity: 1 }, cycle, '2026-11-01')).toEqual([]);
   });
   it('egg sub-counts within the eggs collected; delivery order dates before the delivery', () => {
@@ -166,5 +167,50 @@ describe('movement consistency beyond the schema', () => {
         '2026-11-20',
       ).map((p) => p.field),
     ).toEqual(['orderedDate', 'expectedDate']);
+  });
+});
+
+describe('copies the ledger keeps beside a movement', () => {
+  const base = { id: 'M1', farmId: 'F1', flockId: 'FL1', cycleId: 'C1', date: '2026-11-10' };
+  it('a feed delivery leaves its supplier facts; a medication with a withdrawal period leaves the window', () => {
+    expect(copiesOf({ ...base, type: 'feed_delivery', fields: { feedType: 'starter', quantityKg: 500, supplierId: 'S1' } })).toEqual([
+      { kind: 'delivery', item: { movementId: 'M1', date: '2026-11-10', feedType: 'starter', quantityKg: 500, supplierId: 'S1' } },
+    ]);
+    expect(copiesOf({ ...base, type: 'medication', fields: { product: 'Amoxicillin', dose: '10 mg/kg', withdrawalDays: 7 } })).toEqual([
+      {
+        kind: 'withdrawal',
+        item: {
+          movementId: 'M1',
+          farmId: 'F1',
+          flockId: 'FL1',
+          cycleId: 'C1',
+          date: '2026-11-10',
+          endDate: '2026-11-17',
+          withdrawalDays: 7,
+          product: 'Amoxicillin',
+        },
+      },
+    ]);
+  });
+  it('no copy for a medication without a withdrawal period, nor for any other movement', () => {
+    expect(copiesOf({ ...base, type: 'medication', fields: { product: 'Vitamin C', dose: '1 g/l', withdrawalDays: 0 } })).toEqual([]);
+    expect(copiesOf({ ...base, type: 'bird_mortality', fields: { quantity: 3 } })).toEqual([]);
+  });
+});
+
+describe('rules of a movement that need the farm or the flock', () => {
+  it('a transfer goes to another flock', () => {
+    const cycle = { flockId: 'FLOCK1', startDate: '2026-11-01', endDate: null };
+    expect(movementProblems({ type: 'bird_transfer_out', date: '2026-11-02', quantity: 5, counterpartFlockId: 'FLOCK1' }, cycle, '2026-11-20')).toEqual([
+      { field: 'counterpartFlockId', message: 'must be another flock' },
+    ]);
+    expect(movementProblems({ type: 'bird_transfer_out', date: '2026-11-02', quantity: 5, counterpartFlockId: 'FLOCK2' }, cycle, '2026-11-20')).toEqual([]);
+  });
+  it('feed consumption without a type draws from the only feed in stock, and is refused when none or several are', () => {
+    expect(needsFeedType({ type: 'feed_consumption', date: '2026-11-02', quantityKg: 10 })).toBe(true);
+    expect(needsFeedType({ type: 'feed_consumption', date: '2026-11-02', quantityKg: 10, feedType: 'starter' })).toBe(false);
+    expect(feedTypeFromStock('F1', ['starter'])).toBe('starter');
+    expect(() => feedTypeFromStock('F1', [])).toThrow('No feed in stock on farm F1; record a feed_delivery first');
+    expect(() => feedTypeFromStock('F1', ['starter', 'grower'])).toThrow(ValidationFailed);
   });
 });
