@@ -2,8 +2,9 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
-import { Invalid, Conflict, NotFound, type AppError } from '../errors.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { nameKey } from '../domain/names.js';
+import { Conflict, NotFound, type AppError } from '../errors.js';
 
 /**
  * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
@@ -51,12 +52,7 @@ export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usabl
 export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
 export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
 
-/** Case- and space-insensitive form of a name (house-name uniqueness, farm list order). */
-export function normalizeName(name: string): string {
-  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-const farmSortKey = (name: string, id: string) => `${normalizeName(name)}#${id}`;
+const farmSortKey = (name: string, id: string) => `${nameKey(name)}#${id}`;
 
 function farmItem(farm: FarmRecord) {
   return { ...farmKey(farm.id), ...gsi1.farms, GSI1SK: farmSortKey(farm.name, farm.id), type: 'Farm', ...farm };
@@ -94,7 +90,7 @@ function houseFromItem(item: Record<string, unknown> | undefined): HouseRecord |
     id: item.id as string,
     farmId: item.farmId as string,
     name: item.name as string,
-    nameKey: str(item.nameKey) ?? normalizeName(item.name as string),
+    nameKey: str(item.nameKey) ?? nameKey(item.name as string),
     usableAreaM2: item.usableAreaM2 as number,
     capacity: item.capacity as number,
     houseType: str(item.houseType),
@@ -281,7 +277,7 @@ export async function listHouses(farmId: string, opts: { limit: number; cursor?:
   const start = decodeCursor(opts.cursor, partition);
   // A cursor of this partition but outside the house range would make DynamoDB reject the query.
   if (start && !(typeof start.SK === 'string' && start.SK.startsWith(HOUSE_SK_PREFIX) && Object.keys(start).length === 2)) {
-    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+    throw invalidCursor();
   }
   const res = await db().send(
     new QueryCommand({

@@ -1,11 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Invalid } from '../errors.js';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, eggStockKey, farmKey, flocksOfFarm, MOVEMENT_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
 
 /**
  * Inventory reads of one farm (docs/data-model.md, "Inventory"): its active flocks (GSI1
@@ -98,7 +97,6 @@ export interface MovementSearch {
 }
 
 const KEY_ATTRIBUTES = ['GSI2PK', 'GSI2SK', 'PK', 'SK'] as const;
-const invalidCursor = () => new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
 
 /** The Query of a search: the date range is the key condition on `<date>#<id>`, type and flock are filters. */
 function searchQuery(s: MovementSearch) {

@@ -1,61 +1,61 @@
 import { Invalid } from '../errors.js';
 
 /**
- * Opaque cursors: base64url of the LastEvaluatedKey. A cursor is only accepted for the partition it
- * was issued for, so a crafted cursor cannot steer a query into another partition.
+ * Opaque cursors: base64url JSON of where a page stopped. Every list reads its cursor back through
+ * `readCursor` with a check of the shape it issued, so a crafted cursor is an invalid `cursor` field,
+ * never a query steered into another partition.
  */
-export function encodeCursor(key: Record<string, unknown> | undefined): string | null {
-  return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+export const invalidCursor = () => new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+
+export function writeCursor(position: unknown): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string | undefined, partition: Record<string, string>): Record<string, unknown> | undefined {
-  if (cursor === undefined) return undefined;
-  let key: unknown;
+export function readCursor<T>(cursor: string, isIssued: (position: unknown) => position is T): T {
+  let position: unknown;
   try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    key = undefined;
+    throw invalidCursor();
   }
-  const valid =
-    typeof key === 'object' &&
-    key !== null &&
-    !Array.isArray(key) &&
-    Object.values(key).every((v) => typeof v === 'string') &&
-    Object.entries(partition).every(([k, v]) => (key as Record<string, unknown>)[k] === v);
-  if (!valid) throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
-  return key as Record<string, unknown>;
+  if (!isIssued(position)) throw invalidCursor();
+  return position;
+}
+
+type Key = Record<string, unknown>;
+
+/** A DynamoDB key of string attributes, in the given partition (`{PK: 'CYCLE#…'}`, a GSI's partition). */
+function isKeyIn(partition: Record<string, string>) {
+  return (position: unknown): position is Key =>
+    typeof position === 'object' &&
+    position !== null &&
+    !Array.isArray(position) &&
+    Object.values(position).every((v) => typeof v === 'string') &&
+    Object.entries(partition).every(([k, v]) => (position as Key)[k] === v);
+}
+
+/** The cursor of one Query: its LastEvaluatedKey (null when the list is done). */
+export function encodeCursor(key: Key | undefined): string | null {
+  return key ? writeCursor(key) : null;
+}
+
+export function decodeCursor(cursor: string | undefined, partition: Record<string, string>): Key | undefined {
+  return cursor === undefined ? undefined : readCursor(cursor, isKeyIn(partition));
 }
 
 /** A cursor over several partitions read one after the other: which partition, and where in it. */
-export function encodeMultiCursor(index: number, key: Record<string, unknown> | undefined): string {
-  return Buffer.from(JSON.stringify({ i: index, k: key ?? null })).toString('base64url');
+export function encodeMultiCursor(index: number, key: Key | undefined): string {
+  return writeCursor({ i: index, k: key ?? null });
 }
 
-export function decodeMultiCursor(
-  cursor: string | undefined,
-  partitions: string[],
-  partitionAttribute: string,
-): { index: number; key: Record<string, unknown> | undefined } {
+export function decodeMultiCursor(cursor: string | undefined, partitions: string[], partitionAttribute: string): { index: number; key: Key | undefined } {
   if (cursor === undefined) return { index: 0, key: undefined };
-  let parsed: { i?: unknown; k?: unknown } | undefined;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { i?: unknown; k?: unknown };
-  } catch {
-    parsed = undefined;
-  }
-  const index = parsed?.i;
-  const key = parsed?.k as Record<string, unknown> | null | undefined;
-  const valid =
-    typeof index === 'number' &&
-    Number.isInteger(index) &&
-    index >= 0 &&
-    index < partitions.length &&
-    (key === null ||
-      (typeof key === 'object' &&
-        key !== undefined &&
-        !Array.isArray(key) &&
-        key[partitionAttribute] === partitions[index] &&
-        Object.values(key).every((v) => typeof v === 'string')));
-  if (!valid) throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
-  return { index, key: key ?? undefined };
+  const issued = (p: unknown): p is { i: number; k: Key | null } => {
+    const { i, k } = (typeof p === 'object' && p !== null ? p : {}) as { i?: unknown; k?: unknown };
+    return (
+      typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < partitions.length && (k === null || isKeyIn({ [partitionAttribute]: partitions[i]! })(k))
+    );
+  };
+  const { i, k } = readCursor(cursor, issued);
+  return { index: i, key: k ?? undefined };
 }

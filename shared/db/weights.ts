@@ -1,12 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayAggregate, WeightMethod } from '../domain/weights.js';
-import { Invalid, type AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { pick } from './items.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
 
 /**
  * Weighing sessions of a cycle: `CYCLE#<cycleId>` / `WEIGHT#<date>#<method>#<id>`, so one Query of the
@@ -149,8 +149,7 @@ export async function scaleState(
 export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
   const pk = cyclePartition(cycleId);
   const start = decodeCursor(opts.cursor, { PK: pk });
-  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX))
-    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX)) throw invalidCursor();
   const names: Record<string, string> = {};
   const projection = LISTED.map((f, i) => {
     names[`#p${i}`] = f;

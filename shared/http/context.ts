@@ -45,6 +45,8 @@ export interface RequestState {
   clientIp: string;
   headers: Record<string, string>;
   body: unknown;
+  /** Keys of the JSON body that are never accepted (`__proto__`, `constructor.prototype`): the validation stage refuses them by name. */
+  forbiddenKeys: string[];
   query: Record<string, unknown>;
   params: Record<string, unknown>;
   user?: AuthUser;

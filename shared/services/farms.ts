@@ -13,7 +13,6 @@ import {
   houseNotFound,
   listAllFarms,
   listHouses,
-  normalizeName,
   updateFarm,
   updateHouse,
   type FarmChanges,
@@ -21,8 +20,10 @@ import {
   type HouseChanges,
   type HouseRecord,
 } from '../db/farms.js';
-import { Invalid, Conflict, ValidationFailed } from '../errors.js';
+import { Conflict, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
+import { displayName, nameKey } from '../domain/names.js';
+import { readCursor, writeCursor } from '../db/pagination.js';
 import { idempotent } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
@@ -73,8 +74,6 @@ export function toHouseDto(h: HouseRecord) {
   };
 }
 
-/** Display form of a name: trimmed, inner runs of white space collapsed. */
-const cleanName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ');
 /** Optional free text: trimmed; absent or null → null. */
 const cleanText = (text: string | null | undefined): string | null => (text === undefined || text === null ? null : text.trim());
 
@@ -104,27 +103,13 @@ async function visibleFarm(user: Caller, farmId: string): Promise<FarmRecord> {
 // ---------------------------------------------------------------------------------------------------
 // Farms
 
+/** Where a page of a user's own farms stopped: after which farm id, at which position of their list. */
 interface IdCursor {
-  after: string;
-  at: number;
+  a: string;
+  n: number;
 }
-
-function encodeIdCursor(c: IdCursor): string {
-  return Buffer.from(JSON.stringify({ a: c.after, n: c.at })).toString('base64url');
-}
-
-function decodeIdCursor(cursor: string): IdCursor {
-  let parsed: { a?: unknown; n?: unknown } | undefined;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a?: unknown; n?: unknown };
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || typeof parsed.a !== 'string' || typeof parsed.n !== 'number' || !Number.isInteger(parsed.n) || parsed.n < 0) {
-    throw new Invalid('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
-  }
-  return { after: parsed.a, at: parsed.n };
-}
+const isIdCursor = (p: unknown): p is IdCursor =>
+  typeof (p as IdCursor | null)?.a === 'string' && Number.isInteger((p as IdCursor).n) && (p as IdCursor).n >= 0;
 
 /**
  * Admins: every farm by name (one Query on GSI1). Everyone else: their own farms in the order of their
@@ -136,15 +121,15 @@ export async function listFarmsFor(user: Caller, opts: { limit: number; cursor?:
   const ids = user.farmIds;
   let start = 0;
   if (opts.cursor !== undefined) {
-    const c = decodeIdCursor(opts.cursor);
-    const i = ids.indexOf(c.after);
-    start = i >= 0 ? i + 1 : Math.min(c.at, ids.length);
+    const c = readCursor(opts.cursor, isIdCursor);
+    const i = ids.indexOf(c.a);
+    start = i >= 0 ? i + 1 : Math.min(c.n, ids.length);
   }
   const slice = ids.slice(start, start + opts.limit);
   const end = start + slice.length;
   return {
     items: await getFarmsByIds(slice),
-    nextCursor: end < ids.length && slice.length > 0 ? encodeIdCursor({ after: slice[slice.length - 1]!, at: end }) : null,
+    nextCursor: end < ids.length && slice.length > 0 ? writeCursor({ a: slice[slice.length - 1]!, n: end } satisfies IdCursor) : null,
   };
 }
 
@@ -156,7 +141,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
     const now = new Date().toISOString();
     const farm: FarmRecord = {
       id: ulid(),
-      name: cleanName(body.name),
+      name: displayName(body.name),
       location: cleanText(body.location),
       countryCode: body.countryCode ?? null,
       timezone,
@@ -215,7 +200,7 @@ export async function updateFarmFor(
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Farm ${farmId}`);
   const next: FarmRecord = {
     ...current,
-    ...(body.name !== undefined ? { name: cleanName(body.name) } : {}),
+    ...(body.name !== undefined ? { name: displayName(body.name) } : {}),
     ...(body.location !== undefined ? { location: cleanText(body.location) } : {}),
     ...(body.countryCode !== undefined ? { countryCode: body.countryCode } : {}),
     ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
@@ -258,12 +243,12 @@ export async function createHouseFor(user: Caller, farmId: string, body: CreateH
   return idempotent(user.id, idempotencyKey, `house:${farmId}`, body, async (remember) => {
     if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
     const now = new Date().toISOString();
-    const name = cleanName(body.name);
+    const name = displayName(body.name);
     const house: HouseRecord = {
       id: ulid(),
       farmId,
       name,
-      nameKey: normalizeName(name),
+      nameKey: nameKey(name),
       usableAreaM2: body.usableAreaM2,
       capacity: body.capacity,
       houseType: body.type ?? null,
@@ -296,10 +281,10 @@ export async function updateHouseFor(
 ): Promise<HouseRecord> {
   const current = await visibleHouse(user, farmId, houseId);
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `House ${houseId}`);
-  const name = body.name !== undefined ? cleanName(body.name) : undefined;
+  const name = body.name !== undefined ? displayName(body.name) : undefined;
   const next: HouseRecord = {
     ...current,
-    ...(name !== undefined ? { name, nameKey: normalizeName(name) } : {}),
+    ...(name !== undefined ? { name, nameKey: nameKey(name) } : {}),
     ...(body.usableAreaM2 !== undefined ? { usableAreaM2: body.usableAreaM2 } : {}),
     ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
     ...(body.type !== undefined ? { houseType: body.type } : {}),

@@ -64,7 +64,7 @@ export async function resolveFeedType(input: MovementInput, farmId: string): Pro
 }
 
 /** The active cycle of the other flock of a transfer (it must be visible to the caller). */
-async function counterpartCycle(user: Caller, input: MovementInput, own: CycleRecord): Promise<CycleRecord | undefined> {
+async function counterpartCycle(user: Caller, input: MovementInput): Promise<CycleRecord | undefined> {
   if (input.type !== 'bird_transfer_in' && input.type !== 'bird_transfer_out') return undefined;
   const unknown = () => new ValidationFailed([{ field: 'counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
   const flock = await getFlock(input.counterpartFlockId);
@@ -107,7 +107,7 @@ export async function createMovementFor(user: Caller, flockId: string, cycleId: 
     const now = new Date().toISOString();
     const ref = refOf(cycle);
     const feedType = await resolveFeedType(input, cycle.farmId);
-    const other = await counterpartCycle(user, input, cycle);
+    const other = await counterpartCycle(user, input);
     const transferId = other ? ulid() : undefined;
     const own = record(input, ref, user.id, now, { ...(feedType ? { feedType } : {}), ...(transferId ? { transferId } : {}) });
     const groups: LedgerGroup[] = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)) }];

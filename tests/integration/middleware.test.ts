@@ -33,6 +33,24 @@ describe('request parsing', () => {
     ]);
   });
 
+  it('a __proto__ or constructor.prototype key is refused by name, even where a body takes extra properties', async () => {
+    const token = await adminLogin();
+    const open = (raw: string) => call('POST', '/api/v2/analytics/validate-daily-data', { token, rawBody: raw });
+    const proto = await open('{"dailyRecord":"2026-11-02","productionStage":"growing","__proto__":{"isAdmin":true}}');
+    expect(proto.status).toBe(400);
+    expect(proto.body.details).toEqual([{ field: 'body.__proto__', message: 'is not allowed' }]);
+    const ctor = await open('{"dailyRecord":"2026-11-02","productionStage":"growing","extra":{"constructor":{"prototype":{"x":1}}}}');
+    expect(ctor.status).toBe(400);
+    expect(ctor.body.details).toEqual([{ field: 'body.constructor', message: 'is not allowed' }]);
+    // the same extra without the forbidden key is accepted: the refusal is about the key, not the shape
+    expect((await open('{"dailyRecord":"2026-11-02","productionStage":"growing","extra":{"ctor":{"prototype":{"x":1}}}}')).status).toBe(200);
+    // deeper than the parser's key check walks: still found (without recursion)
+    const deep = `${'['.repeat(20_000)}{"__proto__":1}${']'.repeat(20_000)}`;
+    const deepRes = await open(`{"dailyRecord":"2026-11-02","productionStage":"growing","extra":${deep}}`);
+    expect(deepRes.status).toBe(400);
+    expect(deepRes.body.details).toContainEqual({ field: 'body.__proto__', message: 'is not allowed' });
+  });
+
   it('path parameters and query strings are validated too', async () => {
     const token = await adminLogin();
     const bad = await call('GET', '/api/v1/admin/users/not-a-ulid', { token });

@@ -6,9 +6,8 @@ import { stateOf, type HttpRequest } from '../context.js';
 
 /**
  * Stage 2: body size cap (413), content type (415 unless JSON; a body without a Content-Type is read
- * as JSON), then Middy's `http-json-body-parser` (it also refuses `__proto__` and `constructor.prototype`
- * keys). Whatever it refuses is a 400 naming the problem. An absent body counts as `{}`, so a missing
- * field is reported by name by the validator.
+ * as JSON), then Middy's `http-json-body-parser`: malformed JSON is a 400; a `__proto__` or
+ * `constructor.prototype` key (which it refuses) is kept aside for the validation stage to refuse by name. An absent body counts as `{}`, so a missing field is reported by name by the validator.
  */
 const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
 
@@ -27,12 +26,36 @@ export function jsonBody(): MiddlewareObj {
     if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
       throw new UnsupportedMediaType(`Content-Type must be application/json, got "${type.slice(0, 100)}"`);
     }
+    const raw = request.event.body;
     try {
       await parser.before!(request);
+      state.body = request.event.body;
     } catch (err) {
-      throw new BadRequest((err as Error).message === 'Forbidden key in JSON body' ? 'Forbidden key in JSON body' : 'Malformed JSON in request body');
+      // A forbidden key, or valid JSON nested deeper than the parser's key check can walk (it recurses):
+      // parse it plainly and find the forbidden keys without recursion, for the validation stage to refuse
+      // (after the caller's authorization, like any other invalid field).
+      state.body = parseDeep(raw as string, isBase64Encoded, state.forbiddenKeys);
     }
-    state.body = request.event.body;
   };
   return { before } as MiddlewareObj;
+}
+
+function parseDeep(body: string, isBase64Encoded: boolean, forbiddenKeys: string[]): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body);
+  } catch {
+    throw new BadRequest('Malformed JSON in request body');
+  }
+  const pending = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      const forbidden = key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'));
+      if (forbidden && !forbiddenKeys.includes(key)) forbiddenKeys.push(key);
+      pending.push(child);
+    }
+  }
+  return value;
 }

@@ -19,6 +19,7 @@ export function requestContext(): MiddlewareObj {
       clientIp: event.requestContext?.identity?.sourceIp || 'unknown',
       headers,
       body: undefined,
+      forbiddenKeys: [],
       query: { ...(event.queryStringParameters ?? {}) },
       params: { ...(event.pathParameters ?? {}) },
       responseHeaders: {},

@@ -43,6 +43,10 @@ export function validate(spec: RouteSpec): MiddlewareObj {
     check('params', spec.params, state.params, details);
     check('query', spec.query, state.query, details);
     if (spec.body) check('body', spec.body, state.body, details);
+    for (const key of state.forbiddenKeys) {
+      const field = `body.${key}`;
+      if (!details.some((d) => d.field === field)) details.push({ field, message: 'is not allowed' });
+    }
     if (details.length === 0) {
       numberProblems('query', state.query, details);
       if (spec.body) numberProblems('body', state.body, details);
