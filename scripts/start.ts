@@ -3,7 +3,6 @@
  * DynamoDB) → table → default farm + first admin → one esbuild build of all handlers (watching) →
  * serverless-offline on PORT. Ctrl-C stops everything it started.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { ROOT } from './lib/route-table.js';
 import { localClient, startLocalDynamo, type LocalDynamo } from './lib/local-dynamodb.js';
 import { ensureTable } from './lib/table.js';
 import { seed } from './lib/seed.js';
+import { spawnOffline } from './lib/offline-process.js';
 
 const env = process.env;
 const PORT = Number(env.PORT ?? 3000);
@@ -61,68 +61,29 @@ async function main(): Promise<void> {
 
     const ctx = await watchBuild();
     stops.push(() => ctx.dispose());
-    const offline = startOffline();
-    stops.push(() => stopGroup(offline));
-    offline.on('exit', (code) => void shutdown(code ?? 1));
     let announced = false;
-    const relay = (out: NodeJS.WriteStream) => (chunk: Buffer) => {
-      const text = chunk.toString();
-      out.write(text);
-      if (!announced && text.includes('Server ready')) {
+    const offline = spawnOffline({
+      stage: 'dev',
+      ports: { http: PORT, websocket: PORT + 1, lambda: PORT + 2, alb: PORT + 3 },
+      env,
+      inProcess: false, // a worker per handler: edits are picked up after each rebuild
+      host: 'localhost',
+      onOutput: (text, stream) => {
+        process[stream].write(text);
+        if (announced || !text.includes('Server ready')) return;
         announced = true;
         console.log(
           `\nFlockwise API ready on http://localhost:${PORT} in ${((performance.now() - started) / 1000).toFixed(1)} s — docs: http://localhost:${PORT}/docs\n` +
             `  curl -s -X POST http://localhost:${PORT}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'\n`,
         );
-      }
-    };
-    offline.stdout?.on('data', relay(process.stdout));
-    offline.stderr?.on('data', relay(process.stderr));
+      },
+      onExit: (code) => void shutdown(code ?? 1),
+    });
+    stops.push(() => offline.stop());
   } catch (err) {
     console.error(`npm start failed: ${(err as Error).message}`);
     await shutdown(1);
   }
-}
-
-function startOffline(): ChildProcess {
-  const bin = join(ROOT, 'node_modules', '.bin', 'serverless');
-  const args = [
-    'offline',
-    'start',
-    '--stage',
-    'dev',
-    '--httpPort',
-    String(PORT),
-    '--websocketPort',
-    String(PORT + 1),
-    '--lambdaPort',
-    String(PORT + 2),
-    '--albPort',
-    String(PORT + 3),
-  ];
-  // Own process group, so stopping it also stops its workers.
-  return spawn(bin, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-}
-
-function stopGroup(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.pid === undefined) return resolve();
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      resolve();
-    }
-    setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-      resolve();
-    }, 3000).unref();
-  });
 }
 
 await main();

@@ -1,6 +1,6 @@
 /**
- * serverless-offline as a child process, shared by the e2e tests (tests/support/offline.ts) and the HTTP
- * benchmark (bench/lib/http-latency.ts): Node 22 of this process, its own process group so stopping reaches
+ * serverless-offline as a child process, shared by `npm start` (scripts/start.ts), the e2e tests
+ * (tests/support/offline.ts) and the HTTP benchmark (bench/lib/http-latency.ts): Node 22 of this process, its own process group so stopping reaches
  * everything offline forks, a watchdog that kills that group if the parent dies without stopping it, and
  * a last-resort kill when the parent exits.
  */
@@ -61,6 +61,14 @@ export function spawnOffline(opts: {
   stage: string;
   ports: { http: number; lambda: number; websocket: number; alb: number };
   env: NodeJS.ProcessEnv;
+  /** One process for every handler (fast, lean; tests and benchmarks), or a worker per handler that reloads edits (`npm start`). Default: in process. */
+  inProcess?: boolean;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Offline's output as it comes (`npm start` relays it to the terminal). */
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
+  /** Offline ended on its own (not through stop()). */
+  onExit?: (code: number | null) => void;
 }): OfflineProcess {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -75,9 +83,9 @@ export function spawnOffline(opts: {
     'start',
     '--stage',
     opts.stage,
-    '--useInProcess',
+    ...(opts.inProcess === false ? [] : ['--useInProcess']),
     '--host',
-    '127.0.0.1',
+    opts.host ?? '127.0.0.1',
     '--httpPort',
     String(opts.ports.http),
     '--lambdaPort',
@@ -95,13 +103,18 @@ export function spawnOffline(opts: {
   });
   running.add(child);
   let out = '';
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
+  const keep = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    const text = chunk.toString();
+    opts.onOutput?.(text, stream);
+    out += text;
     if (out.length > 200_000) out = out.slice(-100_000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout!.on('data', keep('stdout'));
+  child.stderr!.on('data', keep('stderr'));
   let exit: string | undefined;
-  child.once('exit', (code, signal) => (exit = `exited with ${signal ?? code}`));
+  child.once('exit', (code, signal) => {
+    exit = `exited with ${signal ?? code}`;
+    if (running.has(child)) opts.onExit?.(code);
+  });
   return { baseUrl: `http://127.0.0.1:${opts.ports.http}`, output: () => out, exitReason: () => exit, stop: () => stopGroup(child) };
 }
