@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
-import { json } from '../../shared/http/responses.js';
+import { replayable } from '../../shared/http/responses.js';
 import { recordAgeAdjustedData } from '../../shared/services/analytics-records.js';
 import { ageAdjustedDataBody, flockIdParams } from '../../schemas/compiled/analytics.js';
 import { AgeAdjustedResponse } from '../../schemas/analytics.js';
@@ -24,6 +24,6 @@ export const handler = httpHandler(
   },
   async ({ params, body, headers, user }) => {
     const result = await recordAgeAdjustedData(user, params.flockId, body, headers['idempotency-key']);
-    return json(result.statusCode, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return replayable(result);
   },
 );

@@ -2,10 +2,14 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type TransactItem } from './client.js';
 import { idempotencyKey } from './keys.js';
 
-/** Stored first responses of writes sent with an Idempotency-Key (per user and key, kept 24 h). */
+/**
+ * What a write sent with an idempotency key produced the first time, kept 24 h per user and key, and
+ * given back to a retry: whether it created something, its message and its data.
+ */
 export interface StoredResponse {
-  statusCode: number;
-  body: unknown;
+  created: boolean;
+  message: string;
+  data: unknown;
 }
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;

@@ -45,11 +45,15 @@ export function preflight(allowedMethods: string[]): HttpResponse {
   };
 }
 
-/** The answer of an idempotent write: the stored first response on a replay, marked `Idempotent-Replayed: true`. */
-export function replayable(result: { statusCode: number; body: unknown; replayed: boolean }): HttpResponse {
-  const version = (result.body as { data?: { version?: unknown } } | undefined)?.data?.version;
-  return json(result.statusCode, result.body, {
-    ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}),
-    ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
-  });
+/** The answer of an idempotent write (201 when it created something): the stored first outcome on a replay, marked `Idempotent-Replayed: true`. */
+export function replayable(result: { created: boolean; message: string; data: unknown; replayed: boolean }): HttpResponse {
+  const version = (result.data as { version?: unknown } | null | undefined)?.version;
+  return json(
+    result.created ? 201 : 200,
+    { message: result.message, data: result.data },
+    {
+      ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}),
+      ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+    },
+  );
 }

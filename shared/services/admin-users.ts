@@ -49,7 +49,7 @@ export async function createUserAsAdmin(actor: Caller, body: CreateUserBody, req
       version: 1,
     };
     const { passwordHash: _omit, ...visible } = user;
-    const response = { statusCode: 201, body: { message: 'User created', data: toUserDto(user) } };
+    const response = { created: true, message: 'User created', data: toUserDto(user) };
     await createUser(user, [
       ...remember(response),
       auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId }),

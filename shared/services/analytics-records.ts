@@ -67,7 +67,7 @@ export async function recordWaterReading(user: Caller, body: WaterReadingBody, i
       createdAt: now.toISOString(),
       createdBy: user.id,
     };
-    const response = { statusCode: 201, body: { message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) } };
+    const response = { created: true, message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) };
     await writeWaterReading(record, remember(response), () => new DuplicateRequest());
     return response;
   });
@@ -89,16 +89,14 @@ export async function recordAgeAdjustedData(user: Caller, flockId: string, body:
     { date, grams: body.value, ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}), ...(body.notes ? { notes: body.notes } : {}) },
     idempotencyKey,
   );
-  const weighing = (stored.body as { data: { ageDays: number } }).data;
+  const weighing = stored.data as { ageDays: number };
   const { ageDays } = weighing;
   const referenceAgeDays = body.referenceAgeDays ?? DEFAULT_REFERENCE_AGE[flock.birdType];
   const adjusted = ageAdjustedWeight({ grams: body.value, ageDays, breed: flock.breed, birdType: flock.birdType, referenceAgeDays });
   return {
-    statusCode: stored.statusCode,
+    created: stored.created,
     replayed: stored.replayed,
-    body: {
-      message: 'Age-adjusted data recorded',
-      data: { metric: body.metric ?? 'body_weight_g', value: body.value, unit: 'g', date, ageDays, ...adjusted, weighing },
-    },
+    message: 'Age-adjusted data recorded',
+    data: { metric: body.metric ?? 'body_weight_g', value: body.value, unit: 'g', date, ageDays, ...adjusted, weighing },
   };
 }

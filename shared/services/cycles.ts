@@ -90,7 +90,7 @@ export async function startCycle(user: Caller, flockId: string, body: CreateCycl
       updatedAt: now,
       version: 1,
     };
-    const response = { statusCode: 201, body: { message: 'Cycle started', data: toCycleDto(cycle) } };
+    const response = { created: true, message: 'Cycle started', data: toCycleDto(cycle) };
     await createCycle(
       cycle,
       flock.version,

@@ -74,11 +74,9 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
     };
     const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
     const response = {
-      statusCode: existing ? 200 : 201,
-      body: {
-        message: existing ? 'Daily record replaced' : 'Daily record saved',
-        data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
-      },
+      created: !existing,
+      message: existing ? 'Daily record replaced' : 'Daily record saved',
+      data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
     };
     const stored = remember(response);
     await refusedToConflict(

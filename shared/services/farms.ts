@@ -178,7 +178,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
         }),
       );
     }
-    const response = { statusCode: 201, body: { message: 'Farm created', data: toFarmDto(farm) } };
+    const response = { created: true, message: 'Farm created', data: toFarmDto(farm) };
     await createFarm(farm, {
       audit: [...remember(response), ...audit],
       ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}),
@@ -260,7 +260,7 @@ export async function createHouseFor(user: Caller, farmId: string, body: CreateH
     };
     const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
     // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
-    const response = { statusCode: 201, body: { message: 'House created', data: toHouseDto(house) } };
+    const response = { created: true, message: 'House created', data: toHouseDto(house) };
     await createHouse(house, [
       ...remember(response),
       auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId }),

@@ -66,7 +66,7 @@ export async function createFlockFor(user: Caller, body: CreateFlockBody, reques
       updatedAt: now,
       version: 1,
     };
-    const response = { statusCode: 201, body: { message: 'Flock created', data: toFlockDto(flock) } };
+    const response = { created: true, message: 'Flock created', data: toFlockDto(flock) };
     await createFlock(flock, [
       ...remember(response),
       auditPut({

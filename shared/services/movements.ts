@@ -125,7 +125,7 @@ export async function createMovementFor(user: Caller, flockId: string, cycleId: 
       puts.push(mirrorRecord);
       groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror)) });
     }
-    const response = { statusCode: 201, body: { message: 'Movement recorded', data: toMovementDto(own, cycle) } };
+    const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle) };
     await refusedToConflict(applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() }));
     return response;
   });

@@ -63,7 +63,7 @@ export async function createRecommendationFor(user: Caller, body: CreateRecommen
       updatedAt: now,
       version: 1,
     };
-    const response = { statusCode: 201, body: { message: 'Recommendation created', data: toRecommendationDto(rec) } };
+    const response = { created: true, message: 'Recommendation created', data: toRecommendationDto(rec) };
     await createRecommendations(
       [
         recommendationPut(rec),

@@ -115,7 +115,7 @@ export async function recordWeightFor(user: Caller, flockId: string, cycleId: st
         version: 1,
       };
       const latest = takesLatest(cycle, body.date);
-      const response = { statusCode: 201, body: { message: 'Weight recorded', data: { ...toWeightDto(record, cycle), latestWeightUpdated: latest } } };
+      const response = { created: true, message: 'Weight recorded', data: { ...toWeightDto(record, cycle), latestWeightUpdated: latest } };
       const items = [
         weightPut(record, null),
         latest ? latestWeightUpdate(cycle, { date: body.date, grams: stats.mean }, now) : cycleOpenCheck(cycle),
@@ -242,19 +242,17 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
       const latest = newest !== undefined && takesLatest(cycle, newest.date);
       const accepted = days.reduce((a, d) => a + d.accepted, 0);
       const response = {
-        statusCode: 200,
-        body: {
-          message: `${accepted} of ${body.weighings.length} reading(s) accepted`,
-          data: {
-            deviceId: body.deviceId,
-            flockId: cycle.flockId,
-            cycleId: cycle.id,
-            accepted,
-            rejected: body.weighings.length - accepted,
-            rejectedBy,
-            latestWeightUpdated: latest,
-            days,
-          },
+        created: false,
+        message: `${accepted} of ${body.weighings.length} reading(s) accepted`,
+        data: {
+          deviceId: body.deviceId,
+          flockId: cycle.flockId,
+          cycleId: cycle.id,
+          accepted,
+          rejected: body.weighings.length - accepted,
+          rejectedBy,
+          latestWeightUpdated: latest,
+          days,
         },
       };
       const items: TransactItem[] = writes.map((w) => weightPut(w.record, w.expectedVersion));
