@@ -16,7 +16,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 export async function getStoredResponse(userId: string, key: string): Promise<{ requestHash: string; response: StoredResponse } | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: idempotencyKey(userId, key), ConsistentRead: true }));
-  return res.Item ? { requestHash: res.Item.requestHash as string, response: res.Item.response as StoredResponse } : undefined;
+  return res.Item ? { requestHash: res.Item.requestHash as string, response: storedResponseOf(res.Item.response) } : undefined;
 }
 
 /** The stored response as one element of the write's own transaction: the record and its replay exist together or not at all. */
@@ -34,4 +34,11 @@ export function storedResponsePut(userId: string, key: string, requestHash: stri
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
+}
+
+/** Items written before outcomes replaced HTTP responses (`{statusCode, body}`, kept 24 h) read as outcomes. */
+function storedResponseOf(stored: unknown): StoredResponse {
+  const legacy = stored as { statusCode?: number; body?: { message: string; data: unknown } };
+  if (legacy.statusCode === undefined) return stored as StoredResponse;
+  return { created: legacy.statusCode === 201, message: legacy.body?.message ?? '', data: legacy.body?.data ?? null };
 }
