@@ -4,6 +4,9 @@
  * are derived from the lists.
  */
 
+/** The flow of birds, counted alike on the cycle record and on each day's rollup. */
+export const BIRD_FLOW_COUNTERS = ['placed', 'transferredIn', 'deaths', 'culls', 'sold', 'transferredOut'] as const;
+
 /** One entry per key of a key list, each with `valueFor(key)` (`recordOf(CYCLE_COUNTERS, () => 0)`: the zero counters). */
 export function recordOf<K extends string, V>(keys: readonly K[], valueFor: (key: K) => V): Record<K, V> {
   return Object.fromEntries(keys.map((k) => [k, valueFor(k)])) as Record<K, V>;

@@ -3,16 +3,11 @@
  * counters kept on the cycle record, so it costs one read however many movements the cycle has. KPI
  * formulas: docs/domain.md.
  */
-import { recordOf } from './counters.js';
+import { BIRD_FLOW_COUNTERS, recordOf } from './counters.js';
 
 /** The running counters kept on the cycle record (the ledger adds to them: ./ledger.ts), named once. */
 export const CYCLE_COUNTERS = [
-  'placed',
-  'transferredIn',
-  'deaths',
-  'culls',
-  'sold',
-  'transferredOut',
+  ...BIRD_FLOW_COUNTERS,
   'alive',
   'feedDeliveredKg',
   'feedConsumedKg',

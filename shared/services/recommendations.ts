@@ -33,6 +33,30 @@ import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecomm
  */
 export const toRecommendationDto = (r: RecommendationRecord) => ({ ...r });
 
+type RecommendationContent = Pick<
+  RecommendationRecord,
+  'cycleId' | 'category' | 'priority' | 'description' | 'expectedBenefit' | 'source' | 'rule' | 'evidence'
+>;
+
+/** A new, undecided recommendation for a flock. */
+function openRecommendation(user: Caller, flock: { id: string; farmId: string }, content: RecommendationContent): RecommendationRecord {
+  const now = new Date().toISOString();
+  return {
+    id: ulid(),
+    farmId: flock.farmId,
+    flockId: flock.id,
+    ...content,
+    status: 'open',
+    decidedAt: null,
+    decidedBy: null,
+    decisionNote: null,
+    createdAt: now,
+    createdBy: user.id,
+    updatedAt: now,
+    version: 1,
+  };
+}
+
 export async function createRecommendationFor(user: Caller, body: CreateRecommendationBody, requestId: string, idempotencyKey: string | undefined) {
   return idempotent(user.id, idempotencyKey, 'recommendation', body, async (remember) => {
     const flock = await scopedFlock(user, body.flockId);
@@ -41,28 +65,16 @@ export async function createRecommendationFor(user: Caller, body: CreateRecommen
     if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
       throw new ValidationFailed([{ field: 'cycleId', message: `is not a cycle of flock ${flock.id}` }]);
     }
-    const now = new Date().toISOString();
-    const rec: RecommendationRecord = {
-      id: ulid(),
-      farmId: flock.farmId,
-      flockId: flock.id,
+    const rec = openRecommendation(user, flock, {
       cycleId: cycleId ?? null,
       category: body.category,
       priority: body.priority ?? 'medium',
       description: body.description.trim(),
       expectedBenefit: body.expectedBenefit.trim(),
-      status: 'open',
       source: 'user',
       rule: null,
       evidence: [],
-      decidedAt: null,
-      decidedBy: null,
-      decisionNote: null,
-      createdAt: now,
-      createdBy: user.id,
-      updatedAt: now,
-      version: 1,
-    };
+    });
     const response = { created: true, message: 'Recommendation created', data: toRecommendationDto(rec) };
     await createRecommendations(
       [
@@ -164,28 +176,16 @@ export async function generateProposals(user: Caller, body: GenerateRecommendati
       skipped.push(p.rule);
       continue;
     }
-    const now = new Date().toISOString();
-    const rec: RecommendationRecord & { cycleId: string; rule: string } = {
-      id: ulid(),
-      farmId: flock.farmId,
-      flockId: flock.id,
+    const rec = openRecommendation(user, flock, {
       cycleId,
       category: p.category,
       priority: p.priority,
       description: p.description,
       expectedBenefit: p.expectedBenefit,
-      status: 'open',
       source: 'system',
       rule: p.rule,
       evidence: p.evidence,
-      decidedAt: null,
-      decidedBy: null,
-      decisionNote: null,
-      createdAt: now,
-      createdBy: user.id,
-      updatedAt: now,
-      version: 1,
-    };
+    }) as RecommendationRecord & { cycleId: string; rule: string };
     try {
       await createRecommendations(
         [

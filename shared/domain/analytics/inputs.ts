@@ -3,18 +3,12 @@
  * DynamoDB calls (the cycle record, its daily rollups, its weighings). Everything in
  * `shared/domain/analytics` is pure: these inputs + the analytics configuration in, figures out.
  */
-import { recordOf } from '../counters.js';
+import { BIRD_FLOW_COUNTERS, recordOf } from '../counters.js';
 import type { BirdType, Confidence, WeightMethod } from '../weights.js';
 
 /** The numeric counters of a day's rollup (the ledger adds to them: ../ledger.ts), named once. */
 export const DAY_COUNTERS = [
-  // birds
-  'placed',
-  'transferredIn',
-  'deaths',
-  'culls',
-  'sold',
-  'transferredOut',
+  ...BIRD_FLOW_COUNTERS,
   // Σ quantity × averageWeightGrams of the bird_inflow movements that gave a placement weight, and how many birds that covers
   'inflowWeightGramsSum',
   'birdsInflowWeighed',
