@@ -57,7 +57,7 @@ export type { TransactItem };
 
 /**
  * Runs a TransactWriteItems (all or nothing). When a condition fails, `onConditionFailed(index)` names
- * the typed error for the item that failed (e.g. the e-mail uniqueness item → 409).
+ * the typed error for the item that failed (e.g. the e-mail uniqueness item → Conflict).
  */
 export async function transact(items: TransactItem[], onConditionFailed: (index: number) => AppError): Promise<void> {
   // Concurrent transactions on the same item cancel each other (TransactionConflict) before any condition
@@ -118,7 +118,7 @@ const TRANSIENT = new Set([
   'TransactionInProgressException',
 ]);
 
-/** The database (not the request) failed: unreachable, throttled or timed out. Worth a 503 + retry, not a 500. */
+/** The database (not the request) failed: unreachable, throttled or timed out. Unavailable (retry shortly), not a bug. */
 /** Every page of a Query, for partitions known to be small (a cycle's rollups, a farm's active flocks, the users). */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];

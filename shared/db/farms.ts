@@ -191,7 +191,7 @@ export async function listAllFarms(opts: { limit: number; cursor?: string }): Pr
  * Creates a farm (`attribute_not_exists`) with its audit entries in one transaction. With `assignTo`,
  * the same transaction appends the farm to that user's `farmIds` (an atomic `list_append`, so a
  * concurrent change of the user is never overwritten; `version` is bumped so a stale admin PATCH of the
- * user answers 409) as long as the user exists and holds fewer than `maxFarms` farms (else the error `onRefused` names).
+ * user is a Conflict) as long as the user exists and holds fewer than `maxFarms` farms (else the error `onRefused` names).
  */
 export async function createFarm(
   farm: FarmRecord,
@@ -237,7 +237,7 @@ function versionedUpdate(key: Key, expectedVersion: number, fields: Record<strin
 }
 
 /**
- * Applies `changes` to the farm if it is still at `expectedVersion` (else 409), with the audit entries,
+ * Applies `changes` to the farm if it is still at `expectedVersion` (else Conflict), with the audit entries,
  * in one transaction. Only the named attributes change (attributes other modules keep on the farm item
  * survive); a rename also moves the farm in the admin list (GSI1SK).
  */
@@ -292,8 +292,8 @@ export async function listHouses(farmId: string, opts: { limit: number; cursor?:
 }
 
 /**
- * Creates a house in one transaction: the farm must exist (ConditionCheck → 404), the name must be free
- * in the farm (uniqueness item, `attribute_not_exists` → 409), the house is new (`attribute_not_exists`),
+ * Creates a house in one transaction: the farm must exist (ConditionCheck → NotFound), the name must be free
+ * in the farm (uniqueness item, `attribute_not_exists` → Conflict), the house is new (`attribute_not_exists`),
  * plus the audit entries. Concurrent creates of one name: exactly one wins.
  */
 export async function createHouse(house: HouseRecord, audit: TransactItem[]): Promise<void> {
@@ -316,8 +316,8 @@ export async function createHouse(house: HouseRecord, audit: TransactItem[]): Pr
 }
 
 /**
- * Applies `changes` to the house if it is still at `expectedVersion` (else 409). A rename (another
- * normalized name) releases the old name item and claims the new one in the same transaction (409 when
+ * Applies `changes` to the house if it is still at `expectedVersion` (else Conflict). A rename (another
+ * normalized name) releases the old name item and claims the new one in the same transaction (Conflict when
  * the new name is taken).
  */
 export async function updateHouse(current: HouseRecord, expectedVersion: number, changes: HouseChanges, now: string, audit: TransactItem[]): Promise<void> {

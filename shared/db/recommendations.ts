@@ -108,7 +108,7 @@ export async function proposedRules(cycleId: string): Promise<Set<string>> {
   return new Set((res.Items ?? []).map((i) => String(i.SK).slice('PROPOSAL#'.length)));
 }
 
-/** Writes a decision at the version read (a concurrent decision answers 409). */
+/** Writes a decision at the version read (a concurrent decision is a Conflict). */
 export async function saveDecision(r: RecommendationRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
   await transact(
     [{ Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } }, ...extra],

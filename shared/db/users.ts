@@ -91,7 +91,7 @@ export async function loadUserAndRevocation(userId: string, jti: string): Promis
   };
 }
 
-/** Writes a changed user if nobody else changed it since `expectedVersion` (else 409), with extra items. */
+/** Writes a changed user if nobody else changed it since `expectedVersion` (else Conflict), with extra items. */
 export async function saveUser(user: UserRecord, expectedVersion: number, extra: TransactItem[] = []): Promise<void> {
   await transact(
     [

@@ -50,7 +50,7 @@ export function toAnalyticsConfigVersionDto(v: AnalyticsConfigVersion) {
   };
 }
 
-/** Every low ≤ high pair of the changed sections holds (with defaults filled in), else 400 naming both fields. */
+/** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
 function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {
   const broken = ORDERED_FIELDS.filter(({ section, low, high }) => {
     if (!changed.includes(section)) return false;

@@ -14,7 +14,7 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
  * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
- * shared/domain/analytics. Another farm's cycle answers 404, like one that does not exist.
+ * shared/domain/analytics. Another farm's cycle is NotFound, like one that does not exist.
  */
 export interface CycleAnalyticsContext {
   flock: FlockRecord;

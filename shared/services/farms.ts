@@ -92,7 +92,7 @@ function timeZoneOrThrow(zone: string): string {
   return canonical;
 }
 
-/** The farm if the caller may see it and it exists; otherwise the one 404 (no read for a farm out of scope). */
+/** The farm if the caller may see it and it exists; otherwise the one NotFound (no read for a farm out of scope). */
 async function visibleFarm(user: Caller, farmId: string): Promise<FarmRecord> {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const farm = await getFarm(farmId);
@@ -259,7 +259,7 @@ export async function createHouseFor(user: Caller, farmId: string, body: CreateH
       version: 1,
     };
     const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
-    // The farm's existence is checked inside the transaction (ConditionCheck → the same 404).
+    // The farm's existence is checked inside the transaction (ConditionCheck → the same NotFound).
     const response = { created: true, message: 'House created', data: toHouseDto(house) };
     await createHouse(house, [
       ...remember(response),

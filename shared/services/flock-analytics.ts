@@ -26,7 +26,7 @@ import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-
  * a farm's flocks ranked by one KPI. Every figure comes from the cycle records' running counters
  * (shared/domain/flock-analytics.ts), so each answer costs a few DynamoDB calls whatever the number of
  * movements, and compare/ranking cost the same for 2 flocks as for 10 (see shared/db/flock-analytics.ts).
- * Farm scoping: a flock or cycle of a farm the caller may not see is 404, worded as a missing one.
+ * Farm scoping: a flock or cycle of a farm the caller may not see is NotFound, worded as a missing one.
  */
 
 /** History reads at most this many cycles of a flock (the newest). */

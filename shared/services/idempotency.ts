@@ -6,7 +6,7 @@ import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors
 /**
  * Idempotent creates: the same Idempotency-Key with the same body returns the first response
  * without writing again, also when retries race (the stored response is written in the same transaction
- * as the record, and a retry that loses the race reads the winner's); another body → 422.
+ * as the record, and a retry that loses the race reads the winner's); another body → Refused.
  */
 export { DuplicateRequest };
 

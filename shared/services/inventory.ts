@@ -12,7 +12,7 @@ import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery
 /**
  * Inventory of one farm (issue 3 point 9): current stock, and the movement search and
  * CSV export across the farm's cycles. Scoped like every farm record: a farm the caller may not see is
- * answered exactly like a missing one (404 `Farm <id> not found`).
+ * answered exactly like a missing one (NotFound `Farm <id> not found`).
  */
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -87,12 +87,12 @@ export const EXPORT_MAX_ROWS = 10_000;
 export const EXPORT_MAX_READS = 50_000;
 export const EXPORT_MAX_BYTES = 5_000_000;
 
-/** The CSV export of a search (chronological unless `order=desc`), refused with 400 when it would exceed the bounds. */
+/** The CSV export of a search (chronological unless `order=desc`), refused as Invalid when it would exceed the bounds. */
 export async function exportMovementsFor(user: Caller, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
   const farmId = farmOfRequest(user, query.farmId);
   const search = searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
-  // The farm check comes before any refusal, so an unknown farm is a 404 whatever its size.
+  // The farm check comes before any refusal, so an unknown farm is NotFound whatever its size.
   const dtos = await withLocks(farmId, stop ? [] : items);
   if (stop) {
     const what =

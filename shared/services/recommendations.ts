@@ -29,7 +29,7 @@ import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecomm
 /**
  * Optimization recommendations (the interface contract's POST, with `manage_system`): people write them,
  * the system proposes them from analytics (shared/services/proposals.ts), managers accept or dismiss
- * them. Scoped by the flock's farm like every farm record (another farm's recommendation is 404).
+ * them. Scoped by the flock's farm like every farm record (another farm's recommendation is NotFound).
  */
 export const toRecommendationDto = (r: RecommendationRecord) => ({ ...r });
 
@@ -114,7 +114,7 @@ export async function listRecommendationsFor(user: Caller, query: ListRecommenda
   return { ...(await listRecommendations({ farmId }, filter, { limit, cursor: query.cursor })), limit };
 }
 
-/** open → accepted | dismissed, once; a decided recommendation answers 409 naming its state. */
+/** open → accepted | dismissed, once; a decided recommendation is a Conflict naming its state. */
 export async function decideRecommendation(
   user: Caller,
   id: string,

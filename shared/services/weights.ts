@@ -82,7 +82,7 @@ function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
 
 /** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
 export async function recordWeightFor(user: Caller, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
-  // Scope first: a record of another farm is answered 404 whatever the body says.
+  // Scope first: a record of another farm is NotFound whatever the body says.
   let cycle = await scopedCycle(user, flockId, cycleId);
   const problems = manualInputProblems(body);
   if (problems.length) throw new ValidationFailed(problems);
