@@ -30,7 +30,7 @@ export function jsonBody(): MiddlewareObj {
     try {
       await parser.before!(request);
       state.body = request.event.body;
-    } catch (err) {
+    } catch {
       // A forbidden key, or valid JSON nested deeper than the parser's key check can walk (it recurses):
       // parse it plainly and find the forbidden keys without recursion, for the validation stage to refuse
       // (after the caller's authorization, like any other invalid field).
