@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Email, ExpectedVersion, ListOf, Name, pageQueryProperties, Password, Success, Ulid } from './common.js';
+import { Email, ExpectedVersion, JsonValue, ListOf, Name, pageQueryProperties, Password, Success, Ulid, UlidOf } from './common.js';
 import { Role, UserDto } from './auth.js';
 
 const Capabilities = Type.Array(Type.String({ pattern: '^[a-z_]{2,64}$' }), { maxItems: 64, uniqueItems: true });
 const FarmIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, uniqueItems: true });
 
-export const userIdParams = Type.Object({ userId: Ulid }, { additionalProperties: false, $id: 'UserIdParams' });
+export const userIdParams = Type.Object({ userId: UlidOf('Id of the user') }, { additionalProperties: false, $id: 'UserIdParams' });
 export type UserIdParams = Static<typeof userIdParams>;
 
 export const listUsersQuery = Type.Object({ ...pageQueryProperties, role: Type.Optional(Role) }, { additionalProperties: false, $id: 'ListUsersQuery' });
@@ -61,7 +61,7 @@ export const AuditEntryDto = Type.Object(
     action: Type.String(),
     targetType: Type.String(),
     targetId: Type.String(),
-    changes: Type.Record(Type.String(), Type.Unknown()),
+    changes: Type.Record(Type.String(), JsonValue, { description: 'What changed, as the action records it (free-form per action)' }),
     requestId: Type.Union([Type.String(), Type.Null()]),
   },
   { $id: 'AuditEntry' },

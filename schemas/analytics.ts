@@ -1,15 +1,18 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Success, Timestamp, Ulid } from './common.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ThresholdsSection } from './analytics-config.js';
+import { StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { BIRD_TYPES, CONFIDENCES, PHASES, WEIGHT_METHODS } from './vocabulary.js';
+import { WeightDto } from './weights.js';
 import { CalendarDate } from './flocks.js';
 import { MOVEMENT_CATALOGUE, MovementDto } from './movements.js';
 
 /**
  * Analytics V2 (`/api/v2/analytics`): the interface contract's writes (egg production, water readings,
- * age-adjusted data) and the path/query parameters of the reads. The KPI answers are described where
- * they are built (schemas/analytics-reports.ts).
+ * age-adjusted data), the path/query parameters of the reads, and their answers: every field the engine
+ * returns, every KPI a Figure (tests/unit/analytics-response-types.test.ts keeps them equal to the engine's types).
  */
 
-export const flockIdParams = Type.Object({ flockId: Ulid }, { additionalProperties: false, $id: 'AnalyticsFlockParams' });
+export const flockIdParams = Type.Object({ flockId: UlidOf('Id of the flock') }, { additionalProperties: false, $id: 'AnalyticsFlockParams' });
 export type FlockIdParams = Static<typeof flockIdParams>;
 
 const eggCollection = MOVEMENT_CATALOGUE.find((m) => m.type === 'egg_collection')!.schema;
@@ -120,7 +123,9 @@ export const AgeAdjustedResponse = Success(
     deviationPct: Type.Union([Type.Number(), Type.Null()]),
     ageAdjusted: Type.Union([Type.Object({ referenceAgeDays: Type.Integer(), value: Type.Number(), method: Type.String() }), Type.Null()]),
     reason: Type.Optional(Type.String({ description: 'Why there is no comparison (no standard for the breed, or the age is outside the table)' })),
-    weighing: Type.Object({}, { additionalProperties: true, description: 'The weighing it was stored as (GET …/weights lists it)' }),
+    weighing: Type.Composite([WeightDto, Type.Object({ latestWeightUpdated: Type.Boolean() })], {
+      description: 'The weighing it was stored as (GET …/weights lists it)',
+    }),
   }),
 );
 
@@ -156,7 +161,9 @@ export type PredictionsQuery = Static<typeof predictionsQuery>;
 
 export const anomaliesQuery = Type.Object(
   {
-    severity: Type.Optional(Type.Unsafe<'warning' | 'critical'>({ type: 'string', enum: ['warning', 'critical'] })),
+    severity: Type.Optional(
+      Type.Unsafe<'warning' | 'critical'>({ type: 'string', enum: ['warning', 'critical'], description: 'Only anomalies of this severity' }),
+    ),
     from: Type.Optional(CalendarDate),
     to: Type.Optional(CalendarDate),
   },
@@ -177,18 +184,39 @@ export const eggQualityQuery = Type.Object(
 export type EggQualityQuery = Static<typeof eggQualityQuery>;
 
 // ---------------------------------------------------------------------------------------------------
-// Answers (the main fields; every KPI is a Figure)
+// Answers: every field the engine (shared/domain/analytics) returns, typed. Every KPI is a Figure.
+// tests/unit/analytics-response-types.test.ts asserts at compile time that the static type of each schema
+// equals the engine's output type, so the two cannot drift apart.
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
-export const FigureDto = Type.Object(
+const Int = Type.Integer();
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableDate = Type.Union([CalendarDate, Type.Null()]);
+const Assumptions = Type.Array(Type.String(), { description: 'Fallbacks (analytics config) that stood in for missing inputs' });
+/** A map from a free key (a cause of death, a feed type, an issue kind…) to a number. */
+const Counts = (description: string) => Type.Record(Type.String(), Type.Number(), { description });
+
+const figureProperties = {
+  value: Type.Union([Type.Number(), Type.Null()], { description: 'The figure, rounded; null when it cannot be computed (see `reason`)' }),
+  unit: Type.String(),
+  reason: Type.Optional(Type.String({ description: 'Why the value is null' })),
+  assumptions: Type.Optional(Assumptions),
+};
+/** A KPI: `{value, unit}`, or `{value: null, unit, reason}`; `assumptions` when a fallback stood in. Defined once, used by every KPI. */
+export const FigureDto = Type.Object(figureProperties, {
+  $id: 'Figure',
+  description: 'A KPI: `{value, unit}`, or `{value: null, unit, reason}`; `assumptions` names the fallbacks that stood in',
+});
+export const WeightFigureDto = Type.Object(
   {
-    value: Num,
-    unit: Type.String(),
-    reason: Type.Optional(Type.String({ description: 'Why the value is null' })),
-    assumptions: Type.Optional(Type.Array(Type.String(), { description: 'Fallbacks (analytics config) that stood in for missing inputs' })),
+    ...figureProperties,
+    date: Type.Union([CalendarDate, Type.Null()], { description: 'When the weight was measured (the weighing’s date, or the day’s for a standard)' }),
+    source: Type.Union([StringEnum(['weighing', 'breed_standard'] as const), Type.Null()]),
   },
-  { $id: 'Figure' },
+  { $id: 'WeightFigure', description: 'A body weight Figure (g) with its date and where it came from' },
 );
+export const DatedFigureDto = Type.Object({ ...figureProperties, date: NullableDate }, { $id: 'DatedFigure', description: 'A Figure measured on a date' });
 
 export const AnalyticsCycleHeader = Type.Object(
   {
@@ -196,128 +224,410 @@ export const AnalyticsCycleHeader = Type.Object(
     flockName: Type.String(),
     cycleId: Ulid,
     farmId: Type.String(),
-    birdType: Type.String(),
-    breed: Type.Union([Type.String(), Type.Null()]),
-    status: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    breed: NullableString,
+    status: StringEnum(['active', 'closed'] as const),
     startDate: CalendarDate,
-    endDate: Type.Union([CalendarDate, Type.Null()]),
+    endDate: NullableDate,
     asOf: CalendarDate,
     configVersion: Type.Integer({ description: 'Analytics configuration version used (0: defaults)' }),
   },
   { $id: 'AnalyticsCycleHeader', description: 'The cycle the figures cover and the configuration they were computed with' },
 );
 
-const Loose = (properties: Parameters<typeof Type.Object>[0], description: string) => Type.Object(properties, { description, additionalProperties: true });
+const eggFigures = {
+  henDayPct: FigureDto,
+  henHousedPct: FigureDto,
+  henHousedEggs: FigureDto,
+  eggWeightGrams: FigureDto,
+  eggMassGrams: FigureDto,
+  feedPerKgEgg: FigureDto,
+  feedPerDozenEggs: FigureDto,
+  crackedPct: FigureDto,
+  dirtyPct: FigureDto,
+};
+const growthFigures = {
+  bodyWeight: WeightFigureDto,
+  liveWeightKg: FigureDto,
+  fcr: FigureDto,
+  correctedFcr: FigureDto,
+  adgSincePlacement: FigureDto,
+  adgSinceLastWeighing: FigureDto,
+  epef: FigureDto,
+};
+const stockingDensity = { stockingDensityKgPerM2: FigureDto, stockingDensityBirdsPerM2: FigureDto };
 
-export const DailyAnalyticsResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    days: Type.Array(
-      Loose(
-        {
-          date: CalendarDate,
-          dayOfCycle: Type.Integer(),
-          ageDays: Type.Integer(),
-          phase: Type.String(),
-          dailyMortalityPct: FigureDto,
-          cumulativeMortalityPct: FigureDto,
-          fcr: FigureDto,
-          bodyWeight: FigureDto,
-        },
-        'Every KPI of the day, each a Figure',
-      ),
-    ),
-  }),
+export const DayBirdsDto = Type.Object({
+  aliveStart: Int,
+  placed: Int,
+  transferredIn: Int,
+  present: Int,
+  deaths: Int,
+  culls: Int,
+  sold: Int,
+  transferredOut: Int,
+  aliveEnd: Int,
+  housed: Int,
+});
+
+export const DailyKpisDto = Type.Object(
+  {
+    date: CalendarDate,
+    dayOfCycle: Int,
+    ageDays: Int,
+    phase: StringEnum(PHASES),
+    birds: DayBirdsDto,
+    deathsByCause: Counts('Deaths that day per cause'),
+    dailyMortalityPct: FigureDto,
+    cumulativeMortalityPct: FigureDto,
+    livabilityPct: FigureDto,
+    feedKg: FigureDto,
+    cumulativeFeedKg: FigureDto,
+    feedGramsPerBird: FigureDto,
+    waterLiters: FigureDto,
+    waterMlPerBird: FigureDto,
+    waterFeedRatio: FigureDto,
+    expectedWaterLiters: FigureDto,
+    waterPctOfExpected: FigureDto,
+    eggs: Type.Object({ collected: Int, cracked: Int, dirty: Int, doubleYolk: Int, cumulative: Int }),
+    ...stockingDensity,
+    ...eggFigures,
+    ...growthFigures,
+  },
+  { $id: 'DailyKpis', description: 'Every KPI of one calendar day of the cycle' },
 );
-export const CycleAnalyticsResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    kpis: Loose(
-      { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, correctedFcr: FigureDto, epef: FigureDto, adgSincePlacement: FigureDto },
-      'Cycle KPIs, each a Figure',
-    ),
-  }),
-);
-export const BreedAnalyticsResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    comparison: Loose(
-      { breed: Type.Union([Type.String(), Type.Null()]), interpolation: Type.String(), days: Type.Array(Type.Object({}, { additionalProperties: true })) },
-      'Actual vs standard per day; `standard: null` with a reason for breeds without one',
-    ),
-  }),
-);
-export const FinancialsResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    financials: Loose(
-      { currency: Type.String(), margin: FigureDto, costPerKgLiveweight: FigureDto, costPerEgg: FigureDto, assumptions: Type.Array(Type.String()) },
-      'Costs, revenue and margin from movements × pricing',
-    ),
-  }),
-);
-export const PredictionsResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    predictions: Loose(
-      { weight: Type.Object({}, { additionalProperties: true }), production: Type.Object({}, { additionalProperties: true }) },
-      'Weight and production forecasts',
-    ),
-  }),
-);
-export const AnomaliesResponse = Success(
-  Type.Object({
-    cycle: AnalyticsCycleHeader,
-    thresholds: Type.Object({}, { additionalProperties: true, description: 'The thresholds section in force' }),
-    anomalies: Type.Array(
+
+export const CycleKpisDto = Type.Object(
+  {
+    cycleId: Ulid,
+    flockId: Ulid,
+    birdType: StringEnum(BIRD_TYPES),
+    breed: NullableString,
+    breedStandard: Type.Union([Type.Object({ id: Type.String(), name: Type.String(), status: StringEnum(['official', 'approximate'] as const) }), Type.Null()]),
+    status: StringEnum(['active', 'closed'] as const),
+    startDate: CalendarDate,
+    asOf: CalendarDate,
+    days: Type.Integer({ description: 'Days in the series (start to asOf, both included)' }),
+    ageDays: NullableInt,
+    phase: Type.Union([StringEnum(PHASES), Type.Null()]),
+    performanceDate: Type.Union([CalendarDate, Type.Null()], { description: 'The day the weight, FCR, ADG and EPEF are of: the last day with birds' }),
+    birds: Type.Object({ placed: Int, transferredIn: Int, housed: Int, deaths: Int, culls: Int, sold: Int, transferredOut: Int, alive: Int }),
+    deathsByCause: Counts('Deaths per cause over the cycle'),
+    mortalityPct: FigureDto,
+    livabilityPct: FigureDto,
+    feedConsumedKg: FigureDto,
+    feedDeliveredKg: FigureDto,
+    waterLiters: FigureDto,
+    waterFeedRatio: FigureDto,
+    latestWeighing: Type.Union([
       Type.Object({
         date: CalendarDate,
-        metric: Type.String(),
-        value: Num,
-        threshold: Num,
-        unit: Type.String(),
-        severity: Type.String(),
-        message: Type.String(),
-        evidence: Type.Object({}, { additionalProperties: true }),
+        ageDays: Int,
+        grams: Type.Number(),
+        method: StringEnum(WEIGHT_METHODS),
+        confidence: StringEnum(CONFIDENCES),
+        sampleSize: NullableInt,
+      }),
+      Type.Null(),
+    ]),
+    uniformityPct: DatedFigureDto,
+    cvPct: DatedFigureDto,
+    eggs: Type.Object({ collected: Int, cracked: Int, dirty: Int, doubleYolk: Int }),
+    layingPeriod: Type.Union([Type.Object({ from: CalendarDate, to: CalendarDate, days: Int }), Type.Null()]),
+    peakProduction: Type.Object({ henDayPct: FigureDto, ageWeek: NullableInt, from: NullableDate, to: NullableDate }),
+    ...stockingDensity,
+    ...eggFigures,
+    ...growthFigures,
+  },
+  { $id: 'CycleKpis', description: 'Every KPI of the cycle' },
+);
+
+export const DailyAnalyticsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, days: Type.Array(DailyKpisDto) }));
+export const CycleAnalyticsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, kpis: CycleKpisDto }));
+
+const StandardStatusDto = StringEnum(['official', 'approximate'] as const);
+const StandardSource = Type.Object({ publisher: Type.String(), document: Type.String(), transcription: Type.String() });
+export const StandardRefDto = Type.Object(
+  { id: Type.String(), name: Type.String(), status: StandardStatusDto, edition: NullableInt, source: StandardSource },
+  { $id: 'BreedStandardRef', description: 'The breed standard figures are compared with' },
+);
+export const MetricComparisonDto = Type.Object(
+  {
+    actual: Num,
+    standard: Num,
+    unit: Type.String(),
+    deviationPct: Type.Union([Type.Number(), Type.Null()], { description: '(actual − standard) ÷ standard × 100; null unless both are known' }),
+    interpolated: Type.Boolean({ description: 'The standard was interpolated between two tabulated ages' }),
+    reason: Type.Optional(Type.String({ description: 'Why actual, standard or deviation is null' })),
+    assumptions: Type.Optional(Assumptions),
+  },
+  { $id: 'MetricComparison' },
+);
+export const ComparisonDayDto = Type.Object(
+  { date: CalendarDate, ageDays: Int, bodyWeight: MetricComparisonDto, cumulativeFcr: MetricComparisonDto, henDayPct: MetricComparisonDto },
+  { $id: 'ComparisonDay' },
+);
+export const BreedComparisonDto = Type.Object(
+  {
+    breed: NullableString,
+    standard: Type.Union([StandardRefDto, Type.Null()]),
+    reason: Type.Optional(Type.String({ description: 'Why there is no standard (unknown breed)' })),
+    interpolation: Type.String(),
+    days: Type.Array(ComparisonDayDto),
+  },
+  { description: 'Actual vs standard per day; `standard: null` with a reason for breeds without one' },
+);
+export const BreedAnalyticsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, comparison: BreedComparisonDto }));
+
+const financialLineProperties = {
+  amount: Type.Number({ description: 'Amount in `currency`' }),
+  quantity: Type.Number({ description: 'The quantity priced, in `unit`' }),
+  unit: Type.String({ description: 'What `quantity` counts: birds, kg, m3, treatments, bird-doses, eggs' }),
+  pricedFromMovements: Type.Number(),
+  pricedFromConfig: Type.Number(),
+  amountFromMovements: Type.Number(),
+  amountFromConfig: Type.Number(),
+  averageUnitPrice: Num,
+  assumptions: Assumptions,
+};
+export const FinancialLineDto = Type.Object(financialLineProperties, { $id: 'FinancialLine' });
+export const FeedTypeCostDto = Type.Object({
+  feedType: NullableString,
+  consumedKg: Type.Number(),
+  unitPrice: Type.Number(),
+  priceSource: StringEnum(['deliveries', 'feedPerKgByType', 'feedPerKg'] as const),
+  deliveredPricedKg: Type.Number(),
+  amount: Type.Number(),
+});
+export const BirdSalesBreakdownDto = Type.Object({
+  pricedBirds: Type.Number(),
+  pricedRevenue: Type.Number(),
+  weighedUnpricedBirds: Type.Number(),
+  weighedUnpricedKg: Type.Number(),
+  weighedUnpricedRevenue: Type.Number(),
+  unweighedUnpricedBirds: Type.Number(),
+  unweighedUnpricedRevenue: Type.Number(),
+});
+export const CycleFinancialsDto = Type.Object(
+  {
+    currency: Type.String(),
+    costs: Type.Object({
+      chicks: FinancialLineDto,
+      feed: Type.Object({ ...financialLineProperties, byType: Type.Array(FeedTypeCostDto) }),
+      water: Type.Object({ ...financialLineProperties, liters: Type.Number() }),
+      medication: FinancialLineDto,
+      vaccination: Type.Object({ ...financialLineProperties, vaccinations: Type.Number() }),
+      other: FinancialLineDto,
+      total: Type.Number(),
+    }),
+    revenue: Type.Object({
+      birds: Type.Object({ ...financialLineProperties, breakdown: BirdSalesBreakdownDto }),
+      eggs: FinancialLineDto,
+      total: Type.Number(),
+    }),
+    margin: FigureDto,
+    marginPct: FigureDto,
+    kgProduced: Type.Object({ ...figureProperties, soldKg: Type.Number(), aliveKg: Num, birdsAlive: Type.Number(), birdsSoldUnweighed: Type.Number() }),
+    costPerKgLiveweight: FigureDto,
+    costPerBirdPlaced: FigureDto,
+    costPerEgg: FigureDto,
+    costPerTray: FigureDto,
+    feedCostSharePct: FigureDto,
+    quantities: Type.Object({
+      feedBagKg: Type.Number(),
+      feedDeliveredKg: Type.Number(),
+      feedDeliveredBags: Type.Number(),
+      feedConsumedKg: Type.Number(),
+      feedConsumedBags: Type.Number(),
+      eggsPerTray: Type.Number(),
+      eggsCollected: Type.Number(),
+      eggsCollectedTrays: Type.Number(),
+      eggsSold: Type.Number(),
+      eggsSoldTrays: Type.Number(),
+    }),
+    assumptions: Assumptions,
+  },
+  { description: 'Costs, revenue and margin from movements × pricing' },
+);
+export const FinancialsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, financials: CycleFinancialsDto }));
+
+export const WeightPredictionDto = Type.Object({
+  fit: Type.Object({
+    method: StringEnum(['breed_curve_scaled', 'breed_curve', 'linear_adg', 'none'] as const),
+    standard: Type.Union([StandardRefDto, Type.Null()]),
+    ratio: Num,
+    weighings: Int,
+    lastWeighing: Type.Union([Type.Object({ date: CalendarDate, ageDays: Int, grams: Type.Number() }), Type.Null()]),
+    residualRmsGrams: Num,
+    residualRmsPct: Num,
+    adgGramsPerDay: Num,
+    confidence: Type.Union([StringEnum(CONFIDENCES), Type.Null()]),
+  }),
+  atTargetAge: Type.Object({ ageDays: NullableInt, date: NullableDate, weight: FigureDto }),
+  targetWeight: Type.Object({
+    grams: Num,
+    reached: Type.Boolean(),
+    ageDays: NullableInt,
+    date: NullableDate,
+    reason: Type.Optional(Type.String()),
+  }),
+  assumptions: Assumptions,
+  reason: Type.Optional(Type.String({ description: 'Why nothing could be predicted' })),
+});
+export const ProductionForecastDto = Type.Object({
+  method: StringEnum(['breed_curve_scaled', 'breed_curve', 'recent_flat', 'none'] as const),
+  standard: Type.Union([StandardRefDto, Type.Null()]),
+  ratio: Num,
+  basis: Type.Union([Type.Object({ from: CalendarDate, to: CalendarDate, eggs: Type.Number(), henDayPct: Num, standardEggs: Num }), Type.Null()]),
+  hensAlive: Type.Number(),
+  weeks: Type.Array(Type.Object({ week: Int, from: CalendarDate, to: CalendarDate, ageWeek: Int, henDayPct: FigureDto, eggs: FigureDto })),
+  assumptions: Assumptions,
+  reason: Type.Optional(Type.String()),
+});
+export const PredictionsDto = Type.Object(
+  { weight: WeightPredictionDto, production: ProductionForecastDto },
+  { description: 'Weight and production forecasts' },
+);
+export const PredictionsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, predictions: PredictionsDto }));
+
+/** The rules of shared/domain/analytics/anomalies.ts (the compile-time check of the response types keeps them equal). */
+export const ANOMALY_METRICS = [
+  'dailyMortality',
+  'cumulativeMortality',
+  'waterFeedRatio',
+  'lowWaterIntake',
+  'henDayDrop',
+  'weightBelowStandard',
+  'fcrAboveStandard',
+  'lowUniformity',
+  'crackedEggs',
+  'waterPh',
+] as const;
+export const AnomalyDto = Type.Object({
+  date: CalendarDate,
+  metric: StringEnum(ANOMALY_METRICS),
+  value: Type.Number({ description: 'The figure that broke the rule, in `unit`' }),
+  threshold: Type.Number({ description: 'The limit it broke, in `unit`' }),
+  unit: Type.String(),
+  severity: StringEnum(['warning', 'critical'] as const),
+  message: Type.String(),
+  evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), { description: 'The figures that triggered it' }),
+});
+export const ThresholdsDto = Type.Required(ThresholdsSection, { $id: 'Thresholds', description: 'The thresholds section in force' });
+export const AnomaliesResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, thresholds: ThresholdsDto, anomalies: Type.Array(AnomalyDto) }));
+
+const ScoreComponents = <T extends TSchema>(value: T) => Type.Object({ quality: value, onTime: value, quantity: value });
+export const SupplierReliabilityDto = Type.Object({
+  supplierId: Type.String(),
+  deliveries: Int,
+  kg: Type.Number(),
+  feedTypes: Type.Record(Type.String(), Type.Object({ deliveries: Int, kg: Type.Number(), averagePricePerKg: Num }), { description: 'Per feed type' }),
+  firstDelivery: CalendarDate,
+  lastDelivery: CalendarDate,
+  onTime: Type.Object({ ratePct: Num, onTime: Int, late: Int, averageDaysLate: Num, averageLeadTimeDays: Num }),
+  quantity: Type.Object({ meanAbsVariancePct: Num, meanVariancePct: Num, shortDeliveries: Int, overDeliveries: Int, exactDeliveries: Int }),
+  quality: Type.Object({ issueRatePct: Num, deliveriesWithIssues: Int, issuesByKind: Counts('Quality issues per kind') }),
+  price: Type.Object({ averagePerKg: Num, pricedKg: Type.Number() }),
+  components: ScoreComponents(Num),
+  score: Num,
+  basis: Type.Object({ onTime: Int, leadTime: Int, quantity: Int, quality: Int, price: Int }),
+});
+export const SupplierReliabilityReportDto = Type.Object({
+  suppliers: Type.Array(SupplierReliabilityDto),
+  deliveries: Int,
+  kg: Type.Number(),
+  scoreWeights: ScoreComponents(Type.Number()),
+});
+export const SuppliersResponse = Success(
+  Type.Object(
+    { cycle: AnalyticsCycleHeader, ...SupplierReliabilityReportDto.properties },
+    { description: 'Supplier reliability from the cycle’s feed deliveries' },
+  ),
+);
+
+export const EggQualityPeriodDto = Type.Object(
+  {
+    period: Type.String({ description: 'The date (window day) or ISO week `YYYY-Www` (window week); the whole range `from/to` for `overall`' }),
+    from: CalendarDate,
+    to: CalendarDate,
+    days: Int,
+    eggsCollected: Int,
+    eggsCracked: Int,
+    eggsDirty: Int,
+    eggsDoubleYolk: Int,
+    crackedPct: Num,
+    dirtyPct: Num,
+    doubleYolkPct: Num,
+    saleableEggs: Int,
+    saleablePct: Num,
+    averageEggWeightGrams: Num,
+    eggsWeighed: Int,
+    henDays: Num,
+    henDayPct: Num,
+  },
+  { $id: 'EggQualityPeriod' },
+);
+export const MetricTrendDto = Type.Object(
+  {
+    direction: StringEnum(['improving', 'stable', 'worsening', 'insufficient_data'] as const),
+    unit: Type.String(),
+    points: Int,
+    slopePerPeriod: Num,
+    slopePerWeek: Num,
+    tolerancePerWeek: Type.Number(),
+    mean: Num,
+    latest: Num,
+    reason: Type.Optional(Type.String()),
+  },
+  { $id: 'MetricTrend' },
+);
+export const EggQualityTrendDto = Type.Object({
+  window: StringEnum(['day', 'week'] as const),
+  from: NullableDate,
+  to: NullableDate,
+  periods: Type.Array(EggQualityPeriodDto),
+  overall: Type.Union([EggQualityPeriodDto, Type.Null()]),
+  trend: Type.Object({
+    periods: Int,
+    from: NullableDate,
+    to: NullableDate,
+    crackedPct: MetricTrendDto,
+    dirtyPct: MetricTrendDto,
+    averageEggWeightGrams: MetricTrendDto,
+  }),
+});
+export const EggQualityResponse = Success(
+  Type.Object({ cycle: AnalyticsCycleHeader, ...EggQualityTrendDto.properties }, { description: 'Egg quality per period and its trend' }),
+);
+
+const AgeUnitDto = StringEnum(['day', 'week'] as const);
+export const BreedStandardSummaryDto = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    aliases: Type.Array(Type.String()),
+    source: StandardSource,
+    edition: NullableInt,
+    status: StandardStatusDto,
+    ageUnit: AgeUnitDto,
+    note: NullableString,
+    interpolation: Type.String(),
+    series: Type.Array(
+      Type.Object({
+        key: StringEnum(['bodyWeight', 'cumulativeFcr', 'henDayPct'] as const),
+        label: Type.String(),
+        unit: StringEnum(['g', 'kg', 'kg/kg', '%'] as const),
+        ageRange: Type.Object({ from: Type.Number(), to: Type.Number(), unit: AgeUnitDto }),
+        ageRangeDays: Type.Object({ from: Type.Number(), to: Type.Number() }),
+        points: Type.Array(Type.Object({ age: Type.Number(), ageDays: Type.Number(), value: Type.Number() })),
       }),
     ),
-  }),
+  },
+  { $id: 'BreedStandard' },
 );
-export const SuppliersResponse = Success(
-  Loose(
-    {
-      cycle: AnalyticsCycleHeader,
-      suppliers: Type.Array(Type.Object({}, { additionalProperties: true })),
-      scoreWeights: Type.Object({}, { additionalProperties: true }),
-    },
-    'Supplier reliability from the cycle’s feed deliveries',
-  ),
-);
-export const EggQualityResponse = Success(
-  Loose(
-    {
-      cycle: AnalyticsCycleHeader,
-      window: Type.String(),
-      periods: Type.Array(Type.Object({}, { additionalProperties: true })),
-      trend: Type.Object({}, { additionalProperties: true }),
-    },
-    'Egg quality per period and its trend',
-  ),
-);
-export const BreedStandardsResponse = Success(
-  Type.Array(
-    Type.Object(
-      {
-        id: Type.String(),
-        name: Type.String(),
-        birdType: Type.String(),
-        status: Type.String(),
-        series: Type.Array(Type.Object({}, { additionalProperties: true })),
-      },
-      { additionalProperties: true },
-    ),
-  ),
-);
+export const BreedStandardsResponse = Success(Type.Array(BreedStandardSummaryDto));
+
 export const AnalyticsOverviewResponse = Success(
   Type.Object({
     name: Type.String(),

@@ -10,6 +10,10 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 export const Ulid = Type.String({ pattern: '^[0-9A-HJKMNP-TV-Z]{26}$', description: 'ULID identifier', examples: ['01JD3Y4Z9V6Q8K2M5N7P0R1S3T'] });
+/** A ULID path parameter described by what it names (`UlidOf('Id of the flock')`): the same rule as `Ulid`. */
+export const UlidOf = (description: string) => Type.String({ pattern: Ulid.pattern, description, examples: Ulid.examples as string[] });
+/** The rule of an `Idempotency-Key` header (1–255 visible ASCII characters): checked by the idempotency service, stated in the OpenAPI document. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
 export const Email = Type.String({ format: 'email', maxLength: 254, description: 'E-mail address (stored lower-cased)' });
 export const Password = Type.String({ minLength: 10, maxLength: 256, description: 'At least 10 characters' });
 export const Name = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' });
@@ -43,3 +47,65 @@ export const ValidationErrorResponse = Type.Object(
 export const Success = <T extends TSchema>(data: T) => Type.Object({ message: Type.String(), data });
 export const Page = Type.Object({ limit: Type.Integer(), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 export const ListOf = <T extends TSchema>(item: T) => Type.Object({ message: Type.String(), data: Type.Array(item), page: Page });
+
+/**
+ * Any JSON value, for data that is free-form by nature (audit changes, documents). Its static type stays
+ * `unknown`: what the services hold there is whatever they recorded, and JSON serialization makes it JSON.
+ */
+/**
+ * Any JSON value. Arrays nest at most three deep: a self-referencing array (`JsonValue[]`) makes the
+ * TypeScript that openapi-typescript generates refuse to compile (TS2502), while objects may nest freely.
+ * No value the service returns nests arrays deeper.
+ */
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const JSON_SCALARS = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }];
+const JsonObject = { $id: 'JsonObject', type: 'object', description: 'A JSON object', additionalProperties: ref('JsonValue') };
+const jsonArray = (depth: number): Record<string, unknown> => ({
+  $id: depth === 1 ? 'JsonArray' : `JsonArray${depth}`,
+  type: 'array',
+  description: depth === 1 ? 'A JSON array' : `A JSON array nested ${depth} deep`,
+  items: { anyOf: [...JSON_SCALARS, ref('JsonObject'), ...(depth < 3 ? [jsonArray(depth + 1)] : [])] },
+});
+export const JsonValue = Type.Unsafe<unknown>({
+  $id: 'JsonValue',
+  description: 'Any JSON value',
+  anyOf: [...JSON_SCALARS, jsonArray(1), JsonObject],
+});
+
+/** A JSON Schema, as far as the keywords the service's own schemas use (the movement catalogue answered as input schemas). */
+const JSON_SCHEMA_REF = { $ref: '#/components/schemas/JsonSchema' };
+const count = { type: 'integer', minimum: 0 };
+export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
+  $id: 'JsonSchema',
+  type: 'object',
+  description: 'A JSON Schema (draft 2020-12 keywords)',
+  properties: {
+    type: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    const: JsonValue,
+    enum: { type: 'array', items: ref('JsonValue') },
+    examples: { type: 'array', items: ref('JsonValue') },
+    default: ref('JsonValue'),
+    format: { type: 'string' },
+    pattern: { type: 'string' },
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    exclusiveMinimum: { type: 'number' },
+    exclusiveMaximum: { type: 'number' },
+    minLength: count,
+    maxLength: count,
+    minItems: count,
+    maxItems: count,
+    uniqueItems: { type: 'boolean' },
+    minProperties: count,
+    maxProperties: count,
+    items: JSON_SCHEMA_REF,
+    required: { type: 'array', items: { type: 'string' } },
+    properties: { type: 'object', additionalProperties: JSON_SCHEMA_REF },
+    patternProperties: { type: 'object', additionalProperties: JSON_SCHEMA_REF },
+    additionalProperties: { anyOf: [{ type: 'boolean' }, JSON_SCHEMA_REF] },
+    anyOf: { type: 'array', items: JSON_SCHEMA_REF },
+    oneOf: { type: 'array', items: JSON_SCHEMA_REF },
+  },
+});

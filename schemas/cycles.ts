@@ -1,8 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { BIRD_TYPES, CalendarDate } from './flocks.js';
 
-export const cycleParams = Type.Object({ flockId: Ulid, cycleId: Ulid }, { additionalProperties: false, $id: 'CycleParams' });
+export const cycleParams = Type.Object(
+  { flockId: UlidOf('Id of the flock'), cycleId: UlidOf('Id of the cycle (one placement of the flock)') },
+  { additionalProperties: false, $id: 'CycleParams' },
+);
 export type CycleParams = Static<typeof cycleParams>;
 
 export const createCycleBody = Type.Object(

@@ -38,10 +38,21 @@ export const dailyRecordBody = Type.Object(
   {
     additionalProperties: false,
     $id: 'DailyRecordBody',
-    description: 'One form per cycle and day; submitting the same day again replaces it (the ledger moves by the difference)',
+    description:
+      'One form per cycle and day; submitting the same day again replaces it (the ledger moves by the difference). Only `date` is required by the ' +
+      'shape, but the production stage of the day requires more (every stage: deaths, feedKg, waterLiters; brooding, growing and finishing add ' +
+      'climate fields, laying and molting eggsCollected): GET /api/v1/flocks/{flockId}/cycles/{cycleId}/daily-records/form?date=YYYY-MM-DD ' +
+      'lists the required and optional fields of that day with their units. A missing one answers 400 naming it.',
   },
 );
 export type DailyRecordBody = Static<typeof dailyRecordBody>;
+
+/** `?date=` of the form route: the day whose form is wanted (default today, UTC). */
+export const dailyRecordFormQuery = Type.Object(
+  { date: Type.Optional(Type.String({ format: 'date', description: 'The day whose form is wanted (YYYY-MM-DD); default today (UTC)' })) },
+  { additionalProperties: false, $id: 'DailyRecordFormQuery' },
+);
+export type DailyRecordFormQuery = Static<typeof dailyRecordFormQuery>;
 
 export const dailyRecordParams = Type.Object({ flockId: Ulid, cycleId: Ulid, date: CalendarDate }, { additionalProperties: false, $id: 'DailyRecordParams' });
 export type DailyRecordParams = Static<typeof dailyRecordParams>;
@@ -64,7 +75,7 @@ export const DailyRecordDto = Type.Object(
     cycleId: Ulid,
     flockId: Ulid,
     stage: StringEnum(STAGES),
-    fields: Type.Record(Type.String(), Type.Unknown()),
+    fields: Type.Object(dailyFields, { description: 'The form as submitted, without its date' }),
     movementIds: Type.Array(Ulid),
     warnings: Type.Array(Type.String()),
     createdAt: Timestamp,
@@ -73,6 +84,24 @@ export const DailyRecordDto = Type.Object(
     version: Type.Integer(),
   },
   { $id: 'DailyRecord' },
+);
+const FormField = Type.Object(
+  {
+    name: StringEnum(Object.keys(dailyFields) as (keyof typeof dailyFields)[], { description: 'The body field of POST …/daily-records' }),
+    unit: Type.Union([Type.String(), Type.Null()], { description: 'Unit of the value (birds, kg, L, eggs, °C, %); null for text' }),
+    description: Type.String(),
+  },
+  { $id: 'DailyFormField' },
+);
+export const DailyRecordFormResponse = Success(
+  Type.Object({
+    date: CalendarDate,
+    ageDays: Type.Integer({ minimum: 0, description: 'Age of the birds on that date: from the hatch date when known, else from the cycle start' }),
+    stage: StringEnum(STAGES),
+    requiredFields: Type.Array(FormField, { description: 'Fields POST …/daily-records requires for that date (a missing one is a 400 naming it)' }),
+    optionalFields: Type.Array(FormField, { description: 'Other fields the form of that stage takes' }),
+    existing: Type.Union([DailyRecordDto, Type.Null()], { description: 'The record already saved for that date (submitting again replaces it), or null' }),
+  }),
 );
 export const DailyRecordResponse = Success(Type.Object({ record: DailyRecordDto, movements: Type.Array(MovementDto) }));
 export const DailyRecordListResponse = ListOf(DailyRecordDto);

@@ -1,5 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Success } from './common.js';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { AuditEntryDto } from './admin.js';
+import { StringEnum, Success, Ulid } from './common.js';
+import { BIRD_TYPES, type Role } from './vocabulary.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
@@ -17,32 +19,209 @@ export const dashboardQuery = Type.Object(
 );
 export type DashboardQuery = Static<typeof dashboardQuery>;
 
-const Open = (description: string) => Type.Object({}, { additionalProperties: true, description });
-
-export const DashboardResponse = Success(
+const Int = Type.Integer();
+const Num = Type.Number();
+const NullableNum = Type.Union([Type.Number(), Type.Null()]);
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const Day = Type.String({ format: 'date', description: 'Calendar date YYYY-MM-DD' });
+const Summary = <P extends TProperties>(role: Role, properties: P, description: string) =>
   Type.Object(
-    {
-      role: Type.Unsafe<string>({
-        type: 'string',
-        enum: ['admin', 'manager', 'worker', 'veterinarian', 'viewer'],
-        description: 'Whose summary this is (the caller’s role)',
-      }),
-      date: Type.Optional(Type.String({ format: 'date', description: 'The day the figures are of (UTC)' })),
-      farmId: Type.Optional(Type.String()),
-      totals: Type.Optional(Open('Manager/viewer: active flocks, birds alive, deaths today and yesterday, feed, water, eggs, daily forms missing')),
-      flocks: Type.Optional(Type.Array(Open('One active flock: KPIs from its cycle counters, today’s and yesterday’s figures'))),
-      alerts: Type.Optional(Type.Array(Open('Manager: mortality above the alarm, water pH out of range, a drop in water'))),
-      stock: Type.Optional(Open('Manager: feed per type and eggs in stock')),
-      withdrawals: Type.Optional(Type.Array(Open('Manager/veterinarian: medications whose withdrawal period is still running'))),
-      openRecommendations: Type.Optional(Open('Manager: open optimization recommendations')),
-      tasks: Type.Optional(Type.Array(Open('Worker: daily forms to fill and weighings due today'))),
-      healthAlerts: Type.Optional(Type.Array(Open('Veterinarian: health alerts'))),
-      users: Type.Optional(Open('Admin: users by role, locked, unverified')),
-      system: Type.Optional(Open('Admin: service, version, stage, database')),
-      rateLimited: Type.Optional(Open('Admin: clients that went over a rate limit, per day of the last 7 and per class')),
-      recentAudit: Type.Optional(Type.Array(Open('Admin: the last audit entries'))),
-      farm: Type.Optional(Open('Admin with farmId: that farm’s manager view')),
-    },
-    { additionalProperties: false },
-  ),
+    { role: Type.Literal(role, { description: 'Whose summary this is (the caller’s role)' }), ...properties },
+    { $id: `${role[0]!.toUpperCase()}${role.slice(1)}Dashboard`, description },
+  );
+
+/** A day’s figures of one flock (today or yesterday, from its rollup). */
+export const DayFiguresDto = Type.Object({ deaths: Num, culls: Num, feedKg: Num, waterLiters: Num, eggsCollected: Num });
+const LatestWeight = Type.Union([Type.Object({ date: Day, grams: Num }), Type.Null()]);
+
+/** One active flock: KPIs from its cycle counters, today’s and yesterday’s figures. */
+export const FlockCardDto = Type.Object(
+  {
+    flockId: Ulid,
+    name: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    cycleId: Type.Union([Ulid, Type.Null()]),
+    ageDays: NullableInt,
+    birdsAlive: Num,
+    mortalityPct: NullableNum,
+    livabilityPct: NullableNum,
+    fcr: NullableNum,
+    latestWeight: LatestWeight,
+    today: DayFiguresDto,
+    yesterday: DayFiguresDto,
+    dailyRecordToday: Type.Boolean(),
+  },
+  { $id: 'DashboardFlockCard' },
 );
+export const DashboardTotalsDto = Type.Object(
+  {
+    activeFlocks: Int,
+    birdsAlive: Num,
+    deathsToday: Num,
+    deathsYesterday: Num,
+    feedKgToday: Num,
+    waterLitersToday: Num,
+    eggsToday: Num,
+    dailyRecordsMissing: Int,
+  },
+  { $id: 'DashboardTotals', description: 'Active flocks, birds alive, deaths today and yesterday, feed, water, eggs, daily forms missing' },
+);
+export const DashboardAlertDto = Type.Object(
+  {
+    flockId: Ulid,
+    flockName: Type.String(),
+    date: Day,
+    metric: StringEnum(['dailyMortality', 'waterPh', 'waterDrop', 'noDailyRecord'] as const),
+    severity: StringEnum(['info', 'warning', 'critical'] as const),
+    message: Type.String(),
+  },
+  { $id: 'DashboardAlert', description: 'Mortality above the alarm, water pH out of range, a drop in water' },
+);
+export const WithdrawalDto = Type.Object(
+  {
+    movementId: Ulid,
+    flockId: Ulid,
+    cycleId: Ulid,
+    product: Type.Union([Type.String(), Type.Null()]),
+    date: Day,
+    endDate: Day,
+    withdrawalDays: Num,
+    daysLeft: Int,
+  },
+  { $id: 'Withdrawal', description: 'A medication whose withdrawal period is still running' },
+);
+const farmProperties = { date: Day, farmId: Type.String() };
+const managerProperties = {
+  ...farmProperties,
+  totals: DashboardTotalsDto,
+  flocks: Type.Array(FlockCardDto),
+  alerts: Type.Array(DashboardAlertDto),
+  stock: Type.Object({ feed: Type.Array(Type.Object({ feedType: Type.String(), kg: Num })), eggs: Num }, { description: 'Feed per type and eggs in stock' }),
+  withdrawals: Type.Array(WithdrawalDto),
+  openRecommendations: Type.Object(
+    {
+      count: Int,
+      more: Type.Boolean(),
+      latest: Type.Array(
+        Type.Object({
+          id: Ulid,
+          flockId: Type.String(),
+          category: Type.String(),
+          priority: StringEnum(['low', 'medium', 'high'] as const),
+          description: Type.String(),
+        }),
+      ),
+    },
+    { description: 'Open optimization recommendations (the latest 5 of at most 100 counted)' },
+  ),
+};
+
+export const ManagerDashboardDto = Summary('manager', managerProperties, 'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations');
+export const WorkerDashboardDto = Summary(
+  'worker',
+  {
+    ...farmProperties,
+    tasks: Type.Array(
+      Type.Object({
+        kind: StringEnum(['daily_record', 'weighing'] as const),
+        flockId: Ulid,
+        flockName: Type.String(),
+        cycleId: Ulid,
+        due: Day,
+        message: Type.String(),
+      }),
+      { description: 'Daily forms to fill and weighings due today' },
+    ),
+    flocks: Type.Array(
+      Type.Object({
+        flockId: Ulid,
+        name: Type.String(),
+        cycleId: Type.Union([Ulid, Type.Null()]),
+        birdsAlive: Num,
+        today: DayFiguresDto,
+        dailyRecordToday: Type.Boolean(),
+      }),
+    ),
+  },
+  'A worker’s day: tasks and the flocks’ figures of today',
+);
+export const VeterinarianDashboardDto = Summary(
+  'veterinarian',
+  {
+    ...farmProperties,
+    healthAlerts: Type.Array(DashboardAlertDto),
+    withdrawals: Type.Array(WithdrawalDto),
+    flocks: Type.Array(
+      Type.Object({
+        flockId: Ulid,
+        name: Type.String(),
+        ageDays: NullableInt,
+        birdsAlive: Num,
+        mortalityPct: NullableNum,
+        deathsToday: Num,
+        deathsYesterday: Num,
+      }),
+    ),
+  },
+  'A veterinarian’s farm: health alerts, withdrawal periods, mortality',
+);
+export const ViewerDashboardDto = Summary(
+  'viewer',
+  {
+    ...farmProperties,
+    totals: DashboardTotalsDto,
+    flocks: Type.Array(
+      Type.Object({
+        flockId: Ulid,
+        name: Type.String(),
+        birdType: StringEnum(BIRD_TYPES),
+        ageDays: NullableInt,
+        birdsAlive: Num,
+        mortalityPct: NullableNum,
+        livabilityPct: NullableNum,
+        fcr: NullableNum,
+        latestWeight: LatestWeight,
+      }),
+    ),
+  },
+  'Read-only KPIs of a farm',
+);
+export const AdminDashboardDto = Summary(
+  'admin',
+  {
+    users: Type.Object(
+      { total: Int, byRole: Type.Record(Type.String(), Int), locked: Int, unverified: Int },
+      { description: 'Users by role, locked, unverified' },
+    ),
+    rateLimited: Type.Object(
+      {
+        days: Type.Array(Type.Object({ date: Day, total: Int, byClass: Type.Record(Type.String(), Int) })),
+        note: Type.String(),
+      },
+      { description: 'Clients that went over a rate limit, per day of the last 7 (newest first) and per class' },
+    ),
+    system: Type.Object(
+      { service: Type.String(), version: Type.String(), stage: Type.String(), database: Type.Literal('ok'), uptimeSeconds: Int },
+      { description: 'Service, version, stage, database' },
+    ),
+    recentAudit: Type.Array(AuditEntryDto, { description: 'The last audit entries' }),
+    farm: Type.Optional(Type.Object(managerProperties, { description: 'With farmId: that farm’s manager view' })),
+  },
+  'Users, system, rate-limit refusals of the last 7 days, recent audit; with `farmId` a farm’s manager view',
+);
+
+const VIEWS = {
+  admin: AdminDashboardDto,
+  manager: ManagerDashboardDto,
+  worker: WorkerDashboardDto,
+  veterinarian: VeterinarianDashboardDto,
+  viewer: ViewerDashboardDto,
+};
+type DashboardView = Static<(typeof VIEWS)[keyof typeof VIEWS]>;
+/** One summary per role, told apart by `role` (oneOf with a discriminator in the document). */
+export const DashboardDto = Type.Unsafe<DashboardView>({
+  oneOf: Object.values(VIEWS),
+  discriminator: { propertyName: 'role', mapping: Object.fromEntries(Object.entries(VIEWS).map(([role, s]) => [role, `#/components/schemas/${s.$id}`])) },
+  description: 'The summary of the caller’s role',
+});
+export const DashboardResponse = Success(DashboardDto);

@@ -39,10 +39,17 @@ const HouseName = Text(120, 'House name, unique within its farm (compared case- 
 const UsableAreaM2 = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Usable floor area in m² (the basis of stocking density)' });
 const Capacity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Maximum number of birds the house holds' });
 
-export const farmIdParams = Type.Object({ farmId: RecordId }, { additionalProperties: false, $id: 'FarmIdParams' });
+const FarmIdParam = Type.String({ ...RecordId, description: 'Id of the farm (a ULID, or the id a migration kept)', examples: ['01JD3Y4Z9V6Q8K2M5N7P0R1S3T'] });
+const HouseIdParam = Type.String({
+  ...RecordId,
+  description: 'Id of the house within its farm (a ULID, or the id a migration kept)',
+  examples: ['01JD3Y5A2B3C4D5E6F7G8H9J0K'],
+});
+
+export const farmIdParams = Type.Object({ farmId: FarmIdParam }, { additionalProperties: false, $id: 'FarmIdParams' });
 export type FarmIdParams = Static<typeof farmIdParams>;
 
-export const houseParams = Type.Object({ farmId: RecordId, houseId: RecordId }, { additionalProperties: false, $id: 'HouseParams' });
+export const houseParams = Type.Object({ farmId: FarmIdParam, houseId: HouseIdParam }, { additionalProperties: false, $id: 'HouseParams' });
 export type HouseParams = Static<typeof houseParams>;
 
 export const listFarmsQuery = Type.Object(pageQueryProperties, { additionalProperties: false, $id: 'ListFarmsQuery' });

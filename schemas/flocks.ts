@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 
 export { BIRD_TYPES } from './vocabulary.js';
 import { BIRD_TYPES } from './vocabulary.js';
@@ -9,7 +9,7 @@ const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, patter
 /** Farm and house ids: ULIDs, or any short id an integrator migrated (validated against the table). */
 const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 
-export const flockIdParams = Type.Object({ flockId: Ulid }, { additionalProperties: false, $id: 'FlockIdParams' });
+export const flockIdParams = Type.Object({ flockId: UlidOf('Id of the flock') }, { additionalProperties: false, $id: 'FlockIdParams' });
 export type FlockIdParams = Static<typeof flockIdParams>;
 
 export const createFlockBody = Type.Object(
@@ -49,10 +49,10 @@ export type UpdateFlockBody = Static<typeof updateFlockBody>;
 export const listFlocksQuery = Type.Object(
   {
     ...pageQueryProperties,
-    farmId: Type.Optional(RecordId),
-    status: Type.Optional(StringEnum(FLOCK_STATUSES, { default: 'active' })),
-    birdType: Type.Optional(StringEnum(BIRD_TYPES)),
-    houseId: Type.Optional(RecordId),
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'Only the flocks of this farm' })),
+    status: Type.Optional(StringEnum(FLOCK_STATUSES, { default: 'active', description: 'Only the flocks in this status (default active)' })),
+    birdType: Type.Optional(StringEnum(BIRD_TYPES, { description: 'Only the flocks of this bird type' })),
+    houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only the flocks housed in this house' })),
   },
   { additionalProperties: false, $id: 'ListFlocksQuery' },
 );

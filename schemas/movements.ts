@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { ExpectedVersion, JsonSchema, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -150,10 +150,20 @@ export const updateMovementBody = Type.Object(
 );
 export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
 
-export const movementParams = Type.Object({ flockId: Ulid, cycleId: Ulid, movementId: Ulid }, { additionalProperties: false, $id: 'MovementParams' });
+export const movementParams = Type.Object(
+  { flockId: UlidOf('Id of the flock'), cycleId: UlidOf('Id of the cycle'), movementId: UlidOf('Id of the movement') },
+  { additionalProperties: false, $id: 'MovementParams' },
+);
 export type MovementParams = Static<typeof movementParams>;
 export const movementTypeParams = Type.Object(
-  { movementType: Type.String({ minLength: 1, maxLength: 64 }) },
+  {
+    movementType: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'A movement type (`type` of a movement, e.g. bird_inflow); an unknown one answers 404',
+      examples: ['bird_inflow'],
+    }),
+  },
   { additionalProperties: false, $id: 'MovementTypeParams' },
 );
 export type MovementTypeParams = Static<typeof movementTypeParams>;
@@ -167,7 +177,7 @@ export type LockBody = Static<typeof lockBody>;
 export const listMovementsQuery = Type.Object(
   {
     ...pageQueryProperties,
-    type: Type.Optional(StringEnum(MOVEMENT_TYPES)),
+    type: Type.Optional(StringEnum(MOVEMENT_TYPES, { description: 'Only the movements of this type' })),
     from: Type.Optional(CalendarDate),
     to: Type.Optional(CalendarDate),
   },
@@ -175,26 +185,47 @@ export const listMovementsQuery = Type.Object(
 );
 export type ListMovementsQuery = Static<typeof listMovementsQuery>;
 
-export const MovementDto = Type.Object(
-  {
-    id: Ulid,
-    flockId: Ulid,
-    cycleId: Ulid,
-    farmId: Type.String(),
-    type: StringEnum(MOVEMENT_TYPES),
-    date: CalendarDate,
-    fields: Type.Record(Type.String(), Type.Unknown(), { description: 'The type-specific fields as recorded' }),
-    lock: Type.Union([
-      Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),
-      Type.Null(),
-    ]),
-    createdAt: Timestamp,
-    createdBy: Type.String(),
-    updatedAt: Timestamp,
-    version: Type.Integer(),
+/** Fields the services add to those recorded: links between the two sides of a transfer, the daily record a movement came from. */
+const ADDED_FIELDS = {
+  transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer' })),
+  counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle' })),
+  counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement' })),
+  dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from' })),
+};
+const MovementLock = Type.Union([
+  Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),
+  Type.Null(),
+]);
+const movementDtoOf = (m: MovementEntry) => {
+  const { type: _type, date: _date, ...recorded } = m.schema.properties as TProperties;
+  return Type.Object(
+    {
+      id: Ulid,
+      flockId: Ulid,
+      cycleId: Ulid,
+      farmId: Type.String(),
+      type: Type.Literal(m.type),
+      date: CalendarDate,
+      fields: Type.Object({ ...recorded, ...ADDED_FIELDS }, { description: `The fields recorded for ${m.type}` }),
+      lock: MovementLock,
+      createdAt: Timestamp,
+      createdBy: Type.String(),
+      updatedAt: Timestamp,
+      version: Type.Integer(),
+    },
+    { $id: `${m.type.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}MovementRecord`, description: m.description },
+  );
+};
+const MOVEMENT_DTOS = MOVEMENT_CATALOGUE.map(movementDtoOf);
+/** A movement as answered: one shape per type (its recorded fields typed), told apart by `type`. */
+export const MovementDto = Type.Unsafe<Static<(typeof MOVEMENT_DTOS)[number]>>({
+  $id: 'Movement',
+  oneOf: MOVEMENT_DTOS,
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(MOVEMENT_DTOS.map((d, i) => [MOVEMENT_CATALOGUE[i]!.type, `#/components/schemas/${d.$id}`])),
   },
-  { $id: 'Movement' },
-);
+});
 export const MovementResponse = Success(MovementDto);
 export const MovementListResponse = ListOf(MovementDto);
 
@@ -205,7 +236,7 @@ export const InputSchemaDto = Type.Object(
     description: Type.Optional(Type.String()),
     requiredFields: Type.Array(Type.String()),
     optionalFields: Type.Array(Type.String()),
-    schema: Type.Optional(Type.Unknown({ description: 'The JSON Schema the write is validated against' })),
+    schema: Type.Optional(JsonSchema),
   },
   { $id: 'MovementInputSchema' },
 );

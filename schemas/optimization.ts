@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 
 /**
  * Optimization recommendations (`/api/v1/optimization/recommendations`): written by people (the
@@ -11,7 +11,6 @@ export const RECOMMENDATION_STATUSES = ['open', 'accepted', 'dismissed'] as cons
 export const RECOMMENDATION_SOURCES = ['user', 'system'] as const;
 
 const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });
-const UlidOf = (description: string) => Type.String({ pattern: Ulid.pattern, description });
 const FarmRef = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Farm id' });
 
 /** The interface contract's body: `{flockId, category, description, expectedBenefit}`. */
@@ -33,15 +32,18 @@ export const listRecommendationsQuery = Type.Object(
     ...pageQueryProperties,
     farmId: Type.Optional(FarmRef),
     flockId: Type.Optional(Ulid),
-    status: Type.Optional(StringEnum(RECOMMENDATION_STATUSES)),
-    category: Type.Optional(StringEnum(RECOMMENDATION_CATEGORIES)),
-    source: Type.Optional(StringEnum(RECOMMENDATION_SOURCES)),
+    status: Type.Optional(StringEnum(RECOMMENDATION_STATUSES, { description: 'Only the recommendations in this status' })),
+    category: Type.Optional(StringEnum(RECOMMENDATION_CATEGORIES, { description: 'Only the recommendations of this category' })),
+    source: Type.Optional(StringEnum(RECOMMENDATION_SOURCES, { description: 'Only the recommendations from this source (a user, or the generator)' })),
   },
   { additionalProperties: false, $id: 'ListRecommendationsQuery' },
 );
 export type ListRecommendationsQuery = Static<typeof listRecommendationsQuery>;
 
-export const recommendationParams = Type.Object({ recommendationId: Ulid }, { additionalProperties: false, $id: 'RecommendationParams' });
+export const recommendationParams = Type.Object(
+  { recommendationId: UlidOf('Id of the recommendation') },
+  { additionalProperties: false, $id: 'RecommendationParams' },
+);
 export type RecommendationParams = Static<typeof recommendationParams>;
 
 export const decideRecommendationBody = Type.Object(

@@ -9,6 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'manage_users',
     summary: 'Create a user (verified unless `verified: false`; without farmIds it joins the default farm)',
+    description:
+      'Requires manage_users. The account needs no e-mail verification unless `verified: false`. Send an Idempotency-Key to make retries safe: a retry with the same key and body gets the first answer with `Idempotent-Replayed: true`.',
     body: createUserBody,
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'User created', schema: UserResponse }, 409: { description: 'E-mail already registered' } },

@@ -7,6 +7,7 @@ export const handler = httpHandler(
   {
     capability: 'manage_users',
     summary: 'Delete a user (frees the e-mail; their tokens stop working)',
+    description: 'Requires manage_users. The user’s tokens stop working at once and the e-mail can be registered again.',
     params: userIdParams,
     responses: { 204: { description: 'Deleted' } },
   },

@@ -5,7 +5,13 @@ import { userIdParams } from '../../schemas/compiled/admin.js';
 import { UserResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
-  { capability: 'manage_users', summary: 'Get one user', params: userIdParams, responses: { 200: { description: 'The user', schema: UserResponse } } },
+  {
+    capability: 'manage_users',
+    summary: 'Get one user',
+    description: 'Requires manage_users. The ETag header carries the user’s version: send it as If-Match to update the user.',
+    params: userIdParams,
+    responses: { 200: { headers: ['ETag'], description: 'The user', schema: UserResponse } },
+  },
   async ({ params }) => {
     const user = await getUserFor(params.userId);
     return ok(user, 'OK', { ETag: `"${user.version}"` });

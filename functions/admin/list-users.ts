@@ -8,6 +8,8 @@ export const handler = httpHandler(
   {
     capability: 'manage_users',
     summary: 'List users (by e-mail; optional role filter)',
+    description:
+      'Requires manage_users. A page of at most `limit` users ordered by e-mail (optionally only one role); send `page.nextCursor` back as `cursor` for the next page.',
     query: listUsersQuery,
     responses: { 200: { description: 'A page of users', schema: UserListResponse } },
   },

@@ -16,7 +16,7 @@ export const handler = httpHandler(
     body: patchUserBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The updated user', schema: UserResponse },
+      200: { headers: ['ETag'], description: 'The updated user', schema: UserResponse },
       409: { description: 'Changed concurrently or a change to yourself' },
       412: { description: 'If-Match does not match' },
     },

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { ok, svg, wantsSvg } from '../../shared/http/responses.js';
+import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { breedReport, cycleChart } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { breedAnalyticsQuery } from '../../schemas/compiled/analytics.js';
@@ -14,7 +14,7 @@ export const handler = httpHandler(
     params: cycleParams,
     query: breedAnalyticsQuery,
     responses: {
-      200: { description: 'The comparison (or an SVG chart)', schema: BreedAnalyticsResponse },
+      200: { ...SVG_CHART, description: 'The comparison (or an SVG chart)', schema: BreedAnalyticsResponse },
       404: { description: 'No such cycle, or not one of yours' },
     },
   },

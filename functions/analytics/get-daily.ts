@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { ok, svg, wantsSvg } from '../../shared/http/responses.js';
+import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { cycleChart, dailyReport } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyAnalyticsQuery } from '../../schemas/compiled/analytics.js';
@@ -15,7 +15,7 @@ export const handler = httpHandler(
     params: cycleParams,
     query: dailyAnalyticsQuery,
     responses: {
-      200: { description: 'The daily series (or an SVG chart)', schema: DailyAnalyticsResponse },
+      200: { ...SVG_CHART, description: 'The daily series (or an SVG chart)', schema: DailyAnalyticsResponse },
       404: { description: 'No such cycle, or not one of yours' },
     },
   },

@@ -9,6 +9,8 @@ export const handler = httpHandler(
     capability: 'view_analytics',
     summary:
       'Costs and revenue of the cycle from its movements × the pricing configuration (a price on a movement wins), margin, cost per kg live weight, per bird and per egg',
+    description:
+      'Requires view_analytics. Prices come from the analytics configuration in force unless a movement states its own price. A cycle you may not see answers 404.',
     params: cycleParams,
     responses: { 200: { description: 'Cycle financials', schema: FinancialsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
   },

@@ -11,6 +11,7 @@ export const handler = httpHandler(
   {
     capability: 'none',
     summary: 'Analytics API overview: what it computes and every Analytics V2 endpoint with its capability',
+    description: 'Any signed-in user. Lists every Analytics V2 endpoint with the capability it requires, read from the route table, so it never goes stale.',
     responses: { 200: { description: 'The overview', schema: AnalyticsOverviewResponse } },
   },
   async () =>

@@ -13,7 +13,7 @@ export const handler = publicHandler(
     responses: {
       200: { description: 'Signed in', schema: LoginResponse },
       401: { description: 'Invalid e-mail or password' },
-      403: { description: 'Account locked, or temporarily locked after failed attempts' },
+      403: { description: 'Account locked, or temporarily locked after failed attempts', headers: ['Retry-After'] },
     },
   },
   async ({ body, requestId }) => {

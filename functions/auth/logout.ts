@@ -9,6 +9,8 @@ export const handler = httpHandler(
     capability: 'none',
     allowUnverified: true,
     summary: 'Sign out: the token is revoked server-side until it expires',
+    description:
+      'Revokes the presented token (by its id) until it would have expired: later requests with it answer 401. Unverified accounts may sign out too.',
     body: logoutBody,
     responses: { 200: { description: 'Token revoked', schema: LogoutResponse } },
   },

@@ -9,6 +9,8 @@ export const handler = httpHandler(
     capability: 'none',
     allowUnverified: true,
     summary: 'Check that the presented token is valid; returns its user and expiry',
+    description:
+      'Answers 200 with the token’s user and expiry while the token is valid (also for unverified accounts), else 401: a cheap way for a client to check a stored token.',
     body: verifyTokenBody,
     responses: { 200: { description: 'Token is valid', schema: VerifyTokenResponse } },
   },

@@ -9,6 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'manage_farms',
     summary: 'Add a house to a farm (name unique within the farm, usable area in m², capacity in birds)',
+    description:
+      'Requires manage_farms. Send an Idempotency-Key to make retries safe: a retry with the same key and body gets the first answer with `Idempotent-Replayed: true`.',
     params: farmIdParams,
     body: createHouseBody,
     headers: IDEMPOTENCY_KEY,

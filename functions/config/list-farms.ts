@@ -8,6 +8,7 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'List the farms you may see (admins: every farm, by name; others: their farms, in the order of their assignment)',
+    description: 'Requires view_analytics. A page of at most `limit` farms; send `page.nextCursor` back as `cursor` for the next page.',
     query: listFarmsQuery,
     responses: { 200: { description: 'A page of farms', schema: FarmListResponse } },
   },

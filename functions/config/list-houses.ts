@@ -8,6 +8,7 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'List the houses of a farm (in creation order)',
+    description: 'Requires view_analytics. A page of at most `limit` houses of the farm; send `page.nextCursor` back as `cursor` for the next page.',
     params: farmIdParams,
     query: listHousesQuery,
     responses: { 200: { description: 'A page of houses', schema: HouseListResponse }, 404: { description: 'No such farm, or not one of yours (same answer)' } },

@@ -16,7 +16,7 @@ export const handler = httpHandler(
     body: updateAnalyticsConfigBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The configuration after the change', schema: AnalyticsConfigResponse },
+      200: { headers: ['ETag'], description: 'The configuration after the change', schema: AnalyticsConfigResponse },
       ...IF_MATCH_RESPONSES,
     },
   },

@@ -15,7 +15,7 @@ export const handler = httpHandler(
     body: updateThresholdsBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The whole configuration after the change', schema: AnalyticsConfigResponse },
+      200: { headers: ['ETag'], description: 'The whole configuration after the change', schema: AnalyticsConfigResponse },
       ...IF_MATCH_RESPONSES,
     },
   },

@@ -15,7 +15,7 @@ export const handler = httpHandler(
     body: updateFarmBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The updated farm', schema: FarmResponse },
+      200: { headers: ['ETag'], description: 'The updated farm', schema: FarmResponse },
       404: { description: 'No such farm, or not one of yours (same answer)' },
       409: { description: 'Changed concurrently (or stale `version`)' },
       412: { description: 'If-Match does not match' },

@@ -15,7 +15,7 @@ export const handler = httpHandler(
     body: updateHouseBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The updated house', schema: HouseResponse },
+      200: { headers: ['ETag'], description: 'The updated house', schema: HouseResponse },
       404: { description: 'No such farm or house, or not your farm' },
       409: { description: 'Changed concurrently (or stale `version`), or the new name is taken in this farm' },
       412: { description: 'If-Match does not match' },

@@ -10,6 +10,7 @@ export const handler = httpHandler(
   {
     capability: 'manage_flocks',
     summary: 'Start a production cycle (one active cycle per flock)',
+    description: 'Requires manage_flocks. A flock that already has an active cycle, or is archived, answers 409. Send an Idempotency-Key to make retries safe.',
     params: flockIdParams,
     body: createCycleBody,
     headers: IDEMPOTENCY_KEY,

@@ -9,6 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'manage_flocks',
     summary: 'Create a flock (without farmId it joins the default farm)',
+    description:
+      'Requires manage_flocks. Send an Idempotency-Key to make retries safe: a retry with the same key and body gets the first answer with `Idempotent-Replayed: true`.',
     body: createFlockBody,
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Flock created', schema: FlockResponse } },

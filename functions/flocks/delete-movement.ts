@@ -8,6 +8,8 @@ export const handler = httpHandler(
   {
     capability: 'create_movement',
     summary: 'Delete an unlocked movement and reverse its effects (a transfer goes with its other side)',
+    description:
+      'Requires create_movement. Send the ETag you read as If-Match to be sure you delete what you saw. A locked movement, or one whose removal would drive a balance negative, answers 409.',
     params: movementParams,
     headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Locked, or a balance would go negative' } },

@@ -10,7 +10,7 @@ export const handler = httpHandler(
     summary: 'Cycle summary: birds placed, alive, deaths, culls, sold, transferred; feed; eggs; age; latest weight; mortality, livability, FCR',
     description: 'One read however many movements the cycle has: the ledger keeps the counters in the same transaction as each movement.',
     params: cycleParams,
-    responses: { 200: { description: 'The cycle summary', schema: CycleResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The cycle summary', schema: CycleResponse } },
   },
   async ({ params, user }) => {
     const cycle = await scopedCycle(user, params.flockId, params.cycleId);

@@ -8,6 +8,9 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'One day’s form with the movements it wrote',
+    description:
+      'The daily record of `date` and the movements its submission wrote (they change only by submitting the day again). 404 when nothing was ' +
+      'submitted for that date; GET …/daily-records/form?date= answers for any date of the cycle, with `existing: null` then.',
     params: dailyRecordParams,
     responses: { 200: { description: 'The daily record', schema: DailyRecordResponse } },
   },

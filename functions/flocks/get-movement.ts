@@ -8,8 +8,9 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'One movement, with the lock in force',
+    description: 'Requires view_analytics. The ETag header carries the movement’s version: send it as If-Match to correct or delete it.',
     params: movementParams,
-    responses: { 200: { description: 'The movement', schema: MovementResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The movement', schema: MovementResponse } },
   },
   async ({ params, user }) => {
     const { cycle, movement } = await scopedMovement(user, params.flockId, params.cycleId, params.movementId);

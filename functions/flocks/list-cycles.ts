@@ -9,6 +9,7 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'The cycles of a flock, newest first, each with its summary',
+    description: 'Requires view_analytics. A page of at most `limit` cycles; send `page.nextCursor` back as `cursor` for the next page.',
     params: flockIdParams,
     query: listCyclesQuery,
     responses: { 200: { description: 'A page of cycles', schema: CycleListResponse } },

@@ -8,6 +8,8 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'List the flocks of your farms (active by default; filter by farm, status, bird type, house)',
+    description:
+      'Requires view_analytics. A page of at most `limit` flocks of the farms you may see; send `page.nextCursor` back as `cursor` for the next page.',
     query: listFlocksQuery,
     responses: {
       200: { description: 'A page of flocks', schema: FlockListResponse },

@@ -9,6 +9,7 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'The movements of a cycle by date (filter by type and date range)',
+    description: 'Requires view_analytics. A page of at most `limit` movements; send `page.nextCursor` back as `cursor` for the next page.',
     params: cycleParams,
     query: listMovementsQuery,
     responses: { 200: { description: 'A page of movements', schema: MovementListResponse } },

@@ -8,6 +8,7 @@ export const handler = httpHandler(
   {
     capability: 'create_movement',
     summary: 'Lock a movement manually (it can then be unlocked with a reason)',
+    description: 'Requires create_movement. A locked movement can be neither corrected nor deleted until unlocked; the reason is kept with the lock.',
     params: movementParams,
     body: lockBody,
     responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },

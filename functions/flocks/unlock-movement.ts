@@ -8,6 +8,7 @@ export const handler = httpHandler(
   {
     capability: 'create_movement',
     summary: 'Unlock a manually locked movement (reason required); automatic locks cannot be unlocked (409)',
+    description: 'Requires create_movement. Locks the system set (automatic) stay: they answer 409.',
     params: movementParams,
     body: lockBody,
     responses: { 200: { description: 'Unlocked', schema: MovementResponse }, 409: { description: 'Not locked, or locked automatically' } },

@@ -9,11 +9,12 @@ export const handler = httpHandler(
   {
     capability: 'manage_flocks',
     summary: 'Update a cycle’s name, targets or notes (counters change only through movements)',
+    description: 'Requires manage_flocks. Send the ETag you read as If-Match (or `version` in the body): a stale version answers 412 (If-Match) or 409 (body).',
     params: cycleParams,
     body: updateCycleBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The updated cycle', schema: CycleResponse },
+      200: { headers: ['ETag'], description: 'The updated cycle', schema: CycleResponse },
       409: { description: 'Changed concurrently' },
       412: { description: 'If-Match does not match' },
     },

@@ -14,7 +14,7 @@ export const handler = httpHandler(
     body: updateFlockBody,
     headers: IF_MATCH,
     responses: {
-      200: { description: 'The updated flock', schema: FlockResponse },
+      200: { headers: ['ETag'], description: 'The updated flock', schema: FlockResponse },
       409: { description: 'Changed concurrently' },
       412: { description: 'If-Match does not match' },
     },

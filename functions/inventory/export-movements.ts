@@ -13,7 +13,12 @@ export const handler = httpHandler(
       `are prefixed with a single quote so spreadsheets do not run them as formulas. At most ${EXPORT_MAX_ROWS} rows: a larger export answers 400, narrow the date range.`,
     query: inventoryExportQuery,
     responses: {
-      200: { description: 'The CSV file (Content-Disposition: attachment)', contentType: 'text/csv', schema: { type: 'string' } },
+      200: {
+        headers: ['Content-Disposition', 'X-Total-Count'],
+        description: 'The CSV file (Content-Disposition: attachment)',
+        contentType: 'text/csv',
+        schema: { type: 'string' },
+      },
       404: { description: 'Unknown farm, or a farm you are not assigned to' },
     },
   },

@@ -10,6 +10,7 @@ export const handler = httpHandler(
   {
     capability: 'none',
     summary: 'One movement type’s form: {type, label, requiredFields, optionalFields, schema}',
+    description: 'Any signed-in user. The form of one movement type, as in the list of every type; an unknown type answers 404.',
     params: movementTypeParams,
     responses: { 200: { description: 'The input schema', schema: Success(InputSchemaDto) }, 404: { description: 'Unknown movement type' } },
   },

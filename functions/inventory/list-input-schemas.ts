@@ -9,6 +9,8 @@ export const handler = httpHandler(
   {
     capability: 'none',
     summary: 'Every movement type’s form: {type, label, description, requiredFields, optionalFields, schema}, keyed by type',
+    description:
+      'Any signed-in user. Everything a client needs to build the form of each movement type, including the JSON Schema its `POST …/movements` body is validated against.',
     responses: { 200: { description: 'All movement input schemas', schema: Success(Type.Record(Type.String(), InputSchemaDto)) } },
   },
   async () => ok(allInputSchemas()),

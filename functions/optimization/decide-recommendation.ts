@@ -18,7 +18,7 @@ export const decisionHandler = (decision: 'accepted' | 'dismissed') => {
       body: decideRecommendationBody,
       headers: IF_MATCH,
       responses: {
-        200: { description: `Recommendation ${decision}`, schema: RecommendationResponse },
+        200: { headers: ['ETag'], description: `Recommendation ${decision}`, schema: RecommendationResponse },
         404: { description: 'No such recommendation, or not one of yours' },
         ...IF_MATCH_RESPONSES,
         409: { description: 'Already decided, or changed concurrently' },

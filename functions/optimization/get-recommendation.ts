@@ -8,9 +8,11 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'Get one recommendation with its evidence (ETag: its version)',
+    description:
+      'Requires view_analytics. A recommendation of a farm you are not assigned to answers 404. The ETag header carries its version for a decision with If-Match.',
     params: recommendationParams,
     responses: {
-      200: { description: 'The recommendation', schema: RecommendationResponse },
+      200: { headers: ['ETag'], description: 'The recommendation', schema: RecommendationResponse },
       404: { description: 'No such recommendation, or not one of yours' },
     },
   },

@@ -11,6 +11,7 @@ const ENDPOINTS = availableGroups(routes);
 export const handler = publicHandler(
   {
     summary: 'Service metadata: name, version 2.0.0 and the base path of every endpoint group that has routes',
+    description: 'No token needed. Where to start: the base path of each endpoint group and links to the docs, this document and the health check.',
     responses: { 200: { description: 'Service metadata', schema: ServiceInfo } },
   },
   async () =>

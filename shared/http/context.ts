@@ -4,6 +4,7 @@ import type { Capability } from '../domain/capabilities.js';
 import type { UserRecord } from '../db/users.js';
 import type { Caller } from '../domain/caller.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
+import type { ResponseHeader } from './responses.js';
 
 /** What a route declares: who may call it and what it accepts. Read by the middleware and by the OpenAPI generator. */
 export type Access = 'public' | 'none' | Capability;
@@ -14,6 +15,13 @@ export interface ResponseDoc {
   schema?: unknown;
   /** Media type(s) of the body (default application/json); several when the route answers more than one kind with the same schema. */
   contentType?: string | string[];
+  /** Other media types this status answers, each with its schema (e.g. an SVG chart next to the JSON: `SVG_CHART`). */
+  alternatives?: Record<string, unknown>;
+  /**
+   * Optional headers this answer sends that the generator cannot infer (components/headers by name, e.g.
+   * `ETag`); the common ones (X-Request-Id, RateLimit*, Retry-After on 429/503, …) are added by the generator.
+   */
+  headers?: readonly ResponseHeader[];
 }
 
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {

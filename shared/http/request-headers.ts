@@ -1,10 +1,17 @@
 import type { Precondition } from '../domain/concurrency.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
 
 /** The request headers routes document in the OpenAPI document (RouteSpec.headers), described once. */
 export const IF_MATCH = { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' };
 export const IDEMPOTENCY_KEY = {
   'Idempotency-Key':
     'Makes retries safe: 1–255 visible ASCII characters; the same key and body return the first response (Idempotent-Replayed: true), another body 422',
+};
+
+/** The schema of each documented request header (by name; a header not listed here is any string). */
+export const REQUEST_HEADER_SCHEMAS: Record<string, Record<string, unknown>> = {
+  'Idempotency-Key': { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN, examples: ['8f14e45f-ceea-467f-a8f0-2b9d3c1e5a70'] },
+  'If-Match': { type: 'string', examples: ['"3"'] },
 };
 
 /** The 409 of a route that takes If-Match (the generator adds 412 for the header itself, and 422 for Idempotency-Key). */

@@ -18,6 +18,7 @@ export const svg = (document: string): HttpResponse => ({
 /** Does the request's Accept header prefer an SVG image over JSON? */
 export const wantsSvg = (headers: Record<string, string>): boolean =>
   /image\/svg\+xml/i.test(headers.accept ?? '') && !/application\/json/i.test(headers.accept ?? '');
+/** 204: no body, hence no Content-Type (the security-headers stage adds none either). */
 export const noContent = (): HttpResponse => ({ statusCode: 204, headers: {}, body: '' });
 
 export interface Page {
@@ -57,3 +58,39 @@ export function replayable(result: { created: boolean; message: string; data: un
     },
   );
 }
+
+/**
+ * The response headers the API sends, described once (OpenAPI `components/headers`). The generator
+ * declares the common ones on every response (X-Request-Id; RateLimit and RateLimit-Policy on rate-limited
+ * routes; WWW-Authenticate on 401; Retry-After on 429 and 503; ETag and Idempotent-Replayed on the
+ * successes of a route taking Idempotency-Key); a route names the others per status (`ResponseDoc.headers`).
+ */
+export const RESPONSE_HEADERS = {
+  'X-Request-Id': { description: 'Id of this request, also in the server log line: quote it when reporting a problem', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The limits this route counts against (IETF draft-ietf-httpapi-ratelimit-headers): `"<class>";q=<requests>;w=<window seconds>` per class',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'The tightest of those limits: `"<class>";r=<requests left>;t=<seconds until the window resets>`',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  'WWW-Authenticate': { description: 'The authentication scheme: `Bearer`', schema: { type: 'string', const: 'Bearer' } },
+  ETag: { description: 'The version of the returned resource (`"3"`): send it back as If-Match to change it', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key and body (nothing was written again)',
+    schema: { type: 'string', const: 'true' },
+  },
+  'Content-Disposition': { description: '`attachment; filename="…"`: the file name to save the download as', schema: { type: 'string' } },
+  'X-Total-Count': { description: 'Number of rows in the file', schema: { type: 'integer', minimum: 0 } },
+  Vary: { description: '`Accept`: the media type depends on the Accept header', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be cached (other answers are `no-store`)', schema: { type: 'string' } },
+} as const;
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/** The SVG alternative of a chart route's 200 (`Accept: image/svg+xml`, see `svg`), for its ResponseDoc. */
+export const SVG_CHART = { alternatives: { 'image/svg+xml': { type: 'string', description: 'An SVG chart' } }, headers: ['Vary'] } as const satisfies {
+  alternatives: Record<string, unknown>;
+  headers: readonly ResponseHeader[];
+};

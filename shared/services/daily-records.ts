@@ -1,9 +1,11 @@
 import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
-import { effectsOf, netChanges } from '../domain/ledger.js';
-import { checkDailyRecord, stageOf, type Stage } from '../domain/production-stage.js';
+import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
+import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
+import { latestAllowedDate } from '../domain/weights.js';
 import { dailyRecordPut, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
 import { applyLedger, type MovementRecord } from '../db/movements.js';
+import type { CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
@@ -32,14 +34,35 @@ export function toDailyRecordDto(r: DailyRecord) {
   };
 }
 
+/** Age in days of the cycle's birds on `date` (from the hatch date when known) and the production stage of that day. */
+function dayOf(cycle: CycleRecord, date: string): { ageDays: number; stage: Stage } {
+  const ageDays = Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, date));
+  return { ageDays, stage: stageOf(cycle.birdType, ageDays) };
+}
+
+/**
+ * The form of one cycle on one date (today in UTC by default): the stage of that day, the fields it
+ * requires and takes (with unit and meaning, from the stage rules the submission is checked against)
+ * and the record already saved for that date, if any.
+ */
+export async function dailyRecordForm(user: Caller, flockId: string, cycleId: string, date: string | undefined, now = new Date()) {
+  const cycle = await scopedCycle(user, flockId, cycleId);
+  const day = date ?? now.toISOString().slice(0, 10);
+  const problems = recordDateProblems(day, cycle, latestAllowedDate(now));
+  if (problems.length) throw new ValidationFailed(problems);
+  const { ageDays, stage } = dayOf(cycle, day);
+  const existing = await getDailyRecord(cycleId, day);
+  return { date: day, ageDays, stage, ...formOf(stage), existing: existing ? toDailyRecordDto(existing) : null };
+}
+
 export async function submitDailyRecord(user: Caller, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
   const cycle = await scopedCycle(user, flockId, cycleId);
   return idempotent(user.id, idempotencyKey, `daily:${cycleId}`, form, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
-    const today = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+    const today = latestAllowedDate(new Date());
     const dateProblems =
       form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
-    const stage = stageOf(cycle.birdType, Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, form.date)));
+    const { stage } = dayOf(cycle, form.date);
     const check = checkDailyRecord(form, stage);
     const problems = [
       ...(dateProblems ? [{ field: 'date', message: dateProblems }] : []),

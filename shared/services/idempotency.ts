@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
 import type { TransactItem } from '../db/client.js';
 import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
 
 /**
  * Idempotent creates: the same Idempotency-Key with the same body returns the first response
@@ -14,7 +15,7 @@ export interface IdempotentResult extends StoredResponse {
   replayed: boolean;
 }
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 function hashOf(scope: string, payload: unknown): string {
   return createHash('sha256').update(scope).update('\0').update(JSON.stringify(payload)).digest('base64url');

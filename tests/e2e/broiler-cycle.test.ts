@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOffline, type Offline } from '../support/offline.js';
 import { client } from '../support/http.js';
+import { checkedClient } from '../support/contract.js';
 
 describe('a broiler cycle over HTTP', () => {
   let api: Offline;
-  const http = client(() => api);
+  const http = checkedClient(client(() => api));
   let token: string;
   let base: string;
   let farmId: string;

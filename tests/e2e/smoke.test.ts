@@ -12,6 +12,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOffline, type Offline } from '../support/offline.js';
 import { client, type Res } from '../support/http.js';
+import { checkedClient } from '../support/contract.js';
 
 /** `{error}` and nothing else: the contract's error envelope. */
 function expectError(res: Res, status: number, error?: string | RegExp): void {
@@ -28,7 +29,7 @@ const PASSWORD = 'correct-horse-battery';
 
 describe('e2e smoke through serverless-offline', () => {
   let api: Offline;
-  const http = client(() => api);
+  const http = checkedClient(client(() => api));
   let adminToken: string;
 
   beforeAll(async () => {
@@ -326,7 +327,7 @@ describe('e2e rate limits (own offline instance and table, tiny quotas)', () => 
   // A day-long window: the fixed window cannot roll over during the test.
   const WINDOW = 86_400;
   let api: Offline;
-  const http = client(() => api);
+  const http = checkedClient(client(() => api));
 
   beforeAll(async () => {
     api = await startOffline({

@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/api.js';
+import { call as inProcessCall } from '../support/api.js';
+import { checkedCall } from '../support/contract.js';
 import { userWith } from '../support/accounts.js';
 import { day, flockWithCycle, type CycleFixture } from '../support/cycles.js';
 import { otherFarm } from '../support/farms.js';
 import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
+
+/** Every JSON response is checked against the closed schema of its operation (tests/support/contract.ts). */
+const call = checkedCall(inProcessCall);
 
 /**
  * A Ross 308 broiler cycle built over the API, checked figure by figure against the arithmetic below.

@@ -93,6 +93,117 @@ describe('daily records', () => {
   });
 });
 
+/** A value for each field a form may require (0 deaths is a value: the check is presence, not size). */
+const VALUES: Record<string, unknown> = {
+  deaths: 0,
+  feedKg: 20,
+  waterLiters: 36,
+  temperatureMinC: 30,
+  temperatureMaxC: 33,
+  humidityPct: 60,
+  eggsCollected: 100,
+};
+
+interface FormField {
+  name: string;
+  unit: string | null;
+  description: string;
+}
+
+describe('GET …/daily-records/form', () => {
+  /** The form of `date` lists exactly what the submission then requires: without any one of them 400 naming it, with only them 201. */
+  async function formMatchesSubmit(c: Awaited<ReturnType<typeof cycleOf>>, date: string, stage: string, required: string[]) {
+    const res = await call('GET', `${c.base}/daily-records/form`, { token: c.token, query: { date } });
+    expect(res.status, res.raw).toBe(200);
+    expect(res.body.data).toMatchObject({ date, stage, existing: null });
+    const fields: FormField[] = res.body.data.requiredFields;
+    expect(fields.map((f) => f.name)).toEqual(required);
+    for (const f of [...fields, ...res.body.data.optionalFields]) expect(f.description.length, f.name).toBeGreaterThan(0);
+    const optional = (res.body.data.optionalFields as FormField[]).map((f) => f.name);
+    expect(optional.filter((n) => required.includes(n))).toEqual([]);
+    expect(optional).toEqual(expect.arrayContaining(['culls', 'notes']));
+
+    const full = Object.fromEntries([['date', date], ...fields.map((f) => [f.name, VALUES[f.name]])]);
+    for (const { name } of fields) {
+      const { [name]: _left, ...without } = full;
+      const refused = await c.post('/daily-records', without);
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.details, name).toEqual([{ field: `body.${name}`, message: `is required in the ${stage} stage` }]);
+    }
+    const saved = await c.post('/daily-records', full);
+    expect(saved.status, saved.raw).toBe(201);
+    expect(saved.body.data.record).toMatchObject({ date, stage });
+    const again = await call('GET', `${c.base}/daily-records/form`, { token: c.token, query: { date } });
+    expect(again.body.data.existing).toMatchObject({ date, stage, version: 1, fields: Object.fromEntries(fields.map((f) => [f.name, VALUES[f.name]])) });
+    return res.body.data as { ageDays: number; requiredFields: FormField[]; optionalFields: FormField[] };
+  }
+
+  it('a brooding day: the six fields the submission requires, with units', async () => {
+    const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
+    await c.post('/movements', { type: 'bird_inflow', date: '2026-11-01', quantity: 1000 });
+    await c.post('/movements', { type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 800 });
+    const form = await formMatchesSubmit(c, '2026-11-03', 'brooding', ['deaths', 'feedKg', 'waterLiters', 'temperatureMinC', 'temperatureMaxC', 'humidityPct']);
+    expect(form.ageDays).toBe(2);
+    expect(Object.fromEntries(form.requiredFields.map((f) => [f.name, f.unit]))).toEqual({
+      deaths: 'birds',
+      feedKg: 'kg',
+      waterLiters: 'L',
+      temperatureMinC: '°C',
+      temperatureMaxC: '°C',
+      humidityPct: '%',
+    });
+    expect(form.optionalFields.map((f) => f.name)).not.toContain('eggsCollected');
+  });
+
+  it('a finishing day: mortality, feed, water and the maximum temperature', async () => {
+    const c = await cycleOf('broiler', '2026-10-01', '2026-10-01');
+    await c.post('/movements', { type: 'bird_inflow', date: '2026-10-01', quantity: 1000 });
+    await c.post('/movements', { type: 'feed_delivery', date: '2026-10-01', feedType: 'finisher', quantityKg: 5000 });
+    const form = await formMatchesSubmit(c, '2026-11-01', 'finishing', ['deaths', 'feedKg', 'waterLiters', 'temperatureMaxC']);
+    expect(form.ageDays).toBe(31);
+    expect(form.optionalFields.map((f) => f.name)).toEqual(expect.arrayContaining(['temperatureMinC', 'humidityPct']));
+  });
+
+  it('a laying day requires eggsCollected and offers the egg sub-counts; without a date, today (UTC)', async () => {
+    const c = await cycleOf('layer', '2026-01-01', '2026-06-01');
+    await c.post('/movements', { type: 'bird_inflow', date: '2026-06-01', quantity: 500 });
+    await c.post('/movements', { type: 'feed_delivery', date: '2026-06-01', feedType: 'layer mash', quantityKg: 5000 });
+    const form = await formMatchesSubmit(c, '2026-11-02', 'laying', ['deaths', 'feedKg', 'waterLiters', 'eggsCollected']);
+    expect(form.optionalFields.map((f) => f.name)).toEqual(expect.arrayContaining(['eggsCracked', 'eggsDirty']));
+    const today = await call('GET', `${c.base}/daily-records/form`, { token: c.token });
+    expect(today.status).toBe(200);
+    expect(today.body.data.date).toBe(new Date().toISOString().slice(0, 10));
+  });
+
+  it('a schema-valid, complete form before any feed delivery is the documented 409, writing nothing', async () => {
+    const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
+    await c.post('/movements', { type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    const res = await c.post('/daily-records', { date: '2026-11-02', deaths: 0, feedKg: 5, waterLiters: 9, ...brooding });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^No feed in stock on farm .*; record a feed_delivery first$/);
+    expect((await call('GET', `${c.base}/daily-records/form`, { token: c.token, query: { date: '2026-11-02' } })).body.data.existing).toBeNull();
+  });
+
+  it('400 naming query.date for a date outside the cycle or malformed; 404 for another farm’s cycle', async () => {
+    const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
+    const form = (date: string, token = c.token) => call('GET', `${c.base}/daily-records/form`, { token, query: { date } });
+    const before = await form('2026-10-31');
+    expect(before.status).toBe(400);
+    expect(before.body.details).toEqual([{ field: 'query.date', message: "must not be before the cycle's start date 2026-11-01" }]);
+    const future = await form('2099-01-01');
+    expect(future.status).toBe(400);
+    expect(future.body.details).toEqual([{ field: 'query.date', message: 'must not be in the future' }]);
+    const malformed = await form('2026-13-01');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.details.map((d: { field: string }) => d.field)).toEqual(['query.date']);
+
+    const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Form stranger farm')] });
+    const hidden = await form('2026-11-02', stranger.token);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual({ error: expect.any(String) });
+  });
+});
+
 describe('POST /api/v2/analytics/validate-daily-data', () => {
   it('reports what a stage requires and what is missing, without saving', async () => {
     const { token } = await userWith({ role: 'veterinarian' });
@@ -117,6 +228,15 @@ describe('POST /api/v2/analytics/validate-daily-data', () => {
     expect(missing.body.data.warnings).toEqual(['water:feed ratio 3.00 is outside the normal 1.6–2.0']);
   });
 
+  it('warns (never refuses) about form fields the stage does not take', async () => {
+    const { token } = await userWith({ role: 'veterinarian' });
+    const res = await call('POST', '/api/v2/analytics/validate-daily-data', {
+      token,
+      body: { dailyRecord: 'r2', productionStage: 'finishing', deaths: 1, feedKg: 100, waterLiters: 180, temperatureMaxC: 27, eggsCollected: 4, barn: 'B2' },
+    });
+    expect(res.body.data).toMatchObject({ valid: true, missingFields: [], warnings: ['eggsCollected is not part of the finishing form'] });
+  });
+
   it('400 with details for a malformed body; 403 without edit_analytics', async () => {
     const { token } = await userWith({ role: 'veterinarian' });
     const bad = await call('POST', '/api/v2/analytics/validate-daily-data', { token, body: { dailyRecord: 5, productionStage: 'hatching' } });
@@ -139,6 +259,7 @@ describe('daily records of another farm', () => {
       ['POST', `${c.base}/daily-records`, { date: '2026-11-02', deaths: 50, feedKg: 0, waterLiters: 10, ...brooding }],
       ['GET', `${c.base}/daily-records`, undefined],
       ['GET', `${c.base}/daily-records/2026-11-02`, undefined],
+      ['GET', `${c.base}/daily-records/form`, undefined],
     ] as const) {
       const res = await call(method, path, { token: stranger.token, body });
       expect(res.status, `${method} ${path}`).toBe(404);

@@ -1,10 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ulid } from 'ulidx';
-import { call } from '../support/api.js';
+import { call as inProcessCall } from '../support/api.js';
+import { checkedCall } from '../support/contract.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { day } from '../support/cycles.js';
 import { otherFarm } from '../support/farms.js';
 import { dbCalls, resetDbCalls, totalDbCalls } from '../../shared/db/client.js';
+
+/** Every JSON response is checked against the closed schema of its operation (tests/support/contract.ts). */
+const call = checkedCall(inProcessCall);
 
 /**
  * Flock analytics over the API, on a farm of its own (today = day 0; no hatch dates, so age counts from

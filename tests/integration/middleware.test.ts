@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildEvent, call } from '../support/api.js';
-import { adminLogin } from '../support/accounts.js';
+import { buildEvent, call, handlerFor, matchRoute } from '../support/api.js';
+import { adminLogin, userWith } from '../support/accounts.js';
 import { httpHandler, publicHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { dbCalls, resetDbCalls, totalDbCalls } from '../../shared/db/client.js';
@@ -21,7 +21,16 @@ describe('request parsing', () => {
     expect(big.body).toEqual({ error: 'Request body exceeds 102400 bytes' });
     const form = await call('POST', '/api/v1/auth/login', { rawBody: 'email=a&password=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(415);
-    expect(form.body.error).toMatch(/Content-Type must be application\/json/);
+    expect(form.body).toEqual({ error: 'Content-Type must be application/json (or absent), got "application/x-www-form-urlencoded"' });
+  });
+
+  it('a body without a Content-Type is read as JSON (`curl -d` without `-H`)', async () => {
+    const { route, params } = matchRoute('POST', '/api/v1/auth/login');
+    const event = buildEvent('POST', '/api/v1/auth/login', route.path, params, { body: { email: 5, password: 'x' } });
+    delete event.headers['Content-Type'];
+    const res = await (await handlerFor(route.file))(event, context);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).details).toEqual([{ field: 'body.email', message: 'must be string' }]);
   });
 
   it('a JSON body that is not an object, and wrong types, are validation errors naming the field', async () => {
@@ -59,6 +68,18 @@ describe('request parsing', () => {
     const unknownQuery = await call('GET', '/api/v1/admin/capabilities', { token, query: { debug: '1' } });
     expect(unknownQuery.status).toBe(400);
     expect(unknownQuery.body.details).toEqual([{ field: 'query.debug', message: 'is not allowed' }]);
+  });
+});
+
+describe('responses', () => {
+  it('a 204 has no body and no Content-Type (but the common headers)', async () => {
+    const admin = await adminLogin();
+    const { id } = await userWith();
+    const res = await call('DELETE', `/api/v1/admin/users/${id}`, { token: admin });
+    expect(res.status).toBe(204);
+    expect(res.raw).toBe('');
+    expect(Object.keys(res.headers).map((h) => h.toLowerCase())).not.toContain('content-type');
+    expect(res.headers['X-Request-Id']).toBeTruthy();
   });
 });
 

@@ -3,7 +3,8 @@
  * checks every response against the OpenAPI document:
  * - never a 5xx;
  * - every status is one the operation documents, and the body matches the documented schema for it
- *   (success bodies and error bodies), in the documented media type;
+ *   (success bodies and error bodies), in the documented media type, with every object of the schema
+ *   closed (a field the document does not declare fails);
  * - an invalid request is refused (4xx) with the error envelope `{error[, details]}`; a request invalid
  *   only by its schema gets 400 with `details`; no token → 401; a missing capability → 403;
  * - a refused request (4xx) wrote nothing but rate-limit counters (`RATE#…`, `METRICS#RATE_LIMITED`) and, on operations that
@@ -37,6 +38,7 @@ import {
   type Pools,
 } from './openapi-requests.js';
 import { KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
+import { contractChecker, type ContractChecker } from '../support/contract.js';
 
 // The fuzzer sends thousands of requests, some as the same account: lift the per-client limiters so they
 // never answer for the request under test (call() already uses a random client IP per request). Read by
@@ -84,6 +86,8 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString
 export interface World {
   doc: Json;
   validators: DocValidators;
+  /** Response bodies are checked against closed copies of the document's schemas (tests/support/contract.ts). */
+  contract: ContractChecker;
   admin: Session;
   low: Session[];
   pools: Pools;
@@ -190,6 +194,7 @@ export async function setUpWorld(doc: Json): Promise<World> {
   const world: World = {
     doc,
     validators: new DocValidators(doc),
+    contract: contractChecker(doc),
     admin,
     low,
     pools: { records: [], values: {} },
@@ -333,7 +338,8 @@ function check(
     fail('documented-content', `${s} answered ${media || 'no content type'}, documented ${Object.keys(content).join(', ')}`);
   const schema = content[media]?.schema as Json | undefined;
   if (schema && media.endsWith('json')) {
-    const errs = res.body === undefined ? ['body is not JSON'] : world.validators.errors(schema, res.body);
+    // Every object closed: a field the API returns but the document does not declare is a violation.
+    const errs = res.body === undefined ? ['body is not JSON'] : world.contract.operationErrors(op.method, op.path, s, media, res.body);
     if (errs.length)
       fail(
         s < 400 ? 'success-schema' : 'error-schema',

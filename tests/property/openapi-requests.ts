@@ -162,12 +162,21 @@ export class DocValidators {
   }
 }
 
-/** `#/components/...` references made absolute against the registered document. */
+/**
+ * `#/components/...` references made absolute against the registered document; a discriminator without
+ * its `mapping` (ajv reads the `const` of each `$ref`'d member itself and refuses a mapping).
+ */
 function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi-doc${v}` : rebase(v);
+  for (const [k, v] of Object.entries(node as Json))
+    out[k] =
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/')
+        ? `openapi-doc${v}`
+        : k === 'discriminator' && v && typeof v === 'object' && 'mapping' in v
+          ? { propertyName: (v as Json).propertyName }
+          : rebase(v);
   return out;
 }
 

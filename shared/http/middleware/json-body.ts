@@ -24,7 +24,7 @@ export function jsonBody(): MiddlewareObj {
     if (bytes > max) throw new PayloadTooLarge(`Request body exceeds ${max} bytes`);
     const type = (state.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
-      throw new UnsupportedMediaType(`Content-Type must be application/json, got "${type.slice(0, 100)}"`);
+      throw new UnsupportedMediaType(`Content-Type must be application/json (or absent), got "${type.slice(0, 100)}"`);
     }
     const raw = request.event.body;
     try {
