@@ -5,6 +5,9 @@ import { BIRD_TYPES, CONFIDENCES, PHASES, WEIGHT_METHODS } from './vocabulary.js
 import { WeightDto } from './weights.js';
 import { CalendarDate } from './flocks.js';
 import { MOVEMENT_CATALOGUE, MovementDto } from './movements.js';
+import { Assumptions, DatedFigureDto, FigureDto, figureProperties } from './figures.js';
+
+export { DatedFigureDto, FigureDto };
 
 /**
  * Analytics V2 (`/api/v2/analytics`): the interface contract's writes (egg production, water readings,
@@ -193,21 +196,9 @@ const Int = Type.Integer();
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableDate = Type.Union([CalendarDate, Type.Null()]);
-const Assumptions = Type.Array(Type.String(), { description: 'Fallbacks (analytics config) that stood in for missing inputs' });
 /** A map from a free key (a cause of death, a feed type, an issue kind…) to a number. */
 const Counts = (description: string) => Type.Record(Type.String(), Type.Number(), { description });
 
-const figureProperties = {
-  value: Type.Union([Type.Number(), Type.Null()], { description: 'The figure, rounded; null when it cannot be computed (see `reason`)' }),
-  unit: Type.String(),
-  reason: Type.Optional(Type.String({ description: 'Why the value is null' })),
-  assumptions: Type.Optional(Assumptions),
-};
-/** A KPI: `{value, unit}`, or `{value: null, unit, reason}`; `assumptions` when a fallback stood in. Defined once, used by every KPI. */
-export const FigureDto = Type.Object(figureProperties, {
-  $id: 'Figure',
-  description: 'A KPI: `{value, unit}`, or `{value: null, unit, reason}`; `assumptions` names the fallbacks that stood in',
-});
 export const WeightFigureDto = Type.Object(
   {
     ...figureProperties,
@@ -216,7 +207,6 @@ export const WeightFigureDto = Type.Object(
   },
   { $id: 'WeightFigure', description: 'A body weight Figure (g) with its date and where it came from' },
 );
-export const DatedFigureDto = Type.Object({ ...figureProperties, date: NullableDate }, { $id: 'DatedFigure', description: 'A Figure measured on a date' });
 
 export const AnalyticsCycleHeader = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { BIRD_TYPES, CalendarDate } from './flocks.js';
+import { FigureDto } from './figures.js';
 
 export const cycleParams = Type.Object(
   { flockId: UlidOf('Id of the flock'), cycleId: UlidOf('Id of the cycle (one placement of the flock)') },
@@ -44,7 +45,6 @@ export type CloseCycleBody = Static<typeof closeCycleBody>;
 export const listCyclesQuery = Type.Object({ ...pageQueryProperties }, { additionalProperties: false, $id: 'ListCyclesQuery' });
 export type ListCyclesQuery = Static<typeof listCyclesQuery>;
 
-const Kpi = Type.Union([Type.Number(), Type.Null()]);
 export const CycleSummaryDto = Type.Object(
   {
     id: Ulid,
@@ -76,12 +76,13 @@ export const CycleSummaryDto = Type.Object(
     vaccinations: Type.Integer(),
     movementCount: Type.Integer(),
     latestWeight: Type.Union([Type.Object({ date: CalendarDate, grams: Type.Number() }), Type.Null()]),
-    kpis: Type.Object({
-      mortalityPct: Kpi,
-      livabilityPct: Kpi,
-      fcr: Kpi,
-      notes: Type.Array(Type.String(), { description: 'Why a KPI is null' }),
-    }),
+    kpis: Type.Object(
+      { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, epef: FigureDto },
+      {
+        description:
+          'The headline KPIs from the running counters, each a Figure with the same unit and rounding as the flock analytics and `/api/v2/analytics` (docs/analytics.md § Figures)',
+      },
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     version: Type.Integer(),

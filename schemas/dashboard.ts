@@ -1,6 +1,7 @@
 import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
+import { FigureDto } from './figures.js';
 import { BIRD_TYPES, type Role } from './vocabulary.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
@@ -21,7 +22,6 @@ export type DashboardQuery = Static<typeof dashboardQuery>;
 
 const Int = Type.Integer();
 const Num = Type.Number();
-const NullableNum = Type.Union([Type.Number(), Type.Null()]);
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 const Day = Type.String({ format: 'date', description: 'Calendar date YYYY-MM-DD' });
 const Summary = <P extends TProperties>(role: Role, properties: P, description: string) =>
@@ -30,7 +30,13 @@ const Summary = <P extends TProperties>(role: Role, properties: P, description: 
     { $id: `${role[0]!.toUpperCase()}${role.slice(1)}Dashboard`, description },
   );
 
-/** A day’s figures of one flock (today or yesterday, from its rollup). */
+/**
+ * The headline KPIs of a flock's cycle, the same Figures as the cycle summary (`kpis` of CycleSummary);
+ * a flock without an active cycle has every value null with the reason.
+ */
+const headlineKpis = { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, epef: FigureDto };
+
+/** A day’s counts of one flock (today or yesterday, from its rollup): plain numbers, the unit in the name. */
 export const DayFiguresDto = Type.Object({ deaths: Num, culls: Num, feedKg: Num, waterLiters: Num, eggsCollected: Num });
 const LatestWeight = Type.Union([Type.Object({ date: Day, grams: Num }), Type.Null()]);
 
@@ -43,9 +49,7 @@ export const FlockCardDto = Type.Object(
     cycleId: Type.Union([Ulid, Type.Null()]),
     ageDays: NullableInt,
     birdsAlive: Num,
-    mortalityPct: NullableNum,
-    livabilityPct: NullableNum,
-    fcr: NullableNum,
+    ...headlineKpis,
     latestWeight: LatestWeight,
     today: DayFiguresDto,
     yesterday: DayFiguresDto,
@@ -157,7 +161,7 @@ export const VeterinarianDashboardDto = Summary(
         name: Type.String(),
         ageDays: NullableInt,
         birdsAlive: Num,
-        mortalityPct: NullableNum,
+        mortalityPct: FigureDto,
         deathsToday: Num,
         deathsYesterday: Num,
       }),
@@ -177,9 +181,7 @@ export const ViewerDashboardDto = Summary(
         birdType: StringEnum(BIRD_TYPES),
         ageDays: NullableInt,
         birdsAlive: Num,
-        mortalityPct: NullableNum,
-        livabilityPct: NullableNum,
-        fcr: NullableNum,
+        ...headlineKpis,
         latestWeight: LatestWeight,
       }),
     ),

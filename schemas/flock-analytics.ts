@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum, Success, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { FigureDto } from './analytics.js';
+import { DatedFigureDto, FigureDto } from './figures.js';
 import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS } from './vocabulary.js';
 
 /**
@@ -64,8 +64,6 @@ export type FlockRankingQuery = Static<typeof flockRankingQuery>;
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(s: T) => Type.Union([s, Type.Null()]);
 const BETTER = ['higher', 'lower'] as const;
 
-const DatedFigureDto = Type.Object({ ...FigureDto.properties, date: Nullable(CalendarDate) }, { description: 'A Figure with the date it was measured' });
-
 export const FlockKpisDto = Type.Object(
   {
     birdsHoused: FigureDto,
@@ -115,8 +113,9 @@ const CycleHeadDto = Type.Object(
 );
 
 const KpiChangeDto = Type.Object({
-  previous: Nullable(Type.Number()),
-  delta: Nullable(Type.Number({ description: 'This cycle − the previous one' })),
+  previous: Nullable(Type.Number({ description: 'The previous cycle’s value, in `unit` (its Figure, with the reason when null, is in that cycle’s `kpis`)' })),
+  delta: Nullable(Type.Number({ description: 'This cycle − the previous one, in `unit` (percentage points for a % KPI)' })),
+  unit: Type.String({ description: 'The KPI’s unit' }),
   improved: Nullable(
     Type.Boolean({ description: 'For the better (higher or lower per the catalogue); false when unchanged; null without a direction or a delta' }),
   ),
@@ -142,7 +141,7 @@ export const FlockHistoryResponse = Success(
       }),
       { description: 'Every cycle of the flock, oldest first' },
     ),
-    best: perKpi(Type.Object({ cycleId: Ulid, value: Type.Number() }), 'The flock’s best cycle per rankable KPI (null when no cycle has a value)'),
+    best: perKpi(Type.Object({ cycleId: Ulid, figure: FigureDto }), 'The flock’s best cycle per rankable KPI (null when no cycle has a value)'),
   }),
 );
 
@@ -161,7 +160,7 @@ export const CompareFlocksResponse = Success(
       }),
     ),
     best: perKpi(
-      Type.Object({ item: Type.Integer({ description: 'Index in items' }), key: Type.String(), flockId: Ulid, cycleId: Nullable(Ulid), value: Type.Number() }),
+      Type.Object({ item: Type.Integer({ description: 'Index in items' }), key: Type.String(), flockId: Ulid, cycleId: Nullable(Ulid), figure: FigureDto }),
       'The best item per rankable KPI (the first of equals; null when no item has a value)',
     ),
   }),
@@ -193,12 +192,9 @@ export const FlockRankingResponse = Success(
         flock: FlockHeadDto,
         cycle: Nullable(CycleHeadDto),
         selectedBy: StringEnum(['active_cycle', 'latest_cycle', 'none'] as const),
-        value: Nullable(Type.Number()),
-        unit: Type.String(),
-        reason: Type.Optional(Type.String({ description: 'Why the value is null' })),
-        assumptions: Type.Optional(Type.Array(Type.String())),
+        figure: FigureDto,
       }),
-      { description: 'Best first; flocks without a value last (by name), with the reason' },
+      { description: 'Best first; flocks without a value last (by name), the Figure saying why' },
     ),
   }),
 );

@@ -145,7 +145,8 @@ export const updateMovementBody = Type.Object(
     minProperties: 1,
     maxProperties: 40,
     $id: 'UpdateMovementBody',
-    description: 'Any fields of the movement’s own type (see its input schema); null removes an optional field. The type cannot change.',
+    description:
+      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate) are accepted when unchanged and refused (400 naming the field) when different.',
   },
 );
 export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
@@ -185,46 +186,45 @@ export const listMovementsQuery = Type.Object(
 );
 export type ListMovementsQuery = Static<typeof listMovementsQuery>;
 
-/** Fields the services add to those recorded: links between the two sides of a transfer, the daily record a movement came from. */
+/**
+ * Fields the services add to those recorded: links between the two sides of a transfer, the daily record a
+ * movement came from. A PATCH takes them back unchanged and refuses a different value (`updateMovementBody`).
+ */
+export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate'] as const;
 const ADDED_FIELDS = {
-  transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer' })),
-  counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle' })),
-  counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement' })),
-  dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from' })),
-};
+  transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer (set by the service)' })),
+  counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle (set by the service)' })),
+  counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement (set by the service)' })),
+  dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from (set by the service)' })),
+} satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;
 const MovementLock = Type.Union([
   Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),
   Type.Null(),
 ]);
+/** What the API says about a movement besides its fields: `type` and `date` are written too, the others are read-only. */
+const HEAD = { id: Ulid, flockId: Ulid, cycleId: Ulid, farmId: Type.String() };
+const TAIL = { lock: MovementLock, createdAt: Timestamp, createdBy: Type.String(), updatedAt: Timestamp, version: Type.Integer() };
+/** The metadata no PATCH may carry, whatever its value (mass-assignment guard: the service refuses it, naming each); `version` is the expected version. */
+export const READ_ONLY_MOVEMENT_FIELDS = [...Object.keys(HEAD), ...Object.keys(TAIL).filter((k) => k !== 'version')];
+/** Every name of the metadata: no field of the catalogue or of the service may use one (tests/unit/movement-shape.test.ts). */
+export const MOVEMENT_METADATA = [...Object.keys(HEAD), 'type', 'date', ...Object.keys(TAIL)];
+/**
+ * A movement as answered, flat: the metadata and, at the same level, the type's fields (required as the
+ * catalogue says) and the service's fields. The same names as a write, so what is read can be sent back.
+ */
 const movementDtoOf = (m: MovementEntry) => {
   const { type: _type, date: _date, ...recorded } = m.schema.properties as TProperties;
   return Type.Object(
-    {
-      id: Ulid,
-      flockId: Ulid,
-      cycleId: Ulid,
-      farmId: Type.String(),
-      type: Type.Literal(m.type),
-      date: CalendarDate,
-      fields: Type.Object({ ...recorded, ...ADDED_FIELDS }, { description: `The fields recorded for ${m.type}` }),
-      lock: MovementLock,
-      createdAt: Timestamp,
-      createdBy: Type.String(),
-      updatedAt: Timestamp,
-      version: Type.Integer(),
-    },
+    { ...HEAD, type: Type.Literal(m.type), date: CalendarDate, ...recorded, ...ADDED_FIELDS, ...TAIL },
     { $id: `${m.type.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}MovementRecord`, description: m.description },
   );
 };
 const MOVEMENT_DTOS = MOVEMENT_CATALOGUE.map(movementDtoOf);
-/** A movement as answered: one shape per type (its recorded fields typed), told apart by `type`. */
+/** A movement as answered: one flat shape per type, told apart by `type` (the document's generator adds `discriminator.mapping`). */
 export const MovementDto = Type.Unsafe<Static<(typeof MOVEMENT_DTOS)[number]>>({
   $id: 'Movement',
   oneOf: MOVEMENT_DTOS,
-  discriminator: {
-    propertyName: 'type',
-    mapping: Object.fromEntries(MOVEMENT_DTOS.map((d, i) => [MOVEMENT_CATALOGUE[i]!.type, `#/components/schemas/${d.$id}`])),
-  },
+  discriminator: { propertyName: 'type' },
 });
 export const MovementResponse = Success(MovementDto);
 export const MovementListResponse = ListOf(MovementDto);

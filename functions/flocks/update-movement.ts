@@ -10,7 +10,10 @@ export const handler = httpHandler(
     capability: 'create_movement',
     summary: 'Correct an unlocked movement (its type stays); balances are re-checked on the net change',
     description:
-      'Requires create_movement. Send only the fields to change; send the ETag you read as If-Match (or `version` in the body). A locked movement answers 409.',
+      'Requires create_movement. Send the fields to change, or the movement as you read it (GET) with your changes: a movement is read and written with the same flat fields. ' +
+      'What may be sent back: `type`, `date`, the fields of the type (null removes an optional one), `version` (the expected version) and the fields the service sets (`transferId`, `counterpartCycleId`, `counterpartMovementId`, `dailyRecordDate`); ' +
+      '`type` and the service’s fields only unchanged (a different value is a 400 naming it). The read-only metadata (`id`, `flockId`, `cycleId`, `farmId`, `lock`, `createdAt`, `createdBy`, `updatedAt`) must be left out: it is refused (400 naming each). ' +
+      'Send the ETag you read as If-Match (or `version` in the body). A locked movement, a transfer or a movement written by a daily record answers 409.',
     params: movementParams,
     body: updateMovementBody,
     headers: IF_MATCH,

@@ -43,7 +43,8 @@ const pascal = (s: string) => s.replace(/(?:^|[_\-\s]+)(\w)/g, (_m, c: string) =
 /**
  * A `oneOf` with a `discriminator` selects its member by `$ref` (OpenAPI): inline members whose
  * discriminating property is a `const` move to components as `<Value><Stem>` (`bird_inflow` of
- * `CreateMovementBody` → `BirdInflowMovement`), with a `discriminator.mapping` from each value to its member.
+ * `CreateMovementBody` → `BirdInflowMovement`), with a `discriminator.mapping` from each value to its member;
+ * a member that has its own `$id` (already a component, e.g. `FeedDeliveryMovementRecord`) is mapped as it is.
  * The validators keep the inline schema (AJV's discriminator needs no mapping).
  */
 function liftDiscriminated(id: string, schema: Json, components: Json): Json {
@@ -51,9 +52,16 @@ function liftDiscriminated(id: string, schema: Json, components: Json): Json {
   if (!property || !Array.isArray(schema.oneOf)) return schema;
   const stem = id.replace(/^Create|Body$/g, '');
   const mapping: Record<string, string> = {};
+  const constOf = (member: Json) => ((member.properties as Record<string, Json> | undefined)?.[property] as Json | undefined)?.const;
   const oneOf = (schema.oneOf as Json[]).map((member) => {
-    const value = ((member.properties as Record<string, Json> | undefined)?.[property] as Json | undefined)?.const;
-    if (typeof value !== 'string' || member.$ref) return member;
+    if (typeof member.$ref === 'string') {
+      // a member with its own $id, already lifted: mapped to its component
+      const value = constOf((components[member.$ref.replace('#/components/schemas/', '')] ?? {}) as Json);
+      if (typeof value === 'string') mapping[value] = member.$ref;
+      return member;
+    }
+    const value = constOf(member);
+    if (typeof value !== 'string') return member;
     const name = `${pascal(value)}${stem}`;
     components[name] ??= member;
     mapping[value] = `#/components/schemas/${name}`;

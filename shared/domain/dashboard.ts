@@ -5,7 +5,8 @@
  */
 import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
 import type { DayTotals } from './analytics/inputs.js';
-import { ageDays, cycleKpis, type CycleCounters } from './cycle-summary.js';
+import { ageDays, type CycleCounters } from './cycle-summary.js';
+import { headlineKpis } from './flock-analytics.js';
 import { round, type BirdType } from './weights.js';
 
 export interface FlockToday {
@@ -59,17 +60,15 @@ const aliveAtStartOf = (aliveNow: number, d: DayTotals | null) =>
 
 export function flockCard(f: FlockToday, today: string) {
   const c = f.cycle;
-  const kpis = c ? cycleKpis(c, c.latestWeight) : null;
+  const date = new Date(`${today}T12:00:00Z`);
   return {
     flockId: f.flock.id,
     name: f.flock.name,
     birdType: f.flock.birdType,
     cycleId: c?.id ?? null,
-    ageDays: c ? ageDays(c.hatchDate, c.startDate, c.endDate, new Date(`${today}T12:00:00Z`)) : null,
+    ageDays: c ? ageDays(c.hatchDate, c.startDate, c.endDate, date) : null,
     birdsAlive: c?.alive ?? 0,
-    mortalityPct: kpis?.mortalityPct ?? null,
-    livabilityPct: kpis?.livabilityPct ?? null,
-    fcr: kpis?.fcr ?? null,
+    ...headlineKpis(c && { ...c, birdType: f.flock.birdType }, date),
     latestWeight: c?.latestWeight ?? null,
     today: dayFigures(f.today),
     yesterday: dayFigures(f.yesterday),

@@ -22,11 +22,11 @@
  */
 import { ageDays as cycleAgeDays, daysBetween, type CycleCounters } from './cycle-summary.js';
 import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';
-import { figure, fmt, missing } from './analytics/figures.js';
+import { figure, fmt, missing, plainFigure } from './analytics/figures.js';
 import type { Figure } from './analytics/inputs.js';
 import { livabilityPct, mortalityPct } from './analytics/kpis/birds.js';
 import { epefOf, fcrOf } from './analytics/kpis/broiler.js';
-import { isLayingType } from './analytics/kpis/context.js';
+import { INDEX, isLayingType } from './analytics/kpis/context.js';
 import { waterFeedRatio } from './analytics/kpis/feed-water.js';
 import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS, type RankableKpi } from '../../schemas/vocabulary.js';
 import type { DatedFigure } from './analytics/kpis/types.js';
@@ -145,22 +145,22 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
   const livRaw = housed > 0 ? ((c.alive + c.sold + c.transferredOut) / housed) * 100 : null;
   if (!broiler) {
     fcr = missing('kg/kg', BROILERS_ONLY);
-    epef = missing('', BROILERS_ONLY);
+    epef = missing(INDEX, BROILERS_ONLY);
   } else if (housed === 0) {
     fcr = missing('kg/kg', NO_BIRDS);
-    epef = missing('', NO_BIRDS);
+    epef = missing(INDEX, NO_BIRDS);
   } else {
     const shipped = c.sold + c.transferredOut;
     const birds = c.alive > 0 ? c.alive : shipped;
     if (birds === 0) {
       fcr = missing('kg/kg', NO_LIVE_BIRDS);
-      epef = missing('', NO_LIVE_BIRDS);
+      epef = missing(INDEX, NO_LIVE_BIRDS);
     } else {
       const depleted = c.alive > 0 ? [] : [`depleted: the ${shipped} birds shipped alive stand for the birds alive`];
       fcr = fcrOf(feed, birds, w?.grams ?? null, avgWeight, [...stale, ...depleted]);
-      if (fcr.value === null || !w) epef = missing('', fcr.reason!);
-      else if (age <= 0) epef = missing('', 'EPEF needs an age above 0 days');
-      else epef = figure(epefOf(livRaw!, w.grams, age, feed / ((birds * w.grams) / 1000)), '', 0, fcr.assumptions);
+      if (fcr.value === null || !w) epef = missing(INDEX, fcr.reason!);
+      else if (age <= 0) epef = missing(INDEX, 'EPEF needs an age above 0 days');
+      else epef = figure(epefOf(livRaw!, w.grams, age, feed / ((birds * w.grams) / 1000)), INDEX, 0, fcr.assumptions);
     }
   }
 
@@ -202,6 +202,17 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
   };
 }
 
+/** The KPIs the cycle summary (GET …/cycles/{cycleId}) and the dashboard's flock cards show: the same Figures as above. */
+export const HEADLINE_KPIS = ['mortalityPct', 'livabilityPct', 'fcr', 'epef'] as const;
+export type HeadlineKpis = Pick<CycleSummaryKpis, (typeof HEADLINE_KPIS)[number]>;
+
+const headlineOf = (k: CycleSummaryKpis): HeadlineKpis => ({ mortalityPct: k.mortalityPct, livabilityPct: k.livabilityPct, fcr: k.fcr, epef: k.epef });
+
+/** The headline KPIs of a cycle record (the breed is not needed: it only gives ADG its placement weight); without a cycle, why. */
+export function headlineKpis(c: CycleSummaryInput | null, today: Date, noCycle = 'no active cycle'): HeadlineKpis {
+  return headlineOf(c ? cycleSummaryKpis(c, { birdType: c.birdType, breed: null, hatchDate: c.hatchDate }, today) : noKpis(noCycle));
+}
+
 /** Every KPI null with the same reason (an item without a cycle). */
 export function noKpis(reason: string): CycleSummaryKpis {
   const m = (unit: string) => missing(unit, reason);
@@ -215,7 +226,7 @@ export function noKpis(reason: string): CycleSummaryKpis {
     avgWeight: { ...m('g'), date: null },
     ageDays: m('days'),
     adg: m('g/day'),
-    epef: m(''),
+    epef: m(INDEX),
     eggsCollected: m('eggs'),
     henHousedEggs: m('eggs/hen'),
     feedPerEgg: m('g/egg'),
@@ -259,7 +270,7 @@ export const KPI_CATALOGUE = [
   },
   {
     name: 'epef',
-    unit: '',
+    unit: INDEX,
     better: 'higher',
     birdTypes: ['broiler'],
     description: 'European Production Efficiency Factor: livability % × weight kg × 100 ÷ (age days × FCR)',
@@ -302,6 +313,8 @@ export interface KpiChange {
   previous: number | null;
   /** This cycle's value − the previous cycle's (rounded values), null when either is missing. */
   delta: number | null;
+  /** The KPI's unit, which `previous` and `delta` are in (for a % KPI the delta is in percentage points). */
+  unit: string;
   /** Whether the change is for the better (catalogue direction); null without a direction or a delta; false when unchanged. */
   improved: boolean | null;
 }
@@ -314,14 +327,15 @@ export function changesBetween(prev: CycleSummaryKpis, cur: CycleSummaryKpis): R
     const b = cur[name].value;
     const delta = a === null || b === null ? null : round(b - a, 3) + 0;
     const better = DIRECTION[name];
-    out[name] = { previous: a, delta, improved: delta === null || !better ? null : delta === 0 ? false : beats(better, b!, a!) };
+    out[name] = { previous: a, delta, unit: cur[name].unit, improved: delta === null || !better ? null : delta === 0 ? false : beats(better, b!, a!) };
   }
   return out;
 }
 
 export interface Best<K> {
   key: K;
-  value: number;
+  /** The best entry's Figure (its value is never null). */
+  figure: Figure;
 }
 
 /** Per catalogue KPI, the entry with the best value (the first of equals), or null when none has one. */
@@ -330,8 +344,8 @@ export function bestPerKpi<K>(entries: ReadonlyArray<{ key: K; kpis: CycleSummar
   for (const def of KPI_CATALOGUE) {
     let best: Best<K> | null = null;
     for (const e of entries) {
-      const v = e.kpis[def.name].value;
-      if (v !== null && (best === null || beats(def.better, v, best.value))) best = { key: e.key, value: v };
+      const f = e.kpis[def.name];
+      if (f.value !== null && (best === null || beats(def.better, f.value, best.figure.value!))) best = { key: e.key, figure: plainFigure(f) };
     }
     out[def.name] = best;
   }

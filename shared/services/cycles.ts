@@ -2,7 +2,8 @@ import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { ZERO_COUNTERS, ageDays, cycleKpis } from '../domain/cycle-summary.js';
+import { ZERO_COUNTERS, ageDays } from '../domain/cycle-summary.js';
+import { headlineKpis } from '../domain/flock-analytics.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
@@ -45,7 +46,7 @@ export function toCycleDto(c: CycleRecord, now = new Date()) {
     vaccinations: c.vaccinations,
     movementCount: c.movementCount,
     latestWeight: c.latestWeight,
-    kpis: cycleKpis(c, c.latestWeight),
+    kpis: headlineKpis(c, now),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     version: c.version,

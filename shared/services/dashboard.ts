@@ -92,7 +92,7 @@ async function viewerSummary(farmId: string, now: Date) {
     date: v.today,
     farmId,
     totals: totalsOf(v.cards),
-    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, latestWeight }) => ({
+    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight }) => ({
       flockId,
       name,
       birdType,
@@ -101,6 +101,7 @@ async function viewerSummary(farmId: string, now: Date) {
       mortalityPct,
       livabilityPct,
       fcr,
+      epef,
       latestWeight,
     })),
   };

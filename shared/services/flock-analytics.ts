@@ -1,5 +1,6 @@
 import { canAccessFarm } from '../domain/farm-access.js';
 import { ageDays } from '../domain/cycle-summary.js';
+import { plainFigure } from '../domain/analytics/figures.js';
 import {
   KPI_CATALOGUE,
   bestPerKpi,
@@ -83,7 +84,7 @@ export async function flockHistory(user: Caller, flockId: string, now = new Date
       kpis: e.kpis,
       changes: i === 0 ? null : changesBetween(withKpis[i - 1]!.kpis, e.kpis),
     })),
-    best: Object.fromEntries(Object.entries(best).map(([kpi, b]) => [kpi, b && { cycleId: b.key, value: b.value }])),
+    best: Object.fromEntries(Object.entries(best).map(([kpi, b]) => [kpi, b && { cycleId: b.key, figure: b.figure }])),
   };
 }
 
@@ -161,7 +162,7 @@ export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now
     best: Object.fromEntries(
       Object.entries(best).map(([kpi, b]) => [
         kpi,
-        b && { item: b.key, key: rows[b.key]!.key, flockId: rows[b.key]!.flock.id, cycleId: rows[b.key]!.cycle?.id ?? null, value: b.value },
+        b && { item: b.key, key: rows[b.key]!.key, flockId: rows[b.key]!.flock.id, cycleId: rows[b.key]!.cycle?.id ?? null, figure: b.figure },
       ]),
     ),
   };
@@ -211,7 +212,7 @@ export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = n
       flock: flockDto(r.item.flock),
       cycle: r.item.cycle ? cycleDto(r.item.cycle, now) : null,
       selectedBy: r.item.selectedBy,
-      ...r.figure,
+      figure: plainFigure(r.figure),
     })),
   };
 }

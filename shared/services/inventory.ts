@@ -6,7 +6,7 @@ import { Invalid, ValidationFailed } from '../errors.js';
 import { farmNotFound } from '../db/farms.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
-import { toMovementDto } from './movements.js';
+import { movementAnswer, withCurrentLock } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
 /**
@@ -64,13 +64,13 @@ function searchOf(
   return { farmId, type: q.type, flockId: q.flockId, from: q.from, to: q.to, order: q.order ?? defaultOrder };
 }
 
-/** Movements as DTOs; the lock of each needs its cycle's status, read for the distinct cycles in the same BatchGet as the farm. */
-async function withLocks(farmId: string, movements: MovementRecord[]) {
+/** Movements with their current lock, which needs each one's cycle status, read for the distinct cycles in the same BatchGet as the farm. */
+async function withLocks(farmId: string, movements: MovementRecord[]): Promise<MovementRecord[]> {
   const { farmExists, cycles } = await farmAndCycles(farmId, movements);
   if (!farmExists) throw farmNotFound(farmId);
   const now = new Date();
   const missing: Pick<CycleRecord, 'status' | 'closedAt'> = { status: 'active', closedAt: null };
-  return movements.map((m) => toMovementDto(m, cycles.get(m.cycleId) ?? missing, now));
+  return movements.map((m) => withCurrentLock(m, cycles.get(m.cycleId) ?? missing, now));
 }
 
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
@@ -79,7 +79,7 @@ export async function searchMovementsFor(user: Caller, query: InventoryMovements
   const search = searchOf(farmId, query, 'desc');
   const limit = query.limit ?? 25;
   const page = await searchFarmMovements(search, limit, query.cursor);
-  return { items: await withLocks(farmId, page.items), nextCursor: page.nextCursor, limit };
+  return { items: (await withLocks(farmId, page.items)).map(movementAnswer), nextCursor: page.nextCursor, limit };
 }
 
 /** Export bounds: rows in one file, movements evaluated by the filtered reads, and bytes (below Lambda's 6 MB response limit). */
@@ -93,15 +93,15 @@ export async function exportMovementsFor(user: Caller, query: InventoryExportQue
   const search = searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
   // The farm check comes before any refusal, so an unknown farm is NotFound whatever its size.
-  const dtos = await withLocks(farmId, stop ? [] : items);
+  const locked = await withLocks(farmId, stop ? [] : items);
   if (stop) {
     const what =
       stop.reason === 'rows' ? `matches more than ${stop.limit} movements` : `would read more than ${stop.limit} movements to apply the type/flock filter`;
     throw new Invalid(`The export ${what}; narrow the date range (from, to)`);
   }
-  const csv = movementsCsv(dtos);
+  const csv = movementsCsv(locked);
   if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES)
     throw new Invalid(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
   const today = new Date().toISOString().slice(0, 10);
-  return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: dtos.length };
+  return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: locked.length };
 }

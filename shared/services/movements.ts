@@ -22,14 +22,34 @@ import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
-import type { ListMovementsQuery, MovementInput, UpdateMovementBody } from '../../schemas/movements.js';
+import {
+  MOVEMENT_METADATA,
+  READ_ONLY_MOVEMENT_FIELDS,
+  SERVICE_FIELDS,
+  type ListMovementsQuery,
+  type MovementInput,
+  type UpdateMovementBody,
+} from '../../schemas/movements.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 
 /** The movement ledger of a cycle: records, balances that never go negative, locks. */
 
-export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
+/** The movement with the lock that applies now: its own, else automatic (cycle closed, or older than the auto-lock period). */
+export function withCurrentLock(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()): MovementRecord {
+  return { ...m, lock: effectiveLock(m, cycle, now, settings().autoLockHours) };
+}
+
+const METADATA = new Set<string>(MOVEMENT_METADATA);
+
+/**
+ * A movement as answered (its lock already the current one): the metadata and, at the same level, its
+ * fields (the type's and the service's), the names a write uses, so what is read can be sent back. A
+ * stored field never hides the metadata (the catalogue uses none of its names: tests/unit/movement-shape.test.ts).
+ */
+export function movementAnswer(m: MovementRecord) {
+  const fields = Object.fromEntries(Object.entries(m.fields).filter(([k]) => !METADATA.has(k)));
   return {
     id: m.id,
     flockId: m.flockId,
@@ -37,13 +57,17 @@ export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'statu
     farmId: m.farmId,
     type: m.type,
     date: m.date,
-    fields: m.fields,
-    lock: effectiveLock(m, cycle, now, settings().autoLockHours),
+    ...fields,
+    lock: m.lock,
     createdAt: m.createdAt,
     createdBy: m.createdBy,
     updatedAt: m.updatedAt,
     version: m.version,
   };
+}
+
+export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
+  return movementAnswer(withCurrentLock(m, cycle, now));
 }
 
 export const refOf = (c: CycleRecord): CycleRef => ({ flockId: c.flockId, cycleId: c.id, farmId: c.farmId });
@@ -183,8 +207,6 @@ export async function unlockMovement(user: Caller, flockId: string, cycleId: str
   return toMovementDto({ ...movement, lock: null, version: movement.version + 1, updatedAt: new Date().toISOString() }, cycle);
 }
 
-/** Fields the service sets itself: never taken from a client's edit. */
-const SERVICE_FIELDS = new Set(['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate']);
 const isTransfer = (m: MovementRecord) => m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out';
 export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
 export const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHours * 3600_000).toISOString();
@@ -216,12 +238,11 @@ export async function updateMovementFor(
 ) {
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const version = expectedVersion(movement.version, { precondition, stated: body.version }, `Movement ${movementId}`);
+  const { version: _v, ...edits } = body;
+  assertWritableEdits(movement, edits);
   assertUnlocked(movement, cycle);
   assertNotFromDailyRecord(movement);
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
-  const { version: _v, ...edits } = body;
-  const refused = Object.keys(edits).filter((k) => k === 'type' || SERVICE_FIELDS.has(k));
-  if (refused.length) throw new ValidationFailed(refused.map((k) => ({ field: `${k}`, message: 'cannot be changed' })));
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   const details = problemsOf(createMovementBody, merged);
@@ -248,6 +269,21 @@ export async function updateMovementFor(
     }),
   );
   return toMovementDto(updated, cycle);
+}
+
+/**
+ * `type` and the fields the service sets may come back with an edit (a client sends back what it read), but
+ * only as they are: a different value is refused, naming the field (absent and null are the same). The
+ * read-only metadata may not come back at all (mass-assignment guard).
+ */
+function assertWritableEdits(movement: MovementRecord, edits: Record<string, unknown>): void {
+  // the read-only metadata is refused whatever its value (also null, which would otherwise mean "remove")
+  const readOnly = READ_ONLY_MOVEMENT_FIELDS.filter((k) => k in edits);
+  if (readOnly.length) throw new ValidationFailed(readOnly.map((field) => ({ field, message: 'is not allowed' })));
+  const stored: Record<string, unknown> = { ...movement.fields, type: movement.type };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const changed = ['type', ...SERVICE_FIELDS].filter((k) => k in edits && !same(edits[k], stored[k]));
+  if (changed.length) throw new ValidationFailed(changed.map((field) => ({ field, message: 'cannot be changed' })));
 }
 
 /** Movements written by a daily record change only through that record (else the form and the ledger would disagree). */

@@ -5,7 +5,7 @@
  * only) and then runs it against serverless-offline.
  *
  * No `any` and no `as` here: where the document is too loose to read a value, the flow narrows it at run
- * time (`numberIn`) and the test's report lists those places (LOOSE).
+ * time and the test's report lists those places (LOOSE; none today).
  */
 import createClient from 'openapi-fetch';
 // `flockwise-api`: the generated types (tests/contract/tsconfig.json maps it to generated/api.d.ts). The
@@ -17,7 +17,7 @@ type DailyRecordBody = components['schemas']['DailyRecordBody'];
 type FormFieldName = components['schemas']['DailyFormField']['name'];
 
 /** Where the generated types were too loose to use a value as it comes (the test prints this list). */
-export const LOOSE = ['Movement.fields is Record<string, unknown>: quantityKg of a feed_delivery is read with a run-time number check (numberIn)'] as const;
+export const LOOSE: readonly string[] = [];
 
 export interface FlowReport {
   statuses: Record<string, number>;
@@ -47,13 +47,6 @@ const VALUES: Required<Omit<DailyRecordBody, 'date'>> = {
   humidityPct: 60,
   notes: 'contract flow',
 };
-
-/** A value the document types as `unknown`, checked to be a number. */
-function numberIn(record: Record<string, unknown>, key: string): number {
-  const value = record[key];
-  if (typeof value !== 'number') throw new Error(`expected a number in ${key}, got ${JSON.stringify(value)}`);
-  return value;
-}
 
 export async function runFlow(baseUrl: string, admin: { email: string; password: string }): Promise<FlowReport> {
   const statuses: Record<string, number> = {};
@@ -133,19 +126,33 @@ export async function runFlow(baseUrl: string, admin: { email: string; password:
 
   const kpis = must('analytics cycle KPIs', await api.GET('/api/v2/analytics/cycle/{flockId}/{cycleId}', { params: { path } }));
 
-  // A movement read and written back: the delivery's quantity corrected from the value the GET returned.
+  // A movement read and written back: the object the GET returned, without its read-only metadata, with the
+  // delivery's quantity corrected (a movement is read and written with the same fields).
   const movementPath = { ...path, movementId: delivery.data.id };
   const read = await api.GET('/api/v1/flocks/{flockId}/cycles/{cycleId}/movements/{movementId}', { params: { path: movementPath } });
   const current = must('movement GET', read).data;
-  const before = numberIn(current.fields, 'quantityKg');
+  if (current.type !== 'feed_delivery') throw new Error(`expected the feed delivery, got ${current.type}`);
+  const before = current.quantityKg;
   const etag = read.response.headers.get('ETag') ?? `"${current.version}"`;
+  const {
+    id: _id,
+    flockId: _flockId,
+    cycleId: _cycleId,
+    farmId: _farmId,
+    lock: _lock,
+    createdAt: _createdAt,
+    createdBy: _createdBy,
+    updatedAt: _updatedAt,
+    ...writable
+  } = current;
   const written = must(
     'movement PATCH',
     await api.PATCH('/api/v1/flocks/{flockId}/cycles/{cycleId}/movements/{movementId}', {
       params: { path: movementPath, header: { 'If-Match': etag } },
-      body: { quantityKg: before + 250, version: current.version },
+      body: { ...writable, quantityKg: before + 250 },
     }),
   ).data;
+  if (written.type !== 'feed_delivery') throw new Error(`expected the feed delivery, got ${written.type}`);
 
   const summary = must('cycle summary', await api.GET('/api/v1/flocks/{flockId}/cycles/{cycleId}', { params: { path } })).data;
   return {
@@ -160,6 +167,6 @@ export async function runFlow(baseUrl: string, admin: { email: string; password:
       latestWeightGrams: summary.latestWeight?.grams ?? null,
     },
     mortalityPct: kpis.data.kpis.mortalityPct.value,
-    movement: { before, after: numberIn(written.fields, 'quantityKg'), version: written.version },
+    movement: { before, after: written.quantityKg, version: written.version },
   };
 }

@@ -30,7 +30,11 @@ describe('POST /api/v2/analytics/egg-production', () => {
       type: 'egg_collection',
       date: day(-1),
       cycleId: c.cycle.id,
-      fields: { totalEggs: 900, cracked: 12, dirty: 5, doubleYolk: 2, averageEggWeightGrams: 61.4 },
+      totalEggs: 900,
+      cracked: 12,
+      dirty: 5,
+      doubleYolk: 2,
+      averageEggWeightGrams: 61.4,
     });
     const summary = (await call('GET', c.base, { token: c.token })).body.data;
     expect(summary.eggs).toMatchObject({ collected: 900, cracked: 12, dirty: 5 });

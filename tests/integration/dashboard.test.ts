@@ -51,7 +51,9 @@ describe('dashboard per role', () => {
     const b = d.flocks.find((f: { flockId: string }) => f.flockId === broilers.flock.id);
     expect(b).toMatchObject({
       birdsAlive: 992,
-      mortalityPct: 0.8,
+      mortalityPct: { value: 0.8, unit: '%' },
+      livabilityPct: { value: 99.2, unit: '%' },
+      fcr: { value: null, unit: 'kg/kg', reason: 'no body weight: no weighing yet' },
       ageDays: 10,
       today: { deaths: 8, waterLiters: 50 },
       yesterday: { waterLiters: 100 },
@@ -95,6 +97,7 @@ describe('dashboard per role', () => {
       'ageDays',
       'birdType',
       'birdsAlive',
+      'epef',
       'fcr',
       'flockId',
       'latestWeight',

@@ -144,7 +144,7 @@ describe('flock KPI history', () => {
       avgWeight: { value: 2000, date: day(-55) },
       ageDays: { value: 35 },
       adg: { value: 55.9, unit: 'g/day' },
-      epef: { value: 293 },
+      epef: { value: 293, unit: 'index' },
     });
     expect(c1.changes).toBeNull();
     expect(c2.cycle).toMatchObject({ status: 'active', startDate: day(-35), endDate: null, ageDays: 35 });
@@ -156,15 +156,15 @@ describe('flock KPI history', () => {
       epef: { value: 428 },
     });
     expect(c2.kpis.henHousedEggs).toMatchObject({ value: null, reason: 'layers and breeders only' });
-    expect(c2.changes.fcr).toEqual({ previous: 1.875, delta: -0.437, improved: true }); // 1.438 − 1.875, lower is better
-    expect(c2.changes.livabilityPct).toEqual({ previous: 96, delta: 2, improved: true });
-    expect(c2.changes.mortalityPct).toEqual({ previous: 4, delta: -2, improved: true });
-    expect(c2.changes.epef).toEqual({ previous: 293, delta: 135, improved: true });
-    expect(c2.changes.feedConsumedKg).toEqual({ previous: 3600, delta: -500, improved: null });
+    expect(c2.changes.fcr).toEqual({ previous: 1.875, delta: -0.437, unit: 'kg/kg', improved: true }); // 1.438 − 1.875, lower is better
+    expect(c2.changes.livabilityPct).toEqual({ previous: 96, delta: 2, unit: '%', improved: true });
+    expect(c2.changes.mortalityPct).toEqual({ previous: 4, delta: -2, unit: '%', improved: true });
+    expect(c2.changes.epef).toEqual({ previous: 293, delta: 135, unit: 'index', improved: true });
+    expect(c2.changes.feedConsumedKg).toEqual({ previous: 3600, delta: -500, unit: 'kg', improved: null });
     const [first, second] = flocks.Alpha!.cycles;
-    expect(h.best.fcr).toEqual({ cycleId: second, value: 1.438 });
-    expect(h.best.livabilityPct).toEqual({ cycleId: second, value: 98 });
-    expect(h.best.avgWeight).toEqual({ cycleId: second, value: 2200 });
+    expect(h.best.fcr).toEqual({ cycleId: second, figure: { value: 1.438, unit: 'kg/kg' } });
+    expect(h.best.livabilityPct).toEqual({ cycleId: second, figure: { value: 98, unit: '%' } });
+    expect(h.best.avgWeight).toEqual({ cycleId: second, figure: { value: 2200, unit: 'g' } });
     expect(h.best.henHousedEggs).toBeNull();
     expect(first).not.toBe(second);
   });
@@ -196,10 +196,10 @@ describe('compare', () => {
     ]);
     expect(c.items.map((i: { kpis: { fcr: { value: number } } }) => i.kpis.fcr.value)).toEqual([1.438, 1.504, 1.431, 1.875]);
     expect(c.items[3].cycle).toMatchObject({ id: a1, status: 'closed' });
-    expect(c.best.fcr).toMatchObject({ item: 2, flockId: id('Charlie'), value: 1.431 });
-    expect(c.best.livabilityPct).toMatchObject({ item: 2, value: 99 });
-    expect(c.best.mortalityPct).toMatchObject({ item: 2, value: 1 });
-    expect(c.best.avgWeight).toMatchObject({ item: 2, value: 2400 });
+    expect(c.best.fcr).toMatchObject({ item: 2, flockId: id('Charlie'), figure: { value: 1.431, unit: 'kg/kg' } });
+    expect(c.best.livabilityPct).toMatchObject({ item: 2, figure: { value: 99, unit: '%' } });
+    expect(c.best.mortalityPct).toMatchObject({ item: 2, figure: { value: 1, unit: '%' } });
+    expect(c.best.avgWeight).toMatchObject({ item: 2, figure: { value: 2400, unit: 'g' } });
     expect(c.best.henHousedEggs).toBeNull();
   });
 
@@ -253,7 +253,9 @@ describe('ranking', () => {
   it('by FCR: lowest first; flocks without a value last, with the reason', async () => {
     const r = await get(`${FA}/ranking`, { kpi: 'fcr' });
     expect(r).toMatchObject({ farmId: farm, status: 'active', total: 6, ranked: 3, complete: true, kpi: { name: 'fcr', unit: 'kg/kg', better: 'lower' } });
-    expect(r.flocks.map((f: { flock: { name: string }; rank: number | null; value: number | null }) => [f.flock.name, f.rank, f.value])).toEqual([
+    expect(
+      r.flocks.map((f: { flock: { name: string }; rank: number | null; figure: { value: number | null } }) => [f.flock.name, f.rank, f.figure.value]),
+    ).toEqual([
       ['Charlie', 1, 1.431],
       ['Alpha', 2, 1.438],
       ['Bravo', 3, 1.504],
@@ -261,19 +263,21 @@ describe('ranking', () => {
       ['Echo', null, null],
       ['Foxtrot', null, null],
     ]);
-    const reasons = Object.fromEntries(r.flocks.map((f: { flock: { name: string }; reason?: string }) => [f.flock.name, f.reason]));
+    const reasons = Object.fromEntries(r.flocks.map((f: { flock: { name: string }; figure: { reason?: string } }) => [f.flock.name, f.figure.reason]));
     expect(reasons).toMatchObject({
       Delta: 'broilers only (layers: feed per egg and per dozen eggs)',
       Echo: 'no active cycle',
       Foxtrot: 'no body weight: no weighing yet',
     });
-    expect(r.flocks[0]).toMatchObject({ selectedBy: 'active_cycle', cycle: { id: flocks.Charlie!.cycles[0] }, unit: 'kg/kg' });
+    expect(r.flocks[0]).toMatchObject({ selectedBy: 'active_cycle', cycle: { id: flocks.Charlie!.cycles[0] }, figure: { unit: 'kg/kg' } });
   });
 
   it('by livability: highest first, equal values share a rank; limit cuts the list', async () => {
     const r = await get(`${FA}/ranking`, { kpi: 'livabilityPct' });
     // Foxtrot 100 placed, none dead: 100 %; Charlie 99; Alpha 98 = Delta 98; Bravo 95
-    expect(r.flocks.map((f: { flock: { name: string }; rank: number | null; value: number | null }) => [f.flock.name, f.rank, f.value])).toEqual([
+    expect(
+      r.flocks.map((f: { flock: { name: string }; rank: number | null; figure: { value: number | null } }) => [f.flock.name, f.rank, f.figure.value]),
+    ).toEqual([
       ['Foxtrot', 1, 100],
       ['Charlie', 2, 99],
       ['Alpha', 3, 98],
@@ -285,7 +289,7 @@ describe('ranking', () => {
     expect(top.flocks.map((f: { flock: { name: string } }) => f.flock.name)).toEqual(['Foxtrot', 'Charlie']);
     expect(top.total).toBe(6);
     const eggs = await get(`${FA}/ranking`, { kpi: 'feedPerDozenEggs' });
-    expect(eggs.flocks[0]).toMatchObject({ rank: 1, value: 2.4, unit: 'kg/dozen', flock: { name: 'Delta' } }); // 300 × 12 ÷ 1,500
+    expect(eggs.flocks[0]).toMatchObject({ rank: 1, figure: { value: 2.4, unit: 'kg/dozen' }, flock: { name: 'Delta' } }); // 300 × 12 ÷ 1,500
   });
 
   it('costs the same number of DynamoDB calls for 2 flocks as for 5', async () => {
@@ -317,14 +321,17 @@ describe('ranking', () => {
     const bravo = flocks.Bravo!;
     await post(`/api/v1/flocks/${bravo.id}/cycles/${bravo.cycles[0]}/close`, { endDate: day(0) });
     const active = await get(`${FA}/ranking`, { kpi: 'fcr' });
-    expect(active.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Bravo')).toMatchObject({ rank: null, reason: 'no active cycle' });
+    expect(active.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Bravo')).toMatchObject({
+      rank: null,
+      figure: { value: null, reason: 'no active cycle' },
+    });
     const all = await get(`${FA}/ranking`, { kpi: 'fcr', status: 'all' });
     expect(all.flocks.slice(0, 3).map((f: { flock: { name: string }; selectedBy: string }) => [f.flock.name, f.selectedBy])).toEqual([
       ['Charlie', 'active_cycle'],
       ['Alpha', 'active_cycle'],
       ['Bravo', 'latest_cycle'],
     ]);
-    expect(all.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Echo')).toMatchObject({ reason: 'no cycle yet' });
+    expect(all.flocks.find((f: { flock: { name: string } }) => f.flock.name === 'Echo')).toMatchObject({ figure: { value: null, reason: 'no cycle yet' } });
   });
 
   it('400: an unknown KPI lists the allowed values; an admin must name the farm', async () => {
@@ -339,9 +346,11 @@ describe('ranking', () => {
     expect(noFarm.body.details[0].field).toBe('query.farmId');
     // EPEF, higher first: Charlie 99 × 2.4 × 100 ÷ (35 × 1.430976) = 23,760 ÷ 50.0842 = 474.4 → 474; Alpha 428
     const epef = await get(`${FA}/ranking`, { farmId: farm, kpi: 'epef' }, admin);
-    expect(epef.flocks.slice(0, 2).map((f: { flock: { name: string }; value: number }) => [f.flock.name, f.value])).toEqual([
-      ['Charlie', 474],
-      ['Alpha', 428],
+    expect(
+      epef.flocks.slice(0, 2).map((f: { flock: { name: string }; figure: { value: number; unit: string } }) => [f.flock.name, f.figure.value, f.figure.unit]),
+    ).toEqual([
+      ['Charlie', 474, 'index'],
+      ['Alpha', 428, 'index'],
     ]);
     const missing = await call('GET', `${FA}/ranking`, { token: admin, query: { farmId: ulid() } });
     expect(missing.status).toBe(404);

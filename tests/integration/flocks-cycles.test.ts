@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { defaultFarmId, house, otherFarm } from '../support/farms.js';
+import { day, flockWithCycle } from '../support/cycles.js';
 
 async function manager(farmIds?: string[]) {
   return userWith({ role: 'manager', ...(farmIds ? { farmIds } : {}) });
@@ -111,7 +112,16 @@ describe('cycles', () => {
     );
     expect(starts.map((s) => s.status).sort()).toEqual([201, 409, 409, 409]);
     const cycle = starts.find((s) => s.status === 201)!.body.data;
-    expect(cycle).toMatchObject({ status: 'active', birds: { placed: 0, alive: 0 }, kpis: { mortalityPct: null, fcr: null } });
+    expect(cycle).toMatchObject({
+      status: 'active',
+      birds: { placed: 0, alive: 0 },
+      kpis: {
+        mortalityPct: { value: null, unit: '%', reason: 'no birds placed yet' },
+        livabilityPct: { value: null, unit: '%', reason: 'no birds placed yet' },
+        fcr: { value: null, unit: 'kg/kg', reason: 'no birds placed yet' },
+        epef: { value: null, unit: 'index', reason: 'no birds placed yet' },
+      },
+    });
     expect((await call('GET', `/api/v1/flocks/${flock.id}`, { token: m.token })).body.data.activeCycleId).toBe(cycle.id);
     expect((await call('DELETE', `/api/v1/flocks/${flock.id}`, { token: m.token })).status).toBe(409);
 
@@ -178,5 +188,34 @@ describe('idempotent creates', () => {
       headers: key('flock'),
     });
     expect(other.status).toBe(422);
+  });
+});
+
+describe('one KPI, one Figure (docs/analytics.md § Figures)', () => {
+  it('the cycle summary and the flock history answer the same Figures as /api/v2/analytics for the same cycle', async () => {
+    const c = await flockWithCycle({ breed: 'Ross 308', startDate: day(-21) });
+    await c.move({ type: 'bird_inflow', date: day(-21), quantity: 1000 });
+    await c.move({ type: 'feed_delivery', date: day(-21), feedType: 'starter', quantityKg: 2000 });
+    await c.move({ type: 'feed_consumption', date: day(-10), quantityKg: 600 });
+    await c.move({ type: 'feed_consumption', date: day(0), quantityKg: 300 });
+    await c.move({ type: 'bird_mortality', date: day(-5), quantity: 12, cause: 'heat' });
+    const weighing = await call('POST', `${c.base}/weights`, { token: c.token, body: { date: day(0), grams: 800 } });
+    expect(weighing.status, JSON.stringify(weighing.body)).toBe(201);
+
+    const summary = (await call('GET', c.base, { token: c.token })).body.data.kpis;
+    const analytics = (await call('GET', `/api/v2/analytics/cycle/${c.flock.id}/${c.cycle.id}`, { token: c.token })).body.data.kpis;
+    const history = (await call('GET', `/api/v1/flock-analytics/${c.flock.id}`, { token: c.token })).body.data.cycles[0].kpis;
+    // mortality 12 ÷ 1,000 = 1.2 %; livability 988 ÷ 1,000 = 98.8 %; FCR 900 ÷ (988 × 0.8) = 1.139;
+    // EPEF 98.8 × 0.8 × 100 ÷ (21 days × 1.13866) = 331
+    expect(summary).toEqual({
+      mortalityPct: { value: 1.2, unit: '%' },
+      livabilityPct: { value: 98.8, unit: '%' },
+      fcr: { value: 1.139, unit: 'kg/kg' },
+      epef: { value: 331, unit: 'index' },
+    });
+    for (const kpi of ['mortalityPct', 'livabilityPct', 'fcr', 'epef'] as const) {
+      expect(analytics[kpi], `analytics ${kpi}`).toEqual(summary[kpi]);
+      expect(history[kpi], `flock history ${kpi}`).toEqual(summary[kpi]);
+    }
   });
 });

@@ -197,7 +197,7 @@ describe('inventory: movement search', () => {
       flockId: l.a.flock.id,
       cycleId: l.a.cycle.id,
       type: 'bird_mortality',
-      fields: { quantity: 1 },
+      quantity: 1,
       lock: null,
     });
 

@@ -40,11 +40,12 @@ describe('movement ledger', () => {
     expect(s.birds).toEqual({ placed: 1000, transferredIn: 0, deaths: 8, culls: 2, sold: 100, transferredOut: 0, alive: 890 });
     expect(s.feed).toEqual({ deliveredKg: 500, consumedKg: 120.5 });
     expect(s).toMatchObject({ waterLiters: 210.25, vaccinations: 1, movementCount: 9 });
-    expect(s.kpis).toMatchObject({ mortalityPct: 0.8, livabilityPct: 99, fcr: null });
-    expect(s.kpis.notes).toContain('FCR needs a weighing');
+    expect(s.kpis).toMatchObject({ mortalityPct: { value: 0.8, unit: '%' }, livabilityPct: { value: 99, unit: '%' } });
+    expect(s.kpis.fcr).toMatchObject({ value: null, unit: 'kg/kg' });
+    expect(s.kpis.fcr.reason).toMatch(/weighing/);
     const consumption = (await call('GET', `${c.base}/movements`, { token: c.token, query: { type: 'feed_consumption' } })).body.data;
     expect(consumption).toHaveLength(1);
-    expect(consumption[0].fields.feedType).toBe('starter');
+    expect(consumption[0].feedType).toBe('starter');
     const week = await call('GET', `${c.base}/movements`, { token: c.token, query: { from: '2026-11-02', to: '2026-11-03' } });
     expect(week.body.data.map((m: { date: string }) => m.date)).toEqual(['2026-11-02', '2026-11-02', '2026-11-02', '2026-11-03', '2026-11-03', '2026-11-03']);
   });
@@ -131,11 +132,11 @@ describe('movement ledger', () => {
     await a.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
     const out = await a.post({ type: 'bird_transfer_out', date: '2026-11-05', quantity: 30, counterpartFlockId: b.flock.id });
     expect(out.status).toBe(201);
-    expect(out.body.data.fields.transferId).toEqual(expect.any(String));
+    expect(out.body.data.transferId).toEqual(expect.any(String));
     expect((await a.summary()).birds).toMatchObject({ transferredOut: 30, alive: 70 });
     expect((await b.summary()).birds).toMatchObject({ transferredIn: 30, alive: 30 });
     const mirrored = (await call('GET', `${b.base}/movements`, { token: b.token })).body.data;
-    expect(mirrored).toMatchObject([{ type: 'bird_transfer_in', fields: { counterpartFlockId: a.flock.id, transferId: out.body.data.fields.transferId } }]);
+    expect(mirrored).toMatchObject([{ type: 'bird_transfer_in', counterpartFlockId: a.flock.id, transferId: out.body.data.transferId }]);
     const back = await b.post({ type: 'bird_transfer_out', date: '2026-11-06', quantity: 31, counterpartFlockId: a.flock.id });
     expect(back.status).toBe(409);
     expect((await a.summary()).birds.alive).toBe(70);
@@ -253,8 +254,8 @@ describe('editing and deleting movements', () => {
     const url = `${c.base}/movements/${m.id}`;
     const fixed = await call('PATCH', url, { token: c.token, headers: { 'If-Match': '"1"' }, body: { quantity: 7, cause: null } });
     expect(fixed.status).toBe(200);
-    expect(fixed.body.data).toMatchObject({ fields: { quantity: 7 }, version: 2 });
-    expect(fixed.body.data.fields.cause).toBeUndefined();
+    expect(fixed.body.data).toMatchObject({ quantity: 7, version: 2 });
+    expect(fixed.body.data.cause).toBeUndefined();
     expect((await c.summary()).birds).toMatchObject({ deaths: 7, alive: 93 });
     expect((await call('PATCH', url, { token: c.token, headers: { 'If-Match': '"1"' }, body: { quantity: 8 } })).status).toBe(412);
     expect((await call('PATCH', url, { token: c.token, body: { type: 'bird_cull' } })).body.details).toEqual([
@@ -265,6 +266,72 @@ describe('editing and deleting movements', () => {
     expect(tooMany.status).toBe(409);
     expect(tooMany.body.error).toMatch(/^Only 93 bird\(s\) alive/);
     expect((await c.summary()).birds.deaths).toBe(7);
+  });
+
+  it('a movement is read and written with the same flat fields: what a GET answers goes back as it is', async () => {
+    const c = await setup();
+    const created = await c.post({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 500, supplierId: 'S1' });
+    const url = `${c.base}/movements/${created.body.data.id}`;
+    const read = await call('GET', url, { token: c.token });
+    expect(read.body.data).toEqual({
+      id: created.body.data.id,
+      flockId: c.flock.id,
+      cycleId: c.cycle.id,
+      farmId: c.flock.farmId,
+      type: 'feed_delivery',
+      date: '2026-11-01',
+      feedType: 'starter',
+      quantityKg: 500,
+      supplierId: 'S1',
+      lock: null,
+      createdAt: expect.any(String),
+      createdBy: expect.any(String),
+      updatedAt: expect.any(String),
+      version: 1,
+    });
+    expect(read.body.data).toEqual(created.body.data);
+
+    // the object read, minus its read-only metadata, with one change: `type` and `version` go back as read
+    const READ_ONLY = ['id', 'flockId', 'cycleId', 'farmId', 'lock', 'createdAt', 'createdBy', 'updatedAt'];
+    const writableOf = (m: Record<string, unknown>) => Object.fromEntries(Object.entries(m).filter(([k]) => !READ_ONLY.includes(k)));
+    const back = await call('PATCH', url, { token: c.token, body: { ...writableOf(read.body.data), quantityKg: 550 } });
+    expect(back.status, back.raw).toBe(200);
+    expect(back.body.data).toEqual({ ...read.body.data, quantityKg: 550, updatedAt: expect.any(String), version: 2 });
+    expect((await c.summary()).feed.deliveredKg).toBe(550);
+    // sent back as read, plus a service field it does not have as null (absent): no change but the version
+    const again = await call('PATCH', url, { token: c.token, body: { ...writableOf(back.body.data), transferId: null } });
+    expect(again.status, again.raw).toBe(200);
+    expect(again.body.data).toEqual({ ...back.body.data, updatedAt: expect.any(String), version: 3 });
+    const current = writableOf(again.body.data);
+
+    // a different type, or a service field it does not have, is refused naming it; nothing changes
+    const retyped = await call('PATCH', url, { token: c.token, body: { ...current, type: 'feed_consumption' } });
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.details).toEqual([{ field: 'body.type', message: 'cannot be changed' }]);
+    const linked = await call('PATCH', url, { token: c.token, body: { ...current, dailyRecordDate: '2026-11-01' } });
+    expect(linked.status).toBe(400);
+    expect(linked.body.details).toEqual([{ field: 'body.dailyRecordDate', message: 'cannot be changed' }]);
+    // the read-only metadata stays refused (mass-assignment guard), each named where it was sent, `lock: null` too
+    const whole = await call('PATCH', url, { token: c.token, body: again.body.data });
+    expect(whole.status).toBe(400);
+    expect(whole.body.details).toEqual(READ_ONLY.map((k) => ({ field: `body.${k}`, message: 'is not allowed' })));
+    expect((await call('GET', url, { token: c.token })).body.data).toEqual(again.body.data);
+
+    // a transfer read back: its service fields unchanged pass the field check (then a transfer is never edited: 409);
+    // its transferId changed is a 400 naming it
+    const b = await setup({ token: c.token });
+    await c.post({ type: 'bird_inflow', date: '2026-11-01', quantity: 100 });
+    const out = (await c.post({ type: 'bird_transfer_out', date: '2026-11-05', quantity: 30, counterpartFlockId: b.flock.id })).body.data;
+    expect(out).toMatchObject({ transferId: expect.any(String), counterpartCycleId: b.cycle.id, counterpartMovementId: expect.any(String) });
+    const transfer = writableOf(out);
+    const transferUrl = `${c.base}/movements/${out.id}`;
+    const unchanged = await call('PATCH', transferUrl, { token: c.token, body: transfer });
+    expect(unchanged.status).toBe(409);
+    expect(unchanged.body.error).toMatch(/^A transfer changes two flocks/);
+    const moved = await call('PATCH', transferUrl, { token: c.token, body: { ...transfer, transferId: 'another-transfer' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.details).toEqual([{ field: 'body.transferId', message: 'cannot be changed' }]);
+    expect((await call('GET', transferUrl, { token: c.token })).body.data).toEqual(out);
   });
 
   it('deletes an unlocked movement and reverses it; a locked one stays', async () => {

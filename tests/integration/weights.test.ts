@@ -125,13 +125,13 @@ describe('weights of a cycle', () => {
       { type: 'bird_mortality', date: day(-8), quantity: 10 },
     ])
       expect((await c.move(mv)).status, mv.type).toBe(201);
-    expect((await c.summary()).kpis.fcr).toBeNull();
+    expect((await c.summary()).kpis.fcr).toEqual({ value: null, unit: 'kg/kg', reason: 'no body weight: no weighing yet' });
 
     expect((await c.weigh({ date: day(-6), grams: 520 })).body.data.latestWeightUpdated).toBe(true);
     let s = await c.summary();
     expect(s.latestWeight).toEqual({ date: day(-6), grams: 520 });
     // 500 kg ÷ (990 birds × 0.520 kg) = 500 ÷ 514.8 = 0.97125… → 0.971
-    expect(s.kpis.fcr).toBe(0.971);
+    expect(s.kpis.fcr).toMatchObject({ value: 0.971, unit: 'kg/kg' });
 
     const older = await c.weigh({ date: day(-10), grams: 300 });
     expect(older.status).toBe(201);
@@ -144,7 +144,7 @@ describe('weights of a cycle', () => {
     s = await c.summary();
     expect(s.latestWeight).toEqual({ date: day(-6), grams: 550 });
     // 500 ÷ (990 × 0.55) = 500 ÷ 544.5 = 0.91827… → 0.918
-    expect(s.kpis.fcr).toBe(0.918);
+    expect(s.kpis.fcr).toMatchObject({ value: 0.918, unit: 'kg/kg' });
   });
 
   it('a closed cycle takes no weighings (409), neither manual nor from a scale', async () => {

@@ -48,9 +48,9 @@ export interface Offline {
 
 /** Preloaded into offline: when its parent (the vitest worker) is gone, kill offline's own process group. */
 let built: Promise<void> | undefined;
-/** One build per test process, however many instances a file starts. */
+/** The global setup built dist/ once for the whole run; a process started outside it builds once itself. */
 function buildOnce(): Promise<void> {
-  built ??= build();
+  built ??= inject('handlersBuilt') ? Promise.resolve() : build();
   return built;
 }
 

@@ -340,7 +340,7 @@ describe('EPEF: the docs/domain.md example (ADG 61 g, livability 96 %, FCR 1.62 
     const k = cycleKpis(inputs, config());
     expect(k.livabilityPct.value).toBe(96);
     expect(k.fcr.value).toBe(1.62);
-    expect(k.epef.value).toBe(361);
+    expect(k.epef).toMatchObject({ value: 361, unit: 'index' });
     // no breed, no inflow weight: ADG starts from fallbacks.placementWeightGrams = 42 g → (2562 − 42) ÷ 42 = 60
     expect(k.adgSincePlacement.value).toBe(60);
     expect(k.adgSincePlacement.assumptions).toEqual(['placement weight: no inflow gave a weight; 42 g assumed (fallbacks.placementWeightGrams)']);

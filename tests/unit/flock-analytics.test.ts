@@ -62,7 +62,7 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
     expect(k.adg.unit).toBe('g/day');
     expect(k.adg.assumptions?.[0]).toMatch(/Ross 308 standard at day 0 \(44 g\)/);
     // EPEF = 98 × 2.3 × 100 ÷ (35 × 1.441881) = 22,540 ÷ 50.46584 = 446.64 → 447
-    expect(k.epef).toEqual({ value: 447, unit: '' });
+    expect(k.epef).toEqual({ value: 447, unit: 'index' });
     // water:feed = 5,850 l ÷ 3,250 kg = 1.8
     expect(k.waterFeedRatio).toEqual({ value: 1.8, unit: 'l/kg' });
   });
@@ -220,14 +220,14 @@ describe('changes, best, ranking', () => {
     // first: mortality 30 ÷ 1,000 = 3 %, livability 965 ÷ 1,000 = 96.5 %, FCR 3,400 ÷ (965 × 2.3 = 2,219.5) = 1.5319 → 1.532
     expect(first.fcr.value).toBe(1.532);
     const c = changesBetween(first, second);
-    expect(c.fcr).toEqual({ previous: 1.532, delta: -0.09, improved: true }); // 1.442 − 1.532: lower is better
-    expect(c.mortalityPct).toEqual({ previous: 3, delta: -1.5, improved: true });
-    expect(c.livabilityPct).toEqual({ previous: 96.5, delta: 1.5, improved: true });
-    expect(c.avgWeight).toEqual({ previous: 2300, delta: 0, improved: false }); // unchanged is not better
-    expect(c.feedConsumedKg).toEqual({ previous: 3400, delta: -150, improved: null }); // no direction
+    expect(c.fcr).toEqual({ previous: 1.532, delta: -0.09, unit: 'kg/kg', improved: true }); // 1.442 − 1.532: lower is better
+    expect(c.mortalityPct).toEqual({ previous: 3, delta: -1.5, unit: '%', improved: true });
+    expect(c.livabilityPct).toEqual({ previous: 96.5, delta: 1.5, unit: '%', improved: true });
+    expect(c.avgWeight).toEqual({ previous: 2300, delta: 0, unit: 'g', improved: false }); // unchanged is not better
+    expect(c.feedConsumedKg).toEqual({ previous: 3400, delta: -150, unit: 'kg', improved: null }); // no direction
     expect(changesBetween(second, first).fcr.improved).toBe(false);
     const noWeight = cycleSummaryKpis(broiler({ latestWeight: null }), ROSS, at('2026-04-05'));
-    expect(changesBetween(noWeight, second).fcr).toEqual({ previous: null, delta: null, improved: null });
+    expect(changesBetween(noWeight, second).fcr).toEqual({ previous: null, delta: null, unit: 'kg/kg', improved: null });
   });
 
   it('best per KPI: lowest FCR, highest livability; null when nobody has a value', () => {
@@ -235,9 +235,9 @@ describe('changes, best, ranking', () => {
       { key: 'a', kpis: first },
       { key: 'b', kpis: second },
     ]);
-    expect(best.fcr).toEqual({ key: 'b', value: 1.442 });
-    expect(best.livabilityPct).toEqual({ key: 'b', value: 98 });
-    expect(best.avgWeight).toEqual({ key: 'a', value: 2300 }); // equal: the first
+    expect(best.fcr).toEqual({ key: 'b', figure: { value: 1.442, unit: 'kg/kg' } });
+    expect(best.livabilityPct).toEqual({ key: 'b', figure: { value: 98, unit: '%' } });
+    expect(best.avgWeight).toEqual({ key: 'a', figure: { value: 2300, unit: 'g' } }); // equal: the first; the plain Figure (no date)
     expect(best.henHousedEggs).toBeNull();
   });
 

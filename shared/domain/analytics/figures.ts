@@ -19,6 +19,14 @@ export function missing(unit: string, reason: string, assumptions: readonly stri
   return f;
 }
 
+/** Just the Figure of a figure that carries more (a date, a source): `{value, unit[, reason][, assumptions]}`. */
+export function plainFigure(f: Figure): Figure {
+  const out: Figure = { value: f.value, unit: f.unit };
+  if (f.reason !== undefined) out.reason = f.reason;
+  if (f.assumptions) out.assumptions = f.assumptions;
+  return out;
+}
+
 const DAY_MS = 86_400_000;
 
 /** Calendar date `n` days after `date` (YYYY-MM-DD, UTC calendar). */

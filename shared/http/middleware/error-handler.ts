@@ -50,12 +50,15 @@ function fieldLocator(spec: RouteSpec): (field: string) => string {
   const query = propertyNames(spec.query?.schema);
   const body = propertyNames(spec.body?.schema);
   const headers = new Set(Object.keys(spec.headers ?? {}));
+  // An open body (`additionalProperties: true`: a movement's PATCH, re-checked against its type) takes any name,
+  // so a name the use case reports is the body's before a path parameter's (`flockId` sent back in a PATCH).
+  const openBody = (spec.body?.schema as { additionalProperties?: unknown } | undefined)?.additionalProperties === true;
   return (field) => {
     if (LOCATED.test(field)) return field;
     const root = field.split('.')[0]!;
     if (body.has(root)) return `body.${field}`;
     if (query.has(root)) return `query.${field}`;
-    if (params.has(root)) return `params.${field}`;
+    if (params.has(root) && !openBody) return `params.${field}`;
     if (headers.has(root)) return `headers.${field}`;
     return spec.body || !spec.query ? `body.${field}` : `query.${field}`;
   };

@@ -10,7 +10,7 @@
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { figure, missing } from '../figures.js';
 import type { Figure } from '../inputs.js';
-import { BROILERS_ONLY, D_RATIO, type Context } from './context.js';
+import { BROILERS_ONLY, D_RATIO, INDEX, type Context } from './context.js';
 import type { DayBirds } from './types.js';
 import type { WeightOnDay } from './weight.js';
 
@@ -61,23 +61,23 @@ export function broilerFigures(
   ageDays: number,
 ): BroilerFigures {
   const w = weight.grams;
-  if (!ctx.broiler) return { fcr: missing('kg/kg', BROILERS_ONLY), correctedFcr: missing('kg/kg', BROILERS_ONLY), epef: missing('', BROILERS_ONLY) };
+  if (!ctx.broiler) return { fcr: missing('kg/kg', BROILERS_ONLY), correctedFcr: missing('kg/kg', BROILERS_ONLY), epef: missing(INDEX, BROILERS_ONLY) };
   const lw = liveWeightBirds(b);
   if (lw.birds === 0) {
     const why = noBirdsReason(b);
-    return { fcr: missing('kg/kg', why), correctedFcr: missing('kg/kg', why), epef: missing('', why) };
+    return { fcr: missing('kg/kg', why), correctedFcr: missing('kg/kg', why), epef: missing(INDEX, why) };
   }
   const fcr = fcrOf(cumFeedKg, lw.birds, w, weight.figure, lw.assumptions);
   if (fcr.value === null || w === null) {
-    return { fcr, correctedFcr: missing('kg/kg', fcr.reason!), epef: missing('', fcr.reason!) };
+    return { fcr, correctedFcr: missing('kg/kg', fcr.reason!), epef: missing(INDEX, fcr.reason!) };
   }
   const rawFcr = cumFeedKg / ((lw.birds * w) / 1000);
   const correctedFcr = figure(correctedFcrOf(rawFcr, w, ctx.config.ratios), 'kg/kg', D_RATIO, fcr.assumptions);
   const epef =
     ageDays <= 0
-      ? missing('', 'EPEF needs an age above 0 days')
+      ? missing(INDEX, 'EPEF needs an age above 0 days')
       : livability.value === null
-        ? missing('', livability.reason!)
-        : figure(epefOf(livabilityRaw, w, ageDays, rawFcr), '', 0, fcr.assumptions);
+        ? missing(INDEX, livability.reason!)
+        : figure(epefOf(livabilityRaw, w, ageDays, rawFcr), INDEX, 0, fcr.assumptions);
   return { fcr, correctedFcr, epef };
 }

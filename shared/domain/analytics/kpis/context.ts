@@ -21,6 +21,8 @@ import type { DailyKpis } from './types.js';
 // Units and rounding
 
 export const PCT = '%';
+/** The unit of a dimensionless index (EPEF). */
+export const INDEX = 'index';
 export const D_PCT = 2;
 export const D_G = 1;
 export const D_KG = 3;

@@ -5,7 +5,7 @@ import type { AnalyticsSections } from '../../../../schemas/analytics-config.js'
 import { agesAt } from '../../weights.js';
 import { addDays, figure, missing } from '../figures.js';
 import type { CycleInputs, DayTotals, Figure } from '../inputs.js';
-import { contextOf, D_KG, PCT, seriesEnd, sum } from './context.js';
+import { contextOf, D_KG, INDEX, PCT, seriesEnd, sum } from './context.js';
 import { calendarDays, dailySeries } from './daily.js';
 import { eggFigures, peakProduction } from './eggs.js';
 import { cycleWaterFeedRatio } from './feed-water.js';
@@ -100,7 +100,7 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
     correctedFcr: pick(perf, (r) => r.correctedFcr, 'kg/kg'),
     adgSincePlacement: pick(perf, (r) => r.adgSincePlacement, 'g/day'),
     adgSinceLastWeighing: pick(perf, (r) => r.adgSinceLastWeighing, 'g/day'),
-    epef: pick(perf, (r) => r.epef, ''),
+    epef: pick(perf, (r) => r.epef, INDEX),
     latestWeighing: latest
       ? {
           date: latest.date,
