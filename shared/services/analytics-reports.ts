@@ -75,7 +75,7 @@ export async function anomalyReport(user: Caller, flockId: string, cycleId: stri
 
 export async function supplierReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
-  return { cycle: header(ctx), ...supplierReliability(await readCycleDeliveries(cycleId)) };
+  return { cycle: header(ctx), ...supplierReliability(await readCycleDeliveries(cycleId), { currency: ctx.config.pricing.currency }) };
 }
 
 /** The egg-quality trend of a flock: its active cycle by default, or `cycleId`. */

@@ -178,11 +178,13 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
     const report = await get(`${A}/cycle/${ids()}/suppliers`);
     const s1 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === 'S1');
     const s2 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === 'S2');
-    expect(s1.score).toBe(100);
-    expect(s2.onTime.ratePct).toBe(0);
-    expect(s2.quantity.meanAbsVariancePct).toBeCloseTo(3.23, 1);
+    expect(s1.score).toEqual({ value: 100, unit: 'index' });
+    expect(s2.onTime.ratePct).toEqual({ value: 0, unit: '%' });
+    expect(s2.quantity.meanAbsVariancePct.unit).toBe('%');
+    expect(s2.quantity.meanAbsVariancePct.value).toBeCloseTo(3.23, 1);
     expect(s2.quality.issuesByKind).toEqual({ wet: 1 });
-    expect(s2.score).toBeCloseTo(24.19, 1);
+    expect(s2.score.unit).toBe('index');
+    expect(s2.score.value).toBeCloseTo(24.19, 1);
   });
 
   it('answers SVG charts on Accept: image/svg+xml', async () => {
@@ -289,7 +291,11 @@ describe('Analytics V2 overview, breeds and a layer flock', () => {
     const trend = await call('GET', `${A}/egg-quality-trend/${layer.flock.id}`, { token: layer.token, query: { window: 'day' } });
     expect(trend.status, JSON.stringify(trend.body)).toBe(200);
     const periods = trend.body.data.periods.filter((p: { eggsCollected: number }) => p.eggsCollected > 0);
-    expect(periods.map((p: { crackedPct: number }) => p.crackedPct)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(periods.map((p: { crackedPct: { value: number; unit: string } }) => p.crackedPct)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((value) => ({ value, unit: '%' })),
+    );
     expect(trend.body.data.trend.crackedPct.direction).toBe('worsening');
+    // cracked % rises 1 point a day: 7 percentage points a week
+    expect(trend.body.data.trend.crackedPct.slopePerWeek).toEqual({ value: 7, unit: 'pp/week' });
   });
 });

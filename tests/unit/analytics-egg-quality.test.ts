@@ -4,6 +4,8 @@ import { emptyDay, type DayTotals } from '../../shared/domain/analytics/inputs.j
 
 /** Every expected number below is worked out by hand in the comment next to it. */
 
+/** A Figure (docs/analytics.md "Figures"); a null one is matched with toMatchObject, or given its reason. */
+const f = (value: number | null, unit: string) => ({ value, unit });
 const day = (date: string, fields: Partial<Omit<DayTotals, 'date'>> = {}): DayTotals => ({ ...emptyDay(date), ...fields });
 /** A collection of `eggs` eggs with `crackedPct` % cracked, all weighed at `grams`. */
 const collection = (date: string, eggs: number, cracked: number, grams: number | null, extra: Partial<DayTotals> = {}) =>
@@ -65,45 +67,45 @@ describe('eggQualityTrend: daily reference', () => {
       eggsCracked: 20,
       eggsDirty: 10,
       eggsDoubleYolk: 5,
-      crackedPct: 2,
-      dirtyPct: 1,
-      doubleYolkPct: 0.5,
+      crackedPct: f(2, '%'),
+      dirtyPct: f(1, '%'),
+      doubleYolkPct: f(0.5, '%'),
       saleableEggs: 970,
-      saleablePct: 97,
-      averageEggWeightGrams: 60,
+      saleablePct: f(97, '%'),
+      averageEggWeightGrams: f(60, 'g'),
       eggsWeighed: 1_000,
       henDays: 1_100,
-      henDayPct: 90.91,
+      henDayPct: f(90.91, '%'),
     });
     // 03-03: 30 ÷ 980 = 3.0612 → 3.06 %; saleable 950 ÷ 980 = 96.94 %; 31,000 g ÷ 500 = 62.0 g; 980 ÷ 1,100 = 89.09 %
     expect(r.periods[1]).toMatchObject({
-      crackedPct: 3.06,
-      dirtyPct: 0,
+      crackedPct: f(3.06, '%'),
+      dirtyPct: f(0, '%'),
       saleableEggs: 950,
-      saleablePct: 96.94,
-      averageEggWeightGrams: 62,
+      saleablePct: f(96.94, '%'),
+      averageEggWeightGrams: f(62, 'g'),
       eggsWeighed: 500,
-      henDayPct: 89.09,
+      henDayPct: f(89.09, '%'),
     });
     // 03-04: nothing collected → ratios null; hens 1,090 → hen-day 0 %
     expect(r.periods[2]).toMatchObject({
       eggsCollected: 0,
-      crackedPct: null,
-      dirtyPct: null,
+      crackedPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+      dirtyPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
       saleableEggs: 0,
-      saleablePct: null,
-      averageEggWeightGrams: null,
+      saleablePct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+      averageEggWeightGrams: { value: null, unit: 'g', reason: 'no eggs collected in the period' },
       henDays: 1_090,
-      henDayPct: 0,
+      henDayPct: f(0, '%'),
     });
     // 03-05: 10 ÷ 1,020 = 0.98 %; 20 ÷ 1,020 = 1.96 %; saleable 990 ÷ 1,020 = 97.06 %; no weight; 1,020 ÷ 1,090 = 93.58 %
     expect(r.periods[3]).toMatchObject({
-      crackedPct: 0.98,
-      dirtyPct: 1.96,
+      crackedPct: f(0.98, '%'),
+      dirtyPct: f(1.96, '%'),
       saleableEggs: 990,
-      saleablePct: 97.06,
-      averageEggWeightGrams: null,
-      henDayPct: 93.58,
+      saleablePct: f(97.06, '%'),
+      averageEggWeightGrams: { value: null, unit: 'g', reason: 'no collection of the period gave an egg weight' },
+      henDayPct: f(93.58, '%'),
     });
   });
 
@@ -120,15 +122,15 @@ describe('eggQualityTrend: daily reference', () => {
       eggsCracked: 60,
       eggsDirty: 30,
       eggsDoubleYolk: 5,
-      crackedPct: 2,
-      dirtyPct: 1,
-      doubleYolkPct: 0.17,
+      crackedPct: f(2, '%'),
+      dirtyPct: f(1, '%'),
+      doubleYolkPct: f(0.17, '%'),
       saleableEggs: 2_910,
-      saleablePct: 97,
-      averageEggWeightGrams: 60.7,
+      saleablePct: f(97, '%'),
+      averageEggWeightGrams: f(60.7, 'g'),
       eggsWeighed: 1_500,
       henDays: 4_380,
-      henDayPct: 68.49,
+      henDayPct: f(68.49, '%'),
     });
   });
 
@@ -141,24 +143,24 @@ describe('eggQualityTrend: daily reference', () => {
       direction: 'improving',
       unit: '%',
       points: 3,
-      slopePerPeriod: -0.44,
-      slopePerWeek: -3.08,
+      slopePerPeriod: f(-0.44, 'pp/day'),
+      slopePerWeek: f(-3.08, 'pp/week'),
       tolerancePerWeek: 0.2,
-      mean: 2.01,
-      latest: 0.98,
+      mean: f(2.01, '%'),
+      latest: f(0.98, '%'),
     });
     // dirty: (0, 1.00), (1, 0), (3, 1.96): x̄ = 4/3, ȳ = 0.98667; Σ(x−x̄)(y−ȳ) = (−1.3333)(0.01333) + (−0.3333)(−0.98667) + (1.6667)(0.97333)
     // = −0.01778 + 0.32889 + 1.62222 = 1.93333; ÷ 4.6667 = 0.41429 per day → 2.9 per week: worsening
-    expect(r.trend.dirtyPct).toMatchObject({ direction: 'worsening', slopePerPeriod: 0.4143, slopePerWeek: 2.9 });
+    expect(r.trend.dirtyPct).toMatchObject({ direction: 'worsening', slopePerPeriod: f(0.4143, 'pp/day'), slopePerWeek: f(2.9, 'pp/week') });
     expect(r.trend.averageEggWeightGrams).toEqual({
       direction: 'insufficient_data',
       unit: 'g',
       points: 2,
-      slopePerPeriod: null,
-      slopePerWeek: null,
+      slopePerPeriod: { value: null, unit: 'g/day', reason: 'needs at least 3 periods with eggs; has 2' },
+      slopePerWeek: { value: null, unit: 'g/week', reason: 'needs at least 3 periods with eggs; has 2' },
       tolerancePerWeek: 0.2,
-      mean: 61,
-      latest: null,
+      mean: f(61, 'g'),
+      latest: { value: null, unit: 'g', reason: 'latest period: no collection of the period gave an egg weight' },
       reason: 'needs at least 3 periods with eggs; has 2',
     });
   });
@@ -184,16 +186,23 @@ describe('eggQualityTrend: weekly reference with a 4-week trend', () => {
       ['2026-W14', '2026-03-30', '2026-04-01', 3],
     ]);
     // no hens given: hen-day unknown
-    expect(r.periods[0]).toMatchObject({ henDays: null, henDayPct: null, crackedPct: 5 });
+    expect(r.periods[0]).toMatchObject({ henDays: null, henDayPct: { value: null, unit: '%', reason: 'hens alive not known' }, crackedPct: f(5, '%') });
   });
 
   it('cracked % rising 0.3 points a week is worsening; egg weight rising 0.5 g a week is improving; flat dirty % is stable', () => {
     expect(r.trend).toMatchObject({ periods: 4, from: '2026-03-09', to: '2026-04-01' });
     // x 0..3, y 1.0 1.3 1.6 1.9: slope 0.3 per week > 0.2 → worsening; mean 1.45
-    expect(r.trend.crackedPct).toMatchObject({ direction: 'worsening', slopePerPeriod: 0.3, slopePerWeek: 0.3, mean: 1.45, latest: 1.9, points: 4 });
-    // y 60, 60.5, 61, 61.5: slope 0.5 g per week → improving
-    expect(r.trend.averageEggWeightGrams).toMatchObject({ direction: 'improving', slopePerWeek: 0.5, mean: 60.75 });
-    expect(r.trend.dirtyPct).toMatchObject({ direction: 'stable', slopePerWeek: 0, mean: 0 });
+    expect(r.trend.crackedPct).toMatchObject({
+      direction: 'worsening',
+      slopePerPeriod: f(0.3, 'pp/week'),
+      slopePerWeek: f(0.3, 'pp/week'),
+      mean: f(1.45, '%'),
+      latest: f(1.9, '%'),
+      points: 4,
+    });
+    // y 60, 60.5, 61, 61.5: slope 0.5 g per week → improving; mean 60.75 → 60.8 (g: 1 decimal, like every weight Figure)
+    expect(r.trend.averageEggWeightGrams).toMatchObject({ direction: 'improving', slopePerWeek: f(0.5, 'g/week'), mean: f(60.8, 'g') });
+    expect(r.trend.dirtyPct).toMatchObject({ direction: 'stable', slopePerWeek: f(0, 'pp/week'), mean: f(0, '%') });
   });
 
   it('a slope exactly at the tolerance is stable; the tolerance and the number of periods are options', () => {
@@ -205,13 +214,13 @@ describe('eggQualityTrend: weekly reference with a 4-week trend', () => {
       ['2026-03-30', 16],
     ] as const;
     const weekly = gentle.map(([date, cracked]) => collection(date, 1_000, cracked, 60));
-    expect(eggQualityTrend(weekly, null, { window: 'week' }).trend.crackedPct).toMatchObject({ direction: 'stable', slopePerWeek: 0.2 });
+    expect(eggQualityTrend(weekly, null, { window: 'week' }).trend.crackedPct).toMatchObject({ direction: 'stable', slopePerWeek: f(0.2, 'pp/week') });
     expect(eggQualityTrend(weekly, null, { window: 'week', tolerance: { crackedPctPerWeek: 0.1 } }).trend.crackedPct.direction).toBe('worsening');
     // the last 5 weeks of the reference include W10's 5 %: y 5, 1, 1.3, 1.6, 1.9; x̄ 2, ȳ 2.16;
     // Σ(x−x̄)(y−ȳ) = (−2)(2.84) + (−1)(−1.16) + 0 + (1)(−0.56) + (2)(−0.26) = −5.68 + 1.16 − 0.56 − 0.52 = −5.6; ÷ 10 = −0.56 → improving
     expect(eggQualityTrend(days, null, { window: 'week', to: '2026-04-01', trendPeriods: 5 }).trend.crackedPct).toMatchObject({
       direction: 'improving',
-      slopePerWeek: -0.56,
+      slopePerWeek: f(-0.56, 'pp/week'),
     });
   });
 
@@ -221,7 +230,7 @@ describe('eggQualityTrend: weekly reference with a 4-week trend', () => {
       from: '2026-12-28',
       to: '2027-01-10',
     });
-    expect(r2.periods.map((p) => [p.period, p.from, p.to, p.crackedPct])).toEqual([
+    expect(r2.periods.map((p) => [p.period, p.from, p.to, p.crackedPct.value])).toEqual([
       ['2026-W53', '2026-12-28', '2027-01-03', 1],
       ['2027-W01', '2027-01-04', '2027-01-10', 2],
     ]);
@@ -232,7 +241,13 @@ describe('eggQualityTrend: edge cases', () => {
   it('no days at all: no periods, no overall, trend insufficient', () => {
     const r = eggQualityTrend([], undefined, { window: 'week' });
     expect(r).toMatchObject({ from: null, to: null, periods: [], overall: null, trend: { periods: 0, from: null, to: null } });
-    expect(r.trend.crackedPct).toMatchObject({ direction: 'insufficient_data', points: 0, mean: null, latest: null });
+    expect(r.trend.crackedPct).toMatchObject({
+      direction: 'insufficient_data',
+      points: 0,
+      mean: { value: null, unit: '%', reason: 'no period with eggs' },
+      latest: { value: null, unit: '%', reason: 'no period' },
+      slopePerWeek: { value: null, unit: 'pp/week', reason: 'needs at least 3 periods with eggs; has 0' },
+    });
   });
 
   it('zero eggs (a broiler cycle, or layers before lay): every ratio null, saleable 0', () => {
@@ -241,12 +256,12 @@ describe('eggQualityTrend: edge cases', () => {
     for (const p of r.periods)
       expect(p).toMatchObject({
         eggsCollected: 0,
-        crackedPct: null,
-        dirtyPct: null,
-        doubleYolkPct: null,
-        saleablePct: null,
-        averageEggWeightGrams: null,
-        henDayPct: 0,
+        crackedPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+        dirtyPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+        doubleYolkPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+        saleablePct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
+        averageEggWeightGrams: { value: null, unit: 'g', reason: 'no eggs collected in the period' },
+        henDayPct: f(0, '%'),
       });
     expect(r.overall).toMatchObject({ eggsCollected: 0, saleableEggs: 0, henDays: 2_996 }); // 1,000 + 998 + 998
     expect(r.trend.crackedPct.direction).toBe('insufficient_data');
@@ -255,9 +270,14 @@ describe('eggQualityTrend: edge cases', () => {
   it('hen-days are unknown for a period that starts before the first hens entry', () => {
     const r = eggQualityTrend([collection('2026-03-02', 900, 0, null), collection('2026-03-03', 950, 0, null)], { '2026-03-03': 1_000 }, { window: 'week' });
     // W10 covers 03-02 … 03-03 in range; 03-02 has no hens entry → null
-    expect(r.periods[0]).toMatchObject({ period: '2026-W10', days: 2, henDays: null, henDayPct: null });
+    expect(r.periods[0]).toMatchObject({
+      period: '2026-W10',
+      days: 2,
+      henDays: null,
+      henDayPct: { value: null, unit: '%', reason: 'hens alive unknown on a day of the period (before the first bird count)' },
+    });
     const d = eggQualityTrend([collection('2026-03-02', 900, 0, null), collection('2026-03-03', 950, 0, null)], { '2026-03-03': 1_000 }, { window: 'day' });
-    expect(d.periods.map((p) => p.henDayPct)).toEqual([null, 95]); // 950 ÷ 1,000
+    expect(d.periods.map((p) => p.henDayPct.value)).toEqual([null, 95]); // 950 ÷ 1,000
   });
 
   it('cracked and dirty beyond the collection never make saleable eggs negative; days outside the range are ignored', () => {
@@ -266,12 +286,12 @@ describe('eggQualityTrend: edge cases', () => {
       from: '2026-03-02',
     });
     expect(r.periods).toHaveLength(1);
-    expect(r.periods[0]).toMatchObject({ eggsCollected: 10, saleableEggs: 0, saleablePct: 0, crackedPct: 80, dirtyPct: 50 });
+    expect(r.periods[0]).toMatchObject({ eggsCollected: 10, saleableEggs: 0, saleablePct: f(0, '%'), crackedPct: f(80, '%'), dirtyPct: f(50, '%') });
   });
 
   it('two rollups for the same date are summed', () => {
     const r = eggQualityTrend([collection('2026-03-02', 100, 1, 60), collection('2026-03-02', 100, 3, 62)], null, { window: 'day' });
     // 4 ÷ 200 = 2 %; (6,000 + 6,200) ÷ 200 = 61 g
-    expect(r.periods[0]).toMatchObject({ eggsCollected: 200, crackedPct: 2, averageEggWeightGrams: 61 });
+    expect(r.periods[0]).toMatchObject({ eggsCollected: 200, crackedPct: f(2, '%'), averageEggWeightGrams: f(61, 'g') });
   });
 });

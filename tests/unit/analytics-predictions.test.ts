@@ -44,7 +44,15 @@ describe('weight fitted against the breed curve', () => {
   it('weighings exactly 90 % of Ross 308: ratio 0.9, no residual, medium confidence (2 weighings)', () => {
     // day 14: 0.9 × 533 = 479.7 g; day 28: 0.9 × 1616 = 1454.4 g
     const p = predictWeight(broiler([weighing(b(14), 479.7), weighing(b(28), 1454.4)]), config());
-    expect(p.fit).toMatchObject({ method: 'breed_curve_scaled', ratio: 0.9, weighings: 2, residualRmsGrams: 0, residualRmsPct: 0, confidence: 'medium' });
+    expect(p.fit).toMatchObject({
+      method: 'breed_curve_scaled',
+      ratio: { value: 0.9, unit: 'index' },
+      weighings: 2,
+      residualRmsGrams: { value: 0, unit: 'g' },
+      residualRmsPct: { value: 0, unit: '%' },
+      adgGramsPerDay: { value: null, unit: 'g/day', reason: 'the scaled breed curve is used, not a straight-line ADG' },
+      confidence: 'medium',
+    });
     expect(p.fit.standard).toMatchObject({ id: 'ross-308' });
     // weight at day 35 = 0.9 × 2296 = 2066.4 g, on 2026-03-01 + 35 days = 2026-04-05
     expect(p.atTargetAge).toMatchObject({ ageDays: 35, date: '2026-04-05', weight: { value: 2066.4, unit: 'g' } });
@@ -58,12 +66,14 @@ describe('weight fitted against the breed curve', () => {
     // r = (0.5 × 1500 × 1616 + 2310 × 2296) ÷ (0.5 × 1616² + 2296²) = (1,212,000 + 5,303,760) ÷ (1,305,728 + 5,271,616)
     //   = 6,515,760 ÷ 6,577,344 = 0.990637  (unweighted it would be 7,727,760 ÷ 7,883,072 = 0.980298)
     const p = predictWeight(broiler([weighing(b(28), 1500), weighing(b(35), 2310)], { targetAgeDays: 42 }), config());
-    expect(p.fit.ratio).toBe(0.9906);
+    expect(p.fit.ratio).toEqual({ value: 0.9906, unit: 'index' });
     // residuals: 1500 − 0.990637 × 1616 = −100.869 g; 2310 − 0.990637 × 2296 = 35.498 g
     // RMS g = √((0.5 × 100.869² + 35.498²) ÷ 1.5) = √((5087.3 + 1260.1) ÷ 1.5) = √4231.6 = 65.05
     // RMS % = √((0.5 × (100.869/1600.869)² + (35.498/2274.502)²) ÷ 1.5) = √((0.0019852 + 0.0002436) ÷ 1.5) = 3.85 %
-    expect(p.fit.residualRmsGrams).toBeCloseTo(65.05, 1);
-    expect(p.fit.residualRmsPct).toBeCloseTo(3.85, 1);
+    expect(p.fit.residualRmsGrams.unit).toBe('g');
+    expect(p.fit.residualRmsGrams.value).toBeCloseTo(65.05, 1);
+    expect(p.fit.residualRmsPct.unit).toBe('%');
+    expect(p.fit.residualRmsPct.value).toBeCloseTo(3.85, 1);
     expect(p.fit.confidence).toBe('medium'); // 2 weighings, ≤ 6 %
     // day 42 = 0.990637 × 2998 = 2969.93 g
     expect(p.atTargetAge.weight.value).toBe(2969.9);
@@ -107,7 +117,13 @@ describe('weight fitted against the breed curve', () => {
 
   it('a standard but no weighing: the standard itself, low confidence, and it says so', () => {
     const p = predictWeight(broiler([]), config());
-    expect(p.fit).toMatchObject({ method: 'breed_curve', ratio: 1, confidence: 'low', weighings: 0 });
+    expect(p.fit).toMatchObject({
+      method: 'breed_curve',
+      ratio: { value: 1, unit: 'index' },
+      residualRmsPct: { value: null, unit: '%', reason: 'no weighing fitted: the standard curve itself' },
+      confidence: 'low',
+      weighings: 0,
+    });
     expect(p.atTargetAge.weight.value).toBe(2296);
     expect(p.assumptions).toEqual(['no weighing yet: the Ross 308 standard curve itself']);
   });
@@ -116,7 +132,13 @@ describe('weight fitted against the breed curve', () => {
     // ADG = (1200 − 800) ÷ 7 = 57.143 g/day; day 35 = 1200 + 57.143 × 7 = 1600 g
     // 1500 g: 28 + ⌈(1500 − 1200) ÷ 57.143⌉ = 28 + ⌈5.25⌉ = day 34 = 2026-04-04
     const p = predictWeight(broiler([weighing(b(21), 800), weighing(b(28), 1200)], { breed: 'Heritage Red', targetWeightGrams: 1500 }), config());
-    expect(p.fit).toMatchObject({ method: 'linear_adg', standard: null, ratio: null, adgGramsPerDay: 57.1, confidence: 'low' });
+    expect(p.fit).toMatchObject({
+      method: 'linear_adg',
+      standard: null,
+      ratio: { value: null, unit: 'index', reason: 'no breed curve fitted: the recent ADG is extrapolated' },
+      adgGramsPerDay: { value: 57.1, unit: 'g/day' },
+      confidence: 'low',
+    });
     expect(p.atTargetAge.weight.value).toBe(1600);
     expect(p.targetWeight).toEqual({ grams: 1500, reached: false, ageDays: 34, date: '2026-04-04' });
     expect(p.assumptions).toEqual([
@@ -130,7 +152,7 @@ describe('weight fitted against the breed curve', () => {
       day(B0, { placed: 1000, inflowWeightGramsSum: 40_000, birdsInflowWeighed: 1000 }),
     ]);
     const p = predictWeight(inputs, config());
-    expect(p.fit.adgGramsPerDay).toBe(36);
+    expect(p.fit.adgGramsPerDay).toEqual({ value: 36, unit: 'g/day' });
     expect(p.atTargetAge.weight.value).toBe(760);
   });
 
@@ -171,8 +193,8 @@ describe('layer production forecast', () => {
     // Σ = 7 × 93.5 − 0.2/14 × (8 + 9 + … + 14 = 77) = 654.5 − 1.1 = 653.4 → standard eggs 1000 × 6.534 = 6534
     // actual 7 × 900 = 6300 → r = 6300 ÷ 6534 = 0.964187
     expect(f.method).toBe('breed_curve_scaled');
-    expect(f.ratio).toBe(0.9642);
-    expect(f.basis).toEqual({ from: '2025-07-24', to: '2025-07-30', eggs: 6300, henDayPct: 90, standardEggs: 6534 });
+    expect(f.ratio).toEqual({ value: 0.9642, unit: 'index' });
+    expect(f.basis).toEqual({ from: '2025-07-24', to: '2025-07-30', eggs: 6300, henDayPct: { value: 90, unit: '%' }, standardEggs: 6534 });
     expect(f.hensAlive).toBe(1000);
     expect(f.weeks).toHaveLength(8);
     // week 1 = ages 211–217, between week 30 (210, 93.3 %) and week 35 (245, 92.7 %): mean = 93.3 − 4 × 0.6/35 = 93.231429

@@ -3,6 +3,9 @@
  * eggs collected and their defects, egg weight and (given hens alive) hen-day %, plus the direction of
  * cracked %, dirty % and egg weight over the last periods. Pure: the cycle's daily rollups in.
  *
+ * Every ratio is a Figure (docs/analytics.md "Figures"): `{value, unit}` or `{value: null, unit, reason}`;
+ * counts (eggs, saleable eggs, eggs weighed, hen-days) stay plain numbers.
+ *
  * Per period
  * - eggs collected, cracked, dirty, double-yolk: sums of the egg_collection movements of the period;
  *   cracked % / dirty % / double-yolk % = count ÷ eggs collected × 100 (null when nothing was collected).
@@ -24,16 +27,17 @@
  * the period index, over the periods that have a value (periods without eggs are skipped, not zero), and
  * unweighted (a partial edge week counts as much as a full one). At least 3 points, else
  * `insufficient_data`. The slope is expressed per week (× 7 for daily periods) and compared with a
- * tolerance: |slope| ≤ tolerance is `stable`. Defaults (`TREND_TOLERANCE`): 0.2 percentage points per
+ * tolerance. Slopes are Figures in percentage points per day or week (`pp/day`, `pp/week`) for cracked
+ * and dirty %, in `g/day`, `g/week` for egg weight (4 decimals); mean and latest are in the metric's unit
+ * and rounding (% 2 decimals, g 1); the tolerance is a plain number in the unit of `slopePerWeek`: |slope| ≤ tolerance is `stable`. Defaults (`TREND_TOLERANCE`): 0.2 percentage points per
  * week for cracked % and dirty % (a 1 % → 2 % drift over 5 weeks is a real change; daily noise of a few
  * tenths is not), 0.2 g per week for egg weight (egg weight rises ≈ 0.4–0.5 g a week in early lay and
  * ≈ 0.1 g late in lay, so only the early-lay rise shows as a change). Cracked % and dirty % falling is
  * `improving`; egg weight rising is `improving` (eggs are paid by grade, heavier grades pay more).
  */
 import { daysBetween } from '../cycle-summary.js';
-import { round } from '../weights.js';
-import { addDays } from './figures.js';
-import type { DayTotals } from './inputs.js';
+import { addDays, figure, missing } from './figures.js';
+import type { DayTotals, Figure } from './inputs.js';
 
 export type EggQualityWindow = 'day' | 'week';
 export type TrendDirection = 'improving' | 'stable' | 'worsening' | 'insufficient_data';
@@ -78,31 +82,36 @@ export interface EggQualityPeriod {
   eggsCracked: number;
   eggsDirty: number;
   eggsDoubleYolk: number;
-  crackedPct: number | null;
-  dirtyPct: number | null;
-  doubleYolkPct: number | null;
+  /** %, null when nothing was collected. */
+  crackedPct: Figure;
+  dirtyPct: Figure;
+  doubleYolkPct: Figure;
   saleableEggs: number;
-  saleablePct: number | null;
-  averageEggWeightGrams: number | null;
+  saleablePct: Figure;
+  /** g, weighted by eggs; null when no collection gave a weight. */
+  averageEggWeightGrams: Figure;
   /** Eggs the average weight stands on. */
   eggsWeighed: number;
+  /** Σ hens alive over the period's days (a count); null when a day has no hen count. */
   henDays: number | null;
-  henDayPct: number | null;
+  /** %, eggs ÷ hen-days × 100. */
+  henDayPct: Figure;
 }
 
 export interface MetricTrend {
   direction: TrendDirection;
+  /** The unit of the metric (`%` or `g`); its slopes are in `pp/day|pp/week` (percentage points) or `g/day|g/week`. */
   unit: string;
   /** Periods with a value the slope was fitted on. */
   points: number;
-  /** Least-squares slope per period, and per week (4 decimals); null below MIN_TREND_POINTS. */
-  slopePerPeriod: number | null;
-  slopePerWeek: number | null;
-  /** The tolerance per week within which the direction is stable. */
+  /** Least-squares slope per period (per day or per week) and per week (4 decimals); null below MIN_TREND_POINTS. */
+  slopePerPeriod: Figure;
+  slopePerWeek: Figure;
+  /** The tolerance within which the direction is stable, in the unit of `slopePerWeek` (a threshold: a plain number). */
   tolerancePerWeek: number;
-  /** Mean of the points and the latest period's value (the latest value may be null: no eggs). */
-  mean: number | null;
-  latest: number | null;
+  /** Mean of the points and the latest period's value (the latest value may be null: no eggs), in `unit`. */
+  mean: Figure;
+  latest: Figure;
   reason?: string;
 }
 
@@ -143,7 +152,10 @@ export function isoWeek(date: string): { key: string; year: number; week: number
 
 // ---------------------------------------------------------------------------------------------------
 
-const pct = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100, 2) : null);
+const NO_EGGS = 'no eggs collected in the period';
+const pct = (part: number, whole: number, none = NO_EGGS): Figure => (whole > 0 ? figure((part / whole) * 100, '%', 2) : missing('%', none));
+/** Percentage points: the unit of a change or slope of a % metric. */
+const slopeUnit = (unit: string, per: 'day' | 'week') => `${unit === '%' ? 'pp' : unit}/${per}`;
 
 /** Hens alive on every date from `from` to `to`, carrying the latest entry forward; null before the first entry. */
 function hensOnDates(hens: HensAlivePerDay, from: string, to: string): Map<string, number | null> {
@@ -201,10 +213,14 @@ function summarise(period: string, from: string, to: string, days: readonly DayT
     doubleYolkPct: pct(doubleYolk, collected),
     saleableEggs: saleable,
     saleablePct: pct(saleable, collected),
-    averageEggWeightGrams: weighed > 0 ? round(weightSum / weighed, 1) : null,
+    averageEggWeightGrams:
+      weighed > 0 ? figure(weightSum / weighed, 'g', 1) : missing('g', collected > 0 ? 'no collection of the period gave an egg weight' : NO_EGGS),
     eggsWeighed: weighed,
     henDays,
-    henDayPct: henDays !== null ? pct(collected, henDays) : null,
+    henDayPct:
+      henDays === null
+        ? missing('%', hens ? 'hens alive unknown on a day of the period (before the first bird count)' : 'hens alive not known')
+        : pct(collected, henDays, 'no hens present in the period'),
   };
 }
 
@@ -223,34 +239,51 @@ export function leastSquaresSlope(points: ReadonlyArray<readonly [x: number, y: 
   return sxx === 0 ? null : sxy / sxx;
 }
 
+/** Digits of a trend's slopes (finer than the metric's own rounding: a slope is a small difference). */
+const D_SLOPE = 4;
+
 function metricTrend(
-  values: ReadonlyArray<number | null>,
+  periods: readonly Figure[],
   window: EggQualityWindow,
   unit: string,
+  digits: number,
   tolerancePerWeek: number,
   better: 'lower' | 'higher',
 ): MetricTrend {
+  const values = periods.map((f) => f.value);
   const points = values.flatMap((y, x) => (y === null ? [] : [[x, y] as const]));
+  const latest = periods.at(-1);
   const base = {
     unit,
     points: points.length,
     tolerancePerWeek,
-    mean: points.length ? round(points.reduce((a, [, y]) => a + y, 0) / points.length, 2) : null,
-    latest: values.length ? (values[values.length - 1] ?? null) : null,
+    mean: points.length ? figure(points.reduce((a, [, y]) => a + y, 0) / points.length, unit, digits) : missing(unit, 'no period with eggs'),
+    latest: latest
+      ? latest.value === null
+        ? missing(unit, `latest period: ${latest.reason}`)
+        : figure(latest.value, unit, digits)
+      : missing(unit, 'no period'),
   };
   const slope = leastSquaresSlope(points);
-  if (slope === null)
+  if (slope === null) {
+    const reason = `needs at least ${MIN_TREND_POINTS} periods with eggs; has ${points.length}`;
     return {
       ...base,
       direction: 'insufficient_data',
-      slopePerPeriod: null,
-      slopePerWeek: null,
-      reason: `needs at least ${MIN_TREND_POINTS} periods with eggs; has ${points.length}`,
+      slopePerPeriod: missing(slopeUnit(unit, window), reason),
+      slopePerWeek: missing(slopeUnit(unit, 'week'), reason),
+      reason,
     };
+  }
   const perWeek = window === 'week' ? slope : slope * 7;
   let direction: TrendDirection = 'stable';
   if (Math.abs(perWeek) > tolerancePerWeek + 1e-9) direction = perWeek < 0 === (better === 'lower') ? 'improving' : 'worsening';
-  return { ...base, direction, slopePerPeriod: round(slope, 4), slopePerWeek: round(perWeek, 4) };
+  return {
+    ...base,
+    direction,
+    slopePerPeriod: figure(slope, slopeUnit(unit, window), D_SLOPE),
+    slopePerWeek: figure(perWeek, slopeUnit(unit, 'week'), D_SLOPE),
+  };
 }
 
 /** Egg quality per day or ISO week, and the trend of cracked %, dirty % and egg weight (see the module doc). */
@@ -308,6 +341,7 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
         last.map((p) => p.crackedPct),
         window,
         '%',
+        2,
         tolerance.crackedPctPerWeek,
         'lower',
       ),
@@ -315,6 +349,7 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
         last.map((p) => p.dirtyPct),
         window,
         '%',
+        2,
         tolerance.dirtyPctPerWeek,
         'lower',
       ),
@@ -322,6 +357,7 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
         last.map((p) => p.averageEggWeightGrams),
         window,
         'g',
+        1,
         tolerance.eggWeightGramsPerWeek,
         'higher',
       ),

@@ -20,6 +20,10 @@
  * capped at 100 %; eggs per week = Σ birds alive at asOf × that hen-day (no further mortality projected).
  * Without a hen-day standard the last 7 days' hen-day % is held flat. No eggs in the last 7 days with a
  * standard: the standard itself (r = 1).
+ *
+ * Every derived figure is a Figure (docs/analytics.md "Figures"): the fit ratio r (`index`, 4 decimals),
+ * the residuals (g, %), the extrapolated ADG (g/day), the basis hen-day %; null with the reason where the
+ * method used has none. Counts (weighings, eggs, hens) stay plain numbers.
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { agesAt, round, type Confidence } from '../weights.js';
@@ -27,7 +31,7 @@ import { findBreedStandard, seriesRangeDays, standardValue, standardWeightGrams,
 import { noStandardReason, standardRef, type StandardRef } from './comparison.js';
 import { addDays, figure, fmt, missing } from './figures.js';
 import type { CycleInputs, Figure, WeighingPoint } from './inputs.js';
-import { effectiveWeighings, isLayingType, placementWeight, seriesEnd } from './kpis/context.js';
+import { effectiveWeighings, INDEX, isLayingType, placementWeight, seriesEnd } from './kpis/context.js';
 import { dateOfAge } from './kpis/cycle.js';
 import { dailySeries } from './kpis/daily.js';
 import { ageWeekOf } from './kpis/eggs.js';
@@ -43,15 +47,16 @@ export type WeightMethodUsed = 'breed_curve_scaled' | 'breed_curve' | 'linear_ad
 export interface WeightFit {
   method: WeightMethodUsed;
   standard: StandardRef | null;
-  /** Fitted actual ÷ standard (4 decimals); null for the linear method. */
-  ratio: number | null;
+  /** Fitted actual ÷ standard, `index` (4 decimals); null for the linear method. */
+  ratio: Figure;
   /** Weighings the fit used. */
   weighings: number;
   lastWeighing: { date: string; ageDays: number; grams: number } | null;
-  residualRmsGrams: number | null;
-  residualRmsPct: number | null;
+  /** Weighted RMS residual of the curve fit, g and % of the fitted value. */
+  residualRmsGrams: Figure;
+  residualRmsPct: Figure;
   /** The ADG extrapolated by the linear method, g/day. */
-  adgGramsPerDay: number | null;
+  adgGramsPerDay: Figure;
   confidence: Confidence | null;
 }
 
@@ -82,9 +87,10 @@ export interface ForecastWeek {
 export interface ProductionForecast {
   method: 'breed_curve_scaled' | 'breed_curve' | 'recent_flat' | 'none';
   standard: StandardRef | null;
-  /** Actual ÷ standard eggs over the basis days (4 decimals). */
-  ratio: number | null;
-  basis: { from: string; to: string; eggs: number; henDayPct: number | null; standardEggs: number | null } | null;
+  /** Actual ÷ standard eggs over the basis days, `index` (4 decimals). */
+  ratio: Figure;
+  /** The last days the forecast stands on: eggs and expected standard eggs (counts), hen-day % (a Figure). */
+  basis: { from: string; to: string; eggs: number; henDayPct: Figure; standardEggs: number | null } | null;
   hensAlive: number;
   weeks: ForecastWeek[];
   assumptions: string[];
@@ -161,16 +167,31 @@ function curveModel(s: BreedStandard, ratio: number, fit: WeightFit, assumptions
   };
 }
 
+/** Units and rounding of the fit's figures. */
+const RATIO_DIGITS = 4;
+const NOT_FITTED: Record<WeightMethodUsed, string> = {
+  breed_curve_scaled: '',
+  breed_curve: 'no weighing fitted: the standard curve itself',
+  linear_adg: 'no breed curve fitted: the recent ADG is extrapolated',
+  none: 'nothing could be predicted',
+};
+const ADG_NOT_USED: Record<WeightMethodUsed, string> = {
+  breed_curve_scaled: 'the scaled breed curve is used, not a straight-line ADG',
+  breed_curve: 'the breed curve is used, not a straight-line ADG',
+  linear_adg: '',
+  none: 'nothing could be predicted',
+};
+
 function emptyFit(method: WeightMethodUsed, s: BreedStandard | null): WeightFit {
   return {
     method,
     standard: s ? standardRef(s) : null,
-    ratio: null,
+    ratio: missing(INDEX, NOT_FITTED[method]),
     weighings: 0,
     lastWeighing: null,
-    residualRmsGrams: null,
-    residualRmsPct: null,
-    adgGramsPerDay: null,
+    residualRmsGrams: missing('g', NOT_FITTED[method]),
+    residualRmsPct: missing('%', NOT_FITTED[method]),
+    adgGramsPerDay: missing('g/day', ADG_NOT_USED[method]),
     confidence: null,
   };
 }
@@ -202,7 +223,7 @@ function linearModel(
     ...emptyFit('linear_adg', s),
     weighings: ws.length,
     lastWeighing: { ...last },
-    adgGramsPerDay: round(adg.adg, 1),
+    adgGramsPerDay: figure(adg.adg, 'g/day', 1),
     confidence: 'low',
   };
   return {
@@ -225,19 +246,19 @@ function weightModel(inputs: CycleInputs, config: AnalyticsSections): Model | { 
   const fitted = fitRatio(points);
   if (!fitted) {
     if (ws.length) return linearModel(inputs, config, s, ws, `no weighing within the ${s.name} weight table`);
-    const fit: WeightFit = { ...emptyFit('breed_curve', s), ratio: 1, confidence: 'low' };
+    const fit: WeightFit = { ...emptyFit('breed_curve', s), ratio: figure(1, INDEX, RATIO_DIGITS), confidence: 'low' };
     return curveModel(s, 1, fit, [`no weighing yet: the ${s.name} standard curve itself`]);
   }
   const last = ws.filter((w) => standardWeightGrams(s, w.ageDays)).at(-1)!;
   const fit: WeightFit = {
     method: 'breed_curve_scaled',
     standard: standardRef(s),
-    ratio: round(fitted.ratio, 4),
+    ratio: figure(fitted.ratio, INDEX, RATIO_DIGITS),
     weighings: fitted.n,
     lastWeighing: { ...last },
-    residualRmsGrams: round(fitted.rmsGrams, 1),
-    residualRmsPct: round(fitted.rmsPct, 2),
-    adgGramsPerDay: null,
+    residualRmsGrams: figure(fitted.rmsGrams, 'g', 1),
+    residualRmsPct: figure(fitted.rmsPct, '%', 2),
+    adgGramsPerDay: missing('g/day', ADG_NOT_USED.breed_curve_scaled),
     confidence: fitConfidence(fitted.n, fitted.rmsPct),
   };
   return curveModel(s, fitted.ratio, fit, [
@@ -360,7 +381,7 @@ export function forecastProduction(
   const none = (reason: string, hens = 0): ProductionForecast => ({
     method: 'none',
     standard: s0 ? standardRef(s0) : null,
-    ratio: null,
+    ratio: missing(INDEX, reason),
     basis: null,
     hensAlive: hens,
     weeks: [],
@@ -379,7 +400,7 @@ export function forecastProduction(
         from: b.basis[0]!.date,
         to: b.basis.at(-1)!.date,
         eggs: b.eggs,
-        henDayPct: b.henDays ? round((b.eggs / b.henDays) * 100, 2) : null,
+        henDayPct: b.henDays ? figure((b.eggs / b.henDays) * 100, '%', 2) : missing('%', 'no hens present in the basis days'),
         standardEggs: b.standardEggs === null ? null : round(b.standardEggs, 1),
       }
     : null;
@@ -399,7 +420,7 @@ export function forecastProduction(
     return {
       method: hasEggs ? 'breed_curve_scaled' : 'breed_curve',
       standard: standardRef(s),
-      ratio: round(ratio, 4),
+      ratio: figure(ratio, INDEX, RATIO_DIGITS, hasEggs ? [] : assumptions.slice(0, 1)),
       basis: basisInfo,
       hensAlive: hens,
       weeks: Array.from({ length: weeks }, (_, i) => forecastWeek(inputs, i + 1, last.ageDays, hens, pctAt, outside, assumptions)),
@@ -416,7 +437,7 @@ export function forecastProduction(
   return {
     method: 'recent_flat',
     standard: s0 ? standardRef(s0) : null,
-    ratio: null,
+    ratio: missing(INDEX, `${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve: the recent hen-day is held flat`),
     basis: basisInfo,
     hensAlive: hens,
     weeks: Array.from({ length: weeks }, (_, i) => forecastWeek(inputs, i + 1, last.ageDays, hens, () => recent, '', assumptions)),

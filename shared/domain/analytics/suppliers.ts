@@ -26,10 +26,16 @@
  *   weights 0.40/0.65 and 0.25/0.65); null when no component has data (no deliveries). `basis` says how
  *   many deliveries fed each component.
  *
+ * Every rate, mean, price and score is a Figure (docs/analytics.md "Figures"): % and days 2 decimals,
+ * price per kg 4 (`<currency>/kg`), components and score `index` (0–100; score 1 decimal, components 2);
+ * null with the reason when no delivery carries the input. Counts and kg stay plain numbers.
+ *
  * Suppliers are listed by kg delivered (most first), then by id.
  */
 import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
+import { figure, missing } from './figures.js';
+import type { Figure } from './inputs.js';
 
 /** One feed_delivery movement as the analytics needs it. */
 export interface FeedDeliveryFact {
@@ -57,40 +63,40 @@ export interface SupplierReliability {
   deliveries: number;
   kg: number;
   /** Per feed type: deliveries, kg and the average price per kg of its priced deliveries. */
-  feedTypes: Record<string, { deliveries: number; kg: number; averagePricePerKg: number | null }>;
+  feedTypes: Record<string, { deliveries: number; kg: number; averagePricePerKg: Figure }>;
   firstDelivery: string;
   lastDelivery: string;
   onTime: {
     /** % of the deliveries with an expectedDate that arrived on or before it. */
-    ratePct: number | null;
+    ratePct: Figure;
     onTime: number;
     late: number;
     /** Mean days late of the late deliveries. */
-    averageDaysLate: number | null;
+    averageDaysLate: Figure;
     /** Mean days from orderedDate to delivery. */
-    averageLeadTimeDays: number | null;
+    averageLeadTimeDays: Figure;
   };
   quantity: {
     /** Mean |delivered − ordered| ÷ ordered × 100. */
-    meanAbsVariancePct: number | null;
+    meanAbsVariancePct: Figure;
     /** Mean (delivered − ordered) ÷ ordered × 100: negative when short on average. */
-    meanVariancePct: number | null;
+    meanVariancePct: Figure;
     shortDeliveries: number;
     overDeliveries: number;
     exactDeliveries: number;
   };
   quality: {
-    issueRatePct: number | null;
+    issueRatePct: Figure;
     deliveriesWithIssues: number;
     issuesByKind: Record<string, number>;
   };
   price: {
-    averagePerKg: number | null;
+    averagePerKg: Figure;
     pricedKg: number;
   };
-  /** Each component 0–100 (null: no data) and the reliability score. */
-  components: Record<ScoreComponent, number | null>;
-  score: number | null;
+  /** Each component 0–100 (null: no data) and the reliability score, `index`. */
+  components: Record<ScoreComponent, Figure>;
+  score: Figure;
   /** Deliveries that fed each figure. */
   basis: { onTime: number; leadTime: number; quantity: number; quality: number; price: number };
 }
@@ -104,18 +110,30 @@ export interface SupplierReliabilityReport {
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-const r2 = (n: number | null) => (n === null ? null : round(n, 2));
+/** A Figure of `n` in `unit` (2 decimals unless told), or null with `reason`. */
+const fig = (n: number | null, unit: string, reason: string, digits = 2): Figure => (n === null ? missing(unit, reason) : figure(n, unit, digits));
+const PRICE_DIGITS = 4;
+const SCORE_UNIT = 'index';
+const NO_EXPECTED = 'no delivery carries an expectedDate';
+const NO_ORDERED_QTY = 'no delivery carries an orderedQuantityKg';
+const NO_PRICE = 'no priced delivery (unitPrice)';
+
+export interface SupplierOptions {
+  /** ISO 4217 currency of the unit prices (the analytics configuration's `pricing.currency`). */
+  currency?: string;
+}
 /** Variances below this % count as exact (floating point noise). */
 const EXACT_PCT = 1e-9;
 
-function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string): SupplierReliability {
+function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string, currency: string): SupplierReliability {
+  const priceUnit = `${currency}/kg`;
   const sorted = [...deliveries].sort((a, b) => a.date.localeCompare(b.date));
   const kg = sorted.reduce((a, d) => a + d.quantityKg, 0);
 
   const feedTypes: SupplierReliability['feedTypes'] = {};
   const typePriced = new Map<string, { kg: number; cost: number }>();
   for (const d of sorted) {
-    const t = feedTypes[d.feedType] ?? { deliveries: 0, kg: 0, averagePricePerKg: null };
+    const t = feedTypes[d.feedType] ?? { deliveries: 0, kg: 0, averagePricePerKg: missing(priceUnit, NO_PRICE) };
     feedTypes[d.feedType] = t;
     t.deliveries += 1;
     t.kg += d.quantityKg;
@@ -129,7 +147,7 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string)
   for (const [type, t] of Object.entries(feedTypes)) {
     t.kg = round(t.kg, 4);
     const p = typePriced.get(type);
-    t.averagePricePerKg = p && p.kg > 0 ? round(p.cost / p.kg, 4) : null;
+    t.averagePricePerKg = fig(p && p.kg > 0 ? p.cost / p.kg : null, priceUnit, NO_PRICE, PRICE_DIGITS);
   }
 
   // on time
@@ -160,11 +178,17 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string)
   const pricedKg = priced.reduce((a, d) => a + d.quantityKg, 0);
   const pricedCost = priced.reduce((a, d) => a + d.quantityKg * d.unitPrice!, 0);
 
-  const components: Record<ScoreComponent, number | null> = {
-    onTime: r2(onTimeRate),
+  const raw: Record<ScoreComponent, number | null> = {
+    onTime: onTimeRate === null ? null : round(onTimeRate, 2),
     quantity: meanAbs === null ? null : round(Math.max(0, 100 - meanAbs), 2),
     quality: issueRate === null ? null : round(100 - issueRate, 2),
   };
+  const components: Record<ScoreComponent, Figure> = {
+    onTime: fig(raw.onTime, SCORE_UNIT, NO_EXPECTED),
+    quantity: fig(raw.quantity, SCORE_UNIT, NO_ORDERED_QTY),
+    quality: fig(raw.quality, SCORE_UNIT, 'no delivery'),
+  };
+  const score = reliabilityScore(raw);
 
   return {
     supplierId,
@@ -174,23 +198,23 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string)
     firstDelivery: sorted[0]!.date,
     lastDelivery: sorted[sorted.length - 1]!.date,
     onTime: {
-      ratePct: r2(onTimeRate),
+      ratePct: fig(onTimeRate, '%', NO_EXPECTED),
       onTime: onTimeCount,
       late: lateDays.length,
-      averageDaysLate: r2(mean(lateDays)),
-      averageLeadTimeDays: r2(mean(leadTimes)),
+      averageDaysLate: fig(mean(lateDays), 'days', withExpected.length ? 'no late delivery' : NO_EXPECTED),
+      averageLeadTimeDays: fig(mean(leadTimes), 'days', 'no delivery carries an orderedDate'),
     },
     quantity: {
-      meanAbsVariancePct: r2(meanAbs),
-      meanVariancePct: r2(mean(variances)),
+      meanAbsVariancePct: fig(meanAbs, '%', NO_ORDERED_QTY),
+      meanVariancePct: fig(mean(variances), '%', NO_ORDERED_QTY),
       shortDeliveries: variances.filter((v) => v < -EXACT_PCT).length,
       overDeliveries: variances.filter((v) => v > EXACT_PCT).length,
       exactDeliveries: variances.filter((v) => Math.abs(v) <= EXACT_PCT).length,
     },
-    quality: { issueRatePct: r2(issueRate), deliveriesWithIssues: withIssues, issuesByKind },
-    price: { averagePerKg: pricedKg > 0 ? round(pricedCost / pricedKg, 4) : null, pricedKg: round(pricedKg, 4) },
+    quality: { issueRatePct: fig(issueRate, '%', 'no delivery'), deliveriesWithIssues: withIssues, issuesByKind },
+    price: { averagePerKg: fig(pricedKg > 0 ? pricedCost / pricedKg : null, priceUnit, NO_PRICE, PRICE_DIGITS), pricedKg: round(pricedKg, 4) },
     components,
-    score: reliabilityScore(components),
+    score: score === null ? missing(SCORE_UNIT, 'no component has data') : figure(score, SCORE_UNIT, 1),
     basis: { onTime: withExpected.length, leadTime: leadTimes.length, quantity: withOrdered.length, quality: sorted.length, price: priced.length },
   };
 }
@@ -209,7 +233,8 @@ export function reliabilityScore(components: Record<ScoreComponent, number | nul
 }
 
 /** Reliability of every supplier of the deliveries (see the module doc). */
-export function supplierReliability(deliveries: readonly FeedDeliveryFact[]): SupplierReliabilityReport {
+export function supplierReliability(deliveries: readonly FeedDeliveryFact[], options: SupplierOptions = {}): SupplierReliabilityReport {
+  const currency = options.currency ?? 'USD';
   const groups = new Map<string, FeedDeliveryFact[]>();
   for (const d of deliveries) {
     const id = d.supplierId?.trim() ? d.supplierId : UNKNOWN_SUPPLIER;
@@ -217,7 +242,9 @@ export function supplierReliability(deliveries: readonly FeedDeliveryFact[]): Su
     if (group) group.push(d);
     else groups.set(id, [d]);
   }
-  const suppliers = [...groups.entries()].map(([id, ds]) => supplierOf(ds, id)).sort((a, b) => b.kg - a.kg || a.supplierId.localeCompare(b.supplierId));
+  const suppliers = [...groups.entries()]
+    .map(([id, ds]) => supplierOf(ds, id, currency))
+    .sort((a, b) => b.kg - a.kg || a.supplierId.localeCompare(b.supplierId));
   return {
     suppliers,
     deliveries: deliveries.length,
