@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   const { settings } = await import('../shared/config/env.js');
   const { availableGroups, SERVICE } = await import('../shared/presentation/service-info.js');
   const ENDPOINTS = availableGroups(apiRoutes()); // what functions/public/root.ts builds once per container
-  const { scopedCycle, toCycleDto } = await import('../shared/services/cycles.js');
+  const { scopedCycleWithBasis, toCycleDto } = await import('../shared/services/cycles.js');
   const { getUserOrThrow } = await import('../shared/db/users.js');
   const { toUserDto } = await import('../shared/services/accounts.js');
   const { createMovementFor } = await import('../shared/services/movements.js');
@@ -184,8 +184,8 @@ async function main(): Promise<void> {
       path: main.base,
       auth: true,
       bare: async () => {
-        const cycle = await scopedCycle(user, main.flockId, main.cycleId);
-        return ok(toCycleDto(cycle), 'OK', { ETag: `"${cycle.version}"` });
+        const { cycle, basis } = await scopedCycleWithBasis(user, main.flockId, main.cycleId);
+        return ok(toCycleDto(cycle, basis), 'OK', { ETag: `"${cycle.version}"` });
       },
     },
     {

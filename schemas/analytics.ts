@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ThresholdsSection } from './analytics-config.js';
 import { StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
-import { BIRD_TYPES, CONFIDENCES, PHASES, WEIGHT_METHODS } from './vocabulary.js';
+import { ANOMALY_METRICS, BIRD_TYPES, CONFIDENCES, PHASES, WEIGHT_METHODS } from './vocabulary.js';
 import { WeightDto } from './weights.js';
 import { CalendarDate } from './flocks.js';
 import { MOVEMENT_CATALOGUE, MovementDto } from './movements.js';
@@ -480,19 +480,6 @@ export const PredictionsDto = Type.Object(
 );
 export const PredictionsResponse = Success(Type.Object({ cycle: AnalyticsCycleHeader, predictions: PredictionsDto }));
 
-/** The rules of shared/domain/analytics/anomalies.ts (the compile-time check of the response types keeps them equal). */
-export const ANOMALY_METRICS = [
-  'dailyMortality',
-  'cumulativeMortality',
-  'waterFeedRatio',
-  'lowWaterIntake',
-  'henDayDrop',
-  'weightBelowStandard',
-  'fcrAboveStandard',
-  'lowUniformity',
-  'crackedEggs',
-  'waterPh',
-] as const;
 export const AnomalyDto = Type.Object({
   date: CalendarDate,
   metric: StringEnum(ANOMALY_METRICS),

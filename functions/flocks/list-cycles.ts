@@ -15,9 +15,9 @@ export const handler = httpHandler(
     responses: { 200: { description: 'A page of cycles', schema: CycleListResponse } },
   },
   async ({ params, query, user }) => {
-    const { items, nextCursor, limit } = await listCyclesFor(user, params.flockId, query);
+    const { items, nextCursor, limit, basis } = await listCyclesFor(user, params.flockId, query);
     return list(
-      items.map((c) => toCycleDto(c)),
+      items.map((c) => toCycleDto(c, basis)),
       { limit, nextCursor },
     );
   },

@@ -20,7 +20,7 @@ export const handler = httpHandler(
     },
   },
   async ({ params, body, ifMatch, user, requestId }) => {
-    const saved = await updateCycleFor(user, params.flockId, params.cycleId, body, ifMatch, requestId);
-    return ok(toCycleDto(saved), 'Cycle updated', { ETag: `"${saved.version}"` });
+    const { cycle: saved, basis } = await updateCycleFor(user, params.flockId, params.cycleId, body, ifMatch, requestId);
+    return ok(toCycleDto(saved, basis), 'Cycle updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -1,19 +1,30 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
-import { CYCLE_SK_PREFIX, cycleKey, farmKey, flockKey, flockPartition, flocksOfFarm } from './keys.js';
+import { analyticsConfigKey, CYCLE_SK_PREFIX, cycleKey, farmKey, flockKey, flockPartition, flocksOfFarm } from './keys.js';
+import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
 /**
  * The reads of flock analytics (`/api/v1/flock-analytics`). Only cycle records are read (their running
  * counters give every KPI), never daily rollups or movements:
  * - history: ONE Query of the flock's partition returns the flock (`META`) and its cycles (`CYCLE#…`),
- *   newest first, `SK BETWEEN CYCLE# AND META` (a flock of more than `maxCycles` cycles: the newest ones);
- * - compare: one BatchGetItem of the flocks (+ the named cycles), one of their active cycles, and for a
- *   flock without an active cycle one Query (Limit 1) of its latest cycle;
+ *   newest first, `SK BETWEEN CYCLE# AND META` (a flock of more than `maxCycles` cycles: the newest ones),
+ *   with, in parallel, one GetItem of the analytics configuration;
+ * - compare: one BatchGetItem of the flocks (+ the named cycles) and the analytics configuration, one of
+ *   their active cycles, and for a flock without an active cycle one Query (Limit 1) of its latest cycle;
  * - ranking: one Query of the farm's flocks (GSI1 `FLOCKS#<farmId>`, projected), one BatchGetItem of the
- *   farm and the flocks' active cycles (+ for `status=all`, one Query per flock without an active cycle).
+ *   farm, the analytics configuration and the flocks' active cycles (+ for `status=all`, one Query per flock
+ *   without an active cycle).
+ * The configuration's fallbacks decide the weight FCR and EPEF use (as in the analytics).
  */
+
+/** The stored analytics configuration (sections as stored; complete them with the defaults), if any. */
+export type StoredSections = Partial<AnalyticsSections> | undefined;
+
+const CONFIG = analyticsConfigKey();
+const isConfig = (item: Record<string, unknown>) => item.PK === CONFIG.PK && item.SK === CONFIG.SK;
+const sectionsOf = (item: Record<string, unknown> | undefined): StoredSections => item?.config as Partial<AnalyticsSections> | undefined;
 
 /** Sort keys of the flock partition: the flock item (`META`) and the cycles' prefix. */
 const KEY = { cycle: CYCLE_SK_PREFIX, meta: flockKey('').SK } as const;
@@ -24,10 +35,22 @@ export interface FlockHistoryRead {
   cycles: CycleRecord[];
   /** False when the flock has more cycles than were read (the oldest ones are left out). */
   complete: boolean;
+  storedConfig: StoredSections;
 }
 
-/** The flock and up to `maxCycles` of its newest cycles: one Query (a few more only if other items sort between CYCLE# and META). */
+/**
+ * The flock and up to `maxCycles` of its newest cycles: one Query (a few more only if other items sort
+ * between CYCLE# and META), and in parallel the analytics configuration (one GetItem).
+ */
 export async function readFlockHistory(flockId: string, maxCycles: number, maxPages = 3): Promise<FlockHistoryRead> {
+  const [read, config] = await Promise.all([
+    readFlockCycles(flockId, maxCycles, maxPages),
+    db().send(new GetCommand({ TableName: tableName(), Key: CONFIG, ConsistentRead: true })),
+  ]);
+  return { ...read, storedConfig: sectionsOf(config.Item) };
+}
+
+async function readFlockCycles(flockId: string, maxCycles: number, maxPages: number): Promise<Omit<FlockHistoryRead, 'storedConfig'>> {
   const pk = flockPartition(flockId);
   let flock: FlockRecord | undefined;
   const newestFirst: CycleRecord[] = [];
@@ -58,31 +81,33 @@ export async function readFlockHistory(flockId: string, maxCycles: number, maxPa
   return { flock, cycles: newestFirst.slice(0, maxCycles).reverse(), complete };
 }
 
-/** Flocks and cycles by key, in one BatchGetItem (chunks of 100 keys). */
-export async function readFlocksAndCycles(flockIds: readonly string[], cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
-  const items =
-    flockIds.length + cycles.length
-      ? await batchGet([...flockIds.map(flockKey), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true })
-      : [];
+/** Flocks and cycles by key (+ the analytics configuration when `withConfig`), in one BatchGetItem (chunks of 100 keys). */
+export async function readFlocksAndCycles(flockIds: readonly string[], cycles: ReadonlyArray<{ flockId: string; cycleId: string }>, withConfig = false) {
+  const keys = [...flockIds.map(flockKey), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))];
+  const items = keys.length ? await batchGet(withConfig ? [CONFIG, ...keys] : keys, { consistent: true }) : [];
   const flocks = new Map<string, FlockRecord>();
   const found = new Map<string, CycleRecord>();
+  let storedConfig: StoredSections;
   for (const item of items) {
-    if (item.SK === KEY.meta) flocks.set(String(item.id), flockFromItem(item)!);
+    if (isConfig(item)) storedConfig = sectionsOf(item);
+    else if (item.SK === KEY.meta) flocks.set(String(item.id), flockFromItem(item)!);
     else found.set(`${item.flockId}:${item.id}`, cycleFromItem(item)!);
   }
-  return { flocks, cycles: found };
+  return { flocks, cycles: found, storedConfig };
 }
 
-/** The farm exists? and the cycles by key, in one BatchGetItem. */
+/** The farm exists? the analytics configuration and the cycles by key, in one BatchGetItem. */
 export async function readFarmAndCycles(farmId: string, cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
-  const items = await batchGet([farmKey(farmId), ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true });
+  const items = await batchGet([farmKey(farmId), CONFIG, ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true });
   const found = new Map<string, CycleRecord>();
   let farm = false;
+  let storedConfig: StoredSections;
   for (const item of items) {
     if (item.PK === farmKey(farmId).PK && item.SK === farmKey(farmId).SK) farm = true;
+    else if (isConfig(item)) storedConfig = sectionsOf(item);
     else found.set(`${item.flockId}:${item.id}`, cycleFromItem(item)!);
   }
-  return { farm, cycles: found };
+  return { farm, cycles: found, storedConfig };
 }
 
 /** The newest cycle of each flock (undefined: none): one Query (Limit 1) per flock, at most `parallel` at a time. */

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
  * in one BatchGetItem, and its movements across cycles (GSI2 `MOVEMENTS#<farmId>` / `<date>#<id>`).
  */
 
-export type FlockSummary = Pick<FlockRecord, 'id' | 'name' | 'birdType' | 'houseId' | 'activeCycleId'>;
+export type FlockSummary = Pick<FlockRecord, 'id' | 'name' | 'birdType' | 'breed' | 'houseId' | 'activeCycleId'>;
 
 /** The farm's active (not archived) flocks: one Query (more only past 1 MB of flocks). */
 export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]> {
@@ -20,7 +20,7 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
     TableName: tableName(),
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :active)',
-    ProjectionExpression: 'id, #name, birdType, houseId, activeCycleId',
+    ProjectionExpression: 'id, #name, birdType, breed, houseId, activeCycleId',
     ExpressionAttributeNames: { '#name': 'name' },
     ExpressionAttributeValues: { ':pk': flocksOfFarm(farmId).GSI1PK, ':active': 'active#' },
   });
@@ -28,6 +28,7 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
     id: i.id as string,
     name: i.name as string,
     birdType: i.birdType as FlockRecord['birdType'],
+    breed: (i.breed as string | null | undefined) ?? null,
     houseId: (i.houseId as string | null) ?? null,
     activeCycleId: (i.activeCycleId as string | null) ?? null,
   }));

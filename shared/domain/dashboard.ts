@@ -3,14 +3,14 @@
  * hold (each active cycle's running counters, its daily rollups of today and yesterday, today's daily
  * form, the farm's stock and running withdrawals), never from raw movements.
  */
-import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
+import type { AnalyticsSections, ThresholdsConfig } from '../../schemas/analytics-config.js';
 import type { DayTotals } from './analytics/inputs.js';
 import { ageDays, type CycleCounters } from './cycle-summary.js';
 import { headlineKpis } from './flock-analytics.js';
 import { round, type BirdType } from './weights.js';
 
 export interface FlockToday {
-  flock: { id: string; name: string; birdType: BirdType };
+  flock: { id: string; name: string; birdType: BirdType; breed: string | null };
   cycle:
     | (CycleCounters & {
         id: string;
@@ -58,7 +58,8 @@ const dayFigures = (d: DayTotals | null) => ({
 const aliveAtStartOf = (aliveNow: number, d: DayTotals | null) =>
   aliveNow + (d ? d.deaths + d.culls + d.sold + d.transferredOut - d.placed - d.transferredIn : 0);
 
-export function flockCard(f: FlockToday, today: string) {
+/** A flock's card; `fallbacks` (the analytics configuration's) decide the weight FCR and EPEF use, as on the cycle summary. */
+export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSections['fallbacks']) {
   const c = f.cycle;
   const date = new Date(`${today}T12:00:00Z`);
   return {
@@ -68,7 +69,7 @@ export function flockCard(f: FlockToday, today: string) {
     cycleId: c?.id ?? null,
     ageDays: c ? ageDays(c.hatchDate, c.startDate, c.endDate, date) : null,
     birdsAlive: c?.alive ?? 0,
-    ...headlineKpis(c && { ...c, birdType: f.flock.birdType }, date),
+    ...headlineKpis(c && { ...c, birdType: f.flock.birdType }, { breed: f.flock.breed, fallbacks }, date),
     latestWeight: c?.latestWeight ?? null,
     today: dayFigures(f.today),
     yesterday: dayFigures(f.yesterday),

@@ -7,8 +7,11 @@
  * Conventions (the engine's, restricted to what the counters know):
  * - Housed = placed + transferred in. Mortality % = deaths ÷ housed × 100; livability % = (alive + sold +
  *   transferred out) ÷ housed × 100.
- * - Body weight = the cycle's latest weighing (`latestWeight`), whatever its age; when it is older than
- *   the day the figures are of (end date, else today) the FCR and EPEF say so in `assumptions`.
+ * - Body weight (FCR, EPEF) = the engine's rule (./analytics/kpis/weight.ts `weightOfDay`) at the day the
+ *   figures are of (end date, else today): the cycle's latest weighing (`latestWeight`) if at most
+ *   `fallbacks.carryForwardWeightDays` old, else the breed standard at that age when
+ *   `fallbacks.weightFromBreedStandard`, else null; `assumptions`/`reason` read like the analytics'.
+ *   `avgWeight` stays the latest weighing (a measurement), and ADG starts from it.
  * - FCR (broilers) = feed consumed kg ÷ (birds alive × weight kg). A depleted cycle (no bird alive, some
  *   sold or transferred out) uses the birds that left alive, as the engine does on its depletion day.
  * - Age = days from the hatch date (else the start date) to the end date, else today.
@@ -27,10 +30,12 @@ import type { Figure } from './analytics/inputs.js';
 import { livabilityPct, mortalityPct } from './analytics/kpis/birds.js';
 import { epefOf, fcrOf } from './analytics/kpis/broiler.js';
 import { INDEX, isLayingType } from './analytics/kpis/context.js';
+import { weightOfDay } from './analytics/kpis/weight.js';
 import { waterFeedRatio } from './analytics/kpis/feed-water.js';
 import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS, type RankableKpi } from '../../schemas/vocabulary.js';
 import type { DatedFigure } from './analytics/kpis/types.js';
 import { round, type BirdType } from './weights.js';
+import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The KPIs of one cycle
@@ -44,7 +49,7 @@ export interface CycleSummaryInput extends CycleCounters {
   latestWeight: { date: string; grams: number } | null;
 }
 
-/** The flock facts the KPIs need (breed for the standard's placement weight). */
+/** The flock facts the KPIs need (breed for the standard: the placement weight, and the weight FCR and EPEF fall back to). */
 export interface FlockFacts {
   birdType: BirdType;
   breed: string | null;
@@ -86,6 +91,9 @@ export interface CycleSummaryKpis {
 
 export type KpiName = keyof CycleSummaryKpis;
 
+/** The analytics configuration's weight fallbacks (completed with the defaults). */
+export type WeightFallbacks = AnalyticsSections['fallbacks'];
+
 export const BROILERS_ONLY = 'broilers only (layers: feed per egg and per dozen eggs)';
 export const LAYERS_ONLY = 'layers and breeders only';
 const NO_BIRDS = 'no birds placed yet';
@@ -122,9 +130,10 @@ export function placementWeightOf(
 
 /**
  * Every KPI the cycle's running counters give (see the module note), each a Figure: a rounded value with
- * its unit, or null with the reason. `today` dates an open cycle.
+ * its unit, or null with the reason. `fallbacks` (the analytics configuration's) decide the weight FCR and
+ * EPEF use; `today` dates an open cycle.
  */
-export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today: Date): CycleSummaryKpis {
+export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallbacks: WeightFallbacks, today: Date): CycleSummaryKpis {
   const birdType = c.birdType ?? flock.birdType;
   const broiler = birdType === 'broiler';
   const laying = isLayingType(birdType);
@@ -137,7 +146,8 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
 
   const w = c.latestWeight;
   const avgWeight: DatedFigure = w ? { ...figure(w.grams, 'g', 1), date: w.date } : { ...missing('g', 'no weighing yet'), date: null };
-  const stale = w && daysBetween(w.date, asOf) > 0 ? [`weight of the latest weighing (${w.date}, ${daysBetween(w.date, asOf)} days before ${asOf})`] : [];
+  const standard = findBreedStandard(flock.breed, birdType);
+  const latest = w && w.date <= asOf ? w : null;
 
   // FCR and EPEF (broilers)
   let fcr: Figure;
@@ -157,10 +167,12 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, today:
       epef = missing(INDEX, NO_LIVE_BIRDS);
     } else {
       const depleted = c.alive > 0 ? [] : [`depleted: the ${shipped} birds shipped alive stand for the birds alive`];
-      fcr = fcrOf(feed, birds, w?.grams ?? null, avgWeight, [...stale, ...depleted]);
-      if (fcr.value === null || !w) epef = missing(INDEX, fcr.reason!);
+      const weight = weightOfDay({ latest, standard, breed: flock.breed, fallbacks }, asOf, age);
+      const grams = weight.grams;
+      fcr = fcrOf(feed, birds, grams, weight.figure, depleted);
+      if (fcr.value === null || grams === null) epef = missing(INDEX, fcr.reason!);
       else if (age <= 0) epef = missing(INDEX, 'EPEF needs an age above 0 days');
-      else epef = figure(epefOf(livRaw!, w.grams, age, feed / ((birds * w.grams) / 1000)), INDEX, 0, fcr.assumptions);
+      else epef = figure(epefOf(livRaw!, grams, age, feed / ((birds * grams) / 1000)), INDEX, 0, fcr.assumptions);
     }
   }
 
@@ -208,9 +220,17 @@ export type HeadlineKpis = Pick<CycleSummaryKpis, (typeof HEADLINE_KPIS)[number]
 
 const headlineOf = (k: CycleSummaryKpis): HeadlineKpis => ({ mortalityPct: k.mortalityPct, livabilityPct: k.livabilityPct, fcr: k.fcr, epef: k.epef });
 
-/** The headline KPIs of a cycle record (the breed is not needed: it only gives ADG its placement weight); without a cycle, why. */
-export function headlineKpis(c: CycleSummaryInput | null, today: Date, noCycle = 'no active cycle'): HeadlineKpis {
-  return headlineOf(c ? cycleSummaryKpis(c, { birdType: c.birdType, breed: null, hatchDate: c.hatchDate }, today) : noKpis(noCycle));
+/**
+ * The headline KPIs of a cycle record, with the flock's breed and the configuration's fallbacks (the weight
+ * FCR and EPEF use: see the module note); without a cycle, why.
+ */
+export function headlineKpis(
+  c: CycleSummaryInput | null,
+  basis: { breed: string | null; fallbacks: WeightFallbacks },
+  today: Date,
+  noCycle = 'no active cycle',
+): HeadlineKpis {
+  return headlineOf(c ? cycleSummaryKpis(c, { birdType: c.birdType, breed: basis.breed, hatchDate: c.hatchDate }, basis.fallbacks, today) : noKpis(noCycle));
 }
 
 /** Every KPI null with the same reason (an item without a cycle). */

@@ -3,19 +3,31 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { ZERO_COUNTERS, ageDays } from '../domain/cycle-summary.js';
-import { headlineKpis } from '../domain/flock-analytics.js';
+import { headlineKpis, type WeightFallbacks } from '../domain/flock-analytics.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
+import { readCycleHead } from '../db/analytics.js';
 import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedFlock } from './flocks.js';
+import { completeAll, currentAnalyticsConfig } from './analytics-config.js';
 import { idempotent } from './idempotency.js';
+import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 
-export function toCycleDto(c: CycleRecord, now = new Date()) {
+/**
+ * What a cycle's KPIs need besides its record: the flock's breed and the analytics configuration's
+ * fallbacks (completed with the defaults), so FCR and EPEF take the weight the analytics take.
+ */
+export interface CycleKpiBasis {
+  breed: string | null;
+  fallbacks: WeightFallbacks;
+}
+
+export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date()) {
   return {
     id: c.id,
     flockId: c.flockId,
@@ -46,7 +58,7 @@ export function toCycleDto(c: CycleRecord, now = new Date()) {
     vaccinations: c.vaccinations,
     movementCount: c.movementCount,
     latestWeight: c.latestWeight,
-    kpis: headlineKpis(c, now),
+    kpis: headlineKpis(c, basis, now),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     version: c.version,
@@ -58,6 +70,16 @@ export async function scopedCycle(user: Caller, flockId: string, cycleId: string
   const cycle = await getCycle(flockId, cycleId);
   if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
   return cycle;
+}
+
+/**
+ * The cycle with its flock's breed and the analytics configuration: ONE BatchGetItem (the analytics' read
+ * of flock + cycle + configuration). Another farm's cycle (or a missing flock) is NotFound like a missing one.
+ */
+export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleId: string): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
+  const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
+  if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  return { cycle, basis: { breed: flock.breed, fallbacks: completeAll(storedConfig?.config).fallbacks } };
 }
 
 export async function startCycle(user: Caller, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
@@ -91,7 +113,8 @@ export async function startCycle(user: Caller, flockId: string, body: CreateCycl
       updatedAt: now,
       version: 1,
     };
-    const response = { created: true, message: 'Cycle started', data: toCycleDto(cycle) };
+    // a new cycle has no bird and no weighing yet: its KPIs do not depend on the weight fallbacks
+    const response = { created: true, message: 'Cycle started', data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }) };
     await createCycle(
       cycle,
       flock.version,
@@ -113,9 +136,11 @@ export async function startCycle(user: Caller, flockId: string, body: CreateCycl
 }
 
 export async function listCyclesFor(user: Caller, flockId: string, query: { limit?: number; cursor?: string }) {
-  await scopedFlock(user, flockId);
+  const flock = await scopedFlock(user, flockId);
   const limit = query.limit ?? 25;
-  return { ...(await listCycles(flockId, { limit, cursor: query.cursor })), limit };
+  // the configuration (one GetItem) in parallel with the page of cycles
+  const [page, { config }] = await Promise.all([listCycles(flockId, { limit, cursor: query.cursor }), currentAnalyticsConfig()]);
+  return { ...page, limit, basis: { breed: flock.breed, fallbacks: config.fallbacks } satisfies CycleKpiBasis };
 }
 
 const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
@@ -127,22 +152,28 @@ export async function updateCycleFor(
   body: UpdateCycleBody,
   precondition: Precondition | undefined,
   requestId: string,
-): Promise<CycleRecord> {
-  const current = await scopedCycle(user, flockId, cycleId);
+): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
+  const { cycle: current, basis } = await scopedCycleWithBasis(user, flockId, cycleId);
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Cycle ${cycleId}`);
   const fields: Record<string, unknown> = {};
   for (const f of EDITABLE) if (body[f] !== undefined) fields[f] = body[f];
   const next = { ...current, ...fields } as CycleRecord;
   const changes = diff(current, next, EDITABLE);
-  if (Object.keys(changes).length === 0) return current;
+  if (Object.keys(changes).length === 0) return { cycle: current, basis };
   await updateCycleFields(current, fields, version, [
     auditPut({ actorId: user.id, action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes, requestId }),
   ]);
-  return { ...next, version: version + 1, updatedAt: new Date().toISOString() };
+  return { cycle: { ...next, version: version + 1, updatedAt: new Date().toISOString() }, basis };
 }
 
-export async function closeCycleFor(user: Caller, flockId: string, cycleId: string, body: CloseCycleBody, requestId: string): Promise<CycleRecord> {
-  const cycle = await scopedCycle(user, flockId, cycleId);
+export async function closeCycleFor(
+  user: Caller,
+  flockId: string,
+  cycleId: string,
+  body: CloseCycleBody,
+  requestId: string,
+): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
+  const { cycle, basis } = await scopedCycleWithBasis(user, flockId, cycleId);
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
   const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
@@ -157,5 +188,5 @@ export async function closeCycleFor(user: Caller, flockId: string, cycleId: stri
       requestId,
     }),
   ]);
-  return (await getCycle(flockId, cycleId))!;
+  return { cycle: (await getCycle(flockId, cycleId))!, basis };
 }

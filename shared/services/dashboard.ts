@@ -26,10 +26,13 @@ async function farmView(farmId: string, now: Date) {
   const yesterday = new Date(now.getTime() - DAY).toISOString().slice(0, 10);
   const day = await readFarmDay(farmId, today, yesterday);
   if (!day.farmExists) throw farmNotFound(farmId);
-  const flocks: FlockToday[] = day.flocks.map((f) => ({ ...f, flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType } }));
-  const cards = flocks.map((f) => flockCard(f, today));
-  const thresholds = completeAll(day.storedConfig).thresholds;
-  return { today, farmId, flocks, cards, alerts: alertsOf(flocks, thresholds, today) };
+  const flocks: FlockToday[] = day.flocks.map((f) => ({
+    ...f,
+    flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType, breed: f.flock.breed },
+  }));
+  const config = completeAll(day.storedConfig);
+  const cards = flocks.map((f) => flockCard(f, today, config.fallbacks));
+  return { today, farmId, flocks, cards, alerts: alertsOf(flocks, config.thresholds, today) };
 }
 
 const withdrawalsOf = async (farmId: string, today: string) =>

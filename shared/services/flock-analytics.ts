@@ -2,6 +2,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { ageDays } from '../domain/cycle-summary.js';
 import { plainFigure } from '../domain/analytics/figures.js';
 import {
+  type WeightFallbacks,
   KPI_CATALOGUE,
   bestPerKpi,
   changesBetween,
@@ -18,6 +19,7 @@ import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../db/flock-analytics.js';
 import { NotFound, ValidationFailed } from '../errors.js';
+import { completeAll } from './analytics-config.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
 import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-analytics.js';
@@ -60,7 +62,7 @@ const cycleDto = (c: CycleRecord, now: Date) => ({
   ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
 });
 
-const kpisOf = (c: CycleRecord, f: FlockHead, now: Date) => cycleSummaryKpis(c, f, now);
+const kpisOf = (c: CycleRecord, f: FlockHead, fallbacks: WeightFallbacks, now: Date) => cycleSummaryKpis(c, f, fallbacks, now);
 
 const notFound = (labels: string[]) => new NotFound(labels.join('; '));
 const flockLabel = (id: string) => `Flock ${id} not found`;
@@ -70,10 +72,11 @@ const cycleLabel = (flockId: string, cycleId: string) => `Cycle ${cycleId} of fl
 // GET /api/v1/flock-analytics/{flockId}
 
 export async function flockHistory(user: Caller, flockId: string, now = new Date()) {
-  const { flock, cycles, complete } = await readFlockHistory(flockId, MAX_HISTORY_CYCLES);
+  const { flock, cycles, complete, storedConfig } = await readFlockHistory(flockId, MAX_HISTORY_CYCLES);
   if (!flock || !canAccessFarm(user, flock.farmId)) throw notFound([flockLabel(flockId)]);
+  const { fallbacks } = completeAll(storedConfig);
   const ordered = [...cycles].sort((a, b) => a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id));
-  const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, now) }));
+  const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, fallbacks, now) }));
   const best = bestPerKpi(withKpis.map((e) => ({ key: e.cycle.id, kpis: e.kpis })));
   return {
     asOf: today10(now),
@@ -104,10 +107,11 @@ export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now
   const { refs, problems } = parseCompareSelection(query);
   if (problems.length) throw new ValidationFailed(problems, `Cannot compare: ${problems.map((p) => p.message).join('; ')}`);
 
-  // 1. the flocks and the named cycles: one BatchGetItem
+  // 1. the flocks, the named cycles and the analytics configuration: one BatchGetItem
   const flockIds = [...new Set(refs.map((r) => r.flockId))];
   const named = refs.flatMap((r) => (r.kind === 'cycle' ? [{ flockId: r.flockId, cycleId: r.cycleId }] : []));
-  const first = await readFlocksAndCycles(flockIds, named);
+  const first = await readFlocksAndCycles(flockIds, named, true);
+  const { fallbacks } = completeAll(first.storedConfig);
   const visible = (id: string) => {
     const f = first.flocks.get(id);
     return f && canAccessFarm(user, f.farmId) ? f : undefined;
@@ -153,7 +157,7 @@ export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now
     selectedBy: it.selectedBy,
     flock: flockDto(it.flock),
     cycle: it.cycle ? cycleDto(it.cycle, now) : null,
-    kpis: it.cycle ? kpisOf(it.cycle, it.flock, now) : noKpis(`flock ${it.flock.id} has no cycle yet`),
+    kpis: it.cycle ? kpisOf(it.cycle, it.flock, fallbacks, now) : noKpis(`flock ${it.flock.id} has no cycle yet`),
   }));
   const best = bestPerKpi(rows.map((r, index) => ({ key: index, kpis: r.kpis })));
   return {
@@ -177,11 +181,12 @@ export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = n
   const status = query.status ?? 'active';
   const limit = query.limit ?? 25;
 
-  // 1. the farm's flocks (one Query); 2. the farm and their active cycles (one BatchGetItem)
+  // 1. the farm's flocks (one Query); 2. the farm, the analytics configuration and their active cycles (one BatchGetItem)
   const { flocks, complete } = await readFarmFlocks(farmId, status, MAX_RANKED_FLOCKS);
   const activeRefs = flocks.flatMap((f) => (f.activeCycleId ? [{ flockId: f.id, cycleId: f.activeCycleId }] : []));
   const read = await readFarmAndCycles(farmId, activeRefs);
   if (!read.farm) throw new NotFound(`Farm ${farmId} not found`);
+  const { fallbacks } = completeAll(read.storedConfig);
   // 3. status=all: a flock without an active cycle stands for its latest cycle (one Query each, in parallel)
   const activeOf = (f: FarmFlock) => (f.activeCycleId ? read.cycles.get(`${f.id}:${f.activeCycleId}`) : undefined);
   const latest = status === 'all' ? await readLatestCycles(flocks.filter((f) => !activeOf(f)).map((f) => f.id)) : new Map<string, CycleRecord | undefined>();
@@ -190,7 +195,7 @@ export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = n
   const entries = flocks.map((f) => {
     const cycle = activeOf(f) ?? latest.get(f.id);
     const reason = status === 'all' ? 'no cycle yet' : 'no active cycle';
-    const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, now) : noKpis(reason);
+    const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, fallbacks, now) : noKpis(reason);
     return {
       item: { flock: f, cycle, selectedBy: (cycle ? (activeOf(f) ? 'active_cycle' : 'latest_cycle') : 'none') as Selected },
       name: f.name,

@@ -92,12 +92,19 @@ describe('a broiler cycle over HTTP', () => {
     expect(s.feed).toEqual({ deliveredKg: 5000, consumedKg: 1410 });
     expect(s.waterLiters).toBe(2540);
     expect(s.latestWeight).toEqual({ date: '2026-11-08', grams: 200 });
-    // mortality 75 / 10000 = 0.75 %; livability 9911 / 10000 = 99.11 %; FCR 1410 / (9911 × 0.2) = 0.711
-    // (the running counters take the latest weighing whatever its age and say so in `assumptions`)
+    // mortality 75 / 10000 = 0.75 %; livability 9911 / 10000 = 99.11 %; FCR takes its weight by the analytics'
+    // rule: the only weighing (8 Nov) is more than fallbacks.carryForwardWeightDays (7) before today, so no FCR
+    // (the default fallbacks take no breed standard), and it says why, as /api/v2/analytics/cycle does
     expect(s.kpis).toMatchObject({
       mortalityPct: { value: 0.75, unit: '%' },
       livabilityPct: { value: 99.11, unit: '%' },
-      fcr: { value: 0.711, unit: 'kg/kg', assumptions: [expect.stringMatching(/^weight of the latest weighing \(2026-11-08/)] },
+      fcr: {
+        value: null,
+        unit: 'kg/kg',
+        reason: expect.stringMatching(
+          /^no body weight: the latest weighing \(2026-11-08\) is \d+ days old, more than fallbacks\.carryForwardWeightDays \(7\)$/,
+        ),
+      },
     });
     const weights = (await http('GET', `${base}/weights`, { token })).body.data;
     expect(weights).toHaveLength(1);

@@ -218,4 +218,45 @@ describe('one KPI, one Figure (docs/analytics.md § Figures)', () => {
       expect(history[kpi], `flock history ${kpi}`).toEqual(summary[kpi]);
     }
   });
+
+  it('with a weighing older than fallbacks.carryForwardWeightDays the three routes take the same weight (null, then the breed standard)', async () => {
+    // an open Ross 308 cycle placed 30 days ago, weighed 12 days ago (more than the default 7 days before the series end, today)
+    const c = await flockWithCycle({ breed: 'Ross 308', startDate: day(-30) });
+    await c.move({ type: 'bird_inflow', date: day(-30), quantity: 1000 });
+    await c.move({ type: 'feed_delivery', date: day(-30), feedType: 'starter', quantityKg: 3000 });
+    await c.move({ type: 'feed_consumption', date: day(-15), quantityKg: 900 });
+    await c.move({ type: 'feed_consumption', date: day(0), quantityKg: 700 });
+    await c.move({ type: 'bird_mortality', date: day(-5), quantity: 20, cause: 'heat' });
+    const weighing = await call('POST', `${c.base}/weights`, { token: c.token, body: { date: day(-12), grams: 700 } });
+    expect(weighing.status, JSON.stringify(weighing.body)).toBe(201);
+    const read = async () => ({
+      summary: (await call('GET', c.base, { token: c.token })).body.data.kpis,
+      analytics: (await call('GET', `/api/v2/analytics/cycle/${c.flock.id}/${c.cycle.id}`, { token: c.token })).body.data.kpis,
+      history: (await call('GET', `/api/v1/flock-analytics/${c.flock.id}`, { token: c.token })).body.data.cycles[0].kpis,
+    });
+    const agree = (r: Awaited<ReturnType<typeof read>>) => {
+      for (const kpi of ['mortalityPct', 'livabilityPct', 'fcr', 'epef'] as const) {
+        expect(r.analytics[kpi], `analytics ${kpi}`).toEqual(r.summary[kpi]);
+        expect(r.history[kpi], `flock history ${kpi}`).toEqual(r.summary[kpi]);
+      }
+    };
+    const stale = `the latest weighing (${day(-12)}) is 12 days old, more than fallbacks.carryForwardWeightDays (7)`;
+
+    // defaults (weightFromBreedStandard false): no body weight, on every route, with the same reason
+    const before = await read();
+    expect(before.summary.fcr).toEqual({ value: null, unit: 'kg/kg', reason: `no body weight: ${stale}` });
+    expect(before.summary.epef).toEqual({ value: null, unit: 'index', reason: `no body weight: ${stale}` });
+    agree(before);
+
+    // weightFromBreedStandard: the Ross 308 standard at day 30 stands in, on every route, said so the same way
+    const admin = await adminLogin();
+    const put = await call('PUT', '/api/v1/config/analytics', { token: admin, body: { fallbacks: { weightFromBreedStandard: true } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const after = await read();
+    const assumption = expect.stringMatching(/standard weight at day 30 .*stands in \(fallbacks\.weightFromBreedStandard\)$/);
+    expect(after.summary.fcr).toEqual({ value: expect.any(Number), unit: 'kg/kg', assumptions: [assumption] });
+    expect(after.summary.fcr.assumptions[0]).toMatch(new RegExp(`^${stale.replace(/[()]/g, '\\$&')}: Ross 308 standard weight at day 30`));
+    expect(after.summary.epef).toEqual({ value: expect.any(Number), unit: 'index', assumptions: after.summary.fcr.assumptions });
+    agree(after);
+  });
 });

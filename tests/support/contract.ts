@@ -222,14 +222,7 @@ export function checkedClient<Req, R extends { status: number; headers: Headers;
 ): (method: string, path: string, req?: Req) => Promise<R> {
   return async (method, path, req) => {
     const res = await http(method, path, req);
-    const contentType = res.headers.get('content-type');
-    if (method !== 'HEAD' && /json/.test(contentType ?? '')) {
-      const errs = res.body === undefined ? ['body is not JSON'] : checker.errors(method, path, res.status, contentType, res.body);
-      if (errs.length)
-        throw new Error(
-          `${method} ${path} → ${res.status}: the body does not match the documented (closed) schema: ${errs.slice(0, 6).join('; ')}\n${res.text.slice(0, 500)}`,
-        );
-    }
+    assertDocumented(checker, method, path, res.status, res.headers.get('content-type'), res.body, res.text);
     return res;
   };
 }
@@ -245,13 +238,25 @@ export function checkedCall<Opts, R extends { status: number; headers: Record<st
   return async (method, path, opts) => {
     const res = await call(method, path, opts);
     const contentType = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? null;
-    if (method !== 'HEAD' && /json/.test(contentType ?? '')) {
-      const errs = res.body === undefined ? ['body is not JSON'] : checker.errors(method, path, res.status, contentType, res.body);
-      if (errs.length)
-        throw new Error(
-          `${method} ${path} → ${res.status}: the body does not match the documented (closed) schema: ${errs.slice(0, 6).join('; ')}\n${res.raw.slice(0, 500)}`,
-        );
-    }
+    assertDocumented(checker, method, path, res.status, contentType, res.body, res.raw);
     return res;
   };
+}
+
+/** Throws when a JSON answer does not match the closed schema of its operation and status. */
+function assertDocumented(
+  checker: ContractChecker,
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+  text: string,
+): void {
+  if (method === 'HEAD' || !/json/.test(contentType ?? '')) return;
+  const errs = body === undefined ? ['body is not JSON'] : checker.errors(method, path, status, contentType, body);
+  if (errs.length)
+    throw new Error(
+      `${method} ${path} → ${status}: the body does not match the documented (closed) schema: ${errs.slice(0, 6).join('; ')}\n${text.slice(0, 500)}`,
+    );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
 import {
   KPI_CATALOGUE,
@@ -17,6 +18,8 @@ import {
  * the comment next to it (formulas of docs/domain.md), never read back from the implementation.
  */
 
+/** The analytics configuration's default weight fallbacks (a weighing at most 7 days old, else the breed standard). */
+const F = ANALYTICS_DEFAULTS.fallbacks;
 const ROSS = { birdType: 'broiler' as const, breed: 'Ross 308', hatchDate: '2026-03-01' };
 const at = (date: string) => new Date(`${date}T12:00:00Z`);
 
@@ -42,7 +45,7 @@ const broiler = (over: Partial<CycleSummaryInput> = {}): CycleSummaryInput => ({
 });
 
 describe('cycleSummaryKpis: a broiler cycle', () => {
-  const k = cycleSummaryKpis(broiler(), ROSS, at('2026-04-05'));
+  const k = cycleSummaryKpis(broiler(), ROSS, F, at('2026-04-05'));
 
   it('birds, mortality, livability, feed, age', () => {
     expect(k.birdsHoused).toEqual({ value: 1000, unit: 'birds' }); // placed 1,000 + transferred in 0
@@ -73,16 +76,31 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
   });
 
   it('a weighing older than today is used and said so; age and EPEF move on', () => {
-    const later = cycleSummaryKpis(broiler(), ROSS, at('2026-04-08'));
+    const later = cycleSummaryKpis(broiler(), ROSS, F, at('2026-04-08'));
     expect(later.ageDays.value).toBe(38); // 2026-03-01 → 2026-04-08
     expect(later.fcr.value).toBe(1.442); // same feed, birds and weight
-    expect(later.fcr.assumptions).toEqual(['weight of the latest weighing (2026-04-05, 3 days before 2026-04-08)']);
+    expect(later.fcr.assumptions).toEqual(['weight of the weighing on 2026-04-05 (3 days earlier) carried forward (fallbacks.carryForwardWeightDays = 7)']);
     // EPEF = 22,540 ÷ (38 × 1.441881 = 54.79149) = 411.38 → 411
     expect(later.epef.value).toBe(411);
   });
 
+  it('a weighing older than fallbacks.carryForwardWeightDays: the breed standard stands in, or null (the analytics rule)', () => {
+    // 2026-04-05 → 2026-04-15: 10 days, more than 7; age 45
+    const stale = 'the latest weighing (2026-04-05) is 10 days old, more than fallbacks.carryForwardWeightDays (7)';
+    const none = cycleSummaryKpis(broiler(), ROSS, F, at('2026-04-15'));
+    expect(none.fcr).toEqual({ value: null, unit: 'kg/kg', reason: `no body weight: ${stale}` });
+    expect(none.epef).toMatchObject({ value: null, reason: `no body weight: ${stale}` });
+    expect(none.avgWeight).toEqual({ value: 2300, unit: 'g', date: '2026-04-05' }); // the measurement stays
+    const std = cycleSummaryKpis(broiler(), ROSS, { ...F, weightFromBreedStandard: true }, at('2026-04-15'));
+    expect(std.fcr.value).not.toBeNull();
+    expect(std.fcr.assumptions).toEqual([`${stale}: Ross 308 standard weight at day 45 (interpolated) stands in (fallbacks.weightFromBreedStandard)`]);
+    expect(std.epef.assumptions).toEqual(std.fcr.assumptions);
+    const noBreed = cycleSummaryKpis(broiler(), { ...ROSS, breed: null }, { ...F, weightFromBreedStandard: true }, at('2026-04-15'));
+    expect(noBreed.fcr.reason).toBe(`no body weight: ${stale}; no breed standard for a flock without a breed`);
+  });
+
   it('a closed cycle is aged at its end date, whatever today is', () => {
-    const closed = cycleSummaryKpis(broiler({ endDate: '2026-04-05' }), ROSS, at('2026-06-01'));
+    const closed = cycleSummaryKpis(broiler({ endDate: '2026-04-05' }), ROSS, F, at('2026-06-01'));
     expect(closed.ageDays.value).toBe(35);
     expect(closed.epef.value).toBe(447);
     expect(closed.fcr.assumptions).toBeUndefined();
@@ -90,7 +108,7 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
 
   it('transfers in count as housed', () => {
     // housed 800 + 200 = 1,000; mortality 15 ÷ 1,000 = 1.5 %
-    const t = cycleSummaryKpis(broiler({ placed: 800, transferredIn: 200 }), ROSS, at('2026-04-05'));
+    const t = cycleSummaryKpis(broiler({ placed: 800, transferredIn: 200 }), ROSS, F, at('2026-04-05'));
     expect(t.birdsHoused.value).toBe(1000);
     expect(t.mortalityPct.value).toBe(1.5);
   });
@@ -98,7 +116,7 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
 
 describe('cycleSummaryKpis: edge cases', () => {
   it('no weighing: FCR, ADG and EPEF are null with the reason; the rest stands', () => {
-    const k = cycleSummaryKpis(broiler({ latestWeight: null }), ROSS, at('2026-04-05'));
+    const k = cycleSummaryKpis(broiler({ latestWeight: null }), ROSS, F, at('2026-04-05'));
     expect(k.avgWeight).toEqual({ value: null, unit: 'g', reason: 'no weighing yet', date: null });
     expect(k.fcr).toEqual({ value: null, unit: 'kg/kg', reason: 'no body weight: no weighing yet' });
     expect(k.epef).toMatchObject({ value: null, reason: 'no body weight: no weighing yet' });
@@ -108,7 +126,7 @@ describe('cycleSummaryKpis: edge cases', () => {
 
   it('all dead: mortality 100 %, livability 0 %, no FCR', () => {
     // 100 placed, 100 dead → 100 ÷ 100 × 100 = 100 %; (0 + 0 + 0) ÷ 100 = 0 %
-    const k = cycleSummaryKpis(broiler({ placed: 100, deaths: 100, culls: 0, alive: 0, feedConsumedKg: 50 }), ROSS, at('2026-04-05'));
+    const k = cycleSummaryKpis(broiler({ placed: 100, deaths: 100, culls: 0, alive: 0, feedConsumedKg: 50 }), ROSS, F, at('2026-04-05'));
     expect(k.mortalityPct.value).toBe(100);
     expect(k.livabilityPct.value).toBe(0);
     expect(k.fcr).toMatchObject({ value: null, reason: 'no live birds: every bird died or was culled' });
@@ -117,7 +135,7 @@ describe('cycleSummaryKpis: edge cases', () => {
 
   it('depleted by sale: the birds shipped alive stand for the birds alive', () => {
     // 1,000 placed, 20 dead, 980 sold → alive 0; FCR = 3,250 ÷ (980 × 2.3) = 1.442 as before
-    const k = cycleSummaryKpis(broiler({ deaths: 20, culls: 0, sold: 980, alive: 0, endDate: '2026-04-05' }), ROSS, at('2026-04-10'));
+    const k = cycleSummaryKpis(broiler({ deaths: 20, culls: 0, sold: 980, alive: 0, endDate: '2026-04-05' }), ROSS, F, at('2026-04-10'));
     expect(k.livabilityPct.value).toBe(98); // (0 + 980) ÷ 1,000
     expect(k.fcr.value).toBe(1.442);
     expect(k.fcr.assumptions).toEqual(['depleted: the 980 birds shipped alive stand for the birds alive']);
@@ -125,7 +143,7 @@ describe('cycleSummaryKpis: edge cases', () => {
   });
 
   it('nothing placed yet', () => {
-    const k = cycleSummaryKpis({ ...broiler(), ...ZERO_COUNTERS, latestWeight: null }, ROSS, at('2026-03-01'));
+    const k = cycleSummaryKpis({ ...broiler(), ...ZERO_COUNTERS, latestWeight: null }, ROSS, F, at('2026-03-01'));
     expect(k.mortalityPct).toEqual({ value: null, unit: '%', reason: 'no birds placed yet' });
     expect(k.fcr.reason).toBe('no birds placed yet');
     expect(k.ageDays.value).toBe(0);
@@ -133,11 +151,11 @@ describe('cycleSummaryKpis: edge cases', () => {
   });
 
   it('no feed recorded: no FCR', () => {
-    expect(cycleSummaryKpis(broiler({ feedConsumedKg: 0 }), ROSS, at('2026-04-05')).fcr.reason).toBe('no feed consumption recorded');
+    expect(cycleSummaryKpis(broiler({ feedConsumedKg: 0 }), ROSS, F, at('2026-04-05')).fcr.reason).toBe('no feed consumption recorded');
   });
 
   it('an unknown breed has no placement weight, so no ADG', () => {
-    const k = cycleSummaryKpis(broiler(), { ...ROSS, breed: 'Village mix' }, at('2026-04-05'));
+    const k = cycleSummaryKpis(broiler(), { ...ROSS, breed: 'Village mix' }, F, at('2026-04-05'));
     expect(k.adg.value).toBeNull();
     expect(k.adg.reason).toMatch(/no breed standard for breed Village mix/);
     expect(k.fcr.value).toBe(1.442);
@@ -145,7 +163,7 @@ describe('cycleSummaryKpis: edge cases', () => {
 
   it('Cobb 500: day-0 weight 42 g', () => {
     // (2,300 − 42) ÷ 35 = 64.514 → 64.5
-    const k = cycleSummaryKpis(broiler(), { ...ROSS, breed: 'Cobb 500' }, at('2026-04-05'));
+    const k = cycleSummaryKpis(broiler(), { ...ROSS, breed: 'Cobb 500' }, F, at('2026-04-05'));
     expect(k.adg.value).toBe(64.5);
     expect(k.adg.assumptions?.[0]).toMatch(/Cobb 500 standard at day 0 \(42 g\)/);
   });
@@ -170,7 +188,7 @@ describe('cycleSummaryKpis: a layer cycle', () => {
     eggsCollected: 300000,
     latestWeight: { date: '2026-03-16', grams: 1850 },
   };
-  const k = cycleSummaryKpis(layer, { birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-09-01' }, at('2026-03-16'));
+  const k = cycleSummaryKpis(layer, { birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-09-01' }, F, at('2026-03-16'));
 
   it('eggs per hen housed, feed per egg and per dozen', () => {
     expect(k.henHousedEggs).toEqual({ value: 60, unit: 'eggs/hen' }); // 300,000 ÷ 5,000
@@ -190,7 +208,7 @@ describe('cycleSummaryKpis: a layer cycle', () => {
   });
 
   it('a layer without eggs yet', () => {
-    const none = cycleSummaryKpis({ ...layer, eggsCollected: 0 }, { birdType: 'layer', breed: null, hatchDate: null }, at('2026-03-16'));
+    const none = cycleSummaryKpis({ ...layer, eggsCollected: 0 }, { birdType: 'layer', breed: null, hatchDate: null }, F, at('2026-03-16'));
     expect(none.henHousedEggs.value).toBe(0); // 0 ÷ 5,000
     expect(none.feedPerEgg).toMatchObject({ value: null, reason: 'no eggs collected' });
     expect(none.feedPerDozenEggs.value).toBeNull();
@@ -198,8 +216,8 @@ describe('cycleSummaryKpis: a layer cycle', () => {
 });
 
 describe('changes, best, ranking', () => {
-  const first = cycleSummaryKpis(broiler({ deaths: 30, alive: 965, feedConsumedKg: 3400 }), ROSS, at('2026-04-05'));
-  const second = cycleSummaryKpis(broiler(), ROSS, at('2026-04-05'));
+  const first = cycleSummaryKpis(broiler({ deaths: 30, alive: 965, feedConsumedKg: 3400 }), ROSS, F, at('2026-04-05'));
+  const second = cycleSummaryKpis(broiler(), ROSS, F, at('2026-04-05'));
 
   it('the catalogue names every rankable KPI with its direction', () => {
     const dir = Object.fromEntries(KPI_CATALOGUE.map((k) => [k.name, k.better]));
@@ -226,7 +244,7 @@ describe('changes, best, ranking', () => {
     expect(c.avgWeight).toEqual({ previous: 2300, delta: 0, unit: 'g', improved: false }); // unchanged is not better
     expect(c.feedConsumedKg).toEqual({ previous: 3400, delta: -150, unit: 'kg', improved: null }); // no direction
     expect(changesBetween(second, first).fcr.improved).toBe(false);
-    const noWeight = cycleSummaryKpis(broiler({ latestWeight: null }), ROSS, at('2026-04-05'));
+    const noWeight = cycleSummaryKpis(broiler({ latestWeight: null }), ROSS, F, at('2026-04-05'));
     expect(changesBetween(noWeight, second).fcr).toEqual({ previous: null, delta: null, unit: 'kg/kg', improved: null });
   });
 

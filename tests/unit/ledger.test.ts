@@ -3,6 +3,7 @@ import { copiesOf, effectiveLock, effectsOf, feedTypeFromStock, movementProblems
 import { ValidationFailed } from '../../shared/errors.js';
 import { ZERO_COUNTERS, ageDays } from '../../shared/domain/cycle-summary.js';
 import { headlineKpis } from '../../shared/domain/flock-analytics.js';
+import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { stageOf, checkDailyRecord } from '../../shared/domain/production-stage.js';
 import { movementsOfForm, formProblems } from '../../shared/domain/daily-records.js';
 
@@ -48,6 +49,9 @@ describe('ledger effects', () => {
   });
 });
 
+/** A flock without a breed, with the analytics configuration's default fallbacks. */
+const BASIS = { breed: null, fallbacks: ANALYTICS_DEFAULTS.fallbacks };
+
 describe('cycle KPIs (docs/domain.md)', () => {
   it('mortality, livability, FCR and EPEF from the counters, each a Figure', () => {
     const today = new Date('2026-11-05T10:00:00Z');
@@ -55,25 +59,25 @@ describe('cycle KPIs (docs/domain.md)', () => {
     const c = { ...ZERO_COUNTERS, ...cycle, placed: 1000, deaths: 30, culls: 10, sold: 100, alive: 860, feedConsumedKg: 2000 };
     // mortality 30/1000 = 3 %; livability (860 + 100)/1000 = 96 %; FCR 2000 / (860 × 2.5) = 0.930;
     // EPEF 96 × 2.5 × 100 ÷ (35 days × 0.9302) = 737
-    expect(headlineKpis(c, today)).toEqual({
+    expect(headlineKpis(c, BASIS, today)).toEqual({
       mortalityPct: { value: 3, unit: '%' },
       livabilityPct: { value: 96, unit: '%' },
       fcr: { value: 0.93, unit: 'kg/kg' },
       epef: { value: 737, unit: 'index' },
     });
     const none = { value: null, reason: 'no birds placed yet' };
-    expect(headlineKpis({ ...ZERO_COUNTERS, ...cycle, latestWeight: null }, today)).toEqual({
+    expect(headlineKpis({ ...ZERO_COUNTERS, ...cycle, latestWeight: null }, BASIS, today)).toEqual({
       mortalityPct: { ...none, unit: '%' },
       livabilityPct: { ...none, unit: '%' },
       fcr: { ...none, unit: 'kg/kg' },
       epef: { ...none, unit: 'index' },
     });
-    expect(headlineKpis({ ...c, sold: 0, alive: 0 }, today).fcr).toEqual({
+    expect(headlineKpis({ ...c, sold: 0, alive: 0 }, BASIS, today).fcr).toEqual({
       value: null,
       unit: 'kg/kg',
       reason: 'no live birds: every bird died or was culled',
     });
-    expect(headlineKpis(null, today, 'no active cycle').fcr).toEqual({ value: null, unit: 'kg/kg', reason: 'no active cycle' });
+    expect(headlineKpis(null, BASIS, today, 'no active cycle').fcr).toEqual({ value: null, unit: 'kg/kg', reason: 'no active cycle' });
   });
 
   it('age from the hatch date, else the start date, up to the end date', () => {

@@ -25,25 +25,13 @@
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { round } from '../weights.js';
 import { compareWithStandard, type BreedComparison } from './comparison.js';
+import { ANOMALY_METRICS, type AnomalyMetric } from '../../../schemas/vocabulary.js';
 import { fmt } from './figures.js';
 import type { CycleInputs } from './inputs.js';
 import { effectiveWeighings, isLayingType, seriesEnd } from './kpis/context.js';
 import { dailySeries } from './kpis/daily.js';
 import type { DailyKpis } from './kpis/types.js';
 
-export const ANOMALY_METRICS = [
-  'dailyMortality',
-  'cumulativeMortality',
-  'waterFeedRatio',
-  'lowWaterIntake',
-  'henDayDrop',
-  'weightBelowStandard',
-  'fcrAboveStandard',
-  'lowUniformity',
-  'crackedEggs',
-  'waterPh',
-] as const;
-export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
 export type Severity = 'warning' | 'critical';
 
 export interface Anomaly {

@@ -11,7 +11,8 @@
  * - Stocking density = birds alive at the end of the day × weight kg ÷ house m² (and birds ÷ m²).
  */
 import { daysBetween } from '../../cycle-summary.js';
-import { standardWeightGrams } from '../breed-standards.js';
+import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
+import { standardWeightGrams, type BreedStandard } from '../breed-standards.js';
 import { figure, missing } from '../figures.js';
 import type { Figure, WeighingPoint } from '../inputs.js';
 import { D_G, D_KG, D_PCT, PCT, type Context } from './context.js';
@@ -29,9 +30,20 @@ export function latestWeighingOn(weighings: readonly WeighingPoint[], date: stri
   return found;
 }
 
-export function weightOn(ctx: Context, date: string, ageDays: number): WeightOnDay {
-  const f = ctx.config.fallbacks;
-  const latest = latestWeighingOn(ctx.weighings, date);
+/** What the body weight of a day is taken from, as plain values (the analytics' Context, or a cycle record with the flock's breed). */
+export interface WeightBasis {
+  /** The latest weighing on or before the day (any age), if any. */
+  latest: { date: string; grams: number } | null | undefined;
+  /** The flock's breed standard (findBreedStandard), or null. */
+  standard: BreedStandard | null;
+  /** The flock's breed as recorded (named in the reason when there is no standard). */
+  breed: string | null;
+  fallbacks: AnalyticsSections['fallbacks'];
+}
+
+/** Body weight of a day (see the module note), from plain values: the rule behind `weightOn`. */
+export function weightOfDay(basis: WeightBasis, date: string, ageDays: number): WeightOnDay {
+  const { latest, standard, breed, fallbacks: f } = basis;
   const age = latest ? daysBetween(latest.date, date) : null;
   if (latest && age !== null && age <= f.carryForwardWeightDays) {
     const assumptions =
@@ -45,19 +57,27 @@ export function weightOn(ctx: Context, date: string, ageDays: number): WeightOnD
   const noWeighing = latest
     ? `the latest weighing (${latest.date}) is ${age} days old, more than fallbacks.carryForwardWeightDays (${f.carryForwardWeightDays})`
     : 'no weighing yet';
-  if (f.weightFromBreedStandard && ctx.standard) {
-    const std = standardWeightGrams(ctx.standard, ageDays);
+  if (f.weightFromBreedStandard && standard) {
+    const std = standardWeightGrams(standard, ageDays);
     if (std) {
-      const a = `${noWeighing}: ${ctx.standard.name} standard weight at day ${ageDays}${std.interpolated ? ' (interpolated)' : ''} stands in (fallbacks.weightFromBreedStandard)`;
+      const a = `${noWeighing}: ${standard.name} standard weight at day ${ageDays}${std.interpolated ? ' (interpolated)' : ''} stands in (fallbacks.weightFromBreedStandard)`;
       return { grams: std.grams, figure: { ...figure(std.grams, 'g', D_G, [a]), date, source: 'breed_standard' } };
     }
   }
   const why = !f.weightFromBreedStandard
     ? ''
-    : ctx.standard
-      ? `; the ${ctx.standard.name} standard has no weight at day ${ageDays}`
-      : `; no breed standard for ${ctx.inputs.cycle.breed ? `breed ${ctx.inputs.cycle.breed}` : 'a flock without a breed'}`;
+    : standard
+      ? `; the ${standard.name} standard has no weight at day ${ageDays}`
+      : `; no breed standard for ${breed ? `breed ${breed}` : 'a flock without a breed'}`;
   return { grams: null, figure: { ...missing('g', `${noWeighing}${why}`), date: null, source: null } };
+}
+
+export function weightOn(ctx: Context, date: string, ageDays: number): WeightOnDay {
+  return weightOfDay(
+    { latest: latestWeighingOn(ctx.weighings, date), standard: ctx.standard, breed: ctx.inputs.cycle.breed, fallbacks: ctx.config.fallbacks },
+    date,
+    ageDays,
+  );
 }
 
 /** Birds alive at the end of the day × body weight, kg (0 when no bird is alive). */
