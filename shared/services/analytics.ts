@@ -1,11 +1,10 @@
 import { confidenceOf } from '../domain/weights.js';
-import { canAccessFarm } from '../domain/farm-access.js';
 import type { CycleInputs, WeighingPoint } from '../domain/analytics/inputs.js';
-import { readCycleHead, readCycleSeries } from '../db/analytics.js';
+import { readCycleSeries } from '../db/analytics.js';
+import { scopedCycleHead } from './cycles.js';
 import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import type { WeightRecord } from '../db/weights.js';
-import { NotFound } from '../errors.js';
 import { BREED_STANDARDS } from '../domain/analytics/breed-standards.js';
 import type { Caller } from '../domain/caller.js';
 import { completeAll } from './analytics-config.js';
@@ -36,8 +35,7 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
 });
 
 export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
-  const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
-  if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
   const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
   const today = now.toISOString().slice(0, 10);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);

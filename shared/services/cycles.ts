@@ -73,12 +73,18 @@ export async function scopedCycle(user: Caller, flockId: string, cycleId: string
 }
 
 /**
- * The cycle with its flock's breed and the analytics configuration: ONE BatchGetItem (the analytics' read
- * of flock + cycle + configuration). Another farm's cycle (or a missing flock) is NotFound like a missing one.
+ * A cycle with its flock and the stored analytics configuration: ONE BatchGetItem. Another farm's cycle
+ * (or a missing flock) is NotFound like a missing one.
  */
-export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleId: string): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
+export async function scopedCycleHead(user: Caller, flockId: string, cycleId: string) {
   const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
   if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+  return { flock, cycle, storedConfig };
+}
+
+/** The cycle with what its KPIs need: the flock's breed and the configuration's weight fallbacks (one read). */
+export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleId: string): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
+  const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
   return { cycle, basis: { breed: flock.breed, fallbacks: completeAll(storedConfig?.config).fallbacks } };
 }
 
