@@ -43,3 +43,35 @@ export const ANOMALY_METRICS = [
   'waterPh',
 ] as const;
 export type AnomalyMetric = (typeof ANOMALY_METRICS)[number];
+
+/** IoT: what a registered device is (its kind decides the metrics it may report unless it is `multi`). */
+export const DEVICE_KINDS = ['climate', 'air_quality', 'water_meter', 'feed_silo', 'light', 'pressure', 'scale', 'multi'] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
+/**
+ * What a sensor frame may carry, named with its unit. `waterLitersTotal` is a counter (a meter's running
+ * total); `siloKg` the load cells' weight of feed in the silo; `birdWeightGrams` one weighing of a bird scale.
+ */
+export const SENSOR_METRICS = [
+  'temperatureC',
+  'humidityPct',
+  'nh3Ppm',
+  'co2Ppm',
+  'coPpm',
+  'staticPressurePa',
+  'lux',
+  'waterLitersTotal',
+  'siloKg',
+  'birdWeightGrams',
+] as const;
+export type SensorMetric = (typeof SENSOR_METRICS)[number];
+
+/** A device's health from its last seen reading: stale after 2× its reporting interval, offline after 4×. */
+export const DEVICE_STATUSES = ['online', 'stale', 'offline'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+export const READING_RESOLUTIONS = ['raw', 'hour', 'day'] as const;
+export type ReadingResolution = (typeof READING_RESOLUTIONS)[number];
+
+/** Readings in one ingestion batch (HTTP) or one rule message (IoT Core). */
+export const MAX_READINGS_PER_BATCH = 500;

@@ -86,6 +86,7 @@ const TAGS: Record<string, string> = {
   inventory: 'Movements across a farm: stock, search, CSV export and the movement input forms',
   optimization: 'Recommendations: proposals, decisions and generation',
   public: 'Without a token: service information, health, this document and its browser',
+  iot: 'Sensors: the device registry, ingestion of sensor frames (device key or the IoT Core rule), hourly and daily rollups, house conditions',
   scale: 'Weight batches sent by connected scales',
 };
 
@@ -199,7 +200,8 @@ function operation(route: RouteEntry, spec: RouteSpec, shared: Shared): Json {
   // Every route reads a body it is sent (size, content type, JSON) and validates its query string (a route
   // without a query schema takes no parameter), so these answers can come from any operation.
   add(400);
-  if (!isPublic) {
+  if (spec.capability === 'device') add(401, 'Missing, malformed or wrong device key (also a rotated secret or a deleted device)');
+  else if (!isPublic) {
     add(401);
     add(403, spec.capability === 'none' ? 'Account locked or unverified' : `Missing capability ${spec.capability}, or account locked or unverified`);
   }
@@ -226,7 +228,7 @@ function operation(route: RouteEntry, spec: RouteSpec, shared: Shared): Json {
     tags: [route.group],
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
-    security: isPublic ? [] : [{ bearerAuth: [] }],
+    security: isPublic ? [] : spec.capability === 'device' ? [{ deviceKey: [] }] : [{ bearerAuth: [] }],
     'x-capability': spec.capability,
     'x-rate-limits': classes.map((c) => ({ class: c, ...limits[c] })),
     parameters: [...parameters('path', spec.params?.schema, components), ...parameters('query', spec.query?.schema, components), ...headerParams],
@@ -280,7 +282,15 @@ export async function buildOpenApi(): Promise<Json> {
     tags: groups.map((name) => ({ name, description: TAGS[name] })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        deviceKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Device-Key',
+          description: 'A registered device’s key, `<deviceId>.<secret>`, as given when it was registered or its secret rotated (sensor ingestion only)',
+        },
+      },
       schemas: components,
       responses: shared.responses,
       headers,

@@ -19,7 +19,33 @@ export interface RouteEntry {
 
 interface FunctionDef {
   handler: string;
-  events?: Array<{ http?: { method: string; path: string } }>;
+  events?: Array<{ http?: { method: string; path: string }; iot?: unknown; schedule?: unknown }>;
+}
+
+/** A function that is not a route: an IoT Core rule or a scheduled job (same Middy layers, shared/events). */
+export interface EventFunctionEntry {
+  functionName: string;
+  group: string;
+  file: string;
+  kind: 'iot' | 'schedule';
+}
+
+function functionDefs(): Array<{ group: string; functionName: string; def: FunctionDef }> {
+  return routeFiles().flatMap((file) => {
+    const group = file.split('/')[1]!;
+    const defs = parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, FunctionDef>;
+    return Object.entries(defs).map(([functionName, def]) => ({ group, functionName, def }));
+  });
+}
+
+const fileOf = (def: FunctionDef) => `${def.handler.replace(/\.handler$/, '')}.ts`;
+
+/** The functions triggered by IoT Core rules and schedules. */
+export function eventFunctions(): EventFunctionEntry[] {
+  return functionDefs().flatMap(({ group, functionName, def }) => {
+    const kind = def.events?.some((e) => e.iot) ? 'iot' : def.events?.some((e) => e.schedule) ? 'schedule' : undefined;
+    return kind ? [{ functionName, group, file: fileOf(def), kind }] : [];
+  });
 }
 
 export function routeFiles(): string[] {
@@ -52,7 +78,7 @@ export function apiRoutes(): RouteEntry[] {
   return loadRoutes().filter((r) => r.path !== '/{proxy+}');
 }
 
-/** Every handler file, each once: the entry points of the build. */
+/** Every handler file (routes, rules and jobs), each once: the entry points of the build. */
 export function handlerFiles(): string[] {
-  return [...new Set(loadRoutes().map((r) => r.file))].sort();
+  return [...new Set(functionDefs().map(({ def }) => fileOf(def)))].sort();
 }

@@ -5,14 +5,16 @@
  *  - the usage plan: the general class as throttle (rate = max/window per second, burst = max) and a
  *    daily quota (max × 86400 / window);
  *  - per-method throttling inside the usage plan for routes of the auth, read and date classes
- *    (same token-bucket mapping), by the same path prefixes as shared/config/rate-limits.ts.
+ *    and of the ingest class (sensor batches) with the same token-bucket mapping, by the same path
+ *    prefixes as shared/config/rate-limits.ts.
  * Usage-plan limits apply per API key; JWT-only clients are limited per client by the middleware.
  */
-const CLASSES = ['general', 'auth', 'read', 'date'];
+const CLASSES = ['general', 'auth', 'read', 'date', 'ingest'];
 const PREFIXES = {
   auth: ['/api/v1/auth'],
   read: ['/api/v1/dashboard', '/api/v2/analytics', '/api/v1/flock-analytics', '/api/v1/rules', '/api/v1/anomalies', '/api/v1/predictive'],
   date: ['/api/v1/inventory', '/api/v1/admin'],
+  ingest: ['/api/v1/iot/ingest'],
 };
 
 function limitsFrom(config, env) {

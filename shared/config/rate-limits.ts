@@ -1,7 +1,11 @@
 import defaults from './rate-limits.json' with { type: 'json' };
 
-/** The four limiter classes of the interface contract (service version 2.0.0): general applies to every route but /health. */
-export const LIMITER_CLASSES = ['general', 'auth', 'read', 'date'] as const;
+/**
+ * The four limiter classes of the interface contract (service version 2.0.0): general applies to every
+ * route but /health and sensor ingestion; plus `ingest`, the devices' own class (a gateway uploading its
+ * houses' frames is not a person clicking through the API), which alone applies to `POST /api/v1/iot/ingest`.
+ */
+export const LIMITER_CLASSES = ['general', 'auth', 'read', 'date', 'ingest'] as const;
 export type LimiterClass = (typeof LIMITER_CLASSES)[number];
 
 export interface RateLimit {
@@ -19,9 +23,14 @@ const CLASS_PREFIXES: ReadonlyArray<readonly [LimiterClass, readonly string[]]> 
   ['date', ['/api/v1/inventory', '/api/v1/admin']],
 ];
 
+/** Routes counted by their own class only (not general). */
+const OWN_CLASS: ReadonlyArray<readonly [LimiterClass, string]> = [['ingest', '/api/v1/iot/ingest']];
+
 /** Limiter classes that apply to a route path (the API Gateway resource path, e.g. `/api/v1/admin/users/{userId}`). */
 export function limiterClassesFor(path: string): LimiterClass[] {
   if (path === '/health') return [];
+  const own = OWN_CLASS.find(([, p]) => path === p);
+  if (own) return [own[0]];
   const specific = CLASS_PREFIXES.find(([, prefixes]) => prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
   return specific ? ['general', specific[0]] : ['general'];
 }

@@ -5,6 +5,7 @@ import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { weightFromItem, type WeightRecord } from './weights.js';
 import { DAY_COUNTER_MAPS, emptyDay, isDayCounter, type DayTotals } from '../domain/analytics/inputs.js';
+import { dayFigure, type SensorDayFigures } from '../domain/iot/house-figures.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -44,13 +45,23 @@ const prefixQuery = (cycleId: string, prefix: string): QueryCommandInput => ({
 export function dayFromItem(item: Record<string, unknown>): DayTotals {
   const day = emptyDay(String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length)));
   if (Array.isArray(item.waterPh)) day.waterPh = item.waterPh.filter((v): v is number => typeof v === 'number');
+  const sensor: SensorDayFigures = { waterLiters: {}, feedKg: {} };
   for (const [attr, value] of Object.entries(item)) {
     if (typeof value !== 'number') continue;
     const dot = attr.indexOf('.');
-    const map = dot > 0 ? DAY_COUNTER_MAPS.find((m) => m === attr.slice(0, dot)) : undefined;
+    const prefix = dot > 0 ? attr.slice(0, dot) : '';
+    const map = DAY_COUNTER_MAPS.find((m) => m === prefix);
     if (map) day[map][attr.slice(dot + 1)] = value;
+    else if (prefix === 'sensorWaterLiters') sensor.waterLiters[attr.slice(dot + 1)] = value;
+    else if (prefix === 'sensorFeedKg') sensor.feedKg[attr.slice(dot + 1)] = value;
     else if (isDayCounter(attr)) day[attr] = value;
   }
+  // The house's meters and silos stand in for a figure only on a day without a manual one (the source is named).
+  const water = dayFigure(day.waterLiters, sensor.waterLiters);
+  const feed = dayFigure(day.feedConsumedKg, sensor.feedKg);
+  day.waterLiters = water.value;
+  day.feedConsumedKg = feed.value;
+  day.sources = { waterLiters: water.source, feedConsumedKg: feed.source };
   return day;
 }
 

@@ -214,8 +214,8 @@ export async function createFarm(
   await transact(items, (i) => (i === 1 && opts.assignTo ? opts.assignTo.onRefused() : new Conflict('A record with this id already exists')));
 }
 
-/** `SET` of the changed fields + version bump, conditional on the version read. */
-function versionedUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>, now: string): TransactItem {
+/** `SET` of the changed fields + version bump, conditional on the version read (farms, houses, devices). */
+export function versionedUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>, now: string): TransactItem {
   const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now };
   const sets = ['#version = :next', '#updatedAt = :now'];
@@ -349,4 +349,11 @@ export async function updateHouse(current: HouseRecord, expectedVersion: number,
       ? houseNameTaken(changes.name ?? current.name)
       : new Conflict(`House ${current.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
   );
+}
+
+/** The house with this id in any of these farms (one BatchGetItem of ≤ 100 keys), or undefined. */
+export async function findHouseInFarms(farmIds: readonly string[], houseId: string): Promise<HouseRecord | undefined> {
+  if (farmIds.length === 0) return undefined;
+  const found = await batchGet(farmIds.map((f) => houseKey(f, houseId)));
+  return houseFromItem(found[0]);
 }

@@ -97,3 +97,29 @@ export const proposalKey = (cycleId: string, rule: string): Key => ({ PK: cycleP
 
 /** Service metrics per UTC day (e.g. `METRICS#RATE_LIMITED` / `DAY#2026-11-22`), kept 90 days. */
 export const metricsKey = (name: string, date: string): Key => ({ PK: `METRICS#${name}`, SK: `DAY#${date}` });
+
+// IoT: devices, their rollups and raw readings (docs/data-model.md, "Sensors").
+/** A device's partition: META (the registration), HOUR#/SEEN#/DAY# (its rollups and the readings they counted). */
+export const devicePartition = (deviceId: string): string => `DEVICE#${deviceId}`;
+export const deviceKey = (deviceId: string): Key => ({ PK: devicePartition(deviceId), SK: 'META' });
+/** GSI1: a farm's devices by house (`<houseId>#<deviceId>`). */
+export const devicesOfFarm = (farmId: string) => ({ GSI1PK: `DEVICES#${farmId}` });
+export const deviceOfFarmSortKey = (houseId: string, deviceId: string): string => `${houseId}#${deviceId}`;
+/** GSI2: devices whose health changes at `<ISO time>` if they stay silent (the health job reads what is due). */
+export const DEVICES_DUE = { GSI2PK: 'DEVICES_DUE' } as const;
+export const deviceDueSortKey = (dueAtIso: string, deviceId: string): string => `${dueAtIso}#${deviceId}`;
+export const HOUR_ROLLUP_SK_PREFIX = 'HOUR#';
+export const DAY_ROLLUP_SK_PREFIX = 'DAY#';
+export const hourRollupKey = (deviceId: string, hour: string): Key => ({ PK: devicePartition(deviceId), SK: `${HOUR_ROLLUP_SK_PREFIX}${hour}` });
+/** The readings an hour's rollup counted (ms offsets within the hour) and its version: what makes ingestion exactly-once. */
+export const hourClaimsKey = (deviceId: string, hour: string): Key => ({ PK: devicePartition(deviceId), SK: `SEEN#${hour}` });
+export const deviceDayKey = (deviceId: string, day: string): Key => ({ PK: devicePartition(deviceId), SK: `${DAY_ROLLUP_SK_PREFIX}${day}` });
+/** Raw readings: one partition per device and UTC day, one item per reading by its time (TTL). */
+export const rawReadingsPartition = (deviceId: string, day: string): string => `READINGS#${deviceId}#${day}`;
+export const rawReadingKey = (deviceId: string, day: string, tsIso: string): Key => ({ PK: rawReadingsPartition(deviceId, day), SK: tsIso });
+/** Threshold breaches of a farm's sensors, one item per device, metric and UTC hour (what rules and anomalies pick up). */
+export const breachesPartition = (farmId: string): string => `BREACHES#${farmId}`;
+export const breachKey = (farmId: string, hour: string, deviceId: string, metric: string): Key => ({
+  PK: breachesPartition(farmId),
+  SK: `${hour}#${deviceId}#${metric}`,
+});

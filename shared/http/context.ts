@@ -2,12 +2,13 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Capability } from '../domain/capabilities.js';
 import type { UserRecord } from '../db/users.js';
+import type { DeviceRecord } from '../db/devices.js';
 import type { Caller } from '../domain/caller.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import type { ResponseHeader } from './responses.js';
 
 /** What a route declares: who may call it and what it accepts. Read by the middleware and by the OpenAPI generator. */
-export type Access = 'public' | 'none' | Capability;
+export type Access = 'public' | 'none' | 'device' | Capability;
 
 export interface ResponseDoc {
   description: string;
@@ -25,7 +26,7 @@ export interface ResponseDoc {
 }
 
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
-  /** 'public': no token; 'none': any signed-in, verified user; otherwise the capability required. */
+  /** 'public': no token; 'none': any signed-in, verified user; 'device': a registered device's `X-Device-Key`; otherwise the capability required. */
   capability: Access;
   body?: CompiledSchema<B>;
   query?: CompiledSchema<Q>;
@@ -36,6 +37,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   description?: string;
   /** Success and route-specific responses for the OpenAPI document (the common error responses are added). */
   responses: Record<number, ResponseDoc>;
+  /** A larger body limit than MAX_BODY_BYTES (sensor batches of 500 frames). */
+  maxBodyBytes?: number;
   /** Headers the route reads (OpenAPI parameters). */
   headers?: Record<string, string>;
 }
@@ -58,6 +61,8 @@ export interface RequestState {
   query: Record<string, unknown>;
   params: Record<string, unknown>;
   user?: AuthUser;
+  /** The device of a `device` route, authenticated by its key. */
+  device?: DeviceRecord;
   responseHeaders: Record<string, string>;
 }
 

@@ -4,6 +4,7 @@ import { stateOf, type AuthUser, type RouteSpec } from './context.js';
 import type { HttpResponse } from './responses.js';
 import { ifMatchOf } from './request-headers.js';
 import type { Precondition } from '../domain/concurrency.js';
+import type { DeviceRecord } from '../db/devices.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -45,7 +46,7 @@ function build(spec: RouteSpec, fn: (event: APIGatewayProxyEvent) => Promise<Htt
     .use(securityHeaders())
     .use(errorHandler(spec))
     .use(rateLimit())
-    .use(jsonBody())
+    .use(jsonBody(spec))
     .use(accountRateLimit())
     .use(authenticate(spec))
     .use(authorize(spec))
@@ -70,10 +71,18 @@ function inputOf<B, Q, P>(event: APIGatewayProxyEvent): HandlerInput<B, Q, P> {
 
 /** An authenticated route: `user` is the loaded, verified (unless allowUnverified), unlocked caller. */
 export function httpHandler<B = never, Q = Record<string, never>, P = Record<string, never>>(
-  spec: RouteSpec<B, Q, P> & { capability: Exclude<RouteSpec['capability'], 'public'> },
+  spec: RouteSpec<B, Q, P> & { capability: Exclude<RouteSpec['capability'], 'public' | 'device'> },
   fn: (input: HandlerInput<B, Q, P> & { user: AuthUser }) => Promise<HttpResponse>,
 ): RouteHandler {
   return build(spec as RouteSpec, (event) => fn({ ...inputOf<B, Q, P>(event), user: stateOf(event).user! }));
+}
+
+/** A device route (no token): `device` is the registered device its `X-Device-Key` names. */
+export function deviceHandler<B = never, Q = Record<string, never>, P = Record<string, never>>(
+  spec: Omit<RouteSpec<B, Q, P>, 'capability' | 'allowUnverified'>,
+  fn: (input: HandlerInput<B, Q, P> & { device: DeviceRecord }) => Promise<HttpResponse>,
+): RouteHandler {
+  return build({ ...(spec as RouteSpec), capability: 'device' }, (event) => fn({ ...inputOf<B, Q, P>(event), device: stateOf(event).device! }));
 }
 
 /** A public route (no token): `GET /`, `/health`, signup, login, verify-email, the docs. */

@@ -7,6 +7,7 @@ import {
   createFarm,
   createHouse,
   farmNotFound,
+  findHouseInFarms,
   getFarm,
   getFarmAndHouse,
   getFarmsByIds,
@@ -317,4 +318,17 @@ export function farmOfRequest(user: Caller, farmId: string | undefined): string 
       ? 'you are not assigned to any farm'
       : `you are assigned to ${user.farmIds.length} farms`;
   throw new ValidationFailed([{ field: 'farmId', message: `is required: ${why}` }]);
+}
+
+/**
+ * The house `houseId` as the caller may see it, when the request may leave out its farm: `farmId` when
+ * given; otherwise the one of the caller's assigned farms that holds it (one BatchGetItem over their
+ * farms, at most 100). Admins, who see every farm, name the farm unless they are assigned to the house's.
+ */
+export async function houseOfCaller(user: Caller, houseId: string, farmId: string | undefined): Promise<HouseRecord> {
+  if (farmId !== undefined) return visibleHouse(user, farmId, houseId);
+  const found = await findHouseInFarms(user.farmIds, houseId);
+  if (found) return found;
+  if (user.allFarms) throw new ValidationFailed([{ field: 'farmId', message: `is required: house ${houseId} is not in a farm you are assigned to, and admins see every farm` }]);
+  throw houseNotFound(houseId);
 }

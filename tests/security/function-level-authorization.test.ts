@@ -60,6 +60,11 @@ describe('function-level authorization, every route × every role', () => {
     for (const r of routes) {
       const { capability } = specs.get(r.file)!;
       if (capability === 'public') continue;
+      if (capability === 'device') {
+        // a user's token is not a device key, whatever the role
+        for (const role of ROLES) expect((await call(r.method, concrete(r.path), { token: await tokenFor(role, r.path), body: {} })).status).toBe(401);
+        continue;
+      }
       for (const role of ROLES) {
         const allowed = capability === 'none' || role === 'admin' || ROLE_CAPABILITIES[role].includes(capability);
         const res = await call(r.method, concrete(r.path), { token: await tokenFor(role, r.path), body: {} });

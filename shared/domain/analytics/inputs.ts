@@ -5,6 +5,7 @@
  */
 import { BIRD_FLOW_COUNTERS, recordOf } from '../counters.js';
 import type { BirdType, Confidence, WeightMethod } from '../weights.js';
+import type { FigureSource } from '../iot/house-figures.js';
 
 /** The numeric counters of a day's rollup (the ledger adds to them: ../ledger.ts), named once. */
 export const DAY_COUNTERS = [
@@ -68,6 +69,11 @@ export interface DayTotals extends Record<DayCounter, number>, Record<DayCounter
   date: string;
   /** pH of the day's drinking-water readings (POST /api/v2/analytics/water-readings), in the order recorded. */
   waterPh?: number[];
+  /**
+   * Where the day's water and feed figures come from: `manual` (recorded movements, which always win),
+   * `sensor` (the house's water meters and silo load cells, on a day without a manual figure), or null (none).
+   */
+  sources?: { waterLiters: FigureSource | null; feedConsumedKg: FigureSource | null };
 }
 
 /** One weighing session (GET …/weights): the mean body weight of the flock on a date. */

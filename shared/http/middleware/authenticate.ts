@@ -4,16 +4,22 @@ import { effectiveCapabilities } from '../../domain/capabilities.js';
 import { loadUserAndRevocation, type UserRecord } from '../../db/users.js';
 import { Forbidden, Unauthenticated } from '../../errors.js';
 import { stateOf, type AuthUser, type HttpRequest, type RouteSpec } from '../context.js';
+import { authenticateDevice } from '../../services/devices.js';
 
 /**
  * Stage 4: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then
  * the user, read fresh with the revocation marker in one call: deleted → 401, locked or unverified → 403.
- * Capabilities come from the user record, never from the token.
+ * Capabilities come from the user record, never from the token. A `device` route instead takes a
+ * registered device's `X-Device-Key` (wrong, rotated or deleted → 401).
  */
 export function authenticate(spec: RouteSpec): MiddlewareObj {
   const before = async (request: HttpRequest) => {
     if (spec.capability === 'public') return;
     const state = stateOf(request);
+    if (spec.capability === 'device') {
+      state.device = await authenticateDevice(state.headers['x-device-key']);
+      return;
+    }
     const header = state.headers.authorization ?? '';
     const match = /^Bearer +([A-Za-z0-9_.~+/=-]+)$/i.exec(header.trim());
     if (!match) throw new Unauthenticated(header ? 'Authorization header must be "Bearer <token>"' : 'Missing bearer token');

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { settings } from '../../config/env.js';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
-import { stateOf, type HttpRequest } from '../context.js';
+import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
 
 /**
  * Stage 2: body size cap (413), content type (415 unless JSON; a body without a Content-Type is read
@@ -11,7 +11,7 @@ import { stateOf, type HttpRequest } from '../context.js';
  */
 const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
 
-export function jsonBody(): MiddlewareObj {
+export function jsonBody(spec?: Pick<RouteSpec, 'maxBodyBytes'>): MiddlewareObj {
   const before = async (request: HttpRequest) => {
     const state = stateOf(request);
     const { body, isBase64Encoded } = request.event;
@@ -20,7 +20,7 @@ export function jsonBody(): MiddlewareObj {
       return;
     }
     const bytes = isBase64Encoded ? Buffer.from(body, 'base64').byteLength : Buffer.byteLength(body);
-    const max = settings().maxBodyBytes;
+    const max = spec?.maxBodyBytes ?? settings().maxBodyBytes;
     if (bytes > max) throw new PayloadTooLarge(`Request body exceeds ${max} bytes`);
     const type = (state.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {

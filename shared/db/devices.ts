@@ -1,0 +1,244 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName, transact, type TransactItem } from './client.js';
+import { DEVICES_DUE, deviceDueSortKey, deviceKey, deviceOfFarmSortKey, devicesOfFarm, houseKey } from './keys.js';
+import { versionedUpdate, houseNotFound } from './farms.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { pick } from './items.js';
+import { Conflict, NotFound } from '../errors.js';
+import type { DeviceKind, DeviceStatus, SensorMetric } from '../../schemas/vocabulary.js';
+
+/**
+ * The device registry: `DEVICE#<id>`/`META`, listed per farm through GSI1 `DEVICES#<farmId>` (sorted by
+ * house), and, while it reports, on GSI2 `DEVICES_DUE` at the time its health changes if it falls silent
+ * (the health job's Query). The secret is kept only as its SHA-256 hash.
+ */
+export interface DeviceRecord {
+  id: string;
+  farmId: string;
+  houseId: string;
+  kind: DeviceKind;
+  name: string;
+  metrics: SensorMetric[];
+  reportingIntervalSeconds: number;
+  secretHash: string;
+  secretRotatedAt: string;
+  /** The newest reading's time (ISO), written at most once a minute; null until the first reading. */
+  lastSeen: string | null;
+  /** The newest value of each metric with its time, written with lastSeen. */
+  latest: Partial<Record<SensorMetric, { value: number; ts: string }>>;
+  /** The health the job (or a new reading) last recorded: transitions are what the dashboard and incidents see. */
+  healthStatus: DeviceStatus;
+  healthChangedAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = [
+  'id',
+  'farmId',
+  'houseId',
+  'kind',
+  'name',
+  'metrics',
+  'reportingIntervalSeconds',
+  'secretHash',
+  'secretRotatedAt',
+  'lastSeen',
+  'latest',
+  'healthStatus',
+  'healthChangedAt',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const satisfies readonly (keyof DeviceRecord)[];
+
+export const deviceNotFound = (deviceId: string) => new NotFound(`Device ${deviceId} not found`);
+
+function fromItem(item: Record<string, unknown> | undefined): DeviceRecord | undefined {
+  if (!item) return undefined;
+  const d = pick<DeviceRecord>(item, FIELDS);
+  return { ...d, lastSeen: d.lastSeen ?? null, latest: d.latest ?? {}, healthStatus: d.healthStatus ?? 'offline', healthChangedAt: d.healthChangedAt ?? null };
+}
+
+function item(d: DeviceRecord) {
+  return { ...deviceKey(d.id), ...devicesOfFarm(d.farmId), GSI1SK: deviceOfFarmSortKey(d.houseId, d.id), type: 'Device', ...d };
+}
+
+export async function getDevice(deviceId: string, opts: { consistent?: boolean } = {}): Promise<DeviceRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: deviceKey(deviceId), ConsistentRead: opts.consistent ?? true }));
+  return fromItem(res.Item);
+}
+
+/** Registers a device in its house (which must exist: ConditionCheck → NotFound), with the audit entries, in one transaction. */
+export async function createDevice(device: DeviceRecord, audit: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      { ConditionCheck: { TableName: T, Key: houseKey(device.farmId, device.houseId), ConditionExpression: 'attribute_exists(PK)' } },
+      { Put: { TableName: T, Item: item(device), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...audit,
+    ],
+    (i) => (i === 0 ? houseNotFound(device.houseId) : new Conflict('A device with this id already exists')),
+  );
+}
+
+export type DeviceChanges = Partial<Pick<DeviceRecord, 'name' | 'houseId' | 'metrics' | 'reportingIntervalSeconds' | 'secretHash' | 'secretRotatedAt'>>;
+
+/** Applies `changes` at `expectedVersion` (else Conflict); a move to another house re-sorts it in the farm's list and checks that house exists. */
+export async function updateDevice(current: DeviceRecord, expectedVersion: number, changes: DeviceChanges, now: string, audit: TransactItem[]): Promise<void> {
+  const T = tableName();
+  const moved = changes.houseId !== undefined && changes.houseId !== current.houseId;
+  const fields: Record<string, unknown> = { ...changes, ...(moved ? { GSI1SK: deviceOfFarmSortKey(changes.houseId!, current.id) } : {}) };
+  const items: TransactItem[] = [
+    ...(moved ? [{ ConditionCheck: { TableName: T, Key: houseKey(current.farmId, changes.houseId!), ConditionExpression: 'attribute_exists(PK)' } }] : []),
+    versionedUpdate(deviceKey(current.id), expectedVersion, fields, now),
+    ...audit,
+  ];
+  await transact(items, (i) =>
+    moved && i === 0 ? houseNotFound(changes.houseId!) : new Conflict(`Device ${current.id} was changed concurrently; read it again and retry`),
+  );
+}
+
+/** Removes the registration at `expectedVersion` (its rollups stay as history; raw readings expire). */
+export async function deleteDevice(current: DeviceRecord, expectedVersion: number, audit: TransactItem[]): Promise<void> {
+  await transact(
+    [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: deviceKey(current.id),
+          ConditionExpression: 'attribute_exists(PK) AND #version = :v',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':v': expectedVersion },
+        },
+      },
+      ...audit,
+    ],
+    () => new Conflict(`Device ${current.id} was changed concurrently; read it again and retry`),
+  );
+}
+
+/** A page of a farm's devices, by house then id (one Query on GSI1; `houseId` narrows the key, `kind` filters). */
+export async function listDevicesOfFarm(
+  farmId: string,
+  opts: { houseId?: string; kind?: DeviceKind; limit: number; cursor?: string },
+): Promise<{ items: DeviceRecord[]; nextCursor: string | null }> {
+  const partition = devicesOfFarm(farmId);
+  const start = decodeCursor(opts.cursor, partition);
+  const prefix = opts.houseId ? `${opts.houseId}#` : '';
+  if (start && !(typeof start.GSI1SK === 'string' && start.GSI1SK.startsWith(prefix) && Object.keys(start).length === 4)) throw invalidCursor();
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)' : 'GSI1PK = :pk',
+      ...(opts.kind ? { FilterExpression: '#kind = :kind' } : {}),
+      ExpressionAttributeNames: opts.kind ? { '#kind': 'kind' } : undefined,
+      ExpressionAttributeValues: { ':pk': partition.GSI1PK, ...(prefix ? { ':prefix': prefix } : {}), ...(opts.kind ? { ':kind': opts.kind } : {}) },
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/** Every device of one house (a house has a handful; one Query on GSI1). */
+export async function devicesOfHouse(farmId: string, houseId: string): Promise<DeviceRecord[]> {
+  const out: DeviceRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listDevicesOfFarm(farmId, { houseId, limit: 100, cursor });
+    out.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * Records that the device was seen at `lastSeen` with these latest values, unless a newer time is stored or
+ * it was written less than a minute ago (`writtenBefore`): at most one write a minute per device. The
+ * device is online from then on (`healthChangedAt` moves when it was not: a recovery); `dueAt` (when it
+ * turns stale if it falls silent) files it for the health job. Returns whether it was written.
+ */
+export async function recordLastSeen(
+  deviceId: string,
+  seen: { lastSeen: string; latest: DeviceRecord['latest']; dueAt: string; now: string; writtenBefore: string; recovering: boolean },
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deviceKey(deviceId),
+        UpdateExpression:
+          'SET lastSeen = :seen, latest = :latest, lastSeenWrittenAt = :now, healthStatus = :online, GSI2PK = :due, GSI2SK = :dueSk' +
+          (seen.recovering ? ', healthChangedAt = :now' : ''),
+        ConditionExpression:
+          'attribute_exists(PK) AND (attribute_not_exists(lastSeen) OR lastSeen = :null OR lastSeen < :seen) AND ' +
+          '(attribute_not_exists(lastSeenWrittenAt) OR lastSeenWrittenAt <= :before)',
+        ExpressionAttributeValues: {
+          ':seen': seen.lastSeen,
+          ':latest': seen.latest,
+          ':now': seen.now,
+          ':online': 'online',
+          ':due': DEVICES_DUE.GSI2PK,
+          ':dueSk': deviceDueSortKey(seen.dueAt, deviceId),
+          ':null': null,
+          ':before': seen.writtenBefore,
+        },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Devices whose health is due to change by `nowIso` (the health job; one Query on GSI2, oldest first). */
+export async function devicesDue(nowIso: string, limit: number): Promise<DeviceRecord[]> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
+      ExpressionAttributeValues: { ':pk': DEVICES_DUE.GSI2PK, ':now': `${nowIso}#~` },
+      Limit: limit,
+    }),
+  );
+  return (res.Items ?? []).map((i) => fromItem(i)!);
+}
+
+/**
+ * Records a health transition found by the job, if the device was not seen meanwhile (its lastSeen is
+ * still `lastSeen`): the new status, and when it is next due (or off the due index once offline).
+ * Returns whether it was recorded.
+ */
+export async function recordHealth(deviceId: string, t: { lastSeen: string; status: DeviceStatus; dueAt: string | null; now: string }): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deviceKey(deviceId),
+        UpdateExpression: t.dueAt
+          ? 'SET healthStatus = :s, healthChangedAt = :now, GSI2SK = :dueSk'
+          : 'SET healthStatus = :s, healthChangedAt = :now REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: 'attribute_exists(PK) AND lastSeen = :seen',
+        ExpressionAttributeValues: {
+          ':s': t.status,
+          ':now': t.now,
+          ':seen': t.lastSeen,
+          ...(t.dueAt ? { ':dueSk': deviceDueSortKey(t.dueAt, deviceId) } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+

@@ -1,0 +1,273 @@
+import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import {
+  DAY_ROLLUP_SK_PREFIX,
+  HOUR_ROLLUP_SK_PREFIX,
+  breachKey,
+  dayRollupKey,
+  deviceDayKey,
+  devicePartition,
+  hourClaimsKey,
+  hourRollupKey,
+  rawReadingKey,
+  rawReadingsPartition,
+} from './keys.js';
+import { Conflict } from '../errors.js';
+import type { BucketStats } from '../domain/iot/rollups.js';
+import type { Breach } from '../domain/iot/climate.js';
+import type { SensorMetric } from '../../schemas/vocabulary.js';
+
+/**
+ * A device's readings (docs/data-model.md, "Sensors"):
+ * - hourly and daily rollups in the device's partition (`HOUR#<yyyy-mm-ddThh>`, `DAY#<yyyy-mm-dd>`: per
+ *   metric count, sum, min, max, first, last), kept;
+ * - next to each hour, `SEEN#<hour>`: the readings that hour has counted (ms offsets in a number set)
+ *   and a version. Every batch reads the claims and rollups it touches, and writes them back in ONE
+ *   transaction conditional on those versions: a reading is counted once however many writers race;
+ * - raw readings, one partition per device and UTC day (`READINGS#<deviceId>#<day>`, SK = the time),
+ *   with a TTL, written with BatchWriteItem by the writer whose transaction counted them.
+ */
+
+export interface HourState {
+  hour: string;
+  /** Readings already counted (ms since the start of the hour). */
+  seen: Set<number>;
+  /** 0 when the hour has nothing yet. */
+  version: number;
+  stats: BucketStats;
+}
+
+export interface DayState {
+  day: string;
+  version: number;
+  stats: BucketStats;
+}
+
+/** The claims and rollups of these hours and days, in one strongly consistent BatchGetItem. */
+export async function readBuckets(deviceId: string, hours: readonly string[], days: readonly string[]): Promise<{ hours: HourState[]; days: DayState[] }> {
+  const keys = [...hours.flatMap((h) => [hourClaimsKey(deviceId, h), hourRollupKey(deviceId, h)]), ...days.map((d) => deviceDayKey(deviceId, d))];
+  const found = new Map((await batchGet(keys, { consistent: true })).map((i) => [i.SK as string, i]));
+  return {
+    hours: hours.map((hour) => {
+      const claims = found.get(hourClaimsKey(deviceId, hour).SK);
+      const rollup = found.get(hourRollupKey(deviceId, hour).SK);
+      return {
+        hour,
+        seen: new Set((claims?.seen as Set<number> | undefined) ?? []),
+        version: (claims?.version as number | undefined) ?? 0,
+        stats: (rollup?.stats as BucketStats | undefined) ?? {},
+      };
+    }),
+    days: days.map((day) => {
+      const item = found.get(deviceDayKey(deviceId, day).SK);
+      return { day, version: (item?.version as number | undefined) ?? 0, stats: (item?.stats as BucketStats | undefined) ?? {} };
+    }),
+  };
+}
+
+/** Another writer changed the hours or days this batch read: read again and retry. */
+export class BucketsChanged extends Conflict {
+  constructor() {
+    super('The device’s rollups were changed concurrently');
+  }
+}
+
+/** What one batch's transaction writes: new claims and rollups of its hours, its days, and the sensor figures of the house's cycle days. */
+export interface BucketWrite {
+  hours: Array<{ hour: string; readVersion: number; newOffsets: number[]; stats: BucketStats }>;
+  days: Array<{ day: string; readVersion: number; stats: BucketStats }>;
+  /** The day's water and feed from this device, on the cycle's day rollup (`sensorWaterLiters.<deviceId>`, `sensorFeedKg.<deviceId>`). */
+  cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number }>;
+}
+
+const versionCondition = (readVersion: number) =>
+  readVersion === 0 ? 'attribute_not_exists(#version)' : '#version = :read';
+
+/**
+ * Commits a batch in ONE TransactWriteItems (≤ 100 items: the caller chunks by hours), every claim and
+ * day conditional on the version read. A lost race throws BucketsChanged (nothing written).
+ */
+export async function commitBuckets(deviceId: string, w: BucketWrite, now: string): Promise<void> {
+  const T = tableName();
+  const items: TransactItem[] = [];
+  for (const h of w.hours) {
+    items.push({
+      Update: {
+        TableName: T,
+        Key: hourClaimsKey(deviceId, h.hour),
+        UpdateExpression: 'SET #version = :next, #type = :type ADD seen :offsets',
+        ConditionExpression: versionCondition(h.readVersion),
+        ExpressionAttributeNames: { '#version': 'version', '#type': 'type' },
+        ExpressionAttributeValues: { ':next': h.readVersion + 1, ':type': 'SensorClaims', ':offsets': new Set(h.newOffsets), ...(h.readVersion ? { ':read': h.readVersion } : {}) },
+      },
+    });
+    // The hour's rollup is only ever written in a transaction with its claims: their version orders it.
+    items.push({ Put: { TableName: T, Item: { ...hourRollupKey(deviceId, h.hour), type: 'SensorHour', deviceId, hour: h.hour, stats: h.stats, updatedAt: now } } });
+  }
+  for (const d of w.days) {
+    items.push({
+      Put: {
+        TableName: T,
+        Item: { ...deviceDayKey(deviceId, d.day), type: 'SensorDay', deviceId, day: d.day, stats: d.stats, version: d.readVersion + 1, updatedAt: now },
+        ConditionExpression: versionCondition(d.readVersion),
+        ExpressionAttributeNames: { '#version': 'version' },
+        ...(d.readVersion ? { ExpressionAttributeValues: { ':read': d.readVersion } } : {}),
+      },
+    });
+  }
+  for (const c of w.cycleDays) {
+    const sets: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    if (c.waterLiters !== undefined) {
+      sets.push('#w = :w');
+      names['#w'] = `sensorWaterLiters.${deviceId}`;
+      values[':w'] = c.waterLiters;
+    }
+    if (c.feedKg !== undefined) {
+      sets.push('#f = :f');
+      names['#f'] = `sensorFeedKg.${deviceId}`;
+      values[':f'] = c.feedKg;
+    }
+    if (sets.length === 0) continue;
+    items.push({
+      Update: {
+        TableName: T,
+        Key: dayRollupKey(c.cycleId, c.date),
+        UpdateExpression: `SET ${sets.join(', ')}, #date = if_not_exists(#date, :date)`,
+        ExpressionAttributeNames: { ...names, '#date': 'date' },
+        ExpressionAttributeValues: { ...values, ':date': c.date },
+      },
+    });
+  }
+  if (items.length > 100) throw new Error(`a sensor batch transaction of ${items.length} items (the caller chunks to ≤ 100)`);
+  await transact(items, () => new BucketsChanged());
+}
+
+/** Raw readings with their TTL, 25 per BatchWriteItem (the calls in parallel), unprocessed items retried. */
+export async function putRawReadings(
+  deviceId: string,
+  readings: ReadonlyArray<{ tsMs: number; metrics: Partial<Record<SensorMetric, number>> }>,
+  opts: { receivedAt: string; expiresAt: number },
+): Promise<void> {
+  const T = tableName();
+  const requests = readings.map((r) => {
+    const ts = new Date(r.tsMs).toISOString();
+    return { PutRequest: { Item: { ...rawReadingKey(deviceId, ts.slice(0, 10), ts), type: 'SensorReading', metrics: r.metrics, receivedAt: opts.receivedAt, expiresAt: opts.expiresAt } } };
+  });
+  const chunks: (typeof requests)[] = [];
+  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: Record<string, unknown>[] = chunk;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt === 6) throw new Error('BatchWriteItem left raw readings unprocessed after 6 attempts');
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
+        const res = await db().send(new BatchWriteCommand({ RequestItems: { [T]: pending as never } }));
+        pending = (res.UnprocessedItems?.[T] as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }),
+  );
+}
+
+/** Which of these raw readings exist (a repeat of counted readings restores any the first writer could not write). */
+export async function existingRawReadings(deviceId: string, tsMs: readonly number[]): Promise<Set<number>> {
+  const keys = tsMs.map((ms) => {
+    const ts = new Date(ms).toISOString();
+    return rawReadingKey(deviceId, ts.slice(0, 10), ts);
+  });
+  const found = await batchGet(keys, { projection: 'SK' });
+  return new Set(found.map((i) => Date.parse(i.SK as string)));
+}
+
+/** Raw readings of one UTC day partition in [fromIso, toIso), oldest first (every page). */
+export async function rawReadingsOfDay(deviceId: string, day: string, fromIso: string, toIso: string): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
+  const out: Array<{ ts: string; metrics: Record<string, number> }> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': rawReadingsPartition(deviceId, day), ':from': fromIso, ':to': toIso },
+        ExpressionAttributeNames: { '#metrics': 'metrics' },
+        ProjectionExpression: 'SK, #metrics',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of res.Items ?? []) if ((i.SK as string) < toIso) out.push({ ts: i.SK as string, metrics: i.metrics as Record<string, number> });
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Hourly or daily rollups from `fromKey` to `toKey` (bucket names, inclusive), oldest first: one Query per MB (a week of hours is one). */
+export async function rollupsBetween(
+  deviceId: string,
+  resolution: 'hour' | 'day',
+  fromKey: string,
+  toKey: string,
+): Promise<Array<{ bucket: string; stats: BucketStats }>> {
+  const prefix = resolution === 'hour' ? HOUR_ROLLUP_SK_PREFIX : DAY_ROLLUP_SK_PREFIX;
+  const out: Array<{ bucket: string; stats: BucketStats }> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': devicePartition(deviceId), ':from': `${prefix}${fromKey}`, ':to': `${prefix}${toKey}` },
+        ExpressionAttributeNames: { '#stats': 'stats' },
+        ProjectionExpression: 'SK, #stats',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of res.Items ?? []) out.push({ bucket: (i.SK as string).slice(prefix.length), stats: i.stats as BucketStats });
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/**
+ * Threshold breaches, one item per device, metric and UTC hour: how many readings broke the range, the first
+ * and last of them, the worst value seen by a batch. The hand-over to rules and anomalies: they Query a
+ * farm's partition (`BREACHES#<farmId>`) by hour. Counts are ADDed, so concurrent batches add up.
+ */
+export async function recordBreaches(farmId: string, houseId: string, deviceId: string, breaches: readonly Breach[], now: string): Promise<void> {
+  const groups = new Map<string, Breach[]>();
+  for (const b of breaches) {
+    const key = `${new Date(b.tsMs).toISOString().slice(0, 13)}|${b.metric}|${b.direction}`;
+    groups.set(key, [...(groups.get(key) ?? []), b]);
+  }
+  await Promise.all(
+    [...groups].map(([key, list]) => {
+      const [hour, metric, direction] = key.split('|') as [string, string, 'low' | 'high'];
+      const worst = list.reduce((a, b) => (direction === 'high' ? (b.value > a.value ? b : a) : b.value < a.value ? b : a));
+      const first = list[0]!;
+      const last = list[list.length - 1]!;
+      return db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: breachKey(farmId, hour, deviceId, metric),
+          UpdateExpression:
+            'SET #type = :type, houseId = :house, deviceId = :device, metric = :metric, direction = :dir, expected = :range, ' +
+            'firstAt = if_not_exists(firstAt, :first), lastAt = :last, worstInLastBatch = :worst, updatedAt = :now ADD readings :n',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':type': 'SensorBreach',
+            ':house': houseId,
+            ':device': deviceId,
+            ':metric': metric,
+            ':dir': direction,
+            ':range': worst.range,
+            ':first': new Date(first.tsMs).toISOString(),
+            ':last': new Date(last.tsMs).toISOString(),
+            ':worst': worst.value,
+            ':now': now,
+            ':n': list.length,
+          },
+        }),
+      );
+    }),
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * A device's health from the time of its newest reading (pure): online, stale after `staleFactor` ×
+ * its reporting interval without data, offline after `offlineFactor` × (the analytics thresholds
+ * `sensorStaleFactor` 2 and `sensorOfflineFactor` 4). Worked out when read, so no job has to scan for it;
+ * the health job only records the transitions (for the dashboard and incidents).
+ */
+import type { DeviceStatus } from '../../../schemas/vocabulary.js';
+
+export interface HealthFactors {
+  staleFactor: number;
+  offlineFactor: number;
+}
+
+export const DEFAULT_HEALTH_FACTORS: HealthFactors = { staleFactor: 2, offlineFactor: 4 };
+
+export function deviceStatus(lastSeenMs: number | null, intervalSeconds: number, nowMs: number, f: HealthFactors = DEFAULT_HEALTH_FACTORS): DeviceStatus {
+  if (lastSeenMs === null) return 'offline';
+  const silentMs = nowMs - lastSeenMs;
+  if (silentMs > f.offlineFactor * intervalSeconds * 1000) return 'offline';
+  if (silentMs > f.staleFactor * intervalSeconds * 1000) return 'stale';
+  return 'online';
+}
+
+/** When a device last seen at `lastSeenMs` next changes status if it stays silent (null once offline). */
+export function nextStatusChangeAt(lastSeenMs: number, intervalSeconds: number, nowMs: number, f: HealthFactors = DEFAULT_HEALTH_FACTORS): number | null {
+  const status = deviceStatus(lastSeenMs, intervalSeconds, nowMs, f);
+  if (status === 'online') return lastSeenMs + f.staleFactor * intervalSeconds * 1000 + 1;
+  if (status === 'stale') return lastSeenMs + f.offlineFactor * intervalSeconds * 1000 + 1;
+  return null;
+}
+
+/** Last seen is the newest reading's time, never later than its arrival: a backlog upload does not make a silent sensor look online. */
+export const lastSeenOf = (newestReadingMs: number, receivedAtMs: number): number => Math.min(newestReadingMs, receivedAtMs);
+
+/** Last seen is written at most once a minute per device. */
+export const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;

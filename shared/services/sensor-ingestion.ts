@@ -1,0 +1,330 @@
+import { getCycle, type CycleRecord } from '../db/cycles.js';
+import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
+import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
+import { BucketsChanged, commitBuckets, existingRawReadings, putRawReadings, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
+import { systemCaller } from '../domain/caller.js';
+import { daysBetween } from '../domain/cycle-summary.js';
+import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
+import { LAST_SEEN_WRITE_INTERVAL_MS, lastSeenOf, nextStatusChangeAt, type HealthFactors } from '../domain/iot/device-health.js';
+import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
+import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
+import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
+import { AppError, Forbidden, NotFound, Unavailable, ValidationFailed } from '../errors.js';
+import { settings } from '../config/env.js';
+import { currentAnalyticsConfig } from './analytics-config.js';
+import { ingestScaleBatch } from './weights.js';
+import type { SensorMetric } from '../../schemas/vocabulary.js';
+import type { TelemetryEventBody } from '../../schemas/iot.js';
+
+/**
+ * Sensor ingestion: ONE use case for the HTTP route (a device key) and the IoT Core rule (a topic),
+ * given an authenticated device, its frames and when they arrived. What it does with a batch:
+ * 1. screens each reading (time, declared metrics, physical range): rejected per reading, with the reason;
+ * 2. per group of hours (≤ 100 items a transaction): reads the hours' claims and rollups and the days
+ *    around them, drops readings already counted (duplicates), refuses counters going backwards, and
+ *    writes the new claims, hourly and daily rollups and the house cycle's sensor water and feed of
+ *    those days in ONE transaction conditional on the versions read (a lost race re-reads and retries);
+ * 3. writes the counted readings raw (BatchWriteItem, TTL `SENSOR_RAW_TTL_DAYS`);
+ * 4. moves last seen (at most once a minute), records threshold breaches, and hands bird-scale weighings
+ *    to the weights use case (`automatic_scale`).
+ */
+
+export interface IngestOutcome {
+  accepted: number;
+  duplicates: number;
+  rejected: Rejection[];
+}
+
+/** Transaction items per chunk of hours: 2 per hour (claims + rollup), 1 per day, 1 per cycle day. */
+const MAX_TRANSACTION_ITEMS = 100;
+const MAX_ATTEMPTS = 12;
+const DAY_MS = 86_400_000;
+
+export function rawTtlDays(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SENSOR_RAW_TTL_DAYS;
+  if (raw === undefined || raw === '') return 30;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error('SENSOR_RAW_TTL_DAYS must be a positive integer');
+  return n;
+}
+
+/** The flock with an active cycle in the house, with its cycle: the age curve, the cycle days that take sensor figures, the scale's weights. */
+export interface HouseFlock {
+  flock: FlockSummary;
+  cycle: CycleRecord;
+}
+
+export async function houseFlock(farmId: string, houseId: string): Promise<HouseFlock | null> {
+  const flock = (await activeFlocksOfFarm(farmId)).find((f) => f.houseId === houseId && f.activeCycleId);
+  if (!flock) return null;
+  const cycle = await getCycle(flock.id, flock.activeCycleId!);
+  return cycle && cycle.status === 'active' ? { flock, cycle } : null;
+}
+
+/** The flock's age on a UTC day, or null before its cycle started. */
+export function flockOn(house: HouseFlock | null, day: string): FlockContext | null {
+  if (!house || day < house.cycle.startDate) return null;
+  return { birdType: house.cycle.birdType, ageDays: daysBetween(house.cycle.hatchDate ?? house.cycle.startDate, day) };
+}
+
+/** Splits readings (sorted) into groups whose transaction stays within 100 items. */
+function chunksOf(candidates: readonly Candidate[], counterDevice: boolean): Candidate[][] {
+  const chunks: Candidate[][] = [];
+  let current: Candidate[] = [];
+  let hours = new Set<string>();
+  let days = new Set<string>();
+  for (const c of candidates) {
+    const h = hourOf(c.tsMs);
+    const d = dayOf(c.tsMs);
+    const nextHours = hours.has(h) ? hours.size : hours.size + 1;
+    const nextDays = days.has(d) ? days.size : days.size + 1;
+    // a counter device also writes the day after each day (its figure depends on the day before) on the cycle
+    const items = 2 * nextHours + nextDays * (counterDevice ? 3 : 1);
+    if (current.length > 0 && items > MAX_TRANSACTION_ITEMS) {
+      chunks.push(current);
+      current = [];
+      hours = new Set();
+      days = new Set();
+    }
+    current.push(c);
+    hours.add(h);
+    days.add(d);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+const offsetInHour = (tsMs: number) => tsMs % 3_600_000;
+
+interface ChunkResult {
+  counted: Candidate[];
+  duplicates: Candidate[];
+  rejected: Rejection[];
+}
+
+/** One chunk: read, decide, write; retried from the read when another writer got there first. */
+async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], house: () => Promise<HouseFlock | null>, now: string): Promise<ChunkResult> {
+  const counterDevice = feedsHouseFigures(device.metrics);
+  const hours = [...new Set(chunk.map((c) => hourOf(c.tsMs)))];
+  const days = [...new Set(chunk.map((c) => dayOf(c.tsMs)))];
+  const readDays = counterDevice ? [...new Set(days.flatMap((d) => [dayBefore(d), d, dayAfter(d)]))].sort() : days;
+  for (let attempt = 1; ; attempt++) {
+    const state = await readBuckets(device.id, hours, readDays);
+    const seenOf = new Map(state.hours.map((h) => [h.hour, h.seen]));
+    const fresh = chunk.filter((c) => !seenOf.get(hourOf(c.tsMs))!.has(offsetInHour(c.tsMs)));
+    const duplicates = chunk.filter((c) => !fresh.includes(c));
+    const dayState = new Map<string, DayState>(state.days.map((d) => [d.day, d]));
+    const known: Partial<Record<SensorMetric, CounterPoint[]>> = {};
+    for (const d of state.days) {
+      for (const [metric, points] of Object.entries(counterPoints(d.stats)) as [SensorMetric, CounterPoint[]][]) known[metric] = [...(known[metric] ?? []), ...points];
+    }
+    const { kept, rejected } = refuseBackwardCounters(fresh, known);
+    if (kept.length === 0) return { counted: [], duplicates, rejected };
+
+    const write: BucketWrite = { hours: [], days: [], cycleDays: [] };
+    for (const h of state.hours) {
+      const mine = kept.filter((c) => hourOf(c.tsMs) === h.hour);
+      if (mine.length === 0) continue;
+      write.hours.push({ hour: h.hour, readVersion: h.version, newOffsets: mine.map((c) => offsetInHour(c.tsMs)), stats: addToBucket(h.stats, mine) });
+    }
+    const newStats = new Map<string, BucketStats>(state.days.map((d) => [d.day, d.stats]));
+    for (const day of days) {
+      const mine = kept.filter((c) => dayOf(c.tsMs) === day);
+      if (mine.length === 0) continue;
+      const d = dayState.get(day)!;
+      const stats = addToBucket(d.stats, mine);
+      newStats.set(day, stats);
+      write.days.push({ day, readVersion: d.version, stats });
+    }
+    if (counterDevice) {
+      const flock = await house();
+      // a changed day changes its own figure and the next day's (which counts from this day's last reading)
+      const touched = [...new Set(write.days.flatMap((d) => [d.day, dayAfter(d.day)]))].filter((d) => newStats.get(d) && Object.keys(newStats.get(d)!).length > 0);
+      const today = now.slice(0, 10);
+      for (const day of touched) {
+        if (!flock || day < flock.cycle.startDate || day > today) continue;
+        const water = waterLitersOfDay(newStats.get(day), newStats.get(dayBefore(day)));
+        const feed = feedKgOfDay(newStats.get(day));
+        write.cycleDays.push({ cycleId: flock.cycle.id, date: day, ...(water !== null ? { waterLiters: water } : {}), ...(feed !== null ? { feedKg: feed } : {}) });
+      }
+    }
+    try {
+      await commitBuckets(device.id, write, now);
+      return { counted: kept, duplicates, rejected };
+    } catch (err) {
+      if (!(err instanceof BucketsChanged)) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
+      await new Promise((r) => setTimeout(r, Math.random() * 8 * attempt));
+    }
+  }
+}
+
+/** The newest value of each metric: the stored ones, replaced by newer readings. */
+function latestValues(device: DeviceRecord, counted: readonly Candidate[]): DeviceRecord['latest'] {
+  const latest = { ...device.latest };
+  for (const c of counted) {
+    const ts = new Date(c.tsMs).toISOString();
+    for (const [metric, value] of Object.entries(c.metrics) as [SensorMetric, number][]) {
+      const current = latest[metric];
+      if (!current || current.ts < ts) latest[metric] = { value, ts };
+    }
+  }
+  return latest;
+}
+
+function thresholdsOf(t: Record<string, number>): ClimateThresholds {
+  return {
+    ammoniaMaxPpm: t.ammoniaMaxPpm!,
+    co2MaxPpm: t.co2MaxPpm!,
+    coIdealMaxPpm: t.coIdealMaxPpm!,
+    humidityMinPct: t.humidityMinPct!,
+    humidityMaxPct: t.humidityMaxPct!,
+    minLightLux: t.minLightLux!,
+  };
+}
+
+/**
+ * Ingests one batch of a device's frames. `receivedAtMs`: when the batch arrived (HTTP: now; IoT Core:
+ * the rule's `timestamp()`). Idempotent per device and reading time.
+ */
+export async function ingestReadings(device: DeviceRecord, frames: readonly Frame[], receivedAtMs: number): Promise<IngestOutcome> {
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const ttlDays = rawTtlDays();
+  const screened = screenReadings(frames, { declared: device.metrics, receivedAt: receivedAtMs, oldestMs: nowMs - ttlDays * DAY_MS });
+  const outcome: IngestOutcome = { accepted: 0, duplicates: screened.duplicates, rejected: [...screened.rejected] };
+  if (screened.candidates.length === 0) return outcome;
+
+  let housePromise: Promise<HouseFlock | null> | undefined;
+  const house = () => (housePromise ??= houseFlock(device.farmId, device.houseId));
+  const configPromise = currentAnalyticsConfig();
+  const counterDevice = feedsHouseFigures(device.metrics);
+
+  const counted: Candidate[] = [];
+  const storedDuplicates: Candidate[] = [];
+  for (const chunk of chunksOf(screened.candidates, counterDevice)) {
+    const r = await ingestChunk(device, chunk, house, now);
+    counted.push(...r.counted);
+    storedDuplicates.push(...r.duplicates);
+    outcome.rejected.push(...r.rejected);
+  }
+  outcome.accepted = counted.length;
+  outcome.duplicates += storedDuplicates.length;
+  outcome.rejected.sort((a, b) => a.index - b.index);
+
+  const expiresAt = Math.floor(nowMs / 1000) + ttlDays * 86_400;
+  const writes: Promise<unknown>[] = [];
+  if (counted.length > 0) writes.push(putRawReadings(device.id, counted, { receivedAt: new Date(receivedAtMs).toISOString(), expiresAt }));
+  if (storedDuplicates.length > 0) writes.push(restoreMissingRaw(device, storedDuplicates, receivedAtMs, expiresAt));
+
+  const seenCandidates = [...counted, ...storedDuplicates];
+  if (seenCandidates.length > 0) writes.push(moveLastSeen(device, seenCandidates, counted, receivedAtMs, nowMs, configPromise));
+  if (counted.length > 0) writes.push(afterCounting(device, counted, frames, house, configPromise, now));
+  await Promise.all(writes);
+  return outcome;
+}
+
+/**
+ * A repeat of readings already counted normally finds them stored; if the first writer failed between its
+ * transaction and its raw write, the repeat (the device's or Lambda's retry, with the same values) fills the gap.
+ */
+async function restoreMissingRaw(device: DeviceRecord, repeats: readonly Candidate[], receivedAtMs: number, expiresAt: number): Promise<void> {
+  const present = await existingRawReadings(
+    device.id,
+    repeats.map((c) => c.tsMs),
+  );
+  const missing = repeats.filter((c) => !present.has(c.tsMs));
+  if (missing.length > 0) await putRawReadings(device.id, missing, { receivedAt: new Date(receivedAtMs).toISOString(), expiresAt });
+}
+
+async function moveLastSeen(
+  device: DeviceRecord,
+  seen: readonly Candidate[],
+  counted: readonly Candidate[],
+  receivedAtMs: number,
+  nowMs: number,
+  config: ReturnType<typeof currentAnalyticsConfig>,
+): Promise<void> {
+  const newest = Math.max(...seen.map((c) => c.tsMs));
+  const lastSeenMs = lastSeenOf(newest, receivedAtMs);
+  const storedMs = device.lastSeen ? Date.parse(device.lastSeen) : null;
+  const writtenRecently = storedMs !== null && lastSeenMs <= storedMs;
+  if (writtenRecently) return;
+  const { thresholds } = (await config).config;
+  const factors: HealthFactors = { staleFactor: thresholds.sensorStaleFactor, offlineFactor: thresholds.sensorOfflineFactor };
+  const dueMs = nextStatusChangeAt(lastSeenMs, device.reportingIntervalSeconds, Math.max(nowMs, lastSeenMs), factors) ?? lastSeenMs;
+  await recordLastSeen(device.id, {
+    lastSeen: new Date(lastSeenMs).toISOString(),
+    latest: latestValues(device, counted),
+    dueAt: new Date(dueMs).toISOString(),
+    now: new Date(nowMs).toISOString(),
+    writtenBefore: new Date(nowMs - LAST_SEEN_WRITE_INTERVAL_MS).toISOString(),
+    recovering: device.healthStatus !== 'online',
+  });
+}
+
+/** Threshold breaches (the hand-over to rules and anomalies) and a scale's weighings (the cycle's weights). */
+async function afterCounting(
+  device: DeviceRecord,
+  counted: readonly Candidate[],
+  frames: readonly Frame[],
+  house: () => Promise<HouseFlock | null>,
+  config: ReturnType<typeof currentAnalyticsConfig>,
+  now: string,
+): Promise<void> {
+  const flock = await house();
+  const { thresholds } = (await config).config;
+  const breaches = breachesOf(counted, thresholdsOf(thresholds as unknown as Record<string, number>), (tsMs) => flockOn(flock, dayOf(tsMs)));
+  const tasks: Promise<unknown>[] = [];
+  if (breaches.length > 0) tasks.push(recordBreaches(device.farmId, device.houseId, device.id, breaches, now));
+  const weighings = counted.filter((c) => c.metrics.birdWeightGrams !== undefined);
+  if (weighings.length > 0 && flock) {
+    const caller = systemCaller(`device:${device.id}`, ['create_movement'], [device.farmId]);
+    tasks.push(
+      weighingsToCycle(
+        caller,
+        {
+          deviceId: device.id,
+          flockId: flock.flock.id,
+          cycleId: flock.cycle.id,
+          houseId: device.houseId,
+          // the device's own timestamp (its UTC offset decides the date a weighing counts for)
+          weighings: weighings.map((c) => ({ at: frames[c.index]!.ts, grams: c.metrics.birdWeightGrams! })),
+        },
+      ),
+    );
+  }
+  await Promise.all(tasks);
+}
+
+/**
+ * The weighings of a scale as the cycle's `automatic_scale` session. They are already stored and counted
+ * as readings, so a refusal by the weights rules (the cycle closed meanwhile) is logged, never an error
+ * of the batch (which would tell the device to send again what is stored).
+ */
+async function weighingsToCycle(caller: ReturnType<typeof systemCaller>, body: Parameters<typeof ingestScaleBatch>[1]): Promise<void> {
+  try {
+    await ingestScaleBatch(caller, body, undefined);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    console.warn(JSON.stringify({ level: 'warn', msg: 'scale weighings not added to the cycle', deviceId: body.deviceId, error: err.name, reason: err.message }));
+  }
+}
+
+/** Who the IoT Core rule and the health job act as (they read and write devices of every farm, nothing else). */
+export const telemetryCaller = systemCaller('iot-telemetry', [], 'all');
+
+/**
+ * A message of the IoT Core rule: one frame `{ts, metrics}` or a batch `{readings}`, with `farmId` and
+ * `deviceId` from the topic and `receivedAt` from the rule. In IoT Core the device authenticated with its
+ * certificate; here the topic must name a registered device of that farm, else the message is dropped
+ * (NotFound / Forbidden: retrying cannot help).
+ */
+export async function ingestFromRule(event: TelemetryEventBody): Promise<IngestOutcome> {
+  const device = await getDevice(event.deviceId);
+  if (!device) throw new NotFound(`Device ${event.deviceId} is not registered (unknown or deleted)`);
+  if (device.farmId !== event.farmId) throw new Forbidden(`Device ${event.deviceId} does not belong to farm ${event.farmId}`);
+  const frames: Frame[] | undefined = event.readings ?? (event.ts !== undefined && event.metrics !== undefined ? [{ ts: event.ts, metrics: event.metrics }] : undefined);
+  if (!frames) throw new ValidationFailed([{ field: 'readings', message: 'a message is one frame {ts, metrics} or a batch {readings: [...]}' }]);
+  return ingestReadings(device, frames, event.receivedAt);
+}

@@ -1,0 +1,122 @@
+import { devicesOfHouse } from '../db/devices.js';
+import { rawReadingsOfDay, rollupsBetween } from '../db/sensor-readings.js';
+import { conditionStatus, expectedRange, type ClimateThresholds } from '../domain/iot/climate.js';
+import { deviceStatus } from '../domain/iot/device-health.js';
+import { METRICS, unitsOf } from '../domain/iot/metrics.js';
+import { dayAfter, dayOf, hourOf } from '../domain/iot/readings.js';
+import { summaryOf, type MetricStat } from '../domain/iot/rollups.js';
+import type { Caller } from '../domain/caller.js';
+import { ValidationFailed } from '../errors.js';
+import { currentAnalyticsConfig } from './analytics-config.js';
+import { visibleDevice } from './devices.js';
+import { houseOfCaller } from './farms.js';
+import { flockOn, houseFlock } from './sensor-ingestion.js';
+import type { ReadingsQuery } from '../../schemas/iot.js';
+import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.js';
+
+/** The longest period each resolution answers in one response. */
+const MAX_SPAN_MS: Record<ReadingResolution, number> = { raw: 2 * 86_400_000, hour: 90 * 86_400_000, day: 1100 * 86_400_000 };
+const SPAN_TEXT: Record<ReadingResolution, string> = { raw: '2 days', hour: '90 days', day: '1100 days' };
+
+function periodOrThrow(query: ReadingsQuery): { fromMs: number; toMs: number; resolution: ReadingResolution } {
+  const fromMs = Date.parse(query.from);
+  const toMs = Date.parse(query.to);
+  const resolution = query.resolution ?? 'hour';
+  if (!(toMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
+  if (toMs - fromMs > MAX_SPAN_MS[resolution]) {
+    throw new ValidationFailed([{ field: 'to', message: `a ${resolution} period is at most ${SPAN_TEXT[resolution]} (ask for a coarser resolution or a shorter period)` }]);
+  }
+  return { fromMs, toMs, resolution };
+}
+
+const onlyMetric = <T>(values: Record<string, T>, metric: SensorMetric | undefined): Record<string, T> =>
+  metric ? (values[metric] !== undefined ? { [metric]: values[metric]! } : {}) : values;
+
+/**
+ * A device's readings over [from, to): raw (one Query per UTC day partition, at most 3), or hourly/daily
+ * rollups (one Query per MB: a week of hours is one) with count, min, max, avg, first and last per metric.
+ */
+export async function deviceReadings(user: Caller, deviceId: string, query: ReadingsQuery) {
+  const device = await visibleDevice(user, deviceId);
+  const { fromMs, toMs, resolution } = periodOrThrow(query);
+  const from = new Date(fromMs).toISOString();
+  const to = new Date(toMs).toISOString();
+  const base = { deviceId, resolution, from, to, units: onlyMetric(unitsOf(device.metrics), query.metric) };
+  if (resolution === 'raw') {
+    const days: string[] = [];
+    for (let d = dayOf(fromMs); d <= dayOf(toMs - 1); d = dayAfter(d)) days.push(d);
+    const parts = await Promise.all(days.map((d) => rawReadingsOfDay(deviceId, d, from, to)));
+    const readings = parts.flat().map((r) => ({ ts: r.ts, metrics: onlyMetric(r.metrics, query.metric) }));
+    return { ...base, buckets: [], readings: readings.filter((r) => Object.keys(r.metrics).length > 0) };
+  }
+  const bucketOf = resolution === 'hour' ? hourOf : dayOf;
+  const rows = await rollupsBetween(deviceId, resolution, bucketOf(fromMs), bucketOf(toMs - 1));
+  const buckets = rows
+    .map((row) => ({
+      start: resolution === 'hour' ? `${row.bucket}:00:00.000Z` : `${row.bucket}T00:00:00.000Z`,
+      metrics: onlyMetric(
+        Object.fromEntries(Object.entries(row.stats).map(([m, s]) => [m, summaryOf(s as MetricStat)])),
+        query.metric,
+      ),
+    }))
+    .filter((b) => Object.keys(b.metrics).length > 0);
+  return { ...base, buckets, readings: [] };
+}
+
+/**
+ * The latest value of each metric in a house (the newest across its devices), its age, and its status
+ * against the analytics thresholds (temperature against the age curve of the house's flock).
+ */
+export async function houseConditions(user: Caller, houseId: string, farmId: string | undefined) {
+  const house = await houseOfCaller(user, houseId, farmId);
+  const [devices, flock, { config }] = await Promise.all([devicesOfHouse(house.farmId, house.id), houseFlock(house.farmId, house.id), currentAnalyticsConfig()]);
+  const nowMs = Date.now();
+  const t = config.thresholds;
+  const thresholds: ClimateThresholds = {
+    ammoniaMaxPpm: t.ammoniaMaxPpm,
+    co2MaxPpm: t.co2MaxPpm,
+    coIdealMaxPpm: t.coIdealMaxPpm,
+    humidityMinPct: t.humidityMinPct,
+    humidityMaxPct: t.humidityMaxPct,
+    minLightLux: t.minLightLux,
+  };
+  const newest = new Map<SensorMetric, { value: number; ts: string; deviceId: string }>();
+  for (const d of devices) {
+    for (const [metric, v] of Object.entries(d.latest) as [SensorMetric, { value: number; ts: string }][]) {
+      const current = newest.get(metric);
+      if (!current || current.ts < v.ts) newest.set(metric, { ...v, deviceId: d.id });
+    }
+  }
+  const conditions = [...newest]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([metric, v]) => {
+      const range = expectedRange(metric, thresholds, flockOn(flock, v.ts.slice(0, 10)));
+      return {
+        metric,
+        value: v.value,
+        unit: METRICS[metric].unit,
+        ts: v.ts,
+        ageSeconds: Math.max(0, Math.round((nowMs - Date.parse(v.ts)) / 1000)),
+        deviceId: v.deviceId,
+        status: conditionStatus(metric, v.value, range),
+        expected: range ? { min: range.min, max: range.max } : null,
+        basis: range?.basis ?? null,
+      };
+    });
+  const factors = { staleFactor: t.sensorStaleFactor, offlineFactor: t.sensorOfflineFactor };
+  return {
+    houseId: house.id,
+    farmId: house.farmId,
+    flock: flock
+      ? { id: flock.flock.id, cycleId: flock.cycle.id, birdType: flock.cycle.birdType, ageDays: flockOn(flock, new Date(nowMs).toISOString().slice(0, 10))?.ageDays ?? 0 }
+      : null,
+    conditions,
+    devices: devices.map((d) => ({
+      id: d.id,
+      name: d.name,
+      kind: d.kind,
+      status: deviceStatus(d.lastSeen ? Date.parse(d.lastSeen) : null, d.reportingIntervalSeconds, nowMs, factors),
+      lastSeen: d.lastSeen,
+    })),
+  };
+}
