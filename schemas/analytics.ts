@@ -260,6 +260,8 @@ export const DayBirdsDto = Type.Object({
   housed: Int,
 });
 
+const FigureSourceDto = Type.Union([StringEnum(['manual', 'sensor'] as const), Type.Null()]);
+
 export const DailyKpisDto = Type.Object(
   {
     date: CalendarDate,
@@ -268,6 +270,13 @@ export const DailyKpisDto = Type.Object(
     phase: StringEnum(PHASES),
     birds: DayBirdsDto,
     deathsByCause: Counts('Deaths that day per cause'),
+    sources: Type.Object(
+      { waterLiters: FigureSourceDto, feedKg: FigureSourceDto },
+      {
+        description:
+          'Where the day’s water and feed figures come from: manual (recorded movements, which always win), sensor (the house’s water meters and silo load cells, on a day without a manual figure), or null (none)',
+      },
+    ),
     dailyMortalityPct: FigureDto,
     cumulativeMortalityPct: FigureDto,
     livabilityPct: FigureDto,

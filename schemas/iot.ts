@@ -208,6 +208,7 @@ export const IngestResponse = Success(IngestResult);
 
 const Stat = Type.Object({
   count: Type.Integer(),
+  sum: Type.Number({ description: 'Sum of the values (avg × count, unrounded)' }),
   min: Type.Number(),
   max: Type.Number(),
   avg: Type.Number(),
@@ -246,7 +247,8 @@ export const ConditionDto = Type.Object(
     ageSeconds: Type.Integer({ description: 'Seconds since the reading was measured' }),
     deviceId: Ulid,
     status: StringEnum(['ok', 'low', 'high', 'unchecked'] as const, {
-      description: 'Against the analytics thresholds (temperature against the age curve of the house’s flock): ok, low, high, or unchecked (no threshold applies)',
+      description:
+        'Against the analytics thresholds (temperature against the age curve of the house’s flock): ok, low, high, or unchecked (no threshold applies)',
     }),
     expected: Type.Union([Type.Object({ min: Type.Union([Type.Number(), Type.Null()]), max: Type.Union([Type.Number(), Type.Null()]) }), Type.Null()], {
       description: 'The acceptable range used for the status (null when unchecked)',
@@ -263,8 +265,6 @@ export const HouseConditionsResponse = Success(
       description: 'The flock with an active cycle in the house (its age sets the temperature curve), or null',
     }),
     conditions: Type.Array(ConditionDto, { description: 'The latest value of each metric in the house (the newest across its devices)' }),
-    devices: Type.Array(
-      Type.Object({ id: Ulid, name: Type.String(), kind: DeviceKind, status: DeviceStatus, lastSeen: Type.Union([Timestamp, Type.Null()]) }),
-    ),
+    devices: Type.Array(Type.Object({ id: Ulid, name: Type.String(), kind: DeviceKind, status: DeviceStatus, lastSeen: Type.Union([Timestamp, Type.Null()]) })),
   }),
 );

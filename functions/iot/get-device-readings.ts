@@ -13,7 +13,10 @@ export const handler = httpHandler(
       '(default 30). A period is at most 2 days raw, 90 days of hours, 1100 days of days. `metric` narrows the answer to one metric.',
     params: deviceParams,
     query: readingsQuery,
-    responses: { 200: { description: 'The readings or buckets, oldest first', schema: ReadingsResponse }, 404: { description: 'No such device, or not yours' } },
+    responses: {
+      200: { description: 'The readings or buckets, oldest first', schema: ReadingsResponse },
+      404: { description: 'No such device, or not yours' },
+    },
   },
   async ({ params, query, user }) => ok(await deviceReadings(user, params.deviceId, query)),
 );

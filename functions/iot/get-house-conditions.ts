@@ -13,7 +13,10 @@ export const handler = httpHandler(
       'analytics thresholds. `farmId` may be left out when the house is in one of your farms. Latest values move at most once a minute per device.',
     params: houseConditionsParams,
     query: houseConditionsQuery,
-    responses: { 200: { description: 'Latest values, their status, and the house’s devices', schema: HouseConditionsResponse }, 404: { description: 'No such house, or not yours' } },
+    responses: {
+      200: { description: 'Latest values, their status, and the house’s devices', schema: HouseConditionsResponse },
+      404: { description: 'No such house, or not yours' },
+    },
   },
   async ({ params, query, user }) => ok(await houseConditions(user, params.houseId, query.farmId)),
 );

@@ -7,7 +7,6 @@ import { telemetryEventBody } from '../../schemas/compiled/iot.js';
  * the farm and device from the topic and the time IoT Core received it, through the same ingestion use
  * case as HTTP. An unknown or deleted device, or a farm that does not match, is logged and dropped.
  */
-export const handler = eventHandler(
-  { name: 'iot-telemetry', caller: telemetryCaller, payload: telemetryEventBody },
-  async ({ event }) => ingestFromRule(event),
+export const handler = eventHandler({ name: 'iot-telemetry', caller: telemetryCaller, payload: telemetryEventBody }, async ({ event }) =>
+  ingestFromRule(event),
 );

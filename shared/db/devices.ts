@@ -241,4 +241,3 @@ export async function recordHealth(deviceId: string, t: { lastSeen: string; stat
     throw err;
   }
 }
-

@@ -80,8 +80,7 @@ export interface BucketWrite {
   cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number }>;
 }
 
-const versionCondition = (readVersion: number) =>
-  readVersion === 0 ? 'attribute_not_exists(#version)' : '#version = :read';
+const versionCondition = (readVersion: number) => (readVersion === 0 ? 'attribute_not_exists(#version)' : '#version = :read');
 
 /**
  * Commits a batch in ONE TransactWriteItems (≤ 100 items: the caller chunks by hours), every claim and
@@ -98,11 +97,18 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
         UpdateExpression: 'SET #version = :next, #type = :type ADD seen :offsets',
         ConditionExpression: versionCondition(h.readVersion),
         ExpressionAttributeNames: { '#version': 'version', '#type': 'type' },
-        ExpressionAttributeValues: { ':next': h.readVersion + 1, ':type': 'SensorClaims', ':offsets': new Set(h.newOffsets), ...(h.readVersion ? { ':read': h.readVersion } : {}) },
+        ExpressionAttributeValues: {
+          ':next': h.readVersion + 1,
+          ':type': 'SensorClaims',
+          ':offsets': new Set(h.newOffsets),
+          ...(h.readVersion ? { ':read': h.readVersion } : {}),
+        },
       },
     });
     // The hour's rollup is only ever written in a transaction with its claims: their version orders it.
-    items.push({ Put: { TableName: T, Item: { ...hourRollupKey(deviceId, h.hour), type: 'SensorHour', deviceId, hour: h.hour, stats: h.stats, updatedAt: now } } });
+    items.push({
+      Put: { TableName: T, Item: { ...hourRollupKey(deviceId, h.hour), type: 'SensorHour', deviceId, hour: h.hour, stats: h.stats, updatedAt: now } },
+    });
   }
   for (const d of w.days) {
     items.push({
@@ -153,7 +159,17 @@ export async function putRawReadings(
   const T = tableName();
   const requests = readings.map((r) => {
     const ts = new Date(r.tsMs).toISOString();
-    return { PutRequest: { Item: { ...rawReadingKey(deviceId, ts.slice(0, 10), ts), type: 'SensorReading', metrics: r.metrics, receivedAt: opts.receivedAt, expiresAt: opts.expiresAt } } };
+    return {
+      PutRequest: {
+        Item: {
+          ...rawReadingKey(deviceId, ts.slice(0, 10), ts),
+          type: 'SensorReading',
+          metrics: r.metrics,
+          receivedAt: opts.receivedAt,
+          expiresAt: opts.expiresAt,
+        },
+      },
+    };
   });
   const chunks: (typeof requests)[] = [];
   for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
@@ -181,7 +197,12 @@ export async function existingRawReadings(deviceId: string, tsMs: readonly numbe
 }
 
 /** Raw readings of one UTC day partition in [fromIso, toIso), oldest first (every page). */
-export async function rawReadingsOfDay(deviceId: string, day: string, fromIso: string, toIso: string): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
+export async function rawReadingsOfDay(
+  deviceId: string,
+  day: string,
+  fromIso: string,
+  toIso: string,
+): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
   const out: Array<{ ts: string; metrics: Record<string, number> }> = [];
   let start: Record<string, unknown> | undefined;
   do {

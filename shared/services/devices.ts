@@ -1,7 +1,16 @@
 import { ulid } from 'ulidx';
 import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../auth/device-keys.js';
 import { auditPut } from '../db/audit.js';
-import { createDevice, deleteDevice, deviceNotFound, getDevice, listDevicesOfFarm, updateDevice, type DeviceChanges, type DeviceRecord } from '../db/devices.js';
+import {
+  createDevice,
+  deleteDevice,
+  deviceNotFound,
+  getDevice,
+  listDevicesOfFarm,
+  updateDevice,
+  type DeviceChanges,
+  type DeviceRecord,
+} from '../db/devices.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import type { Caller } from '../domain/caller.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
@@ -132,7 +141,8 @@ export async function updateDeviceFor(user: Caller, deviceId: string, body: Upda
   const changes: DeviceChanges = {};
   if (body.name !== undefined && displayName(body.name) !== current.name) changes.name = displayName(body.name);
   if (body.houseId !== undefined && body.houseId !== current.houseId) changes.houseId = body.houseId;
-  if (body.metrics !== undefined && JSON.stringify(body.metrics) !== JSON.stringify(current.metrics)) changes.metrics = metricsOrThrow(current.kind, body.metrics);
+  if (body.metrics !== undefined && JSON.stringify(body.metrics) !== JSON.stringify(current.metrics))
+    changes.metrics = metricsOrThrow(current.kind, body.metrics);
   if (body.reportingIntervalSeconds !== undefined && body.reportingIntervalSeconds !== current.reportingIntervalSeconds) {
     changes.reportingIntervalSeconds = body.reportingIntervalSeconds;
   }
@@ -162,7 +172,14 @@ export async function deleteDeviceFor(user: Caller, deviceId: string, preconditi
   const current = await visibleDevice(user, deviceId);
   const version = expectedVersion(current.version, { precondition, stated: undefined }, `Device ${deviceId}`);
   await deleteDevice(current, version, [
-    auditPut({ actorId: user.id, action: 'device.delete', targetType: 'device', targetId: deviceId, changes: { name: current.name, houseId: current.houseId }, requestId }),
+    auditPut({
+      actorId: user.id,
+      action: 'device.delete',
+      targetType: 'device',
+      targetId: deviceId,
+      changes: { name: current.name, houseId: current.houseId },
+      requestId,
+    }),
   ]);
 }
 

@@ -329,6 +329,7 @@ export async function houseOfCaller(user: Caller, houseId: string, farmId: strin
   if (farmId !== undefined) return visibleHouse(user, farmId, houseId);
   const found = await findHouseInFarms(user.farmIds, houseId);
   if (found) return found;
-  if (user.allFarms) throw new ValidationFailed([{ field: 'farmId', message: `is required: house ${houseId} is not in a farm you are assigned to, and admins see every farm` }]);
+  if (user.allFarms)
+    throw new ValidationFailed([{ field: 'farmId', message: `is required: house ${houseId} is not in a farm you are assigned to, and admins see every farm` }]);
   throw houseNotFound(houseId);
 }

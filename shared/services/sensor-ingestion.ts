@@ -1,7 +1,16 @@
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
-import { BucketsChanged, commitBuckets, existingRawReadings, putRawReadings, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
+import {
+  BucketsChanged,
+  commitBuckets,
+  existingRawReadings,
+  putRawReadings,
+  readBuckets,
+  recordBreaches,
+  type BucketWrite,
+  type DayState,
+} from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
@@ -116,7 +125,8 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     const dayState = new Map<string, DayState>(state.days.map((d) => [d.day, d]));
     const known: Partial<Record<SensorMetric, CounterPoint[]>> = {};
     for (const d of state.days) {
-      for (const [metric, points] of Object.entries(counterPoints(d.stats)) as [SensorMetric, CounterPoint[]][]) known[metric] = [...(known[metric] ?? []), ...points];
+      for (const [metric, points] of Object.entries(counterPoints(d.stats)) as [SensorMetric, CounterPoint[]][])
+        known[metric] = [...(known[metric] ?? []), ...points];
     }
     const { kept, rejected } = refuseBackwardCounters(fresh, known);
     if (kept.length === 0) return { counted: [], duplicates, rejected };
@@ -139,13 +149,20 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     if (counterDevice) {
       const flock = await house();
       // a changed day changes its own figure and the next day's (which counts from this day's last reading)
-      const touched = [...new Set(write.days.flatMap((d) => [d.day, dayAfter(d.day)]))].filter((d) => newStats.get(d) && Object.keys(newStats.get(d)!).length > 0);
+      const touched = [...new Set(write.days.flatMap((d) => [d.day, dayAfter(d.day)]))].filter(
+        (d) => newStats.get(d) && Object.keys(newStats.get(d)!).length > 0,
+      );
       const today = now.slice(0, 10);
       for (const day of touched) {
         if (!flock || day < flock.cycle.startDate || day > today) continue;
         const water = waterLitersOfDay(newStats.get(day), newStats.get(dayBefore(day)));
         const feed = feedKgOfDay(newStats.get(day));
-        write.cycleDays.push({ cycleId: flock.cycle.id, date: day, ...(water !== null ? { waterLiters: water } : {}), ...(feed !== null ? { feedKg: feed } : {}) });
+        write.cycleDays.push({
+          cycleId: flock.cycle.id,
+          date: day,
+          ...(water !== null ? { waterLiters: water } : {}),
+          ...(feed !== null ? { feedKg: feed } : {}),
+        });
       }
     }
     try {
@@ -153,7 +170,8 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
       return { counted: kept, duplicates, rejected };
     } catch (err) {
       if (!(err instanceof BucketsChanged)) throw err;
-      if (attempt >= MAX_ATTEMPTS) throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
+      if (attempt >= MAX_ATTEMPTS)
+        throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
       await new Promise((r) => setTimeout(r, Math.random() * 8 * attempt));
     }
   }
@@ -281,17 +299,14 @@ async function afterCounting(
   if (weighings.length > 0 && flock) {
     const caller = systemCaller(`device:${device.id}`, ['create_movement'], [device.farmId]);
     tasks.push(
-      weighingsToCycle(
-        caller,
-        {
-          deviceId: device.id,
-          flockId: flock.flock.id,
-          cycleId: flock.cycle.id,
-          houseId: device.houseId,
-          // the device's own timestamp (its UTC offset decides the date a weighing counts for)
-          weighings: weighings.map((c) => ({ at: frames[c.index]!.ts, grams: c.metrics.birdWeightGrams! })),
-        },
-      ),
+      weighingsToCycle(caller, {
+        deviceId: device.id,
+        flockId: flock.flock.id,
+        cycleId: flock.cycle.id,
+        houseId: device.houseId,
+        // the device's own timestamp (its UTC offset decides the date a weighing counts for)
+        weighings: weighings.map((c) => ({ at: frames[c.index]!.ts, grams: c.metrics.birdWeightGrams! })),
+      }),
     );
   }
   await Promise.all(tasks);
@@ -307,7 +322,9 @@ async function weighingsToCycle(caller: ReturnType<typeof systemCaller>, body: P
     await ingestScaleBatch(caller, body, undefined);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    console.warn(JSON.stringify({ level: 'warn', msg: 'scale weighings not added to the cycle', deviceId: body.deviceId, error: err.name, reason: err.message }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'scale weighings not added to the cycle', deviceId: body.deviceId, error: err.name, reason: err.message }),
+    );
   }
 }
 
@@ -324,7 +341,8 @@ export async function ingestFromRule(event: TelemetryEventBody): Promise<IngestO
   const device = await getDevice(event.deviceId);
   if (!device) throw new NotFound(`Device ${event.deviceId} is not registered (unknown or deleted)`);
   if (device.farmId !== event.farmId) throw new Forbidden(`Device ${event.deviceId} does not belong to farm ${event.farmId}`);
-  const frames: Frame[] | undefined = event.readings ?? (event.ts !== undefined && event.metrics !== undefined ? [{ ts: event.ts, metrics: event.metrics }] : undefined);
+  const frames: Frame[] | undefined =
+    event.readings ?? (event.ts !== undefined && event.metrics !== undefined ? [{ ts: event.ts, metrics: event.metrics }] : undefined);
   if (!frames) throw new ValidationFailed([{ field: 'readings', message: 'a message is one frame {ts, metrics} or a batch {readings: [...]}' }]);
   return ingestReadings(device, frames, event.receivedAt);
 }

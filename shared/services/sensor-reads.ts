@@ -24,7 +24,9 @@ function periodOrThrow(query: ReadingsQuery): { fromMs: number; toMs: number; re
   const resolution = query.resolution ?? 'hour';
   if (!(toMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
   if (toMs - fromMs > MAX_SPAN_MS[resolution]) {
-    throw new ValidationFailed([{ field: 'to', message: `a ${resolution} period is at most ${SPAN_TEXT[resolution]} (ask for a coarser resolution or a shorter period)` }]);
+    throw new ValidationFailed([
+      { field: 'to', message: `a ${resolution} period is at most ${SPAN_TEXT[resolution]} (ask for a coarser resolution or a shorter period)` },
+    ]);
   }
   return { fromMs, toMs, resolution };
 }
@@ -54,10 +56,7 @@ export async function deviceReadings(user: Caller, deviceId: string, query: Read
   const buckets = rows
     .map((row) => ({
       start: resolution === 'hour' ? `${row.bucket}:00:00.000Z` : `${row.bucket}T00:00:00.000Z`,
-      metrics: onlyMetric(
-        Object.fromEntries(Object.entries(row.stats).map(([m, s]) => [m, summaryOf(s as MetricStat)])),
-        query.metric,
-      ),
+      metrics: onlyMetric(Object.fromEntries(Object.entries(row.stats).map(([m, s]) => [m, summaryOf(s as MetricStat)])), query.metric),
     }))
     .filter((b) => Object.keys(b.metrics).length > 0);
   return { ...base, buckets, readings: [] };
@@ -69,7 +68,11 @@ export async function deviceReadings(user: Caller, deviceId: string, query: Read
  */
 export async function houseConditions(user: Caller, houseId: string, farmId: string | undefined) {
   const house = await houseOfCaller(user, houseId, farmId);
-  const [devices, flock, { config }] = await Promise.all([devicesOfHouse(house.farmId, house.id), houseFlock(house.farmId, house.id), currentAnalyticsConfig()]);
+  const [devices, flock, { config }] = await Promise.all([
+    devicesOfHouse(house.farmId, house.id),
+    houseFlock(house.farmId, house.id),
+    currentAnalyticsConfig(),
+  ]);
   const nowMs = Date.now();
   const t = config.thresholds;
   const thresholds: ClimateThresholds = {
@@ -108,7 +111,12 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
     houseId: house.id,
     farmId: house.farmId,
     flock: flock
-      ? { id: flock.flock.id, cycleId: flock.cycle.id, birdType: flock.cycle.birdType, ageDays: flockOn(flock, new Date(nowMs).toISOString().slice(0, 10))?.ageDays ?? 0 }
+      ? {
+          id: flock.flock.id,
+          cycleId: flock.cycle.id,
+          birdType: flock.cycle.birdType,
+          ageDays: flockOn(flock, new Date(nowMs).toISOString().slice(0, 10))?.ageDays ?? 0,
+        }
       : null,
     conditions,
     devices: devices.map((d) => ({

@@ -36,7 +36,17 @@ export function addToBucket(stats: BucketStats, readings: readonly Candidate[]):
     for (const [metric, value] of Object.entries(r.metrics) as [SensorMetric, number][]) {
       const s = out[metric];
       if (!s) {
-        out[metric] = { n: 1, sum: value, min: value, max: value, first: value, firstTs: r.tsMs, last: value, lastTs: r.tsMs, ...(metric === 'siloKg' ? { refillKg: 0 } : {}) };
+        out[metric] = {
+          n: 1,
+          sum: value,
+          min: value,
+          max: value,
+          first: value,
+          firstTs: r.tsMs,
+          last: value,
+          lastTs: r.tsMs,
+          ...(metric === 'siloKg' ? { refillKg: 0 } : {}),
+        };
         continue;
       }
       const next: MetricStat = { ...s, n: s.n + 1, sum: round6(s.sum + value), min: Math.min(s.min, value), max: Math.max(s.max, value) };
@@ -106,7 +116,7 @@ export function refuseBackwardCounters(
   return { kept, rejected };
 }
 
-/** Count, min, max, average, first and last of a bucket's metric, as the API shows them. */
+/** Count, sum, min, max, average, first and last of a bucket's metric, as the API shows them. */
 export function summaryOf(s: MetricStat) {
-  return { count: s.n, min: s.min, max: s.max, avg: Math.round((s.sum / s.n) * 1000) / 1000, first: s.first, last: s.last };
+  return { count: s.n, sum: s.sum, min: s.min, max: s.max, avg: Math.round((s.sum / s.n) * 1000) / 1000, first: s.first, last: s.last };
 }

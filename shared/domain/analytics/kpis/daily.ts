@@ -49,6 +49,7 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
     phase,
     birds: b,
     deathsByCause: { ...day.deathsByCause },
+    sources: { waterLiters: day.sources?.waterLiters ?? null, feedKg: day.sources?.feedConsumedKg ?? null },
     dailyMortalityPct: b.present > 0 ? figure((day.deaths / b.present) * 100, PCT, D_PCT) : missing(PCT, 'no birds in the house'),
     cumulativeMortalityPct: mortalityPct(after.deaths, b.housed),
     livabilityPct: livability,

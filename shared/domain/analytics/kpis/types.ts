@@ -11,6 +11,7 @@
  * (./feed-water.ts), FCR, corrected FCR and EPEF (./broiler.ts), eggs (./eggs.ts), units, rounding and
  * the placement weight (./context.ts).
  */
+import type { FigureSource } from '../../iot/house-figures.js';
 import type { BirdType, Confidence, Phase } from '../../weights.js';
 import type { Figure, WeighingPoint } from '../inputs.js';
 
@@ -72,6 +73,8 @@ export interface DailyKpis extends EggFigures, GrowthFigures {
   phase: Phase;
   birds: DayBirds;
   deathsByCause: Record<string, number>;
+  /** Where the day's water and feed come from: recorded movements (manual), the house's meters and silos (sensor), or none. */
+  sources: { waterLiters: FigureSource | null; feedKg: FigureSource | null };
   /** Deaths ÷ birds present × 100, %. */
   dailyMortalityPct: Figure;
   /** Deaths to date ÷ housed × 100, %. */
