@@ -31,7 +31,7 @@ describe('OpenAPI document', () => {
     expect(documented).toEqual(routed);
   });
 
-  it('gives each operation a unique id, a summary, its capability, bearer security unless public, and the common errors', () => {
+  it('gives each operation a unique id, a summary, its capability, bearer security unless public (a device key for ingestion), and the common errors', () => {
     const ids = operations.map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const { path, method, op } of operations) {
@@ -39,7 +39,12 @@ describe('OpenAPI document', () => {
       expect(op.summary.length, label).toBeGreaterThan(5);
       expect(op.responses, label).toHaveProperty('500');
       if (op['x-capability'] === 'public') expect(op.security, label).toEqual([]);
-      else {
+      else if (op['x-capability'] === 'device') {
+        // sensor ingestion: a device key instead of a token, and no capability to miss
+        expect(op.security, label).toEqual([{ deviceKey: [] }]);
+        expect(op.responses, label).toHaveProperty('401');
+        expect(op.responses, label).not.toHaveProperty('403');
+      } else {
         expect(op.security, label).toEqual([{ bearerAuth: [] }]);
         expect(op.responses, label).toHaveProperty('401');
         expect(op.responses, label).toHaveProperty('403');

@@ -19,11 +19,16 @@ describe('route table', () => {
   it('every handler declares a capability; public routes are exactly the contract’s public ones plus docs and the catch-all', async () => {
     const specs = await loadSpecs(routes);
     const publicRoutes: string[] = [];
+    const deviceRoutes: string[] = [];
     for (const r of routes) {
       const spec = specs.get(r.file)!;
-      expect(spec.capability === 'public' || spec.capability === 'none' || isCapability(spec.capability), `${r.method} ${r.path}`).toBe(true);
+      const known = spec.capability === 'public' || spec.capability === 'none' || spec.capability === 'device' || isCapability(spec.capability);
+      expect(known, `${r.method} ${r.path}`).toBe(true);
       if (spec.capability === 'public') publicRoutes.push(`${r.method} ${r.path}`);
+      if (spec.capability === 'device') deviceRoutes.push(`${r.method} ${r.path}`);
     }
+    // a device key opens exactly one route: sensor ingestion
+    expect(deviceRoutes).toEqual(['POST /api/v1/iot/ingest']);
     expect(publicRoutes.sort()).toEqual(
       [
         'GET /',
