@@ -2,7 +2,7 @@ import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
 import { FigureDto } from './figures.js';
-import { BIRD_TYPES, type Role } from './vocabulary.js';
+import { BIRD_TYPES, DEVICE_STATUSES, type Role } from './vocabulary.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
@@ -118,9 +118,25 @@ const managerProperties = {
     },
     { description: 'Open optimization recommendations (the latest 5 of at most 100 counted)' },
   ),
+  devicesNotOnline: Type.Object(
+    {
+      count: Int,
+      devices: Type.Array(
+        Type.Object({
+          id: Ulid,
+          name: Type.String(),
+          kind: Type.String(),
+          houseId: Type.String(),
+          status: StringEnum(DEVICE_STATUSES, { description: 'stale or offline (online devices are not listed)' }),
+          lastSeen: Type.Union([Type.String(), Type.Null()]),
+        }),
+      ),
+    },
+    { description: 'Sensors that are stale or offline (from last seen against their reporting interval; the first 50 of at most 500 read)' },
+  ),
 };
 
-export const ManagerDashboardDto = Summary('manager', managerProperties, 'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations');
+export const ManagerDashboardDto = Summary('manager', managerProperties, 'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online');
 export const WorkerDashboardDto = Summary(
   'worker',
   {

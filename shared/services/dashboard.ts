@@ -1,3 +1,4 @@
+import { devicesNotOnline } from './devices.js';
 import { settings } from '../config/env.js';
 import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
 import { SERVICE } from '../presentation/service-info.js';
@@ -49,8 +50,23 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
-  const [stock, withdrawals, recommendations] = await Promise.all([farmStock(farmId), withdrawalsOf(farmId, v.today), openRecommendations(farmId)]);
-  return { date: v.today, farmId, totals: totalsOf(v.cards), flocks: v.cards, alerts: v.alerts, stock, withdrawals, openRecommendations: recommendations };
+  const [stock, withdrawals, recommendations, devices] = await Promise.all([
+    farmStock(farmId),
+    withdrawalsOf(farmId, v.today),
+    openRecommendations(farmId),
+    devicesNotOnline(farmId),
+  ]);
+  return {
+    date: v.today,
+    farmId,
+    totals: totalsOf(v.cards),
+    flocks: v.cards,
+    alerts: v.alerts,
+    stock,
+    withdrawals,
+    openRecommendations: recommendations,
+    devicesNotOnline: devices,
+  };
 }
 
 async function workerSummary(farmId: string, now: Date) {

@@ -191,3 +191,25 @@ export async function authenticateDevice(header: string | undefined): Promise<De
   if (!device || !secretMatches(key.secret, device.secretHash)) throw new Unauthenticated('Invalid device key');
   return device;
 }
+
+/** A farm's devices that are not online (stale or offline), for the manager's dashboard: at most 500 devices read, the first 50 shown. */
+export async function devicesNotOnline(farmId: string) {
+  const [factors, pages] = await Promise.all([healthFactors(), devicesOfFarmUpTo(farmId, 500)]);
+  const nowMs = Date.now();
+  const devices = pages.map((d) => toDeviceDto(d, nowMs, factors)).filter((d) => d.status !== 'online');
+  return {
+    count: devices.length,
+    devices: devices.slice(0, 50).map((d) => ({ id: d.id, name: d.name, kind: d.kind, houseId: d.houseId, status: d.status, lastSeen: d.lastSeen })),
+  };
+}
+
+async function devicesOfFarmUpTo(farmId: string, max: number): Promise<DeviceRecord[]> {
+  const out: DeviceRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listDevicesOfFarm(farmId, { limit: 100, cursor });
+    out.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && out.length < max);
+  return out;
+}

@@ -96,6 +96,21 @@ describe('device registry', () => {
   });
 });
 
+describe('the manager’s dashboard', () => {
+  it('lists the sensors that are not online', async () => {
+    const f = await iotFarm();
+    const silent = await registerDevice(f, { name: 'Silent' });
+    const live = await registerDevice(f, { name: 'Live' });
+    await ingest(live.key, [{ ts: minutesAgo(0), metrics: { temperatureC: 22, humidityPct: 55 } }]);
+    const res = await call('GET', '/api/v1/dashboard', { token: f.token, query: { farmId: f.farmId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.devicesNotOnline).toEqual({
+      count: 1,
+      devices: [{ id: silent.id, name: 'Silent', kind: 'climate', houseId: f.houseId, status: 'offline', lastSeen: null }],
+    });
+  });
+});
+
 describe('ingestion over HTTP', () => {
   it('accepts, rejects per reading with the reason, and never stores a reading twice', async () => {
     const f = await iotFarm();
