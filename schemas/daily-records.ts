@@ -103,7 +103,23 @@ export const DailyRecordFormResponse = Success(
     existing: Type.Union([DailyRecordDto, Type.Null()], { description: 'The record already saved for that date (submitting again replaces it), or null' }),
   }),
 );
+const SourcedFigure = Type.Object({
+  value: Type.Number(),
+  source: Type.Union([StringEnum(['manual', 'sensor'] as const), Type.Null()], {
+    description: 'manual (recorded movements, which always win), sensor (the house’s meters or silo load cells), or null (no figure)',
+  }),
+});
 export const DailyRecordResponse = Success(Type.Object({ record: DailyRecordDto, movements: Type.Array(MovementDto) }));
+export const DailyRecordWithFiguresResponse = Success(
+  Type.Object({
+    record: DailyRecordDto,
+    movements: Type.Array(MovementDto),
+    dayFigures: Type.Object(
+      { waterLiters: SourcedFigure, feedKg: SourcedFigure },
+      { description: 'The day’s water (l) and feed (kg) as the analytics count them, and where each comes from' },
+    ),
+  }),
+);
 export const DailyRecordListResponse = ListOf(DailyRecordDto);
 export const DailyCheckResponse = Success(
   Type.Object({

@@ -136,7 +136,11 @@ const managerProperties = {
   ),
 };
 
-export const ManagerDashboardDto = Summary('manager', managerProperties, 'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online');
+export const ManagerDashboardDto = Summary(
+  'manager',
+  managerProperties,
+  'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online',
+);
 export const WorkerDashboardDto = Summary(
   'worker',
   {

@@ -1,6 +1,6 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, queryAll, tableName } from './client.js';
-import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName } from './client.js';
+import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, dayRollupKey, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { weightFromItem, type WeightRecord } from './weights.js';
@@ -92,4 +92,10 @@ export async function readCycleDeliveries(cycleId: string): Promise<FeedDelivery
     qualityIssues: (i.qualityIssues as string[] | undefined) ?? null,
     unitPrice: (i.unitPrice as number | undefined) ?? null,
   }));
+}
+
+/** One day of a cycle's ledger (its rollup, with the sensor figures of a day without manual ones); a day without an item is a day of zeros. */
+export async function readCycleDay(cycleId: string, date: string): Promise<DayTotals> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: dayRollupKey(cycleId, date), ConsistentRead: true }));
+  return res.Item ? dayFromItem(res.Item) : emptyDay(date);
 }

@@ -1,3 +1,4 @@
+import { readCycleDay } from '../db/analytics.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
 import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
@@ -120,8 +121,15 @@ export async function getDailyRecordFor(user: Caller, flockId: string, cycleId: 
   const cycle = await scopedCycle(user, flockId, cycleId);
   const daily = await getDailyRecord(cycleId, date);
   if (!daily) throw new NotFound(`No daily record for ${date} in cycle ${cycleId}`);
-  const movements = await movementsById(cycleId, daily.movementIds);
-  return { record: toDailyRecordDto(daily), movements: movements.sort((a, b) => a.id.localeCompare(b.id)).map((m) => toMovementDto(m, cycle)) };
+  const [movements, day] = await Promise.all([movementsById(cycleId, daily.movementIds), readCycleDay(cycleId, date)]);
+  return {
+    record: toDailyRecordDto(daily),
+    movements: movements.sort((a, b) => a.id.localeCompare(b.id)).map((m) => toMovementDto(m, cycle)),
+    dayFigures: {
+      waterLiters: { value: day.waterLiters, source: day.sources?.waterLiters ?? null },
+      feedKg: { value: day.feedConsumedKg, source: day.sources?.feedConsumedKg ?? null },
+    },
+  };
 }
 
 export async function listDailyRecordsFor(user: Caller, flockId: string, cycleId: string, query: { limit?: number; cursor?: string }) {
