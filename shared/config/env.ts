@@ -11,6 +11,8 @@ export interface Settings {
   maxBodyBytes: number;
   /** Movements lock automatically this long after they were recorded (MOVEMENT_AUTO_LOCK_HOURS, default 72). */
   autoLockHours: number;
+  /** Raw sensor readings expire this many days after they arrive (SENSOR_RAW_TTL_DAYS, default 30); rollups are kept. */
+  sensorRawTtlDays: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -34,6 +36,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     jwtTtlSeconds: intEnv(env, 'JWT_TTL_SECONDS', 3600),
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 102_400),
     autoLockHours: intEnv(env, 'MOVEMENT_AUTO_LOCK_HOURS', 72),
+    sensorRawTtlDays: intEnv(env, 'SENSOR_RAW_TTL_DAYS', 30),
   };
 }
 

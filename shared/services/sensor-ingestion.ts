@@ -49,14 +49,6 @@ const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 12;
 const DAY_MS = 86_400_000;
 
-export function rawTtlDays(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.SENSOR_RAW_TTL_DAYS;
-  if (raw === undefined || raw === '') return 30;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error('SENSOR_RAW_TTL_DAYS must be a positive integer');
-  return n;
-}
-
 /** The flock with an active cycle in the house, with its cycle: the age curve, the cycle days that take sensor figures, the scale's weights. */
 export interface HouseFlock {
   flock: FlockSummary;
@@ -208,7 +200,7 @@ function thresholdsOf(t: Record<string, number>): ClimateThresholds {
 export async function ingestReadings(device: DeviceRecord, frames: readonly Frame[], receivedAtMs: number): Promise<IngestOutcome> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
-  const ttlDays = rawTtlDays();
+  const ttlDays = settings().sensorRawTtlDays;
   const screened = screenReadings(frames, { declared: device.metrics, receivedAt: receivedAtMs, oldestMs: nowMs - ttlDays * DAY_MS });
   const outcome: IngestOutcome = { accepted: 0, duplicates: screened.duplicates, rejected: [...screened.rejected] };
   if (screened.candidates.length === 0) return outcome;

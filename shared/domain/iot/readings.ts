@@ -42,27 +42,37 @@ export function screenReadings(frames: readonly Frame[], opts: { declared: reado
   const seen = new Set<number>();
   const out: Screened = { candidates: [], rejected: [], duplicates: 0 };
   frames.forEach((frame, index) => {
-    const tsMs = Date.parse(frame.ts);
-    const reject = (error: string) => out.rejected.push({ index, error });
-    if (!Number.isFinite(tsMs)) return reject(`ts "${frame.ts}" is not a date-time`);
-    if (tsMs > opts.receivedAt + MAX_CLOCK_SKEW_MS) return reject(`ts ${frame.ts} is more than 5 minutes after the batch arrived (device clock ahead?)`);
-    if (tsMs < opts.oldestMs) return reject(`ts ${frame.ts} is older than the raw readings are kept (${new Date(opts.oldestMs).toISOString()})`);
-    const entries = Object.entries(frame.metrics) as [SensorMetric, number][];
-    if (entries.length === 0) return reject('metrics is empty');
-    for (const [metric, value] of entries) {
-      if (!declared.has(metric)) return reject(`${metric} is not a metric of this device (${[...declared].join(', ')})`);
-      const problem = valueProblem(metric, value);
-      if (problem) return reject(problem);
+    const problem = readingProblem(frame, declared, opts);
+    if (problem) {
+      out.rejected.push({ index, error: problem });
+      return;
     }
+    const tsMs = Date.parse(frame.ts);
     if (seen.has(tsMs)) {
       out.duplicates++;
       return;
     }
     seen.add(tsMs);
-    out.candidates.push({ index, tsMs, metrics: Object.fromEntries(entries) });
+    out.candidates.push({ index, tsMs, metrics: { ...frame.metrics } });
   });
   out.candidates.sort((a, b) => a.tsMs - b.tsMs);
   return out;
+}
+
+/** Why one reading cannot be stored (its time, a metric the device does not report, a value outside the physical range), or null. */
+function readingProblem(frame: Frame, declared: ReadonlySet<SensorMetric>, opts: { receivedAt: number; oldestMs: number }): string | null {
+  const tsMs = Date.parse(frame.ts);
+  if (!Number.isFinite(tsMs)) return `ts "${frame.ts}" is not a date-time`;
+  if (tsMs > opts.receivedAt + MAX_CLOCK_SKEW_MS) return `ts ${frame.ts} is more than 5 minutes after the batch arrived (device clock ahead?)`;
+  if (tsMs < opts.oldestMs) return `ts ${frame.ts} is older than the raw readings are kept (${new Date(opts.oldestMs).toISOString()})`;
+  const entries = Object.entries(frame.metrics) as [SensorMetric, number][];
+  if (entries.length === 0) return 'metrics is empty';
+  for (const [metric, value] of entries) {
+    if (!declared.has(metric)) return `${metric} is not a metric of this device (${[...declared].join(', ')})`;
+    const problem = valueProblem(metric, value);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** UTC buckets of a reading: `2026-11-24T13` and `2026-11-24`. */
