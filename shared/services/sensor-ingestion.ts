@@ -1,16 +1,7 @@
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
-import {
-  BucketsChanged,
-  commitBuckets,
-  existingRawReadings,
-  putRawReadings,
-  readBuckets,
-  recordBreaches,
-  type BucketWrite,
-  type DayState,
-} from '../db/sensor-readings.js';
+import { commitBuckets, existingRawReadings, putRawReadings, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
@@ -18,7 +9,7 @@ import { LAST_SEEN_WRITE_INTERVAL_MS, lastSeenOf, nextStatusChangeAt, type Healt
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
 import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
 import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
-import { AppError, Forbidden, NotFound, Unavailable, ValidationFailed } from '../errors.js';
+import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed } from '../errors.js';
 import { settings } from '../config/env.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { ingestScaleBatch } from './weights.js';
@@ -161,7 +152,8 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
       await commitBuckets(device.id, write, now);
       return { counted: kept, duplicates, rejected };
     } catch (err) {
-      if (!(err instanceof BucketsChanged)) throw err;
+      // BucketsChanged (a Conflict): a version moved; a plain Conflict: DynamoDB kept cancelling it for a concurrent transaction
+      if (!(err instanceof Conflict)) throw err;
       if (attempt >= MAX_ATTEMPTS)
         throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
       await new Promise((r) => setTimeout(r, Math.random() * 8 * attempt));
@@ -282,7 +274,8 @@ async function afterCounting(
   config: ReturnType<typeof currentAnalyticsConfig>,
   now: string,
 ): Promise<void> {
-  const flock = await house();
+  // the flock matters for the temperature curve and a scale's weighings only
+  const flock = counted.some((c) => c.metrics.temperatureC !== undefined || c.metrics.birdWeightGrams !== undefined) ? await house() : null;
   const { thresholds } = (await config).config;
   const breaches = breachesOf(counted, thresholdsOf(thresholds as unknown as Record<string, number>), (tsMs) => flockOn(flock, dayOf(tsMs)));
   const tasks: Promise<unknown>[] = [];
