@@ -172,7 +172,7 @@ export const DeviceDto = Type.Object(
     reportingIntervalSeconds: Type.Integer(),
     status: DeviceStatus,
     lastSeen: Nullable(Timestamp, 'The newest reading’s time (never later than its arrival), to within a minute; null until the first reading'),
-    secretRotatedAt: Timestamp,
+    keyIssuedAt: Type.String({ format: 'date-time', description: 'When the device’s current key was issued (registration or the last secret rotation)' }),
     createdBy: Type.String(),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -13,7 +13,7 @@ export const handler = httpHandler(
       'Requires manage_devices. `farmId` may be left out when the house is in one of your farms. `metrics` defaults to those of the kind; ' +
       'a `multi` device may declare any. The device then sends `X-Device-Key: <id>.<secret>` (the answer’s `deviceKey`) to `POST /api/v1/iot/ingest`, ' +
       'or publishes to `flockwise/<farmId>/devices/<id>/telemetry` through IoT Core. The secret is stored only as a hash: keep it, or rotate it. ' +
-      'With an Idempotency-Key, a retry gets the registered device again (201 → 200, `Idempotent-Replayed: true`) without the secret.',
+      'With an Idempotency-Key, a retry gets the registered device again (201, `Idempotent-Replayed: true`) without the secret.',
     body: createDeviceBody,
     headers: IDEMPOTENCY_KEY,
     responses: {

@@ -230,6 +230,7 @@ function operation(route: RouteEntry, spec: RouteSpec, shared: Shared): Json {
     ...(spec.description ? { description: spec.description } : {}),
     security: isPublic ? [] : spec.capability === 'device' ? [{ deviceKey: [] }] : [{ bearerAuth: [] }],
     'x-capability': spec.capability,
+    ...(spec.maxBodyBytes ? { 'x-max-body-bytes': spec.maxBodyBytes } : {}),
     'x-rate-limits': classes.map((c) => ({ class: c, ...limits[c] })),
     parameters: [...parameters('path', spec.params?.schema, components), ...parameters('query', spec.query?.schema, components), ...headerParams],
     ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: componentize(spec.body.schema, components) } } } } : {}),

@@ -22,7 +22,7 @@ export interface DeviceRecord {
   metrics: SensorMetric[];
   reportingIntervalSeconds: number;
   secretHash: string;
-  secretRotatedAt: string;
+  keyIssuedAt: string;
   /** The newest reading's time (ISO), written at most once a minute; null until the first reading. */
   lastSeen: string | null;
   /** The newest value of each metric with its time, written with lastSeen. */
@@ -45,7 +45,7 @@ const FIELDS = [
   'metrics',
   'reportingIntervalSeconds',
   'secretHash',
-  'secretRotatedAt',
+  'keyIssuedAt',
   'lastSeen',
   'latest',
   'healthStatus',
@@ -86,7 +86,7 @@ export async function createDevice(device: DeviceRecord, audit: TransactItem[]):
   );
 }
 
-export type DeviceChanges = Partial<Pick<DeviceRecord, 'name' | 'houseId' | 'metrics' | 'reportingIntervalSeconds' | 'secretHash' | 'secretRotatedAt'>>;
+export type DeviceChanges = Partial<Pick<DeviceRecord, 'name' | 'houseId' | 'metrics' | 'reportingIntervalSeconds' | 'secretHash' | 'keyIssuedAt'>>;
 
 /** Applies `changes` at `expectedVersion` (else Conflict); a move to another house re-sorts it in the farm's list and checks that house exists. */
 export async function updateDevice(current: DeviceRecord, expectedVersion: number, changes: DeviceChanges, now: string, audit: TransactItem[]): Promise<void> {

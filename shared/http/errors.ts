@@ -65,13 +65,14 @@ export interface ErrorAnswer {
 /**
  * What the client gets for a thrown error, or undefined for an unexpected one (a bug: 500). Field names
  * in details get the part of the request they came from (`body.`, `query.`, `params.`, `headers.`).
+ * `challenge`: the `WWW-Authenticate` of a 401 (a bearer token; a device key on sensor ingestion).
  */
-export function answerFor(err: unknown, locate: (field: string) => string): ErrorAnswer | undefined {
+export function answerFor(err: unknown, locate: (field: string) => string, challenge = 'Bearer'): ErrorAnswer | undefined {
   if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message, headers: err.headers };
   const status = STATUS.find(([kind]) => err instanceof kind)?.[1];
   if (status === undefined) return undefined;
   const headers: Record<string, string> = {};
-  if (err instanceof Unauthenticated) headers['WWW-Authenticate'] = 'Bearer';
+  if (err instanceof Unauthenticated) headers['WWW-Authenticate'] = challenge;
   const retryAfter = err instanceof Forbidden || err instanceof Unavailable ? err.retryAfterSeconds : undefined;
   if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
   const details = err instanceof Invalid ? err.details?.map((d) => ({ field: locate(d.field), message: d.message })) : undefined;

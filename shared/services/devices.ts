@@ -48,7 +48,7 @@ export function toDeviceDto(d: DeviceRecord, nowMs: number, factors: HealthFacto
     reportingIntervalSeconds: d.reportingIntervalSeconds,
     status: deviceStatus(d.lastSeen ? Date.parse(d.lastSeen) : null, d.reportingIntervalSeconds, nowMs, factors),
     lastSeen: d.lastSeen,
-    secretRotatedAt: d.secretRotatedAt,
+    keyIssuedAt: d.keyIssuedAt,
     createdBy: d.createdBy,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
@@ -90,7 +90,7 @@ export async function registerDevice(user: Caller, body: CreateDeviceBody, reque
       metrics,
       reportingIntervalSeconds: body.reportingIntervalSeconds ?? DEFAULT_REPORTING_INTERVAL_SECONDS,
       secretHash: hashDeviceSecret(secret),
-      secretRotatedAt: now,
+      keyIssuedAt: now,
       lastSeen: null,
       latest: {},
       healthStatus: 'offline',
@@ -161,10 +161,10 @@ export async function rotateDeviceSecret(user: Caller, deviceId: string, precond
   const version = expectedVersion(current.version, { precondition, stated: undefined }, `Device ${deviceId}`);
   const secret = newDeviceSecret();
   const now = new Date().toISOString();
-  await updateDevice(current, version, { secretHash: hashDeviceSecret(secret), secretRotatedAt: now }, now, [
-    auditPut({ actorId: user.id, action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { secretRotatedAt: now }, requestId }),
+  await updateDevice(current, version, { secretHash: hashDeviceSecret(secret), keyIssuedAt: now }, now, [
+    auditPut({ actorId: user.id, action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { keyIssuedAt: now }, requestId }),
   ]);
-  const device = { ...current, secretRotatedAt: now, updatedAt: now, version: version + 1 };
+  const device = { ...current, keyIssuedAt: now, updatedAt: now, version: version + 1 };
   return { ...(await deviceView(device)), secret, deviceKey: deviceKeyOf(deviceId, secret) };
 }
 

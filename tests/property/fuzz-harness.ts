@@ -96,6 +96,8 @@ export interface World {
   farmIds: string[];
   userIds: string[];
   movementTypes: string[];
+  /** `X-Device-Key`s of the fixture farms' sensors (sensor ingestion). */
+  deviceKeys: string[];
 }
 
 /**
@@ -147,10 +149,16 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
   // and a flock without a cycle (a cycle can start on it, it can be archived)
   const idle = (await must('POST', '/api/v1/flocks', { token, body: { name: 'Fuzz idle', birdType: 'breeder', farmId, houseId } })).data;
   records.push({ ...records[0]!, flockId: idle.id });
+  // a sensor of the farm's house (device routes, and the key sensor ingestion authenticates with)
+  const device = (await must('POST', '/api/v1/iot/devices', { token, body: { farmId, houseId, kind: 'multi', name: 'Fuzz sensor' } })).data;
+  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey });
   return records;
 }
 
 function setRecords(world: World, records: Array<Record<string, string>>): void {
+  // device keys authenticate; they are not values of any parameter
+  world.deviceKeys = [...new Set(records.map((r) => r.deviceKey!))];
+  for (const r of records) delete r.deviceKey;
   for (const [i, r] of records.entries())
     Object.assign(r, { userId: world.userIds[i % world.userIds.length]!, movementType: world.movementTypes[i % world.movementTypes.length]! });
   const values: Record<string, string[]> = {};
@@ -198,6 +206,7 @@ export async function setUpWorld(doc: Json): Promise<World> {
     admin,
     low,
     pools: { records: [], values: {} },
+    deviceKeys: [],
     dirty: false,
     farmIds,
     userIds,
@@ -242,7 +251,7 @@ function classify(world: World, op: Operation, req: GeneratedRequest): Classific
     const ct = Object.entries(req.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'application/json';
     const media = ct.split(';')[0]!.trim().toLowerCase();
     const accepted = Object.keys(op.op.requestBody ? (deref(world.doc, op.op.requestBody).content ?? {}) : { 'application/json': {} });
-    if (Buffer.byteLength(raw) > MAX_BODY_BYTES) transport = 'too-large';
+    if (Buffer.byteLength(raw) > op.maxBodyBytes) transport = 'too-large';
     else if (media !== '' && !accepted.includes(media)) transport = 'content-type';
     else {
       try {
@@ -262,7 +271,10 @@ function classify(world: World, op: Operation, req: GeneratedRequest): Classific
   const q = world.validators.errors(parametersSchema(op, 'query'), req.query ?? {}, true);
   if (q.length) reasons.push(`query: ${q.slice(0, 3).join('; ')}`);
   let auth: Classification['auth'] = 'ok';
-  if (!op.isPublic) {
+  if (op.capability === 'device') {
+    // sensor ingestion: the admin caller sends a real device key, every other caller none or a wrong one
+    if (req.caller !== 'admin') auth = 'unauthenticated';
+  } else if (!op.isPublic) {
     if (req.caller === 'none' || req.caller === 'garbage-token') auth = 'unauthenticated';
     else if (req.caller === 'low' && op.capability !== 'none' && !lowSession(world, req).capabilities.has(op.capability)) auth = 'forbidden';
   }
@@ -273,6 +285,21 @@ function classify(world: World, op: Operation, req: GeneratedRequest): Classific
 function lowSession(world: World, req: GeneratedRequest): Session {
   // the same request always goes with the same low user (a stable function of the request)
   return world.low[(JSON.stringify(req.params).length + req.kind.length) % world.low.length]!;
+}
+
+/** A device route's key: a registered device's for the admin caller; a wrong secret, garbage or none for the others. */
+function deviceKeyOf(world: World, req: GeneratedRequest): string | undefined {
+  const key = world.deviceKeys[req.kind.length % world.deviceKeys.length]!;
+  switch (req.caller) {
+    case 'admin':
+      return key;
+    case 'low':
+      return `${key.split('.')[0]}.${'A'.repeat(43)}`;
+    case 'garbage-token':
+      return ['garbage', `${key}x`, 'a'.repeat(5000)][req.kind.length % 3];
+    default:
+      return undefined;
+  }
 }
 
 function tokenOf(world: World, req: GeneratedRequest): string | undefined {
@@ -461,8 +488,13 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
   const counts = perOperation.get(op.label) ?? newCounts();
   perOperation.set(op.label, counts);
   const cls = classify(world, op, req);
-  const token = tokenOf(world, req);
+  const device = op.capability === 'device';
+  const token = device ? undefined : tokenOf(world, req);
   const opts: CallOptions = { headers: { ...req.headers }, ...(token ? { token } : {}), ...(req.query ? { query: req.query } : {}) };
+  if (device) {
+    const key = deviceKeyOf(world, req);
+    if (key) opts.headers!['X-Device-Key'] = key;
+  }
   const raw = sentBody(req);
   if (raw !== undefined) opts.rawBody = raw;
   if (raw !== undefined && !Object.keys(req.headers).some((h) => h.toLowerCase() === 'content-type')) opts.headers!['Content-Type'] = 'application/json';

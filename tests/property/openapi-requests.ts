@@ -42,8 +42,10 @@ export interface Operation {
   /** application/json schema of the request body, when the operation takes one. */
   body?: Json;
   isPublic: boolean;
-  /** x-capability of the document ('public', 'none' or a capability name). */
+  /** x-capability of the document ('public', 'none', 'device' or a capability name). */
   capability: string;
+  /** The body cap of the operation (x-max-body-bytes, else the service's MAX_BODY_BYTES). */
+  maxBodyBytes: number;
 }
 
 export type Caller = 'admin' | 'low' | 'none' | 'garbage-token';
@@ -96,6 +98,7 @@ export function operationsOf(doc: Json): Operation[] {
         ...(body ? { body } : {}),
         isPublic: security.length === 0,
         capability: String(op['x-capability'] ?? (security.length === 0 ? 'public' : 'none')),
+        maxBodyBytes: Number(op['x-max-body-bytes'] ?? MAX_BODY_BYTES),
       });
     }
   }

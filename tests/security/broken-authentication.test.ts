@@ -26,10 +26,11 @@ import { call, type CallOptions, type CallResult } from '../support/api.js';
 import { PASSWORD, login, uniqueEmail } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { account, session, type Account } from './support/accounts.js';
-import { apiRoutes, fill, isPublic, type Route } from './support/routes.js';
+import { apiRoutes, fill, isPublic, takesDeviceKey, type Route } from './support/routes.js';
 
 const routes = await apiRoutes();
-const guarded = routes.filter((r) => !isPublic(r));
+// every route a bearer token opens (the device-key route has its own suite: iot-device-keys.test.ts)
+const guarded = routes.filter((r) => !isPublic(r) && !takesDeviceKey(r));
 const VERIFY = '/api/v1/auth/verify-token';
 const ADMIN_ROUTE = '/api/v1/admin/users';
 

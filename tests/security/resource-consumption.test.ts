@@ -21,7 +21,7 @@ import { boundCases, fieldOf, numericFields, setAt, validBody, variantName, vari
 
 // --- small quotas for this file. Each handler reads them when its module is first imported, which happens
 // below (apiRoutes, call): none of the imports above loads a handler. ---------------------------------------
-const LIMITS = { general: 20, auth: 4, read: 5, date: 6 } as const;
+const LIMITS = { general: 20, auth: 4, read: 5, date: 6, ingest: 7 } as const;
 type LimiterClass = keyof typeof LIMITS;
 /** One window for every class, chosen so that at least 20 minutes of it remain: no window boundary mid-test. */
 const WINDOW = (() => {
@@ -44,7 +44,10 @@ beforeAll(async () => {
 });
 
 const tokenFor = async (r: Route) => (isPublic(r) ? undefined : r.path.endsWith('/logout') ? session(fx.admin.id) : fx.admin.token);
-const send = async (r: Route, opts: CallOptions = {}) => call(r.method, fill(r.path, fx.ids), { token: await tokenFor(r), ...opts });
+/** What the route authenticates with: a token, or the fixture's device key on sensor ingestion. */
+const authFor = async (r: Route): Promise<CallOptions> =>
+  r.spec.capability === 'device' ? { headers: { 'X-Device-Key': fx.deviceKey } } : { token: await tokenFor(r) };
+const send = async (r: Route, opts: CallOptions = {}) => call(r.method, fill(r.path, fx.ids), { ...(await authFor(r)), ...opts });
 const details = (res: CallResult): Array<{ field: string; message: string }> => res.body?.details ?? [];
 
 function expectNamed(res: CallResult, label: string, field: string, message?: string): void {
@@ -160,10 +163,12 @@ describe(`body size: ${MAX_BODY} bytes at most on every route with a body`, () =
     expect(writeRoutes.length).toBeGreaterThan(20);
     expect([Buffer.byteLength(padded(MAX_BODY + 1)), Buffer.byteLength(padded(MAX_BODY))]).toEqual([MAX_BODY + 1, MAX_BODY]);
     for (const r of writeRoutes) {
-      const over = await call(r.method, fill(r.path, fx.ids), { rawBody: padded(MAX_BODY + 1) });
+      // sensor batches have a larger cap of their own (the route declares it)
+      const cap = r.spec.maxBodyBytes ?? MAX_BODY;
+      const over = await call(r.method, fill(r.path, fx.ids), { rawBody: padded(cap + 1) });
       expect(over.status, `${r.label} → ${over.raw}`).toBe(413);
-      expect(over.body, r.label).toEqual({ error: `Request body exceeds ${MAX_BODY} bytes` });
-      const exact = await send(r, { rawBody: padded(MAX_BODY) });
+      expect(over.body, r.label).toEqual({ error: `Request body exceeds ${cap} bytes` });
+      const exact = await send(r, { rawBody: padded(cap) });
       expect(exact.status, `${r.label} → ${exact.raw.slice(0, 300)}`).not.toBe(413);
       expect(exact.status, r.label).toBeLessThan(500);
     }
@@ -256,11 +261,11 @@ describe('bounds of every body schema: one past maxLength, maxItems, maxProperti
     const mine = cases.filter((c) => c.r === r && c.bounds.length > 0);
     if (mine.length === 0) continue;
     it(`${r.label}: ${mine.reduce((n, c) => n + c.bounds.length, 0)} bounds`, async () => {
-      const token = await tokenFor(r);
+      const auth = await authFor(r);
       for (const { v, bounds } of mine) {
         for (const b of bounds) {
           const label = `${r.label} [${variantName(v, root)}] ${b.field} ${b.keyword} ${b.limit}`;
-          expectNamed(await call(r.method, fill(r.path, fx.ids), { token, body: b.over }), label, b.field, b.message);
+          expectNamed(await call(r.method, fill(r.path, fx.ids), { ...auth, body: b.over }), label, b.field, b.message);
           if (b.at) {
             // exactly at the bound passes that bound (checked on the route's own validator: no write happens)
             r.spec.body!(b.at);
@@ -292,7 +297,7 @@ describe('bounds of every body schema: one past maxLength, maxItems, maxProperti
   it('non-finite numbers (1e309 parses to Infinity) are refused with 400 naming each numeric field', async () => {
     let checked = 0;
     for (const r of writeRoutes) {
-      const token = await tokenFor(r);
+      const auth = await authFor(r);
       for (const v of variants(r.spec.body!.schema as Schema)) {
         const all = numericFields(v);
         // at most 40 fields a request: an answer names 50 fields at most
@@ -300,7 +305,7 @@ describe('bounds of every body schema: one past maxLength, maxItems, maxProperti
           const fields = all.slice(i, i + 40);
           const body = validBody(v);
           for (const p of fields) setAt(body, p, '__INFINITY__');
-          const res = await call(r.method, fill(r.path, fx.ids), { token, rawBody: JSON.stringify(body).replaceAll('"__INFINITY__"', '1e309') });
+          const res = await call(r.method, fill(r.path, fx.ids), { ...auth, rawBody: JSON.stringify(body).replaceAll('"__INFINITY__"', '1e309') });
           for (const p of fields) expectNamed(res, `${r.label} [${variantName(v, r.spec.body!.schema as Schema)}]`, fieldOf(p));
           checked += fields.length;
         }
@@ -389,7 +394,7 @@ describe('deep nesting, many properties, huge query strings and path parameters'
     for (const r of routes.filter((x) => x.path.includes('{'))) {
       for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
         const res = await call(r.method, fill(r.path, { ...fx.ids, [name!]: huge }), {
-          token: await tokenFor(r),
+          ...(await authFor(r)),
           ...(r.spec.body ? { body: validBody(variants(r.spec.body.schema as Schema)[0]!) } : {}),
         });
         expect(res.status, `${r.label} {${name}} → ${res.raw.slice(0, 300)}`).toBeGreaterThanOrEqual(400);

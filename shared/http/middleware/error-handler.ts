@@ -14,13 +14,14 @@ import { errorBody, json } from '../responses.js';
  */
 export function errorHandler(spec: RouteSpec): MiddlewareObj {
   const locate = fieldLocator(spec);
+  const challenge = spec.capability === 'device' ? 'DeviceKey header="X-Device-Key"' : 'Bearer';
   const onError = (request: HttpRequest) => {
     let err = request.error;
     if (isDatabaseUnavailable(err)) {
       console.error(JSON.stringify({ level: 'error', msg: 'database unavailable', requestId: peekState(request)?.requestId ?? null, error: err?.name }));
       err = new Unavailable('Service temporarily unavailable; retry shortly');
     }
-    const answer = answerFor(err, locate);
+    const answer = answerFor(err, locate, challenge);
     if (answer) {
       request.response = json(answer.statusCode, errorBody(answer.message, answer.details), answer.headers);
       return;

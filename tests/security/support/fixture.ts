@@ -1,6 +1,6 @@
 /**
  * A farm with one record of every kind, written through the API by the farm's manager: house, flock,
- * active cycle, a movement, a daily record and a weighing, plus a second user for the admin routes.
+ * active cycle, a movement, a daily record, a weighing and a sensor, plus a second user for the admin routes.
  * Generated checks fill path parameters from `ids`, so every farm-scoped route reaches its handler.
  */
 import { expect } from 'vitest';
@@ -13,6 +13,8 @@ export interface Fixture {
   ids: Record<string, string>;
   admin: Account;
   manager: Account;
+  /** The `X-Device-Key` of the farm's sensor (`ids.deviceId`), for the device-key route. */
+  deviceKey: string;
   /** Every response the fixture received, for the secret-field scan. */
   responses: Array<{ label: string; res: CallResult }>;
 }
@@ -42,5 +44,7 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   ids.movementId = (await post(`${base}/movements`, { type: 'bird_inflow', date: start, quantity: 1000 })).id;
   await post(`${base}/daily-records`, { date: ids.date, deaths: 2, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 });
   await post(`${base}/weights`, { date: ids.date, grams: 58 });
-  return { ids, admin, manager, responses };
+  const device = await post('/api/v1/iot/devices', { farmId, houseId: ids.houseId, kind: 'climate', name: `${tag} climate` });
+  ids.deviceId = device.id;
+  return { ids, admin, manager, deviceKey: device.deviceKey, responses };
 }

@@ -23,6 +23,8 @@ export async function apiRoutes(): Promise<Route[]> {
 }
 
 export const isPublic = (r: Route) => r.spec.capability === 'public';
+/** Sensor ingestion authenticates with a device key, not a token (its own suite: iot-device-keys.test.ts). */
+export const takesDeviceKey = (r: Route) => r.spec.capability === 'device';
 export const hasBody = (r: Route) => r.spec.body !== undefined;
 
 /** Path parameters that are not ids of a record. */
