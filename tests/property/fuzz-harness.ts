@@ -23,7 +23,6 @@ import { WRITE_CALL_NAMES, installWriteRecorder, recordWrites, type WrittenItem 
 import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
 import {
   DocValidators,
-  MAX_BODY_BYTES,
   concretePath,
   deref,
   documentsStatus,
