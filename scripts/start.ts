@@ -1,7 +1,9 @@
 /**
  * `npm start`: DynamoDB Local (data in .data/, or DYNAMODB_IN_MEMORY=1, or DYNAMODB_ENDPOINT for another
- * DynamoDB) → table → default farm + first admin → one esbuild build of all handlers (watching) →
- * serverless-offline on PORT. Ctrl-C stops everything it started.
+ * DynamoDB) → table → default farm + first admin → an MQTT broker on MQTT_PORT (default 1883, localhost only)
+ * → one esbuild build of all handlers (watching) → serverless-offline on PORT → once offline is ready, the
+ * bridge that hands every device message on `flockwise/+/devices/+/telemetry` to the IoT Core rule function,
+ * as IoT Core would (scripts/lib/mqtt-bridge.ts; docs/sensors.md). Ctrl-C stops everything it started.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,9 +15,13 @@ import { localClient, startLocalDynamo, type LocalDynamo } from './lib/local-dyn
 import { ensureTable } from './lib/table.js';
 import { seed } from './lib/seed.js';
 import { spawnOffline } from './lib/offline-process.js';
+import { startMqttBroker, startRuleBridge, TELEMETRY_TOPIC_FILTER } from './lib/mqtt-bridge.js';
 
 const env = process.env;
 const PORT = Number(env.PORT ?? 3000);
+const MQTT_PORT = Number(env.MQTT_PORT ?? 1883);
+/** The broker has no device authentication: localhost only unless MQTT_HOST says otherwise (docs/sensors.md). */
+const MQTT_HOST = env.MQTT_HOST ?? '127.0.0.1';
 const DEFAULTS = { ADMIN_EMAIL: 'admin@flockwise.local', ADMIN_PASSWORD: 'flockwise-admin-1', TABLE_NAME: 'flockwise-dev' };
 
 function jwtSecret(): string {
@@ -58,6 +64,10 @@ async function main(): Promise<void> {
     const admin = { email: env.ADMIN_EMAIL ?? DEFAULTS.ADMIN_EMAIL, password: env.ADMIN_PASSWORD ?? DEFAULTS.ADMIN_PASSWORD };
     const seeded = await seed(admin);
     console.log(`default farm ${seeded.farmId}; admin ${admin.email} ${seeded.adminCreated ? 'created' : 'already present'}`);
+    // Before the build, so a taken port fails at once (like DynamoDB's); the bridge follows once offline is ready.
+    const broker = await startMqttBroker({ port: MQTT_PORT, host: MQTT_HOST });
+    stops.push(() => broker.stop());
+    const mqttUrl = `mqtt://${MQTT_HOST === '127.0.0.1' ? 'localhost' : MQTT_HOST}:${broker.port}`;
 
     const ctx = await watchBuild();
     stops.push(() => ctx.dispose());
@@ -72,10 +82,19 @@ async function main(): Promise<void> {
         process[stream].write(text);
         if (announced || !text.includes('Server ready')) return;
         announced = true;
-        console.log(
-          `\nFlockwise API ready on http://localhost:${PORT} in ${((performance.now() - started) / 1000).toFixed(1)} s — docs: http://localhost:${PORT}/docs\n` +
-            `  curl -s -X POST http://localhost:${PORT}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'\n`,
-        );
+        startRuleBridge({ brokerUrl: broker.url, lambdaEndpoint: `http://localhost:${PORT + 2}`, functionName: 'flockwise-dev-iotTelemetryRule' })
+          .then((bridge) => {
+            stops.push(() => bridge.stop());
+            console.log(
+              `\nFlockwise API ready on http://localhost:${PORT} in ${((performance.now() - started) / 1000).toFixed(1)} s — docs: http://localhost:${PORT}/docs\n` +
+                `  curl -s -X POST http://localhost:${PORT}/api/v1/auth/login -H 'Content-Type: application/json' -d '{"email":"${admin.email}","password":"…"}'\n` +
+                `MQTT ${mqttUrl}: ${TELEMETRY_TOPIC_FILTER} → iotTelemetryRule (as IoT Core; no device auth locally). A simulated farm: npm run sensors\n`,
+            );
+          })
+          .catch((err: unknown) => {
+            console.error(`npm start failed: the MQTT rule bridge did not start: ${(err as Error).message}`);
+            void shutdown(1);
+          });
       },
       onExit: (code) => void shutdown(code ?? 1),
     });

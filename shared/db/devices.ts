@@ -159,14 +159,14 @@ export async function devicesOfHouse(farmId: string, houseId: string): Promise<D
 }
 
 /**
- * Records that the device was seen at `lastSeen` with these latest values, unless a newer time is stored or
- * it was written less than a minute ago (`writtenBefore`): at most one write a minute per device. The
+ * Records that the device was seen at `lastSeen` with these latest values, unless the stored last seen is
+ * already in that minute or later (`minuteStart`): at most one write per minute of readings. The
  * device is online from then on (`healthChangedAt` moves when it was not: a recovery); `dueAt` (when it
  * turns stale if it falls silent) files it for the health job. Returns whether it was written.
  */
 export async function recordLastSeen(
   deviceId: string,
-  seen: { lastSeen: string; latest: DeviceRecord['latest']; dueAt: string; now: string; writtenBefore: string; recovering: boolean },
+  seen: { lastSeen: string; latest: DeviceRecord['latest']; dueAt: string; now: string; minuteStart: string; recovering: boolean },
 ): Promise<boolean> {
   try {
     await db().send(
@@ -174,20 +174,18 @@ export async function recordLastSeen(
         TableName: tableName(),
         Key: deviceKey(deviceId),
         UpdateExpression:
-          'SET lastSeen = :seen, latest = :latest, lastSeenWrittenAt = :now, healthStatus = :online, GSI2PK = :due, GSI2SK = :dueSk' +
+          'SET lastSeen = :seen, latest = :latest, healthStatus = :online, GSI2PK = :due, GSI2SK = :dueSk' +
           (seen.recovering ? ', healthChangedAt = :now' : ''),
-        ConditionExpression:
-          'attribute_exists(PK) AND (attribute_not_exists(lastSeen) OR lastSeen = :null OR lastSeen < :seen) AND ' +
-          '(attribute_not_exists(lastSeenWrittenAt) OR lastSeenWrittenAt <= :before)',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastSeen) OR lastSeen = :null OR lastSeen < :minute)',
         ExpressionAttributeValues: {
           ':seen': seen.lastSeen,
           ':latest': seen.latest,
-          ':now': seen.now,
+          ...(seen.recovering ? { ':now': seen.now } : {}),
           ':online': 'online',
           ':due': DEVICES_DUE.GSI2PK,
           ':dueSk': deviceDueSortKey(seen.dueAt, deviceId),
           ':null': null,
-          ':before': seen.writtenBefore,
+          ':minute': seen.minuteStart,
         },
       }),
     );

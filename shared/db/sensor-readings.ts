@@ -34,6 +34,12 @@ export interface HourState {
   seen: Set<number>;
   /** 0 when the hour has nothing yet. */
   version: number;
+  /**
+   * The version the hourly rollup carries (the claims' version it was written with). A BatchGetItem is not
+   * a snapshot: it can see a concurrent transaction's claims but not yet its rollup, so the rollup is
+   * conditional on its own version too.
+   */
+  rollupVersion: number;
   stats: BucketStats;
 }
 
@@ -55,6 +61,7 @@ export async function readBuckets(deviceId: string, hours: readonly string[], da
         hour,
         seen: new Set((claims?.seen as Set<number> | undefined) ?? []),
         version: (claims?.version as number | undefined) ?? 0,
+        rollupVersion: (rollup?.version as number | undefined) ?? 0,
         stats: (rollup?.stats as BucketStats | undefined) ?? {},
       };
     }),
@@ -74,13 +81,26 @@ export class BucketsChanged extends Conflict {
 
 /** What one batch's transaction writes: new claims and rollups of its hours, its days, and the sensor figures of the house's cycle days. */
 export interface BucketWrite {
-  hours: Array<{ hour: string; readVersion: number; newOffsets: number[]; stats: BucketStats }>;
+  hours: Array<{ hour: string; readVersion: number; readRollupVersion: number; newOffsets: number[]; stats: BucketStats }>;
   days: Array<{ day: string; readVersion: number; stats: BucketStats }>;
   /** The day's water and feed from this device, on the cycle's day rollup (`sensorWaterLiters.<deviceId>`, `sensorFeedKg.<deviceId>`). */
   cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number }>;
 }
 
 const versionCondition = (readVersion: number) => (readVersion === 0 ? 'attribute_not_exists(#version)' : '#version = :read');
+
+/** A rollup written whole, as `version`, if it is still at the version read (absent when 0). */
+function rollupPut(item: Record<string, unknown>, readVersion: number, version: number, now: string): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...item, version, updatedAt: now },
+      ConditionExpression: versionCondition(readVersion),
+      ExpressionAttributeNames: { '#version': 'version' },
+      ...(readVersion ? { ExpressionAttributeValues: { ':read': readVersion } } : {}),
+    },
+  };
+}
 
 /**
  * Commits a batch in ONE TransactWriteItems (≤ 100 items: the caller chunks by hours), every claim and
@@ -105,21 +125,18 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
         },
       },
     });
-    // The hour's rollup is only ever written in a transaction with its claims: their version orders it.
-    items.push({
-      Put: { TableName: T, Item: { ...hourRollupKey(deviceId, h.hour), type: 'SensorHour', deviceId, hour: h.hour, stats: h.stats, updatedAt: now } },
-    });
+    // The hour's rollup is only ever written in a transaction with its claims, conditional on the version read.
+    items.push(
+      rollupPut(
+        { ...hourRollupKey(deviceId, h.hour), type: 'SensorHour', deviceId, hour: h.hour, stats: h.stats },
+        h.readRollupVersion,
+        h.readVersion + 1,
+        now,
+      ),
+    );
   }
   for (const d of w.days) {
-    items.push({
-      Put: {
-        TableName: T,
-        Item: { ...deviceDayKey(deviceId, d.day), type: 'SensorDay', deviceId, day: d.day, stats: d.stats, version: d.readVersion + 1, updatedAt: now },
-        ConditionExpression: versionCondition(d.readVersion),
-        ExpressionAttributeNames: { '#version': 'version' },
-        ...(d.readVersion ? { ExpressionAttributeValues: { ':read': d.readVersion } } : {}),
-      },
-    });
+    items.push(rollupPut({ ...deviceDayKey(deviceId, d.day), type: 'SensorDay', deviceId, day: d.day, stats: d.stats }, d.readVersion, d.readVersion + 1, now));
   }
   for (const c of w.cycleDays) {
     const sets: string[] = [];

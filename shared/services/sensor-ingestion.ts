@@ -5,7 +5,7 @@ import { commitBuckets, existingRawReadings, putRawReadings, readBuckets, record
 import { systemCaller } from '../domain/caller.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
-import { LAST_SEEN_WRITE_INTERVAL_MS, lastSeenOf, nextStatusChangeAt, type HealthFactors } from '../domain/iot/device-health.js';
+import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt, type HealthFactors } from '../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
 import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
 import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
@@ -118,7 +118,13 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     for (const h of state.hours) {
       const mine = kept.filter((c) => hourOf(c.tsMs) === h.hour);
       if (mine.length === 0) continue;
-      write.hours.push({ hour: h.hour, readVersion: h.version, newOffsets: mine.map((c) => offsetInHour(c.tsMs)), stats: addToBucket(h.stats, mine) });
+      write.hours.push({
+        hour: h.hour,
+        readVersion: h.version,
+        readRollupVersion: h.rollupVersion,
+        newOffsets: mine.map((c) => offsetInHour(c.tsMs)),
+        stats: addToBucket(h.stats, mine),
+      });
     }
     const newStats = new Map<string, BucketStats>(state.days.map((d) => [d.day, d.stats]));
     for (const day of days) {
@@ -250,8 +256,7 @@ async function moveLastSeen(
   const newest = Math.max(...seen.map((c) => c.tsMs));
   const lastSeenMs = lastSeenOf(newest, receivedAtMs);
   const storedMs = device.lastSeen ? Date.parse(device.lastSeen) : null;
-  const writtenRecently = storedMs !== null && lastSeenMs <= storedMs;
-  if (writtenRecently) return;
+  if (!movesLastSeen(storedMs, lastSeenMs)) return;
   const { thresholds } = (await config).config;
   const factors: HealthFactors = { staleFactor: thresholds.sensorStaleFactor, offlineFactor: thresholds.sensorOfflineFactor };
   const dueMs = nextStatusChangeAt(lastSeenMs, device.reportingIntervalSeconds, Math.max(nowMs, lastSeenMs), factors) ?? lastSeenMs;
@@ -260,7 +265,7 @@ async function moveLastSeen(
     latest: latestValues(device, counted),
     dueAt: new Date(dueMs).toISOString(),
     now: new Date(nowMs).toISOString(),
-    writtenBefore: new Date(nowMs - LAST_SEEN_WRITE_INTERVAL_MS).toISOString(),
+    minuteStart: new Date(minuteOf(lastSeenMs)).toISOString(),
     recovering: device.healthStatus !== 'online',
   });
 }

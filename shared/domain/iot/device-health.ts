@@ -32,5 +32,11 @@ export function nextStatusChangeAt(lastSeenMs: number, intervalSeconds: number, 
 /** Last seen is the newest reading's time, never later than its arrival: a backlog upload does not make a silent sensor look online. */
 export const lastSeenOf = (newestReadingMs: number, receivedAtMs: number): number => Math.min(newestReadingMs, receivedAtMs);
 
-/** Last seen is written at most once a minute per device. */
-export const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
+/**
+ * Last seen is written at most once per minute of readings per device: a reading moves it only from a
+ * later calendar minute than the stored one. A device reporting on time (intervals of 60 s or more) is
+ * written at every frame, whatever the jitter; faster frames, a backlog or compressed time move it once a
+ * minute of their own time, so it lags the newest reading by less than a minute and never by more.
+ */
+export const minuteOf = (ms: number): number => Math.floor(ms / 60_000) * 60_000;
+export const movesLastSeen = (storedMs: number | null, newMs: number): boolean => storedMs === null || minuteOf(newMs) > minuteOf(storedMs);
