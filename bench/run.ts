@@ -8,12 +8,15 @@
  *   4. scale ingestion throughput (batches of 500 weighings);
  * and over HTTP:
  *   5. latency p50/p95/p99 and requests/s through serverless-offline (autocannon) at 1/10/50 connections,
- *      next to raw DynamoDB Local GetItem/Query/TransactWriteItems at the same concurrency (ratio API ÷ raw).
+ *      next to raw DynamoDB Local GetItem/Query/TransactWriteItems at the same concurrency (ratio API ÷ raw);
+ *   6. sensor ingestion (bench/lib/ingestion.ts): readings/s in batches of 500 in process and over HTTP,
+ *      frames/s through the IoT rule's function, write units per reading, the read cost of a week of hours.
  * Prints tables and writes bench/results/latest.json. Figures are recorded in docs/performance.md.
  *
  * Env knobs: BENCH_ITERATIONS (default 300), BENCH_SUMMARY_MAX (1000; 10000 for the long run),
  * BENCH_SKIP_BUNDLES=1, BENCH_INIT_RUNS (3), BENCH_SKIP_HTTP=1, BENCH_HTTP_SECONDS (5),
- * BENCH_HTTP_CONNECTIONS (1,10,50), BENCH_JVM_WARMUP_SECONDS (15: DynamoDB Local's JIT warm-up before section 1).
+ * BENCH_HTTP_CONNECTIONS (1,10,50), BENCH_JVM_WARMUP_SECONDS (15: DynamoDB Local's JIT warm-up before section 1),
+ * BENCH_SKIP_INGESTION=1, BENCH_INGEST_DEVICES (8), BENCH_INGEST_BATCHES (6 batches of 500 per device).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +29,7 @@ import { ensureTable } from '../scripts/lib/table.js';
 import { breakdown, fmt, installProbe, probe, resetProbe, total, type CallBreakdown } from './lib/db-probe.js';
 import { measureBundles, type BundleReport } from './lib/bundles.js';
 import { measureHttpLatency, rawOps, startOfflineStack, type HttpLatencyReport, type HttpRoute, type OfflineStack } from './lib/http-latency.js';
+import { measureIngestion, type IngestionReport } from './lib/ingestion.js';
 import { round, summarize, unionLength, type Summary } from './lib/stats.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
@@ -39,6 +43,9 @@ const HTTP_CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '1,10,50')
   .split(',')
   .map((x) => Number(x.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
+const SKIP_INGESTION = process.env.BENCH_SKIP_INGESTION === '1';
+const INGEST_DEVICES = Number(process.env.BENCH_INGEST_DEVICES ?? 8);
+const INGEST_BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 6);
 const log = (s: string) => console.log(s);
 /** The machine's 1-minute load average when each section starts (the figures are only as quiet as the machine). */
 const loadAtStart: Record<string, number> = {};
@@ -65,6 +72,7 @@ const benchEnv = {
   RATE_LIMIT_AUTH_MAX: '1000000000',
   RATE_LIMIT_READ_MAX: '1000000000',
   RATE_LIMIT_DATE_MAX: '1000000000',
+  RATE_LIMIT_INGEST_MAX: '1000000000',
 };
 Object.assign(process.env, benchEnv);
 
@@ -648,6 +656,27 @@ async function main(): Promise<void> {
       log(`   serverless-offline's fixed cost per request (GET /health p50 − raw GetItem p50, 1 connection): ${httpLatency.stackFixedCostMs} ms`);
   }
 
+  // ---- 6. sensor ingestion ---------------------------------------------------------------------------------------
+  let sensorIngestion: IngestionReport | undefined;
+  if (!SKIP_INGESTION) {
+    log(`\n6. Sensor ingestion: batches of 500 frames (in process and over HTTP), the IoT rule's function, write units, read cost`);
+    section('ingestion');
+    const started = performance.now();
+    sensorIngestion = await measureIngestion({
+      api,
+      token,
+      farmId,
+      tableName,
+      env: { ...benchEnv },
+      dynamoPid: dynamo.process.pid,
+      devices: INGEST_DEVICES,
+      batchesPerDevice: INGEST_BATCHES,
+      skipHttp: SKIP_HTTP,
+      log,
+    });
+    log(`   section 6 took ${round((performance.now() - started) / 1000, 1)} s`);
+  }
+
   // ---- 3. bundles and cold init (last: child processes, no DynamoDB needed) ---------------------------------
   let bundles: BundleReport | undefined;
   if (process.env.BENCH_SKIP_BUNDLES !== '1') {
@@ -692,6 +721,9 @@ async function main(): Promise<void> {
       skipHttp: SKIP_HTTP,
       httpSeconds: HTTP_SECONDS,
       httpConnections: HTTP_CONNECTIONS,
+      skipIngestion: SKIP_INGESTION,
+      ingestDevices: INGEST_DEVICES,
+      ingestBatchesPerDevice: INGEST_BATCHES,
     },
     middlewareOverhead: overhead,
     dbFloor,
@@ -700,6 +732,7 @@ async function main(): Promise<void> {
     scaleIngestion: scaleRuns,
     bundles,
     httpLatency,
+    sensorIngestion,
     totalSeconds: round((performance.now() - benchStarted) / 1000, 1),
   };
   const dir = join(ROOT, 'bench', 'results');

@@ -227,6 +227,154 @@ describe('prod package: table', () => {
   });
 });
 
+describe('prod package: IoT telemetry rule, dead letters and device health', () => {
+  const TELEMETRY_SQL = "SELECT *, topic(2) AS farmId, topic(4) AS deviceId, timestamp() AS receivedAt FROM 'flockwise/+/devices/+/telemetry'";
+  const TELEMETRY_FN = `${SERVICE}-${STAGE}-iotTelemetryRule`;
+  const HEALTH_FN = `${SERVICE}-${STAGE}-iotDeviceHealth`;
+  type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Principal?: unknown; Condition?: unknown };
+  const props = (r: { resource: { Properties?: Record<string, unknown> } }) => (r.resource.Properties ?? {}) as Record<string, unknown>;
+  const fnName = (stack: string, value: unknown) => {
+    const target = set.resolve(stack, value);
+    expect(target.resource.Type).toBe('AWS::Lambda::Function');
+    return String(target.resource.Properties?.FunctionName);
+  };
+  const deadLetterQueue = () => {
+    const queues = set.ofType('AWS::SQS::Queue');
+    expect(queues).toHaveLength(1);
+    return queues[0]!;
+  };
+  /** A value that designates the dead-letter queue (Ref: its URL; GetAtt Arn: its ARN). */
+  const expectQueue = (stack: string, value: unknown, att?: string) => {
+    const target = set.resolve(stack, value);
+    expect({ stack: target.stack, id: target.id, att: target.att }).toEqual({ stack: 'root', id: deadLetterQueue().id, att });
+  };
+
+  it('one dead-letter queue in the root stack: 14-day retention, SQS-managed encryption', () => {
+    const q = deadLetterQueue();
+    expect(q.stack).toBe('root');
+    expect(q.id).toBe('IotDeadLetterQueue');
+    expect(props(q).MessageRetentionPeriod).toBe(14 * 86_400);
+    expect(props(q).SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('exactly one topic rule: the telemetry SQL (2016-03-23) → the telemetry function, errors → the dead-letter queue with its own role', () => {
+    const rules = set.ofType('AWS::IoT::TopicRule');
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!;
+    expect(rule.stack).toBe(`${stackBaseName('iot')}NestedStack`);
+    expect(props(rule).RuleName).toBe(`${SERVICE}_${STAGE}_telemetry`);
+    expect(String(props(rule).RuleName)).toMatch(/^[a-zA-Z0-9_]+$/);
+    const payload = props(rule).TopicRulePayload as {
+      Sql: string;
+      AwsIotSqlVersion: string;
+      RuleDisabled: boolean;
+      Actions: Array<{ Lambda?: { FunctionArn: unknown } }>;
+      ErrorAction?: { Sqs?: { QueueUrl: unknown; RoleArn: unknown; UseBase64: boolean } };
+    };
+    expect(payload.Sql).toBe(TELEMETRY_SQL);
+    expect(payload.AwsIotSqlVersion).toBe('2016-03-23');
+    expect(payload.RuleDisabled).toBe(false);
+    expect(payload.Actions).toHaveLength(1);
+    expect(fnName(rule.stack, payload.Actions[0]!.Lambda?.FunctionArn)).toBe(TELEMETRY_FN);
+    expect(Object.keys(payload.ErrorAction ?? {})).toEqual(['Sqs']);
+    const sqs = payload.ErrorAction!.Sqs!;
+    expect(sqs.UseBase64).toBe(false);
+    expectQueue(rule.stack, sqs.QueueUrl); // Ref of a queue is its URL
+    const role = set.resolve(rule.stack, sqs.RoleArn);
+    expect({ stack: role.stack, id: role.id, type: role.resource.Type, att: role.att }).toEqual({
+      stack: 'root',
+      id: 'IotRuleErrorActionRole',
+      type: 'AWS::IAM::Role',
+      att: 'Arn',
+    });
+  });
+
+  it('the rule’s error-action role: assumed by IoT Core only, allowed only sqs:SendMessage on the dead-letter queue', () => {
+    const role = set.root.Resources.IotRuleErrorActionRole!;
+    const p = role.Properties as {
+      AssumeRolePolicyDocument: { Statement: Statement[] };
+      Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>;
+      ManagedPolicyArns?: unknown;
+      PermissionsBoundary?: unknown;
+    };
+    expect(p.AssumeRolePolicyDocument.Statement).toHaveLength(1);
+    const trust = p.AssumeRolePolicyDocument.Statement[0]!;
+    expect(trust).toMatchObject({ Effect: 'Allow', Principal: { Service: 'iot.amazonaws.com' }, Action: 'sts:AssumeRole' });
+    expect(p.ManagedPolicyArns).toBeUndefined();
+    const statements = p.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    const only = statements[0]!;
+    expect(only.Effect).toBe('Allow');
+    expect([only.Action].flat()).toEqual(['sqs:SendMessage']);
+    expect([only.Resource].flat()).toHaveLength(1);
+    expectQueue('root', [only.Resource].flat()[0], 'Arn');
+  });
+
+  it('the telemetry function’s async invoke config: 2 retries, then OnFailure → the dead-letter queue, which its role may send to', () => {
+    const configs = set.ofType('AWS::Lambda::EventInvokeConfig').filter((c) => fnName(c.stack, props(c).FunctionName) === TELEMETRY_FN);
+    expect(configs).toHaveLength(1);
+    const c = configs[0]!;
+    expect(props(c).MaximumRetryAttempts).toBe(2);
+    expect(props(c).Qualifier).toBe('$LATEST');
+    const destinations = props(c).DestinationConfig as { OnFailure?: { Destination: unknown }; OnSuccess?: unknown };
+    expect(destinations.OnSuccess).toBeUndefined();
+    expectQueue(c.stack, destinations.OnFailure?.Destination, 'Arn');
+
+    // Lambda sends the failed event with the function's execution role.
+    const fn = lambdaFunctions().find((f) => f.resource.Properties?.FunctionName === TELEMETRY_FN)!;
+    const execRole = set.resolve(fn.stack, fn.resource.Properties?.Role);
+    expect(execRole.resource.Type).toBe('AWS::IAM::Role');
+    const policies = (execRole.resource.Properties as { Policies: Array<{ PolicyDocument: { Statement: Statement[] } }> }).Policies;
+    const sends = policies.flatMap((p) => p.PolicyDocument.Statement).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.length).toBeGreaterThan(0); // osls adds it for a destination of type sqs
+    for (const send of sends) {
+      expect(send.Effect).toBe('Allow');
+      expect([send.Resource].flat()).toHaveLength(1);
+      expectQueue(execRole.stack, [send.Resource].flat()[0], 'Arn');
+    }
+  });
+
+  it('IoT Core may invoke the telemetry function (from that rule only), and nothing else is invoked by IoT Core', () => {
+    const perms = set.ofType('AWS::Lambda::Permission').filter((p) => props(p).Principal === 'iot.amazonaws.com');
+    expect(perms).toHaveLength(1);
+    const perm = perms[0]!;
+    expect(props(perm).Action).toBe('lambda:InvokeFunction');
+    expect(fnName(perm.stack, props(perm).FunctionName)).toBe(TELEMETRY_FN);
+    const rule = set.ofType('AWS::IoT::TopicRule')[0]!;
+    expect(perm.stack).toBe(rule.stack);
+    expect(JSON.stringify(props(perm).SourceArn)).toContain(':rule/');
+    expect(JSON.stringify(props(perm).SourceArn)).toContain(JSON.stringify({ Ref: rule.id }));
+  });
+
+  it('the raw readings’ TTL: the table’s TimeToLiveSpecification is enabled on expiresAt', () => {
+    const t = set.ofType('AWS::DynamoDB::Table')[0]!;
+    expect(props(t).TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+  });
+
+  it('the device health job: an enabled rate(5 minutes) schedule invoking iotDeviceHealth, with its permission', () => {
+    const schedules = set
+      .ofType('AWS::Events::Rule')
+      .filter((r) => ((props(r).Targets as Array<{ Arn: unknown }> | undefined) ?? []).some((t) => fnName(r.stack, t.Arn) === HEALTH_FN));
+    expect(schedules).toHaveLength(1);
+    const rule = schedules[0]!;
+    expect(props(rule).ScheduleExpression).toBe('rate(5 minutes)');
+    expect(props(rule).State).toBe('ENABLED');
+    const perms = set
+      .ofType('AWS::Lambda::Permission')
+      .filter((p) => props(p).Principal === 'events.amazonaws.com' && fnName(p.stack, props(p).FunctionName) === HEALTH_FN);
+    expect(perms).toHaveLength(1);
+  });
+
+  it('the raw readings’ TTL and the ingest rate limit reach every function as packaged', () => {
+    for (const fn of lambdaFunctions()) {
+      const vars = env(fn);
+      expect(vars.SENSOR_RAW_TTL_DAYS, fn.id).toBe(packageEnv.SENSOR_RAW_TTL_DAYS ?? '');
+      expect(vars.RATE_LIMIT_INGEST_MAX, fn.id).toBe(packageEnv.RATE_LIMIT_INGEST_MAX ?? '');
+      expect(vars.RATE_LIMIT_INGEST_WINDOW_SECONDS, fn.id).toBe(packageEnv.RATE_LIMIT_INGEST_WINDOW_SECONDS ?? '');
+    }
+  });
+});
+
 describe('prod package: throttling', () => {
   const limits = () => rateLimits(packageEnv);
 
