@@ -114,9 +114,9 @@ export const hourRollupKey = (deviceId: string, hour: string): Key => ({ PK: dev
 /** The readings an hour's rollup counted (ms offsets within the hour) and its version: what makes ingestion exactly-once. */
 export const hourClaimsKey = (deviceId: string, hour: string): Key => ({ PK: devicePartition(deviceId), SK: `SEEN#${hour}` });
 export const deviceDayKey = (deviceId: string, day: string): Key => ({ PK: devicePartition(deviceId), SK: `${DAY_ROLLUP_SK_PREFIX}${day}` });
-/** Raw readings: one partition per device and UTC day, one item per reading by its time (TTL). */
+/** Raw readings: one partition per device and UTC day, packs of a batch's readings of one hour sorted by their first reading (`<ISO time>#<ulid>`; TTL). */
 export const rawReadingsPartition = (deviceId: string, day: string): string => `READINGS#${deviceId}#${day}`;
-export const rawReadingKey = (deviceId: string, day: string, tsIso: string): Key => ({ PK: rawReadingsPartition(deviceId, day), SK: tsIso });
+export const rawReadingsKey = (deviceId: string, day: string, packSortKey: string): Key => ({ PK: rawReadingsPartition(deviceId, day), SK: packSortKey });
 /** Threshold breaches of a farm's sensors, one item per device, metric and UTC hour (what rules and anomalies pick up). */
 export const breachesPartition = (farmId: string): string => `BREACHES#${farmId}`;
 export const breachKey = (farmId: string, hour: string, deviceId: string, metric: string): Key => ({

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulidx';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import {
   DAY_ROLLUP_SK_PREFIX,
@@ -9,7 +10,7 @@ import {
   devicePartition,
   hourClaimsKey,
   hourRollupKey,
-  rawReadingKey,
+  rawReadingsKey,
   rawReadingsPartition,
 } from './keys.js';
 import { Conflict } from '../errors.js';
@@ -24,8 +25,9 @@ import type { SensorMetric } from '../../schemas/vocabulary.js';
  * - next to each hour, `SEEN#<hour>`: the readings that hour has counted (ms offsets in a number set)
  *   and a version. Every batch reads the claims and rollups it touches, and writes them back in ONE
  *   transaction conditional on those versions: a reading is counted once however many writers race;
- * - raw readings, one partition per device and UTC day (`READINGS#<deviceId>#<day>`, SK = the time),
- *   with a TTL, written with BatchWriteItem by the writer whose transaction counted them.
+ * - raw readings, one partition per device and UTC day (`READINGS#<deviceId>#<day>`), packed per batch
+ *   and hour (SK = the pack's first reading time), with a TTL, written with BatchWriteItem by the writer
+ *   whose transaction counted them.
  */
 
 export interface HourState {
@@ -40,6 +42,8 @@ export interface HourState {
    * conditional on its own version too.
    */
   rollupVersion: number;
+  /** When the hour last counted readings (ISO), or null. */
+  claimedAt: string | null;
   stats: BucketStats;
 }
 
@@ -62,6 +66,7 @@ export async function readBuckets(deviceId: string, hours: readonly string[], da
         seen: new Set((claims?.seen as Set<number> | undefined) ?? []),
         version: (claims?.version as number | undefined) ?? 0,
         rollupVersion: (rollup?.version as number | undefined) ?? 0,
+        claimedAt: (claims?.updatedAt as string | undefined) ?? null,
         stats: (rollup?.stats as BucketStats | undefined) ?? {},
       };
     }),
@@ -114,13 +119,14 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
       Update: {
         TableName: T,
         Key: hourClaimsKey(deviceId, h.hour),
-        UpdateExpression: 'SET #version = :next, #type = :type ADD seen :offsets',
+        UpdateExpression: 'SET #version = :next, #type = :type, updatedAt = :now ADD seen :offsets',
         ConditionExpression: versionCondition(h.readVersion),
         ExpressionAttributeNames: { '#version': 'version', '#type': 'type' },
         ExpressionAttributeValues: {
           ':next': h.readVersion + 1,
           ':type': 'SensorClaims',
           ':offsets': new Set(h.newOffsets),
+          ':now': now,
           ...(h.readVersion ? { ':read': h.readVersion } : {}),
         },
       },
@@ -167,32 +173,49 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
   await transact(items, () => new BucketsChanged());
 }
 
-/** Raw readings with their TTL, 25 per BatchWriteItem (the calls in parallel), unprocessed items retried. */
-export async function putRawReadings(
-  deviceId: string,
-  readings: ReadonlyArray<{ tsMs: number; metrics: Partial<Record<SensorMetric, number>> }>,
-  opts: { receivedAt: string; expiresAt: number },
-): Promise<void> {
+/** Readings in one raw item at most (≈ 50 KB for 9-metric frames, well under DynamoDB's 400 KB). */
+export const RAW_PACK_MAX = 200;
+
+type RawReading = { tsMs: number; metrics: Partial<Record<SensorMetric, number>> };
+
+/**
+ * Raw readings, packed: one item per batch, UTC hour and at most RAW_PACK_MAX readings (SK = the pack's
+ * first reading time + a ULID), in the device's partition of that UTC day. A frame a message (the IoT
+ * rule) is one item of one reading; a batch of 500 one-minute frames is 9. Written 25 items per
+ * BatchWriteItem (the calls in parallel, unprocessed items retried). Each item expires `ttlDays` after its
+ * newest reading was measured (the same retention ingestion accepts readings for).
+ */
+export async function putRawReadings(deviceId: string, readings: readonly RawReading[], opts: { receivedAt: string; ttlDays: number }): Promise<void> {
   const T = tableName();
-  const requests = readings.map((r) => {
-    const ts = new Date(r.tsMs).toISOString();
-    return {
-      PutRequest: {
-        Item: {
-          ...rawReadingKey(deviceId, ts.slice(0, 10), ts),
-          type: 'SensorReading',
-          metrics: r.metrics,
-          receivedAt: opts.receivedAt,
-          expiresAt: opts.expiresAt,
+  const byHour = new Map<string, RawReading[]>();
+  for (const r of [...readings].sort((a, b) => a.tsMs - b.tsMs)) {
+    const hour = new Date(r.tsMs).toISOString().slice(0, 13);
+    byHour.set(hour, [...(byHour.get(hour) ?? []), r]);
+  }
+  const requests: Record<string, unknown>[] = [];
+  for (const list of byHour.values()) {
+    for (let i = 0; i < list.length; i += RAW_PACK_MAX) {
+      const pack = list.slice(i, i + RAW_PACK_MAX);
+      const first = new Date(pack[0]!.tsMs).toISOString();
+      const newest = pack[pack.length - 1]!.tsMs;
+      requests.push({
+        PutRequest: {
+          Item: {
+            ...rawReadingsKey(deviceId, first.slice(0, 10), `${first}#${ulid()}`),
+            type: 'SensorReadings',
+            readings: pack.map((r) => ({ ts: new Date(r.tsMs).toISOString(), metrics: r.metrics })),
+            receivedAt: opts.receivedAt,
+            expiresAt: Math.floor(newest / 1000) + opts.ttlDays * 86_400,
+          },
         },
-      },
-    };
-  });
-  const chunks: (typeof requests)[] = [];
+      });
+    }
+  }
+  const chunks: Record<string, unknown>[][] = [];
   for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
   await Promise.all(
     chunks.map(async (chunk) => {
-      let pending: Record<string, unknown>[] = chunk;
+      let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt === 6) throw new Error('BatchWriteItem left raw readings unprocessed after 6 attempts');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
@@ -203,23 +226,8 @@ export async function putRawReadings(
   );
 }
 
-/** Which of these raw readings exist (a repeat of counted readings restores any the first writer could not write). */
-export async function existingRawReadings(deviceId: string, tsMs: readonly number[]): Promise<Set<number>> {
-  const keys = tsMs.map((ms) => {
-    const ts = new Date(ms).toISOString();
-    return rawReadingKey(deviceId, ts.slice(0, 10), ts);
-  });
-  const found = await batchGet(keys, { projection: 'SK' });
-  return new Set(found.map((i) => Date.parse(i.SK as string)));
-}
-
-/** Raw readings of one UTC day partition in [fromIso, toIso), oldest first (every page). */
-export async function rawReadingsOfDay(
-  deviceId: string,
-  day: string,
-  fromIso: string,
-  toIso: string,
-): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
+/** The raw packs of one UTC day partition whose readings may fall in [fromIso, toIso) (packs never span hours). */
+async function rawPacks(deviceId: string, day: string, fromIso: string, toIso: string): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
   const out: Array<{ ts: string; metrics: Record<string, number> }> = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -227,16 +235,45 @@ export async function rawReadingsOfDay(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': rawReadingsPartition(deviceId, day), ':from': fromIso, ':to': toIso },
-        ExpressionAttributeNames: { '#metrics': 'metrics' },
-        ProjectionExpression: 'SK, #metrics',
+        // a pack that starts before the hour of `from` holds only readings of an earlier hour
+        ExpressionAttributeValues: { ':pk': rawReadingsPartition(deviceId, day), ':from': fromIso.slice(0, 13), ':to': toIso },
+        ExpressionAttributeNames: { '#readings': 'readings' },
+        ProjectionExpression: '#readings',
         ExclusiveStartKey: start,
       }),
     );
-    for (const i of res.Items ?? []) if ((i.SK as string) < toIso) out.push({ ts: i.SK as string, metrics: i.metrics as Record<string, number> });
+    for (const item of res.Items ?? []) out.push(...(item.readings as Array<{ ts: string; metrics: Record<string, number> }>));
     start = res.LastEvaluatedKey;
   } while (start);
   return out;
+}
+
+/**
+ * Raw readings of one UTC day in [fromIso, toIso), oldest first, each time once. (A reading can sit in two
+ * packs: a repeat that restores raw readings it finds missing may race the first writer's own raw write.)
+ */
+export async function rawReadingsOfDay(
+  deviceId: string,
+  day: string,
+  fromIso: string,
+  toIso: string,
+): Promise<Array<{ ts: string; metrics: Record<string, number> }>> {
+  const byTime = new Map<string, { ts: string; metrics: Record<string, number> }>();
+  for (const r of await rawPacks(deviceId, day, fromIso, toIso)) if (r.ts >= fromIso && r.ts < toIso && !byTime.has(r.ts)) byTime.set(r.ts, r);
+  return [...byTime.values()].sort((a, b) => a.ts.localeCompare(b.ts));
+}
+
+/** Which of these reading times are stored raw (a repeat of counted readings restores any the first writer could not write). */
+export async function storedRawTimes(deviceId: string, tsMs: readonly number[]): Promise<Set<number>> {
+  const byDay = new Map<string, number[]>();
+  for (const ms of tsMs) {
+    const day = new Date(ms).toISOString().slice(0, 10);
+    byDay.set(day, [...(byDay.get(day) ?? []), ms]);
+  }
+  const found = await Promise.all(
+    [...byDay].map(([day, list]) => rawPacks(deviceId, day, new Date(Math.min(...list)).toISOString(), new Date(Math.max(...list) + 1).toISOString())),
+  );
+  return new Set(found.flat().map((r) => Date.parse(r.ts)));
 }
 
 /** Hourly or daily rollups from `fromKey` to `toKey` (bucket names, inclusive), oldest first: one Query per MB (a week of hours is one). */

@@ -1,7 +1,7 @@
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
-import { commitBuckets, existingRawReadings, putRawReadings, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
+import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
@@ -91,8 +91,17 @@ const offsetInHour = (tsMs: number) => tsMs % 3_600_000;
 interface ChunkResult {
   counted: Candidate[];
   duplicates: Candidate[];
+  /** Duplicates counted long enough ago that their raw readings must have been written: restored if missing. */
+  settledDuplicates: Candidate[];
   rejected: Rejection[];
 }
+
+/**
+ * A first writer writes its raw readings right after its transaction; a repeat restores raw readings it
+ * finds missing only in hours that counted nothing for this long (else it would race that writer and store
+ * the readings twice).
+ */
+const RAW_REPAIR_AFTER_MS = 30_000;
 
 /** One chunk: read, decide, write; retried from the read when another writer got there first. */
 async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], house: () => Promise<HouseFlock | null>, now: string): Promise<ChunkResult> {
@@ -105,6 +114,9 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     const seenOf = new Map(state.hours.map((h) => [h.hour, h.seen]));
     const fresh = chunk.filter((c) => !seenOf.get(hourOf(c.tsMs))!.has(offsetInHour(c.tsMs)));
     const duplicates = chunk.filter((c) => !fresh.includes(c));
+    const settledBefore = new Date(Date.parse(now) - RAW_REPAIR_AFTER_MS).toISOString();
+    const settled = new Set(state.hours.filter((h) => h.claimedAt !== null && h.claimedAt < settledBefore).map((h) => h.hour));
+    const settledDuplicates = duplicates.filter((c) => settled.has(hourOf(c.tsMs)));
     const dayState = new Map<string, DayState>(state.days.map((d) => [d.day, d]));
     const known: Partial<Record<SensorMetric, CounterPoint[]>> = {};
     for (const d of state.days) {
@@ -112,7 +124,7 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
         known[metric] = [...(known[metric] ?? []), ...points];
     }
     const { kept, rejected } = refuseBackwardCounters(fresh, known);
-    if (kept.length === 0) return { counted: [], duplicates, rejected };
+    if (kept.length === 0) return { counted: [], duplicates, settledDuplicates, rejected };
 
     const write: BucketWrite = { hours: [], days: [], cycleDays: [] };
     for (const h of state.hours) {
@@ -156,7 +168,7 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     }
     try {
       await commitBuckets(device.id, write, now);
-      return { counted: kept, duplicates, rejected };
+      return { counted: kept, duplicates, settledDuplicates, rejected };
     } catch (err) {
       // BucketsChanged (a Conflict): a version moved; a plain Conflict: DynamoDB kept cancelling it for a concurrent transaction
       if (!(err instanceof Conflict)) throw err;
@@ -210,20 +222,21 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
 
   const counted: Candidate[] = [];
   const storedDuplicates: Candidate[] = [];
+  const settledDuplicates: Candidate[] = [];
   for (const chunk of chunksOf(screened.candidates, counterDevice)) {
     const r = await ingestChunk(device, chunk, house, now);
     counted.push(...r.counted);
     storedDuplicates.push(...r.duplicates);
+    settledDuplicates.push(...r.settledDuplicates);
     outcome.rejected.push(...r.rejected);
   }
   outcome.accepted = counted.length;
   outcome.duplicates += storedDuplicates.length;
   outcome.rejected.sort((a, b) => a.index - b.index);
 
-  const expiresAt = Math.floor(nowMs / 1000) + ttlDays * 86_400;
   const writes: Promise<unknown>[] = [];
-  if (counted.length > 0) writes.push(putRawReadings(device.id, counted, { receivedAt: new Date(receivedAtMs).toISOString(), expiresAt }));
-  if (storedDuplicates.length > 0) writes.push(restoreMissingRaw(device, storedDuplicates, receivedAtMs, expiresAt));
+  if (counted.length > 0) writes.push(putRawReadings(device.id, counted, { receivedAt: new Date(receivedAtMs).toISOString(), ttlDays }));
+  if (settledDuplicates.length > 0) writes.push(restoreMissingRaw(device, settledDuplicates, receivedAtMs, ttlDays));
 
   const seenCandidates = [...counted, ...storedDuplicates];
   if (seenCandidates.length > 0) writes.push(moveLastSeen(device, seenCandidates, counted, receivedAtMs, nowMs, configPromise));
@@ -236,13 +249,13 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
  * A repeat of readings already counted normally finds them stored; if the first writer failed between its
  * transaction and its raw write, the repeat (the device's or Lambda's retry, with the same values) fills the gap.
  */
-async function restoreMissingRaw(device: DeviceRecord, repeats: readonly Candidate[], receivedAtMs: number, expiresAt: number): Promise<void> {
-  const present = await existingRawReadings(
+async function restoreMissingRaw(device: DeviceRecord, repeats: readonly Candidate[], receivedAtMs: number, ttlDays: number): Promise<void> {
+  const present = await storedRawTimes(
     device.id,
     repeats.map((c) => c.tsMs),
   );
   const missing = repeats.filter((c) => !present.has(c.tsMs));
-  if (missing.length > 0) await putRawReadings(device.id, missing, { receivedAt: new Date(receivedAtMs).toISOString(), expiresAt });
+  if (missing.length > 0) await putRawReadings(device.id, missing, { receivedAt: new Date(receivedAtMs).toISOString(), ttlDays });
 }
 
 async function moveLastSeen(

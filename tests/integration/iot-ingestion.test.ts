@@ -4,7 +4,7 @@
  * duplicates never stored twice, per-reading rejections, last seen, the house's water and feed from
  * meters and silos (with their source), scale weighings, threshold breaches and the device health job.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
@@ -197,6 +197,60 @@ describe('ingestion over HTTP', () => {
     // a later minute moves it, however soon after the last write it arrives (a backlog catches up)
     expect((await ingest(d.key, [{ ts: minutesAgo(7), metrics: { waterLitersTotal: 1020 } }])).body.data.accepted).toBe(1);
     expect((await call('GET', `/api/v1/iot/devices/${d.id}`, { token: f.token })).body.data.lastSeen).toBe(minutesAgo(7));
+  });
+
+  it('raw readings are packed per hour and expire TTL days after they were measured; a repeat restores raw readings lost after counting', async () => {
+    const f = await iotFarm();
+    const d = await registerDevice(f);
+    const start = Math.floor((Date.now() - 2 * DAY_MS) / 3_600_000) * 3_600_000;
+    const frames = Array.from({ length: 500 }, (_, m) => ({ ts: new Date(start + m * 60_000).toISOString(), metrics: { temperatureC: 20 + (m % 5), humidityPct: 60 } }));
+    expect((await ingest(d.key, frames)).body.data.accepted).toBe(500);
+    const packs = async () => {
+      const items = [];
+      for (const day of [...new Set(frames.map((fr) => fr.ts.slice(0, 10)))]) {
+        const res = await db().send(
+          new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `READINGS#${d.id}#${day}` } }),
+        );
+        items.push(...(res.Items ?? []));
+      }
+      return items;
+    };
+    const stored = await packs();
+    // 500 one-minute frames span 9 UTC hours: 9 items, not 500
+    expect(stored).toHaveLength(9);
+    for (const item of stored) {
+      const newest = Math.max(...(item.readings as Json[]).map((r) => Date.parse(r.ts)));
+      expect(item.expiresAt).toBe(Math.floor(newest / 1000) + 30 * 86_400);
+    }
+    // a crash between the count and the raw write: the packs of two hours are lost
+    for (const item of stored.slice(2, 4)) await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
+    const raw = () => readings(f, d.id, { resolution: 'raw', from: new Date(start).toISOString(), to: new Date(start + DAY_MS).toISOString() });
+    expect((await raw()).readings).toHaveLength(500 - 120);
+    // sent again at once: all duplicates, and nothing restored yet (the first writer may still be writing them)
+    expect((await ingest(d.key, frames)).body.data).toEqual({ accepted: 0, duplicates: 500, rejected: [] });
+    expect((await raw()).readings).toHaveLength(500 - 120);
+    // once the hours have counted nothing for a while, a repeat restores what is missing, once
+    const claims = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :seen)',
+        ExpressionAttributeValues: { ':pk': `DEVICE#${d.id}`, ':seen': 'SEEN#' },
+      }),
+    );
+    for (const c of claims.Items ?? [])
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: c.PK, SK: c.SK },
+          UpdateExpression: 'SET updatedAt = :then',
+          ExpressionAttributeValues: { ':then': new Date(Date.now() - 60_000).toISOString() },
+        }),
+      );
+    expect((await ingest(d.key, frames)).body.data).toEqual({ accepted: 0, duplicates: 500, rejected: [] });
+    const restored = (await raw()).readings;
+    expect(restored.map((r: Json) => r.ts)).toEqual(frames.map((fr) => fr.ts));
+    expect(await packs()).toHaveLength(9);
+    expect(totals((await readings(f, d.id, { from: new Date(start).toISOString(), to: soon() })).buckets, 'temperatureC').count).toBe(500);
   });
 
   it('the readings endpoint bounds its periods and reads a week of hours in at most 2 Queries', async () => {
