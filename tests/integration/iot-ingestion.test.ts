@@ -203,7 +203,10 @@ describe('ingestion over HTTP', () => {
     const f = await iotFarm();
     const d = await registerDevice(f);
     const start = Math.floor((Date.now() - 2 * DAY_MS) / 3_600_000) * 3_600_000;
-    const frames = Array.from({ length: 500 }, (_, m) => ({ ts: new Date(start + m * 60_000).toISOString(), metrics: { temperatureC: 20 + (m % 5), humidityPct: 60 } }));
+    const frames = Array.from({ length: 500 }, (_, m) => ({
+      ts: new Date(start + m * 60_000).toISOString(),
+      metrics: { temperatureC: 20 + (m % 5), humidityPct: 60 },
+    }));
     expect((await ingest(d.key, frames)).body.data.accepted).toBe(500);
     const packs = async () => {
       const items = [];

@@ -583,7 +583,8 @@ export const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : proc
  * (check × status × request kind) once with its smallest reproduction, when any is not in KNOWN_FAILURES.
  */
 export async function fuzzOperation(world: World, op: Operation, runs: number): Promise<void> {
-  if (world.dirty && op.parameters.some((p) => p.in === 'path')) await refreshRecords(world);
+  // fresh records for an operation on real ids, and for sensor ingestion (a fuzzed rotate or delete may have spent the device keys)
+  if (world.dirty && (op.parameters.some((p) => p.in === 'path') || op.capability === 'device')) await refreshRecords(world);
   const fresh: Violation[] = [];
   await fc.assert(
     fc.asyncProperty(requestArb(op, world.pools, world.doc), async (req) => {
