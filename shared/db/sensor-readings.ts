@@ -190,7 +190,9 @@ export async function putRawReadings(deviceId: string, readings: readonly RawRea
   const byHour = new Map<string, RawReading[]>();
   for (const r of [...readings].sort((a, b) => a.tsMs - b.tsMs)) {
     const hour = new Date(r.tsMs).toISOString().slice(0, 13);
-    byHour.set(hour, [...(byHour.get(hour) ?? []), r]);
+    const list = byHour.get(hour);
+    if (list) list.push(r);
+    else byHour.set(hour, [r]);
   }
   const requests: Record<string, unknown>[] = [];
   for (const list of byHour.values()) {
@@ -268,7 +270,9 @@ export async function storedRawTimes(deviceId: string, tsMs: readonly number[]):
   const byDay = new Map<string, number[]>();
   for (const ms of tsMs) {
     const day = new Date(ms).toISOString().slice(0, 10);
-    byDay.set(day, [...(byDay.get(day) ?? []), ms]);
+    const list = byDay.get(day);
+    if (list) list.push(ms);
+    else byDay.set(day, [ms]);
   }
   const found = await Promise.all(
     [...byDay].map(([day, list]) => rawPacks(deviceId, day, new Date(Math.min(...list)).toISOString(), new Date(Math.max(...list) + 1).toISOString())),
@@ -312,7 +316,9 @@ export async function recordBreaches(farmId: string, houseId: string, deviceId: 
   const groups = new Map<string, Breach[]>();
   for (const b of breaches) {
     const key = `${new Date(b.tsMs).toISOString().slice(0, 13)}|${b.metric}|${b.direction}`;
-    groups.set(key, [...(groups.get(key) ?? []), b]);
+    const list = groups.get(key);
+    if (list) list.push(b);
+    else groups.set(key, [b]);
   }
   await Promise.all(
     [...groups].map(([key, list]) => {

@@ -113,7 +113,8 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     const state = await readBuckets(device.id, hours, readDays);
     const seenOf = new Map(state.hours.map((h) => [h.hour, h.seen]));
     const fresh = chunk.filter((c) => !seenOf.get(hourOf(c.tsMs))!.has(offsetInHour(c.tsMs)));
-    const duplicates = chunk.filter((c) => !fresh.includes(c));
+    const freshSet = new Set(fresh);
+    const duplicates = chunk.filter((c) => !freshSet.has(c));
     const settledBefore = new Date(Date.parse(now) - RAW_REPAIR_AFTER_MS).toISOString();
     const settled = new Set(state.hours.filter((h) => h.claimedAt !== null && h.claimedAt < settledBefore).map((h) => h.hour));
     const settledDuplicates = duplicates.filter((c) => settled.has(hourOf(c.tsMs)));
