@@ -7,8 +7,9 @@
  *      rule sends them: in process, and through offline's Lambda invoke endpoint;
  *   d. DynamoDB write units per reading, estimated from the items written (below), and calls per batch;
  *   e. the read cost of a week of hourly readings of one device (GET …/readings?resolution=hour).
- * Plus, to see where the time goes: raw BatchWriteItem of the same items with no use case (DynamoDB
- * Local's ceiling for the raw part), the time each DynamoDB command was in flight, transaction retries,
+ * Plus, to see where the time goes: the raw write alone (`putRawReadings`, the product's packs of a batch
+ * and UTC hour, with no use case: DynamoDB Local's ceiling for that part), the previous layout (one raw
+ * item per reading) for comparison, the time each DynamoDB command was in flight, transaction retries,
  * and the CPU used by this process and by DynamoDB Local's JVM.
  *
  * Write units: DynamoDB Local's ConsumedCapacity cannot be trusted, so every write the service sends is
@@ -16,7 +17,8 @@
  * size by DynamoDB's rules: attribute names + values, numbers ≈ 1 byte per 2 significant digits + 1, maps
  * and lists 3 bytes + 1 per element), ×2 inside TransactWriteItems, plus each global secondary index the
  * item is in (both indexes project ALL: an update rewrites the GSI1 entry, and moving GSI2SK, as a
- * device's last-seen write does, is a delete and a put there). An UpdateItem is priced at the size of the
+ * device's last-seen write does, is a delete and a put there). A raw pack (a `READINGS#…` item holding a
+ * `readings` list, ≤ 200 readings) is one item: ⌈pack size / 1 KB⌉. An UpdateItem is priced at the size of the
  * item after the run (items here only grow, so an upper bound). Only writes of calls that succeeded are
  * counted; cancelled transactions (conflicts, lost races) are reported apart.
  */
@@ -33,8 +35,6 @@ const BATCH = 500;
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const KB = 1024;
-/** Partition of the bench-only packed raw layout (one item per device and UTC hour). */
-const PACKED_PREFIX = 'BENCHRAWHOUR#';
 
 // ---- item sizes and write units ---------------------------------------------------------------------------
 
@@ -63,13 +63,21 @@ export function itemSize(item: Record<string, unknown>): number {
 
 const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
 
-type WriteKind = 'raw reading' | 'raw hour (packed, bench only)' | 'claims + rollups' | 'cycle day figures' | 'device last seen' | 'breach' | 'other';
+type WriteKind =
+  | 'raw pack (batch × UTC hour)'
+  | 'raw reading (previous layout)'
+  | 'claims + rollups'
+  | 'cycle day figures'
+  | 'device last seen'
+  | 'breach'
+  | 'other';
 
-function kindOf(key: Record<string, unknown>): WriteKind {
-  const pk = String(key.PK ?? '');
-  const sk = String(key.SK ?? '');
-  if (pk.startsWith('READINGS#')) return 'raw reading';
-  if (pk.startsWith(PACKED_PREFIX)) return 'raw hour (packed, bench only)';
+/** What an item is, from its key (for a put, from the whole item). */
+function kindOf(item: Record<string, unknown>): WriteKind {
+  const pk = String(item.PK ?? '');
+  const sk = String(item.SK ?? '');
+  // the previous layout's item holds one reading's `metrics`; the product's pack a `readings` list
+  if (pk.startsWith('READINGS#')) return 'metrics' in item ? 'raw reading (previous layout)' : 'raw pack (batch × UTC hour)';
   if (pk.startsWith('DEVICE#')) return sk === 'META' ? 'device last seen' : 'claims + rollups';
   if (pk.startsWith('BREACHES#')) return 'breach';
   if (pk.startsWith('CYCLE#')) return 'cycle day figures';
@@ -403,7 +411,9 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
   const { getDevice } = await import('../../shared/db/devices.js');
   const { ingestReadings } = await import('../../shared/services/sensor-ingestion.js');
   const { handler: telemetryRule } = await import('../../functions/iot/telemetry-rule.js');
-  const { BatchGetCommand, BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { putRawReadings } = await import('../../shared/db/sensor-readings.js');
+  const { settings } = await import('../../shared/config/env.js');
+  const { BatchGetCommand, BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const meter = new Meter(db());
   const T = tableName();
 
@@ -546,20 +556,22 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
   });
 
   // ---- where the time goes: the raw part alone, with no use case ---------------------------------------------
-  const rawDevices = await newDevices(DEVICES);
-  const expiresAt = Math.floor(Date.now() / 1000) + 30 * 86_400;
+  // The product's raw write (packs of a batch and UTC hour), as the use case calls it once the batch is counted.
+  const ttlDays = settings().sensorRawTtlDays;
   const rawOnly = async (d: { id: string }, frames: Array<{ ts: string; metrics: Metrics }>) => {
+    const readings = frames.map((f) => ({ tsMs: Date.parse(f.ts), metrics: f.metrics }));
+    await putRawReadings(d.id, readings, { receivedAt: new Date().toISOString(), ttlDays });
+    return frames.length;
+  };
+  const raw = await run(`raw packs only (putRawReadings), ${DEVICES} devices`, await newDevices(DEVICES), BATCHES, BATCH, rawOnly, { metered: true });
+  raw.wcu = null; // the same items as the use case's raw part; priced there
+
+  // Previous layout, for comparison: one raw item per reading, 25 a BatchWriteItem (the calls in parallel).
+  const expiresAt = Math.floor(Date.now() / 1000) + ttlDays * 86_400;
+  const perReading = async (d: { id: string }, frames: Array<{ ts: string; metrics: Metrics }>) => {
+    const receivedAt = new Date().toISOString();
     const requests = frames.map((f) => ({
-      PutRequest: {
-        Item: {
-          PK: `READINGS#${d.id}#${f.ts.slice(0, 10)}`,
-          SK: f.ts,
-          type: 'SensorReading',
-          metrics: f.metrics,
-          receivedAt: new Date().toISOString(),
-          expiresAt,
-        },
-      },
+      PutRequest: { Item: { PK: `READINGS#${d.id}#${f.ts.slice(0, 10)}`, SK: f.ts, type: 'SensorReading', metrics: f.metrics, receivedAt, expiresAt } },
     }));
     await Promise.all(
       Array.from({ length: Math.ceil(requests.length / 25) }, async (_, c) => {
@@ -572,47 +584,24 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
     );
     return frames.length;
   };
-  const raw = await run(`raw BatchWriteItem only, ${DEVICES} devices`, rawDevices, BATCHES, BATCH, rawOnly, { metered: true });
-  raw.wcu = null; // same items as the use case's raw part; priced there
+  const previous = await run(
+    `previous layout, for comparison: 1 raw item per reading, ${DEVICES} devices`,
+    await newDevices(DEVICES),
+    BATCHES,
+    BATCH,
+    perReading,
+    {
+      metered: true,
+    },
+  );
 
-  // The alternative layout: a device's raw readings of one UTC hour in ONE item, one attribute per reading
-  // (`r<second of the hour>` → its metrics), appended by one UpdateItem per hour a batch touches.
-  const packedDevices = await newDevices(DEVICES);
-  const rawPacked = async (d: { id: string }, frames: Array<{ ts: string; metrics: Metrics }>) => {
-    const byHour = new Map<string, Array<{ ts: string; metrics: Metrics }>>();
-    for (const f of frames) byHour.set(f.ts.slice(0, 13), [...(byHour.get(f.ts.slice(0, 13)) ?? []), f]);
-    await Promise.all(
-      [...byHour].map(([hour, list]) => {
-        const names: Record<string, string> = { '#type': 'type', '#exp': 'expiresAt' };
-        const values: Record<string, unknown> = { ':type': 'BenchRawHour', ':exp': expiresAt };
-        const sets = list.map((f, i) => {
-          names[`#r${i}`] = `r${Math.floor((Date.parse(f.ts) % 3_600_000) / 1000)}`;
-          values[`:r${i}`] = f.metrics;
-          return `#r${i} = :r${i}`;
-        });
-        return db().send(
-          new UpdateCommand({
-            TableName: T,
-            Key: { PK: `${PACKED_PREFIX}${d.id}`, SK: hour },
-            UpdateExpression: `SET #type = :type, #exp = :exp, ${sets.join(', ')}`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }),
-        );
-      }),
-    );
-    return frames.length;
-  };
-  const packed = await run(`raw packed per device-hour (bench only), ${DEVICES} devices`, packedDevices, BATCHES, BATCH, rawPacked, { metered: true });
-
-  log('   in process (readings/s of the use case; raw BatchWriteItem alone is DynamoDB Local’s ceiling for that part):');
-  print([a1, aN, aMulti, raw, packed]);
+  log('   in process (readings/s of the use case; the raw packs alone are DynamoDB Local’s ceiling for that part):');
+  print([a1, aN, aMulti, raw, previous]);
   for (const r of [a1, aN, aMulti]) {
     log(`   ${r.run}: DynamoDB calls per batch: ${fmtCounts(r.calls!)}; failed calls: ${fmtCounts(r.failedCalls!) || 'none'}`);
     log(`      in flight (% of wall time): ${fmtCounts(r.inFlightPct!, '%')}`);
   }
-  log(`   ${raw.run}: in flight ${fmtCounts(raw.inFlightPct!, '%')}`);
-  log(`   ${packed.run}: calls per batch ${fmtCounts(packed.calls!)}; in flight ${fmtCounts(packed.inFlightPct!, '%')}`);
+  for (const r of [raw, previous]) log(`   ${r.run}: calls per batch ${fmtCounts(r.calls!)}; in flight ${fmtCounts(r.inFlightPct!, '%')}`);
 
   // The route's whole stack (device key, ingest limiter, validation) for one batch, in process: its calls.
   const routeDevice = (await newDevices(1))[0]!;
@@ -661,7 +650,7 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
   // ---- d. write units --------------------------------------------------------------------------------------------
   log('\n   d. DynamoDB write units per reading (estimated from the items written: ⌈size/1 KB⌉, ×2 in transactions, + GSI writes):');
   console.table(
-    [aN, aMulti, rule, packed].flatMap((r) =>
+    [aN, aMulti, rule, previous].flatMap((r) =>
       Object.entries(r.wcu!.byKind).map(([kind, k]) => ({
         run: r.run,
         'items of': kind,
@@ -672,7 +661,15 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
       })),
     ),
   );
-  for (const r of [aN, aMulti, rule]) log(`   ${r.run}: ${r.wcu!.total} WCU for ${r.readings} readings = ${r.wcu!.perReading} WCU per reading`);
+  for (const r of [aN, aMulti, rule, previous]) log(`   ${r.run}: ${r.wcu!.total} WCU for ${r.readings} readings = ${r.wcu!.perReading} WCU per reading`);
+  for (const r of [aN, aMulti, rule]) {
+    const packs = r.wcu!.byKind['raw pack (batch × UTC hour)'];
+    const per = r.per === 'frame' ? 'frame' : `batch of ${BATCH}`;
+    if (packs)
+      log(
+        `   ${r.run}: raw packs ${round(packs.items / (r.per === 'frame' ? r.readings : r.batches), 2)} per ${per}, ${round(r.readings / packs.items, 1)} readings and ${round(packs.wcu / packs.items, 2)} WCU per pack (largest ${packs.maxItemBytes} B)`,
+      );
+  }
   // The frames above go back in time, so last seen moved once per device. Live, it moves at most once a minute
   // per device: for a device sending a frame a minute through the rule, once per frame.
   for (const r of [aN, aMulti]) {
