@@ -75,3 +75,14 @@ export type ReadingResolution = (typeof READING_RESOLUTIONS)[number];
 
 /** Readings in one ingestion batch (HTTP) or one rule message (IoT Core). */
 export const MAX_READINGS_PER_BATCH = 500;
+
+/** Operations: an incident's lifecycle (PagerDuty's triggered → acknowledged → resolved, then closed once reviewed). */
+export const INCIDENT_STATUSES = ['triggered', 'acknowledged', 'resolved', 'closed'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+export const INCIDENT_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
+/** `disease_suspicion` puts the farm under a movement restriction until the incident is closed. */
+export const INCIDENT_CATEGORIES = ['disease_suspicion', 'equipment', 'power', 'water', 'feed', 'climate', 'biosecurity', 'welfare', 'other'] as const;
+export type IncidentCategory = (typeof INCIDENT_CATEGORIES)[number];
+export const INCIDENT_ACTIONS = ['acknowledge', 'resolve', 'close'] as const;
+export type IncidentAction = (typeof INCIDENT_ACTIONS)[number];

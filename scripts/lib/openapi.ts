@@ -87,6 +87,7 @@ const TAGS: Record<string, string> = {
   optimization: 'Recommendations: proposals, decisions and generation',
   public: 'Without a token: service information, health, this document and its browser',
   iot: 'Sensors: the device registry, ingestion of sensor frames (device key or the IoT Core rule), hourly and daily rollups, house conditions',
+  operations: 'Incidents: opened by hand or by jobs, owned until resolved, with an append-only timeline, dedup keys and response-time metrics',
   scale: 'Weight batches sent by connected scales',
 };
 

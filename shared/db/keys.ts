@@ -123,3 +123,19 @@ export const breachKey = (farmId: string, hour: string, deviceId: string, metric
   PK: breachesPartition(farmId),
   SK: `${hour}#${deviceId}#${metric}`,
 });
+
+// Operations: incidents, their append-only timelines, dedup keys and movement restrictions.
+export const incidentPartition = (incidentId: string): string => `INCIDENT#${incidentId}`;
+export const incidentKey = (incidentId: string): Key => ({ PK: incidentPartition(incidentId), SK: 'META' });
+export const INCIDENT_EVENT_SK_PREFIX = 'EVENT#';
+export const incidentEventKey = (incidentId: string, eventId: string): Key => ({
+  PK: incidentPartition(incidentId),
+  SK: `${INCIDENT_EVENT_SK_PREFIX}${eventId}`,
+});
+/** GSI1: a farm's incidents, newest first by `<createdAt>#<id>`. */
+export const incidentsOfFarm = (farmId: string) => ({ GSI1PK: `INCIDENTS#${farmId}` });
+/** While an incident with this dedup key is open (triggered or acknowledged): holds its id. */
+export const incidentDedupKey = (farmId: string, dedupKey: string): Key => ({ PK: farmPartition(farmId), SK: `INCIDENTDEDUP#${dedupKey}` });
+/** While a disease-suspicion incident is not closed: the farm's movements are restricted (transfers check it). */
+export const RESTRICTION_SK_PREFIX = 'RESTRICTION#';
+export const restrictionKey = (farmId: string, incidentId: string): Key => ({ PK: farmPartition(farmId), SK: `${RESTRICTION_SK_PREFIX}${incidentId}` });

@@ -2,6 +2,8 @@ import { devicesDue, recordHealth } from '../db/devices.js';
 import { deviceStatus, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import type { DeviceStatus } from '../../schemas/vocabulary.js';
 import { healthFactors } from './devices.js';
+import { openDeviceOfflineIncident } from './incidents.js';
+import { AppError } from '../errors.js';
 import { systemCaller } from '../domain/caller.js';
 
 /** Who the job acts as: it reads and marks devices of every farm, nothing else. */
@@ -11,7 +13,8 @@ export const deviceHealthCaller = systemCaller('device-health', [], 'all');
  * The device health job (a `schedule` event): records the devices that went stale or offline since the
  * last run. It reads only the devices whose health was due to change (GSI2 `DEVICES_DUE`, filed by
  * ingestion when it moves last seen), never the whole registry. A device seen again meanwhile is left
- * alone (the write is conditional on the last seen it read).
+ * alone (the write is conditional on the last seen it read). A device that goes offline opens an
+ * `equipment` incident (one per device while open: dedup key `device-offline:<deviceId>`).
  */
 export interface HealthTransition {
   deviceId: string;
@@ -20,6 +23,16 @@ export interface HealthTransition {
   from: DeviceStatus;
   to: DeviceStatus;
   lastSeen: string;
+}
+
+/** An offline device opens (or joins) its incident; a refusal is logged and the job goes on with the other devices. */
+async function offlineIncident(device: Parameters<typeof openDeviceOfflineIncident>[0]): Promise<void> {
+  try {
+    await openDeviceOfflineIncident(device);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    console.warn(JSON.stringify({ level: 'warn', msg: 'offline incident not opened', deviceId: device.deviceId, error: err.name, reason: err.message }));
+  }
 }
 
 const PAGE = 200;
@@ -44,6 +57,7 @@ export async function checkDeviceHealth(now = new Date()): Promise<{ checked: nu
         const recorded = await recordHealth(d.id, { lastSeen: d.lastSeen, status, dueAt: next === null ? null : new Date(next).toISOString(), now: nowIso });
         if (recorded && status !== d.healthStatus) {
           transitions.push({ deviceId: d.id, farmId: d.farmId, houseId: d.houseId, from: d.healthStatus, to: status, lastSeen: d.lastSeen });
+          if (status === 'offline') await offlineIncident({ deviceId: d.id, farmId: d.farmId, name: d.name, lastSeen: d.lastSeen });
         }
         return 1;
       }),

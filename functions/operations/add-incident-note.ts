@@ -1,0 +1,17 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { addIncidentNote } from '../../shared/services/incidents.js';
+import { incidentNoteBody, incidentParams } from '../../schemas/compiled/operations.js';
+import { IncidentResponse } from '../../schemas/operations.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_incidents',
+    summary: 'Add a note to an incident’s timeline (also once it is closed)',
+    description: 'Requires manage_incidents. The timeline is append-only; a note does not change the incident’s version.',
+    params: incidentParams,
+    body: incidentNoteBody,
+    responses: { 200: { description: 'The incident with its timeline', schema: IncidentResponse }, 404: { description: 'No such incident, or not yours' } },
+  },
+  async ({ params, body, user }) => ok(await addIncidentNote(user, params.incidentId, body.text), 'Note added'),
+);

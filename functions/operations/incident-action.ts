@@ -1,0 +1,31 @@
+import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
+import { IF_MATCH } from '../../shared/http/request-headers.js';
+import { ok } from '../../shared/http/responses.js';
+import { actOnIncident } from '../../shared/services/incidents.js';
+import { incidentActionBody, incidentParams } from '../../schemas/compiled/operations.js';
+import { IncidentResponse } from '../../schemas/operations.js';
+import type { IncidentAction } from '../../schemas/vocabulary.js';
+
+/** The route of one lifecycle action (acknowledge, resolve, close): they differ only in the action and its words. */
+export function incidentActionRoute(action: IncidentAction, summary: string, done: string): RouteHandler {
+  return httpHandler(
+    {
+      capability: 'manage_incidents',
+      summary,
+      description:
+        'Requires manage_incidents. `note` is kept on the timeline; `If-Match` or `version` make it conditional. A move the lifecycle does not allow answers 409 naming the status.',
+      params: incidentParams,
+      body: incidentActionBody,
+      headers: IF_MATCH,
+      responses: {
+        200: { headers: ['ETag'], description: `The incident, ${done}`, schema: IncidentResponse },
+        404: { description: 'No such incident, or one of a farm you cannot see' },
+        409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
+      },
+    },
+    async ({ params, body, ifMatch, user, requestId }) => {
+      const incident = await actOnIncident(user, params.incidentId, action, body, ifMatch, requestId);
+      return ok(incident, `Incident ${done}`, { ETag: `"${incident.version}"` });
+    },
+  );
+}

@@ -1,0 +1,250 @@
+import { ulid } from 'ulidx';
+import { auditPut } from '../db/audit.js';
+import {
+  appendTimeline,
+  createIncident,
+  DedupTaken,
+  dedupRelease,
+  getIncident,
+  getIncidentWithTimeline,
+  incidentNotFound,
+  incidentsOfFarmSince,
+  listIncidentsOfFarm,
+  openIncidentOfDedupKey,
+  recordRepeat,
+  restrictionDelete,
+  restrictionPut,
+  timelinePut,
+  updateIncident,
+  type IncidentRecord,
+  type TimelineEvent,
+} from '../db/incidents.js';
+import { getUser } from '../db/users.js';
+import type { Caller } from '../domain/caller.js';
+import { systemCaller } from '../domain/caller.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import { isOpen, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
+import { Conflict, ValidationFailed } from '../errors.js';
+import { farmOfRequest } from './farms.js';
+import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
+import type { IncidentAction } from '../../schemas/vocabulary.js';
+
+/**
+ * Incidents (`/api/v1/operations`): opened by hand, by a job (the device health job for an offline
+ * sensor) or, later, by a rule action or an anomaly's escalation; owned by an assignee until resolved;
+ * every change appends to the timeline in its own transaction and is audited. Scoped to the caller's
+ * farms like every farm record (an incident of another farm does not exist for the caller).
+ */
+
+const minutes = (from: string, to: string | null) => (to === null ? null : Math.round(((Date.parse(to) - Date.parse(from)) / 60_000) * 10) / 10);
+
+export function toIncidentDto(i: IncidentRecord) {
+  return {
+    id: i.id,
+    farmId: i.farmId,
+    title: i.title,
+    description: i.description,
+    category: i.category,
+    severity: i.severity,
+    status: i.status,
+    assigneeId: i.assigneeId,
+    links: i.links,
+    dedupKey: i.dedupKey,
+    occurrences: i.occurrences,
+    restrictsMovements: restrictsMovements(i.category) && i.status !== 'closed',
+    openedBy: i.openedBy,
+    createdAt: i.createdAt,
+    acknowledgedAt: i.acknowledgedAt,
+    resolvedAt: i.resolvedAt,
+    closedAt: i.closedAt,
+    timeToAcknowledgeMinutes: minutes(i.createdAt, i.acknowledgedAt),
+    timeToResolveMinutes: minutes(i.createdAt, i.resolvedAt),
+    updatedAt: i.updatedAt,
+    version: i.version,
+  };
+}
+
+const withTimeline = (incident: IncidentRecord, timeline: TimelineEvent[]) => ({ ...toIncidentDto(incident), timeline });
+
+async function visibleIncident(user: Caller, id: string): Promise<IncidentRecord> {
+  const incident = await getIncident(id);
+  if (!incident || !canAccessFarm(user, incident.farmId)) throw incidentNotFound(id);
+  return incident;
+}
+
+export async function incidentFor(user: Caller, id: string) {
+  const found = await getIncidentWithTimeline(id);
+  if (!found || !canAccessFarm(user, found.incident.farmId)) throw incidentNotFound(id);
+  return withTimeline(found.incident, found.timeline);
+}
+
+/** The assignee must be a user who sees the farm. */
+async function assigneeOrThrow(farmId: string, assigneeId: string | null | undefined): Promise<void> {
+  if (assigneeId === undefined || assigneeId === null) return;
+  const user = await getUser(assigneeId);
+  if (!user || !(user.role === 'admin' || user.farmIds.includes(farmId))) {
+    throw new ValidationFailed([{ field: 'assigneeId', message: `user ${assigneeId} does not exist or cannot see farm ${farmId}` }]);
+  }
+}
+
+const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });
+
+/** Joins the open incident of a dedup key: one more occurrence and a `repeated` event. */
+async function joinOpen(user: Caller, incidentId: string, note: string) {
+  const now = new Date().toISOString();
+  await recordRepeat(incidentId, now, timelinePut(incidentId, { at: now, type: 'repeated', actorId: user.id, note, changes: null }));
+  const found = (await getIncidentWithTimeline(incidentId))!;
+  return { created: false, message: 'Joined the open incident with this dedup key', data: withTimeline(found.incident, found.timeline) };
+}
+
+export async function openIncident(user: Caller, body: CreateIncidentBody, requestId: string) {
+  const farmId = farmOfRequest(user, body.farmId);
+  await assigneeOrThrow(farmId, body.assigneeId);
+  if (body.dedupKey) {
+    const open = await openIncidentOfDedupKey(farmId, body.dedupKey);
+    if (open) return joinOpen(user, open, body.title);
+  }
+  const now = new Date().toISOString();
+  const incident: IncidentRecord = {
+    id: ulid(),
+    farmId,
+    title: body.title.trim(),
+    description: body.description?.trim() ?? null,
+    category: body.category,
+    severity: body.severity,
+    status: 'triggered',
+    assigneeId: body.assigneeId ?? null,
+    links: links(body.links),
+    dedupKey: body.dedupKey ?? null,
+    occurrences: 1,
+    openedBy: user.id,
+    createdAt: now,
+    acknowledgedAt: null,
+    resolvedAt: null,
+    closedAt: null,
+    updatedAt: now,
+    version: 1,
+  };
+  const event = { at: now, type: 'created' as const, actorId: user.id, note: incident.description, changes: null };
+  try {
+    await createIncident(incident, [
+      timelinePut(incident.id, event),
+      ...(restrictsMovements(incident.category) ? [restrictionPut(farmId, incident.id, now)] : []),
+      auditPut({ actorId: user.id, action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident), requestId }),
+    ]);
+  } catch (err) {
+    // a twin with the same dedup key won the race: this request joins it
+    if (!(err instanceof DedupTaken)) throw err;
+    const winner = await openIncidentOfDedupKey(farmId, body.dedupKey!);
+    if (!winner) throw new Conflict('The dedup key was taken and released meanwhile; retry');
+    return joinOpen(user, winner, body.title);
+  }
+  return { created: true, message: 'Incident opened', data: await incidentFor(user, incident.id) };
+}
+
+export async function listIncidentsFor(user: Caller, query: ListIncidentsQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const limit = query.limit ?? 25;
+  const page = await listIncidentsOfFarm(farmId, { status: query.status, severity: query.severity, category: query.category }, { limit, cursor: query.cursor });
+  return { items: page.items.map(toIncidentDto), limit, nextCursor: page.nextCursor };
+}
+
+const EDITABLE = ['title', 'description', 'category', 'severity', 'assigneeId', 'links'] as const;
+
+export async function updateIncidentFor(user: Caller, id: string, body: UpdateIncidentBody, precondition: Precondition | undefined, requestId: string) {
+  const current = await visibleIncident(user, id);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
+  if (current.status === 'closed') throw new Conflict(`Incident ${id} is closed; add a note instead`);
+  if (body.assigneeId !== undefined) await assigneeOrThrow(current.farmId, body.assigneeId);
+  const next: IncidentRecord = {
+    ...current,
+    ...(body.title !== undefined ? { title: body.title.trim() } : {}),
+    ...(body.description !== undefined ? { description: body.description?.trim() ?? null } : {}),
+    ...(body.category !== undefined ? { category: body.category } : {}),
+    ...(body.severity !== undefined ? { severity: body.severity } : {}),
+    ...(body.assigneeId !== undefined ? { assigneeId: body.assigneeId } : {}),
+    ...(body.links !== undefined ? { links: links(body.links) } : {}),
+  };
+  const changes = Object.fromEntries(
+    EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f])).map((f) => [f, { from: current[f], to: next[f] }]),
+  );
+  if (Object.keys(changes).length === 0) return incidentFor(user, id);
+  const now = new Date().toISOString();
+  const restriction = restrictsMovements(next.category) !== restrictsMovements(current.category);
+  await updateIncident(current, version, Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]])), now, [
+    timelinePut(id, { at: now, type: 'updated', actorId: user.id, note: null, changes }),
+    ...(restriction ? [restrictsMovements(next.category) ? restrictionPut(current.farmId, id, now) : restrictionDelete(current.farmId, id)] : []),
+    auditPut({ actorId: user.id, action: 'incident.update', targetType: 'incident', targetId: id, changes, requestId }),
+  ]);
+  return incidentFor(user, id);
+}
+
+/** acknowledge, resolve or close: an illegal move is a Conflict naming the status; the dedup key is released once it is no longer open, the restriction once closed. */
+export async function actOnIncident(
+  user: Caller,
+  id: string,
+  action: IncidentAction,
+  body: IncidentActionBody,
+  precondition: Precondition | undefined,
+  requestId: string,
+) {
+  const current = await visibleIncident(user, id);
+  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
+  const move = transition(current.status, action);
+  if ('refused' in move) throw new Conflict(move.refused);
+  const now = new Date().toISOString();
+  const stamp = { acknowledged: 'acknowledgedAt', resolved: 'resolvedAt', closed: 'closedAt' } as const;
+  const fields: Partial<IncidentRecord> = { status: move.to, [stamp[move.to as keyof typeof stamp]]: now };
+  const releases =
+    current.dedupKey && isOpen(current.status) && !isOpen(move.to)
+      ? [dedupRelease(current.farmId, current.dedupKey, id)]
+      : ([] as ReturnType<typeof dedupRelease>[]);
+  await updateIncident(current, version, fields, now, [
+    timelinePut(id, { at: now, type: move.to as TimelineEvent['type'], actorId: user.id, note: body.note ?? null, changes: null }),
+    ...releases,
+    ...(move.to === 'closed' && restrictsMovements(current.category) ? [restrictionDelete(current.farmId, id)] : []),
+    auditPut({
+      actorId: user.id,
+      action: `incident.${action}`,
+      targetType: 'incident',
+      targetId: id,
+      changes: { status: { from: current.status, to: move.to } },
+      requestId,
+    }),
+  ]);
+  return incidentFor(user, id);
+}
+
+/** A note on the timeline (also on a closed incident: the timeline is the record); it does not change the incident's version. */
+export async function addIncidentNote(user: Caller, id: string, text: string) {
+  await visibleIncident(user, id);
+  const now = new Date().toISOString();
+  await appendTimeline(id, timelinePut(id, { at: now, type: 'note', actorId: user.id, note: text.trim(), changes: null }));
+  return incidentFor(user, id);
+}
+
+export async function incidentMetrics(user: Caller, query: IncidentMetricsQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const since = new Date(Date.now() - (query.days ?? 30) * 86_400_000).toISOString();
+  return { farmId, since, ...responseMetrics(await incidentsOfFarmSince(farmId, since)) };
+}
+
+/** Who the device health job opens incidents as. */
+const healthJob = systemCaller('device-health', ['manage_incidents'], 'all');
+
+/** The device health job's incident for a device that went offline (one open incident per device: its dedup key). */
+export async function openDeviceOfflineIncident(device: { deviceId: string; farmId: string; name: string; lastSeen: string }) {
+  return openIncident(
+    healthJob,
+    {
+      farmId: device.farmId,
+      title: `Sensor ${device.name} is offline (last seen ${device.lastSeen})`,
+      category: 'equipment',
+      severity: 'medium',
+      links: { deviceIds: [device.deviceId] },
+      dedupKey: `device-offline:${device.deviceId}`,
+    },
+    'device-health',
+  );
+}
