@@ -2,7 +2,7 @@ import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
 import { FigureDto } from './figures.js';
-import { BIRD_TYPES, DEVICE_STATUSES, type Role } from './vocabulary.js';
+import { BIRD_TYPES, DEVICE_STATUSES, INCIDENT_CATEGORIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES, type Role } from './vocabulary.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
@@ -95,6 +95,24 @@ export const WithdrawalDto = Type.Object(
   { $id: 'Withdrawal', description: 'A medication whose withdrawal period is still running' },
 );
 const farmProperties = { date: Day, farmId: Type.String() };
+const OpenIncidentsDto = (description: string) =>
+  Type.Object(
+    {
+      count: Int,
+      bySeverity: Type.Object({ critical: Int, high: Int, medium: Int, low: Int }),
+      latest: Type.Array(
+        Type.Object({
+          id: Ulid,
+          title: Type.String(),
+          category: StringEnum(INCIDENT_CATEGORIES),
+          severity: StringEnum(INCIDENT_SEVERITIES),
+          status: StringEnum(INCIDENT_STATUSES),
+          createdAt: Type.String(),
+        }),
+      ),
+    },
+    { description },
+  );
 const managerProperties = {
   ...farmProperties,
   totals: DashboardTotalsDto,
@@ -134,12 +152,13 @@ const managerProperties = {
     },
     { description: 'Sensors that are stale or offline (from last seen against their reporting interval; the first 50 of at most 500 read)' },
   ),
+  openIncidents: OpenIncidentsDto('Incidents triggered or acknowledged: the count, by severity, and the 5 newest'),
 };
 
 export const ManagerDashboardDto = Summary(
   'manager',
   managerProperties,
-  'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online',
+  'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online, open incidents',
 );
 export const WorkerDashboardDto = Summary(
   'worker',
@@ -175,6 +194,7 @@ export const VeterinarianDashboardDto = Summary(
     ...farmProperties,
     healthAlerts: Type.Array(DashboardAlertDto),
     withdrawals: Type.Array(WithdrawalDto),
+    openIncidents: OpenIncidentsDto('Open incidents of a disease suspicion, welfare or biosecurity: the count, by severity, and the 5 newest'),
     flocks: Type.Array(
       Type.Object({
         flockId: Ulid,
@@ -187,7 +207,7 @@ export const VeterinarianDashboardDto = Summary(
       }),
     ),
   },
-  'A veterinarian’s farm: health alerts, withdrawal periods, mortality',
+  'A veterinarian’s farm: health alerts, withdrawal periods, open health incidents, mortality',
 );
 export const ViewerDashboardDto = Summary(
   'viewer',

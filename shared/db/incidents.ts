@@ -254,3 +254,17 @@ export async function incidentsOfFarmSince(farmId: string, since: string): Promi
   });
   return items.map((i) => fromItem(i)!);
 }
+
+/** A farm's open incidents (triggered or acknowledged), newest first: one Query of its GSI1 partition, status as filter. */
+export async function openIncidentsOfFarm(farmId: string): Promise<IncidentRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    FilterExpression: '#status IN (:t, :a)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':pk': incidentsOfFarm(farmId).GSI1PK, ':t': 'triggered', ':a': 'acknowledged' },
+    ScanIndexForward: false,
+  });
+  return items.map((i) => fromItem(i)!);
+}

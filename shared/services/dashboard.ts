@@ -1,4 +1,5 @@
 import { devicesNotOnline } from './devices.js';
+import { openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
 import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
 import { SERVICE } from '../presentation/service-info.js';
@@ -20,6 +21,8 @@ import { farmOfRequest } from './farms.js';
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts).
  */
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
+/** The incidents a veterinarian's dashboard shows. */
+const VET_CATEGORIES = ['disease_suspicion', 'welfare', 'biosecurity'] as const;
 const DAY = 86_400_000;
 
 async function farmView(farmId: string, now: Date) {
@@ -50,11 +53,12 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
-  const [stock, withdrawals, recommendations, devices] = await Promise.all([
+  const [stock, withdrawals, recommendations, devices, incidents] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
     openRecommendations(farmId),
     devicesNotOnline(farmId),
+    openIncidentsSummary(farmId),
   ]);
   return {
     date: v.today,
@@ -66,6 +70,7 @@ async function managerSummary(farmId: string, now: Date) {
     withdrawals,
     openRecommendations: recommendations,
     devicesNotOnline: devices,
+    openIncidents: incidents,
   };
 }
 
@@ -93,6 +98,7 @@ async function veterinarianSummary(farmId: string, now: Date) {
     farmId,
     healthAlerts: v.alerts.filter((a) => HEALTH_METRICS.has(a.metric)),
     withdrawals: await withdrawalsOf(farmId, v.today),
+    openIncidents: await openIncidentsSummary(farmId, VET_CATEGORIES),
     flocks: v.cards.map((c) => ({
       flockId: c.flockId,
       name: c.name,

@@ -11,6 +11,7 @@ import {
   incidentsOfFarmSince,
   listIncidentsOfFarm,
   openIncidentOfDedupKey,
+  openIncidentsOfFarm,
   recordRepeat,
   restrictionDelete,
   restrictionPut,
@@ -28,7 +29,7 @@ import { isOpen, responseMetrics, restrictsMovements, transition } from '../doma
 import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
-import type { IncidentAction } from '../../schemas/vocabulary.js';
+import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.js';
 
 /**
  * Incidents (`/api/v1/operations`): opened by hand, by a job (the device health job for an offline
@@ -247,4 +248,16 @@ export async function openDeviceOfflineIncident(device: { deviceId: string; farm
     },
     'device-health',
   );
+}
+
+/** The dashboard's open incidents of a farm (optionally of some categories): the count by severity and the 5 newest. */
+export async function openIncidentsSummary(farmId: string, categories?: readonly IncidentCategory[]) {
+  const open = (await openIncidentsOfFarm(farmId)).filter((i) => !categories || categories.includes(i.category));
+  const bySeverity = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const i of open) bySeverity[i.severity]++;
+  return {
+    count: open.length,
+    bySeverity,
+    latest: open.slice(0, 5).map((i) => ({ id: i.id, title: i.title, category: i.category, severity: i.severity, status: i.status, createdAt: i.createdAt })),
+  };
 }

@@ -129,6 +129,20 @@ describe('incidents', () => {
     expect((await db().send(new GetCommand({ TableName: tableName(), Key: restrictionKey(f.farmId, other) }))).Item).toBeUndefined();
   });
 
+  it('shows the open incidents on the manager’s dashboard, and the health ones on the vet’s', async () => {
+    const f = await farmWithManager();
+    const water = (await f.open({ severity: 'high' })).body.data.id;
+    const disease = (await f.open({ title: 'Suspected Newcastle disease', category: 'disease_suspicion', severity: 'critical' })).body.data.id;
+    const done = (await f.open({ title: 'Fuse', category: 'power', severity: 'low' })).body.data.id;
+    await f.act(done, 'resolve');
+    const manager = (await call('GET', '/api/v1/dashboard', { token: f.manager.token })).body.data.openIncidents;
+    expect(manager).toMatchObject({ count: 2, bySeverity: { critical: 1, high: 1, medium: 0, low: 0 } });
+    expect(manager.latest.map((i: Json) => i.id)).toEqual([disease, water]);
+    const vet = await userWith({ role: 'veterinarian', farmIds: [f.farmId] });
+    const vets = (await call('GET', '/api/v1/dashboard', { token: vet.token })).body.data.openIncidents;
+    expect(vets).toMatchObject({ count: 1, latest: [{ id: disease, category: 'disease_suspicion', status: 'triggered' }] });
+  });
+
   it('is scoped to the caller’s farms, and takes only an assignee who sees the farm', async () => {
     const f = await farmWithManager();
     const g = await farmWithManager();
