@@ -1,5 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/responses.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
 import { openIncident } from '../../shared/services/incidents.js';
 import { createIncidentBody } from '../../schemas/compiled/operations.js';
 import { IncidentResponse } from '../../schemas/operations.js';
@@ -10,16 +11,15 @@ export const handler = httpHandler(
     summary: 'Open an incident (or join the open one with the same dedup key)',
     description:
       'Requires manage_incidents. Status starts `triggered`. With a `dedupKey` held by an open incident of the farm, nothing new is opened: that incident ' +
-      'counts one more occurrence and its timeline a `repeated` event (200). A `disease_suspicion` incident restricts the farm’s movements until it is closed.',
+      'counts one more occurrence and its timeline a `repeated` event (200). A `disease_suspicion` incident restricts the farm’s movements until it is closed. ' +
+      'Send an Idempotency-Key to make retries safe: a retry gets the first answer with `Idempotent-Replayed: true`.',
     body: createIncidentBody,
+    headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { headers: ['ETag'], description: 'Opened, with its timeline', schema: IncidentResponse },
-      200: { headers: ['ETag'], description: 'Joined the open incident with this dedup key', schema: IncidentResponse },
+      201: { description: 'Opened, with its timeline', schema: IncidentResponse },
+      200: { description: 'Joined the open incident with this dedup key', schema: IncidentResponse },
       404: { description: 'No such farm, or not one of yours' },
     },
   },
-  async ({ body, user, requestId }) => {
-    const outcome = await openIncident(user, body, requestId);
-    return json(outcome.created ? 201 : 200, { message: outcome.message, data: outcome.data }, { ETag: `"${outcome.data.version}"` });
-  },
+  async ({ body, headers, user, requestId }) => replayable(await openIncident(user, body, requestId, headers['idempotency-key'])),
 );

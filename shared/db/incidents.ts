@@ -80,6 +80,9 @@ const changedConcurrently = (id: string) => new Conflict(`Incident ${id} was cha
 const fromItem = (item: Record<string, unknown> | undefined): IncidentRecord | undefined => (item ? pick<IncidentRecord>(item, FIELDS) : undefined);
 const incidentItem = (i: IncidentRecord) => ({ ...incidentKey(i.id), ...incidentsOfFarm(i.farmId), GSI1SK: `${i.createdAt}#${i.id}`, type: 'Incident', ...i });
 
+/** The id of the event a `timelinePut` writes. */
+export const eventIdOf = (put: TransactItem): string => String(put.Put!.Item!.id);
+
 /** A timeline event as a Put of the same transaction (append-only: `attribute_not_exists`). */
 export function timelinePut(incidentId: string, event: Omit<TimelineEvent, 'id'>): TransactItem {
   const id = ulid();
@@ -191,7 +194,7 @@ export async function appendTimeline(incidentId: string, event: TransactItem): P
 }
 
 /** A repeat of an open incident's dedup key: one more occurrence and a `repeated` event, whatever its version. */
-export async function recordRepeat(incidentId: string, now: string, event: TransactItem): Promise<void> {
+export async function recordRepeat(incidentId: string, now: string, extra: TransactItem[]): Promise<void> {
   await transact(
     [
       {
@@ -204,7 +207,7 @@ export async function recordRepeat(incidentId: string, now: string, event: Trans
           ExpressionAttributeValues: { ':now': now, ':one': 1, ':t': 'triggered', ':a': 'acknowledged' },
         },
       },
-      event,
+      ...extra,
     ],
     () => changedConcurrently(incidentId),
   );

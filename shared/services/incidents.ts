@@ -16,6 +16,7 @@ import {
   restrictionDelete,
   restrictionPut,
   timelinePut,
+  eventIdOf,
   updateIncident,
   type IncidentRecord,
   type TimelineEvent,
@@ -28,6 +29,7 @@ import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { isOpen, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
 import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
+import { idempotent } from './idempotency.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
 import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.js';
 
@@ -91,20 +93,38 @@ async function assigneeOrThrow(farmId: string, assigneeId: string | null | undef
 
 const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });
 
-/** Joins the open incident of a dedup key: one more occurrence and a `repeated` event. */
-async function joinOpen(user: Caller, incidentId: string, note: string) {
+type Remember = Parameters<Parameters<typeof idempotent>[4]>[0];
+
+/** Joins the open incident of a dedup key: one more occurrence and a `repeated` event (and the idempotent answer, in the same transaction). */
+async function joinOpen(user: Caller, incidentId: string, note: string, remember: Remember) {
   const now = new Date().toISOString();
-  await recordRepeat(incidentId, now, timelinePut(incidentId, { at: now, type: 'repeated', actorId: user.id, note, changes: null }));
-  const found = (await getIncidentWithTimeline(incidentId))!;
-  return { created: false, message: 'Joined the open incident with this dedup key', data: withTimeline(found.incident, found.timeline) };
+  const repeated = { at: now, type: 'repeated' as const, actorId: user.id, note, changes: null };
+  const event = timelinePut(incidentId, repeated);
+  const found = await getIncidentWithTimeline(incidentId);
+  if (!found) throw new Conflict('The open incident of this dedup key is gone; retry');
+  // the answer is the incident as it is once this repeat is recorded
+  const joined = { ...found.incident, occurrences: found.incident.occurrences + 1, version: found.incident.version + 1, updatedAt: now };
+  const answer = {
+    created: false,
+    message: 'Joined the open incident with this dedup key',
+    data: withTimeline(joined, [...found.timeline, { id: eventIdOf(event), ...repeated }]),
+  };
+  await recordRepeat(incidentId, now, [event, ...remember(answer)]);
+  // live, the incident as it is now (concurrent repeats may have moved it further than the stored answer says)
+  return { ...answer, data: await incidentFor(user, incidentId) };
 }
 
-export async function openIncident(user: Caller, body: CreateIncidentBody, requestId: string) {
+/** Opens an incident, or joins the open one of its dedup key; with an Idempotency-Key a retry gets the first answer. */
+export async function openIncident(user: Caller, body: CreateIncidentBody, requestId: string, idempotencyKey?: string) {
   const farmId = farmOfRequest(user, body.farmId);
+  return idempotent(user.id, idempotencyKey, `incident:${farmId}`, body, (remember) => openOrJoin(user, farmId, body, requestId, remember));
+}
+
+async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody, requestId: string, remember: Remember) {
   await assigneeOrThrow(farmId, body.assigneeId);
   if (body.dedupKey) {
     const open = await openIncidentOfDedupKey(farmId, body.dedupKey);
-    if (open) return joinOpen(user, open, body.title);
+    if (open) return joinOpen(user, open, body.title, remember);
   }
   const now = new Date().toISOString();
   const incident: IncidentRecord = {
@@ -127,10 +147,13 @@ export async function openIncident(user: Caller, body: CreateIncidentBody, reque
     updatedAt: now,
     version: 1,
   };
-  const event = { at: now, type: 'created' as const, actorId: user.id, note: incident.description, changes: null };
+  const created = { at: now, type: 'created' as const, actorId: user.id, note: incident.description, changes: null };
+  const event = timelinePut(incident.id, created);
+  const answer = { created: true, message: 'Incident opened', data: withTimeline(incident, [{ id: eventIdOf(event), ...created }]) };
   try {
     await createIncident(incident, [
-      timelinePut(incident.id, event),
+      ...remember(answer),
+      event,
       ...(restrictsMovements(incident.category) ? [restrictionPut(farmId, incident.id, now)] : []),
       auditPut({ actorId: user.id, action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident), requestId }),
     ]);
@@ -139,9 +162,9 @@ export async function openIncident(user: Caller, body: CreateIncidentBody, reque
     if (!(err instanceof DedupTaken)) throw err;
     const winner = await openIncidentOfDedupKey(farmId, body.dedupKey!);
     if (!winner) throw new Conflict('The dedup key was taken and released meanwhile; retry');
-    return joinOpen(user, winner, body.title);
+    return joinOpen(user, winner, body.title, remember);
   }
-  return { created: true, message: 'Incident opened', data: await incidentFor(user, incident.id) };
+  return answer;
 }
 
 export async function listIncidentsFor(user: Caller, query: ListIncidentsQuery) {

@@ -101,6 +101,24 @@ describe('incidents', () => {
     expect(fresh.body.data.id).not.toBe(id);
   });
 
+  it('an Idempotency-Key makes a retried opening answer the first one, without a second incident', async () => {
+    const f = await farmWithManager();
+    const send = (body: Json) =>
+      call('POST', '/api/v1/operations/incidents', {
+        token: f.manager.token,
+        headers: { 'Idempotency-Key': 'open-water-1' },
+        body: { title: 'Water line 1 dry', category: 'water', severity: 'high', ...body },
+      });
+    const first = await send({});
+    const retry = await send({});
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers['Idempotent-Replayed']).toBe('true');
+    expect(retry.body.data).toEqual(first.body.data);
+    expect((await send({ severity: 'low' })).status).toBe(422);
+    const list = (await call('GET', '/api/v1/operations/incidents', { token: f.manager.token })).body.data as Json[];
+    expect(list.filter((i) => i.title === 'Water line 1 dry')).toHaveLength(1);
+  });
+
   it('a disease suspicion restricts the farm’s movements until it is closed', async () => {
     const f = await farmWithManager();
     const opened = await f.open({ title: 'Suspected avian influenza', category: 'disease_suspicion', severity: 'critical' });
