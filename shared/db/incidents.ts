@@ -1,8 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import {
+  deviceKey,
   farmKey,
+  flockKey,
   INCIDENT_EVENT_SK_PREFIX,
   incidentDedupKey,
   incidentEventKey,
@@ -270,4 +272,20 @@ export async function openIncidentsOfFarm(farmId: string): Promise<IncidentRecor
     ScanIndexForward: false,
   });
   return items.map((i) => fromItem(i)!);
+}
+
+/** The farm of each of these devices and flocks that exists (one BatchGetItem): what an incident may link to. */
+export async function farmsOfLinked(
+  deviceIds: readonly string[],
+  flockIds: readonly string[],
+): Promise<{ devices: Map<string, string>; flocks: Map<string, string> }> {
+  const found = await batchGet([...deviceIds.map((id) => deviceKey(id)), ...flockIds.map((id) => flockKey(id))], { projection: 'PK, farmId' });
+  const devices = new Map<string, string>();
+  const flocks = new Map<string, string>();
+  for (const item of found) {
+    const pk = String(item.PK);
+    if (pk.startsWith('DEVICE#')) devices.set(pk.slice('DEVICE#'.length), String(item.farmId));
+    else flocks.set(pk.slice('FLOCK#'.length), String(item.farmId));
+  }
+  return { devices, flocks };
 }

@@ -17,6 +17,7 @@ import {
   restrictionPut,
   timelinePut,
   eventIdOf,
+  farmsOfLinked,
   updateIncident,
   type IncidentRecord,
   type TimelineEvent,
@@ -93,6 +94,23 @@ async function assigneeOrThrow(farmId: string, assigneeId: string | null | undef
 
 const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });
 
+/**
+ * Linked devices and flocks must be of the incident's farm (one read; a record of another farm is named
+ * exactly like one that does not exist). Anomaly ids are kept as given until anomalies are stored.
+ */
+async function linksOrThrow(farmId: string, l: CreateIncidentBody['links']): Promise<void> {
+  const { deviceIds = [], flockIds = [] } = l ?? {};
+  if (deviceIds.length + flockIds.length === 0) return;
+  const found = await farmsOfLinked(deviceIds, flockIds);
+  const problems = [
+    ...deviceIds.flatMap((id, i) =>
+      found.devices.get(id) === farmId ? [] : [{ field: `links.deviceIds.${i}`, message: `no device ${id} in farm ${farmId}` }],
+    ),
+    ...flockIds.flatMap((id, i) => (found.flocks.get(id) === farmId ? [] : [{ field: `links.flockIds.${i}`, message: `no flock ${id} in farm ${farmId}` }])),
+  ];
+  if (problems.length > 0) throw new ValidationFailed(problems);
+}
+
 type Remember = Parameters<Parameters<typeof idempotent>[4]>[0];
 
 /** Joins the open incident of a dedup key: one more occurrence and a `repeated` event (and the idempotent answer, in the same transaction). */
@@ -121,7 +139,7 @@ export async function openIncident(user: Caller, body: CreateIncidentBody, reque
 }
 
 async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody, requestId: string, remember: Remember) {
-  await assigneeOrThrow(farmId, body.assigneeId);
+  await Promise.all([assigneeOrThrow(farmId, body.assigneeId), linksOrThrow(farmId, body.links)]);
   if (body.dedupKey) {
     const open = await openIncidentOfDedupKey(farmId, body.dedupKey);
     if (open) return joinOpen(user, open, body.title, remember);
@@ -180,7 +198,10 @@ export async function updateIncidentFor(user: Caller, id: string, body: UpdateIn
   const current = await visibleIncident(user, id);
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
   if (current.status === 'closed') throw new Conflict(`Incident ${id} is closed; add a note instead`);
-  if (body.assigneeId !== undefined) await assigneeOrThrow(current.farmId, body.assigneeId);
+  await Promise.all([
+    body.assigneeId !== undefined ? assigneeOrThrow(current.farmId, body.assigneeId) : undefined,
+    body.links !== undefined ? linksOrThrow(current.farmId, body.links) : undefined,
+  ]);
   const next: IncidentRecord = {
     ...current,
     ...(body.title !== undefined ? { title: body.title.trim() } : {}),

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
 import { ingest, iotFarm, minutesAgo, registerDevice } from '../support/iot.js';
-import { otherFarm } from '../support/farms.js';
+import { house, otherFarm } from '../support/farms.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { restrictionKey } from '../../shared/db/keys.js';
 import { checkDeviceHealth } from '../../shared/services/device-health.js';
@@ -183,6 +183,14 @@ describe('incidents', () => {
     const bad = await f.open({ assigneeId: stranger.id });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('body.assigneeId');
+    // links to another farm's records are refused like links to nothing
+    const foreignDevice = await registerDevice({ farmId: g.farmId, houseId: await house(g.farmId), token: g.manager.token });
+    const badLinks = await f.open({ links: { deviceIds: [foreignDevice.id], flockIds: ['01JD3Y4Z9V6Q8K2M5N7P0R1S3T'] } });
+    expect(badLinks.status).toBe(400);
+    expect(badLinks.body.details).toEqual([
+      { field: 'body.links.deviceIds.0', message: `no device ${foreignDevice.id} in farm ${f.farmId}` },
+      { field: 'body.links.flockIds.0', message: `no flock 01JD3Y4Z9V6Q8K2M5N7P0R1S3T in farm ${f.farmId}` },
+    ]);
     const colleague = await userWith({ role: 'worker', farmIds: [f.farmId] });
     expect((await f.open({ assigneeId: colleague.id })).body.data.assigneeId).toBe(colleague.id);
     expect((await f.get(id)).status).toBe('triggered');

@@ -150,7 +150,14 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
   records.push({ ...records[0]!, flockId: idle.id });
   // a sensor of the farm's house (device routes, and the key sensor ingestion authenticates with)
   const device = (await must('POST', '/api/v1/iot/devices', { token, body: { farmId, houseId, kind: 'multi', name: 'Fuzz sensor' } })).data;
-  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey });
+  // and an incident of the farm, linked to that sensor (the operations routes)
+  const incident = (
+    await must('POST', '/api/v1/operations/incidents', {
+      token,
+      body: { farmId, title: 'Fuzz incident', category: 'equipment', severity: 'medium', links: { deviceIds: [device.id] } },
+    })
+  ).data;
+  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id });
   return records;
 }
 
