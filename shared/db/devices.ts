@@ -146,15 +146,15 @@ export async function listDevicesOfFarm(
   return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
 }
 
-/** Every device of one house (a house has a handful; one Query on GSI1). */
-export async function devicesOfHouse(farmId: string, houseId: string): Promise<DeviceRecord[]> {
+/** A farm's devices (of one house), page after page up to `max` (a house has a handful: one Query). */
+export async function allDevicesOfFarm(farmId: string, opts: { houseId?: string; max?: number } = {}): Promise<DeviceRecord[]> {
   const out: DeviceRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listDevicesOfFarm(farmId, { houseId, limit: 100, cursor });
+    const page = await listDevicesOfFarm(farmId, { houseId: opts.houseId, limit: 100, cursor });
     out.push(...page.items);
     cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+  } while (cursor && out.length < (opts.max ?? Number.POSITIVE_INFINITY));
   return out;
 }
 

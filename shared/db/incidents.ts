@@ -99,11 +99,6 @@ export function timelinePut(incidentId: string, event: Omit<TimelineEvent, 'id'>
   };
 }
 
-export async function getIncident(id: string): Promise<IncidentRecord | undefined> {
-  const res = await db().send(new GetCommand({ TableName: tableName(), Key: incidentKey(id), ConsistentRead: true }));
-  return fromItem(res.Item);
-}
-
 /** The incident and its timeline, oldest first: one Query of its partition. */
 export async function getIncidentWithTimeline(id: string): Promise<{ incident: IncidentRecord; timeline: TimelineEvent[] } | undefined> {
   const items = await queryAll({
@@ -219,7 +214,7 @@ export async function recordRepeat(incidentId: string, now: string, extra: Trans
 export async function listIncidentsOfFarm(
   farmId: string,
   filters: { status?: IncidentStatus; severity?: IncidentSeverity; category?: IncidentCategory },
-  opts: { limit: number; cursor?: string; since?: string },
+  opts: { limit: number; cursor?: string },
 ): Promise<{ items: IncidentRecord[]; nextCursor: string | null }> {
   const partition = incidentsOfFarm(farmId);
   const start = decodeCursor(opts.cursor, partition);
@@ -233,12 +228,11 @@ export async function listIncidentsOfFarm(
     values[`:${field}`] = value;
     filter.push(`#${field} = :${field}`);
   }
-  if (opts.since) values[':since'] = opts.since;
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'GSI1',
-      KeyConditionExpression: opts.since ? 'GSI1PK = :pk AND GSI1SK >= :since' : 'GSI1PK = :pk',
+      KeyConditionExpression: 'GSI1PK = :pk',
       ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
       ScanIndexForward: false,

@@ -15,6 +15,7 @@ import {
 } from './keys.js';
 import { Conflict } from '../errors.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
+import { dayOf, hourOf } from '../domain/iot/readings.js';
 import type { Breach } from '../domain/iot/climate.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 
@@ -189,7 +190,7 @@ export async function putRawReadings(deviceId: string, readings: readonly RawRea
   const T = tableName();
   const byHour = new Map<string, RawReading[]>();
   for (const r of [...readings].sort((a, b) => a.tsMs - b.tsMs)) {
-    const hour = new Date(r.tsMs).toISOString().slice(0, 13);
+    const hour = hourOf(r.tsMs);
     const list = byHour.get(hour);
     if (list) list.push(r);
     else byHour.set(hour, [r]);
@@ -269,7 +270,7 @@ export async function rawReadingsOfDay(
 export async function storedRawTimes(deviceId: string, tsMs: readonly number[]): Promise<Set<number>> {
   const byDay = new Map<string, number[]>();
   for (const ms of tsMs) {
-    const day = new Date(ms).toISOString().slice(0, 10);
+    const day = dayOf(ms);
     const list = byDay.get(day);
     if (list) list.push(ms);
     else byDay.set(day, [ms]);
@@ -315,7 +316,7 @@ export async function rollupsBetween(
 export async function recordBreaches(farmId: string, houseId: string, deviceId: string, breaches: readonly Breach[], now: string): Promise<void> {
   const groups = new Map<string, Breach[]>();
   for (const b of breaches) {
-    const key = `${new Date(b.tsMs).toISOString().slice(0, 13)}|${b.metric}|${b.direction}`;
+    const key = `${hourOf(b.tsMs)}|${b.metric}|${b.direction}`;
     const list = groups.get(key);
     if (list) list.push(b);
     else groups.set(key, [b]);

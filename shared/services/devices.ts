@@ -2,6 +2,7 @@ import { ulid } from 'ulidx';
 import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../auth/device-keys.js';
 import { auditPut } from '../db/audit.js';
 import {
+  allDevicesOfFarm,
   createDevice,
   deleteDevice,
   deviceNotFound,
@@ -33,9 +34,12 @@ export const DEFAULT_REPORTING_INTERVAL_SECONDS = 60;
 
 /** The health factors of the analytics thresholds (sensorStaleFactor, sensorOfflineFactor). */
 export async function healthFactors(): Promise<HealthFactors> {
-  const { config } = await currentAnalyticsConfig();
-  return { staleFactor: config.thresholds.sensorStaleFactor, offlineFactor: config.thresholds.sensorOfflineFactor };
+  return (await currentAnalyticsConfig()).config.thresholds;
 }
+
+/** A device's health now, from its last seen. */
+export const statusOf = (d: DeviceRecord, nowMs: number, factors: HealthFactors) =>
+  deviceStatus(d.lastSeen ? Date.parse(d.lastSeen) : null, d.reportingIntervalSeconds, nowMs, factors);
 
 export function toDeviceDto(d: DeviceRecord, nowMs: number, factors: HealthFactors) {
   return {
@@ -46,7 +50,7 @@ export function toDeviceDto(d: DeviceRecord, nowMs: number, factors: HealthFacto
     name: d.name,
     metrics: d.metrics,
     reportingIntervalSeconds: d.reportingIntervalSeconds,
-    status: deviceStatus(d.lastSeen ? Date.parse(d.lastSeen) : null, d.reportingIntervalSeconds, nowMs, factors),
+    status: statusOf(d, nowMs, factors),
     lastSeen: d.lastSeen,
     keyIssuedAt: d.keyIssuedAt,
     createdBy: d.createdBy,
@@ -194,22 +198,11 @@ export async function authenticateDevice(header: string | undefined): Promise<De
 
 /** A farm's devices that are not online (stale or offline), for the manager's dashboard: at most 500 devices read, the first 50 shown. */
 export async function devicesNotOnline(farmId: string) {
-  const [factors, pages] = await Promise.all([healthFactors(), devicesOfFarmUpTo(farmId, 500)]);
+  const [factors, pages] = await Promise.all([healthFactors(), allDevicesOfFarm(farmId, { max: 500 })]);
   const nowMs = Date.now();
   const devices = pages.map((d) => toDeviceDto(d, nowMs, factors)).filter((d) => d.status !== 'online');
   return {
     count: devices.length,
     devices: devices.slice(0, 50).map((d) => ({ id: d.id, name: d.name, kind: d.kind, houseId: d.houseId, status: d.status, lastSeen: d.lastSeen })),
   };
-}
-
-async function devicesOfFarmUpTo(farmId: string, max: number): Promise<DeviceRecord[]> {
-  const out: DeviceRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await listDevicesOfFarm(farmId, { limit: 100, cursor });
-    out.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor && out.length < max);
-  return out;
 }

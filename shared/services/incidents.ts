@@ -1,11 +1,11 @@
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
+import type { TransactItem } from '../db/client.js';
 import {
   appendTimeline,
   createIncident,
   DedupTaken,
   dedupRelease,
-  getIncident,
   getIncidentWithTimeline,
   incidentNotFound,
   incidentsOfFarmSince,
@@ -71,15 +71,32 @@ export function toIncidentDto(i: IncidentRecord) {
 
 const withTimeline = (incident: IncidentRecord, timeline: TimelineEvent[]) => ({ ...toIncidentDto(incident), timeline });
 
-async function visibleIncident(user: Caller, id: string): Promise<IncidentRecord> {
-  const incident = await getIncident(id);
-  if (!incident || !canAccessFarm(user, incident.farmId)) throw incidentNotFound(id);
-  return incident;
+/** The incident and its timeline if the caller may see it (one Query); else the one NotFound. */
+async function visibleIncident(user: Caller, id: string): Promise<{ incident: IncidentRecord; timeline: TimelineEvent[] }> {
+  const found = await getIncidentWithTimeline(id);
+  if (!found || !canAccessFarm(user, found.incident.farmId)) throw incidentNotFound(id);
+  return found;
+}
+
+/**
+ * Writes a change (its fields at the version read, its timeline event and the other items of the same
+ * transaction) and answers with the incident as written: no second read.
+ */
+async function applyChange(
+  found: { incident: IncidentRecord; timeline: TimelineEvent[] },
+  version: number,
+  fields: Partial<IncidentRecord>,
+  event: Omit<TimelineEvent, 'id'>,
+  extra: TransactItem[],
+) {
+  const put = timelinePut(found.incident.id, event);
+  await updateIncident(found.incident, version, fields, event.at, [put, ...extra]);
+  const written = { ...found.incident, ...fields, version: version + 1, updatedAt: event.at };
+  return withTimeline(written, [...found.timeline, { id: eventIdOf(put), ...event }]);
 }
 
 export async function incidentFor(user: Caller, id: string) {
-  const found = await getIncidentWithTimeline(id);
-  if (!found || !canAccessFarm(user, found.incident.farmId)) throw incidentNotFound(id);
+  const found = await visibleIncident(user, id);
   return withTimeline(found.incident, found.timeline);
 }
 
@@ -195,7 +212,8 @@ export async function listIncidentsFor(user: Caller, query: ListIncidentsQuery) 
 const EDITABLE = ['title', 'description', 'category', 'severity', 'assigneeId', 'links'] as const;
 
 export async function updateIncidentFor(user: Caller, id: string, body: UpdateIncidentBody, precondition: Precondition | undefined, requestId: string) {
-  const current = await visibleIncident(user, id);
+  const found = await visibleIncident(user, id);
+  const current = found.incident;
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
   if (current.status === 'closed') throw new Conflict(`Incident ${id} is closed; add a note instead`);
   await Promise.all([
@@ -214,15 +232,14 @@ export async function updateIncidentFor(user: Caller, id: string, body: UpdateIn
   const changes = Object.fromEntries(
     EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f])).map((f) => [f, { from: current[f], to: next[f] }]),
   );
-  if (Object.keys(changes).length === 0) return incidentFor(user, id);
+  if (Object.keys(changes).length === 0) return withTimeline(current, found.timeline);
   const now = new Date().toISOString();
   const restriction = restrictsMovements(next.category) !== restrictsMovements(current.category);
-  await updateIncident(current, version, Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]])), now, [
-    timelinePut(id, { at: now, type: 'updated', actorId: user.id, note: null, changes }),
+  const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]]));
+  return applyChange(found, version, fields, { at: now, type: 'updated', actorId: user.id, note: null, changes }, [
     ...(restriction ? [restrictsMovements(next.category) ? restrictionPut(current.farmId, id, now) : restrictionDelete(current.farmId, id)] : []),
     auditPut({ actorId: user.id, action: 'incident.update', targetType: 'incident', targetId: id, changes, requestId }),
   ]);
-  return incidentFor(user, id);
 }
 
 /** acknowledge, resolve or close: an illegal move is a Conflict naming the status; the dedup key is released once it is no longer open, the restriction once closed. */
@@ -234,7 +251,8 @@ export async function actOnIncident(
   precondition: Precondition | undefined,
   requestId: string,
 ) {
-  const current = await visibleIncident(user, id);
+  const found = await visibleIncident(user, id);
+  const current = found.incident;
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
   const move = transition(current.status, action);
   if ('refused' in move) throw new Conflict(move.refused);
@@ -245,8 +263,7 @@ export async function actOnIncident(
     current.dedupKey && isOpen(current.status) && !isOpen(move.to)
       ? [dedupRelease(current.farmId, current.dedupKey, id)]
       : ([] as ReturnType<typeof dedupRelease>[]);
-  await updateIncident(current, version, fields, now, [
-    timelinePut(id, { at: now, type: move.to as TimelineEvent['type'], actorId: user.id, note: body.note ?? null, changes: null }),
+  return applyChange(found, version, fields, { at: now, type: move.to as TimelineEvent['type'], actorId: user.id, note: body.note ?? null, changes: null }, [
     ...releases,
     ...(move.to === 'closed' && restrictsMovements(current.category) ? [restrictionDelete(current.farmId, id)] : []),
     auditPut({
@@ -258,15 +275,15 @@ export async function actOnIncident(
       requestId,
     }),
   ]);
-  return incidentFor(user, id);
 }
 
 /** A note on the timeline (also on a closed incident: the timeline is the record); it does not change the incident's version. */
 export async function addIncidentNote(user: Caller, id: string, text: string) {
-  await visibleIncident(user, id);
-  const now = new Date().toISOString();
-  await appendTimeline(id, timelinePut(id, { at: now, type: 'note', actorId: user.id, note: text.trim(), changes: null }));
-  return incidentFor(user, id);
+  const found = await visibleIncident(user, id);
+  const note = { at: new Date().toISOString(), type: 'note' as const, actorId: user.id, note: text.trim(), changes: null };
+  const put = timelinePut(id, note);
+  await appendTimeline(id, put);
+  return withTimeline(found.incident, [...found.timeline, { id: eventIdOf(put), ...note }]);
 }
 
 export async function incidentMetrics(user: Caller, query: IncidentMetricsQuery) {

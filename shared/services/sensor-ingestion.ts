@@ -4,8 +4,8 @@ import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
 import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
 import { daysBetween } from '../domain/cycle-summary.js';
-import { breachesOf, type ClimateThresholds, type FlockContext } from '../domain/iot/climate.js';
-import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt, type HealthFactors } from '../domain/iot/device-health.js';
+import { breachesOf, type FlockContext } from '../domain/iot/climate.js';
+import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
 import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
 import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
@@ -193,17 +193,6 @@ function latestValues(device: DeviceRecord, counted: readonly Candidate[]): Devi
   return latest;
 }
 
-function thresholdsOf(t: Record<string, number>): ClimateThresholds {
-  return {
-    ammoniaMaxPpm: t.ammoniaMaxPpm!,
-    co2MaxPpm: t.co2MaxPpm!,
-    coIdealMaxPpm: t.coIdealMaxPpm!,
-    humidityMinPct: t.humidityMinPct!,
-    humidityMaxPct: t.humidityMaxPct!,
-    minLightLux: t.minLightLux!,
-  };
-}
-
 /**
  * Ingests one batch of a device's frames. `receivedAtMs`: when the batch arrived (HTTP: now; IoT Core:
  * the rule's `timestamp()`). Idempotent per device and reading time.
@@ -272,8 +261,7 @@ async function moveLastSeen(
   const storedMs = device.lastSeen ? Date.parse(device.lastSeen) : null;
   if (!movesLastSeen(storedMs, lastSeenMs)) return;
   const { thresholds } = (await config).config;
-  const factors: HealthFactors = { staleFactor: thresholds.sensorStaleFactor, offlineFactor: thresholds.sensorOfflineFactor };
-  const dueMs = nextStatusChangeAt(lastSeenMs, device.reportingIntervalSeconds, Math.max(nowMs, lastSeenMs), factors) ?? lastSeenMs;
+  const dueMs = nextStatusChangeAt(lastSeenMs, device.reportingIntervalSeconds, Math.max(nowMs, lastSeenMs), thresholds) ?? lastSeenMs;
   await recordLastSeen(device.id, {
     lastSeen: new Date(lastSeenMs).toISOString(),
     latest: latestValues(device, counted),
@@ -296,7 +284,7 @@ async function afterCounting(
   // the flock matters for the temperature curve and a scale's weighings only
   const flock = counted.some((c) => c.metrics.temperatureC !== undefined || c.metrics.birdWeightGrams !== undefined) ? await house() : null;
   const { thresholds } = (await config).config;
-  const breaches = breachesOf(counted, thresholdsOf(thresholds as unknown as Record<string, number>), (tsMs) => flockOn(flock, dayOf(tsMs)));
+  const breaches = breachesOf(counted, thresholds, (tsMs) => flockOn(flock, dayOf(tsMs)));
   const tasks: Promise<unknown>[] = [];
   if (breaches.length > 0) tasks.push(recordBreaches(device.farmId, device.houseId, device.id, breaches, now));
   const weighings = counted.filter((c) => c.metrics.birdWeightGrams !== undefined);
@@ -332,7 +320,7 @@ async function weighingsToCycle(caller: ReturnType<typeof systemCaller>, body: P
   }
 }
 
-/** Who the IoT Core rule and the health job act as (they read and write devices of every farm, nothing else). */
+/** Who the IoT Core rule acts as (it reads and writes devices of every farm, nothing else). */
 export const telemetryCaller = systemCaller('iot-telemetry', [], 'all');
 
 /**

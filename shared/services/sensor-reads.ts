@@ -1,14 +1,13 @@
-import { devicesOfHouse } from '../db/devices.js';
+import { allDevicesOfFarm } from '../db/devices.js';
 import { rawReadingsOfDay, rollupsBetween } from '../db/sensor-readings.js';
-import { conditionStatus, expectedRange, type ClimateThresholds } from '../domain/iot/climate.js';
-import { deviceStatus } from '../domain/iot/device-health.js';
+import { conditionStatus, expectedRange } from '../domain/iot/climate.js';
 import { METRICS, unitsOf } from '../domain/iot/metrics.js';
 import { dayAfter, dayOf, hourOf } from '../domain/iot/readings.js';
 import { summaryOf, type MetricStat } from '../domain/iot/rollups.js';
 import type { Caller } from '../domain/caller.js';
 import { ValidationFailed } from '../errors.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
-import { visibleDevice } from './devices.js';
+import { statusOf, visibleDevice } from './devices.js';
 import { houseOfCaller } from './farms.js';
 import { flockOn, houseFlock } from './sensor-ingestion.js';
 import type { ReadingsQuery } from '../../schemas/iot.js';
@@ -69,20 +68,12 @@ export async function deviceReadings(user: Caller, deviceId: string, query: Read
 export async function houseConditions(user: Caller, houseId: string, farmId: string | undefined) {
   const house = await houseOfCaller(user, houseId, farmId);
   const [devices, flock, { config }] = await Promise.all([
-    devicesOfHouse(house.farmId, house.id),
+    allDevicesOfFarm(house.farmId, { houseId: house.id }),
     houseFlock(house.farmId, house.id),
     currentAnalyticsConfig(),
   ]);
   const nowMs = Date.now();
   const t = config.thresholds;
-  const thresholds: ClimateThresholds = {
-    ammoniaMaxPpm: t.ammoniaMaxPpm,
-    co2MaxPpm: t.co2MaxPpm,
-    coIdealMaxPpm: t.coIdealMaxPpm,
-    humidityMinPct: t.humidityMinPct,
-    humidityMaxPct: t.humidityMaxPct,
-    minLightLux: t.minLightLux,
-  };
   const newest = new Map<SensorMetric, { value: number; ts: string; deviceId: string }>();
   for (const d of devices) {
     for (const [metric, v] of Object.entries(d.latest) as [SensorMetric, { value: number; ts: string }][]) {
@@ -93,7 +84,7 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
   const conditions = [...newest]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([metric, v]) => {
-      const range = expectedRange(metric, thresholds, flockOn(flock, v.ts.slice(0, 10)));
+      const range = expectedRange(metric, t, flockOn(flock, v.ts.slice(0, 10)));
       return {
         metric,
         value: v.value,
@@ -106,7 +97,6 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
         basis: range?.basis ?? null,
       };
     });
-  const factors = { staleFactor: t.sensorStaleFactor, offlineFactor: t.sensorOfflineFactor };
   return {
     houseId: house.id,
     farmId: house.farmId,
@@ -115,7 +105,7 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
           id: flock.flock.id,
           cycleId: flock.cycle.id,
           birdType: flock.cycle.birdType,
-          ageDays: flockOn(flock, new Date(nowMs).toISOString().slice(0, 10))?.ageDays ?? 0,
+          ageDays: flockOn(flock, dayOf(nowMs))?.ageDays ?? 0,
         }
       : null,
     conditions,
@@ -123,7 +113,7 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
       id: d.id,
       name: d.name,
       kind: d.kind,
-      status: deviceStatus(d.lastSeen ? Date.parse(d.lastSeen) : null, d.reportingIntervalSeconds, nowMs, factors),
+      status: statusOf(d, nowMs, t),
       lastSeen: d.lastSeen,
     })),
   };

@@ -112,7 +112,7 @@ describe('device health', () => {
     expect(deviceStatus(seen, 60, seen + 120_001)).toBe('stale');
     expect(deviceStatus(seen, 60, seen + 240_001)).toBe('offline');
     expect(deviceStatus(null, 60, seen)).toBe('offline');
-    expect(deviceStatus(seen, 60, seen + 200_000, { staleFactor: 3, offlineFactor: 6 })).toBe('stale');
+    expect(deviceStatus(seen, 60, seen + 200_000, { sensorStaleFactor: 3, sensorOfflineFactor: 6 })).toBe('stale');
     expect(nextStatusChangeAt(seen, 60, seen)).toBe(seen + 120_001);
     expect(nextStatusChangeAt(seen, 60, seen + 130_000)).toBe(seen + 240_001);
     expect(nextStatusChangeAt(seen, 60, seen + 300_000)).toBeNull();

@@ -6,15 +6,10 @@
  * CO₂ ≤ 3000 ppm at bird height).
  */
 import type { BirdType, SensorMetric } from '../../../schemas/vocabulary.js';
+import type { ThresholdsConfig } from '../../../schemas/analytics-config.js';
 
-export interface ClimateThresholds {
-  ammoniaMaxPpm: number;
-  co2MaxPpm: number;
-  coIdealMaxPpm: number;
-  humidityMinPct: number;
-  humidityMaxPct: number;
-  minLightLux: number;
-}
+/** The analytics thresholds a frame is checked against (the configuration's `thresholds` section can be passed as it is). */
+export type ClimateThresholds = Pick<ThresholdsConfig, 'ammoniaMaxPpm' | 'co2MaxPpm' | 'coIdealMaxPpm' | 'humidityMinPct' | 'humidityMaxPct' | 'minLightLux'>;
 
 export interface FlockContext {
   birdType: BirdType;

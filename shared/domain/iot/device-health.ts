@@ -1,31 +1,30 @@
 /**
- * A device's health from the time of its newest reading (pure): online, stale after `staleFactor` ×
- * its reporting interval without data, offline after `offlineFactor` × (the analytics thresholds
- * `sensorStaleFactor` 2 and `sensorOfflineFactor` 4). Worked out when read, so no job has to scan for it;
+ * A device's health from the time of its newest reading (pure): online, stale after `sensorStaleFactor` ×
+ * its reporting interval without data, offline after `sensorOfflineFactor` × (analytics thresholds, 2
+ * and 4 by default). Worked out when read, so no job has to scan for it;
  * the health job only records the transitions (for the dashboard and incidents).
  */
 import type { DeviceStatus } from '../../../schemas/vocabulary.js';
+import type { ThresholdsConfig } from '../../../schemas/analytics-config.js';
 
-export interface HealthFactors {
-  staleFactor: number;
-  offlineFactor: number;
-}
+/** The analytics thresholds' factors (the configuration's `thresholds` section can be passed as it is). */
+export type HealthFactors = Pick<ThresholdsConfig, 'sensorStaleFactor' | 'sensorOfflineFactor'>;
 
-export const DEFAULT_HEALTH_FACTORS: HealthFactors = { staleFactor: 2, offlineFactor: 4 };
+export const DEFAULT_HEALTH_FACTORS: HealthFactors = { sensorStaleFactor: 2, sensorOfflineFactor: 4 };
 
 export function deviceStatus(lastSeenMs: number | null, intervalSeconds: number, nowMs: number, f: HealthFactors = DEFAULT_HEALTH_FACTORS): DeviceStatus {
   if (lastSeenMs === null) return 'offline';
   const silentMs = nowMs - lastSeenMs;
-  if (silentMs > f.offlineFactor * intervalSeconds * 1000) return 'offline';
-  if (silentMs > f.staleFactor * intervalSeconds * 1000) return 'stale';
+  if (silentMs > f.sensorOfflineFactor * intervalSeconds * 1000) return 'offline';
+  if (silentMs > f.sensorStaleFactor * intervalSeconds * 1000) return 'stale';
   return 'online';
 }
 
 /** When a device last seen at `lastSeenMs` next changes status if it stays silent (null once offline). */
 export function nextStatusChangeAt(lastSeenMs: number, intervalSeconds: number, nowMs: number, f: HealthFactors = DEFAULT_HEALTH_FACTORS): number | null {
   const status = deviceStatus(lastSeenMs, intervalSeconds, nowMs, f);
-  if (status === 'online') return lastSeenMs + f.staleFactor * intervalSeconds * 1000 + 1;
-  if (status === 'stale') return lastSeenMs + f.offlineFactor * intervalSeconds * 1000 + 1;
+  if (status === 'online') return lastSeenMs + f.sensorStaleFactor * intervalSeconds * 1000 + 1;
+  if (status === 'stale') return lastSeenMs + f.sensorOfflineFactor * intervalSeconds * 1000 + 1;
   return null;
 }
 
