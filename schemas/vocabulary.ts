@@ -86,3 +86,24 @@ export const INCIDENT_CATEGORIES = ['disease_suspicion', 'equipment', 'power', '
 export type IncidentCategory = (typeof INCIDENT_CATEGORIES)[number];
 export const INCIDENT_ACTIONS = ['acknowledge', 'resolve', 'close'] as const;
 export type IncidentAction = (typeof INCIDENT_ACTIONS)[number];
+
+/** Rules: what a rule computes over its window, how bad a firing is, and what it does. */
+export const RULE_AGGREGATIONS = ['avg', 'min', 'max', 'sum', 'last', 'change', 'slope'] as const;
+export type RuleAggregation = (typeof RULE_AGGREGATIONS)[number];
+export const RULE_SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
+export const RULE_ACTIONS = ['raise_anomaly', 'open_incident'] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];
+export const RULE_SHORT_OPS = ['>', '>=', '<', '<=', 'outside', 'inside'] as const;
+export type RuleShortOp = (typeof RULE_SHORT_OPS)[number];
+
+/** Anomalies: open → acknowledged → resolved | dismissed (a repeat firing updates the open one). */
+export const ANOMALY_STATUSES = ['open', 'acknowledged', 'resolved', 'dismissed'] as const;
+export type AnomalyStatus = (typeof ANOMALY_STATUSES)[number];
+export const ANOMALY_SOURCES = ['rule', 'detector'] as const;
+export type AnomalySource = (typeof ANOMALY_SOURCES)[number];
+export const ANOMALY_ACTIONS = ['acknowledge', 'resolve', 'dismiss'] as const;
+export type AnomalyAction = (typeof ANOMALY_ACTIONS)[number];
+/** The statistical detectors (docs/domain.md, "Detectors"). */
+export const DETECTORS = ['robust_z', 'ewma', 'cusum'] as const;
+export type Detector = (typeof DETECTORS)[number];

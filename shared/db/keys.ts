@@ -139,3 +139,21 @@ export const incidentDedupKey = (farmId: string, dedupKey: string): Key => ({ PK
 /** While a disease-suspicion incident is not closed: the farm's movements are restricted (transfers check it). */
 export const RESTRICTION_SK_PREFIX = 'RESTRICTION#';
 export const restrictionKey = (farmId: string, incidentId: string): Key => ({ PK: farmPartition(farmId), SK: `${RESTRICTION_SK_PREFIX}${incidentId}` });
+
+// Rules: user-defined alarms over a calculation or a sensor metric (docs/data-model.md, "Rules and anomalies").
+export const rulePartition = (ruleId: string): string => `RULE#${ruleId}`;
+export const ruleKey = (ruleId: string): Key => ({ PK: rulePartition(ruleId), SK: 'META' });
+/** The rule's evaluation state (last evaluated, last fired, status): its own item, so a job never bumps the rule's version. */
+export const ruleStateKey = (ruleId: string): Key => ({ PK: rulePartition(ruleId), SK: 'STATE' });
+/** GSI1: a farm's rules, oldest first by `<createdAt>#<id>`. */
+export const rulesOfFarm = (farmId: string) => ({ GSI1PK: `RULES#${farmId}` });
+/** GSI2: every enabled rule, by farm (`<farmId>#<ruleId>`): what the rule job walks. */
+export const ENABLED_RULES = { GSI2PK: 'RULES_ENABLED' } as const;
+
+// Anomalies: persisted detections of rules and detectors, one per dedup key while open.
+export const anomalyPartition = (anomalyId: string): string => `ANOMALY#${anomalyId}`;
+export const anomalyKey = (anomalyId: string): Key => ({ PK: anomalyPartition(anomalyId), SK: 'META' });
+/** GSI1: a farm's anomalies, newest first by `<firstSeenAt>#<id>`. */
+export const anomaliesOfFarm = (farmId: string) => ({ GSI1PK: `ANOMALIES#${farmId}` });
+/** While an anomaly with this dedup key is open or acknowledged: holds its id (a repeat firing updates that anomaly). */
+export const anomalyDedupKey = (farmId: string, dedupKey: string): Key => ({ PK: farmPartition(farmId), SK: `ANOMALYDEDUP#${dedupKey}` });
