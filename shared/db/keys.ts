@@ -143,8 +143,13 @@ export const restrictionKey = (farmId: string, incidentId: string): Key => ({ PK
 // Rules: user-defined alarms over a calculation or a sensor metric (docs/data-model.md, "Rules and anomalies").
 export const rulePartition = (ruleId: string): string => `RULE#${ruleId}`;
 export const ruleKey = (ruleId: string): Key => ({ PK: rulePartition(ruleId), SK: 'META' });
-/** The rule's evaluation state (last evaluated, last fired, status): its own item, so a job never bumps the rule's version. */
-export const ruleStateKey = (ruleId: string): Key => ({ PK: rulePartition(ruleId), SK: 'STATE' });
+/** The rule's evaluation state per target (`flock:<id>` or `house:<id>`): its own item, so evaluation never bumps the rule's version. */
+export const RULE_STATE_SK_PREFIX = 'STATE#';
+export const ruleStateKey = (ruleId: string, target: string): Key => ({ PK: rulePartition(ruleId), SK: `${RULE_STATE_SK_PREFIX}${target}` });
+/** The statistical detectors' progress on a cycle: the last day they judged (a day is judged once). */
+export const detectorStateKey = (flockId: string, cycleId: string): Key => ({ PK: flockPartition(flockId), SK: `DETECTORS#${cycleId}` });
+/** Once the default rules of a farm are written (never twice, even if the farm's manager deletes them all). */
+export const defaultRulesMarkerKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: 'RULES#DEFAULTS' });
 /** GSI1: a farm's rules, oldest first by `<createdAt>#<id>`. */
 export const rulesOfFarm = (farmId: string) => ({ GSI1PK: `RULES#${farmId}` });
 /** GSI2: every enabled rule, by farm (`<farmId>#<ruleId>`): what the rule job walks. */

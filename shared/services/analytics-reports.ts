@@ -1,5 +1,6 @@
 import type { ChartKind } from '../presentation/charts/analytics.js';
 import { detectAnomalies } from '../domain/analytics/anomalies.js';
+import { detectDaily } from '../domain/anomalies/detections.js';
 import { listBreedStandards } from '../domain/analytics/breed-standards.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-quality.js';
@@ -66,11 +67,13 @@ export async function predictionReport(user: Caller, flockId: string, cycleId: s
 export async function anomalyReport(user: Caller, flockId: string, cycleId: string, query: { severity?: 'warning' | 'critical'; from?: string; to?: string }) {
   if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
-  const all = detectAnomalies(ctx.inputs, ctx.config);
-  const anomalies = all.filter(
-    (a) => (!query.severity || a.severity === query.severity) && (!query.from || a.date >= query.from) && (!query.to || a.date <= query.to),
-  );
-  return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies };
+  const series = dailySeries(ctx.inputs, ctx.config);
+  const wanted = (date: string, severity: string) =>
+    (!query.severity || severity === query.severity) && (!query.from || date >= query.from) && (!query.to || date <= query.to);
+  const anomalies = detectAnomalies(ctx.inputs, ctx.config, { series }).filter((a) => wanted(a.date, a.severity));
+  // the same detection code the detector job stores as anomalies (source detector)
+  const detections = detectDaily(series).filter((d) => wanted(d.bucket, d.severity));
+  return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies, detections };
 }
 
 export async function supplierReport(user: Caller, flockId: string, cycleId: string) {

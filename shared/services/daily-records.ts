@@ -1,3 +1,4 @@
+import { onNewFlockData } from './rule-evaluation.js';
 import { readCycleDay } from '../db/analytics.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
@@ -113,6 +114,8 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
           i < stored.length ? new DuplicateRequest() : new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`),
       }),
     );
+    // the day is recorded: the farm's daily rules and the detectors judge it now
+    await onNewFlockData({ farmId: cycle.farmId, flockId }, form.date);
     return response;
   });
 }

@@ -1,3 +1,4 @@
+import { ensureDefaultRules } from './default-rules.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
@@ -184,6 +185,10 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
       audit: [...remember(response), ...audit],
       ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}),
     });
+    // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
+    await ensureDefaultRules(farm.id).catch((err) =>
+      console.warn(JSON.stringify({ level: 'warn', msg: 'default rules not written', farmId: farm.id, error: err instanceof Error ? err.message : String(err) })),
+    );
     return response;
   });
 }

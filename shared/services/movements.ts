@@ -1,3 +1,4 @@
+import { onNewFlockData } from './rule-evaluation.js';
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -151,6 +152,7 @@ export async function createMovementFor(user: Caller, flockId: string, cycleId: 
     }
     const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle) };
     await refusedToConflict(applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() }));
+    await onNewFlockData({ farmId: cycle.farmId, flockId }, input.date);
     return response;
   });
 }

@@ -1,5 +1,3 @@
-import { getCycle, type CycleRecord } from '../db/cycles.js';
-import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
 import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
@@ -13,6 +11,8 @@ import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed 
 import { settings } from '../config/env.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { ingestScaleBatch } from './weights.js';
+import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
+import { rulesOnSensorData } from './rule-evaluation.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 import type { TelemetryEventBody } from '../../schemas/iot.js';
 
@@ -39,25 +39,6 @@ export interface IngestOutcome {
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 12;
 const DAY_MS = 86_400_000;
-
-/** The flock with an active cycle in the house, with its cycle: the age curve, the cycle days that take sensor figures, the scale's weights. */
-export interface HouseFlock {
-  flock: FlockSummary;
-  cycle: CycleRecord;
-}
-
-export async function houseFlock(farmId: string, houseId: string): Promise<HouseFlock | null> {
-  const flock = (await activeFlocksOfFarm(farmId)).find((f) => f.houseId === houseId && f.activeCycleId);
-  if (!flock) return null;
-  const cycle = await getCycle(flock.id, flock.activeCycleId!);
-  return cycle && cycle.status === 'active' ? { flock, cycle } : null;
-}
-
-/** The flock's age on a UTC day, or null before its cycle started. */
-export function flockOn(house: HouseFlock | null, day: string): FlockContext | null {
-  if (!house || day < house.cycle.startDate) return null;
-  return { birdType: house.cycle.birdType, ageDays: daysBetween(house.cycle.hatchDate ?? house.cycle.startDate, day) };
-}
 
 /** Splits readings (sorted) into groups whose transaction stays within 100 items. */
 function chunksOf(candidates: readonly Candidate[], counterDevice: boolean): Candidate[][] {
@@ -232,7 +213,16 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
   if (seenCandidates.length > 0) writes.push(moveLastSeen(device, seenCandidates, counted, receivedAtMs, nowMs, configPromise));
   if (counted.length > 0) writes.push(afterCounting(device, counted, frames, house, configPromise, now));
   await Promise.all(writes);
+  // an hour of the house ended for this device: its sensor rules can judge it (once per device and hour)
+  if (completesAnHour(device.lastSeen, counted)) await rulesOnSensorData({ farmId: device.farmId, houseId: device.houseId }, `ingest:${device.id}`);
   return outcome;
+}
+
+/** Whether the batch holds a reading of a later UTC hour than the device's last seen: the hour before it is complete. */
+function completesAnHour(lastSeen: string | null, counted: readonly Candidate[]): boolean {
+  if (counted.length === 0) return false;
+  const newest = Math.max(...counted.map((c) => c.tsMs));
+  return lastSeen === null || hourOf(newest) > hourOf(Date.parse(lastSeen));
 }
 
 /**

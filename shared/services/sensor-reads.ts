@@ -9,7 +9,7 @@ import { ValidationFailed } from '../errors.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { statusOf, visibleDevice } from './devices.js';
 import { houseOfCaller } from './farms.js';
-import { flockOn, houseFlock } from './sensor-ingestion.js';
+import { flockOn, houseFlock } from './house-flocks.js';
 import type { ReadingsQuery } from '../../schemas/iot.js';
 import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.js';
 

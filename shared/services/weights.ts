@@ -1,3 +1,4 @@
+import { onNewFlockData } from './rule-evaluation.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import {
@@ -123,6 +124,7 @@ export async function recordWeightFor(user: Caller, flockId: string, cycleId: st
       ];
       try {
         await writeWeights(items, (i) => (i >= 2 ? new DuplicateRequest() : new StaleRead()));
+        await onNewFlockData({ farmId: cycle.farmId, flockId }, body.date);
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;

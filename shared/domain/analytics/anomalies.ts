@@ -30,6 +30,7 @@ import { fmt } from './figures.js';
 import type { CycleInputs } from './inputs.js';
 import { effectiveWeighings, isLayingType, seriesEnd } from './kpis/context.js';
 import { dailySeries } from './kpis/daily.js';
+import { baselineMl } from './kpis/feed-water.js';
 import type { DailyKpis } from './kpis/types.js';
 
 export type Severity = 'warning' | 'critical';
@@ -115,13 +116,6 @@ function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
       },
     ];
   });
-}
-
-/** Mean water per bird of the 3 calendar days before index `i` (all three recorded), else null. */
-function baselineMl(rows: readonly DailyKpis[], i: number): number | null {
-  if (i < 3) return null;
-  const prev = rows.slice(i - 3, i).map((r) => r.waterMlPerBird.value);
-  return prev.every((v): v is number => v !== null) ? prev.reduce((a, b) => a + b, 0) / 3 : null;
 }
 
 function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: number): Anomaly[] {

@@ -51,3 +51,14 @@ export function cycleWaterFeedRatio(rows: readonly DailyKpis[]): Figure {
     sum(both, (r) => r.feedKg.value!),
   );
 }
+
+/**
+ * Mean water per bird of the 3 calendar days before index `i` of the daily series (all three recorded),
+ * else null: the reference a drop in water intake is measured against (the low-intake anomaly and the
+ * rules' water drop % share it).
+ */
+export function baselineMl(rows: readonly DailyKpis[], i: number): number | null {
+  if (i < 3) return null;
+  const prev = rows.slice(i - 3, i).map((r) => r.waterMlPerBird.value);
+  return prev.every((v): v is number => v !== null) ? prev.reduce((a, b) => a + b, 0) / 3 : null;
+}

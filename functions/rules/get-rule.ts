@@ -1,0 +1,21 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { ruleFor } from '../../shared/services/rules.js';
+import { ruleParams } from '../../schemas/compiled/rules.js';
+import { RuleResponse } from '../../schemas/rules.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'view_analytics',
+    summary: 'One rule, with the status of its last evaluation per flock or house (ok, fired, or no_data with the reason)',
+    params: ruleParams,
+    responses: {
+      200: { headers: ['ETag'], description: 'The rule', schema: RuleResponse },
+      404: { description: 'No such rule, or one of a farm you cannot see' },
+    },
+  },
+  async ({ params, user }) => {
+    const rule = await ruleFor(user, params.ruleId);
+    return ok(rule, 'Rule', { ETag: `"${rule.version}"` });
+  },
+);

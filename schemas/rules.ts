@@ -1,0 +1,238 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ExpectedVersion, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { RULE_ACTIONS, RULE_AGGREGATIONS, RULE_SEVERITIES } from './vocabulary.js';
+
+/**
+ * Rules (`/api/v1/rules`): alarms as data. A rule reads one input (a calculation template of the KPI
+ * engine, or a sensor metric) over a window, aggregates it, tests a condition (json-logic over named
+ * inputs, or a short form) and, when it holds, raises an anomaly and/or opens an incident. Evaluated on
+ * new data and every 15 minutes; `POST /rules/{id}/test` replays it over a period without writing.
+ */
+
+const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });
+
+export const RuleScope = Type.Object(
+  {
+    farmId: Type.String({ ...RecordId, description: 'The farm the rule belongs to' }),
+    houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only this house (its sensors and its active flock)' })),
+    flockId: Type.Optional(Type.String({ ...RecordId, description: 'Only this flock (its active cycle and its house’s sensors)' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'Where the rule applies: the whole farm (every active flock and house), one house, or one flock',
+  },
+);
+
+const Limit = Type.Number({ minimum: -1_000_000, maximum: 1_000_000 });
+export const ShortCondition = Type.Union(
+  [
+    Type.Object({ op: StringEnum(['>', '>=', '<', '<='] as const), value: Limit }, { additionalProperties: false }),
+    Type.Object(
+      {
+        op: StringEnum(['outside', 'inside'] as const),
+        range: Type.Array(Limit, { minItems: 2, maxItems: 2, description: '[low, high], low ≤ high (both ends inside)' }),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'Short form: the aggregated value compared with a limit, or tested against a range' },
+);
+export const JsonLogicCondition = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 1,
+  description:
+    'A json-logic expression (jsonlogic.com) over the named inputs `value`, `count`, `first`, `last`, `min`, `max`, `avg`, `ageDays`, `windowDays`, e.g. `{">": [{"var": "value"}, {"+": [1, {"*": [0.06, {"var": "ageDays"}]}]}]}`. Only comparison, logic and arithmetic operators; evaluated without eval',
+});
+export const RuleCondition = Type.Union([ShortCondition, JsonLogicCondition], {
+  description: 'When the rule fires: a short form `{op, value}` / `{op, range}`, or a json-logic expression',
+});
+
+const ruleFields = {
+  name: Text(120, 'What the rule watches, in a line'),
+  scope: RuleScope,
+  input: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9]+$',
+    description: 'A calculation template id (GET /api/v1/rules/metadata/calculations) or a sensor metric (temperatureC, nh3Ppm, …)',
+  }),
+  window: Type.String({
+    minLength: 3,
+    maxLength: 20,
+    pattern: '^P',
+    description: 'ISO 8601 duration the input is aggregated over, e.g. PT1H, PT3H, P1D, P3D (daily inputs: whole days; at most P90D)',
+  }),
+  aggregation: StringEnum(RULE_AGGREGATIONS, {
+    description: 'avg, min, max, sum, last, change (last − first) or slope (least squares, per day) of the values in the window',
+  }),
+  condition: RuleCondition,
+  severity: StringEnum(RULE_SEVERITIES, { description: 'info, warning or critical (of the anomaly it raises)' }),
+  actions: Type.Array(StringEnum(RULE_ACTIONS), {
+    minItems: 1,
+    maxItems: 2,
+    uniqueItems: true,
+    description: 'raise_anomaly (one anomaly per rule and flock or house while open) and/or open_incident (one incident per rule and target while open)',
+  }),
+  cooldownMinutes: Type.Integer({
+    minimum: 0,
+    maximum: 43_200,
+    description: 'After a firing, the rule stays quiet this long (default: the window’s length)',
+  }),
+  enabled: Type.Boolean({ description: 'A disabled rule is kept but never evaluated (default true)' }),
+};
+
+export const ruleParams = Type.Object({ ruleId: UlidOf('Id of the rule') }, { additionalProperties: false, $id: 'RuleParams' });
+export type RuleParams = Static<typeof ruleParams>;
+
+export const createRuleBody = Type.Object(
+  { ...ruleFields, cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes), enabled: Type.Optional(ruleFields.enabled) },
+  { additionalProperties: false, $id: 'CreateRuleBody' },
+);
+export type CreateRuleBody = Static<typeof createRuleBody>;
+
+/** PUT: the whole rule again (its scope's farm cannot change). */
+export const replaceRuleBody = Type.Object(
+  {
+    ...ruleFields,
+    cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes),
+    enabled: Type.Optional(ruleFields.enabled),
+    version: Type.Optional(ExpectedVersion),
+  },
+  { additionalProperties: false, $id: 'ReplaceRuleBody' },
+);
+export type ReplaceRuleBody = Static<typeof replaceRuleBody>;
+
+export const updateRuleBody = Type.Object(
+  {
+    name: Type.Optional(ruleFields.name),
+    scope: Type.Optional(ruleFields.scope),
+    input: Type.Optional(ruleFields.input),
+    window: Type.Optional(ruleFields.window),
+    aggregation: Type.Optional(ruleFields.aggregation),
+    condition: Type.Optional(ruleFields.condition),
+    severity: Type.Optional(ruleFields.severity),
+    actions: Type.Optional(ruleFields.actions),
+    cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes),
+    enabled: Type.Optional(ruleFields.enabled),
+    version: Type.Optional(ExpectedVersion),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateRuleBody' },
+);
+export type UpdateRuleBody = Static<typeof updateRuleBody>;
+
+export const listRulesQuery = Type.Object(
+  {
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    enabled: Type.Optional(Type.Boolean({ description: 'Only enabled (true) or disabled (false) rules' })),
+    input: Type.Optional(Type.String({ maxLength: 64, description: 'Only rules on this input' })),
+    ...pageQueryProperties,
+  },
+  { additionalProperties: false, $id: 'ListRulesQuery' },
+);
+export type ListRulesQuery = Static<typeof listRulesQuery>;
+
+export const backtestBody = Type.Object(
+  {
+    flockId: Type.Optional(Type.String({ ...RecordId, description: 'Replay over this flock (its active or latest cycle); daily and sensor inputs' })),
+    houseId: Type.Optional(Type.String({ ...RecordId, description: 'Replay over this house (sensor inputs; daily inputs use its active flock)' })),
+    from: Timestamp,
+    to: Timestamp,
+  },
+  {
+    additionalProperties: false,
+    minProperties: 3,
+    maxProperties: 3,
+    description: 'Exactly one of flockId or houseId, and the period (at most 90 days for sensor inputs, 400 for daily ones)',
+    $id: 'BacktestBody',
+  },
+);
+export type BacktestBody = Static<typeof backtestBody>;
+
+// ---------------------------------------------------------------------------------------------------
+// Responses
+
+const NullableTime = Type.Union([Timestamp, Type.Null()]);
+export const RuleTargetStatus = Type.Object(
+  {
+    target: Type.String({ description: '`flock:<id>` or `house:<id>`' }),
+    state: StringEnum(['ok', 'fired', 'no_data'] as const),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it could not be evaluated (no_data), or what fired' }),
+    lastEvaluatedAt: NullableTime,
+    lastFiredAt: NullableTime,
+  },
+  { $id: 'RuleTargetStatus' },
+);
+export const RuleDto = Type.Object(
+  {
+    id: Ulid,
+    farmId: Type.String(),
+    name: Type.String(),
+    scope: RuleScope,
+    input: Type.String(),
+    inputKind: StringEnum(['calculation', 'sensor'] as const),
+    basis: StringEnum(['day', 'hour'] as const, { description: 'Daily inputs are evaluated at the end of each day, sensor inputs at the end of each hour' }),
+    unit: Type.String(),
+    window: Type.String(),
+    aggregation: StringEnum(RULE_AGGREGATIONS),
+    condition: RuleCondition,
+    severity: StringEnum(RULE_SEVERITIES),
+    actions: Type.Array(StringEnum(RULE_ACTIONS)),
+    cooldownMinutes: Type.Integer(),
+    enabled: Type.Boolean(),
+    defaultKey: Type.Union([Type.String(), Type.Null()], { description: 'Set on the rules a new farm starts with (`default:nh3`)' }),
+    status: Type.Array(RuleTargetStatus, { description: 'The last evaluation per flock or house the rule applies to' }),
+    createdBy: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    version: Type.Integer(),
+  },
+  { $id: 'Rule' },
+);
+export const RuleResponse = Success(RuleDto);
+export const RuleListResponse = ListOf(RuleDto);
+
+export const CalculationDto = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    formula: Type.String(),
+    unit: Type.String(),
+    inputs: Type.Array(Type.String()),
+    source: Type.String(),
+    basis: StringEnum(['day', 'hour'] as const),
+    birdTypes: StringEnum(['all', 'broilers', 'layers'] as const),
+    kind: StringEnum(['calculation', 'sensor'] as const),
+  },
+  { $id: 'CalculationTemplate' },
+);
+export const CalculationsResponse = Success(Type.Array(CalculationDto));
+
+const Evaluation = Type.Object(
+  {
+    at: Timestamp,
+    bucket: Type.String(),
+    outcome: StringEnum(['fired', 'ok', 'cooldown', 'no_data'] as const),
+    value: Type.Union([Type.Number(), Type.Null()]),
+    inputs: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()])),
+    windowFrom: Timestamp,
+    windowTo: Timestamp,
+    reason: Type.Optional(Type.String()),
+  },
+  { $id: 'RuleEvaluation' },
+);
+export const BacktestResponse = Success(
+  Type.Object({
+    ruleId: Ulid,
+    target: Type.String(),
+    from: Timestamp,
+    to: Timestamp,
+    evaluated: Type.Integer({ description: 'Instants evaluated (day or hour ends in the period)' }),
+    firings: Type.Array(Evaluation, { description: 'When the rule would have fired, and on which values' }),
+    suppressedByCooldown: Type.Integer(),
+    noData: Type.Integer({ description: 'Instants without values in the window' }),
+    evaluations: Type.Array(Evaluation, { description: 'Every instant, when at most 400; else empty (see the counts)' }),
+    context: JsonValue,
+  }),
+);

@@ -1,0 +1,282 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { defaultRulesMarkerKey, detectorStateKey, ENABLED_RULES, farmKey, RULE_STATE_SK_PREFIX, ruleKey, rulePartition, rulesOfFarm, ruleStateKey } from './keys.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { pick } from './items.js';
+import { farmNotFound } from './farms.js';
+import { Conflict, NotFound } from '../errors.js';
+import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
+
+/**
+ * Rules (docs/data-model.md, "Rules and anomalies"): `RULE#<id>`/`META` listed per farm through GSI1
+ * `RULES#<farmId>` (oldest first); while enabled also on GSI2 `RULES_ENABLED` (`<farmId>#<id>`), which
+ * the rule job walks. The evaluation state of each target (a flock or a house) is its own item
+ * `STATE#<target>` in the rule's partition, so evaluating never bumps the version a user edits against.
+ */
+export interface RuleRecord {
+  id: string;
+  farmId: string;
+  name: string;
+  scope: { farmId: string; houseId?: string; flockId?: string };
+  input: string;
+  window: string;
+  aggregation: RuleAggregation;
+  /** As the client wrote it: a short form `{op, value | range}` or a json-logic expression. */
+  condition: Record<string, unknown>;
+  severity: RuleSeverity;
+  actions: RuleAction[];
+  cooldownMinutes: number;
+  enabled: boolean;
+  defaultKey: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface RuleState {
+  target: string;
+  state: 'ok' | 'fired' | 'no_data';
+  reason: string | null;
+  lastEvaluatedAt: string | null;
+  lastFiredAt: string | null;
+  /** The rule version the state was computed with: an edited rule starts afresh. */
+  ruleVersion: number;
+}
+
+const FIELDS = [
+  'id',
+  'farmId',
+  'name',
+  'scope',
+  'input',
+  'window',
+  'aggregation',
+  'condition',
+  'severity',
+  'actions',
+  'cooldownMinutes',
+  'enabled',
+  'defaultKey',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const satisfies readonly (keyof RuleRecord)[];
+const STATE_FIELDS = ['target', 'state', 'reason', 'lastEvaluatedAt', 'lastFiredAt', 'ruleVersion'] as const satisfies readonly (keyof RuleState)[];
+
+export const ruleNotFound = (id: string) => new NotFound(`Rule ${id} not found`);
+const changedConcurrently = (id: string) => new Conflict(`Rule ${id} was changed concurrently; read it again and retry`);
+
+const fromItem = (item: Record<string, unknown>): RuleRecord => pick<RuleRecord>(item, FIELDS);
+
+function ruleItem(r: RuleRecord): Record<string, unknown> {
+  return {
+    ...ruleKey(r.id),
+    ...rulesOfFarm(r.farmId),
+    GSI1SK: `${r.createdAt}#${r.id}`,
+    ...(r.enabled ? { ...ENABLED_RULES, GSI2SK: `${r.farmId}#${r.id}` } : {}),
+    type: 'Rule',
+    ...r,
+  };
+}
+
+/** A new rule as a Put (`attribute_not_exists`), for a transaction of its own or of the farm's creation. */
+export const rulePut = (r: RuleRecord): TransactItem => ({
+  Put: { TableName: tableName(), Item: ruleItem(r), ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** Creates a rule if its farm exists (one transaction). */
+export async function createRule(rule: RuleRecord, extra: TransactItem[]): Promise<void> {
+  await transact([{ ConditionCheck: { TableName: tableName(), Key: farmKey(rule.farmId), ConditionExpression: 'attribute_exists(PK)' } }, rulePut(rule), ...extra], (i) =>
+    i === 0 ? farmNotFound(rule.farmId) : new Conflict('A rule with this id already exists'),
+  );
+}
+
+/**
+ * Writes the default rules of a farm once: the marker item is claimed in the same transaction
+ * (`attribute_not_exists`), so a second call (or a concurrent one) writes nothing. False when they were
+ * written before.
+ */
+export async function putDefaultRulesOnce(farmId: string, rules: readonly RuleRecord[], now: string): Promise<boolean> {
+  try {
+    await transact(
+      [
+        { Put: { TableName: tableName(), Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ...rules.map(rulePut),
+      ],
+      () => new Conflict('default rules already written'),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
+}
+
+/** Whether the default rules of the farm were written (one GetItem). */
+export async function defaultRulesWritten(farmId: string): Promise<boolean> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: defaultRulesMarkerKey(farmId), ConsistentRead: true }));
+  return res.Item !== undefined;
+}
+
+/** The rule and the evaluation state of each of its targets: one Query of its partition. */
+export async function getRuleWithStates(id: string): Promise<{ rule: RuleRecord; states: RuleState[] } | undefined> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': rulePartition(id) },
+    ConsistentRead: true,
+  });
+  const meta = items.find((i) => i.SK === 'META');
+  if (!meta) return undefined;
+  const states = items.filter((i) => String(i.SK).startsWith(RULE_STATE_SK_PREFIX)).map((i) => pick<RuleState>(i, STATE_FIELDS, null));
+  return { rule: fromItem(meta), states };
+}
+
+/** Replaces the rule if it is still at `expectedVersion` (the whole item: enabling or disabling moves it on or off GSI2). */
+export async function replaceRule(next: RuleRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
+  await transact(
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: ruleItem(next),
+          ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        },
+      },
+      ...extra,
+    ],
+    () => changedConcurrently(next.id),
+  );
+}
+
+/** Deletes the rule at `expectedVersion` with its states (a rule has one state per flock or house: a handful). */
+export async function deleteRule(rule: RuleRecord, expectedVersion: number, states: readonly RuleState[], extra: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      {
+        Delete: {
+          TableName: T,
+          Key: ruleKey(rule.id),
+          ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        },
+      },
+      ...states.slice(0, 80).map((s) => ({ Delete: { TableName: T, Key: ruleStateKey(rule.id, s.target) } })),
+      ...extra,
+    ],
+    () => changedConcurrently(rule.id),
+  );
+}
+
+/** A page of a farm's rules, oldest first (one Query on GSI1; `enabled` and `input` filter). */
+export async function listRulesOfFarm(
+  farmId: string,
+  filters: { enabled?: boolean; input?: string },
+  opts: { limit: number; cursor?: string },
+): Promise<{ items: RuleRecord[]; nextCursor: string | null }> {
+  const partition = rulesOfFarm(farmId);
+  const start = decodeCursor(opts.cursor, partition);
+  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
+  const filter: string[] = [];
+  for (const [field, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    filter.push(`#${field} = :${field}`);
+  }
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/** Every enabled rule of a farm (one Query of GSI2 `RULES_ENABLED` for its prefix): what new data is checked against. */
+export async function enabledRulesOfFarm(farmId: string): Promise<RuleRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk AND begins_with(GSI2SK, :farm)',
+    ExpressionAttributeValues: { ':pk': ENABLED_RULES.GSI2PK, ':farm': `${farmId}#` },
+  });
+  return items.map(fromItem);
+}
+
+/** Every enabled rule of every farm, by farm (the rule job: one Query per 1 MB, never a Scan). */
+export async function allEnabledRules(): Promise<RuleRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': ENABLED_RULES.GSI2PK },
+  });
+  return items.map(fromItem);
+}
+
+/** The states of these (rule, target) pairs that exist (one BatchGetItem). */
+export async function statesOf(pairs: ReadonlyArray<{ ruleId: string; target: string }>): Promise<Map<string, RuleState>> {
+  const found = await batchGet(
+    pairs.map((p) => ruleStateKey(p.ruleId, p.target)),
+    { consistent: true },
+  );
+  return new Map(found.map((item) => [`${String(item.PK).slice('RULE#'.length)}|${String(item.target)}`, pick<RuleState>(item, STATE_FIELDS, null)]));
+}
+
+/**
+ * Records an evaluation: only forward in time (`lastEvaluatedAt` never moves back, so a late, slower
+ * evaluation of an older instant does not undo a newer one) and only while the rule exists. False when
+ * a newer state was already there.
+ */
+export async function putRuleState(ruleId: string, state: RuleState): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
+        ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
+        ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+/** The last day the detectors judged on a cycle (null: none yet). */
+export async function detectorLastDay(flockId: string, cycleId: string): Promise<string | null> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: detectorStateKey(flockId, cycleId), ConsistentRead: true }));
+  return (res.Item?.lastDay as string | undefined) ?? null;
+}
+
+/** Moves the detectors' last judged day forward (never back: a slower run of an older day does not undo a newer one). */
+export async function recordDetectorDay(flockId: string, cycleId: string, day: string): Promise<void> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...detectorStateKey(flockId, cycleId), type: 'DetectorState', lastDay: day },
+        ConditionExpression: 'attribute_not_exists(lastDay) OR lastDay <= :day',
+        ExpressionAttributeValues: { ':day': day },
+      }),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * What the hypotheses are ranked on (pure): the figures of the day or hour an alarm is about, taken from
+ * the cycle's daily KPI series (water and feed per bird against the three days before, mortality against
+ * the week before) and from the house's sensors (temperature against the age curve, NH₃, humidity, CO₂).
+ * A figure that is not known stays null: a hypothesis is then neither supported nor contradicted by it.
+ */
+import type { DailyKpis } from '../analytics/kpis/types.js';
+import { round } from '../weights.js';
+import type { Signals } from './hypotheses.js';
+import { temperatureRange, type FlockContext } from '../iot/climate.js';
+import type { SensorMetric } from '../../../schemas/vocabulary.js';
+
+/** House climate around the alarm: averages of the hour, or the newest readings. */
+export interface ClimateSignals {
+  temperatureDeviationC: number | null;
+  nh3Ppm: number | null;
+  humidityPct: number | null;
+  co2Ppm: number | null;
+}
+
+export const NO_CLIMATE: ClimateSignals = { temperatureDeviationC: null, nh3Ppm: null, humidityPct: null, co2Ppm: null };
+
+const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+/** % change of the day's value against the mean of the `days` before it (all of them known), else null. */
+function changeAgainstBefore(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null, days: number): number | null {
+  const today = pick(series[i]!);
+  if (today === null || i < days) return null;
+  const before = series.slice(i - days, i).map(pick);
+  if (before.some((v) => v === null)) return null;
+  const base = mean(before as number[]);
+  return base === null || base <= 0 ? null : round(((today - base) / base) * 100, 1);
+}
+
+/**
+ * The signals of day `date` of a cycle's series (the last day on or before it), with the house climate
+ * around it. `metric` names what fired (the rule's input or the detection's metric).
+ */
+export function signalsOfDay(
+  series: readonly DailyKpis[],
+  date: string,
+  opts: { metric: string; houseName: string | null; climate: ClimateSignals; thresholds: Signals['thresholds'] },
+): Signals {
+  let i = -1;
+  for (let k = 0; k < series.length && series[k]!.date <= date; k++) i = k;
+  const day = i >= 0 ? series[i]! : undefined;
+  const mortalityBefore = i > 0 ? series.slice(Math.max(0, i - 7), i).flatMap((d) => (d.dailyMortalityPct.value === null ? [] : [d.dailyMortalityPct.value])) : [];
+  const baseline = mean(mortalityBefore);
+  return {
+    metric: opts.metric,
+    houseName: opts.houseName,
+    waterChangePct: day ? changeAgainstBefore(series, i, (d) => d.waterMlPerBird.value, 3) : null,
+    feedChangePct: day ? changeAgainstBefore(series, i, (d) => d.feedGramsPerBird.value, 3) : null,
+    mortalityPct: day?.dailyMortalityPct.value ?? null,
+    mortalityBaselinePct: baseline === null ? null : round(baseline, 3),
+    ...opts.climate,
+    thresholds: opts.thresholds,
+  };
+}
+
+/**
+ * The climate signals of a house from metric values (an hour's averages, or the newest readings):
+ * temperature as its deviation from the middle of the age curve's range (no flock: unknown).
+ */
+export function climateOf(values: Partial<Record<SensorMetric, number>>, flock: FlockContext | null): ClimateSignals {
+  const t = values.temperatureC;
+  const range = flock ? temperatureRange(flock) : null;
+  const target = range && range.min !== null && range.max !== null ? (range.min + range.max) / 2 : null;
+  return {
+    temperatureDeviationC: t === undefined || target === null ? null : round(t - target, 1),
+    nh3Ppm: values.nh3Ppm ?? null,
+    humidityPct: values.humidityPct ?? null,
+    co2Ppm: values.co2Ppm ?? null,
+  };
+}

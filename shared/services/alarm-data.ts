@@ -1,0 +1,112 @@
+import { allDevicesOfFarm, type DeviceRecord } from '../db/devices.js';
+import { getHouse } from '../db/farms.js';
+import { activeFlocksOfFarm } from '../db/inventory.js';
+import { rollupsBetween } from '../db/sensor-readings.js';
+import { dailySeries } from '../domain/analytics/kpis/daily.js';
+import type { DailyKpis } from '../domain/analytics/kpis/types.js';
+import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/anomalies/signals.js';
+import { systemCaller } from '../domain/caller.js';
+import { hourOf } from '../domain/iot/readings.js';
+import type { BucketStats } from '../domain/iot/rollups.js';
+import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
+import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
+import type { SensorMetric } from '../../schemas/vocabulary.js';
+
+/**
+ * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
+ * context and daily series, a house's hourly rollups and the climate around an instant. Shared by the
+ * rules (./rule-evaluation.ts) and the statistical detectors (./detections.ts), so new data of a flock
+ * is read once for both.
+ */
+
+/** Who rules act as: they read every farm's data and open incidents, nothing else. */
+export const rulesCaller = systemCaller('rules', ['view_analytics', 'manage_incidents'], 'all');
+
+const HOUR_MS = 3_600_000;
+
+export interface Target {
+  id: string;
+  kind: 'flock' | 'house';
+  farmId: string;
+  houseId: string | null;
+  flockId: string | null;
+  cycleId: string | null;
+}
+
+export interface FarmData {
+  flocks: Awaited<ReturnType<typeof activeFlocksOfFarm>>;
+  devices: DeviceRecord[];
+}
+
+export /**
+ * The facts a pass reads, each once: a farm's active flocks and devices, a cycle's analytics context
+ * and series, a house's hourly rollups over the widest period any of its rules needs.
+ */
+class AlarmData {
+  private farms = new Map<string, Promise<FarmData>>();
+  private cycles = new Map<string, Promise<{ ctx: CycleAnalyticsContext; series: DailyKpis[] }>>();
+  private houses = new Map<string, { fromMs: number; toMs: number; data: Promise<{ hours: Array<{ hour: string; stats: BucketStats }>; flock: HouseFlock | null }> }>();
+  constructor(private readonly now: Date) {}
+
+  farm(farmId: string): Promise<FarmData> {
+    let p = this.farms.get(farmId);
+    if (!p) {
+      p = Promise.all([activeFlocksOfFarm(farmId), allDevicesOfFarm(farmId)]).then(([flocks, devices]) => ({ flocks, devices }));
+      this.farms.set(farmId, p);
+    }
+    return p;
+  }
+
+  cycle(flockId: string, cycleId: string) {
+    const key = `${flockId}/${cycleId}`;
+    let p = this.cycles.get(key);
+    if (!p) {
+      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now).then((ctx) => ({ ctx, series: dailySeries(ctx.inputs, ctx.config) }));
+      this.cycles.set(key, p);
+    }
+    return p;
+  }
+
+  /** The hourly rollups of every device of the house over [fromMs, toMs) (read again only when a rule needs an earlier or later hour). */
+  house(farmId: string, houseId: string, fromMs: number, toMs: number) {
+    const cached = this.houses.get(houseId);
+    if (cached && cached.fromMs <= fromMs && cached.toMs >= toMs) return cached.data;
+    const range = { fromMs: Math.min(fromMs, cached?.fromMs ?? fromMs), toMs: Math.max(toMs, cached?.toMs ?? toMs) };
+    const data = this.farm(farmId).then(async (farm) => {
+      const devices = farm.devices.filter((d) => d.houseId === houseId);
+      const [rollups, flock] = await Promise.all([
+        Promise.all(devices.map((d) => rollupsBetween(d.id, 'hour', hourOf(range.fromMs), hourOf(range.toMs - 1)))),
+        houseFlock(farmId, houseId),
+      ]);
+      return { hours: rollups.flat().map((r) => ({ hour: r.bucket, stats: r.stats })), flock };
+    });
+    this.houses.set(houseId, { ...range, data });
+    return data;
+  }
+}
+
+export /** The house climate around an instant: the averages of the hour that ended there, else the devices' newest readings. */
+async function climateAround(target: Target, data: AlarmData, at: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
+  if (!target.houseId) return { climate: NO_CLIMATE, houseName: null };
+  const farm = await data.farm(target.farmId);
+  const [house, flock] = await Promise.all([getHouse(target.farmId, target.houseId), houseFlock(target.farmId, target.houseId)]);
+  const hour = hourOf(Date.parse(at) - 1);
+  const values: Partial<Record<SensorMetric, number>> = {};
+  const sums = new Map<SensorMetric, { sum: number; n: number }>();
+  const cached = target.kind === 'house' ? await data.house(target.farmId, target.houseId, Date.parse(at) - HOUR_MS, Date.parse(at)) : null;
+  for (const h of cached?.hours ?? []) {
+    if (h.hour !== hour) continue;
+    for (const [m, s] of Object.entries(h.stats) as [SensorMetric, { sum: number; n: number }][]) {
+      const acc = sums.get(m) ?? { sum: 0, n: 0 };
+      sums.set(m, { sum: acc.sum + s.sum, n: acc.n + s.n });
+    }
+  }
+  for (const [m, s] of sums) if (s.n > 0) values[m] = s.sum / s.n;
+  if (sums.size === 0) {
+    for (const d of farm.devices.filter((dev) => dev.houseId === target.houseId)) {
+      for (const [m, v] of Object.entries(d.latest) as [SensorMetric, { value: number; ts: string }][]) values[m] ??= v.value;
+    }
+  }
+  return { climate: climateOf(values, flockOn(flock, at.slice(0, 10))), houseName: house?.name ?? null };
+}
+

@@ -1,0 +1,115 @@
+import { detectorLastDay, recordDetectorDay } from '../db/rules.js';
+import { detectDaily, type Detection } from '../domain/anomalies/detections.js';
+import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
+import { signalsOfDay } from '../domain/anomalies/signals.js';
+import { dayAfter, dayBefore } from '../domain/iot/readings.js';
+import { climateAround, type AlarmData } from './alarm-data.js';
+import { raiseAnomaly } from './anomalies.js';
+
+/**
+ * The statistical detectors as a use case: the same `detectDaily` that GET /api/v2/analytics/anomalies
+ * shows under `detections`, run over a flock's active cycle, each detection of a day not judged before
+ * stored as an anomaly (source `detector`). One anomaly per flock, metric, detector and direction while
+ * it is open: a detection on the next day updates it (occurrences + 1) instead of opening another.
+ */
+
+/** The unit of each detected metric (the residual the detectors judge is in the metric's own unit). */
+const UNITS: Record<string, string> = {
+  waterPctOfExpected: '% of expected',
+  feedGramsPerBird: 'g/bird/day',
+  dailyMortalityPct: '%',
+  bodyWeightVsStandard: '% of standard',
+};
+
+/** At most this many days are judged per flock and run (a longer pause is caught up over the next runs). */
+const MAX_DAYS_PER_RUN = 14;
+
+async function raise(data: AlarmData, flock: { farmId: string; flockId: string; cycleId: string; houseId: string | null }, d: Detection, requestId: string) {
+  const { series, ctx } = await data.cycle(flock.flockId, flock.cycleId);
+  const target = { id: `flock:${flock.flockId}`, kind: 'flock' as const, ...flock };
+  const at = `${dayAfter(d.bucket)}T00:00:00.000Z`;
+  const { climate, houseName } = await climateAround(target, data, at);
+  const t = ctx.config.thresholds;
+  const signals = signalsOfDay(series, d.bucket, {
+    metric: d.metric,
+    houseName,
+    climate,
+    thresholds: { ammoniaMaxPpm: t.ammoniaMaxPpm, humidityMaxPct: t.humidityMaxPct, dailyMortalityPct: t.dailyMortalityPct },
+  });
+  return raiseAnomaly({
+    farmId: flock.farmId,
+    houseId: flock.houseId,
+    flockId: flock.flockId,
+    cycleId: flock.cycleId,
+    source: 'detector',
+    ruleId: null,
+    detector: { name: d.detector, parameters: d.parameters },
+    metric: d.metric,
+    unit: UNITS[d.metric] ?? '',
+    observed: d.observed,
+    expected: d.expected,
+    deviation: d.deviation,
+    window: { from: d.window.from, to: d.window.to, duration: 'P1D' },
+    severity: d.severity,
+    title: d.message,
+    evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId },
+    hypotheses: rankHypotheses(signals),
+    dedupKey: `detector:${flock.flockId}:${d.metric}:${d.detector}:${d.direction}`,
+    at,
+  });
+}
+
+/**
+ * Runs the detectors on a flock's active cycle: over `day` (new data of that day), or over the days after
+ * the last judged one up to `until` (the job). Returns how many detections were stored.
+ */
+export async function detectOnFlock(
+  data: AlarmData,
+  flock: { farmId: string; flockId: string },
+  period: { day: string } | { until: string },
+  requestId: string,
+): Promise<number> {
+  const active = (await data.farm(flock.farmId)).flocks.find((f) => f.id === flock.flockId && f.activeCycleId);
+  if (!active) return 0;
+  const cycleId = active.activeCycleId!;
+  let from: string;
+  let to: string;
+  if ('day' in period) {
+    from = period.day;
+    to = period.day;
+  } else {
+    const last = await detectorLastDay(flock.flockId, cycleId);
+    to = period.until;
+    from = last ? dayAfter(last) : to;
+    if (from > to) return 0;
+    let earliest = to;
+    for (let i = 1; i < MAX_DAYS_PER_RUN; i++) earliest = dayBefore(earliest);
+    if (from < earliest) from = earliest;
+  }
+  const { series } = await data.cycle(flock.flockId, cycleId);
+  const found = detectDaily(series).filter((d) => d.bucket >= from && d.bucket <= to);
+  const target = { farmId: flock.farmId, flockId: flock.flockId, cycleId, houseId: active.houseId ?? null };
+  for (const d of found) await raise(data, target, d, requestId);
+  await recordDetectorDay(flock.flockId, cycleId, to);
+  return found.length;
+}
+
+/** The job's detector pass: every active flock of these farms, over the days completed since the last run (yesterday, UTC, at the latest). */
+export async function runDetectorJob(farmIds: readonly string[], data: AlarmData, now: Date, requestId: string) {
+  const until = dayBefore(now.toISOString().slice(0, 10));
+  const result = { flocks: 0, detections: 0, errors: [] as Array<{ flockId: string; error: string }> };
+  for (const farmId of farmIds) {
+    const { flocks } = await data.farm(farmId);
+    for (const f of flocks.filter((x) => x.activeCycleId)) {
+      result.flocks++;
+      try {
+        result.detections += await detectOnFlock(data, { farmId, flockId: f.id }, { until }, requestId);
+      } catch (err) {
+        const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        console.warn(JSON.stringify({ level: 'warn', msg: 'detectors failed', flockId: f.id, error }));
+        result.errors.push({ flockId: f.id, error });
+      }
+    }
+  }
+  return result;
+}

@@ -1,0 +1,340 @@
+import { allFarmIds } from '../db/flocks.js';
+import { allEnabledRules, enabledRulesOfFarm, getRuleWithStates, putRuleState, ruleNotFound, statesOf, type RuleRecord, type RuleState } from '../db/rules.js';
+import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
+import { signalsOfDay } from '../domain/anomalies/signals.js';
+import type { Caller } from '../domain/caller.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { dailyPoints, hourlyPoints, inputOf } from '../domain/rules/calculations.js';
+import { evaluateRule, parseWindow, type Basis, type Evaluation, type SeriesPoint } from '../domain/rules/evaluation.js';
+import { ValidationFailed } from '../errors.js';
+import { AlarmData, climateAround, rulesCaller, type FarmData, type Target } from './alarm-data.js';
+import { raiseAnomaly } from './anomalies.js';
+import { detectOnFlock, runDetectorJob } from './detections.js';
+import { flockOn } from './house-flocks.js';
+import { openIncident } from './incidents.js';
+import { ensureDefaultRules } from './default-rules.js';
+import { domainCondition } from './rules.js';
+import type { BacktestBody } from '../../schemas/rules.js';
+import type { IncidentCategory, IncidentSeverity } from '../../schemas/vocabulary.js';
+
+/**
+ * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation
+ * (new daily records, movements, weighings and sensor hours), the rule job (every 15 minutes) and the
+ * backtest (POST /rules/{id}/test, which writes nothing). A rule applies to targets: the active flocks of
+ * its scope for daily inputs (`flock:<id>`), the houses of its scope for sensor inputs (`house:<id>`).
+ *
+ * Instants: a daily input is evaluated at the end of each day (00:00 UTC after it), a sensor input at
+ * the end of each hour; an instant is evaluated once the bucket is complete (the job), or as soon as the
+ * day's record arrives (a daily record says the day is done). Per target, the state item remembers the
+ * last instant evaluated and the last firing, so a live run continues exactly where the last one stopped
+ * and fires exactly what a backtest over the same period fires.
+ *
+ * Cost per rule and target: the cycle's facts (two round trips, shared by every daily rule of the flock
+ * in one pass) or one Query of hourly rollups per device of the house (shared by the hourly rules of the
+ * house), one BatchGetItem of states for the whole pass, one Put per state. Never a Scan.
+ */
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** How far back a live run catches up after a pause (a longer backlog is left to a backtest). */
+const CATCH_UP_MS: Record<Basis, number> = { hour: 7 * DAY_MS, day: 35 * DAY_MS };
+/** The longest backtest period per basis. */
+const BACKTEST_MAX_MS: Record<Basis, number> = { hour: 90 * DAY_MS, day: 400 * DAY_MS };
+
+const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
+const iso = (ms: number) => new Date(ms).toISOString();
+const bucketMs = (basis: Basis) => (basis === 'hour' ? HOUR_MS : DAY_MS);
+const windowMs = (rule: RuleRecord): number => {
+  const w = parseWindow(rule.window);
+  return 'ms' in w ? w.ms : 0;
+};
+const basisOf = (rule: RuleRecord): Basis => inputOf(rule.input)?.basis ?? 'day';
+
+/** The targets of a rule in its farm now. */
+function targetsOf(rule: RuleRecord, farm: FarmData): Target[] {
+  const { farmId, houseId, flockId } = rule.scope;
+  if (basisOf(rule) === 'day') {
+    return farm.flocks
+      .filter((f) => f.activeCycleId && (!flockId || f.id === flockId) && (!houseId || f.houseId === houseId))
+      .map((f) => ({ id: `flock:${f.id}`, kind: 'flock', farmId, houseId: f.houseId ?? null, flockId: f.id, cycleId: f.activeCycleId! }));
+  }
+  const flockHouse = flockId ? (farm.flocks.find((f) => f.id === flockId)?.houseId ?? null) : null;
+  const houses = new Set(farm.devices.map((d) => d.houseId));
+  return [...houses]
+    .filter((h) => (!houseId || h === houseId) && (!flockId || h === flockHouse))
+    .sort()
+    .map((h) => ({ id: `house:${h}`, kind: 'house', farmId, houseId: h, flockId: null, cycleId: null }));
+}
+
+/** The points of a rule's input for a target, and what the signals of a firing are built from. */
+async function pointsOf(rule: RuleRecord, target: Target, data: AlarmData, fromMs: number, toMs: number): Promise<SeriesPoint[]> {
+  if (target.kind === 'flock') {
+    const { ctx, series } = await data.cycle(target.flockId!, target.cycleId!);
+    return dailyPoints(rule.input, { inputs: ctx.inputs, config: ctx.config, series });
+  }
+  const house = await data.house(target.farmId, target.houseId!, fromMs, toMs);
+  return hourlyPoints(rule.input, house.hours, house.flock ? { birdType: house.flock.cycle.birdType, ageDaysAt: (hour) => flockOn(house.flock, hour.slice(0, 10))?.ageDays ?? 0 } : null);
+}
+
+async function houseFlockOf(target: Target, data: AlarmData): Promise<{ flockId: string; cycleId: string } | null> {
+  const { flocks } = await data.farm(target.farmId);
+  const f = flocks.find((x) => x.houseId === target.houseId && x.activeCycleId);
+  return f ? { flockId: f.id, cycleId: f.activeCycleId! } : null;
+}
+
+/** The limit a short condition compares with (the nearer bound of a range), for `expected`; json-logic: none. */
+function expectedOf(condition: Record<string, unknown>, value: number | null): number | null {
+  if ('value' in condition && typeof condition.value === 'number') return condition.value;
+  if ('range' in condition && Array.isArray(condition.range) && value !== null) {
+    const [lo, hi] = condition.range as [number, number];
+    return Math.abs(value - lo) <= Math.abs(value - hi) ? lo : hi;
+  }
+  return null;
+}
+
+const INCIDENT_SEVERITY: Record<RuleRecord['severity'], IncidentSeverity> = { info: 'low', warning: 'high', critical: 'critical' };
+
+/** The incident category of an alarm on an input. */
+export function incidentCategoryOf(metric: string): IncidentCategory {
+  if (/water/i.test(metric)) return 'water';
+  if (/temperature|nh3|ammonia|co2|humidity|pressure|lux/i.test(metric)) return 'climate';
+  if (/mortality|uniformity/i.test(metric)) return 'welfare';
+  if (/feed|fcr/i.test(metric)) return 'feed';
+  return 'other';
+}
+
+/** What a firing does: raise (or update) the rule's anomaly for the target, and/or open (or join) its incident. */
+async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: AlarmData, requestId: string): Promise<void> {
+  const input = inputOf(rule.input)!;
+  const { climate, houseName } = await climateAround(target, data, firing.at);
+  const where = target.kind === 'flock' ? `flock ${target.flockId}` : `house ${houseName ?? target.houseId}`;
+  // a house's alarm is read against the house flock's days too (mortality, water and feed around it)
+  const flockOfTarget = target.kind === 'flock' ? { flockId: target.flockId!, cycleId: target.cycleId! } : await houseFlockOf(target, data);
+  const cycle = flockOfTarget ? await data.cycle(flockOfTarget.flockId, flockOfTarget.cycleId) : null;
+  const series = cycle?.series ?? [];
+  const thresholds = cycle?.ctx.config.thresholds;
+  const signals = signalsOfDay(series, firing.bucket.slice(0, 10), {
+    metric: rule.input,
+    houseName,
+    climate,
+    thresholds: thresholds && { ammoniaMaxPpm: thresholds.ammoniaMaxPpm, humidityMaxPct: thresholds.humidityMaxPct, dailyMortalityPct: thresholds.dailyMortalityPct },
+  });
+  const expected = expectedOf(rule.condition, firing.value);
+  const title = `${rule.name}: ${firing.value === null ? 'no value' : `${Math.round(firing.value * 100) / 100} ${input.unit}`.trim()} (${where})`;
+  const dedupKey = `rule:${rule.id}:${target.id}`;
+  const raised = rule.actions.includes('raise_anomaly')
+    ? await raiseAnomaly({
+        farmId: target.farmId,
+        houseId: target.houseId,
+        flockId: target.flockId,
+        cycleId: target.cycleId,
+        source: 'rule',
+        ruleId: rule.id,
+        detector: null,
+        metric: rule.input,
+        unit: input.unit,
+        observed: firing.value ?? 0,
+        expected,
+        deviation: expected === null || firing.value === null ? null : Math.round((firing.value - expected) * 1000) / 1000,
+        window: { from: firing.windowFrom, to: firing.windowTo, duration: rule.window },
+        severity: rule.severity,
+        title,
+        evidence: { rule: { id: rule.id, name: rule.name, aggregation: rule.aggregation, condition: rule.condition }, inputs: firing.inputs, target: target.id, signals },
+        hypotheses: rankHypotheses(signals),
+        dedupKey,
+        at: firing.at,
+      })
+    : null;
+  if (rule.actions.includes('open_incident')) {
+    await openIncident(
+      rulesCaller,
+      {
+        farmId: target.farmId,
+        title,
+        description: `Rule "${rule.name}" fired at ${firing.at}: ${rule.aggregation} of ${rule.input} over ${rule.window} = ${firing.value}.`,
+        category: incidentCategoryOf(rule.input),
+        severity: INCIDENT_SEVERITY[rule.severity],
+        links: { ...(raised ? { anomalyIds: [raised.anomaly.id] } : {}), ...(target.flockId ? { flockIds: [target.flockId] } : {}) },
+        dedupKey,
+      },
+      requestId,
+    );
+  }
+}
+
+export interface PassResult {
+  rules: number;
+  targets: number;
+  evaluations: number;
+  firings: number;
+  errors: Array<{ ruleId: string; target: string; error: string }>;
+}
+
+/**
+ * One evaluation pass over these rules: per (rule, target) from its last evaluated instant to `untilMs`
+ * (or over exactly the bucket `only` — a daily record for that day), acting on each firing and moving the
+ * state forward. A failing pair is recorded and the pass goes on with the others.
+ */
+async function evaluatePass(
+  rules: readonly RuleRecord[],
+  data: AlarmData,
+  opts: { now: Date; requestId: string; only?: { targetId?: string; houseId?: string; day?: string } },
+): Promise<PassResult> {
+  const pairs: Array<{ rule: RuleRecord; target: Target }> = [];
+  for (const rule of rules) {
+    const farm = await data.farm(rule.farmId);
+    for (const target of targetsOf(rule, farm)) {
+      if (opts.only?.targetId && target.id !== opts.only.targetId) continue;
+      if (opts.only?.houseId && target.houseId !== opts.only.houseId) continue;
+      pairs.push({ rule, target });
+    }
+  }
+  const states = pairs.length > 0 ? await statesOf(pairs.map((p) => ({ ruleId: p.rule.id, target: p.target.id }))) : new Map<string, RuleState>();
+  const result: PassResult = { rules: rules.length, targets: pairs.length, evaluations: 0, firings: 0, errors: [] };
+  for (const { rule, target } of pairs) {
+    try {
+      const basis = basisOf(rule);
+      const step = bucketMs(basis);
+      const stored = states.get(`${rule.id}|${target.id}`);
+      const state = stored && stored.ruleVersion === rule.version ? stored : undefined;
+      const nowMs = opts.now.getTime();
+      let afterMs: number;
+      let untilMs: number;
+      if (opts.only?.day && basis === 'day') {
+        afterMs = Date.parse(`${opts.only.day}T00:00:00.000Z`);
+        untilMs = afterMs + DAY_MS;
+      } else {
+        untilMs = floorTo(nowMs, step);
+        const last = state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : untilMs - step;
+        afterMs = Math.max(last, untilMs - CATCH_UP_MS[basis]);
+        if (afterMs >= untilMs) continue;
+      }
+      const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - step, untilMs);
+      const run = evaluateRule(
+        { input: rule.input, window: rule.window, aggregation: rule.aggregation, condition: domainCondition(rule.condition), cooldownMinutes: rule.cooldownMinutes, basis },
+        points,
+        { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null },
+      );
+      result.evaluations += run.evaluations.length;
+      for (const firing of run.firings) {
+        await act(rule, target, firing, data, opts.requestId);
+        result.firings++;
+      }
+      const newest = Math.max(untilMs, state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : 0);
+      await putRuleState(rule.id, {
+        target: target.id,
+        state: run.status.state,
+        reason: run.status.reason,
+        lastEvaluatedAt: iso(newest),
+        lastFiredAt: run.lastFiredAt ?? state?.lastFiredAt ?? null,
+        ruleVersion: rule.version,
+      });
+    } catch (err) {
+      const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      console.warn(JSON.stringify({ level: 'warn', msg: 'rule evaluation failed', ruleId: rule.id, target: target.id, error }));
+      result.errors.push({ ruleId: rule.id, target: target.id, error });
+    }
+  }
+  return result;
+}
+
+/**
+ * The alarm job (every 15 minutes): writes the default rules of farms older than rules, evaluates every
+ * enabled rule of every farm up to the last complete hour or day, and runs the detectors on the days
+ * completed since their last run. A failing rule, target or flock is recorded and the job goes on.
+ */
+export async function runAlarmJob(requestId: string, now = new Date()) {
+  const farmIds = await allFarmIds();
+  const seeded = await Promise.all(farmIds.map((id) => ensureDefaultRules(id).catch(() => false)));
+  const data = new AlarmData(now);
+  const rules = await evaluatePass(await allEnabledRules(), data, { now, requestId });
+  const detectors = await runDetectorJob(farmIds, data, now, requestId);
+  return { farms: farmIds.length, defaultRulesWritten: seeded.filter(Boolean).length, rules, detectors };
+}
+
+/**
+ * New data of a flock (a daily record, a movement, a weighing on `day`): its farm's enabled daily rules
+ * that apply to the flock and the detectors, over that day, on one read of the cycle. Never fails the
+ * write that called it: errors are logged (the job judges the day again once it is complete).
+ */
+export async function onNewFlockData(flock: { farmId: string; flockId: string }, day: string, now = new Date()): Promise<void> {
+  const requestId = `new-data:${flock.flockId}:${day}`;
+  try {
+    await ensureDefaultRules(flock.farmId);
+    const data = new AlarmData(now);
+    const rules = (await enabledRulesOfFarm(flock.farmId)).filter((r) => basisOf(r) === 'day');
+    if (rules.length > 0) await evaluatePass(rules, data, { now, requestId, only: { targetId: `flock:${flock.flockId}`, day } });
+    await detectOnFlock(data, flock, { day }, requestId);
+  } catch (err) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'alarms on new data failed', flockId: flock.flockId, error: err instanceof Error ? err.message : String(err) }));
+  }
+}
+
+/** New sensor hours of a house (a device crossed into a new hour): its farm's enabled sensor rules for the house, up to the last complete hour. */
+export async function rulesOnSensorData(house: { farmId: string; houseId: string }, requestId: string, now = new Date()): Promise<PassResult | null> {
+  try {
+    const rules = (await enabledRulesOfFarm(house.farmId)).filter((r) => basisOf(r) === 'hour');
+    if (rules.length === 0) return null;
+    return await evaluatePass(rules, new AlarmData(now), { now, requestId, only: { houseId: house.houseId } });
+  } catch (err) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'rules on sensor data failed', houseId: house.houseId, error: err instanceof Error ? err.message : String(err) }));
+    return null;
+  }
+}
+
+/**
+ * POST /rules/{id}/test: when the rule would have fired over [from, to] on a flock or a house, and on
+ * which values. The same evaluation as the live one (with no firing before `from`); writes nothing.
+ */
+export async function backtestRule(user: Caller, ruleId: string, body: BacktestBody, now = new Date()) {
+  const found = await getRuleWithStates(ruleId);
+  if (!found || !canAccessFarm(user, found.rule.farmId)) throw ruleNotFound(ruleId);
+  const rule = found.rule;
+  const basis = basisOf(rule);
+  const step = bucketMs(basis);
+  const fromMs = floorTo(Date.parse(body.from), step);
+  const untilMs = Math.ceil(Date.parse(body.to) / step) * step;
+  if (!(untilMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
+  if (untilMs - fromMs > BACKTEST_MAX_MS[basis]) {
+    throw new ValidationFailed([{ field: 'to', message: `a ${basis === 'hour' ? 'sensor' : 'daily'} rule is replayed over at most ${BACKTEST_MAX_MS[basis] / DAY_MS} days` }]);
+  }
+  const data = new AlarmData(now);
+  const farm = await data.farm(rule.farmId);
+  const target = backtestTarget(rule, body, farm);
+  const points = await pointsOf(rule, target, data, fromMs - windowMs(rule) - step, untilMs);
+  const run = evaluateRule(
+    { input: rule.input, window: rule.window, aggregation: rule.aggregation, condition: domainCondition(rule.condition), cooldownMinutes: rule.cooldownMinutes, basis },
+    points,
+    { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null },
+  );
+  return {
+    ruleId: rule.id,
+    target: target.id,
+    from: iso(fromMs),
+    to: iso(untilMs),
+    evaluated: run.evaluations.length,
+    firings: run.firings,
+    suppressedByCooldown: run.evaluations.filter((e) => e.outcome === 'cooldown').length,
+    noData: run.evaluations.filter((e) => e.outcome === 'no_data').length,
+    evaluations: run.evaluations.length <= 400 ? run.evaluations : [],
+    context: { basis, window: rule.window, aggregation: rule.aggregation, condition: rule.condition, cooldownMinutes: rule.cooldownMinutes },
+  };
+}
+
+/** The flock or house a backtest replays over: one of the farm's, within the rule's scope. */
+function backtestTarget(rule: RuleRecord, body: BacktestBody, farm: FarmData): Target {
+  const basis = basisOf(rule);
+  const { farmId } = rule;
+  const flock = body.flockId ? farm.flocks.find((f) => f.id === body.flockId && f.activeCycleId) : undefined;
+  if (body.flockId && !flock) throw new ValidationFailed([{ field: 'flockId', message: `no flock ${body.flockId} with an active cycle in farm ${farmId}` }]);
+  const houseId = body.houseId ?? flock?.houseId ?? null;
+  if (basis === 'day') {
+    const f = flock ?? farm.flocks.find((x) => x.activeCycleId && x.houseId === body.houseId);
+    if (!f) throw new ValidationFailed([{ field: 'houseId', message: `no flock with an active cycle in house ${body.houseId}` }]);
+    return { id: `flock:${f.id}`, kind: 'flock', farmId, houseId: f.houseId ?? null, flockId: f.id, cycleId: f.activeCycleId! };
+  }
+  if (!houseId || !farm.devices.some((d) => d.houseId === houseId)) {
+    throw new ValidationFailed([{ field: body.houseId ? 'houseId' : 'flockId', message: `no sensors in house ${houseId ?? '(the flock has no house)'} of farm ${farmId}` }]);
+  }
+  return { id: `house:${houseId}`, kind: 'house', farmId, houseId, flockId: null, cycleId: null };
+}

@@ -1,0 +1,199 @@
+import { ulid } from 'ulidx';
+import { auditPut } from '../db/audit.js';
+import { getFarmAndHouse } from '../db/farms.js';
+import { getFlock } from '../db/flocks.js';
+import {
+  createRule,
+  deleteRule,
+  getRuleWithStates,
+  listRulesOfFarm,
+  replaceRule,
+  ruleNotFound,
+  type RuleRecord,
+  type RuleState,
+} from '../db/rules.js';
+import type { Caller } from '../domain/caller.js';
+import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
+import { conditionProblem, parseWindow, windowProblem, type RuleCondition } from '../domain/rules/evaluation.js';
+import { ValidationFailed } from '../errors.js';
+import { ensureDefaultRules } from './default-rules.js';
+import { farmOfRequest } from './farms.js';
+import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../schemas/rules.js';
+
+/**
+ * Rules (`/api/v1/rules`): alarms as data, scoped to a farm, a house or a flock. This module keeps them
+ * (create, replace, change, delete with If-Match; every change audited) and answers the calculation
+ * catalogue; ./rule-evaluation.ts evaluates them. A rule of another farm does not exist for the caller.
+ */
+
+export type RuleDto = ReturnType<typeof toRuleDto>;
+
+export function toRuleDto(r: RuleRecord, states: readonly RuleState[] = []) {
+  const input = inputOf(r.input);
+  return {
+    id: r.id,
+    farmId: r.farmId,
+    name: r.name,
+    scope: r.scope,
+    input: r.input,
+    inputKind: input?.kind ?? 'calculation',
+    basis: input?.basis ?? 'day',
+    unit: input?.unit ?? '',
+    window: r.window,
+    aggregation: r.aggregation,
+    condition: r.condition,
+    severity: r.severity,
+    actions: r.actions,
+    cooldownMinutes: r.cooldownMinutes,
+    enabled: r.enabled,
+    defaultKey: r.defaultKey,
+    status: states
+      .filter((s) => s.ruleVersion === r.version)
+      .map((s) => ({ target: s.target, state: s.state, reason: s.reason, lastEvaluatedAt: s.lastEvaluatedAt, lastFiredAt: s.lastFiredAt })),
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    version: r.version,
+  };
+}
+
+/** The condition as the evaluation engine takes it: a short form as is, anything else is json-logic. */
+export const domainCondition = (c: Record<string, unknown>): RuleCondition => ('op' in c ? (c as RuleCondition) : { logic: c });
+
+/** The catalogue of GET /rules/metadata/calculations: the KPI engine's templates, then the sensor metrics a rule may read directly. */
+export function calculationCatalogue() {
+  return CALCULATIONS.map((c) => ({ ...c, kind: inputOf(c.id)?.kind ?? 'calculation' }));
+}
+
+type RuleFields = Pick<RuleRecord, 'name' | 'scope' | 'input' | 'window' | 'aggregation' | 'condition' | 'severity' | 'actions' | 'cooldownMinutes' | 'enabled'>;
+
+/** Every problem of a rule's definition, by field (the input exists, the window suits it, the condition is one the engine runs). */
+function definitionProblems(f: RuleFields): Array<{ field: string; message: string }> {
+  const problems: Array<{ field: string; message: string }> = [];
+  const input = inputOf(f.input);
+  if (!input) problems.push({ field: 'input', message: `unknown input "${f.input}": see GET /api/v1/rules/metadata/calculations` });
+  const windowIssue = input ? windowProblem(f.window, input.basis) : null;
+  if (windowIssue) problems.push({ field: 'window', message: windowIssue });
+  const conditionIssue = conditionProblem(domainCondition(f.condition));
+  if (conditionIssue) problems.push({ field: 'condition', message: conditionIssue });
+  return problems;
+}
+
+/** The scope's house and flock must be of its farm, and the flock in that house when both are named (one or two GetItems). */
+async function scopeOrThrow(scope: RuleRecord['scope']): Promise<void> {
+  const problems: Array<{ field: string; message: string }> = [];
+  const [{ house }, flock] = await Promise.all([
+    scope.houseId ? getFarmAndHouse(scope.farmId, scope.houseId) : Promise.resolve({ house: undefined }),
+    scope.flockId ? getFlock(scope.flockId) : Promise.resolve(undefined),
+  ]);
+  if (scope.houseId && !house) problems.push({ field: 'scope.houseId', message: `no house ${scope.houseId} in farm ${scope.farmId}` });
+  if (scope.flockId && (!flock || flock.farmId !== scope.farmId)) problems.push({ field: 'scope.flockId', message: `no flock ${scope.flockId} in farm ${scope.farmId}` });
+  else if (scope.flockId && scope.houseId && flock && flock.houseId !== scope.houseId) {
+    problems.push({ field: 'scope.flockId', message: `flock ${scope.flockId} is not in house ${scope.houseId}` });
+  }
+  if (problems.length > 0) throw new ValidationFailed(problems);
+}
+
+/** The window's length in minutes: a rule's default cooldown (one firing per window). */
+const windowMinutes = (window: string): number => {
+  const parsed = parseWindow(window);
+  return 'ms' in parsed ? Math.round(parsed.ms / 60_000) : 0;
+};
+
+async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBody): Promise<RuleFields> {
+  if (!canAccessFarm(user, body.scope.farmId)) throw new ValidationFailed([{ field: 'scope.farmId', message: `no farm ${body.scope.farmId} of yours` }]);
+  const fields: RuleFields = {
+    name: body.name.trim(),
+    scope: { farmId: body.scope.farmId, ...(body.scope.houseId ? { houseId: body.scope.houseId } : {}), ...(body.scope.flockId ? { flockId: body.scope.flockId } : {}) },
+    input: body.input,
+    window: body.window,
+    aggregation: body.aggregation,
+    condition: body.condition as Record<string, unknown>,
+    severity: body.severity,
+    actions: body.actions,
+    cooldownMinutes: body.cooldownMinutes ?? windowMinutes(body.window),
+    enabled: body.enabled ?? true,
+  };
+  const problems = definitionProblems(fields);
+  if (problems.length > 0) throw new ValidationFailed(problems);
+  await scopeOrThrow(fields.scope);
+  return fields;
+}
+
+export async function createRuleFor(user: Caller, body: CreateRuleBody, requestId: string) {
+  const fields = await checkedFields(user, body);
+  const now = new Date().toISOString();
+  const rule: RuleRecord = { id: ulid(), farmId: fields.scope.farmId, ...fields, defaultKey: null, createdBy: user.id, createdAt: now, updatedAt: now, version: 1 };
+  await createRule(rule, [auditPut({ actorId: user.id, action: 'rule.create', targetType: 'rule', targetId: rule.id, changes: fields, requestId })]);
+  return toRuleDto(rule);
+}
+
+/** The rule and its states if the caller may see it (one Query); else the one NotFound. */
+async function visibleRule(user: Caller, id: string) {
+  const found = await getRuleWithStates(id);
+  if (!found || !canAccessFarm(user, found.rule.farmId)) throw ruleNotFound(id);
+  return found;
+}
+
+export async function ruleFor(user: Caller, id: string) {
+  const { rule, states } = await visibleRule(user, id);
+  return toRuleDto(rule, states);
+}
+
+export async function listRulesFor(user: Caller, query: ListRulesQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  await ensureDefaultRules(farmId);
+  const limit = query.limit ?? 25;
+  const page = await listRulesOfFarm(farmId, { enabled: query.enabled, input: query.input }, { limit, cursor: query.cursor });
+  return { items: page.items.map((r) => toRuleDto(r)), limit, nextCursor: page.nextCursor };
+}
+
+const EDITABLE = ['name', 'scope', 'input', 'window', 'aggregation', 'condition', 'severity', 'actions', 'cooldownMinutes', 'enabled'] as const;
+
+async function writeChange(user: Caller, current: RuleRecord, version: number, fields: RuleFields, requestId: string, states: readonly RuleState[]) {
+  if (fields.scope.farmId !== current.farmId) throw new ValidationFailed([{ field: 'scope.farmId', message: `a rule stays in its farm (${current.farmId})` }]);
+  const changes = Object.fromEntries(
+    EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(fields[f])).map((f) => [f, { from: current[f], to: fields[f] }]),
+  );
+  if (Object.keys(changes).length === 0) return toRuleDto(current, states);
+  const next: RuleRecord = { ...current, ...fields, version: version + 1, updatedAt: new Date().toISOString() };
+  await replaceRule(next, version, [auditPut({ actorId: user.id, action: 'rule.update', targetType: 'rule', targetId: current.id, changes, requestId })]);
+  // the states were computed with the old definition: the next evaluation starts afresh
+  return toRuleDto(next, []);
+}
+
+/** PUT: the whole definition again; If-Match or `version`. */
+export async function replaceRuleFor(user: Caller, id: string, body: ReplaceRuleBody, precondition: Precondition | undefined, requestId: string) {
+  const { rule, states } = await visibleRule(user, id);
+  const version = expectedVersion(rule.version, { precondition, stated: body.version }, `Rule ${id}`);
+  return writeChange(user, rule, version, await checkedFields(user, body), requestId, states);
+}
+
+/** PATCH: the named fields; the result is checked as a whole (a new input may need another window). */
+export async function updateRuleFor(user: Caller, id: string, body: UpdateRuleBody, precondition: Precondition | undefined, requestId: string) {
+  const { rule, states } = await visibleRule(user, id);
+  const version = expectedVersion(rule.version, { precondition, stated: body.version }, `Rule ${id}`);
+  const { version: _v, ...changes } = body;
+  const merged = {
+    name: rule.name,
+    scope: rule.scope,
+    input: rule.input,
+    window: rule.window,
+    aggregation: rule.aggregation,
+    condition: rule.condition,
+    severity: rule.severity,
+    actions: rule.actions,
+    cooldownMinutes: rule.cooldownMinutes,
+    enabled: rule.enabled,
+    ...changes,
+  } as CreateRuleBody;
+  return writeChange(user, rule, version, await checkedFields(user, merged), requestId, states);
+}
+
+export async function deleteRuleFor(user: Caller, id: string, precondition: Precondition | undefined, requestId: string): Promise<void> {
+  const { rule, states } = await visibleRule(user, id);
+  const version = expectedVersion(rule.version, { precondition }, `Rule ${id}`);
+  await deleteRule(rule, version, states, [auditPut({ actorId: user.id, action: 'rule.delete', targetType: 'rule', targetId: id, changes: { name: rule.name }, requestId })]);
+}
