@@ -2,7 +2,16 @@ import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
 import { FigureDto } from './figures.js';
-import { BIRD_TYPES, DEVICE_STATUSES, INCIDENT_CATEGORIES, INCIDENT_SEVERITIES, INCIDENT_STATUSES, type Role } from './vocabulary.js';
+import {
+  ANOMALY_STATUSES,
+  BIRD_TYPES,
+  DEVICE_STATUSES,
+  INCIDENT_CATEGORIES,
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  RULE_SEVERITIES,
+  type Role,
+} from './vocabulary.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
@@ -95,6 +104,17 @@ export const WithdrawalDto = Type.Object(
   { $id: 'Withdrawal', description: 'A medication whose withdrawal period is still running' },
 );
 const farmProperties = { date: Day, farmId: Type.String() };
+const OpenAnomalyLineDto = Type.Object({
+  id: Ulid,
+  title: Type.String(),
+  metric: Type.String(),
+  severity: StringEnum(RULE_SEVERITIES),
+  status: StringEnum(ANOMALY_STATUSES),
+  houseId: Type.Union([Type.String(), Type.Null()]),
+  flockId: Type.Union([Type.String(), Type.Null()]),
+  lastSeenAt: Type.String(),
+  check: Type.Union([Type.String(), Type.Null()], { description: 'The check the first hypothesis calls for' }),
+});
 const OpenIncidentsDto = (description: string) =>
   Type.Object(
     {
@@ -110,6 +130,15 @@ const OpenIncidentsDto = (description: string) =>
           createdAt: Type.String(),
         }),
       ),
+    },
+    { description },
+  );
+const OpenAnomaliesDto = (description: string) =>
+  Type.Object(
+    {
+      count: Int,
+      bySeverity: Type.Object({ critical: Int, warning: Int, info: Int }),
+      latest: Type.Array(OpenAnomalyLineDto),
     },
     { description },
   );
@@ -153,6 +182,7 @@ const managerProperties = {
     { description: 'Sensors that are stale or offline (from last seen against their reporting interval; the first 50 of at most 500 read)' },
   ),
   openIncidents: OpenIncidentsDto('Incidents triggered or acknowledged: the count, by severity, and the 5 newest'),
+  openAnomalies: OpenAnomaliesDto('Anomalies open or acknowledged: the count, by severity, and the 5 most recently seen with their first check'),
 };
 
 export const ManagerDashboardDto = Summary(
@@ -175,6 +205,17 @@ export const WorkerDashboardDto = Summary(
       }),
       { description: 'Daily forms to fill and weighings due today' },
     ),
+    dueActions: Type.Array(
+      Type.Object({
+        kind: StringEnum(['anomaly_check', 'incident'] as const),
+        id: Ulid,
+        title: Type.String(),
+        severity: Type.String(),
+        action: Type.String({ description: 'What to do: the check of the anomaly’s first hypothesis, or the incident’s next step' }),
+        since: Type.String(),
+      }),
+      { description: 'Incidents assigned to you, then the checks of the farm’s open anomalies (most severe first, at most 10)' },
+    ),
     flocks: Type.Array(
       Type.Object({
         flockId: Ulid,
@@ -195,6 +236,7 @@ export const VeterinarianDashboardDto = Summary(
     healthAlerts: Type.Array(DashboardAlertDto),
     withdrawals: Type.Array(WithdrawalDto),
     openIncidents: OpenIncidentsDto('Open incidents of a disease suspicion, welfare or biosecurity: the count, by severity, and the 5 newest'),
+    openAnomalies: OpenAnomaliesDto('Open anomalies of the birds’ health (mortality, intake, growth): the count, by severity, and the 5 most recently seen'),
     flocks: Type.Array(
       Type.Object({
         flockId: Ulid,

@@ -19,7 +19,7 @@ export const IncidentStatus = StringEnum(INCIDENT_STATUSES, {
 const Ids = (description: string) => Type.Array(RecordId, { maxItems: 20, uniqueItems: true, description });
 const Links = Type.Object(
   {
-    anomalyIds: Type.Optional(Ids('Anomalies this incident is about')),
+    anomalyIds: Type.Optional(Ids('Anomalies this incident is about (of its farm)')),
     deviceIds: Type.Optional(Ids('Devices involved')),
     flockIds: Type.Optional(Ids('Flocks affected')),
   },

@@ -38,10 +38,25 @@ export const ShortCondition = Type.Union(
   ],
   { description: 'Short form: the aggregated value compared with a limit, or tested against a range' },
 );
+/** A json-logic value: a literal, a list of values, or an operation `{operator: arguments}` (recursive, one definition). */
+const OPERATOR = { pattern: '^[A-Za-z<>=!+*/%-]{1,12}$' };
+const operation = { type: 'object', minProperties: 1, maxProperties: 1, propertyNames: OPERATOR, additionalProperties: { $ref: '#/$defs/argument' } };
 export const JsonLogicCondition = Type.Unsafe<Record<string, unknown>>({
-  type: 'object',
-  minProperties: 1,
-  maxProperties: 1,
+  $id: 'JsonLogicCondition',
+  ...operation,
+  $defs: {
+    argument: {
+      anyOf: [
+        { type: 'number' },
+        { type: 'string', maxLength: 200 },
+        { type: 'boolean' },
+        { type: 'null' },
+        { type: 'array', maxItems: 20, items: { $ref: '#/$defs/argument' } },
+        { $ref: '#/$defs/operation' },
+      ],
+    },
+    operation,
+  },
   description:
     'A json-logic expression (jsonlogic.com) over the named inputs `value`, `count`, `first`, `last`, `min`, `max`, `avg`, `ageDays`, `windowDays`, e.g. `{">": [{"var": "value"}, {"+": [1, {"*": [0.06, {"var": "ageDays"}]}]}]}`. Only comparison, logic and arithmetic operators; evaluated without eval',
 });

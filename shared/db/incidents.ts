@@ -2,9 +2,13 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import {
+  anomalyKey,
+  anomalyPartition,
   deviceKey,
+  devicePartition,
   farmKey,
   flockKey,
+  flockPartition,
   INCIDENT_EVENT_SK_PREFIX,
   incidentDedupKey,
   incidentEventKey,
@@ -268,18 +272,24 @@ export async function openIncidentsOfFarm(farmId: string): Promise<IncidentRecor
   return items.map((i) => fromItem(i)!);
 }
 
-/** The farm of each of these devices and flocks that exists (one BatchGetItem): what an incident may link to. */
+/**
+ * The farm of each of these devices, flocks and anomalies that exists (one BatchGetItem over all three):
+ * what an incident may link to.
+ */
 export async function farmsOfLinked(
   deviceIds: readonly string[],
   flockIds: readonly string[],
-): Promise<{ devices: Map<string, string>; flocks: Map<string, string> }> {
-  const found = await batchGet([...deviceIds.map((id) => deviceKey(id)), ...flockIds.map((id) => flockKey(id))], { projection: 'PK, farmId' });
-  const devices = new Map<string, string>();
-  const flocks = new Map<string, string>();
+  anomalyIds: readonly string[] = [],
+): Promise<{ devices: Map<string, string>; flocks: Map<string, string>; anomalies: Map<string, string> }> {
+  const found = await batchGet([...deviceIds.map((id) => deviceKey(id)), ...flockIds.map((id) => flockKey(id)), ...anomalyIds.map((id) => anomalyKey(id))], {
+    projection: 'PK, farmId',
+  });
+  const kinds = { devices: devicePartition(''), flocks: flockPartition(''), anomalies: anomalyPartition('') };
+  const out = { devices: new Map<string, string>(), flocks: new Map<string, string>(), anomalies: new Map<string, string>() };
   for (const item of found) {
     const pk = String(item.PK);
-    if (pk.startsWith('DEVICE#')) devices.set(pk.slice('DEVICE#'.length), String(item.farmId));
-    else flocks.set(pk.slice('FLOCK#'.length), String(item.farmId));
+    for (const [kind, prefix] of Object.entries(kinds) as [keyof typeof kinds, string][])
+      if (pk.startsWith(prefix)) out[kind].set(pk.slice(prefix.length), String(item.farmId));
   }
-  return { devices, flocks };
+  return out;
 }

@@ -1,6 +1,16 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
-import { defaultRulesMarkerKey, detectorStateKey, ENABLED_RULES, farmKey, RULE_STATE_SK_PREFIX, ruleKey, rulePartition, rulesOfFarm, ruleStateKey } from './keys.js';
+import {
+  defaultRulesMarkerKey,
+  detectorStateKey,
+  ENABLED_RULES,
+  farmKey,
+  RULE_STATE_SK_PREFIX,
+  ruleKey,
+  rulePartition,
+  rulesOfFarm,
+  ruleStateKey,
+} from './keys.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
 import { pick } from './items.js';
 import { farmNotFound } from './farms.js';
@@ -88,8 +98,9 @@ export const rulePut = (r: RuleRecord): TransactItem => ({
 
 /** Creates a rule if its farm exists (one transaction). */
 export async function createRule(rule: RuleRecord, extra: TransactItem[]): Promise<void> {
-  await transact([{ ConditionCheck: { TableName: tableName(), Key: farmKey(rule.farmId), ConditionExpression: 'attribute_exists(PK)' } }, rulePut(rule), ...extra], (i) =>
-    i === 0 ? farmNotFound(rule.farmId) : new Conflict('A rule with this id already exists'),
+  await transact(
+    [{ ConditionCheck: { TableName: tableName(), Key: farmKey(rule.farmId), ConditionExpression: 'attribute_exists(PK)' } }, rulePut(rule), ...extra],
+    (i) => (i === 0 ? farmNotFound(rule.farmId) : new Conflict('A rule with this id already exists')),
   );
 }
 
@@ -102,7 +113,13 @@ export async function putDefaultRulesOnce(farmId: string, rules: readonly RuleRe
   try {
     await transact(
       [
-        { Put: { TableName: tableName(), Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
         ...rules.map(rulePut),
       ],
       () => new Conflict('default rules already written'),
@@ -237,25 +254,47 @@ export async function statesOf(pairs: ReadonlyArray<{ ruleId: string; target: st
   return new Map(found.map((item) => [`${String(item.PK).slice('RULE#'.length)}|${String(item.target)}`, pick<RuleState>(item, STATE_FIELDS, null)]));
 }
 
+const statePut = (ruleId: string, state: RuleState) => ({
+  TableName: tableName(),
+  Item: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
+  ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
+  ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
+});
+
 /**
  * Records an evaluation: only forward in time (`lastEvaluatedAt` never moves back, so a late, slower
- * evaluation of an older instant does not undo a newer one) and only while the rule exists. False when
- * a newer state was already there.
+ * evaluation of an older instant does not undo a newer one). False when a newer state was already there.
  */
 export async function putRuleState(ruleId: string, state: RuleState): Promise<boolean> {
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
-        ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
-        ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
-      }),
-    );
+    await db().send(new PutCommand(statePut(ruleId, state)));
     return true;
   } catch (err) {
     if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
     throw err;
+  }
+}
+
+/**
+ * Records the evaluations of a pass: in one transaction per 100 (one call for the usual handful); when
+ * one of them lost to a newer state, each is written on its own so the others still move forward.
+ */
+export async function putRuleStates(states: ReadonlyArray<{ ruleId: string; state: RuleState }>): Promise<void> {
+  for (let i = 0; i < states.length; i += 100) {
+    const chunk = states.slice(i, i + 100);
+    if (chunk.length === 1) {
+      await putRuleState(chunk[0]!.ruleId, chunk[0]!.state);
+      continue;
+    }
+    try {
+      await transact(
+        chunk.map((s) => ({ Put: statePut(s.ruleId, s.state) })),
+        () => new Conflict('a newer rule state'),
+      );
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+      for (const s of chunk) await putRuleState(s.ruleId, s.state);
+    }
   }
 }
 

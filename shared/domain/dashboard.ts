@@ -163,3 +163,38 @@ export function totalsOf(cards: ReadonlyArray<ReturnType<typeof flockCard>>) {
     dailyRecordsMissing: cards.filter((c) => c.cycleId && !c.dailyRecordToday).length,
   };
 }
+
+/** Something a worker should do now: the check an open anomaly's first hypothesis calls for, or an incident assigned to them. */
+export interface DueAction {
+  kind: 'anomaly_check' | 'incident';
+  id: string;
+  title: string;
+  severity: string;
+  action: string;
+  since: string;
+}
+
+/** A worker's due actions: incidents assigned to them first (someone counts on them), then the checks of open anomalies, most severe first. */
+export function dueActionsOf(
+  checks: ReadonlyArray<{ id: string; title: string; severity: string; lastSeenAt: string; check: string | null }>,
+  incidents: ReadonlyArray<{ id: string; title: string; severity: string; status: string; createdAt: string }>,
+): DueAction[] {
+  return [
+    ...incidents.map((i) => ({
+      kind: 'incident' as const,
+      id: i.id,
+      title: i.title,
+      severity: i.severity,
+      action: i.status === 'triggered' ? 'Acknowledge it and take it on' : 'Work on it until it is resolved',
+      since: i.createdAt,
+    })),
+    ...checks.map((a) => ({
+      kind: 'anomaly_check' as const,
+      id: a.id,
+      title: a.title,
+      severity: a.severity,
+      action: a.check ?? 'Look into it and tell the manager what you find',
+      since: a.lastSeenAt,
+    })),
+  ];
+}

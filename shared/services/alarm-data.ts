@@ -38,23 +38,37 @@ export interface FarmData {
   devices: DeviceRecord[];
 }
 
-export /**
+function memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let p = cache.get(key);
+  if (!p) {
+    p = load();
+    cache.set(key, p);
+  }
+  return p;
+}
+
+/**
  * The facts a pass reads, each once: a farm's active flocks and devices, a cycle's analytics context
  * and series, a house's hourly rollups over the widest period any of its rules needs.
  */
-class AlarmData {
-  private farms = new Map<string, Promise<FarmData>>();
+export class AlarmData {
+  private flockLists = new Map<string, Promise<FarmData['flocks']>>();
+  private deviceLists = new Map<string, Promise<DeviceRecord[]>>();
   private cycles = new Map<string, Promise<{ ctx: CycleAnalyticsContext; series: DailyKpis[] }>>();
-  private houses = new Map<string, { fromMs: number; toMs: number; data: Promise<{ hours: Array<{ hour: string; stats: BucketStats }>; flock: HouseFlock | null }> }>();
+  private houses = new Map<
+    string,
+    { fromMs: number; toMs: number; data: Promise<{ hours: Array<{ hour: string; stats: BucketStats }>; flock: HouseFlock | null }> }
+  >();
   constructor(private readonly now: Date) {}
 
-  farm(farmId: string): Promise<FarmData> {
-    let p = this.farms.get(farmId);
-    if (!p) {
-      p = Promise.all([activeFlocksOfFarm(farmId), allDevicesOfFarm(farmId)]).then(([flocks, devices]) => ({ flocks, devices }));
-      this.farms.set(farmId, p);
-    }
-    return p;
+  /** A farm's active flocks (one Query). */
+  flocks(farmId: string): Promise<FarmData['flocks']> {
+    return memo(this.flockLists, farmId, () => activeFlocksOfFarm(farmId));
+  }
+
+  /** A farm's devices (one Query per page; only read when a sensor rule or a firing's climate needs them). */
+  devices(farmId: string): Promise<DeviceRecord[]> {
+    return memo(this.deviceLists, farmId, () => allDevicesOfFarm(farmId));
   }
 
   cycle(flockId: string, cycleId: string) {
@@ -72,8 +86,8 @@ class AlarmData {
     const cached = this.houses.get(houseId);
     if (cached && cached.fromMs <= fromMs && cached.toMs >= toMs) return cached.data;
     const range = { fromMs: Math.min(fromMs, cached?.fromMs ?? fromMs), toMs: Math.max(toMs, cached?.toMs ?? toMs) };
-    const data = this.farm(farmId).then(async (farm) => {
-      const devices = farm.devices.filter((d) => d.houseId === houseId);
+    const data = this.devices(farmId).then(async (all) => {
+      const devices = all.filter((d) => d.houseId === houseId);
       const [rollups, flock] = await Promise.all([
         Promise.all(devices.map((d) => rollupsBetween(d.id, 'hour', hourOf(range.fromMs), hourOf(range.toMs - 1)))),
         houseFlock(farmId, houseId),
@@ -85,10 +99,10 @@ class AlarmData {
   }
 }
 
-export /** The house climate around an instant: the averages of the hour that ended there, else the devices' newest readings. */
-async function climateAround(target: Target, data: AlarmData, at: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
+/** The house climate around an instant: the averages of the hour that ended there, else the devices' newest readings. */
+export async function climateAround(target: Target, data: AlarmData, at: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
   if (!target.houseId) return { climate: NO_CLIMATE, houseName: null };
-  const farm = await data.farm(target.farmId);
+  const devices = await data.devices(target.farmId);
   const [house, flock] = await Promise.all([getHouse(target.farmId, target.houseId), houseFlock(target.farmId, target.houseId)]);
   const hour = hourOf(Date.parse(at) - 1);
   const values: Partial<Record<SensorMetric, number>> = {};
@@ -103,10 +117,9 @@ async function climateAround(target: Target, data: AlarmData, at: string): Promi
   }
   for (const [m, s] of sums) if (s.n > 0) values[m] = s.sum / s.n;
   if (sums.size === 0) {
-    for (const d of farm.devices.filter((dev) => dev.houseId === target.houseId)) {
+    for (const d of devices.filter((dev) => dev.houseId === target.houseId)) {
       for (const [m, v] of Object.entries(d.latest) as [SensorMetric, { value: number; ts: string }][]) values[m] ??= v.value;
     }
   }
   return { climate: climateOf(values, flockOn(flock, at.slice(0, 10))), houseName: house?.name ?? null };
 }
-

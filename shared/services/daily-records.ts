@@ -1,4 +1,3 @@
-import { onNewFlockData } from './rule-evaluation.js';
 import { readCycleDay } from '../db/analytics.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
@@ -14,6 +13,7 @@ import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
+import { alarmsOnFlockData } from './new-data.js';
 
 /**
  * Daily records: one form per cycle and day. Submitting writes the matching movements; a
@@ -115,7 +115,7 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
       }),
     );
     // the day is recorded: the farm's daily rules and the detectors judge it now
-    await onNewFlockData({ farmId: cycle.farmId, flockId }, form.date);
+    await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, form.date);
     return response;
   });
 }

@@ -1,7 +1,8 @@
 import { devicesNotOnline } from './devices.js';
-import { openIncidentsSummary } from './incidents.js';
+import { openAnomaliesSummary, openAnomalyChecks } from './anomalies.js';
+import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
-import { alertsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import { alertsOf, dueActionsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
 import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
 import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
@@ -23,6 +24,18 @@ import { farmOfRequest } from './farms.js';
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
 /** The incidents a veterinarian's dashboard shows. */
 const VET_CATEGORIES = ['disease_suspicion', 'welfare', 'biosecurity'] as const;
+/** The anomalies a veterinarian's dashboard shows: the birds' health (mortality, intake, growth), not the equipment. */
+const VET_ANOMALY_METRICS = [
+  'dailyMortalityPct',
+  'cumulativeMortalityPct',
+  'waterDropPct',
+  'waterPctOfExpected',
+  'feedGramsPerBird',
+  'bodyWeightVsStandard',
+  'uniformityPct',
+  'adg',
+  'henDayPct',
+] as const;
 const DAY = 86_400_000;
 
 async function farmView(farmId: string, now: Date) {
@@ -53,12 +66,13 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
-  const [stock, withdrawals, recommendations, devices, incidents] = await Promise.all([
+  const [stock, withdrawals, recommendations, devices, incidents, anomalies] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
     openRecommendations(farmId),
     devicesNotOnline(farmId),
     openIncidentsSummary(farmId),
+    openAnomaliesSummary(farmId),
   ]);
   return {
     date: v.today,
@@ -71,15 +85,17 @@ async function managerSummary(farmId: string, now: Date) {
     openRecommendations: recommendations,
     devicesNotOnline: devices,
     openIncidents: incidents,
+    openAnomalies: anomalies,
   };
 }
 
-async function workerSummary(farmId: string, now: Date) {
-  const v = await farmView(farmId, now);
+async function workerSummary(farmId: string, now: Date, userId: string) {
+  const [v, checks, incidents] = await Promise.all([farmView(farmId, now), openAnomalyChecks(farmId), openIncidentsAssignedTo(farmId, userId)]);
   return {
     date: v.today,
     farmId,
     tasks: tasksOf(v.flocks, v.today),
+    dueActions: dueActionsOf(checks, incidents),
     flocks: v.cards.map((c) => ({
       flockId: c.flockId,
       name: c.name,
@@ -99,6 +115,7 @@ async function veterinarianSummary(farmId: string, now: Date) {
     healthAlerts: v.alerts.filter((a) => HEALTH_METRICS.has(a.metric)),
     withdrawals: await withdrawalsOf(farmId, v.today),
     openIncidents: await openIncidentsSummary(farmId, VET_CATEGORIES),
+    openAnomalies: await openAnomaliesSummary(farmId, { metrics: VET_ANOMALY_METRICS }),
     flocks: v.cards.map((c) => ({
       flockId: c.flockId,
       name: c.name,
@@ -152,5 +169,5 @@ export async function dashboardFor(user: Caller & { role: Role }, query: { farmI
   }
   const farmId = farmOfRequest(user, query.farmId);
   const build = { manager: managerSummary, worker: workerSummary, veterinarian: veterinarianSummary, viewer: viewerSummary }[role];
-  return { role, ...(await build(farmId, now)) };
+  return { role, ...(await build(farmId, now, user.id)) };
 }

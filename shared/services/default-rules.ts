@@ -25,8 +25,8 @@ const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
 
 /**
  * Writes the default rule set of a farm (from the thresholds of the analytics configuration in force)
- * the first time the farm is seen: at its creation, or on the first list of its rules or the first run of
- * the rule job for farms older than rules. Never twice: a manager who deletes a default keeps it deleted.
+ * once: at the farm's creation, at the seed for the default farm, or on the next run of the alarm job
+ * for farms older than rules. Never twice: a manager who deletes a default keeps it deleted.
  */
 export async function ensureDefaultRules(farmId: string): Promise<boolean> {
   if (await defaultRulesWritten(farmId)) return false;

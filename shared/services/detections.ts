@@ -69,7 +69,7 @@ export async function detectOnFlock(
   period: { day: string } | { until: string },
   requestId: string,
 ): Promise<number> {
-  const active = (await data.farm(flock.farmId)).flocks.find((f) => f.id === flock.flockId && f.activeCycleId);
+  const active = (await data.flocks(flock.farmId)).find((f) => f.id === flock.flockId && f.activeCycleId);
   if (!active) return 0;
   const cycleId = active.activeCycleId!;
   let from: string;
@@ -99,7 +99,7 @@ export async function runDetectorJob(farmIds: readonly string[], data: AlarmData
   const until = dayBefore(now.toISOString().slice(0, 10));
   const result = { flocks: 0, detections: 0, errors: [] as Array<{ flockId: string; error: string }> };
   for (const farmId of farmIds) {
-    const { flocks } = await data.farm(farmId);
+    const flocks = await data.flocks(farmId);
     for (const f of flocks.filter((x) => x.activeCycleId)) {
       result.flocks++;
       try {

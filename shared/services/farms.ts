@@ -187,7 +187,9 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
     });
     // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
     await ensureDefaultRules(farm.id).catch((err) =>
-      console.warn(JSON.stringify({ level: 'warn', msg: 'default rules not written', farmId: farm.id, error: err instanceof Error ? err.message : String(err) })),
+      console.warn(
+        JSON.stringify({ level: 'warn', msg: 'default rules not written', farmId: farm.id, error: err instanceof Error ? err.message : String(err) }),
+      ),
     );
     return response;
   });

@@ -21,4 +21,3 @@ export function flockOn(house: HouseFlock | null, day: string): FlockContext | n
   if (!house || day < house.cycle.startDate) return null;
   return { birdType: house.cycle.birdType, ageDays: daysBetween(house.cycle.hatchDate ?? house.cycle.startDate, day) };
 }
-

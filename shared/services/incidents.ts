@@ -112,14 +112,17 @@ async function assigneeOrThrow(farmId: string, assigneeId: string | null | undef
 const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });
 
 /**
- * Linked devices and flocks must be of the incident's farm (one read; a record of another farm is named
- * exactly like one that does not exist). Anomaly ids are kept as given until anomalies are stored.
+ * Linked anomalies, devices and flocks must be of the incident's farm (one BatchGetItem over all of them;
+ * a record of another farm is named exactly like one that does not exist).
  */
 async function linksOrThrow(farmId: string, l: CreateIncidentBody['links']): Promise<void> {
-  const { deviceIds = [], flockIds = [] } = l ?? {};
-  if (deviceIds.length + flockIds.length === 0) return;
-  const found = await farmsOfLinked(deviceIds, flockIds);
+  const { anomalyIds = [], deviceIds = [], flockIds = [] } = l ?? {};
+  if (anomalyIds.length + deviceIds.length + flockIds.length === 0) return;
+  const found = await farmsOfLinked(deviceIds, flockIds, anomalyIds);
   const problems = [
+    ...anomalyIds.flatMap((id, i) =>
+      found.anomalies.get(id) === farmId ? [] : [{ field: `links.anomalyIds.${i}`, message: `no anomaly ${id} in farm ${farmId}` }],
+    ),
     ...deviceIds.flatMap((id, i) =>
       found.devices.get(id) === farmId ? [] : [{ field: `links.deviceIds.${i}`, message: `no device ${id} in farm ${farmId}` }],
     ),
@@ -321,4 +324,11 @@ export async function openIncidentsSummary(farmId: string, categories?: readonly
     bySeverity,
     latest: open.slice(0, 5).map((i) => ({ id: i.id, title: i.title, category: i.category, severity: i.severity, status: i.status, createdAt: i.createdAt })),
   };
+}
+
+/** The open incidents of a farm assigned to a user (a worker's due actions), newest first. */
+export async function openIncidentsAssignedTo(farmId: string, userId: string) {
+  return (await openIncidentsOfFarm(farmId))
+    .filter((i) => i.assigneeId === userId)
+    .map((i) => ({ id: i.id, title: i.title, category: i.category, severity: i.severity, status: i.status, createdAt: i.createdAt }));
 }

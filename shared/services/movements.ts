@@ -1,4 +1,3 @@
-import { onNewFlockData } from './rule-evaluation.js';
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -34,6 +33,7 @@ import {
 import { createMovementBody } from '../../schemas/compiled/movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import { alarmsOnFlockData } from './new-data.js';
 
 /** The movement ledger of a cycle: records, balances that never go negative, locks. */
 
@@ -152,7 +152,7 @@ export async function createMovementFor(user: Caller, flockId: string, cycleId: 
     }
     const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle) };
     await refusedToConflict(applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() }));
-    await onNewFlockData({ farmId: cycle.farmId, flockId }, input.date);
+    await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, input.date);
     return response;
   });
 }

@@ -1,6 +1,7 @@
 import { allFarmIds } from '../db/flocks.js';
-import { allEnabledRules, enabledRulesOfFarm, getRuleWithStates, putRuleState, ruleNotFound, statesOf, type RuleRecord, type RuleState } from '../db/rules.js';
+import { allEnabledRules, enabledRulesOfFarm, getRuleWithStates, putRuleStates, ruleNotFound, statesOf, type RuleRecord, type RuleState } from '../db/rules.js';
 import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
+import { incidentCategoryOf, incidentSeverityOf } from '../domain/anomalies/lifecycle.js';
 import { signalsOfDay } from '../domain/anomalies/signals.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -15,7 +16,6 @@ import { openIncident } from './incidents.js';
 import { ensureDefaultRules } from './default-rules.js';
 import { domainCondition } from './rules.js';
 import type { BacktestBody } from '../../schemas/rules.js';
-import type { IncidentCategory, IncidentSeverity } from '../../schemas/vocabulary.js';
 
 /**
  * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation
@@ -50,6 +50,12 @@ const windowMs = (rule: RuleRecord): number => {
 };
 const basisOf = (rule: RuleRecord): Basis => inputOf(rule.input)?.basis ?? 'day';
 
+/** What a rule's targets are chosen from: the farm's active flocks, and its devices for a sensor input. */
+async function farmOf(rule: RuleRecord, data: AlarmData): Promise<FarmData> {
+  const [flocks, devices] = await Promise.all([data.flocks(rule.farmId), basisOf(rule) === 'hour' ? data.devices(rule.farmId) : []]);
+  return { flocks, devices };
+}
+
 /** The targets of a rule in its farm now. */
 function targetsOf(rule: RuleRecord, farm: FarmData): Target[] {
   const { farmId, houseId, flockId } = rule.scope;
@@ -73,11 +79,15 @@ async function pointsOf(rule: RuleRecord, target: Target, data: AlarmData, fromM
     return dailyPoints(rule.input, { inputs: ctx.inputs, config: ctx.config, series });
   }
   const house = await data.house(target.farmId, target.houseId!, fromMs, toMs);
-  return hourlyPoints(rule.input, house.hours, house.flock ? { birdType: house.flock.cycle.birdType, ageDaysAt: (hour) => flockOn(house.flock, hour.slice(0, 10))?.ageDays ?? 0 } : null);
+  return hourlyPoints(
+    rule.input,
+    house.hours,
+    house.flock ? { birdType: house.flock.cycle.birdType, ageDaysAt: (hour) => flockOn(house.flock, hour.slice(0, 10))?.ageDays ?? 0 } : null,
+  );
 }
 
 async function houseFlockOf(target: Target, data: AlarmData): Promise<{ flockId: string; cycleId: string } | null> {
-  const { flocks } = await data.farm(target.farmId);
+  const flocks = await data.flocks(target.farmId);
   const f = flocks.find((x) => x.houseId === target.houseId && x.activeCycleId);
   return f ? { flockId: f.id, cycleId: f.activeCycleId! } : null;
 }
@@ -90,17 +100,6 @@ function expectedOf(condition: Record<string, unknown>, value: number | null): n
     return Math.abs(value - lo) <= Math.abs(value - hi) ? lo : hi;
   }
   return null;
-}
-
-const INCIDENT_SEVERITY: Record<RuleRecord['severity'], IncidentSeverity> = { info: 'low', warning: 'high', critical: 'critical' };
-
-/** The incident category of an alarm on an input. */
-export function incidentCategoryOf(metric: string): IncidentCategory {
-  if (/water/i.test(metric)) return 'water';
-  if (/temperature|nh3|ammonia|co2|humidity|pressure|lux/i.test(metric)) return 'climate';
-  if (/mortality|uniformity/i.test(metric)) return 'welfare';
-  if (/feed|fcr/i.test(metric)) return 'feed';
-  return 'other';
 }
 
 /** What a firing does: raise (or update) the rule's anomaly for the target, and/or open (or join) its incident. */
@@ -117,7 +116,11 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
     metric: rule.input,
     houseName,
     climate,
-    thresholds: thresholds && { ammoniaMaxPpm: thresholds.ammoniaMaxPpm, humidityMaxPct: thresholds.humidityMaxPct, dailyMortalityPct: thresholds.dailyMortalityPct },
+    thresholds: thresholds && {
+      ammoniaMaxPpm: thresholds.ammoniaMaxPpm,
+      humidityMaxPct: thresholds.humidityMaxPct,
+      dailyMortalityPct: thresholds.dailyMortalityPct,
+    },
   });
   const expected = expectedOf(rule.condition, firing.value);
   const title = `${rule.name}: ${firing.value === null ? 'no value' : `${Math.round(firing.value * 100) / 100} ${input.unit}`.trim()} (${where})`;
@@ -139,7 +142,12 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
         window: { from: firing.windowFrom, to: firing.windowTo, duration: rule.window },
         severity: rule.severity,
         title,
-        evidence: { rule: { id: rule.id, name: rule.name, aggregation: rule.aggregation, condition: rule.condition }, inputs: firing.inputs, target: target.id, signals },
+        evidence: {
+          rule: { id: rule.id, name: rule.name, aggregation: rule.aggregation, condition: rule.condition },
+          inputs: firing.inputs,
+          target: target.id,
+          signals,
+        },
         hypotheses: rankHypotheses(signals),
         dedupKey,
         at: firing.at,
@@ -153,7 +161,7 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
         title,
         description: `Rule "${rule.name}" fired at ${firing.at}: ${rule.aggregation} of ${rule.input} over ${rule.window} = ${firing.value}.`,
         category: incidentCategoryOf(rule.input),
-        severity: INCIDENT_SEVERITY[rule.severity],
+        severity: incidentSeverityOf(rule.severity),
         links: { ...(raised ? { anomalyIds: [raised.anomaly.id] } : {}), ...(target.flockId ? { flockIds: [target.flockId] } : {}) },
         dedupKey,
       },
@@ -182,8 +190,7 @@ async function evaluatePass(
 ): Promise<PassResult> {
   const pairs: Array<{ rule: RuleRecord; target: Target }> = [];
   for (const rule of rules) {
-    const farm = await data.farm(rule.farmId);
-    for (const target of targetsOf(rule, farm)) {
+    for (const target of targetsOf(rule, await farmOf(rule, data))) {
       if (opts.only?.targetId && target.id !== opts.only.targetId) continue;
       if (opts.only?.houseId && target.houseId !== opts.only.houseId) continue;
       pairs.push({ rule, target });
@@ -191,6 +198,7 @@ async function evaluatePass(
   }
   const states = pairs.length > 0 ? await statesOf(pairs.map((p) => ({ ruleId: p.rule.id, target: p.target.id }))) : new Map<string, RuleState>();
   const result: PassResult = { rules: rules.length, targets: pairs.length, evaluations: 0, firings: 0, errors: [] };
+  const written: Array<{ ruleId: string; state: RuleState }> = [];
   for (const { rule, target } of pairs) {
     try {
       const basis = basisOf(rule);
@@ -211,7 +219,14 @@ async function evaluatePass(
       }
       const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - step, untilMs);
       const run = evaluateRule(
-        { input: rule.input, window: rule.window, aggregation: rule.aggregation, condition: domainCondition(rule.condition), cooldownMinutes: rule.cooldownMinutes, basis },
+        {
+          input: rule.input,
+          window: rule.window,
+          aggregation: rule.aggregation,
+          condition: domainCondition(rule.condition),
+          cooldownMinutes: rule.cooldownMinutes,
+          basis,
+        },
         points,
         { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null },
       );
@@ -220,23 +235,28 @@ async function evaluatePass(
         await act(rule, target, firing, data, opts.requestId);
         result.firings++;
       }
-      const newest = Math.max(untilMs, state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : 0);
-      await putRuleState(rule.id, {
+      const newest = iso(Math.max(untilMs, state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : 0));
+      const next: RuleState = {
         target: target.id,
         state: run.status.state,
         reason: run.status.reason,
-        lastEvaluatedAt: iso(newest),
+        lastEvaluatedAt: newest,
         lastFiredAt: run.lastFiredAt ?? state?.lastFiredAt ?? null,
         ruleVersion: rule.version,
-      });
+      };
+      // a day judged again (a corrected record) that changes nothing is not written again
+      if (!state || JSON.stringify(stateOf(state)) !== JSON.stringify(stateOf(next))) written.push({ ruleId: rule.id, state: next });
     } catch (err) {
       const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       console.warn(JSON.stringify({ level: 'warn', msg: 'rule evaluation failed', ruleId: rule.id, target: target.id, error }));
       result.errors.push({ ruleId: rule.id, target: target.id, error });
     }
   }
+  await putRuleStates(written);
   return result;
 }
+
+const stateOf = (s: RuleState) => [s.state, s.reason, s.lastEvaluatedAt, s.lastFiredAt, s.ruleVersion];
 
 /**
  * The alarm job (every 15 minutes): writes the default rules of farms older than rules, evaluates every
@@ -260,13 +280,14 @@ export async function runAlarmJob(requestId: string, now = new Date()) {
 export async function onNewFlockData(flock: { farmId: string; flockId: string }, day: string, now = new Date()): Promise<void> {
   const requestId = `new-data:${flock.flockId}:${day}`;
   try {
-    await ensureDefaultRules(flock.farmId);
     const data = new AlarmData(now);
     const rules = (await enabledRulesOfFarm(flock.farmId)).filter((r) => basisOf(r) === 'day');
     if (rules.length > 0) await evaluatePass(rules, data, { now, requestId, only: { targetId: `flock:${flock.flockId}`, day } });
     await detectOnFlock(data, flock, { day }, requestId);
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'alarms on new data failed', flockId: flock.flockId, error: err instanceof Error ? err.message : String(err) }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'alarms on new data failed', flockId: flock.flockId, error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 }
 
@@ -277,7 +298,9 @@ export async function rulesOnSensorData(house: { farmId: string; houseId: string
     if (rules.length === 0) return null;
     return await evaluatePass(rules, new AlarmData(now), { now, requestId, only: { houseId: house.houseId } });
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'rules on sensor data failed', houseId: house.houseId, error: err instanceof Error ? err.message : String(err) }));
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'rules on sensor data failed', houseId: house.houseId, error: err instanceof Error ? err.message : String(err) }),
+    );
     return null;
   }
 }
@@ -296,14 +319,22 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
   const untilMs = Math.ceil(Date.parse(body.to) / step) * step;
   if (!(untilMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
   if (untilMs - fromMs > BACKTEST_MAX_MS[basis]) {
-    throw new ValidationFailed([{ field: 'to', message: `a ${basis === 'hour' ? 'sensor' : 'daily'} rule is replayed over at most ${BACKTEST_MAX_MS[basis] / DAY_MS} days` }]);
+    throw new ValidationFailed([
+      { field: 'to', message: `a ${basis === 'hour' ? 'sensor' : 'daily'} rule is replayed over at most ${BACKTEST_MAX_MS[basis] / DAY_MS} days` },
+    ]);
   }
   const data = new AlarmData(now);
-  const farm = await data.farm(rule.farmId);
-  const target = backtestTarget(rule, body, farm);
+  const target = backtestTarget(rule, body, await farmOf(rule, data));
   const points = await pointsOf(rule, target, data, fromMs - windowMs(rule) - step, untilMs);
   const run = evaluateRule(
-    { input: rule.input, window: rule.window, aggregation: rule.aggregation, condition: domainCondition(rule.condition), cooldownMinutes: rule.cooldownMinutes, basis },
+    {
+      input: rule.input,
+      window: rule.window,
+      aggregation: rule.aggregation,
+      condition: domainCondition(rule.condition),
+      cooldownMinutes: rule.cooldownMinutes,
+      basis,
+    },
     points,
     { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null },
   );
@@ -334,7 +365,9 @@ function backtestTarget(rule: RuleRecord, body: BacktestBody, farm: FarmData): T
     return { id: `flock:${f.id}`, kind: 'flock', farmId, houseId: f.houseId ?? null, flockId: f.id, cycleId: f.activeCycleId! };
   }
   if (!houseId || !farm.devices.some((d) => d.houseId === houseId)) {
-    throw new ValidationFailed([{ field: body.houseId ? 'houseId' : 'flockId', message: `no sensors in house ${houseId ?? '(the flock has no house)'} of farm ${farmId}` }]);
+    throw new ValidationFailed([
+      { field: body.houseId ? 'houseId' : 'flockId', message: `no sensors in house ${houseId ?? '(the flock has no house)'} of farm ${farmId}` },
+    ]);
   }
   return { id: `house:${houseId}`, kind: 'house', farmId, houseId, flockId: null, cycleId: null };
 }

@@ -2,23 +2,13 @@ import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
 import { getFarmAndHouse } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
-import {
-  createRule,
-  deleteRule,
-  getRuleWithStates,
-  listRulesOfFarm,
-  replaceRule,
-  ruleNotFound,
-  type RuleRecord,
-  type RuleState,
-} from '../db/rules.js';
+import { createRule, deleteRule, getRuleWithStates, listRulesOfFarm, replaceRule, ruleNotFound, type RuleRecord, type RuleState } from '../db/rules.js';
 import type { Caller } from '../domain/caller.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
 import { conditionProblem, parseWindow, windowProblem, type RuleCondition } from '../domain/rules/evaluation.js';
 import { ValidationFailed } from '../errors.js';
-import { ensureDefaultRules } from './default-rules.js';
 import { farmOfRequest } from './farms.js';
 import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../schemas/rules.js';
 
@@ -67,7 +57,10 @@ export function calculationCatalogue() {
   return CALCULATIONS.map((c) => ({ ...c, kind: inputOf(c.id)?.kind ?? 'calculation' }));
 }
 
-type RuleFields = Pick<RuleRecord, 'name' | 'scope' | 'input' | 'window' | 'aggregation' | 'condition' | 'severity' | 'actions' | 'cooldownMinutes' | 'enabled'>;
+type RuleFields = Pick<
+  RuleRecord,
+  'name' | 'scope' | 'input' | 'window' | 'aggregation' | 'condition' | 'severity' | 'actions' | 'cooldownMinutes' | 'enabled'
+>;
 
 /** Every problem of a rule's definition, by field (the input exists, the window suits it, the condition is one the engine runs). */
 function definitionProblems(f: RuleFields): Array<{ field: string; message: string }> {
@@ -89,7 +82,8 @@ async function scopeOrThrow(scope: RuleRecord['scope']): Promise<void> {
     scope.flockId ? getFlock(scope.flockId) : Promise.resolve(undefined),
   ]);
   if (scope.houseId && !house) problems.push({ field: 'scope.houseId', message: `no house ${scope.houseId} in farm ${scope.farmId}` });
-  if (scope.flockId && (!flock || flock.farmId !== scope.farmId)) problems.push({ field: 'scope.flockId', message: `no flock ${scope.flockId} in farm ${scope.farmId}` });
+  if (scope.flockId && (!flock || flock.farmId !== scope.farmId))
+    problems.push({ field: 'scope.flockId', message: `no flock ${scope.flockId} in farm ${scope.farmId}` });
   else if (scope.flockId && scope.houseId && flock && flock.houseId !== scope.houseId) {
     problems.push({ field: 'scope.flockId', message: `flock ${scope.flockId} is not in house ${scope.houseId}` });
   }
@@ -106,7 +100,11 @@ async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBod
   if (!canAccessFarm(user, body.scope.farmId)) throw new ValidationFailed([{ field: 'scope.farmId', message: `no farm ${body.scope.farmId} of yours` }]);
   const fields: RuleFields = {
     name: body.name.trim(),
-    scope: { farmId: body.scope.farmId, ...(body.scope.houseId ? { houseId: body.scope.houseId } : {}), ...(body.scope.flockId ? { flockId: body.scope.flockId } : {}) },
+    scope: {
+      farmId: body.scope.farmId,
+      ...(body.scope.houseId ? { houseId: body.scope.houseId } : {}),
+      ...(body.scope.flockId ? { flockId: body.scope.flockId } : {}),
+    },
     input: body.input,
     window: body.window,
     aggregation: body.aggregation,
@@ -125,7 +123,16 @@ async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBod
 export async function createRuleFor(user: Caller, body: CreateRuleBody, requestId: string) {
   const fields = await checkedFields(user, body);
   const now = new Date().toISOString();
-  const rule: RuleRecord = { id: ulid(), farmId: fields.scope.farmId, ...fields, defaultKey: null, createdBy: user.id, createdAt: now, updatedAt: now, version: 1 };
+  const rule: RuleRecord = {
+    id: ulid(),
+    farmId: fields.scope.farmId,
+    ...fields,
+    defaultKey: null,
+    createdBy: user.id,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
   await createRule(rule, [auditPut({ actorId: user.id, action: 'rule.create', targetType: 'rule', targetId: rule.id, changes: fields, requestId })]);
   return toRuleDto(rule);
 }
@@ -144,7 +151,6 @@ export async function ruleFor(user: Caller, id: string) {
 
 export async function listRulesFor(user: Caller, query: ListRulesQuery) {
   const farmId = farmOfRequest(user, query.farmId);
-  await ensureDefaultRules(farmId);
   const limit = query.limit ?? 25;
   const page = await listRulesOfFarm(farmId, { enabled: query.enabled, input: query.input }, { limit, cursor: query.cursor });
   return { items: page.items.map((r) => toRuleDto(r)), limit, nextCursor: page.nextCursor };
@@ -195,5 +201,7 @@ export async function updateRuleFor(user: Caller, id: string, body: UpdateRuleBo
 export async function deleteRuleFor(user: Caller, id: string, precondition: Precondition | undefined, requestId: string): Promise<void> {
   const { rule, states } = await visibleRule(user, id);
   const version = expectedVersion(rule.version, { precondition }, `Rule ${id}`);
-  await deleteRule(rule, version, states, [auditPut({ actorId: user.id, action: 'rule.delete', targetType: 'rule', targetId: id, changes: { name: rule.name }, requestId })]);
+  await deleteRule(rule, version, states, [
+    auditPut({ actorId: user.id, action: 'rule.delete', targetType: 'rule', targetId: id, changes: { name: rule.name }, requestId }),
+  ]);
 }

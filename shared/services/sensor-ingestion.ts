@@ -1,8 +1,7 @@
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
 import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
-import { daysBetween } from '../domain/cycle-summary.js';
-import { breachesOf, type FlockContext } from '../domain/iot/climate.js';
+import { breachesOf } from '../domain/iot/climate.js';
 import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
 import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
@@ -12,7 +11,7 @@ import { settings } from '../config/env.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { ingestScaleBatch } from './weights.js';
 import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
-import { rulesOnSensorData } from './rule-evaluation.js';
+import { alarmsOnSensorHour } from './new-data.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 import type { TelemetryEventBody } from '../../schemas/iot.js';
 
@@ -214,7 +213,7 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
   if (counted.length > 0) writes.push(afterCounting(device, counted, frames, house, configPromise, now));
   await Promise.all(writes);
   // an hour of the house ended for this device: its sensor rules can judge it (once per device and hour)
-  if (completesAnHour(device.lastSeen, counted)) await rulesOnSensorData({ farmId: device.farmId, houseId: device.houseId }, `ingest:${device.id}`);
+  if (completesAnHour(device.lastSeen, counted)) await alarmsOnSensorHour({ farmId: device.farmId, houseId: device.houseId }, `ingest:${device.id}`);
   return outcome;
 }
 

@@ -1,4 +1,3 @@
-import { onNewFlockData } from './rule-evaluation.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import {
@@ -23,6 +22,7 @@ import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
+import { alarmsOnFlockData } from './new-data.js';
 
 /**
  * Body weights of a cycle: manual weighing sessions, automatic scale batches, and the
@@ -124,7 +124,7 @@ export async function recordWeightFor(user: Caller, flockId: string, cycleId: st
       ];
       try {
         await writeWeights(items, (i) => (i >= 2 ? new DuplicateRequest() : new StaleRead()));
-        await onNewFlockData({ farmId: cycle.farmId, flockId }, body.date);
+        await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, body.date);
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;

@@ -74,11 +74,13 @@ describe('weights of a cycle', () => {
     });
     resetDbCalls();
     const avg100 = await c.weigh({ date: day(-9), grams: 300, sampleSize: 150 });
-    // the cycle (one GetItem), then the session and the cycle's latest-weight check in one transaction
+    // the cycle (one GetItem), then the session and the cycle's latest-weight check in one transaction;
+    // then the alarms judge the day: the farm's enabled rules and active flocks (two Queries), the rule
+    // states (one BatchGetItem), the cycle's facts (flock and cycle, rollups, weighings), the detectors' day
     expect({ GetItem: dbCalls.GetItem, TransactWriteItems: dbCalls.TransactWriteItems, Query: dbCalls.Query }).toEqual({
-      GetItem: 1,
+      GetItem: 2,
       TransactWriteItems: 1,
-      Query: undefined,
+      Query: 5,
     });
     expect(avg100.body.data).toMatchObject({ confidence: 'medium', sampleSize: 150, latestWeightUpdated: false });
 

@@ -114,6 +114,22 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       body: { name: `Fuzz house ${randomBytes(3).toString('hex')}`, usableAreaM2: 1200, capacity: 20000 },
     })
   ).data.id as string;
+  // a rule of the farm that fires on the daily records below (the rule and anomaly routes)
+  const rule = (
+    await must('POST', '/api/v1/rules', {
+      token,
+      body: {
+        name: 'Fuzz mortality',
+        scope: { farmId },
+        input: 'dailyMortalityPct',
+        window: 'P1D',
+        aggregation: 'last',
+        condition: { op: '>', value: 0 },
+        severity: 'warning',
+        actions: ['raise_anomaly'],
+      },
+    })
+  ).data;
   const records: Array<Record<string, string>> = [];
   for (const [birdType, useFarm] of [
     ['layer', true],
@@ -157,7 +173,9 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       body: { farmId, title: 'Fuzz incident', category: 'equipment', severity: 'medium', links: { deviceIds: [device.id] } },
     })
   ).data;
-  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id });
+  const anomaly = (await must('GET', '/api/v1/anomalies', { token, query: { farmId } })).data[0];
+  if (!anomaly) throw new Error('the fuzz rule raised no anomaly');
+  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id, ruleId: rule.id, anomalyId: anomaly.id });
   return records;
 }
 

@@ -44,7 +44,8 @@ export function signalsOfDay(
   let i = -1;
   for (let k = 0; k < series.length && series[k]!.date <= date; k++) i = k;
   const day = i >= 0 ? series[i]! : undefined;
-  const mortalityBefore = i > 0 ? series.slice(Math.max(0, i - 7), i).flatMap((d) => (d.dailyMortalityPct.value === null ? [] : [d.dailyMortalityPct.value])) : [];
+  const mortalityBefore =
+    i > 0 ? series.slice(Math.max(0, i - 7), i).flatMap((d) => (d.dailyMortalityPct.value === null ? [] : [d.dailyMortalityPct.value])) : [];
   const baseline = mean(mortalityBefore);
   return {
     metric: opts.metric,

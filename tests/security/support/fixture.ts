@@ -41,10 +41,26 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   ids.flockId = (await post('/api/v1/flocks', { name: `${tag} flock`, birdType: 'broiler', farmId, houseId: ids.houseId, hatchDate: start })).id;
   ids.cycleId = (await post(`/api/v1/flocks/${ids.flockId}/cycles`, { startDate: start })).id;
   const base = `/api/v1/flocks/${ids.flockId}/cycles/${ids.cycleId}`;
+  // a rule that the daily record below fires: the rule and anomaly routes get real ids
+  ids.ruleId = (
+    await post('/api/v1/rules', {
+      name: `${tag} mortality`,
+      scope: { farmId },
+      input: 'dailyMortalityPct',
+      window: 'P1D',
+      aggregation: 'last',
+      condition: { op: '>', value: 0 },
+      severity: 'warning',
+      actions: ['raise_anomaly'],
+    })
+  ).id;
   ids.movementId = (await post(`${base}/movements`, { type: 'bird_inflow', date: start, quantity: 1000 })).id;
   await post(`${base}/daily-records`, { date: ids.date, deaths: 2, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 });
   await post(`${base}/weights`, { date: ids.date, grams: 58 });
   const device = await post('/api/v1/iot/devices', { farmId, houseId: ids.houseId, kind: 'climate', name: `${tag} climate` });
   ids.deviceId = device.id;
+  const anomalies = await call('GET', '/api/v1/anomalies', { token: manager.token, query: { farmId } });
+  ids.anomalyId = anomalies.body.data[0]?.id;
+  expect(ids.anomalyId, 'the fixture rule raised an anomaly').toBeDefined();
   return { ids, admin, manager, deviceKey: device.deviceKey, responses };
 }

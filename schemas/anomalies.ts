@@ -1,0 +1,121 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ExpectedVersion, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { IncidentCategory, IncidentSeverity, IncidentWithTimeline } from './operations.js';
+import { ANOMALY_SOURCES, ANOMALY_STATUSES, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
+
+/**
+ * Anomalies (`/api/v1/anomalies`): what rules and statistical detectors found, with evidence and ranked
+ * hypotheses; one per dedup key while open (a repeat firing updates it); acknowledged, resolved, dismissed
+ * or escalated to an incident.
+ */
+
+const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });
+export const AnomalySeverity = StringEnum(RULE_SEVERITIES, { description: 'info, warning or critical' });
+export const AnomalyStatus = StringEnum(ANOMALY_STATUSES, {
+  description: 'open → acknowledged → resolved | dismissed (resolve and dismiss may skip acknowledge; resolved and dismissed are final)',
+});
+export const AnomalySource = StringEnum(ANOMALY_SOURCES, { description: 'rule (a user’s alarm rule) or detector (a statistical detector)' });
+
+export const anomalyParams = Type.Object({ anomalyId: UlidOf('Id of the anomaly') }, { additionalProperties: false, $id: 'AnomalyParams' });
+export type AnomalyParams = Static<typeof anomalyParams>;
+
+export const listAnomaliesQuery = Type.Object(
+  {
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this house' })),
+    flockId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this flock' })),
+    status: Type.Optional(AnomalyStatus),
+    severity: Type.Optional(AnomalySeverity),
+    source: Type.Optional(AnomalySource),
+    from: Type.Optional(Type.String({ format: 'date-time', description: 'First seen at or after this instant (ISO 8601)' })),
+    to: Type.Optional(Type.String({ format: 'date-time', description: 'First seen before this instant (exclusive, ISO 8601)' })),
+    ...pageQueryProperties,
+  },
+  { additionalProperties: false, $id: 'ListAnomaliesQuery' },
+);
+export type ListAnomaliesQuery = Static<typeof listAnomaliesQuery>;
+
+export const anomalyActionBody = Type.Object(
+  { note: Type.Optional(Text(2000, 'Why, or what was done (kept with the anomaly)')), version: Type.Optional(ExpectedVersion) },
+  { additionalProperties: false, $id: 'AnomalyActionBody' },
+);
+export type AnomalyActionBody = Static<typeof anomalyActionBody>;
+
+export const escalateAnomalyBody = Type.Object(
+  {
+    title: Type.Optional(Text(200, 'The incident’s title (default: the anomaly’s)')),
+    category: Type.Optional(IncidentCategory),
+    severity: Type.Optional(IncidentSeverity),
+    assigneeId: Type.Optional(Type.String({ ...RecordId, description: 'The user who owns the incident (a user of the farm)' })),
+    note: Type.Optional(Text(2000, 'Kept with the anomaly and added to the incident’s description')),
+  },
+  { additionalProperties: false, $id: 'EscalateAnomalyBody' },
+);
+export type EscalateAnomalyBody = Static<typeof escalateAnomalyBody>;
+
+// ---------------------------------------------------------------------------------------------------
+// Responses
+
+const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+export const AnomalyHypothesisDto = Type.Object(
+  {
+    cause: Type.String({ description: 'What may be behind it' }),
+    score: Type.Number({ description: 'How likely, relative to the others (higher is likelier)' }),
+    supporting: Type.Array(Type.String(), { description: 'Evidence for it' }),
+    contradicting: Type.Array(Type.String(), { description: 'Evidence against it' }),
+    check: Type.String({ description: 'What to check on the farm to confirm or rule it out' }),
+  },
+  { $id: 'AnomalyHypothesis' },
+);
+export const AnomalyDto = Type.Object(
+  {
+    id: Ulid,
+    farmId: Type.String(),
+    houseId: Nullable(Type.String()),
+    flockId: Nullable(Type.String()),
+    cycleId: Nullable(Type.String()),
+    source: AnomalySource,
+    ruleId: Nullable(Type.String(), 'The rule that fired (source rule)'),
+    detector: Nullable(
+      Type.Object({ name: StringEnum(DETECTORS), parameters: Type.Record(Type.String(), Type.Number()) }),
+      'The detector that fired and its parameters (source detector)',
+    ),
+    metric: Type.String(),
+    unit: Type.String(),
+    observed: Type.Number({ description: 'The value of the newest firing' }),
+    expected: Nullable(Type.Number(), 'What was expected (a threshold, a baseline, a standard)'),
+    deviation: Nullable(Type.Number(), 'How far observed is from expected (a z-score, a difference: the detector’s measure)'),
+    window: Type.Object({ from: Timestamp, to: Timestamp, duration: Type.String({ description: 'ISO 8601 duration, e.g. PT1H' }) }),
+    severity: AnomalySeverity,
+    status: AnomalyStatus,
+    occurrences: Type.Integer({ description: 'How many firings it gathers (repeats of its dedup key while open)' }),
+    firstSeenAt: Timestamp,
+    lastSeenAt: Timestamp,
+    evidence: Type.Record(Type.String(), JsonValue, { description: 'What the firing saw (free-form, per rule or detector)' }),
+    hypotheses: Type.Array(AnomalyHypothesisDto, { description: 'Ranked, most likely first' }),
+    title: Type.String(),
+    dedupKey: Type.String(),
+    incidentId: Nullable(Type.String(), 'The incident it was escalated to'),
+    acknowledgedAt: Nullable(Timestamp, 'When it was acknowledged'),
+    resolvedAt: Nullable(Timestamp, 'When it was resolved'),
+    dismissedAt: Nullable(Timestamp, 'When it was dismissed'),
+    notes: Type.Array(
+      Type.Object({
+        at: Timestamp,
+        actorId: Type.String(),
+        action: StringEnum(['acknowledge', 'resolve', 'dismiss', 'escalate'] as const),
+        note: Type.String(),
+      }),
+      { description: 'Notes given with its actions, oldest first' },
+    ),
+    version: Type.Integer(),
+    updatedAt: Timestamp,
+  },
+  { $id: 'Anomaly' },
+);
+export const AnomalyResponse = Success(AnomalyDto);
+export const AnomalyListResponse = ListOf(AnomalyDto);
+export const AnomalyEscalationResponse = Success(
+  Type.Object({ anomaly: AnomalyDto, incident: IncidentWithTimeline }, { description: 'The anomaly (with its incidentId) and its incident' }),
+);

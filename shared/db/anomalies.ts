@@ -1,0 +1,275 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { anomaliesOfFarm, anomalyDedupKey, anomalyKey, farmKey } from './keys.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { pick } from './items.js';
+import { farmNotFound, versionedUpdate } from './farms.js';
+import { Conflict, NotFound } from '../errors.js';
+import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
+
+/**
+ * Anomalies (docs/data-model.md, "Anomalies"): `ANOMALY#<id>`/`META`, listed per farm through GSI1
+ * `ANOMALIES#<farmId>` by `<firstSeenAt>#<id>` (newest first), and a dedup claim `ANOMALYDEDUP#<key>` in
+ * the farm's partition while the anomaly is open or acknowledged (a repeat firing updates that anomaly;
+ * the claims are also the farm's open anomalies).
+ */
+export interface AnomalyHypothesis {
+  cause: string;
+  score: number;
+  supporting: string[];
+  contradicting: string[];
+  check: string;
+}
+
+/** A note given with a lifecycle action or an escalation. */
+export interface AnomalyNote {
+  at: string;
+  actorId: string;
+  action: AnomalyAction | 'escalate';
+  note: string;
+}
+
+export interface AnomalyRecord {
+  id: string;
+  farmId: string;
+  houseId: string | null;
+  flockId: string | null;
+  cycleId: string | null;
+  source: AnomalySource;
+  ruleId: string | null;
+  detector: { name: Detector; parameters: Record<string, number> } | null;
+  metric: string;
+  unit: string;
+  observed: number;
+  expected: number | null;
+  deviation: number | null;
+  window: { from: string; to: string; duration: string };
+  severity: RuleSeverity;
+  status: AnomalyStatus;
+  occurrences: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  evidence: Record<string, unknown>;
+  hypotheses: AnomalyHypothesis[];
+  title: string;
+  dedupKey: string;
+  incidentId: string | null;
+  acknowledgedAt: string | null;
+  resolvedAt: string | null;
+  dismissedAt: string | null;
+  notes: AnomalyNote[];
+  version: number;
+  updatedAt: string;
+}
+
+const FIELDS = [
+  'id',
+  'farmId',
+  'houseId',
+  'flockId',
+  'cycleId',
+  'source',
+  'ruleId',
+  'detector',
+  'metric',
+  'unit',
+  'observed',
+  'expected',
+  'deviation',
+  'window',
+  'severity',
+  'status',
+  'occurrences',
+  'firstSeenAt',
+  'lastSeenAt',
+  'evidence',
+  'hypotheses',
+  'title',
+  'dedupKey',
+  'incidentId',
+  'acknowledgedAt',
+  'resolvedAt',
+  'dismissedAt',
+  'notes',
+  'version',
+  'updatedAt',
+] as const satisfies readonly (keyof AnomalyRecord)[];
+
+export const anomalyNotFound = (id: string) => new NotFound(`Anomaly ${id} not found`);
+const changedConcurrently = (id: string) => new Conflict(`Anomaly ${id} was changed concurrently; read it again and retry`);
+
+const fromItem = (item: Record<string, unknown> | undefined): AnomalyRecord | undefined =>
+  item ? { ...pick<AnomalyRecord>(item, FIELDS, null), notes: (item.notes as AnomalyNote[] | undefined) ?? [] } : undefined;
+const sortKey = (firstSeenAt: string, id: string) => `${firstSeenAt}#${id}`;
+const anomalyItem = (a: AnomalyRecord) => ({ ...anomalyKey(a.id), ...anomaliesOfFarm(a.farmId), GSI1SK: sortKey(a.firstSeenAt, a.id), type: 'Anomaly', ...a });
+
+export async function getAnomaly(id: string): Promise<AnomalyRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: anomalyKey(id), ConsistentRead: true }));
+  return fromItem(res.Item);
+}
+
+/** The open (or acknowledged) anomaly of a dedup key in a farm, if any. */
+export async function openAnomalyOfDedupKey(farmId: string, dedupKey: string): Promise<string | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: anomalyDedupKey(farmId, dedupKey), ConsistentRead: true }));
+  return res.Item?.anomalyId as string | undefined;
+}
+
+/** The dedup key is held by another open anomaly (a concurrent firing won the race). */
+export class AnomalyDedupTaken extends Conflict {}
+
+/**
+ * Raises an anomaly in ONE transaction: the farm exists, its dedup claim (`attribute_not_exists`: a
+ * concurrent firing with the same key loses with AnomalyDedupTaken and joins the winner), the anomaly
+ * (`attribute_not_exists`) and the transaction's other items (audit).
+ */
+export async function createAnomaly(anomaly: AnomalyRecord, extra: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      { ConditionCheck: { TableName: T, Key: farmKey(anomaly.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+      {
+        Put: {
+          TableName: T,
+          Item: { ...anomalyDedupKey(anomaly.farmId, anomaly.dedupKey), type: 'AnomalyDedup', anomalyId: anomaly.id, since: anomaly.firstSeenAt },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      { Put: { TableName: T, Item: anomalyItem(anomaly), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...extra,
+    ],
+    (i) =>
+      i === 0 ? farmNotFound(anomaly.farmId) : i === 1 ? new AnomalyDedupTaken('dedup key held') : new Conflict('An anomaly with this id already exists'),
+  );
+}
+
+/** The fields as set on the item: moving `firstSeenAt` moves the anomaly in the farm's list (GSI1SK) too. */
+function storedFields(current: AnomalyRecord, fields: Partial<AnomalyRecord>): Record<string, unknown> {
+  const first = fields.firstSeenAt;
+  return first !== undefined && first !== current.firstSeenAt ? { ...fields, GSI1SK: sortKey(first, current.id) } : fields;
+}
+
+/**
+ * A repeat firing: sets `fields` if the anomaly is still at `expectedVersion` AND open or acknowledged
+ * (one UpdateItem). False when it moved meanwhile (another firing, an action): the caller reads it again.
+ */
+export async function recordRepeat(current: AnomalyRecord, expectedVersion: number, fields: Partial<AnomalyRecord>, now: string): Promise<boolean> {
+  const update = versionedUpdate(anomalyKey(current.id), expectedVersion, storedFields(current, fields), now).Update!;
+  try {
+    await db().send(
+      new UpdateCommand({
+        ...update,
+        ConditionExpression: `${update.ConditionExpression} AND #status IN (:open, :acknowledged)`,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':open': 'open', ':acknowledged': 'acknowledged' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Sets `fields` if the anomaly is at `expectedVersion` (version + 1), with the transaction's other items (release of the claim, audit…). */
+export async function updateAnomaly(
+  current: AnomalyRecord,
+  expectedVersion: number,
+  fields: Partial<AnomalyRecord>,
+  now: string,
+  extra: TransactItem[],
+): Promise<void> {
+  await transact([versionedUpdate(anomalyKey(current.id), expectedVersion, storedFields(current, fields), now), ...extra], () =>
+    changedConcurrently(current.id),
+  );
+}
+
+/** Releases a dedup claim, only if it still names this anomaly. */
+export const anomalyDedupRelease = (farmId: string, dedupKey: string, anomalyId: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: anomalyDedupKey(farmId, dedupKey),
+    ConditionExpression: 'attribute_not_exists(PK) OR anomalyId = :id',
+    ExpressionAttributeValues: { ':id': anomalyId },
+  },
+});
+
+/** Drops a claim left naming an anomaly that is no longer open (never written so: released in the transaction of the move), only if it still names it. */
+export async function releaseStaleClaim(farmId: string, dedupKey: string, anomalyId: string): Promise<void> {
+  await transact([anomalyDedupRelease(farmId, dedupKey, anomalyId)], () => new Conflict('The dedup claim moved on'));
+}
+
+export interface AnomalyFilters {
+  houseId?: string | undefined;
+  flockId?: string | undefined;
+  status?: AnomalyStatus | undefined;
+  severity?: RuleSeverity | undefined;
+  source?: AnomalySource | undefined;
+}
+
+/**
+ * A page of a farm's anomalies, newest first by firstSeenAt (one Query on GSI1): `from` (inclusive) and
+ * `to` (exclusive), normalised ISO instants, bound the first seen instant in the key condition; house,
+ * flock, status, severity and source filter.
+ */
+export async function listAnomaliesOfFarm(
+  farmId: string,
+  filters: AnomalyFilters,
+  range: { from?: string | undefined; to?: string | undefined },
+  opts: { limit: number; cursor?: string | undefined },
+): Promise<{ items: AnomalyRecord[]; nextCursor: string | null }> {
+  const partition = anomaliesOfFarm(farmId);
+  const start = decodeCursor(opts.cursor, partition);
+  if (start) {
+    const at = start.GSI1SK;
+    // a cursor of this list and range: any other start key is refused by DynamoDB as outside the query
+    if (!(typeof at === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+    if ((range.from !== undefined && at < range.from) || (range.to !== undefined && at >= range.to)) throw invalidCursor();
+  }
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
+  const filter: string[] = [];
+  for (const [field, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    filter.push(`#${field} = :${field}`);
+  }
+  let key = 'GSI1PK = :pk';
+  if (range.from !== undefined) values[':from'] = range.from;
+  if (range.to !== undefined) values[':to'] = range.to;
+  // `<firstSeenAt>#<id>` sorts after its instant: `< :to` keeps an anomaly first seen at `to` out, `BETWEEN` as well
+  if (range.from !== undefined && range.to !== undefined) key += ' AND GSI1SK BETWEEN :from AND :to';
+  else if (range.from !== undefined) key += ' AND GSI1SK >= :from';
+  else if (range.to !== undefined) key += ' AND GSI1SK < :to';
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: key,
+      ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/**
+ * A farm's open (and acknowledged) anomalies: the dedup claims of its partition (one Query, as many items
+ * as open anomalies, however many closed ones the farm has) and the anomalies they name (one BatchGetItem).
+ */
+export async function openAnomaliesOfFarm(farmId: string): Promise<AnomalyRecord[]> {
+  const prefix = anomalyDedupKey(farmId, '');
+  const claims = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.SK },
+    ProjectionExpression: 'anomalyId',
+  });
+  if (claims.length === 0) return [];
+  const items = await batchGet(claims.map((c) => anomalyKey(String(c.anomalyId))));
+  return items.map((i) => fromItem(i)!).filter((a) => a.status === 'open' || a.status === 'acknowledged');
+}
