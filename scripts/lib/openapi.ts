@@ -90,8 +90,10 @@ const TAGS: Record<string, string> = {
   operations: 'Incidents: opened by hand or by jobs, owned until resolved, with an append-only timeline, dedup keys and response-time metrics',
   scale: 'Weight batches sent by connected scales',
   rules: 'Alarm rules: a calculation or sensor metric over a window, a condition, a severity and actions; the calculation catalogue and backtests',
-  anomalies: 'Detections of rules and statistical detectors, with evidence and ranked hypotheses; acknowledged, resolved, dismissed or escalated to an incident',
-  predictive: 'Forecasts computed by the hourly job: weight and harvest date, FCR, eggs, feed run-out, health and device failure risks; runs and forecast accuracy',
+  anomalies:
+    'Detections of rules and statistical detectors, with evidence and ranked hypotheses; acknowledged, resolved, dismissed or escalated to an incident',
+  predictive:
+    'Forecasts computed by the hourly job: weight and harvest date, FCR, eggs, feed run-out, health and device failure risks; runs and forecast accuracy',
 };
 
 /**
