@@ -13,6 +13,16 @@ export interface Settings {
   autoLockHours: number;
   /** Raw sensor readings expire this many days after they arrive (SENSOR_RAW_TTL_DAYS, default 30); rollups are kept. */
   sensorRawTtlDays: number;
+  /** The hourly predictive job runs (PREDICTIVE_JOB_ENABLED, default on; `false` makes it skip). */
+  predictiveJobEnabled: boolean;
+}
+
+function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(`${name} must be true or false`);
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -37,6 +47,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxBodyBytes: intEnv(env, 'MAX_BODY_BYTES', 102_400),
     autoLockHours: intEnv(env, 'MOVEMENT_AUTO_LOCK_HOURS', 72),
     sensorRawTtlDays: intEnv(env, 'SENSOR_RAW_TTL_DAYS', 30),
+    predictiveJobEnabled: boolEnv(env, 'PREDICTIVE_JOB_ENABLED', true),
   };
 }
 

@@ -162,3 +162,26 @@ export const anomalyKey = (anomalyId: string): Key => ({ PK: anomalyPartition(an
 export const anomaliesOfFarm = (farmId: string) => ({ GSI1PK: `ANOMALIES#${farmId}` });
 /** While an anomaly with this dedup key is open or acknowledged: holds its id (a repeat firing updates that anomaly). */
 export const anomalyDedupKey = (farmId: string, dedupKey: string): Key => ({ PK: farmPartition(farmId), SK: `ANOMALYDEDUP#${dedupKey}` });
+
+// Predictive: forecasts per flock (the latest, and one per day for the accuracy score), the farm's feed
+// forecast, device failure risks and the job's runs (docs/data-model.md, "Predictive").
+export const forecastPartition = (flockId: string): string => `PREDICT#FLOCK#${flockId}`;
+/** The flock's latest forecast (its active cycle's, or the last cycle's until a new one is computed). */
+export const latestForecastKey = (flockId: string): Key => ({ PK: forecastPartition(flockId), SK: 'LATEST' });
+export const FORECAST_DAY_SK_PREFIX = 'DAY#';
+/** One forecast per flock and day (the day's last run wins): what accuracy scores. */
+export const forecastDayKey = (flockId: string, asOf: string): Key => ({ PK: forecastPartition(flockId), SK: `${FORECAST_DAY_SK_PREFIX}${asOf}` });
+/** GSI1: a farm's latest flock forecasts, by flock id. */
+export const latestForecastsOfFarm = (farmId: string) => ({ GSI1PK: `FORECASTS#${farmId}` });
+/** GSI1: a farm's daily forecasts by `<asOf>#<flockId>` (accuracy over a date range: one Query). */
+export const forecastHistoryOfFarm = (farmId: string) => ({ GSI1PK: `FORECASTHISTORY#${farmId}` });
+export const farmForecastKey = (farmId: string): Key => ({ PK: `PREDICT#FARM#${farmId}`, SK: 'LATEST' });
+export const deviceRiskKey = (deviceId: string): Key => ({ PK: `PREDICT#DEVICE#${deviceId}`, SK: 'LATEST' });
+/** GSI1: a farm's device risks by `<houseId>#<deviceId>`. */
+export const deviceRisksOfFarm = (farmId: string) => ({ GSI1PK: `DEVICERISKS#${farmId}` });
+/** A farm's runs of the predictive job (and of POST …/run), newest last by `<startedAt>#<runId>`. */
+export const predictiveRunsPartition = (farmId: string): string => `PREDICT#RUNS#${farmId}`;
+export const predictiveRunKey = (farmId: string, startedAt: string, runId: string): Key => ({
+  PK: predictiveRunsPartition(farmId),
+  SK: `${startedAt}#${runId}`,
+});

@@ -365,6 +365,24 @@ describe('prod package: IoT telemetry rule, dead letters and device health', () 
     expect(perms).toHaveLength(1);
   });
 
+  it('the predictive job: an enabled rate(1 hour) schedule invoking predictiveJob (timeout 300 s), with its permission and PREDICTIVE_JOB_ENABLED', () => {
+    const PREDICTIVE_FN = `${SERVICE}-${STAGE}-predictiveJob`;
+    const rules = set
+      .ofType('AWS::Events::Rule')
+      .filter((r) => ((props(r).Targets as Array<{ Arn: unknown }> | undefined) ?? []).some((t) => fnName(r.stack, t.Arn) === PREDICTIVE_FN));
+    expect(rules).toHaveLength(1);
+    expect(props(rules[0]!).ScheduleExpression).toBe('rate(1 hour)');
+    expect(props(rules[0]!).State).toBe('ENABLED');
+    const perms = set
+      .ofType('AWS::Lambda::Permission')
+      .filter((p) => props(p).Principal === 'events.amazonaws.com' && fnName(p.stack, props(p).FunctionName) === PREDICTIVE_FN);
+    expect(perms).toHaveLength(1);
+    const fn = lambdaFunctions().find((f) => f.resource.Properties?.FunctionName === PREDICTIVE_FN)!;
+    expect(fn.stack).toBe('PredictiveNestedStack');
+    expect(fn.resource.Properties?.Timeout).toBe(300);
+    expect(env(fn).PREDICTIVE_JOB_ENABLED).toBe(packageEnv.PREDICTIVE_JOB_ENABLED ?? '');
+  });
+
   it('the raw readings’ TTL and the ingest rate limit reach every function as packaged', () => {
     for (const fn of lambdaFunctions()) {
       const vars = env(fn);

@@ -1,0 +1,22 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { ok } from '../../shared/http/responses.js';
+import { runForecasts } from '../../shared/services/predictive.js';
+import { predictiveRunBody } from '../../schemas/compiled/predictive.js';
+import { PredictiveRunResponse } from '../../schemas/predictive.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_system',
+    summary: 'Recompute the forecasts now: every active cycle and device of a farm, or one flock',
+    description:
+      'Requires manage_system (recomputing forecasts is a system operation: admins, or a user granted it). Send exactly one of `farmId` and `flockId`. ' +
+      'The answer is the run as recorded: a flock or device that failed is named in `errors` and the others are still written.',
+    body: predictiveRunBody,
+    responses: {
+      200: { description: 'The run', schema: PredictiveRunResponse },
+      404: { description: 'No such farm or flock, or not one of yours' },
+      409: { description: 'The flock has no active cycle' },
+    },
+  },
+  async ({ body, user }) => ok(await runForecasts(user, body), 'Forecasts recomputed'),
+);
