@@ -6,6 +6,7 @@
  *     └─> shared/http, shared/events (entry-point stacks) ─> shared/services (use cases)
  *                                                              ├─> shared/presentation (charts, CSV, listings)
  *                                                              ├─> shared/db (repositories) ─> DynamoDB
+ *                                                              ├─> shared/aws (other AWS calls: invoking the service's own functions)
  *                                                              └─> shared/domain (pure) ─> schemas (shapes, vocabulary) ─> shared/errors
  */
 const layer = (name) => `^shared/${name}/`;
@@ -23,7 +24,7 @@ module.exports = {
       name: 'db-and-domain-not-above',
       comment: 'Repositories and the domain sit below the use cases and the entry points.',
       severity: 'error',
-      from: { path: [layer('db'), layer('domain')] },
+      from: { path: [layer('db'), layer('domain'), layer('aws')] },
       to: { path: [layer('http'), layer('events'), layer('services'), layer('presentation')] },
     },
     {
@@ -52,7 +53,7 @@ module.exports = {
       comment: 'A handler wires its route to a use case: it never reaches a repository or the domain directly.',
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: [layer('db'), layer('domain')] },
+      to: { path: [layer('db'), layer('domain'), layer('aws')] },
     },
     {
       name: 'nothing-imports-functions',

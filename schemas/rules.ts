@@ -38,25 +38,23 @@ export const ShortCondition = Type.Union(
   ],
   { description: 'Short form: the aggregated value compared with a limit, or tested against a range' },
 );
-/** A json-logic value: a literal, a list of values, or an operation `{operator: arguments}` (recursive, one definition). */
-const OPERATOR = { pattern: '^[A-Za-z<>=!+*/%-]{1,12}$' };
-const operation = { type: 'object', minProperties: 1, maxProperties: 1, propertyNames: OPERATOR, additionalProperties: { $ref: '#/$defs/argument' } };
+/**
+ * A json-logic operation `{operator: arguments}`. An argument is a literal, another operation, or a list
+ * of those (a list inside a list holds literals only: `{"in": [{"var": "value"}, [1, 2]]}`). Operations
+ * nest through a reference by `$id`, which keeps one definition for the validators and the OpenAPI
+ * document (a list that contains itself would not type in generated clients).
+ */
+const OPERATOR = { pattern: '^[A-Za-z<>=!+*/%-]{1,12}$', not: { enum: ['op', 'value', 'range'] } };
+const LITERALS = [{ type: 'number' }, { type: 'string', maxLength: 200 }, { type: 'boolean' }, { type: 'null' }];
+const OPERATION_REF = { $ref: 'JsonLogicCondition' };
+const ITEM = { anyOf: [...LITERALS, { type: 'array', maxItems: 20, items: { anyOf: LITERALS } }, OPERATION_REF] };
 export const JsonLogicCondition = Type.Unsafe<Record<string, unknown>>({
   $id: 'JsonLogicCondition',
-  ...operation,
-  $defs: {
-    argument: {
-      anyOf: [
-        { type: 'number' },
-        { type: 'string', maxLength: 200 },
-        { type: 'boolean' },
-        { type: 'null' },
-        { type: 'array', maxItems: 20, items: { $ref: '#/$defs/argument' } },
-        { $ref: '#/$defs/operation' },
-      ],
-    },
-    operation,
-  },
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 1,
+  propertyNames: OPERATOR,
+  additionalProperties: { anyOf: [...LITERALS, { type: 'array', maxItems: 20, items: ITEM }, OPERATION_REF] },
   description:
     'A json-logic expression (jsonlogic.com) over the named inputs `value`, `count`, `first`, `last`, `min`, `max`, `avg`, `ageDays`, `windowDays`, e.g. `{">": [{"var": "value"}, {"+": [1, {"*": [0.06, {"var": "ageDays"}]}]}]}`. Only comparison, logic and arithmetic operators; evaluated without eval',
 });
@@ -164,6 +162,16 @@ export const backtestBody = Type.Object(
   },
 );
 export type BacktestBody = Static<typeof backtestBody>;
+
+/** The event the write routes start `rulesOnNewData` with: a flock's day, or a house whose sensors crossed into a new hour. */
+export const newDataEventBody = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('flock'), farmId: RecordId, flockId: RecordId, day: Type.String({ format: 'date' }) }, { additionalProperties: false }),
+    Type.Object({ kind: Type.Literal('house'), farmId: RecordId, houseId: RecordId }, { additionalProperties: false }),
+  ],
+  { $id: 'NewDataEventBody' },
+);
+export type NewDataEventBody = Static<typeof newDataEventBody>;
 
 // ---------------------------------------------------------------------------------------------------
 // Responses

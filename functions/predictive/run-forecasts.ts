@@ -6,10 +6,10 @@ import { PredictiveRunResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
-    capability: 'manage_system',
+    capability: 'manage_flocks',
     summary: 'Recompute the forecasts now: every active cycle and device of a farm, or one flock',
     description:
-      'Requires manage_system (recomputing forecasts is a system operation: admins, or a user granted it). Send exactly one of `farmId` and `flockId`. ' +
+      'Requires manage_flocks (the farm’s managers; the hourly job recomputes everything anyway). Send exactly one of `farmId` and `flockId`. ' +
       'The answer is the run as recorded: a flock or device that failed is named in `errors` and the others are still written.',
     body: predictiveRunBody,
     responses: {

@@ -8,6 +8,8 @@ export const handler = httpHandler(
   {
     capability: 'view_analytics',
     summary: 'One rule, with the status of its last evaluation per flock or house (ok, fired, or no_data with the reason)',
+    description:
+      'Requires view_analytics. `status` has one entry per flock (daily inputs) or house (sensor inputs) the rule was evaluated on since its last change: the last instant judged, the last firing, and why it could not be evaluated (`no_data`).',
     params: ruleParams,
     responses: {
       200: { headers: ['ETag'], description: 'The rule', schema: RuleResponse },

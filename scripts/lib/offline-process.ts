@@ -97,7 +97,8 @@ export function spawnOffline(opts: {
   ];
   const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], {
     cwd: ROOT,
-    env: opts.env,
+    // the service invokes its own functions (the alarms on new data) through offline's Lambda port
+    env: { ...opts.env, LAMBDA_ENDPOINT: opts.env.LAMBDA_ENDPOINT ?? `http://127.0.0.1:${opts.ports.lambda}` },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -25,13 +25,20 @@ export async function loadSpecs(routes: RouteEntry[]): Promise<Map<string, Route
   return specs;
 }
 
-/** Plain JSON copy; nested schemas with `$id` move to components and are referenced. */
+/**
+ * Plain JSON copy; nested schemas with `$id` move to components and are referenced, and so are the
+ * references by `$id` that recursive schemas use (`{$ref: 'JsonLogicCondition'}`, which the validators
+ * resolve within their own schema).
+ */
 function componentize(schema: unknown, components: Json): unknown {
   if (Array.isArray(schema)) return schema.map((s) => componentize(s, components));
   if (typeof schema !== 'object' || schema === null) return schema;
   const obj = schema as Json;
   const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== '$id') out[k] = componentize(v, components);
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === '$id') continue;
+    out[k] = k === '$ref' && typeof v === 'string' && !v.includes('#') ? `#/components/schemas/${v}` : componentize(v, components);
+  }
   const id = obj.$id;
   if (typeof id !== 'string') return out;
   components[id] ??= liftDiscriminated(id, out, components);

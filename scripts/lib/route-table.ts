@@ -22,12 +22,12 @@ interface FunctionDef {
   events?: Array<{ http?: { method: string; path: string }; iot?: unknown; schedule?: unknown }>;
 }
 
-/** A function that is not a route: an IoT Core rule or a scheduled job (same Middy layers, shared/events). */
+/** A function that is not a route: an IoT Core rule, a scheduled job, or one the service invokes itself (same Middy layers, shared/events). */
 export interface EventFunctionEntry {
   functionName: string;
   group: string;
   file: string;
-  kind: 'iot' | 'schedule';
+  kind: 'iot' | 'schedule' | 'invoke';
 }
 
 function functionDefs(): Array<{ group: string; functionName: string; def: FunctionDef }> {
@@ -40,10 +40,11 @@ function functionDefs(): Array<{ group: string; functionName: string; def: Funct
 
 const fileOf = (def: FunctionDef) => `${def.handler.replace(/\.handler$/, '')}.ts`;
 
-/** The functions triggered by IoT Core rules and schedules. */
+/** The functions triggered by IoT Core rules, schedules, or the service itself (no event: Lambda Invoke). */
 export function eventFunctions(): EventFunctionEntry[] {
   return functionDefs().flatMap(({ group, functionName, def }) => {
-    const kind = def.events?.some((e) => e.iot) ? 'iot' : def.events?.some((e) => e.schedule) ? 'schedule' : undefined;
+    const events = def.events ?? [];
+    const kind = events.some((e) => e.iot) ? 'iot' : events.some((e) => e.schedule) ? 'schedule' : events.length === 0 ? 'invoke' : undefined;
     return kind ? [{ functionName, group, file: fileOf(def), kind }] : [];
   });
 }

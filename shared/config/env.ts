@@ -13,6 +13,11 @@ export interface Settings {
   autoLockHours: number;
   /** Raw sensor readings expire this many days after they arrive (SENSOR_RAW_TTL_DAYS, default 30); rollups are kept. */
   sensorRawTtlDays: number;
+  /**
+   * Where this service's own functions are invoked (LAMBDA_ENDPOINT): unset in AWS (the Lambda service);
+   * serverless-offline's Lambda port locally, an in-process stand-in in the tests.
+   */
+  lambdaEndpoint: string | undefined;
   /** The hourly predictive job runs (PREDICTIVE_JOB_ENABLED, default on; `false` makes it skip). */
   predictiveJobEnabled: boolean;
 }
@@ -48,6 +53,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     autoLockHours: intEnv(env, 'MOVEMENT_AUTO_LOCK_HOURS', 72),
     sensorRawTtlDays: intEnv(env, 'SENSOR_RAW_TTL_DAYS', 30),
     predictiveJobEnabled: boolEnv(env, 'PREDICTIVE_JOB_ENABLED', true),
+    lambdaEndpoint: env.LAMBDA_ENDPOINT || undefined,
   };
 }
 

@@ -9,10 +9,10 @@ import { ROLES, type Role } from '../../schemas/vocabulary.js';
 export const CAPABILITIES = {
   view_analytics: 'Read analytics, dashboards, schedules, incidents, transfers and other farm data',
   edit_analytics: 'Write analytics records: egg production, water readings, age-adjusted data, daily-data validation',
-  manage_flocks: 'Create, update and archive flocks and their production cycles',
+  manage_flocks: 'Create, update and archive flocks and their production cycles; recompute their forecasts',
   create_movement: 'Record inventory movements, daily records and weights',
   update_analytics_config: 'Change the analytics configuration (pricing, thresholds, …). Admin only',
-  manage_system: 'System operations: optimization recommendations, continuity (export/restore), recomputing forecasts',
+  manage_system: 'System operations: optimization recommendations, continuity (export/restore)',
   manage_rules: 'Create, change and switch off the alarm rules of a farm',
   manage_farms: 'Create and update farms and houses',
   manage_schedules: 'Create, update and complete feeding, vaccination and inspection schedules',

@@ -68,7 +68,7 @@ import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveJobResu
  */
 
 /** The hourly job acts as this caller: it reads every farm's cycles and recomputes their forecasts. */
-export const predictiveJobCaller = systemCaller('predictive', ['view_analytics', 'manage_system'], 'all');
+export const predictiveJobCaller = systemCaller('predictive', ['view_analytics', 'manage_flocks'], 'all');
 
 /** Daily forecasts are kept this long (accuracy reads at most 365 days back). */
 export const HISTORY_TTL_DAYS = 400;

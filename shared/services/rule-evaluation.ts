@@ -15,7 +15,7 @@ import { flockOn } from './house-flocks.js';
 import { openIncident } from './incidents.js';
 import { ensureDefaultRules } from './default-rules.js';
 import { domainCondition } from './rules.js';
-import type { BacktestBody } from '../../schemas/rules.js';
+import type { BacktestBody, NewDataEventBody } from '../../schemas/rules.js';
 
 /**
  * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation
@@ -274,35 +274,26 @@ export async function runAlarmJob(requestId: string, now = new Date()) {
 
 /**
  * New data of a flock (a daily record, a movement, a weighing on `day`): its farm's enabled daily rules
- * that apply to the flock and the detectors, over that day, on one read of the cycle. Never fails the
- * write that called it: errors are logged (the job judges the day again once it is complete).
+ * that apply to the flock and the detectors, over that day, on one read of the cycle.
  */
-export async function onNewFlockData(flock: { farmId: string; flockId: string }, day: string, now = new Date()): Promise<void> {
+export async function onNewFlockData(flock: { farmId: string; flockId: string }, day: string, now = new Date()): Promise<PassResult> {
   const requestId = `new-data:${flock.flockId}:${day}`;
-  try {
-    const data = new AlarmData(now);
-    const rules = (await enabledRulesOfFarm(flock.farmId)).filter((r) => basisOf(r) === 'day');
-    if (rules.length > 0) await evaluatePass(rules, data, { now, requestId, only: { targetId: `flock:${flock.flockId}`, day } });
-    await detectOnFlock(data, flock, { day }, requestId);
-  } catch (err) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'alarms on new data failed', flockId: flock.flockId, error: err instanceof Error ? err.message : String(err) }),
-    );
-  }
+  const data = new AlarmData(now);
+  const rules = (await enabledRulesOfFarm(flock.farmId)).filter((r) => basisOf(r) === 'day');
+  const result = await evaluatePass(rules, data, { now, requestId, only: { targetId: `flock:${flock.flockId}`, day } });
+  await detectOnFlock(data, flock, { day }, requestId);
+  return result;
 }
 
 /** New sensor hours of a house (a device crossed into a new hour): its farm's enabled sensor rules for the house, up to the last complete hour. */
-export async function rulesOnSensorData(house: { farmId: string; houseId: string }, requestId: string, now = new Date()): Promise<PassResult | null> {
-  try {
-    const rules = (await enabledRulesOfFarm(house.farmId)).filter((r) => basisOf(r) === 'hour');
-    if (rules.length === 0) return null;
-    return await evaluatePass(rules, new AlarmData(now), { now, requestId, only: { houseId: house.houseId } });
-  } catch (err) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'rules on sensor data failed', houseId: house.houseId, error: err instanceof Error ? err.message : String(err) }),
-    );
-    return null;
-  }
+export async function rulesOnSensorData(house: { farmId: string; houseId: string }, now = new Date()): Promise<PassResult> {
+  const rules = (await enabledRulesOfFarm(house.farmId)).filter((r) => basisOf(r) === 'hour');
+  return evaluatePass(rules, new AlarmData(now), { now, requestId: `new-data:${house.houseId}`, only: { houseId: house.houseId } });
+}
+
+/** The event `rulesOnNewData` is started with (./new-data.ts): a flock's day, or a house's completed hours. */
+export async function onNewData(event: NewDataEventBody, now = new Date()): Promise<PassResult> {
+  return event.kind === 'flock' ? onNewFlockData(event, event.day, now) : rulesOnSensorData(event, now);
 }
 
 /**

@@ -213,7 +213,7 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
   if (counted.length > 0) writes.push(afterCounting(device, counted, frames, house, configPromise, now));
   await Promise.all(writes);
   // an hour of the house ended for this device: its sensor rules can judge it (once per device and hour)
-  if (completesAnHour(device.lastSeen, counted)) await alarmsOnSensorHour({ farmId: device.farmId, houseId: device.houseId }, `ingest:${device.id}`);
+  if (completesAnHour(device.lastSeen, counted)) await alarmsOnSensorHour({ farmId: device.farmId, houseId: device.houseId });
   return outcome;
 }
 

@@ -22,8 +22,9 @@ async function farmWithFlock(name = 'Rules farm') {
   const farm = await call('POST', '/api/v1/config/farms', { token: admin, body: { name } });
   expect(farm.status, JSON.stringify(farm.body)).toBe(201);
   const farmId = farm.body.data.id as string;
-  const houseId = (await call('POST', `/api/v1/config/farms/${farmId}/houses`, { token: admin, body: { name: 'House 2', usableAreaM2: 1200, capacity: 20000 } })).body
-    .data.id as string;
+  const houseId = (
+    await call('POST', `/api/v1/config/farms/${farmId}/houses`, { token: admin, body: { name: 'House 2', usableAreaM2: 1200, capacity: 20000 } })
+  ).body.data.id as string;
   const manager = await userWith({ role: 'manager', farmIds: [farmId] });
   const fx = await flockWithCycle({ token: manager.token, farmId, houseId, startDate: day(-30), hatchDate: day(-30), breed: 'Ross 308' });
   await fx.move({ type: 'bird_inflow', date: day(-30), quantity: 1000, averageWeightGrams: 42 });

@@ -175,7 +175,8 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
   ).data;
   const anomaly = (await must('GET', '/api/v1/anomalies', { token, query: { farmId } })).data[0];
   if (!anomaly) throw new Error('the fuzz rule raised no anomaly');
-  for (const r of records) Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id, ruleId: rule.id, anomalyId: anomaly.id });
+  for (const r of records)
+    Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id, ruleId: rule.id, anomalyId: anomaly.id });
   return records;
 }
 

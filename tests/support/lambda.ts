@@ -1,0 +1,42 @@
+/**
+ * An in-process stand-in for the Lambda Invoke API, for the tests that call the handlers in process:
+ * the service invokes its own functions (the alarms on new data, shared/events/invoke.ts) at
+ * `LAMBDA_ENDPOINT`; this answers like Lambda (202 for an `Event` invocation) after running the
+ * function's handler from the route table in this process, so a test sees its effects as soon as the
+ * request that started it has answered. An error of the function is printed, as Lambda would log it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { eventFunctions } from '../../scripts/lib/route-table.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export async function startLambdaStandIn(stage: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const files = new Map(eventFunctions().map((f) => [`flockwise-${stage}-${f.functionName}`, f.file]));
+  const server = createServer((req, res) => {
+    const name = decodeURIComponent(/^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(req.url ?? '')?.[1] ?? '');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const file = files.get(name);
+      if (!file) {
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Type: 'User', message: `Function not found: ${name}` }));
+        return;
+      }
+      try {
+        const { handler } = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
+        const result = await handler(JSON.parse(Buffer.concat(chunks).toString() || '{}'), { awsRequestId: `stand-in-${Date.now()}` });
+        const event = req.headers['x-amz-invocation-type'] === 'Event';
+        res.writeHead(event ? 202 : 200, { 'Content-Type': 'application/json' }).end(event ? '' : JSON.stringify(result ?? null));
+      } catch (err) {
+        console.error(`lambda stand-in: ${name} failed`, err);
+        res.writeHead(202).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
