@@ -383,6 +383,27 @@ describe('prod package: IoT telemetry rule, dead letters and device health', () 
     expect(env(fn).PREDICTIVE_JOB_ENABLED).toBe(packageEnv.PREDICTIVE_JOB_ENABLED ?? '');
   });
 
+  it('the alarm job: an enabled rate(15 minutes) schedule invoking rulesJob; rulesOnNewData has no trigger and the role may invoke only it', () => {
+    const RULES_JOB = `${SERVICE}-${STAGE}-rulesJob`;
+    const NEW_DATA = `${SERVICE}-${STAGE}-rulesOnNewData`;
+    const rules = set
+      .ofType('AWS::Events::Rule')
+      .filter((r) => ((props(r).Targets as Array<{ Arn: unknown }> | undefined) ?? []).some((t) => fnName(r.stack, t.Arn) === RULES_JOB));
+    expect(rules).toHaveLength(1);
+    expect(props(rules[0]!).ScheduleExpression).toBe('rate(15 minutes)');
+    expect(props(rules[0]!).State).toBe('ENABLED');
+    const fn = lambdaFunctions().find((f) => f.resource.Properties?.FunctionName === NEW_DATA)!;
+    expect(fn, NEW_DATA).toBeDefined();
+    expect(set.ofType('AWS::Lambda::Permission').filter((p) => fnName(p.stack, props(p).FunctionName) === NEW_DATA)).toEqual([]);
+    const execRole = set.resolve(fn.stack, fn.resource.Properties?.Role);
+    const policies = (execRole.resource.Properties as { Policies: Array<{ PolicyDocument: { Statement: Statement[] } }> }).Policies;
+    const invokes = policies.flatMap((p) => p.PolicyDocument.Statement).filter((st) => [st.Action].flat().some((a) => a.startsWith('lambda:')));
+    expect(invokes).toHaveLength(1);
+    expect([invokes[0]!.Action].flat()).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(invokes[0]!.Resource)).toContain(`function","${NEW_DATA}`);
+    for (const f of lambdaFunctions()) expect(env(f).LAMBDA_ENDPOINT, f.id).toBe('');
+  });
+
   it('the raw readings’ TTL and the ingest rate limit reach every function as packaged', () => {
     for (const fn of lambdaFunctions()) {
       const vars = env(fn);
