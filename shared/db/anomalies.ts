@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import { anomaliesOfFarm, anomalyDedupKey, anomalyKey, farmKey } from './keys.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { pick } from './items.js';
+import { equalityFilter, pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
@@ -226,15 +226,7 @@ export async function listAnomaliesOfFarm(
     if (!(typeof at === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
     if ((range.from !== undefined && at < range.from) || (range.to !== undefined && at >= range.to)) throw invalidCursor();
   }
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const filter: string[] = [];
-  for (const [field, value] of Object.entries(filters)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    filter.push(`#${field} = :${field}`);
-  }
   let key = 'GSI1PK = :pk';
   if (range.from !== undefined) values[':from'] = range.from;
   if (range.to !== undefined) values[':to'] = range.to;
@@ -247,8 +239,7 @@ export async function listAnomaliesOfFarm(
       TableName: tableName(),
       IndexName: 'GSI1',
       KeyConditionExpression: key,
-      ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
+      ...equalityFilter(filters, values),
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: start,

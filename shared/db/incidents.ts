@@ -18,7 +18,7 @@ import {
   restrictionKey,
 } from './keys.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { pick } from './items.js';
+import { equalityFilter, pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
@@ -223,22 +223,13 @@ export async function listIncidentsOfFarm(
   const partition = incidentsOfFarm(farmId);
   const start = decodeCursor(opts.cursor, partition);
   if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const filter: string[] = [];
-  for (const [field, value] of Object.entries(filters)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    filter.push(`#${field} = :${field}`);
-  }
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
+      ...equalityFilter(filters, values),
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: start,

@@ -10,3 +10,20 @@ export function pick<T>(item: Record<string, unknown>, fields: readonly (keyof T
   for (const f of fields) out[f] = fill === undefined ? item[f] : (item[f] ?? fill);
   return out as T;
 }
+
+/**
+ * A Query's FilterExpression of equalities for the filters that are set (`#status = :status AND …`),
+ * with the names and values it uses (`values` starts with what the key condition needs). No filter set:
+ * no expression at all (DynamoDB refuses an empty one).
+ */
+export function equalityFilter(filters: object, values: Record<string, unknown>) {
+  const names: Record<string, string> = {};
+  const terms: string[] = [];
+  for (const [field, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    terms.push(`#${field} = :${field}`);
+  }
+  return { ...(terms.length ? { FilterExpression: terms.join(' AND '), ExpressionAttributeNames: names } : {}), ExpressionAttributeValues: values };
+}

@@ -12,7 +12,7 @@ import {
   ruleStateKey,
 } from './keys.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { pick } from './items.js';
+import { equalityFilter, pick } from './items.js';
 import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
@@ -200,22 +200,13 @@ export async function listRulesOfFarm(
   const partition = rulesOfFarm(farmId);
   const start = decodeCursor(opts.cursor, partition);
   if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const filter: string[] = [];
-  for (const [field, value] of Object.entries(filters)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    filter.push(`#${field} = :${field}`);
-  }
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ...(filter.length ? { FilterExpression: filter.join(' AND '), ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
+      ...equalityFilter(filters, values),
       Limit: opts.limit,
       ExclusiveStartKey: start,
     }),

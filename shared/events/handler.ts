@@ -46,7 +46,10 @@ const eventContext = (name: string): EventMiddleware => ({
     request.context = { ...(request.context ?? {}), awsRequestId: request.context?.awsRequestId || ulid() } as Context;
     request.internal.started = performance.now();
   },
-  after: (request) => log(name, request, 'info', 'done'),
+  // like the request log, the success line is silenced by LOG_REQUESTS=false (drops and retries always log)
+  after: (request) => {
+    if (process.env.LOG_REQUESTS !== 'false') log(name, request, 'info', 'done');
+  },
 });
 
 /** Drop what a retry cannot cure; let everything else fail the invocation (Lambda retries it, then the dead-letter destination). */

@@ -49,6 +49,15 @@ const windowMs = (rule: RuleRecord): number => {
   return 'ms' in w ? w.ms : 0;
 };
 const basisOf = (rule: RuleRecord): Basis => inputOf(rule.input)?.basis ?? 'day';
+/** A stored rule as the engine evaluates it (live and backtest alike). */
+const specOf = (rule: RuleRecord) => ({
+  input: rule.input,
+  window: rule.window,
+  aggregation: rule.aggregation,
+  condition: domainCondition(rule.condition),
+  cooldownMinutes: rule.cooldownMinutes,
+  basis: basisOf(rule),
+});
 
 /** What a rule's targets are chosen from: the farm's active flocks, and its devices for a sensor input. */
 async function farmOf(rule: RuleRecord, data: AlarmData): Promise<FarmData> {
@@ -218,18 +227,7 @@ async function evaluatePass(
         if (afterMs >= untilMs) continue;
       }
       const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - step, untilMs);
-      const run = evaluateRule(
-        {
-          input: rule.input,
-          window: rule.window,
-          aggregation: rule.aggregation,
-          condition: domainCondition(rule.condition),
-          cooldownMinutes: rule.cooldownMinutes,
-          basis,
-        },
-        points,
-        { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null },
-      );
+      const run = evaluateRule(specOf(rule), points, { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null });
       result.evaluations += run.evaluations.length;
       for (const firing of run.firings) {
         await act(rule, target, firing, data, opts.requestId);
@@ -317,18 +315,7 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
   const data = new AlarmData(now);
   const target = backtestTarget(rule, body, await farmOf(rule, data));
   const points = await pointsOf(rule, target, data, fromMs - windowMs(rule) - step, untilMs);
-  const run = evaluateRule(
-    {
-      input: rule.input,
-      window: rule.window,
-      aggregation: rule.aggregation,
-      condition: domainCondition(rule.condition),
-      cooldownMinutes: rule.cooldownMinutes,
-      basis,
-    },
-    points,
-    { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null },
-  );
+  const run = evaluateRule(specOf(rule), points, { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null });
   return {
     ruleId: rule.id,
     target: target.id,

@@ -31,7 +31,11 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
       ({ event, caller, requestId }) => createFlockFor(caller, event as CreateFlockBody, requestId),
     );
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const outcome = await job({ name: 'Job flock', birdType: 'broiler', farmId }, context);
+    // the suite silences the success lines (LOG_REQUESTS=false); this test reads one
+    process.env.LOG_REQUESTS = 'true';
+    const outcome = await job({ name: 'Job flock', birdType: 'broiler', farmId }, context).finally(() => {
+      process.env.LOG_REQUESTS = 'false';
+    });
     expect(outcome.status).toBe('done');
     const flock = outcome.status === 'done' ? (outcome.result.data as { id: string; farmId: string }) : undefined;
     expect(flock?.farmId).toBe(farmId);
