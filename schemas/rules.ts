@@ -179,7 +179,7 @@ export type NewDataEventBody = Static<typeof newDataEventBody>;
 const NullableTime = Type.Union([Timestamp, Type.Null()]);
 export const RuleTargetStatus = Type.Object(
   {
-    target: Type.String({ description: '`flock:<id>` or `house:<id>`' }),
+    target: Type.String({ description: '`flock:<id>` or `house:<id>`; `scope` when nothing in the rule’s scope can be judged (the reason says why)' }),
     state: StringEnum(['ok', 'fired', 'no_data'] as const),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it could not be evaluated (no_data), or what fired' }),
     lastEvaluatedAt: NullableTime,

@@ -44,6 +44,9 @@ export interface RuleRecord {
   version: number;
 }
 
+/** The state target of a rule that has no flock or house to judge in its scope (its reason says why). */
+export const NO_TARGET = 'scope';
+
 export interface RuleState {
   target: string;
   state: 'ok' | 'fired' | 'no_data';
@@ -248,8 +251,13 @@ export async function statesOf(pairs: ReadonlyArray<{ ruleId: string; target: st
 const statePut = (ruleId: string, state: RuleState) => ({
   TableName: tableName(),
   Item: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
-  ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
-  ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
+  // a state without an instant (nothing in the scope to judge) only yields to an older rule version
+  ...(state.lastEvaluatedAt === null
+    ? { ConditionExpression: 'attribute_not_exists(PK) OR ruleVersion <= :v', ExpressionAttributeValues: { ':v': state.ruleVersion } }
+    : {
+        ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
+        ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
+      }),
 });
 
 /**

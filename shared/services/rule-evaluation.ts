@@ -1,5 +1,15 @@
 import { allFarmIds } from '../db/flocks.js';
-import { allEnabledRules, enabledRulesOfFarm, getRuleWithStates, putRuleStates, ruleNotFound, statesOf, type RuleRecord, type RuleState } from '../db/rules.js';
+import {
+  NO_TARGET,
+  allEnabledRules,
+  enabledRulesOfFarm,
+  getRuleWithStates,
+  putRuleStates,
+  ruleNotFound,
+  statesOf,
+  type RuleRecord,
+  type RuleState,
+} from '../db/rules.js';
 import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
 import { incidentCategoryOf, incidentSeverityOf } from '../domain/anomalies/lifecycle.js';
 import { signalsOfDay } from '../domain/anomalies/signals.js';
@@ -198,16 +208,30 @@ async function evaluatePass(
   opts: { now: Date; requestId: string; only?: { targetId?: string; houseId?: string; day?: string } },
 ): Promise<PassResult> {
   const pairs: Array<{ rule: RuleRecord; target: Target }> = [];
+  // a rule with nothing to judge in its scope says so in its status (the job's full passes only)
+  const idle: RuleRecord[] = [];
   for (const rule of rules) {
-    for (const target of targetsOf(rule, await farmOf(rule, data))) {
+    const targets = targetsOf(rule, await farmOf(rule, data));
+    if (targets.length === 0 && !opts.only) idle.push(rule);
+    for (const target of targets) {
       if (opts.only?.targetId && target.id !== opts.only.targetId) continue;
       if (opts.only?.houseId && target.houseId !== opts.only.houseId) continue;
       pairs.push({ rule, target });
     }
   }
-  const states = pairs.length > 0 ? await statesOf(pairs.map((p) => ({ ruleId: p.rule.id, target: p.target.id }))) : new Map<string, RuleState>();
+  const keys = [...pairs.map((p) => ({ ruleId: p.rule.id, target: p.target.id })), ...idle.map((r) => ({ ruleId: r.id, target: NO_TARGET }))];
+  const states = keys.length > 0 ? await statesOf(keys) : new Map<string, RuleState>();
   const result: PassResult = { rules: rules.length, targets: pairs.length, evaluations: 0, firings: 0, errors: [] };
   const written: Array<{ ruleId: string; state: RuleState }> = [];
+  for (const rule of idle) {
+    const reason = basisOf(rule) === 'day' ? 'no flock with an active cycle in its scope' : 'no sensor in its scope: register a device in the house';
+    const stored = states.get(`${rule.id}|${NO_TARGET}`);
+    if (stored?.ruleVersion === rule.version && stored.reason === reason) continue;
+    written.push({
+      ruleId: rule.id,
+      state: { target: NO_TARGET, state: 'no_data', reason, lastEvaluatedAt: null, lastFiredAt: null, ruleVersion: rule.version },
+    });
+  }
   for (const { rule, target } of pairs) {
     try {
       const basis = basisOf(rule);

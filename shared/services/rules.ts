@@ -2,7 +2,17 @@ import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
 import { getFarmAndHouse } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
-import { createRule, deleteRule, getRuleWithStates, listRulesOfFarm, replaceRule, ruleNotFound, type RuleRecord, type RuleState } from '../db/rules.js';
+import {
+  createRule,
+  deleteRule,
+  getRuleWithStates,
+  listRulesOfFarm,
+  NO_TARGET,
+  replaceRule,
+  ruleNotFound,
+  type RuleRecord,
+  type RuleState,
+} from '../db/rules.js';
 import type { Caller } from '../domain/caller.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -40,7 +50,8 @@ export function toRuleDto(r: RuleRecord, states: readonly RuleState[] = []) {
     enabled: r.enabled,
     defaultKey: r.defaultKey,
     status: states
-      .filter((s) => s.ruleVersion === r.version)
+      // the scope's "nothing to judge" stands only while no flock or house was judged since the last change
+      .filter((s) => s.ruleVersion === r.version && (s.target !== NO_TARGET || states.every((o) => o.target === NO_TARGET || o.ruleVersion !== r.version)))
       .map((s) => ({ target: s.target, state: s.state, reason: s.reason, lastEvaluatedAt: s.lastEvaluatedAt, lastFiredAt: s.lastFiredAt })),
     createdBy: r.createdBy,
     createdAt: r.createdAt,

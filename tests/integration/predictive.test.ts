@@ -198,7 +198,10 @@ describe('the hourly job', () => {
 
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     resetDbCalls();
-    const outcome = await jobHandler({}, context);
+    process.env.LOG_REQUESTS = 'true'; // the suite silences the success lines; this test reads the job's
+    const outcome = await jobHandler({}, context).finally(() => {
+      process.env.LOG_REQUESTS = 'false';
+    });
     const calls = { ...dbCalls, total: totalDbCalls() };
     expect(outcome.status).toBe('done');
     const result = outcome.status === 'done' ? (outcome.result as Json) : {};

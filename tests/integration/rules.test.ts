@@ -188,6 +188,14 @@ describe('rules', () => {
     expect(waterDrop!.hypotheses[0].cause).toMatch(/drinker/i);
     expect(waterDrop!.hypotheses[0].check).toMatch(/house 2/i);
     expect(waterDrop!.hypotheses.find((h: Json) => /disease/i.test(h.cause))?.contradicting.join(' ')).toMatch(/feed/i);
+
+    // the manager's dashboard counts it; a worker of the farm gets its check as a due action
+    const manager = (await call('GET', '/api/v1/dashboard', { token: f.manager.token })).body.data;
+    expect(manager.openAnomalies.count).toBeGreaterThanOrEqual(1);
+    expect(manager.openAnomalies.latest.map((a: Json) => a.id)).toContain(waterDrop!.id);
+    const worker = await userWith({ role: 'worker', farmIds: [f.farmId] });
+    const due = (await call('GET', '/api/v1/dashboard', { token: worker.token })).body.data.dueActions as Json[];
+    expect(due).toContainEqual(expect.objectContaining({ kind: 'anomaly_check', id: waterDrop!.id, action: waterDrop!.hypotheses[0].check }));
   });
 
   it('a hot house with rising mortality ranks heat stress first (sensor rule, evaluated by the job)', async () => {
@@ -222,6 +230,40 @@ describe('rules', () => {
     expect(heat, JSON.stringify(job)).toBeDefined();
     expect(heat).toMatchObject({ houseId: f.houseId, severity: 'critical' });
     expect(heat?.hypotheses[0].cause).toMatch(/heat stress/i);
+  });
+
+  it('a rule that cannot be evaluated says why in its status and does not fire', async () => {
+    const f = await farmWithFlock('Quiet farm');
+    const rules = (await call('GET', '/api/v1/rules', { token: f.manager.token, query: { farmId: f.farmId, limit: '100' } })).body.data as Json[];
+    const nh3 = rules.find((r) => r.defaultKey === 'default:nh3')!;
+    await runAlarmJob('test-quiet');
+    // no sensor in the farm: nothing to judge, and the status says so
+    expect((await f.getRule(nh3.id)).status).toEqual([
+      { target: 'scope', state: 'no_data', reason: 'no sensor in its scope: register a device in the house', lastEvaluatedAt: null, lastFiredAt: null },
+    ]);
+    // a sensor that never reported: its house is judged, without values
+    await registerDevice({ farmId: f.farmId, houseId: f.houseId, token: f.manager.token }, { kind: 'air_quality', name: 'NH3 sensor' });
+    await runAlarmJob('test-quiet-2');
+    const status = (await f.getRule(nh3.id)).status as Json[];
+    expect(status).toEqual([expect.objectContaining({ target: `house:${f.houseId}`, state: 'no_data', lastFiredAt: null })]);
+    expect(status[0]!.reason).toBe('no ammonia values to judge yet');
+    expect((await f.anomalies({ source: 'rule' })).filter((a) => a.ruleId === nh3.id)).toEqual([]);
+  });
+
+  it('judging a day costs the same reads whatever the number of rules (a few Queries per scope, never a Scan)', async () => {
+    const f = await farmWithFlock('Cost farm');
+    const count = async (date: string) => {
+      resetDbCalls();
+      await f.record(date);
+      return { Query: dbCalls.Query, BatchGetItem: dbCalls.BatchGetItem, Scan: dbCalls.Scan };
+    };
+    await f.record(day(-5));
+    const withDefaults = await count(day(-4));
+    for (let i = 0; i < 5; i++)
+      expect((await f.createRule({ ...mortalityRule, name: `Mortality ${i}`, condition: { op: '>', value: 5 + i } })).status).toBe(201);
+    const withMore = await count(day(-3));
+    expect(withMore).toEqual(withDefaults);
+    expect(withDefaults.Scan).toBeUndefined();
   });
 
   it('the open_incident action opens one incident per rule and target while it is open, linked to the anomaly', async () => {

@@ -329,7 +329,7 @@ describe('no data', () => {
       evaluations: [],
       firings: [],
       lastFiredAt: '2026-03-01T00:00:00.000Z',
-      status: { state: 'no_data', reason: 'no data yet', at: null },
+      status: { state: 'no_data', reason: 'no input values to judge yet', at: null },
     });
     const invalid = evaluateRule(spec({ window: 'PT1H' }), [pt(M(1), 1)], { after: null, until: '2026-03-03T00:00:00.000Z', lastFiredAt: null });
     expect(invalid.status.reason).toBe('invalid rule: a daily input needs a window of whole days (P1D or more)');

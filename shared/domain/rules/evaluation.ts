@@ -317,7 +317,7 @@ export interface RuleRun {
   firings: Evaluation[];
   /** The last firing (of this run, else the one passed in). */
   lastFiredAt: string | null;
-  /** That of the last evaluation ('cooldown' counts as 'fired'); 'no_data' with "no data yet" when nothing was evaluated. */
+  /** That of the last evaluation ('cooldown' counts as 'fired'); 'no_data' with "no <input> values to judge yet" when nothing was evaluated. */
   status: { state: 'ok' | 'fired' | 'no_data'; reason: string | null; at: string | null };
 }
 
@@ -427,6 +427,6 @@ export function evaluateRule(
     evaluations,
     firings: evaluations.filter((e) => e.outcome === 'fired'),
     lastFiredAt: lastMs === null ? null : new Date(lastMs).toISOString(),
-    status: { state, reason: last ? (last.reason ?? null) : 'no data yet', at: last?.at ?? null },
+    status: { state, reason: last ? (last.reason ?? null) : `no ${spec.input ?? 'input'} values to judge yet`, at: last?.at ?? null },
   };
 }
