@@ -224,6 +224,7 @@ describe('rules', () => {
     ).body.data as Json;
     resetDbCalls();
     const job = await runAlarmJob('test-job');
+    console.info(`the alarm job (${job.rules.rules} rules, ${job.rules.targets} targets, ${job.detectors.flocks} flocks): ${JSON.stringify(dbCalls)}`);
     expect(dbCalls.Scan).toBeUndefined();
     expect(job.rules.errors).toEqual([]);
     const heat = (await f.anomalies({ source: 'rule' })).find((a) => a.ruleId === rule.id);
@@ -255,6 +256,7 @@ describe('rules', () => {
     const count = async (date: string) => {
       resetDbCalls();
       await f.record(date);
+      console.info(`a daily record and the alarms it starts: ${JSON.stringify(dbCalls)}`);
       return { Query: dbCalls.Query, BatchGetItem: dbCalls.BatchGetItem, Scan: dbCalls.Scan };
     };
     await f.record(day(-5));
