@@ -2,6 +2,7 @@ import { detectorLastDay, recordDetectorDay } from '../db/rules.js';
 import { detectDaily, type Detection } from '../domain/anomalies/detections.js';
 import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
 import { signalsOfDay } from '../domain/anomalies/signals.js';
+import { daysBetween } from '../domain/cycle-summary.js';
 import { dayAfter, dayBefore } from '../domain/iot/readings.js';
 import { climateAround, type AlarmData } from './alarm-data.js';
 import { raiseAnomaly } from './anomalies.js';
@@ -34,6 +35,8 @@ async function raise(data: AlarmData, flock: { farmId: string; flockId: string; 
     metric: d.metric,
     houseName,
     climate,
+    // a detection on water: its distance from the flock's own baseline is the water change it saw
+    waterChangePct: d.metric === 'waterPctOfExpected' && d.expected > 0 ? Math.round((d.deviation / d.expected) * 1000) / 10 : null,
     thresholds: { ammoniaMaxPpm: t.ammoniaMaxPpm, humidityMaxPct: t.humidityMaxPct, dailyMortalityPct: t.dailyMortalityPct },
   });
   return raiseAnomaly({
@@ -49,7 +52,8 @@ async function raise(data: AlarmData, flock: { farmId: string; flockId: string; 
     observed: d.observed,
     expected: d.expected,
     deviation: d.deviation,
-    window: { from: d.window.from, to: d.window.to, duration: 'P1D' },
+    // the baseline's first day to the end of the judged day, as instants
+    window: { from: `${d.window.from}T00:00:00.000Z`, to: at, duration: `P${daysBetween(d.window.from, d.window.to) + 1}D` },
     severity: d.severity,
     title: d.message,
     evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId },

@@ -135,6 +135,8 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
     metric: rule.input,
     houseName,
     climate,
+    // a water-drop rule's own figure is the water change it saw
+    waterChangePct: rule.input === 'waterDropPct' && firing.value !== null ? -firing.value : null,
     thresholds: thresholds && {
       ammoniaMaxPpm: thresholds.ammoniaMaxPpm,
       humidityMaxPct: thresholds.humidityMaxPct,

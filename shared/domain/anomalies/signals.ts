@@ -1,9 +1,10 @@
 /**
  * What the hypotheses are ranked on (pure): the figures of the day or hour an alarm is about, taken from
- * the cycle's daily KPI series (water and feed per bird against the three days before, mortality against
- * the week before) and from the house's sensors (temperature against the age curve, NH₃, humidity, CO₂).
+ * the cycle's daily KPI series (water against the three days before, as % of the expected intake for the
+ * age; feed per bird against its own trend over the three days before; mortality against the week before) and from the house's sensors (temperature against the age curve, NH₃, humidity, CO₂).
  * A figure that is not known stays null: a hypothesis is then neither supported nor contradicted by it.
  */
+import { baselineOf, waterLevel } from '../analytics/kpis/feed-water.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { round } from '../weights.js';
 import type { Signals } from './hypotheses.js';
@@ -20,16 +21,29 @@ export interface ClimateSignals {
 
 export const NO_CLIMATE: ClimateSignals = { temperatureDeviationC: null, nh3Ppm: null, humidityPct: null, co2Ppm: null };
 
+const lowest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** % change of the day's value against the mean of the `days` before it (all of them known), else null. */
-function changeAgainstBefore(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null, days: number): number | null {
+/** % change of the day's value against the mean of the 3 days before it (all of them known), else null. */
+function changeAgainstBefore(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null): number | null {
   const today = pick(series[i]!);
-  if (today === null || i < days) return null;
-  const before = series.slice(i - days, i).map(pick);
+  const base = baselineOf(series, i, pick);
+  return today === null || base === null || base <= 0 ? null : round(((today - base) / base) * 100, 1);
+}
+
+/**
+ * % change of the day's value against the straight line through the 3 days before (least squares,
+ * extended to the day): a growing flock eats more every day, so its own trend, not a flat mean, is what
+ * "normal" means.
+ */
+function changeAgainstTrend(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null): number | null {
+  const today = pick(series[i]!);
+  if (today === null || i < 3) return null;
+  const before = series.slice(i - 3, i).map(pick);
   if (before.some((v) => v === null)) return null;
-  const base = mean(before as number[]);
-  return base === null || base <= 0 ? null : round(((today - base) / base) * 100, 1);
+  const [a, b, c] = before as [number, number, number];
+  const expected = (4 * c + b - 2 * a) / 3; // the least-squares line through x = −3, −2, −1, at x = 0
+  return expected <= 0 ? null : round(((today - expected) / expected) * 100, 1);
 }
 
 /**
@@ -39,7 +53,7 @@ function changeAgainstBefore(series: readonly DailyKpis[], i: number, pick: (d: 
 export function signalsOfDay(
   series: readonly DailyKpis[],
   date: string,
-  opts: { metric: string; houseName: string | null; climate: ClimateSignals; thresholds: Signals['thresholds'] },
+  opts: { metric: string; houseName: string | null; climate: ClimateSignals; thresholds: Signals['thresholds']; waterChangePct?: number | null },
 ): Signals {
   let i = -1;
   for (let k = 0; k < series.length && series[k]!.date <= date; k++) i = k;
@@ -50,8 +64,9 @@ export function signalsOfDay(
   return {
     metric: opts.metric,
     houseName: opts.houseName,
-    waterChangePct: day ? changeAgainstBefore(series, i, (d) => d.waterMlPerBird.value, 3) : null,
-    feedChangePct: day ? changeAgainstBefore(series, i, (d) => d.feedGramsPerBird.value, 3) : null,
+    // the firing's own measure of the water drop counts when it says more than the day against the days before
+    waterChangePct: lowest(day ? changeAgainstBefore(series, i, waterLevel) : null, opts.waterChangePct ?? null),
+    feedChangePct: day ? changeAgainstTrend(series, i, (d) => d.feedGramsPerBird.value) : null,
     mortalityPct: day?.dailyMortalityPct.value ?? null,
     mortalityBaselinePct: baseline === null ? null : round(baseline, 3),
     ...opts.climate,

@@ -17,7 +17,7 @@ import { cycleFinancials } from '../analytics/financials/cycle.js';
 import type { CycleInputs, Figure } from '../analytics/inputs.js';
 import { effectiveWeighings } from '../analytics/kpis/context.js';
 import { calendarDays } from '../analytics/kpis/daily.js';
-import { baselineMl } from '../analytics/kpis/feed-water.js';
+import { baselineOf, waterLevel } from '../analytics/kpis/feed-water.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { weighingFigure } from '../analytics/kpis/weight.js';
 import { temperatureRange } from '../iot/climate.js';
@@ -162,9 +162,9 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     id: 'waterDropPct',
     name: 'Drop in water intake',
     formula:
-      '(baseline − water per bird that day) ÷ baseline × 100, baseline = mean water per bird of the 3 days before; during a spell of low days (each more than consumption.lowIntakeTolerancePct below its baseline) the 3 days before the spell began. Negative when the birds drink more',
+      '(baseline − the day’s water) ÷ baseline × 100, the water taken as % of the expected intake for the birds’ age (ml per bird when no expectation is known), baseline = its mean over the 3 days before; during a spell of low days (each more than consumption.lowIntakeTolerancePct below its baseline) the 3 days before the spell began. Negative when the birds drink more',
     unit: '%',
-    inputs: ['water', 'birds present'],
+    inputs: ['water', 'birds present', 'expected water intake for the age'],
     source: TABLER,
     basis: 'day',
     birdTypes: 'all',
@@ -263,8 +263,8 @@ const none = (row: DailyKpis, reason: string, context: Context = {}): SeriesPoin
 });
 
 /**
- * Water drop % per day (see the template's formula): the figure against the 3 days before (`baselineMl`,
- * the reference of the low-intake anomaly), with the baseline held at the start of a spell of low days so
+ * Water drop % per day (see the template's formula): the age-adjusted water figure (`waterLevel`) against
+ * its mean over the 3 days before (`baselineOf`, as the low-intake anomaly does), with the baseline held at the start of a spell of low days so
  * that a lasting drop does not lower its own reference — otherwise the second day of a 20 % drop would
  * read only ≈ 14 % and two consecutive low days would never be seen. A day without a figure ends a spell.
  */
@@ -272,14 +272,15 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
   let spellStart: number | null = null;
   return rows.map((row, i) => {
     const ml = row.waterMlPerBird.value;
+    const level = waterLevel(row);
     const from = spellStart ?? i;
-    const base = baselineMl(rows, from);
-    if (ml === null || base === null || base <= 0) {
+    const base = baselineOf(rows, from, waterLevel);
+    if (level === null || base === null || base <= 0) {
       spellStart = null;
       const why = ml === null ? (row.waterMlPerBird.reason ?? 'no water per bird that day') : 'needs water per bird on each of the 3 days before';
       return none(row, why, { waterMlPerBird: ml });
     }
-    const drop = ((base - ml) / base) * 100;
+    const drop = ((base - level) / base) * 100;
     spellStart = drop > tolerancePct ? from : null;
     return {
       bucket: row.date,
@@ -287,7 +288,8 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
       context: {
         ageDays: row.ageDays,
         waterMlPerBird: ml,
-        baselineMlPerBird: round(base, 1) + 0,
+        waterPctOfExpected: row.waterPctOfExpected.value,
+        baseline: round(base, 1) + 0,
         baselineFrom: rows[from - 3]!.date,
         baselineTo: rows[from - 1]!.date,
       },

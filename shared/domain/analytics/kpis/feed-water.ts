@@ -53,12 +53,21 @@ export function cycleWaterFeedRatio(rows: readonly DailyKpis[]): Figure {
 }
 
 /**
- * Mean water per bird of the 3 calendar days before index `i` of the daily series (all three recorded),
- * else null: the reference a drop in water intake is measured against (the low-intake anomaly and the
- * rules' water drop % share it).
+ * Mean of a daily figure over the 3 calendar days before index `i` of the daily series (all three known),
+ * else null: the reference a drop in intake is measured against.
  */
-export function baselineMl(rows: readonly DailyKpis[], i: number): number | null {
+export function baselineOf(rows: readonly DailyKpis[], i: number, pick: (r: DailyKpis) => number | null): number | null {
   if (i < 3) return null;
-  const prev = rows.slice(i - 3, i).map((r) => r.waterMlPerBird.value);
+  const prev = rows.slice(i - 3, i).map(pick);
   return prev.every((v): v is number => v !== null) ? prev.reduce((a, b) => a + b, 0) / 3 : null;
 }
+
+/** Mean water per bird of the 3 days before index `i` (the low-intake anomaly's baseline). */
+export const baselineMl = (rows: readonly DailyKpis[], i: number): number | null => baselineOf(rows, i, (r) => r.waterMlPerBird.value);
+
+/**
+ * The figure a drop in water intake is judged on: water as % of the expected intake for the birds' age
+ * (a growing broiler drinks about 5 % more every day, which would hide a developing fault against plain
+ * ml per bird), or ml per bird when no expectation is known.
+ */
+export const waterLevel = (r: DailyKpis): number | null => r.waterPctOfExpected.value ?? r.waterMlPerBird.value;
