@@ -42,6 +42,13 @@ export interface Offline {
   admin: { email: string; password: string; id: string };
   /** Everything offline printed so far (stdout and stderr), for failure messages. */
   output(): string;
+  /**
+   * Invokes one of the service's functions by its serverless key (`rulesJob`, `predictiveJob`…) through
+   * offline's Lambda port, synchronously (RequestResponse), as a schedule or AWS would: the parsed payload
+   * the handler answered (an event handler's `{status, result}`). Throws with the body on an answer other
+   * than 200 and on an unhandled error of the function (200 with `X-Amz-Function-Error`).
+   */
+  invoke(functionKey: string, event?: unknown): Promise<unknown>;
   /** Stops the whole process group: SIGTERM, then SIGKILL after 3 s. Idempotent. */
   stop(): Promise<void>;
 }
@@ -95,6 +102,23 @@ async function warmAll(lambdaUrl: string, stage: string, failure: (what: string)
   );
 }
 
+/** One synchronous invocation through offline's Lambda Invoke API (see Offline.invoke). */
+async function invokeFunction(lambdaUrl: string, functionName: string, event: unknown, output: () => string): Promise<unknown> {
+  const res = await fetch(`${lambdaUrl}/2015-03-31/functions/${functionName}/invocations`, {
+    method: 'POST',
+    headers: { 'x-amz-invocation-type': 'RequestResponse' },
+    body: JSON.stringify(event ?? {}),
+  });
+  const text = await res.text();
+  const functionError = res.headers.get('x-amz-function-error');
+  if (res.status !== 200 || functionError) {
+    throw new Error(
+      `invoke ${functionName} → ${res.status}${functionError ? ` (function error: ${functionError})` : ''} ${text.slice(0, 2000)}\n--- offline output ---\n${output().slice(-3000)}`,
+    );
+  }
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
 export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> {
   const stage = opts.stage ?? `e2e${randomBytes(4).toString('hex')}`;
   if (stage === 'prod') throw new Error('e2e tests never run the prod stage');
@@ -123,6 +147,10 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
     AWS_SECRET_ACCESS_KEY: 'fakeSecretKey',
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
+    // the service invokes its own functions (rulesOnNewData) through THIS offline's Lambda port: never the
+    // in-process stand-in that tests/support/env.ts points this worker's LAMBDA_ENDPOINT at (its functions are
+    // the `test` stage's, so every invocation from offline would answer "Function not found")
+    LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
     ...opts.env,
   };
   const offline = spawnOffline({ stage, ports: { http: httpPort, lambda: lambdaPort, websocket: websocketPort, alb: albPort }, env });
@@ -135,6 +163,7 @@ export async function startOffline(opts: OfflineOptions = {}): Promise<Offline> 
     admin: { ...admin, id: seeded.adminId },
     output: out,
     stop: offline.stop,
+    invoke: (functionKey, event) => invokeFunction(`http://127.0.0.1:${lambdaPort}`, `flockwise-${stage}-${functionKey}`, event, out),
   };
 
   const timeoutMs = opts.readyTimeoutMs ?? 60_000;
