@@ -289,11 +289,9 @@ describe('a developing water-line fault over HTTP: sensors and records → rules
   });
 
   it('escalated once to a water incident, acknowledged and resolved: the incident and the farm’s metrics report the times', async () => {
-    // the water-drop rule's anomaly; when it raised none (that failure is the rule test's), another default
-    // rule's anomaly on water, then the detector's, so that the lifecycle is judged on its own
-    const rules = await anomalies('rule');
-    const escalated = rules.find(isWaterDrop) ?? rules.find((a) => /water/i.test(a.metric)) ?? (await anomalies('detector')).find(isWaterDetection);
-    expect(escalated, 'no water anomaly to escalate').toBeDefined();
+    // the default water-drop rule's anomaly, the one that names the drinker line
+    const escalated = (await anomalies('rule')).find(isWaterDrop);
+    expect(escalated, 'no water-drop anomaly to escalate').toBeDefined();
     const anomalyId: string = escalated!.id;
 
     const first = await http('POST', `/api/v1/anomalies/${anomalyId}/escalate`, { token, body: {} });

@@ -374,16 +374,11 @@ describe('daily points', () => {
     expect(values(dailyPoints('cumulativeMortalityPct', c))).toEqual([0, 0.6, 1.6, 2.1, 2.1]);
   });
 
-  // days 17–19: 200 ml per bird; day 20: 160 (−20 %); days 21, 22: 150 (−25 % against the 200 before the drop)
-  const waterCycle = () =>
-    cycleOf(
-      broiler(
-        [17, 18, 19]
-          .map((n) => day(b(n), { waterLiters: 200 }))
-          .concat([day(b(20), { waterLiters: 160 }), day(b(21), { waterLiters: 150 }), day(b(22), { waterLiters: 150 })]),
-        b(22),
-      ),
-    );
+  // 1,000 birds drinking `pct` % of the expected intake for their age (5.7 ml × age per bird): a growing
+  // flock drinks more each day, so the drop is judged on that %, not on ml per bird
+  const atPct = (age: number, pct: number) => day(b(age), { waterLiters: Math.round(((pct / 100) * age * 5.7 + Number.EPSILON) * 1000) / 1000 });
+  // days 17–19: 100 % of expected; day 20: 80 % (−20 %); days 21, 22: 75 % (−25 % against the days before the drop)
+  const waterCycle = () => cycleOf(broiler([atPct(17, 100), atPct(18, 100), atPct(19, 100), atPct(20, 80), atPct(21, 75), atPct(22, 75)], b(22)));
 
   it('waterDropPct: against the 3 days before, held at the start of a low spell', () => {
     const c = waterCycle();
@@ -394,17 +389,19 @@ describe('daily points', () => {
         .slice(0, 17)
         .every((v) => v === null),
     ).toBe(true);
-    expect(c.series[20]!.waterMlPerBird.value).toBe(160);
-    expect(points[21]!.context).toEqual({ ageDays: 21, waterMlPerBird: 150, baselineMlPerBird: 200, baselineFrom: b(17), baselineTo: b(19) });
+    expect(c.series[20]!.waterPctOfExpected.value).toBe(80);
+    expect(points[21]!.context).toEqual({
+      ageDays: 21,
+      waterMlPerBird: c.series[21]!.waterMlPerBird.value,
+      waterPctOfExpected: 75,
+      baseline: 100,
+      baselineFrom: b(17),
+      baselineTo: b(19),
+    });
     // a rise reads negative; a day within the tolerance ends the spell and the baseline moves on
-    const up = cycleOf(
-      broiler(
-        [1, 2, 3, 4, 5].map((n) => day(b(n), { waterLiters: [0, 100, 100, 100, 130, 90][n]! })),
-        b(5),
-      ),
-    );
+    const up = cycleOf(broiler([atPct(1, 100), atPct(2, 100), atPct(3, 100), atPct(4, 130), atPct(5, 90)], b(5)));
     const upPoints = dailyPoints('waterDropPct', up);
-    // day 4: 130 ml against 100 → −30 %; day 5 (no spell: day 4 was not low): 90 against (100 + 100 + 130) ÷ 3 = 110 → 18.18 %
+    // day 4: 130 % against 100 → −30 %; day 5 (no spell: day 4 was not low): 90 against (100 + 100 + 130) ÷ 3 = 110 → 18.18 %
     expect(values(upPoints).slice(4)).toEqual([-30, 18.18]);
   });
 
