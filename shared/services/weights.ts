@@ -264,6 +264,8 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
       if (items.length === 0) return response; // nothing accepted, no Idempotency-Key: nothing to write
       try {
         await writeWeights(items, (i) => (i >= ledgerItems ? new DuplicateRequest() : new StaleRead()));
+        // each day whose session changed is judged by the alarms (a scale batch holds a day or two)
+        for (const w of writes) await alarmsOnFlockData({ farmId: cycle.farmId, flockId: cycle.flockId }, w.record.date);
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;

@@ -4,12 +4,21 @@
  * `LAMBDA_ENDPOINT`; this answers like Lambda (202 for an `Event` invocation) after running the
  * function's handler from the route table in this process, so a test sees its effects as soon as the
  * request that started it has answered. An error of the function is printed, as Lambda would log it.
+ * (Concurrent requests in one test may interleave their calls; the counts are exact for sequential ones.)
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { eventFunctions } from '../../scripts/lib/route-table.js';
+import { dbCalls } from '../../shared/db/client.js';
+
+/**
+ * The DynamoDB calls of each function run here, newest last. They are another Lambda's calls: they are
+ * taken back out of the process-wide counters, so a test that counts a route's calls counts the route's
+ * alone (as in AWS), and reads the started function's here.
+ */
+export const invocations: Array<{ name: string; calls: Record<string, number> }> = [];
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -27,7 +36,17 @@ export async function startLambdaStandIn(stage: string): Promise<{ url: string; 
       }
       try {
         const { handler } = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
-        const result = await handler(JSON.parse(Buffer.concat(chunks).toString() || '{}'), { awsRequestId: `stand-in-${Date.now()}` });
+        const before = { ...dbCalls };
+        const result = await handler(JSON.parse(Buffer.concat(chunks).toString() || '{}'), { awsRequestId: `stand-in-${Date.now()}` }).finally(() => {
+          const calls: Record<string, number> = {};
+          for (const [op, n] of Object.entries(dbCalls)) {
+            const own = n - (before[op] ?? 0);
+            if (own > 0) calls[op] = own;
+            if (before[op] === undefined) delete dbCalls[op];
+            else dbCalls[op] = before[op]!;
+          }
+          invocations.push({ name, calls });
+        });
         const event = req.headers['x-amz-invocation-type'] === 'Event';
         res.writeHead(event ? 202 : 200, { 'Content-Type': 'application/json' }).end(event ? '' : JSON.stringify(result ?? null));
       } catch (err) {
