@@ -15,7 +15,9 @@ export const AnomalySeverity = StringEnum(RULE_SEVERITIES, { description: 'info,
 export const AnomalyStatus = StringEnum(ANOMALY_STATUSES, {
   description: 'open → acknowledged → resolved | dismissed (resolve and dismiss may skip acknowledge; resolved and dismissed are final)',
 });
-export const AnomalySource = StringEnum(ANOMALY_SOURCES, { description: 'rule (a user’s alarm rule) or detector (a statistical detector)' });
+export const AnomalySource = StringEnum(ANOMALY_SOURCES, {
+  description: 'rule (a user’s alarm rule), detector (a statistical detector) or schedule (an overdue vaccination of a schedule)',
+});
 
 export const anomalyParams = Type.Object({ anomalyId: UlidOf('Id of the anomaly') }, { additionalProperties: false, $id: 'AnomalyParams' });
 export type AnomalyParams = Static<typeof anomalyParams>;

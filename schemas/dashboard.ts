@@ -2,6 +2,7 @@ import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
 import { FigureDto } from './figures.js';
+import { OccurrenceDto } from './schedules.js';
 import {
   ANOMALY_STATUSES,
   BIRD_TYPES,
@@ -226,8 +227,16 @@ export const WorkerDashboardDto = Summary(
         dailyRecordToday: Type.Boolean(),
       }),
     ),
+    agenda: Type.Object(
+      {
+        date: Type.String({ format: 'date', description: 'The farm’s today on its own clock (its IANA time zone)' }),
+        occurrences: Type.Array(OccurrenceDto, { description: 'The schedules’ occurrences of today: due, done or skipped' }),
+        overdue: Type.Array(OccurrenceDto, { description: 'Earlier occurrences (up to 92 days back) neither done nor skipped, oldest first' }),
+      },
+      { description: 'Today’s agenda of the farm’s schedules (GET /api/v1/schedules/agenda)' },
+    ),
   },
-  'A worker’s day: tasks and the flocks’ figures of today',
+  'A worker’s day: tasks, today’s agenda and the flocks’ figures of today',
 );
 export const VeterinarianDashboardDto = Summary(
   'veterinarian',

@@ -100,7 +100,7 @@ export type RuleShortOp = (typeof RULE_SHORT_OPS)[number];
 /** Anomalies: open → acknowledged → resolved | dismissed (a repeat firing updates the open one). */
 export const ANOMALY_STATUSES = ['open', 'acknowledged', 'resolved', 'dismissed'] as const;
 export type AnomalyStatus = (typeof ANOMALY_STATUSES)[number];
-export const ANOMALY_SOURCES = ['rule', 'detector'] as const;
+export const ANOMALY_SOURCES = ['rule', 'detector', 'schedule'] as const;
 export type AnomalySource = (typeof ANOMALY_SOURCES)[number];
 export const ANOMALY_ACTIONS = ['acknowledge', 'resolve', 'dismiss'] as const;
 export type AnomalyAction = (typeof ANOMALY_ACTIONS)[number];

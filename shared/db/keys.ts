@@ -185,3 +185,13 @@ export const predictiveRunKey = (farmId: string, startedAt: string, runId: strin
   PK: predictiveRunsPartition(farmId),
   SK: `${startedAt}#${runId}`,
 });
+
+// Schedules: recurring tasks whose occurrences are computed; one outcome (completion or skip) per
+// schedule and farm-local date (docs/data-model.md, "Schedules").
+export const schedulePartition = (scheduleId: string): string => `SCHEDULE#${scheduleId}`;
+export const scheduleKey = (scheduleId: string): Key => ({ PK: schedulePartition(scheduleId), SK: 'META' });
+export const OCCURRENCE_SK_PREFIX = 'OCC#';
+/** The completion or skip of the occurrence on `date` (created with `attribute_not_exists`: one per date). */
+export const occurrenceKey = (scheduleId: string, date: string): Key => ({ PK: schedulePartition(scheduleId), SK: `${OCCURRENCE_SK_PREFIX}${date}` });
+/** GSI1: a farm's schedules, oldest first by `<createdAt>#<id>`. */
+export const schedulesOfFarm = (farmId: string) => ({ GSI1PK: `SCHEDULES#${farmId}` });

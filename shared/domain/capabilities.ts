@@ -16,6 +16,7 @@ export const CAPABILITIES = {
   manage_rules: 'Create, change and switch off the alarm rules of a farm',
   manage_farms: 'Create and update farms and houses',
   manage_schedules: 'Create, update and complete feeding, vaccination and inspection schedules',
+  complete_tasks: 'Complete or skip the occurrences of the farm’s schedules (field work: the vaccination or medication movement is written with it)',
   manage_incidents: 'Open, update and resolve operational incidents and anomalies',
   manage_procurement: 'Manage suppliers and purchase orders',
   manage_devices: 'Register and configure IoT devices and bird scales',
@@ -39,6 +40,7 @@ export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
     'create_movement',
     'manage_farms',
     'manage_schedules',
+    'complete_tasks',
     'manage_incidents',
     'manage_rules',
     'manage_procurement',
@@ -46,8 +48,8 @@ export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
     'manage_transfers',
     'manage_compliance',
   ],
-  worker: ['view_analytics', 'create_movement'],
-  veterinarian: ['view_analytics', 'edit_analytics', 'create_movement', 'manage_compliance', 'manage_incidents'],
+  worker: ['view_analytics', 'create_movement', 'complete_tasks'],
+  veterinarian: ['view_analytics', 'edit_analytics', 'create_movement', 'manage_compliance', 'manage_incidents', 'complete_tasks'],
   viewer: ['view_analytics'],
 };
 

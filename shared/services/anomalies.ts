@@ -23,7 +23,7 @@ import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
-import type { AnomalyAction, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
+import type { AnomalyAction, AnomalySource, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
 
 /**
  * Anomalies (`/api/v1/anomalies`): raised by the rule job and the detector job through `raiseAnomaly`
@@ -41,7 +41,7 @@ export interface AnomalyFiring {
   houseId: string | null;
   flockId: string | null;
   cycleId: string | null;
-  source: 'rule' | 'detector';
+  source: AnomalySource;
   ruleId: string | null;
   detector: { name: Detector; parameters: Record<string, number> } | null;
   metric: string;

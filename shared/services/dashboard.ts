@@ -14,6 +14,7 @@ import type { Caller } from '../domain/caller.js';
 import type { Role } from '../domain/capabilities.js';
 import { completeAll } from './analytics-config.js';
 import { farmOfRequest } from './farms.js';
+import { todaysAgenda } from './schedules.js';
 
 /**
  * One summary per role: admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
@@ -90,7 +91,12 @@ async function managerSummary(farmId: string, now: Date) {
 }
 
 async function workerSummary(farmId: string, now: Date, userId: string) {
-  const [v, checks, incidents] = await Promise.all([farmView(farmId, now), openAnomalyChecks(farmId), openIncidentsAssignedTo(farmId, userId)]);
+  const [v, checks, incidents, agenda] = await Promise.all([
+    farmView(farmId, now),
+    openAnomalyChecks(farmId),
+    openIncidentsAssignedTo(farmId, userId),
+    todaysAgenda(farmId, now),
+  ]);
   return {
     date: v.today,
     farmId,
@@ -104,6 +110,7 @@ async function workerSummary(farmId: string, now: Date, userId: string) {
       today: c.today,
       dailyRecordToday: c.dailyRecordToday,
     })),
+    agenda,
   };
 }
 

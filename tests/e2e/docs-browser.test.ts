@@ -204,6 +204,12 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     try {
       await page.locator('.swagger-ui .info .title').waitFor();
       await page.locator('.swagger-ui .opblock').first().waitFor();
+      // Swagger UI renders a large document in steps: wait until every operation has its block
+      const operations = expectedLayout(doc).operations.length;
+      for (const deadline = Date.now() + 60_000; (await page.locator('.swagger-ui .opblock').count()) < operations; ) {
+        if (Date.now() > deadline) throw new Error(`only ${await page.locator('.swagger-ui .opblock').count()} of ${operations} operation blocks rendered`);
+        await page.waitForTimeout(250);
+      }
     } catch (err) {
       const seen = [...consoleErrors.map((e) => `console: ${e}`), ...failedRequests.map((r) => `request: ${r}`)];
       throw new Error(

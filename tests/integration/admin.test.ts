@@ -80,7 +80,7 @@ describe('admin users', () => {
       version: 2,
     });
     const restored = await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { capabilities: null } });
-    expect(restored.body.data.capabilities).toEqual(['view_analytics', 'create_movement']);
+    expect(restored.body.data.capabilities).toEqual(['view_analytics', 'create_movement', 'complete_tasks']);
 
     const audit = await call('GET', '/api/v1/admin/audit', { token: admin, query: { targetId: id } });
     const update = audit.body.data.find((e: { action: string }) => e.action === 'admin.user.update');

@@ -173,10 +173,25 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       body: { farmId, title: 'Fuzz incident', category: 'equipment', severity: 'medium', links: { deviceIds: [device.id] } },
     })
   ).data;
+  // and a daily schedule of the farm (its occurrence routes take `date`)
+  const schedule = (
+    await must('POST', '/api/v1/schedules', {
+      token,
+      body: { farmId, kind: 'inspection', title: 'Fuzz rounds', timing: { every: 1, unit: 'day', from: daysAgo(30) } },
+    })
+  ).data;
   const anomaly = (await must('GET', '/api/v1/anomalies', { token, query: { farmId } })).data[0];
   if (!anomaly) throw new Error('the fuzz rule raised no anomaly');
   for (const r of records)
-    Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id, ruleId: rule.id, anomalyId: anomaly.id });
+    Object.assign(r, {
+      deviceId: device.id,
+      deviceKey: device.deviceKey,
+      incidentId: incident.id,
+      ruleId: rule.id,
+      anomalyId: anomaly.id,
+      scheduleId: schedule.id,
+      programmeId: 'broiler-typical',
+    });
   return records;
 }
 

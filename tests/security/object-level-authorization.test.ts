@@ -12,7 +12,7 @@ import { loadRoutes } from '../../scripts/lib/route-table.js';
 import { loadSpecs } from '../../scripts/lib/openapi.js';
 import { sampleOf } from '../support/sample.js';
 
-const SCOPED_PARAMS = ['farmId', 'houseId', 'flockId', 'cycleId', 'movementId', 'date'];
+const SCOPED_PARAMS = ['farmId', 'houseId', 'flockId', 'cycleId', 'movementId', 'date', 'scheduleId'];
 const routes = loadRoutes().filter((r) => SCOPED_PARAMS.some((p) => r.path.includes(`{${p}}`)));
 const ids: Record<string, string> = {};
 let ownerToken: string;
@@ -40,6 +40,9 @@ beforeAll(async () => {
   await post(`${base}/daily-records`, { date: '2026-11-02', deaths: 1, feedKg: 0, waterLiters: 10, temperatureMinC: 30, temperatureMaxC: 32, humidityPct: 60 });
   ids.date = '2026-11-02';
   await post(`${base}/weights`, { date: '2026-11-02', grams: 60 });
+  ids.scheduleId = (
+    await post('/api/v1/schedules', { farmId: farmA, kind: 'inspection', title: 'A rounds', timing: { every: 1, unit: 'day', from: '2026-11-01' } })
+  ).id;
   summaryBefore = (await call('GET', base, { token: ownerToken })).body.data;
 });
 
@@ -69,7 +72,14 @@ describe('object-level authorization across farms', () => {
   });
 
   it('query-scoped routes refuse farm A for farm B’s manager and never list A’s records', async () => {
-    for (const path of ['/api/v1/inventory/stock', '/api/v1/inventory/movements', '/api/v1/inventory/movements/export', '/api/v1/flocks']) {
+    for (const path of [
+      '/api/v1/inventory/stock',
+      '/api/v1/inventory/movements',
+      '/api/v1/inventory/movements/export',
+      '/api/v1/flocks',
+      '/api/v1/schedules',
+      '/api/v1/schedules/agenda',
+    ]) {
       const res = await call('GET', path, { token: strangerToken, query: { farmId: ids.farmId! } });
       expect(res.status, path).toBe(404);
     }

@@ -17,7 +17,7 @@ describe('capabilities', () => {
 
   it('admin holds everything; an explicit list replaces the role defaults; admin-only ones never reach non-admins', () => {
     expect(effectiveCapabilities('admin', ['view_analytics'])).toEqual(ALL_CAPABILITIES);
-    expect(effectiveCapabilities('worker', null)).toEqual(['view_analytics', 'create_movement']);
+    expect(effectiveCapabilities('worker', null)).toEqual(['view_analytics', 'create_movement', 'complete_tasks']);
     expect(effectiveCapabilities('worker', ['manage_flocks'])).toEqual(['manage_flocks']);
     expect(effectiveCapabilities('manager', ['manage_users', 'update_analytics_config', 'bogus', 'view_analytics'])).toEqual(['view_analytics']);
   });

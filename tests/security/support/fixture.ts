@@ -59,6 +59,9 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   await post(`${base}/weights`, { date: ids.date, grams: 58 });
   const device = await post('/api/v1/iot/devices', { farmId, houseId: ids.houseId, kind: 'climate', name: `${tag} climate` });
   ids.deviceId = device.id;
+  // a daily schedule of the farm (its occurrence routes take ids.date) and a programme template
+  ids.scheduleId = (await post('/api/v1/schedules', { farmId, kind: 'inspection', title: `${tag} rounds`, timing: { every: 1, unit: 'day', from: start } })).id;
+  ids.programmeId = 'broiler-typical';
   const anomalies = await call('GET', '/api/v1/anomalies', { token: manager.token, query: { farmId } });
   ids.anomalyId = anomalies.body.data[0]?.id;
   expect(ids.anomalyId, 'the fixture rule raised an anomaly').toBeDefined();

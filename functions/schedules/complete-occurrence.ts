@@ -1,0 +1,3 @@
+import { completeRoute } from './occurrence-action.js';
+
+export const handler = completeRoute();

@@ -1,0 +1,24 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { createScheduleFor } from '../../shared/services/schedules.js';
+import { createScheduleBody } from '../../schemas/compiled/schedules.js';
+import { ScheduleResponse } from '../../schemas/schedules.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_schedules',
+    summary: 'Create a schedule (once, every n days or weeks, an RRULE, or by age of a cycle)',
+    description:
+      'Requires manage_schedules. `details` depend on `kind` (vaccination: vaccine, method, dose; feeding: feedType, amountKg; medication: product, dose). ' +
+      'Vaccination and medication schedules need `flockId` and `cycleId` (completing one writes its movement into the cycle); an `ageDays` timing counts from ' +
+      'the cycle’s placement date. Dates are the farm’s local calendar dates. Send an Idempotency-Key to make retries safe.',
+    body: createScheduleBody,
+    headers: IDEMPOTENCY_KEY,
+    responses: {
+      201: { description: 'Created', schema: ScheduleResponse },
+      404: { description: 'No such farm, or not one of yours' },
+    },
+  },
+  async ({ body, headers, user, requestId }) => replayable(await createScheduleFor(user, body, requestId, headers['idempotency-key'])),
+);

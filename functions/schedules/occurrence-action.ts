@@ -1,0 +1,49 @@
+import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { completeOccurrence, skipOccurrence } from '../../shared/services/schedules.js';
+import { completeOccurrenceBody, occurrenceParams, skipOccurrenceBody } from '../../schemas/compiled/schedules.js';
+import { CompletedOccurrenceResponse } from '../../schemas/schedules.js';
+
+const RESPONSES = {
+  201: { description: 'Recorded', schema: CompletedOccurrenceResponse },
+  404: { description: 'No such schedule, or one of a farm you cannot see' },
+  409: { description: 'The occurrence of that date is already completed or skipped (the message names the date), or the movement was refused (closed cycle)' },
+};
+
+/** Completing an occurrence: field work, so `complete_tasks` (workers, managers, veterinarians). */
+export const completeRoute = (): RouteHandler =>
+  httpHandler(
+    {
+      capability: 'complete_tasks',
+      summary: 'Complete an occurrence of a schedule (a vaccination or medication writes its movement in the same transaction)',
+      description:
+        'Requires complete_tasks. `date` must be an occurrence of the schedule (400 naming it) and not after the farm’s today. Completing a vaccination ' +
+        'writes the `vaccination` movement, a medication the `medication` movement, into the schedule’s cycle, atomically with the completion: a refused ' +
+        'movement (closed cycle) leaves no completion. A weighing occurrence links its weighing (`data.weighingId`, a weighing of that date in the cycle). ' +
+        'An occurrence is completed or skipped once: a second attempt (another phone) answers 409 naming the date. Send an Idempotency-Key to make retries safe.',
+      params: occurrenceParams,
+      body: completeOccurrenceBody,
+      headers: IDEMPOTENCY_KEY,
+      responses: RESPONSES,
+    },
+    async ({ params, body, headers, user, requestId }) =>
+      replayable(await completeOccurrence(user, params.scheduleId, params.date, body, requestId, headers['idempotency-key'])),
+  );
+
+export const skipRoute = (): RouteHandler =>
+  httpHandler(
+    {
+      capability: 'complete_tasks',
+      summary: 'Skip an occurrence of a schedule, with the reason',
+      description:
+        'Requires complete_tasks. `date` must be an occurrence of the schedule (400 naming it). An occurrence is completed or skipped once (409 naming the date). ' +
+        'Send an Idempotency-Key to make retries safe.',
+      params: occurrenceParams,
+      body: skipOccurrenceBody,
+      headers: IDEMPOTENCY_KEY,
+      responses: RESPONSES,
+    },
+    async ({ params, body, headers, user, requestId }) =>
+      replayable(await skipOccurrence(user, params.scheduleId, params.date, body, requestId, headers['idempotency-key'])),
+  );

@@ -1,0 +1,3 @@
+import { skipRoute } from './occurrence-action.js';
+
+export const handler = skipRoute();

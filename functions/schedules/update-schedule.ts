@@ -1,0 +1,28 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
+import { ok } from '../../shared/http/responses.js';
+import { updateScheduleFor } from '../../shared/services/schedules.js';
+import { scheduleParams, updateScheduleBody } from '../../schemas/compiled/schedules.js';
+import { ScheduleResponse } from '../../schemas/schedules.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_schedules',
+    summary: 'Change a schedule (title, details, timing, house, flock, cycle, assignee)',
+    description:
+      'Requires manage_schedules. Send the version you read as `If-Match` (412) or `version` (409). Stored completions and skips stay with their dates; ' +
+      'a changed timing changes only the occurrences computed from now on. Schedules applied from a programme are edited like any other.',
+    params: scheduleParams,
+    body: updateScheduleBody,
+    headers: IF_MATCH,
+    responses: {
+      200: { headers: ['ETag'], description: 'The changed schedule', schema: ScheduleResponse },
+      404: { description: 'No such schedule, or one of a farm you cannot see' },
+      ...IF_MATCH_RESPONSES,
+    },
+  },
+  async ({ params, body, ifMatch, user, requestId }) => {
+    const schedule = await updateScheduleFor(user, params.scheduleId, body, ifMatch, requestId);
+    return ok(schedule, 'Schedule updated', { ETag: `"${schedule.version}"` });
+  },
+);
