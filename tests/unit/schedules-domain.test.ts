@@ -69,6 +69,28 @@ describe('occurrences', () => {
     expect(isOccurrence({ rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', from: '2026-01-06' }, '2026-01-13', none)).toBe(false);
   });
 
+  it('rrule: BYDAY limits a daily rule and expands a monthly one; a month without the start’s day has no occurrence', () => {
+    // 2026-01-01 is a Thursday
+    expect(occurrencesBetween({ rrule: 'FREQ=DAILY;BYDAY=MO,WE', from: '2026-01-01' }, '2026-01-01', '2026-01-14', none)).toEqual([
+      '2026-01-05',
+      '2026-01-07',
+      '2026-01-12',
+      '2026-01-14',
+    ]);
+    expect(occurrencesBetween({ rrule: 'FREQ=MONTHLY;BYDAY=FR;COUNT=3', from: '2026-01-01' }, '2026-01-01', '2026-12-31', none)).toEqual([
+      '2026-01-02',
+      '2026-01-09',
+      '2026-01-16',
+    ]);
+    expect(occurrencesBetween({ rrule: 'FREQ=MONTHLY', from: '2026-01-31' }, '2026-01-01', '2026-05-31', none)).toEqual([
+      '2026-01-31',
+      '2026-03-31',
+      '2026-05-31',
+    ]);
+    // COUNT counts from the start, also before the period asked
+    expect(occurrencesBetween({ rrule: 'FREQ=DAILY;COUNT=3', from: '2026-01-01' }, '2026-01-02', '2026-01-31', none)).toEqual(['2026-01-02', '2026-01-03']);
+  });
+
   it('rrule: parts outside the subset are refused, naming them', () => {
     expect(parseRrule('FREQ=HOURLY')).toEqual({ problems: ['FREQ=HOURLY is not supported (DAILY, WEEKLY or MONTHLY)'] });
     expect(parseRrule('FREQ=WEEKLY;BYSETPOS=1')).toEqual({ problems: ['BYSETPOS is not supported'] });

@@ -1,4 +1,3 @@
-import rrule from 'rrule';
 import type { FieldError } from '../../errors.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../../schemas/schedules.js';
 
@@ -9,7 +8,6 @@ import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../../sch
  */
 
 const DAY_MS = 86_400_000;
-const { RRule } = rrule;
 
 export const toDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
@@ -23,8 +21,9 @@ export function localToday(now: Date, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
-const FREQS = { DAILY: RRule.DAILY, WEEKLY: RRule.WEEKLY, MONTHLY: RRule.MONTHLY } as const;
-const WEEKDAYS = { MO: RRule.MO, TU: RRule.TU, WE: RRule.WE, TH: RRule.TH, FR: RRule.FR, SA: RRule.SA, SU: RRule.SU } as const;
+const FREQS = { DAILY: 'DAILY', WEEKLY: 'WEEKLY', MONTHLY: 'MONTHLY' } as const;
+/** RFC 5545 weekday codes, by JavaScript's getUTCDay() (0 = Sunday). */
+const WEEKDAYS = { SU: 0, MO: 1, TU: 2, WE: 3, TH: 4, FR: 5, SA: 6 } as const;
 const MAX_OCCURRENCES = 5000;
 
 export interface ParsedRrule {
@@ -87,16 +86,65 @@ export function parseRrule(value: string): { rule: ParsedRrule } | { problems: s
   return { rule: { freq: freq as ParsedRrule['freq'], interval, byday, bymonthday, count, until } };
 }
 
-function rruleOf(rule: ParsedRrule, from: string) {
-  return new RRule({
-    freq: FREQS[rule.freq],
-    interval: rule.interval,
-    dtstart: new Date(dayMs(from)),
-    ...(rule.byday.length ? { byweekday: rule.byday.map((d) => WEEKDAYS[d]) } : {}),
-    ...(rule.bymonthday.length ? { bymonthday: rule.bymonthday } : {}),
-    ...(rule.count !== null ? { count: rule.count } : {}),
-    ...(rule.until !== null ? { until: new Date(dayMs(rule.until)) } : {}),
-  });
+/** The first day of the month `months` after the month of `date`. */
+function monthStart(date: string, months: number): string {
+  const d = new Date(dayMs(date));
+  return toDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
+}
+
+/** The dates of one period of the rule (a day, a week from Monday, a month), before the limits. */
+function periodDates(rule: ParsedRrule, dtstart: string, k: number): string[] {
+  const weekdays = rule.byday.map((d) => WEEKDAYS[d]);
+  const start = new Date(dayMs(dtstart));
+  if (rule.freq === 'DAILY') return [addDays(dtstart, k * rule.interval)];
+  if (rule.freq === 'WEEKLY') {
+    // weeks start on Monday (WKST=MO, RFC 5545's default); without BYDAY, the weekday of the start
+    const monday = addDays(dtstart, -((start.getUTCDay() + 6) % 7) + k * 7 * rule.interval);
+    const days = weekdays.length ? weekdays : [start.getUTCDay()];
+    return [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i)).filter((d) => days.includes(new Date(dayMs(d)).getUTCDay() as never));
+  }
+  const month = start.getUTCMonth() + k * rule.interval;
+  const year = start.getUTCFullYear() + Math.floor(month / 12);
+  const m = ((month % 12) + 12) % 12;
+  const length = new Date(Date.UTC(year, m + 1, 0)).getUTCDate();
+  const all = Array.from({ length }, (_, i) => toDay(Date.UTC(year, m, i + 1)));
+  // BYDAY expands to those weekdays of the month; BYMONTHDAY (negative: from the end) selects or limits;
+  // neither: the start's day of the month (a month without it has no occurrence)
+  const byMonthDay = (d: string) => {
+    const day = Number(d.slice(8));
+    return rule.bymonthday.some((n) => (n > 0 ? n === day : length + 1 + n === day));
+  };
+  if (weekdays.length) return all.filter((d) => weekdays.includes(new Date(dayMs(d)).getUTCDay() as never) && (!rule.bymonthday.length || byMonthDay(d)));
+  if (rule.bymonthday.length) return all.filter(byMonthDay);
+  return all.filter((d) => Number(d.slice(8)) === start.getUTCDate());
+}
+
+/**
+ * The occurrences of a parsed rule from its start `dtstart` that fall in [lo, hi]: each period in turn
+ * (every INTERVAL days, weeks or months), its dates on or after the start, BYDAY also limiting a daily
+ * rule; COUNT counts from the start (occurrences before `lo` included), UNTIL is inclusive.
+ */
+function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string): string[] {
+  const weekdays = rule.byday.map((d) => WEEKDAYS[d]);
+  const last = rule.until !== null && rule.until < hi ? rule.until : hi;
+  const out: string[] = [];
+  let produced = 0;
+  for (let k = 0; k < 100_000; k++) {
+    const dates = periodDates(rule, dtstart, k);
+    if (dates.length && dates[0]! > last) break;
+    for (const d of dates) {
+      if (d < dtstart || d > last) continue;
+      if (rule.freq === 'DAILY' && weekdays.length && !weekdays.includes(new Date(dayMs(d)).getUTCDay() as never)) continue;
+      if (rule.freq === 'DAILY' && rule.bymonthday.length && !periodDates({ ...rule, freq: 'MONTHLY', byday: [], interval: 1 }, d, 0).includes(d)) continue;
+      produced += 1;
+      if (rule.count !== null && produced > rule.count) return out;
+      if (d >= lo) out.push(d);
+      if (out.length >= MAX_OCCURRENCES) return out;
+    }
+    // a month without the wanted day has no dates: keep going (its next month may), up to the end
+    if (!dates.length && (rule.freq !== 'MONTHLY' || monthStart(dtstart, k * rule.interval) > last)) break;
+  }
+  return out;
 }
 
 /** What an occurrence computation needs beyond the timing: the placement date of the schedule's cycle (for `ageDays`). */
@@ -130,10 +178,7 @@ export function occurrencesBetween(timing: ScheduleTiming, from: string, to: str
   }
   const parsed = parseRrule(timing.rrule);
   if ('problems' in parsed) return [];
-  return rruleOf(parsed.rule, timing.from)
-    .between(new Date(dayMs(from)), new Date(dayMs(to)), true)
-    .slice(0, MAX_OCCURRENCES)
-    .map((d) => toDay(d.getTime()));
+  return expand(parsed.rule, timing.from, from, to);
 }
 
 /** Whether `date` is an occurrence of the timing. */
