@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import {
@@ -17,8 +17,8 @@ import {
   incidentsOfFarm,
   restrictionKey,
 } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { equalityFilter, pick } from './items.js';
+import { pick } from './items.js';
+import { gsi1Page } from './pagination.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
@@ -220,22 +220,8 @@ export async function listIncidentsOfFarm(
   filters: { status?: IncidentStatus; severity?: IncidentSeverity; category?: IncidentCategory },
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: IncidentRecord[]; nextCursor: string | null }> {
-  const partition = incidentsOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ...equalityFilter(filters, values),
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  const page = await gsi1Page(incidentsOfFarm(farmId), filters, { ...opts, newestFirst: true });
+  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /** Every incident of a farm opened since `since` (the metrics; a farm opens a handful a month). */

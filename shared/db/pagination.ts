@@ -1,4 +1,7 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Invalid } from '../errors.js';
+import { db, tableName } from './client.js';
+import { equalityFilter } from './items.js';
 
 /**
  * Opaque cursors: base64url JSON of where a page stopped. Every list reads its cursor back through
@@ -58,4 +61,30 @@ export function decodeMultiCursor(cursor: string | undefined, partitions: string
   };
   const { i, k } = readCursor(cursor, issued);
   return { index: i, key: k ?? undefined };
+}
+
+/**
+ * A page of one GSI1 partition (a farm's incidents, rules, schedules…): oldest first by its sort key, or
+ * newest first; the filters are equalities (a filtered page may hold fewer than `limit` items while
+ * `nextCursor` is set). A cursor of another list is refused as invalid.
+ */
+export async function gsi1Page(
+  partition: { GSI1PK: string },
+  filters: object,
+  opts: { limit: number; cursor?: string; newestFirst?: boolean },
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
+  const start = decodeCursor(opts.cursor, partition);
+  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ...equalityFilter(filters, { ':pk': partition.GSI1PK }),
+      ...(opts.newestFirst ? { ScanIndexForward: false } : {}),
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: res.Items ?? [], nextCursor: encodeCursor(res.LastEvaluatedKey) };
 }

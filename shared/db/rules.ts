@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import {
   defaultRulesMarkerKey,
@@ -11,8 +11,8 @@ import {
   rulesOfFarm,
   ruleStateKey,
 } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { equalityFilter, pick } from './items.js';
+import { pick } from './items.js';
+import { gsi1Page } from './pagination.js';
 import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
@@ -200,21 +200,8 @@ export async function listRulesOfFarm(
   filters: { enabled?: boolean; input?: string },
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: RuleRecord[]; nextCursor: string | null }> {
-  const partition = rulesOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ...equalityFilter(filters, values),
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  const page = await gsi1Page(rulesOfFarm(farmId), filters, { ...opts });
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
 }
 
 /** Every enabled rule of a farm (one Query of GSI2 `RULES_ENABLED` for its prefix): what new data is checked against. */

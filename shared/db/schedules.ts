@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import { farmKey, OCCURRENCE_SK_PREFIX, occurrenceKey, scheduleKey, schedulePartition, schedulesOfFarm } from './keys.js';
 import { equalityFilter, pick } from './items.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { gsi1Page } from './pagination.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schemas/schedules.js';
@@ -176,21 +176,8 @@ export async function listSchedulesOfFarm(
   filters: ScheduleFilters,
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: ScheduleRecord[]; nextCursor: string | null }> {
-  const partition = schedulesOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ...equalityFilter(filters, values),
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  return { items: (res.Items ?? []).map((i) => scheduleFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  const page = await gsi1Page(schedulesOfFarm(farmId), filters, { ...opts });
+  return { items: page.items.map((i) => scheduleFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /** Every schedule of a farm (the agenda and the overdue job; a farm keeps tens of them). */
