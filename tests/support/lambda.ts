@@ -19,6 +19,8 @@ import { dbCalls } from '../../shared/db/client.js';
  * alone (as in AWS), and reads the started function's here.
  */
 export const invocations: Array<{ name: string; calls: Record<string, number> }> = [];
+/** How many functions run here right now: their writes are not the calling request's (tests/property/db-writes.ts). */
+export const standIn = { running: 0 };
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -37,7 +39,9 @@ export async function startLambdaStandIn(stage: string): Promise<{ url: string; 
       try {
         const { handler } = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
         const before = { ...dbCalls };
+        standIn.running += 1;
         const result = await handler(JSON.parse(Buffer.concat(chunks).toString() || '{}'), { awsRequestId: `stand-in-${Date.now()}` }).finally(() => {
+          standIn.running -= 1;
           const calls: Record<string, number> = {};
           for (const [op, n] of Object.entries(dbCalls)) {
             const own = n - (before[op] ?? 0);
