@@ -1,3 +1,25 @@
-import { completeRoute } from './occurrence-action.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { completeOccurrence } from '../../shared/services/schedules.js';
+import { completeOccurrenceBody, occurrenceParams } from '../../schemas/compiled/schedules.js';
+import { OCCURRENCE_RESPONSES } from '../../schemas/schedules.js';
 
-export const handler = completeRoute();
+/** Completing an occurrence: field work, so `complete_tasks` (workers, managers, veterinarians). */
+export const handler = httpHandler(
+  {
+    capability: 'complete_tasks',
+    summary: 'Complete an occurrence of a schedule (a vaccination or medication writes its movement in the same transaction)',
+    description:
+      'Requires complete_tasks. `date` must be an occurrence of the schedule (400 naming it) and not after the farm’s today. Completing a vaccination ' +
+      'writes the `vaccination` movement, a medication the `medication` movement, into the schedule’s cycle, atomically with the completion: a refused ' +
+      'movement (closed cycle) leaves no completion. A weighing occurrence links its weighing (`data.weighingId`, a weighing of that date in the cycle). ' +
+      'An occurrence is completed or skipped once: a second attempt (another phone) answers 409 naming the date. Send an Idempotency-Key to make retries safe.',
+    params: occurrenceParams,
+    body: completeOccurrenceBody,
+    headers: IDEMPOTENCY_KEY,
+    responses: OCCURRENCE_RESPONSES,
+  },
+  async ({ params, body, headers, user, requestId }) =>
+    replayable(await completeOccurrence(user, params.scheduleId, params.date, body, requestId, headers['idempotency-key'])),
+);

@@ -23,7 +23,7 @@ import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
-import type { AnomalyAction, AnomalySource, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
+import type { AnomalyAction } from '../../schemas/vocabulary.js';
 
 /**
  * Anomalies (`/api/v1/anomalies`): raised by the rule job and the detector job through `raiseAnomaly`
@@ -36,28 +36,30 @@ import type { AnomalyAction, AnomalySource, Detector, RuleSeverity } from '../..
 export type { AnomalyRecord } from '../db/anomalies.js';
 
 /** A firing of a rule or a detector: what the rule and detector jobs hand to `raiseAnomaly`. */
-export interface AnomalyFiring {
-  farmId: string;
-  houseId: string | null;
-  flockId: string | null;
-  cycleId: string | null;
-  source: AnomalySource;
-  ruleId: string | null;
-  detector: { name: Detector; parameters: Record<string, number> } | null;
-  metric: string;
-  unit: string;
-  observed: number;
-  expected: number | null;
-  deviation: number | null;
-  window: { from: string; to: string; duration: string };
-  severity: RuleSeverity;
-  title: string;
-  evidence: Record<string, unknown>;
-  hypotheses: Array<{ cause: string; score: number; supporting: string[]; contradicting: string[]; check: string }>;
-  dedupKey: string;
+export type AnomalyFiring = Pick<
+  AnomalyRecord,
+  | 'farmId'
+  | 'houseId'
+  | 'flockId'
+  | 'cycleId'
+  | 'source'
+  | 'ruleId'
+  | 'detector'
+  | 'metric'
+  | 'unit'
+  | 'observed'
+  | 'expected'
+  | 'deviation'
+  | 'window'
+  | 'severity'
+  | 'title'
+  | 'evidence'
+  | 'hypotheses'
+  | 'dedupKey'
+> & {
   /** ISO instant the firing is about (the window's end). */
   at: string;
-}
+};
 
 /** The anomaly as the API answers it: every field of the record. */
 export type AnomalyDto = { [K in keyof AnomalyRecord]: AnomalyRecord[K] };
