@@ -101,6 +101,8 @@ const TAGS: Record<string, string> = {
     'Detections of rules and statistical detectors, with evidence and ranked hypotheses; acknowledged, resolved, dismissed or escalated to an incident',
   predictive:
     'Forecasts computed by the hourly job: weight and harvest date, FCR, eggs, feed run-out, health and device failure risks; runs and forecast accuracy',
+  procurement:
+    'Suppliers, purchase orders and their receipts (which write feed deliveries and chick placements to the ledger), supplier reliability and feed reorder suggestions',
 };
 
 /**
