@@ -146,7 +146,7 @@ export const updateMovementBody = Type.Object(
     maxProperties: 40,
     $id: 'UpdateMovementBody',
     description:
-      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate) are accepted when unchanged and refused (400 naming the field) when different.',
+      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate, receiptId) are accepted when unchanged and refused (400 naming the field) when different.',
   },
 );
 export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
@@ -190,12 +190,13 @@ export type ListMovementsQuery = Static<typeof listMovementsQuery>;
  * Fields the services add to those recorded: links between the two sides of a transfer, the daily record a
  * movement came from. A PATCH takes them back unchanged and refuses a different value (`updateMovementBody`).
  */
-export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate'] as const;
+export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate', 'receiptId'] as const;
 const ADDED_FIELDS = {
   transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer (set by the service)' })),
   counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle (set by the service)' })),
   counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement (set by the service)' })),
   dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from (set by the service)' })),
+  receiptId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The purchase-order receipt this movement was written by (set by the service)' })),
 } satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;
 const MovementLock = Type.Union([
   Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),

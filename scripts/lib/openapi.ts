@@ -103,6 +103,8 @@ const TAGS: Record<string, string> = {
     'Forecasts computed by the hourly job: weight and harvest date, FCR, eggs, feed run-out, health and device failure risks; runs and forecast accuracy',
   schedules:
     'Feeding, vaccination, medication and other schedules: occurrences computed on the farm’s calendar, the agenda, completions (with their movements) and skips, programme templates',
+  procurement:
+    'Suppliers, purchase orders and their receipts (which write feed deliveries and chick placements to the ledger), supplier reliability and feed reorder suggestions',
 };
 
 /**

@@ -195,3 +195,17 @@ export const OCCURRENCE_SK_PREFIX = 'OCC#';
 export const occurrenceKey = (scheduleId: string, date: string): Key => ({ PK: schedulePartition(scheduleId), SK: `${OCCURRENCE_SK_PREFIX}${date}` });
 /** GSI1: a farm's schedules, oldest first by `<createdAt>#<id>`. */
 export const schedulesOfFarm = (farmId: string) => ({ GSI1PK: `SCHEDULES#${farmId}` });
+// Procurement: suppliers (listed in one GSI1 partition by name), purchase orders (per farm on GSI1,
+// newest first), their receipts in the order's partition and, per supplier, its feed receipts on GSI2
+// (reliability reads one Query).
+export const supplierKey = (supplierId: string): Key => ({ PK: `SUPPLIER#${supplierId}`, SK: 'META' });
+/** GSI1: every supplier, by `<lower-cased name>#<id>`. */
+export const SUPPLIERS = { GSI1PK: 'SUPPLIERS' } as const;
+export const purchaseOrderPartition = (orderId: string): string => `PORDER#${orderId}`;
+export const purchaseOrderKey = (orderId: string): Key => ({ PK: purchaseOrderPartition(orderId), SK: 'META' });
+export const RECEIPT_SK_PREFIX = 'RECEIPT#';
+export const receiptKey = (orderId: string, receiptId: string): Key => ({ PK: purchaseOrderPartition(orderId), SK: `${RECEIPT_SK_PREFIX}${receiptId}` });
+/** GSI1: a farm's purchase orders, newest first by `<createdAt>#<id>`. */
+export const purchaseOrdersOfFarm = (farmId: string) => ({ GSI1PK: `PORDERS#${farmId}` });
+/** GSI2: a supplier's receipts, by `<date>#<receiptId>`. */
+export const receiptsOfSupplier = (supplierId: string) => ({ GSI2PK: `SUPPLIERRECEIPTS#${supplierId}` });

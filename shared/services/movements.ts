@@ -292,6 +292,11 @@ function assertWritableEdits(movement: MovementRecord, edits: Record<string, unk
 function assertNotFromDailyRecord(m: MovementRecord): void {
   const date = m.fields.dailyRecordDate;
   if (date) throw new Conflict(`Movement ${m.id} belongs to the daily record of ${String(date)}; submit that daily record again to change it`);
+  // a purchase-order receipt's movement: the order's received quantities and the supplier's receipts would no longer agree with the ledger
+  if (m.fields.receiptId)
+    throw new Conflict(
+      `Movement ${m.id} was written by receipt ${String(m.fields.receiptId)} of purchase order ${String(m.fields.orderId)}; it cannot change on its own`,
+    );
 }
 
 function diffFields(before: MovementRecord, after: MovementRecord) {

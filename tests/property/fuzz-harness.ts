@@ -182,6 +182,19 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
   ).data;
   const anomaly = (await must('GET', '/api/v1/anomalies', { token, query: { farmId } })).data[0];
   if (!anomaly) throw new Error('the fuzz rule raised no anomaly');
+  // a supplier of the farm and a draft purchase order with it (the procurement routes)
+  const supplier = (await must('POST', '/api/v1/procurement/suppliers', { token, body: { name: 'Fuzz mill', kinds: ['feed'], farmIds: [farmId] } })).data;
+  const order = (
+    await must('POST', '/api/v1/procurement/orders', {
+      token,
+      body: {
+        farmId,
+        supplierId: supplier.id,
+        expectedDate: daysAgo(-5),
+        lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
+      },
+    })
+  ).data;
   for (const r of records)
     Object.assign(r, {
       deviceId: device.id,
@@ -191,6 +204,8 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       anomalyId: anomaly.id,
       scheduleId: schedule.id,
       programmeId: 'broiler-typical',
+      supplierId: supplier.id,
+      orderId: order.id,
     });
   return records;
 }

@@ -65,5 +65,15 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   const anomalies = await call('GET', '/api/v1/anomalies', { token: manager.token, query: { farmId } });
   ids.anomalyId = anomalies.body.data[0]?.id;
   expect(ids.anomalyId, 'the fixture rule raised an anomaly').toBeDefined();
+  // a supplier of the farm and a draft purchase order with it (the procurement routes)
+  ids.supplierId = (await post('/api/v1/procurement/suppliers', { name: `${tag} mill`, kinds: ['feed'], farmIds: [farmId] })).id;
+  ids.orderId = (
+    await post('/api/v1/procurement/orders', {
+      farmId,
+      supplierId: ids.supplierId,
+      expectedDate: day(5),
+      lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
+    })
+  ).id;
   return { ids, admin, manager, deviceKey: device.deviceKey, responses };
 }

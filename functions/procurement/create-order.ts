@@ -1,0 +1,23 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { createOrderFor } from '../../shared/services/procurement.js';
+import { createOrderBody } from '../../schemas/compiled/procurement.js';
+import { OrderResponse } from '../../schemas/procurement.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_procurement',
+    summary: 'Draft a purchase order (lines, expected date, farm, supplier)',
+    description:
+      'Requires manage_procurement. Status starts `draft`. The supplier must serve the farm, supply every line’s kind and not be archived. Feed lines name a `feedType` in kg; chick lines are whole birds; other lines name a `product`. Send an Idempotency-Key to make retries safe.',
+    body: createOrderBody,
+    headers: IDEMPOTENCY_KEY,
+    responses: {
+      201: { description: 'Drafted', schema: OrderResponse },
+      404: { description: 'No such farm, or not one of yours' },
+      409: { description: 'The supplier is archived' },
+    },
+  },
+  async ({ body, headers, user, requestId }) => replayable(await createOrderFor(user, body, requestId, headers['idempotency-key'])),
+);

@@ -1,0 +1,25 @@
+import { httpHandler } from '../../shared/http/handler.js';
+import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
+import { replayable } from '../../shared/http/responses.js';
+import { receiveOrder } from '../../shared/services/procurement.js';
+import { createReceiptBody, orderParams } from '../../schemas/compiled/procurement.js';
+import { ReceiptResponse } from '../../schemas/procurement.js';
+
+export const handler = httpHandler(
+  {
+    capability: 'manage_procurement',
+    summary: 'Receive goods on a placed purchase order (writes the ledger in the same transaction)',
+    description:
+      'Requires manage_procurement. Feed lines write a `feed_delivery` (with the supplier, order and expected dates, the quantity outstanding and the quality issues: supplier reliability) and chick lines a `bird_inflow` on the active cycle of the flock named in the line (`flockId`, a flock of the order’s farm); vaccine, medication and equipment lines are recorded on the receipt only (the ledger keeps no medicine stock). ' +
+      'The order becomes `partially_received`, or `received` once every line has its quantity. More than the quantity ordered is refused (400) unless the order allows over-delivery. Send an Idempotency-Key: a retry (also a concurrent one) gets the first answer and writes nothing.',
+    params: orderParams,
+    body: createReceiptBody,
+    headers: IDEMPOTENCY_KEY,
+    responses: {
+      201: { description: 'Received: the order and the receipt', schema: ReceiptResponse },
+      404: { description: 'No such order, or one of a farm you cannot see' },
+      409: { description: 'Not ordered or partially received, the cycle is closed, or the order changed concurrently' },
+    },
+  },
+  async ({ params, body, headers, user, requestId }) => replayable(await receiveOrder(user, params.orderId, body, requestId, headers['idempotency-key'])),
+);

@@ -1,0 +1,368 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import {
+  farmKey,
+  purchaseOrderKey,
+  purchaseOrderPartition,
+  purchaseOrdersOfFarm,
+  RECEIPT_SK_PREFIX,
+  receiptKey,
+  receiptsOfSupplier,
+  SUPPLIERS,
+  supplierKey,
+} from './keys.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { equalityFilter, pick } from './items.js';
+import { farmNotFound, versionedUpdate } from './farms.js';
+import { Conflict, NotFound } from '../errors.js';
+import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
+import type { OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
+
+/**
+ * Procurement (docs/data-model.md, "Procurement"): `SUPPLIER#<id>`/`META` (all suppliers on GSI1
+ * `SUPPLIERS` by name), `PORDER#<id>`/`META` (a farm's orders on GSI1 `PORDERS#<farmId>`, newest first)
+ * with its receipts `RECEIPT#<ulid>` in the same partition; a receipt with feed lines is also on GSI2
+ * `SUPPLIERRECEIPTS#<supplierId>` carrying the delivery facts supplier reliability reads.
+ */
+export interface SupplierRecord {
+  id: string;
+  name: string;
+  kinds: SupplierKind[];
+  contact: { person?: string; email?: string; phone?: string; address?: string };
+  farmIds: string[];
+  archived: boolean;
+  orderCount: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface OrderLineRecord {
+  id: string;
+  itemKind: SupplierKind;
+  feedType: string | null;
+  product: string | null;
+  quantity: number;
+  unit: OrderUnit;
+  unitPrice: number;
+  receivedQuantity: number;
+}
+
+export interface OrderRecord {
+  id: string;
+  farmId: string;
+  supplierId: string;
+  status: OrderStatus;
+  lines: OrderLineRecord[];
+  expectedDate: string;
+  allowOverDelivery: boolean;
+  notes: string | null;
+  orderedAt: string | null;
+  receivedAt: string | null;
+  cancelledAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ReceiptLineRecord {
+  lineId: string;
+  quantity: number;
+  flockId: string | null;
+  cycleId: string | null;
+  movementId: string | null;
+  lotNumber: string | null;
+  qualityIssues: string[];
+}
+
+export interface ReceiptRecord {
+  id: string;
+  orderId: string;
+  farmId: string;
+  supplierId: string;
+  date: string;
+  lines: ReceiptLineRecord[];
+  /** The supplier facts of its feed lines, exactly as written on their feed_delivery movements. */
+  deliveries: FeedDeliveryFact[];
+  notes: string | null;
+  receivedBy: string;
+  createdAt: string;
+}
+
+const SUPPLIER_FIELDS = [
+  'id',
+  'name',
+  'kinds',
+  'contact',
+  'farmIds',
+  'archived',
+  'orderCount',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const satisfies readonly (keyof SupplierRecord)[];
+const ORDER_FIELDS = [
+  'id',
+  'farmId',
+  'supplierId',
+  'status',
+  'lines',
+  'expectedDate',
+  'allowOverDelivery',
+  'notes',
+  'orderedAt',
+  'receivedAt',
+  'cancelledAt',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const satisfies readonly (keyof OrderRecord)[];
+const RECEIPT_FIELDS = [
+  'id',
+  'orderId',
+  'farmId',
+  'supplierId',
+  'date',
+  'lines',
+  'deliveries',
+  'notes',
+  'receivedBy',
+  'createdAt',
+] as const satisfies readonly (keyof ReceiptRecord)[];
+
+export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
+export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
+const supplierChanged = (id: string) => new Conflict(`Supplier ${id} was changed concurrently; read it again and retry`);
+export const orderChanged = (id: string) => new Conflict(`Purchase order ${id} was changed concurrently; read it again and retry`);
+
+export const supplierFromItem = (item: Record<string, unknown> | undefined): SupplierRecord | undefined =>
+  item ? { ...pick<SupplierRecord>(item, SUPPLIER_FIELDS), archived: item.archived === true, orderCount: Number(item.orderCount ?? 0) } : undefined;
+const orderFromItem = (item: Record<string, unknown> | undefined): OrderRecord | undefined => (item ? pick<OrderRecord>(item, ORDER_FIELDS, null) : undefined);
+const receiptFromItem = (item: Record<string, unknown>): ReceiptRecord => pick<ReceiptRecord>(item, RECEIPT_FIELDS, null);
+
+const supplierSortKey = (s: Pick<SupplierRecord, 'name' | 'id'>) => `${s.name.toLowerCase()}#${s.id}`;
+const supplierItem = (s: SupplierRecord) => ({ ...supplierKey(s.id), ...SUPPLIERS, GSI1SK: supplierSortKey(s), type: 'Supplier', ...s });
+const orderItem = (o: OrderRecord) => ({
+  ...purchaseOrderKey(o.id),
+  ...purchaseOrdersOfFarm(o.farmId),
+  GSI1SK: `${o.createdAt}#${o.id}`,
+  type: 'PurchaseOrder',
+  ...o,
+});
+
+export async function getSupplier(id: string): Promise<SupplierRecord | undefined> {
+  const [item] = await batchGet([supplierKey(id)], { consistent: true });
+  return supplierFromItem(item);
+}
+
+/** Creates a supplier: every farm it serves must exist (one ConditionCheck each), the supplier is new. */
+export async function createSupplier(s: SupplierRecord, extra: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      ...s.farmIds.map((f) => ({ ConditionCheck: { TableName: T, Key: farmKey(f), ConditionExpression: 'attribute_exists(PK)' } })),
+      { Put: { TableName: T, Item: supplierItem(s), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...extra,
+    ],
+    (i) => (i < s.farmIds.length ? farmNotFound(s.farmIds[i]!) : new Conflict('A supplier with this id already exists')),
+  );
+}
+
+/** Changes a supplier at the version read (a rename also moves it in the list); farms it newly serves must exist. */
+export async function updateSupplier(
+  current: SupplierRecord,
+  expectedVersion: number,
+  fields: Partial<SupplierRecord>,
+  newFarms: string[],
+  now: string,
+  extra: TransactItem[],
+) {
+  const T = tableName();
+  const sortKey = fields.name !== undefined ? { GSI1SK: supplierSortKey({ name: fields.name, id: current.id }) } : {};
+  await transact(
+    [
+      ...newFarms.map((f) => ({ ConditionCheck: { TableName: T, Key: farmKey(f), ConditionExpression: 'attribute_exists(PK)' } })),
+      versionedUpdate(supplierKey(current.id), expectedVersion, { ...fields, ...sortKey }, now),
+      ...extra,
+    ],
+    (i) => (i < newFarms.length ? farmNotFound(newFarms[i]!) : supplierChanged(current.id)),
+  );
+}
+
+/** Deletes a supplier that never had an order, at the version read (an order created meanwhile makes it a Conflict). */
+export async function deleteSupplier(current: SupplierRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
+  await transact(
+    [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: supplierKey(current.id),
+          ConditionExpression: '#version = :v AND (attribute_not_exists(orderCount) OR orderCount = :zero)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':v': expectedVersion, ':zero': 0 },
+        },
+      },
+      ...extra,
+    ],
+    () => supplierChanged(current.id),
+  );
+}
+
+/** A page of suppliers by name (one Query on GSI1), optionally only those serving a farm, of a kind, not archived. */
+export async function listSuppliers(
+  filters: { farmId?: string; kind?: string; includeArchived: boolean },
+  opts: { limit: number; cursor?: string },
+): Promise<{ items: SupplierRecord[]; nextCursor: string | null }> {
+  const start = decodeCursor(opts.cursor, SUPPLIERS);
+  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const values: Record<string, unknown> = { ':pk': SUPPLIERS.GSI1PK };
+  const terms: string[] = [];
+  if (filters.farmId) {
+    values[':farm'] = filters.farmId;
+    terms.push('contains(farmIds, :farm)');
+  }
+  if (filters.kind) {
+    values[':kind'] = filters.kind;
+    terms.push('contains(kinds, :kind)');
+  }
+  if (!filters.includeArchived) {
+    values[':true'] = true;
+    terms.push('(attribute_not_exists(archived) OR archived <> :true)');
+  }
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ...(terms.length ? { FilterExpression: terms.join(' AND ') } : {}),
+      ExpressionAttributeValues: values,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => supplierFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/**
+ * Creates a draft order: the supplier exists, is not archived and serves the farm, and counts one more
+ * order (so deleting it becomes archiving); the farm exists; the order is new.
+ */
+export async function createOrder(o: OrderRecord, extra: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      { ConditionCheck: { TableName: T, Key: farmKey(o.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+      {
+        Update: {
+          TableName: T,
+          Key: supplierKey(o.supplierId),
+          UpdateExpression: 'ADD orderCount :one',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(archived) OR archived <> :true) AND contains(farmIds, :farm)',
+          ExpressionAttributeValues: { ':one': 1, ':true': true, ':farm': o.farmId },
+        },
+      },
+      { Put: { TableName: T, Item: orderItem(o), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...extra,
+    ],
+    (i) =>
+      i === 0
+        ? farmNotFound(o.farmId)
+        : i === 1
+          ? new Conflict(`Supplier ${o.supplierId} was archived or no longer serves farm ${o.farmId}`)
+          : new Conflict('A purchase order with this id already exists'),
+  );
+}
+
+/** The order and its receipts (oldest first): one Query of its partition. */
+export async function getOrderWithReceipts(id: string): Promise<{ order: OrderRecord; receipts: ReceiptRecord[] } | undefined> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': purchaseOrderPartition(id) },
+    ConsistentRead: true,
+  });
+  const order = orderFromItem(items.find((i) => i.SK === 'META'));
+  if (!order) return undefined;
+  return { order, receipts: items.filter((i) => String(i.SK).startsWith(RECEIPT_SK_PREFIX)).map(receiptFromItem) };
+}
+
+/** Sets `fields` of the order at the version read, with the other items of the same transaction. */
+export function orderUpdate(current: OrderRecord, expectedVersion: number, fields: Partial<OrderRecord>, now: string): TransactItem {
+  return versionedUpdate(purchaseOrderKey(current.id), expectedVersion, fields, now);
+}
+
+export async function updateOrder(current: OrderRecord, expectedVersion: number, fields: Partial<OrderRecord>, now: string, extra: TransactItem[]) {
+  await transact([orderUpdate(current, expectedVersion, fields, now), ...extra], () => orderChanged(current.id));
+}
+
+/** A receipt as a Put of the receipt's transaction (new; on the supplier's GSI2 list when it has feed deliveries). */
+export function receiptPut(r: ReceiptRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...receiptKey(r.orderId, r.id),
+        ...(r.deliveries.length ? { ...receiptsOfSupplier(r.supplierId), GSI2SK: `${r.date}#${r.id}` } : {}),
+        type: 'PurchaseReceipt',
+        ...r,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
+/** Every receipt of a supplier that delivered feed (one Query on GSI2), oldest first. */
+export async function feedReceiptsOfSupplier(supplierId: string): Promise<ReceiptRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': receiptsOfSupplier(supplierId).GSI2PK },
+  });
+  return items.map(receiptFromItem);
+}
+
+/** A page of a farm's orders, newest first (one Query on GSI1; status and supplier filter). */
+export async function listOrdersOfFarm(
+  farmId: string,
+  filters: { status?: OrderStatus; supplierId?: string },
+  opts: { limit: number; cursor?: string },
+): Promise<{ items: OrderRecord[]; nextCursor: string | null }> {
+  const partition = purchaseOrdersOfFarm(farmId);
+  const start = decodeCursor(opts.cursor, partition);
+  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ...equalityFilter(filters, values),
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => orderFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}
+
+/** Every order of a farm (the suggestions' supplier choice; a farm places a few a month). */
+export async function ordersOfFarm(farmId: string): Promise<OrderRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': purchaseOrdersOfFarm(farmId).GSI1PK },
+    ScanIndexForward: false,
+  });
+  return items.map((i) => orderFromItem(i)!);
+}
+
+/** Orders by id (one BatchGetItem per 100): the orders behind a supplier's receipts. */
+export async function getOrders(ids: readonly string[]): Promise<OrderRecord[]> {
+  if (ids.length === 0) return [];
+  const items = await batchGet(ids.map((id) => purchaseOrderKey(id)));
+  return items.map((i) => orderFromItem(i)!);
+}

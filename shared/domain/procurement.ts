@@ -1,0 +1,136 @@
+/**
+ * Procurement (pure): the purchase order lifecycle draft → ordered → partially_received → received (or
+ * cancelled before it is fully received), what a line may order, what a receipt may take, the fill rate
+ * of a supplier and the reorder arithmetic of the suggestions. docs/decisions.md ("Procurement").
+ */
+import type { FieldError } from '../errors.js';
+import { round } from './weights.js';
+import type { OrderAction, OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
+
+const MOVES: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
+  place: { from: ['draft'], to: 'ordered' },
+  cancel: { from: ['draft', 'ordered', 'partially_received'], to: 'cancelled' },
+};
+
+/** The status an action moves an order to, or why it cannot. */
+export function transition(current: OrderStatus, action: OrderAction): { to: OrderStatus } | { refused: string } {
+  const move = MOVES[action];
+  if (move.from.includes(current)) return { to: move.to };
+  return { refused: `A purchase order that is ${current} cannot be ${move.to} (allowed from ${move.from.join(' or ')})` };
+}
+
+/** Goods are received only on an order that was placed and is not finished. */
+export const receivable = (status: OrderStatus): boolean => status === 'ordered' || status === 'partially_received';
+
+const UNITS_OF: Record<SupplierKind, readonly OrderUnit[]> = {
+  feed: ['kg'],
+  chicks: ['birds'],
+  vaccines: ['doses', 'l', 'units'],
+  medication: ['doses', 'l', 'kg', 'units'],
+  equipment: ['units'],
+};
+
+export interface LineInput {
+  itemKind: SupplierKind;
+  feedType?: string | undefined;
+  product?: string | undefined;
+  quantity: number;
+  unit: OrderUnit;
+  unitPrice: number;
+}
+
+/** What the schema cannot say of order lines: feed lines name a feed type in kg, chicks are whole birds, other lines name a product; the supplier supplies the kind. */
+export function lineProblems(lines: readonly LineInput[], supplierKinds: readonly SupplierKind[]): FieldError[] {
+  const out: FieldError[] = [];
+  lines.forEach((l, i) => {
+    const at = (f: string) => `lines.${i}.${f}`;
+    if (!supplierKinds.includes(l.itemKind)) out.push({ field: at('itemKind'), message: `the supplier does not supply ${l.itemKind}` });
+    if (!UNITS_OF[l.itemKind].includes(l.unit)) out.push({ field: at('unit'), message: `must be ${UNITS_OF[l.itemKind].join(' or ')} for ${l.itemKind}` });
+    if (l.itemKind === 'feed') {
+      if (!l.feedType) out.push({ field: at('feedType'), message: 'is required for a feed line' });
+      if (l.product) out.push({ field: at('product'), message: 'is not allowed on a feed line (use feedType)' });
+    } else {
+      if (!l.product) out.push({ field: at('product'), message: `is required for a ${l.itemKind} line` });
+      if (l.feedType) out.push({ field: at('feedType'), message: 'is only for feed lines' });
+    }
+    if (l.itemKind === 'chicks' && !Number.isInteger(l.quantity)) out.push({ field: at('quantity'), message: 'must be a whole number of birds' });
+  });
+  return out;
+}
+
+export interface ReceivedLine {
+  id: string;
+  itemKind: SupplierKind;
+  quantity: number;
+  receivedQuantity: number;
+}
+
+/**
+ * What a receipt does to the order's lines: each received quantity added; refused (field errors) when a
+ * line is unknown, named twice, a chick count is not whole, or the total would pass the ordered quantity
+ * without `allowOverDelivery`. The status after it: received once every line has its quantity.
+ */
+export function applyReceipt<L extends ReceivedLine>(
+  lines: readonly L[],
+  received: ReadonlyArray<{ lineId: string; quantity: number }>,
+  allowOverDelivery: boolean,
+): { lines: L[]; status: 'partially_received' | 'received' } | { problems: FieldError[] } {
+  const problems: FieldError[] = [];
+  const next = lines.map((l) => ({ ...l }));
+  const seen = new Set<string>();
+  for (const [i, r] of received.entries()) {
+    const line = next.find((l) => l.id === r.lineId);
+    if (!line) {
+      problems.push({ field: `lines.${i}.lineId`, message: `no line ${r.lineId} in this order` });
+    } else if (seen.has(r.lineId)) {
+      problems.push({ field: `lines.${i}.lineId`, message: 'is named twice; one entry per line' });
+    } else if (line.itemKind === 'chicks' && !Number.isInteger(r.quantity)) {
+      problems.push({ field: `lines.${i}.quantity`, message: 'must be a whole number of birds' });
+    } else {
+      seen.add(r.lineId);
+      const total = round(line.receivedQuantity + r.quantity, 6);
+      if (total > line.quantity && !allowOverDelivery)
+        problems.push({
+          field: `lines.${i}.quantity`,
+          message: `would bring the received quantity to ${total}, more than the ${line.quantity} ordered (${round(line.quantity - line.receivedQuantity, 6)} outstanding); the order does not allow over-delivery`,
+        });
+      else line.receivedQuantity = total;
+    }
+  }
+  if (problems.length) return { problems };
+  return { lines: next, status: next.every((l) => l.receivedQuantity >= l.quantity) ? 'received' : 'partially_received' };
+}
+
+/** Quantity still to come on a line (never negative). */
+export const outstanding = (l: { quantity: number; receivedQuantity: number }): number => Math.max(0, round(l.quantity - l.receivedQuantity, 6));
+
+export const orderTotal = (lines: ReadonlyArray<{ quantity: number; unitPrice: number }>): number =>
+  round(
+    lines.reduce((a, l) => a + l.quantity * l.unitPrice, 0),
+    2,
+  );
+
+/**
+ * Fill rate of a supplier: Σ min(received, ordered) ÷ Σ ordered kg over the feed lines of its orders that
+ * had at least one receipt, × 100 (over-delivery does not make up for another line's shortfall).
+ */
+export function fillRate(lines: ReadonlyArray<{ quantity: number; receivedQuantity: number }>): { orderedKg: number; receivedKg: number; pct: number | null } {
+  const ordered = lines.reduce((a, l) => a + l.quantity, 0);
+  const received = lines.reduce((a, l) => a + Math.min(l.receivedQuantity, l.quantity), 0);
+  return { orderedKg: round(ordered, 4), receivedKg: round(received, 4), pct: ordered > 0 ? round((received / ordered) * 100, 2) : null };
+}
+
+/**
+ * A reorder of one feed type: the daily use is the mean of the last 3 days' consumption; the run-out date
+ * is the forecast's when there is one, else today + stock ÷ daily use. The order covers `coverDays` of use
+ * after the delivery, less what will be left then, rounded up to 100 kg; nothing is suggested when the
+ * stock outlasts the lead time plus the cover.
+ */
+export function reorder(input: { stockKg: number; dailyKg: number; leadDays: number; coverDays: number }): { quantityKg: number; daysOfStock: number | null } {
+  const { stockKg, dailyKg, leadDays, coverDays } = input;
+  if (dailyKg <= 0) return { quantityKg: 0, daysOfStock: null };
+  const daysOfStock = stockKg / dailyKg;
+  const leftAtDelivery = Math.max(0, stockKg - dailyKg * leadDays);
+  const need = dailyKg * coverDays - leftAtDelivery;
+  return { quantityKg: need > 0 ? Math.ceil(need / 100) * 100 : 0, daysOfStock: round(daysOfStock, 1) };
+}

@@ -1,0 +1,302 @@
+/**
+ * Procurement through the real middleware and DynamoDB Local: supplier CRUD with If-Match (archived when
+ * it has orders), the purchase order lifecycle and its illegal moves, feed ordered and received in two
+ * partial receipts (stock, the order's status, the supplier's reliability equal to the analytics supplier
+ * score of the cycle), over-delivery, a receipt retried concurrently with one Idempotency-Key, scoping
+ * and capabilities, and reorder suggestions.
+ */
+import { describe, expect, it } from 'vitest';
+import { call as rawCall } from '../support/api.js';
+import { checkedCall } from '../support/contract.js';
+import { userWith } from '../support/accounts.js';
+import { otherFarm } from '../support/farms.js';
+import { day, flockWithCycle } from '../support/cycles.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const P = '/api/v1/procurement';
+/** Every answer is checked against the closed schema the OpenAPI document gives its operation and status. */
+const call = checkedCall(rawCall);
+
+async function farmWithManager(name = 'Procurement farm') {
+  const farmId = await otherFarm(name);
+  const manager = await userWith({ role: 'manager', farmIds: [farmId] });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `${P}${path}`, { token: manager.token, body, headers });
+  const supplier = async (body: Json = {}) => {
+    const res = await post('/suppliers', { name: 'Mill & Co', kinds: ['feed', 'chicks'], farmIds: [farmId], contact: { person: 'Ana' }, ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as Json;
+  };
+  const order = async (supplierId: string, body: Json = {}) => {
+    const res = await post('/orders', {
+      farmId,
+      supplierId,
+      expectedDate: day(5),
+      lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
+      ...body,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as Json;
+  };
+  const placed = async (supplierId: string, body: Json = {}) => {
+    const o = await order(supplierId, body);
+    const res = await post(`/orders/${o.id}/place`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as Json;
+  };
+  const stockOf = async (feedType: string) => {
+    const res = await call('GET', '/api/v1/inventory/stock', { token: manager.token, query: { farmId } });
+    expect(res.status).toBe(200);
+    return (res.body.data.feed.byType as Json[]).find((f) => f.feedType === feedType)?.kg ?? 0;
+  };
+  return { farmId, manager, post, supplier, order, placed, stockOf };
+}
+
+describe('procurement', () => {
+  it('suppliers: create (idempotent), read, change with If-Match, delete; one with orders is archived and takes no new orders', async () => {
+    const f = await farmWithManager();
+    const body = { name: 'Hatchery North', kinds: ['chicks'], farmIds: [f.farmId] };
+    const first = await f.post('/suppliers', body, { 'Idempotency-Key': 'sup-1' });
+    expect(first.status).toBe(201);
+    const again = await f.post('/suppliers', body, { 'Idempotency-Key': 'sup-1' });
+    expect(again.status).toBe(201);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const id = first.body.data.id;
+
+    const got = await call('GET', `${P}/suppliers/${id}`, { token: f.manager.token });
+    expect(got.status).toBe(200);
+    expect(got.headers.ETag).toBe('"1"');
+    const stale = await call('PATCH', `${P}/suppliers/${id}`, { token: f.manager.token, body: { name: 'X' }, headers: { 'If-Match': '"7"' } });
+    expect(stale.status).toBe(412);
+    const patched = await call('PATCH', `${P}/suppliers/${id}`, {
+      token: f.manager.token,
+      body: { kinds: ['chicks', 'feed'] },
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data).toMatchObject({ kinds: ['chicks', 'feed'], version: 2 });
+    expect((await call('PATCH', `${P}/suppliers/${id}`, { token: f.manager.token, body: { name: 'Y', version: 1 } })).status).toBe(409);
+
+    const listed = await call('GET', `${P}/suppliers`, { token: f.manager.token, query: { farmId: f.farmId } });
+    expect(listed.body.data.map((s: Json) => s.id)).toEqual([id]);
+
+    expect((await call('DELETE', `${P}/suppliers/${id}`, { token: f.manager.token, headers: { 'If-Match': '"1"' } })).status).toBe(412);
+    expect((await call('DELETE', `${P}/suppliers/${id}`, { token: f.manager.token, headers: { 'If-Match': '"2"' } })).status).toBe(204);
+    expect((await call('GET', `${P}/suppliers/${id}`, { token: f.manager.token })).status).toBe(404);
+
+    const withOrders = await f.supplier();
+    await f.order(withOrders.id);
+    const archived = await call('DELETE', `${P}/suppliers/${withOrders.id}`, { token: f.manager.token });
+    expect(archived.status).toBe(200);
+    expect(archived.body.data).toMatchObject({ archived: true, orderCount: 1 });
+    const refused = await f.post('/orders', {
+      farmId: f.farmId,
+      supplierId: withOrders.id,
+      expectedDate: day(3),
+      lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 10, unit: 'kg', unitPrice: 1 }],
+    });
+    expect(refused.status).toBe(409);
+    const visible = await call('GET', `${P}/suppliers`, { token: f.manager.token, query: { farmId: f.farmId } });
+    expect(visible.body.data).toEqual([]);
+    const all = await call('GET', `${P}/suppliers`, { token: f.manager.token, query: { farmId: f.farmId, includeArchived: 'true' } });
+    expect(all.body.data.map((s: Json) => s.id)).toEqual([withOrders.id]);
+  });
+
+  it('orders: draft → ordered → cancelled; only a draft changes; illegal moves are 409; lines are checked against the supplier', async () => {
+    const f = await farmWithManager();
+    const s = await f.supplier({ kinds: ['feed'] });
+    const wrongKind = await f.post('/orders', {
+      farmId: f.farmId,
+      supplierId: s.id,
+      expectedDate: day(3),
+      lines: [{ itemKind: 'vaccines', product: 'ND clone 30', quantity: 1000, unit: 'doses', unitPrice: 0.01 }],
+    });
+    expect(wrongKind.status).toBe(400);
+    expect(JSON.stringify(wrongKind.body.details)).toContain('lines.0.itemKind');
+
+    const o = await f.order(s.id);
+    expect(o).toMatchObject({ status: 'draft', total: 500, version: 1, orderedAt: null });
+    const edited = await call('PATCH', `${P}/orders/${o.id}`, { token: f.manager.token, body: { expectedDate: day(6) }, headers: { 'If-Match': '"1"' } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data).toMatchObject({ expectedDate: day(6), version: 2 });
+    expect((await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 1 }] })).status).toBe(409);
+    const placed = await f.post(`/orders/${o.id}/place`, { version: 2 });
+    expect(placed.status).toBe(200);
+    expect(placed.body.data.status).toBe('ordered');
+    expect(placed.body.data.orderedAt).not.toBeNull();
+    expect((await call('PATCH', `${P}/orders/${o.id}`, { token: f.manager.token, body: { expectedDate: day(7) } })).status).toBe(409);
+    const twice = await f.post(`/orders/${o.id}/place`, {});
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toBe('A purchase order that is ordered cannot be ordered (allowed from draft)');
+    expect((await f.post(`/orders/${o.id}/cancel`, { note: 'Found a cheaper mill' })).status).toBe(200);
+    expect((await f.post(`/orders/${o.id}/cancel`, {})).status).toBe(409);
+    expect((await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 1 }] })).status).toBe(409);
+    const listed = await call('GET', `${P}/orders`, { token: f.manager.token, query: { farmId: f.farmId, status: 'cancelled' } });
+    expect(listed.body.data.map((x: Json) => x.id)).toEqual([o.id]);
+  });
+
+  it('feed ordered and received in two partial receipts: stock up by exactly the kg, the order received, reliability equal to the analytics supplier score', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier();
+    const o = await f.placed(s.id);
+    const lineId = o.lines[0].id;
+    const before = await f.stockOf('starter');
+
+    const r1 = await f.post(`/orders/${o.id}/receipts`, {
+      date: day(0),
+      lines: [{ lineId, quantity: 600, flockId: fx.flock.id, lotNumber: 'L-1', qualityIssues: ['wet'] }],
+    });
+    expect(r1.status, JSON.stringify(r1.body)).toBe(201);
+    expect(r1.body.data.order).toMatchObject({ status: 'partially_received' });
+    expect(r1.body.data.order.lines[0].receivedQuantity).toBe(600);
+    expect(await f.stockOf('starter')).toBe(before + 600);
+    const rel1 = (await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token })).body.data;
+    expect(rel1.receipts).toBe(1);
+    expect(rel1.fillRatePct.value).toBe(60);
+    expect(rel1.qualityIssueRatePct.value).toBe(100);
+
+    const over = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId, quantity: 401, flockId: fx.flock.id }] });
+    expect(over.status).toBe(400);
+    const r2 = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId, quantity: 400, flockId: fx.flock.id }] });
+    expect(r2.status, JSON.stringify(r2.body)).toBe(201);
+    expect(r2.body.data.order).toMatchObject({ status: 'received' });
+    expect(r2.body.data.order.receivedAt).not.toBeNull();
+    expect(await f.stockOf('starter')).toBe(before + 1000);
+    expect((await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId, quantity: 1, flockId: fx.flock.id }] })).status).toBe(409);
+
+    const movements = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'feed_delivery' } });
+    expect(movements.body.data.map((m: Json) => m.quantityKg).sort()).toEqual([400, 600]);
+    expect(movements.body.data[0]).toMatchObject({ supplierId: s.id, orderId: o.id, expectedDate: o.expectedDate });
+    // the receipt's movements change only with it (else the order and the ledger would disagree)
+    const written = movements.body.data[0];
+    expect([r1.body.data.receipt.id, r2.body.data.receipt.id]).toContain(written.receiptId);
+    expect((await call('PATCH', `${fx.base}/movements/${written.id}`, { token: f.manager.token, body: { quantityKg: 1 } })).status).toBe(409);
+    expect((await call('DELETE', `${fx.base}/movements/${written.id}`, { token: f.manager.token })).status).toBe(409);
+
+    const rel = (await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token })).body.data;
+    expect(rel).toMatchObject({ receipts: 2, fill: { orderedKg: 1000, receivedKg: 1000, lines: 1 } });
+    expect(rel.fillRatePct.value).toBe(100);
+    expect(rel.onTimeRatePct.value).toBe(100);
+    expect(rel.qualityIssueRatePct.value).toBe(50);
+    const analytics = await call('GET', `/api/v2/analytics/cycle/${fx.flock.id}/${fx.cycle.id}/suppliers`, { token: f.manager.token });
+    expect(analytics.status).toBe(200);
+    const score = analytics.body.data.suppliers.find((x: Json) => x.supplierId === s.id);
+    expect(rel.reliability).toEqual(score);
+    expect(rel.score).toEqual(score.score);
+
+    const got = await call('GET', `${P}/orders/${o.id}`, { token: f.manager.token });
+    expect(got.body.data.receipts.map((r: Json) => r.lines[0].quantity)).toEqual([600, 400]);
+  });
+
+  it('over-delivery is refused unless the order allows it; a chick line places birds', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier();
+    const o = await f.placed(s.id, { allowOverDelivery: true });
+    const res = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 1100, flockId: fx.flock.id }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.order.status).toBe('received');
+
+    const chicks = await f.placed(s.id, { lines: [{ itemKind: 'chicks', product: 'Ross 308', quantity: 500, unit: 'birds', unitPrice: 0.4 }] });
+    const noFlock = await f.post(`/orders/${chicks.id}/receipts`, { date: day(0), lines: [{ lineId: chicks.lines[0].id, quantity: 1 }] });
+    expect(noFlock.status).toBe(400);
+    const fraction = await f.post(`/orders/${chicks.id}/receipts`, {
+      date: day(0),
+      lines: [{ lineId: chicks.lines[0].id, quantity: 1.5, flockId: fx.flock.id }],
+    });
+    expect(fraction.status).toBe(400);
+    const alive = (await call('GET', fx.base, { token: f.manager.token })).body.data.birds.alive;
+    const placed = await f.post(`/orders/${chicks.id}/receipts`, {
+      date: day(0),
+      lines: [{ lineId: chicks.lines[0].id, quantity: 500, flockId: fx.flock.id }],
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect((await call('GET', fx.base, { token: f.manager.token })).body.data.birds.alive).toBe(alive + 500);
+  });
+
+  it('a receipt retried concurrently with one Idempotency-Key writes once', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier();
+    const o = await f.placed(s.id);
+    const before = await f.stockOf('starter');
+    const body = { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 300, flockId: fx.flock.id }] };
+    const results = await Promise.all(Array.from({ length: 6 }, () => f.post(`/orders/${o.id}/receipts`, body, { 'Idempotency-Key': 'receipt-retry-1' })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((r) => r.body.data.receipt.id)).size).toBe(1);
+    const movements = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'feed_delivery' } });
+    expect(movements.body.data).toHaveLength(1);
+    expect(await f.stockOf('starter')).toBe(before + 300);
+    const got = (await call('GET', `${P}/orders/${o.id}`, { token: f.manager.token })).body.data;
+    expect(got.receipts).toHaveLength(1);
+    expect(got.lines[0].receivedQuantity).toBe(300);
+    expect(got.version).toBe(3);
+  });
+
+  it('two different receipts racing on one order: one commits, the other is refused, and the stock moves once', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier();
+    const o = await f.placed(s.id);
+    const before = await f.stockOf('starter');
+    const results = await Promise.all(
+      ['a', 'b'].map((lot) =>
+        f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 600, flockId: fx.flock.id, lotNumber: lot }] }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(201);
+    expect([400, 409]).toContain(statuses[1]);
+    expect(await f.stockOf('starter')).toBe(before + 600);
+    const got = (await call('GET', `${P}/orders/${o.id}`, { token: f.manager.token })).body.data;
+    expect(got).toMatchObject({ status: 'partially_received', version: 3 });
+    expect(got.lines[0].receivedQuantity).toBe(600);
+    const movements = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'feed_delivery' } });
+    expect(movements.body.data).toHaveLength(1);
+  });
+
+  it('scoping and capabilities: another farm’s records are 404; a worker reads but cannot write', async () => {
+    const f = await farmWithManager();
+    const s = await f.supplier();
+    const o = await f.order(s.id);
+    const stranger = await farmWithManager('Other procurement farm');
+    expect((await call('GET', `${P}/orders/${o.id}`, { token: stranger.manager.token })).status).toBe(404);
+    expect((await call('GET', `${P}/suppliers/${s.id}`, { token: stranger.manager.token })).status).toBe(404);
+    expect((await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: stranger.manager.token })).status).toBe(404);
+    expect((await stranger.post(`/orders/${o.id}/place`, {})).status).toBe(404);
+    const foreign = await stranger.post('/orders', {
+      farmId: stranger.farmId,
+      supplierId: s.id,
+      expectedDate: day(3),
+      lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 10, unit: 'kg', unitPrice: 1 }],
+    });
+    expect(foreign.status).toBe(400);
+    expect((await stranger.post('/suppliers', { name: 'Sneaky', kinds: ['feed'], farmIds: [f.farmId] })).status).toBe(404);
+
+    const worker = await userWith({ role: 'worker', farmIds: [f.farmId] });
+    expect((await call('GET', `${P}/orders/${o.id}`, { token: worker.token })).status).toBe(200);
+    expect((await call('GET', `${P}/orders`, { token: worker.token })).status).toBe(200);
+    expect((await call('POST', `${P}/orders/${o.id}/place`, { token: worker.token, body: {} })).status).toBe(403);
+    expect((await call('POST', `${P}/suppliers`, { token: worker.token, body: { name: 'W', kinds: ['feed'], farmIds: [f.farmId] } })).status).toBe(403);
+  });
+
+  it('suggestions: a draft order per feed type that runs short, with its reasoning; nothing is written', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier();
+    const o = await f.placed(s.id, { lines: [{ itemKind: 'feed', feedType: 'grower', quantity: 500, unit: 'kg', unitPrice: 0.42 }] });
+    await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 500, flockId: fx.flock.id }] });
+    for (const d of [-3, -2, -1]) await fx.move({ type: 'feed_consumption', date: day(d), feedType: 'grower', quantityKg: 100 });
+    const res = await call('GET', `${P}/suggestions`, { token: f.manager.token, query: { farmId: f.farmId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [g] = res.body.data.suggestions;
+    expect(g).toMatchObject({ feedType: 'grower', stockKg: 200, dailyConsumptionKg: 100, runOutSource: 'trend', runOutDate: day(2) });
+    expect(g.order).toMatchObject({ farmId: f.farmId, supplierId: s.id, expectedDate: day(2) });
+    expect(g.order.lines).toEqual([{ itemKind: 'feed', feedType: 'grower', quantity: 1400, unit: 'kg', unitPrice: 0.42 }]);
+    expect(g.reasoning.length).toBeGreaterThan(2);
+    const drafted = await f.post('/orders', g.order);
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(201);
+  });
+});
