@@ -101,6 +101,7 @@ const TAGS: Record<string, string> = {
     'Detections of rules and statistical detectors, with evidence and ranked hypotheses; acknowledged, resolved, dismissed or escalated to an incident',
   predictive:
     'Forecasts computed by the hourly job: weight and harvest date, FCR, eggs, feed run-out, health and device failure risks; runs and forecast accuracy',
+  sharing: 'Transfers of birds, feed, eggs and equipment between farms: requested by the sender, approved by the receiver, completed on both sides at once',
 };
 
 /**

@@ -175,8 +175,24 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
   ).data;
   const anomaly = (await must('GET', '/api/v1/anomalies', { token, query: { farmId } })).data[0];
   if (!anomaly) throw new Error('the fuzz rule raised no anomaly');
+  // and a transfer the farm sends to a partner farm (the sharing routes)
+  const partnerFarmId = (await must('POST', '/api/v1/config/farms', { token, body: { name: `Fuzz partner ${randomBytes(3).toString('hex')}` } })).data
+    .id as string;
+  const transfer = (
+    await must('POST', '/api/v1/sharing/transfers', {
+      token,
+      body: { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: 'Fuzz egg grader' }] },
+    })
+  ).data;
   for (const r of records)
-    Object.assign(r, { deviceId: device.id, deviceKey: device.deviceKey, incidentId: incident.id, ruleId: rule.id, anomalyId: anomaly.id });
+    Object.assign(r, {
+      deviceId: device.id,
+      deviceKey: device.deviceKey,
+      incidentId: incident.id,
+      ruleId: rule.id,
+      anomalyId: anomaly.id,
+      transferId: transfer.id,
+    });
   return records;
 }
 
