@@ -121,6 +121,29 @@ export const MOVEMENT_CATALOGUE = [
     liters: Kg('Water, litres'),
     meterReading: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12, description: 'Meter reading' })),
   }),
+  // Sharing: the two sides of a completed transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete).
+  movement('feed_transfer_out', 'Feed transferred out', 'Feed sent to another farm (taken from this farm’s stock of that feed type)', {
+    feedType: Text(60, 'Feed type'),
+    quantityKg: Kg('Feed sent, kg'),
+    counterpartFarmId: Text(64, 'The receiving farm'),
+    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
+  }),
+  movement('feed_transfer_in', 'Feed transferred in', 'Feed received from another farm (adds to this farm’s stock of that feed type)', {
+    feedType: Text(60, 'Feed type'),
+    quantityKg: Kg('Feed received, kg'),
+    counterpartFarmId: Text(64, 'The sending farm'),
+    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
+  }),
+  movement('egg_transfer_out', 'Eggs transferred out', 'Eggs sent to another farm (taken from this farm’s egg stock)', {
+    quantity: Count('Eggs sent'),
+    counterpartFarmId: Text(64, 'The receiving farm'),
+    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
+  }),
+  movement('egg_transfer_in', 'Eggs transferred in', 'Eggs received from another farm (adds to this farm’s egg stock)', {
+    quantity: Count('Eggs received'),
+    counterpartFarmId: Text(64, 'The sending farm'),
+    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
+  }),
 ] as const;
 
 export type MovementEntry = (typeof MOVEMENT_CATALOGUE)[number];

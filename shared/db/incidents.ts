@@ -15,6 +15,7 @@ import {
   incidentKey,
   incidentPartition,
   incidentsOfFarm,
+  restrictionFlagKey,
   restrictionKey,
 } from './keys.js';
 import { pick } from './items.js';
@@ -159,12 +160,27 @@ export async function createIncident(incident: IncidentRecord, extra: TransactIt
   );
 }
 
-/** The restriction a disease suspicion puts on its farm (created with the incident or when recategorised). */
-export const restrictionPut = (farmId: string, incidentId: string, since: string): TransactItem => ({
-  Put: { TableName: tableName(), Item: { ...restrictionKey(farmId, incidentId), type: 'MovementRestriction', incidentId, since } },
-});
-export const restrictionDelete = (farmId: string, incidentId: string): TransactItem => ({
-  Delete: { TableName: tableName(), Key: restrictionKey(farmId, incidentId) },
+/**
+ * The restriction a disease suspicion puts on its farm (created with the incident or when recategorised),
+ * with the farm's restriction flag (the set of restricting incidents) in the same transaction: what a
+ * transfer's completion ConditionChecks (shared/db/transfers.ts).
+ */
+export const restrictionPut = (farmId: string, incidentId: string, since: string): TransactItem[] => [
+  { Put: { TableName: tableName(), Item: { ...restrictionKey(farmId, incidentId), type: 'MovementRestriction', incidentId, since } } },
+  restrictionFlag(farmId, incidentId, 'ADD'),
+];
+export const restrictionDelete = (farmId: string, incidentId: string): TransactItem[] => [
+  { Delete: { TableName: tableName(), Key: restrictionKey(farmId, incidentId) } },
+  restrictionFlag(farmId, incidentId, 'DELETE'),
+];
+const restrictionFlag = (farmId: string, incidentId: string, op: 'ADD' | 'DELETE'): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: restrictionFlagKey(farmId),
+    UpdateExpression: `SET #type = :type, farmId = :farm ${op} incidentIds :id`,
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':type': 'MovementRestrictionFlag', ':farm': farmId, ':id': new Set([incidentId]) },
+  },
 });
 /** Releases a dedup key, only if it still names this incident. */
 export const dedupRelease = (farmId: string, dedupKey: string, incidentId: string): TransactItem => ({

@@ -209,3 +209,18 @@ export const receiptKey = (orderId: string, receiptId: string): Key => ({ PK: pu
 export const purchaseOrdersOfFarm = (farmId: string) => ({ GSI1PK: `PORDERS#${farmId}` });
 /** GSI2: a supplier's receipts, by `<date>#<receiptId>`. */
 export const receiptsOfSupplier = (supplierId: string) => ({ GSI2PK: `SUPPLIERRECEIPTS#${supplierId}` });
+// Sharing: transfers between farms, the register of shared equipment, the farm's movement-restriction flag.
+export const transferPartition = (transferId: string): string => `TRANSFER#${transferId}`;
+export const transferKey = (transferId: string): Key => ({ PK: transferPartition(transferId), SK: 'META' });
+/** GSI1: the transfers a farm sends, newest first by `<createdAt>#<id>`. */
+export const transfersFromFarm = (farmId: string) => ({ GSI1PK: `TRANSFERS_OUT#${farmId}` });
+/** GSI2: the transfers a farm receives, newest first by `<createdAt>#<id>`. */
+export const transfersToFarm = (farmId: string) => ({ GSI2PK: `TRANSFERS_IN#${farmId}` });
+/** One piece of shared equipment: its name, serial, owner and the farm that holds it now. */
+export const equipmentKey = (equipmentId: string): Key => ({ PK: `EQUIPMENT#${equipmentId}`, SK: 'META' });
+/**
+ * The farm's restriction flag: the string set `incidentIds` of its disease suspicions not yet closed, kept
+ * with each `restrictionKey` item in the same transaction; a transfer's completion ConditionChecks that the
+ * set is absent (DynamoDB drops an emptied set), which a "no item with this prefix" check cannot do.
+ */
+export const restrictionFlagKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: 'RESTRICTIONS' });

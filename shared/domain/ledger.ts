@@ -111,6 +111,15 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
     case 'water_consumption':
       out.push(cycle('waterLiters', m.liters), day('waterLiters', m.liters));
       break;
+    // Sharing: a transfer between farms moves stock only (no cycle or daily counter: feed is not eaten, eggs not laid or sold)
+    case 'feed_transfer_out':
+    case 'feed_transfer_in':
+      out.push({ target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: (m.type === 'feed_transfer_in' ? sign : -sign) * m.quantityKg });
+      break;
+    case 'egg_transfer_out':
+    case 'egg_transfer_in':
+      out.push({ target: { kind: 'eggs' }, attribute: 'count', amount: (m.type === 'egg_transfer_in' ? sign : -sign) * m.quantity });
+      break;
   }
   return out;
 }

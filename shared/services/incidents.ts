@@ -192,7 +192,7 @@ async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody
     await createIncident(incident, [
       ...remember(answer),
       event,
-      ...(restrictsMovements(incident.category) ? [restrictionPut(farmId, incident.id, now)] : []),
+      ...(restrictsMovements(incident.category) ? restrictionPut(farmId, incident.id, now) : []),
       auditPut({ actorId: user.id, action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident), requestId }),
     ]);
   } catch (err) {
@@ -240,7 +240,7 @@ export async function updateIncidentFor(user: Caller, id: string, body: UpdateIn
   const restriction = restrictsMovements(next.category) !== restrictsMovements(current.category);
   const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]]));
   return applyChange(found, version, fields, { at: now, type: 'updated', actorId: user.id, note: null, changes }, [
-    ...(restriction ? [restrictsMovements(next.category) ? restrictionPut(current.farmId, id, now) : restrictionDelete(current.farmId, id)] : []),
+    ...(restriction ? (restrictsMovements(next.category) ? restrictionPut(current.farmId, id, now) : restrictionDelete(current.farmId, id)) : []),
     auditPut({ actorId: user.id, action: 'incident.update', targetType: 'incident', targetId: id, changes, requestId }),
   ]);
 }
@@ -268,7 +268,7 @@ export async function actOnIncident(
       : ([] as ReturnType<typeof dedupRelease>[]);
   return applyChange(found, version, fields, { at: now, type: move.to as TimelineEvent['type'], actorId: user.id, note: body.note ?? null, changes: null }, [
     ...releases,
-    ...(move.to === 'closed' && restrictsMovements(current.category) ? [restrictionDelete(current.farmId, id)] : []),
+    ...(move.to === 'closed' && restrictsMovements(current.category) ? restrictionDelete(current.farmId, id) : []),
     auditPut({
       actorId: user.id,
       action: `incident.${action}`,

@@ -233,7 +233,7 @@ describe('input schemas', () => {
   it('lists every movement type with label, description, required and optional fields', async () => {
     const { token } = await userWith({ role: 'viewer' });
     const all = await call('GET', '/api/v1/inventory/input-schema', { token });
-    expect(Object.keys(all.body.data)).toHaveLength(14);
+    expect(Object.keys(all.body.data)).toHaveLength(18);
     expect(all.body.data.bird_inflow).toMatchObject({ type: 'bird_inflow', label: 'Birds placed', requiredFields: ['date', 'quantity'] });
     expect(all.body.data.bird_inflow.optionalFields).toEqual(
       expect.arrayContaining(['breed', 'source', 'supplierId', 'unitCost', 'averageWeightGrams', 'notes']),

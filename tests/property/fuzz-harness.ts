@@ -195,6 +195,15 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       },
     })
   ).data;
+  // and a transfer the farm sends to a partner farm (the sharing routes)
+  const partnerFarmId = (await must('POST', '/api/v1/config/farms', { token, body: { name: `Fuzz partner ${randomBytes(3).toString('hex')}` } })).data
+    .id as string;
+  const transfer = (
+    await must('POST', '/api/v1/sharing/transfers', {
+      token,
+      body: { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: 'Fuzz egg grader' }] },
+    })
+  ).data;
   for (const r of records)
     Object.assign(r, {
       deviceId: device.id,
@@ -206,6 +215,7 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       programmeId: 'broiler-typical',
       supplierId: supplier.id,
       orderId: order.id,
+      transferId: transfer.id,
     });
   return records;
 }

@@ -1,6 +1,6 @@
 /**
  * A farm with one record of every kind, written through the API by the farm's manager: house, flock,
- * active cycle, a movement, a daily record, a weighing and a sensor, plus a second user for the admin routes.
+ * active cycle, a movement, a daily record, a weighing, a sensor and a transfer to a partner farm, plus a second user for the admin routes.
  * Generated checks fill path parameters from `ids`, so every farm-scoped route reaches its handler.
  */
 import { expect } from 'vitest';
@@ -74,6 +74,11 @@ export async function farmFixture(tag: string): Promise<Fixture> {
       expectedDate: day(5),
       lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
     })
+  ).id;
+  // a transfer the farm sends to a partner farm (the sharing routes)
+  const partnerFarmId = await otherFarm(`${tag} partner farm`);
+  ids.transferId = (
+    await post('/api/v1/sharing/transfers', { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: `${tag} egg grader` }] })
   ).id;
   return { ids, admin, manager, deviceKey: device.deviceKey, responses };
 }

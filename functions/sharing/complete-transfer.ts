@@ -1,0 +1,11 @@
+import { transferActionRoute } from './transfer-action.js';
+
+export const handler = transferActionRoute(
+  'complete',
+  'Complete an approved transfer: both sides’ movements in one transaction (approved → completed)',
+  'a user of either farm',
+  'Birds write `bird_transfer_out` in the sending cycle and `bird_transfer_in` in the receiving one; feed `feed_transfer_out`/`feed_transfer_in` ' +
+    '(stock per feed type); eggs `egg_transfer_out`/`egg_transfer_in` (egg stock); equipment moves each piece’s holder in the register. The movements are ' +
+    'dated today (UTC) and locked. Everything commits together or not at all: concurrent completions complete it once (the others 409). ',
+  ', the sending farm under a movement restriction (names the incident), a balance that would go negative (names it; nothing is written), or a cycle no longer active',
+);

@@ -1,0 +1,126 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+
+/**
+ * Sharing (`/api/v1/sharing`): transfers of birds, feed, eggs and equipment between farms, requested by
+ * the sending farm, approved by the receiving farm and completed in one transaction on both sides.
+ */
+export const TRANSFER_KINDS = ['birds', 'feed', 'eggs', 'equipment'] as const;
+export type TransferKind = (typeof TRANSFER_KINDS)[number];
+export const TRANSFER_STATUSES = ['requested', 'approved', 'completed', 'rejected', 'cancelled'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+export const TRANSFER_ACTIONS = ['approve', 'reject', 'cancel', 'complete'] as const;
+export type TransferAction = (typeof TRANSFER_ACTIONS)[number];
+
+const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });
+export const TransferKindSchema = StringEnum(TRANSFER_KINDS, { description: 'birds, feed (kg of one feed type), eggs or equipment' });
+export const TransferStatusSchema = StringEnum(TRANSFER_STATUSES, {
+  description: 'requested → approved → completed; requested → rejected; requested or approved → cancelled',
+});
+
+const End = (side: string) =>
+  Type.Object(
+    {
+      farmId: Type.String({ ...RecordId, description: `The ${side} farm` }),
+      flockId: Type.Optional(UlidOf(`The ${side} flock (required for birds, feed and eggs: its cycle records the movement)`)),
+      cycleId: Type.Optional(UlidOf(`The ${side} flock's cycle (default: its active cycle when requested)`)),
+    },
+    { additionalProperties: false },
+  );
+
+const EquipmentItem = Type.Object(
+  {
+    equipmentId: Type.Optional(UlidOf('A registered piece of shared equipment held by the sending farm')),
+    name: Type.Optional(Text(120, 'A piece not yet registered: its name (registered on completion)')),
+    serial: Type.Optional(Text(64, 'Its serial number')),
+  },
+  { additionalProperties: false },
+);
+
+export const createTransferBody = Type.Object(
+  {
+    kind: TransferKindSchema,
+    from: End('sending'),
+    to: End('receiving'),
+    quantity: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Birds or eggs (whole numbers) or kg of feed; not for equipment' }),
+    ),
+    feedType: Type.Optional(Text(60, 'The feed type (feed transfers only)')),
+    items: Type.Optional(Type.Array(EquipmentItem, { minItems: 1, maxItems: 20, description: 'The pieces of equipment (equipment transfers only)' })),
+    notes: Type.Optional(Text(2000, 'Free text')),
+  },
+  { additionalProperties: false, $id: 'CreateTransferBody' },
+);
+export type CreateTransferBody = Static<typeof createTransferBody>;
+
+export const transferParams = Type.Object({ transferId: UlidOf('Id of the transfer') }, { additionalProperties: false, $id: 'TransferParams' });
+export type TransferParams = Static<typeof transferParams>;
+
+export const transferActionBody = Type.Object(
+  { note: Type.Optional(Text(2000, 'Why (kept on the transfer)')), version: Type.Optional(ExpectedVersion) },
+  { additionalProperties: false, $id: 'TransferActionBody' },
+);
+export type TransferActionBody = Static<typeof transferActionBody>;
+
+export const listTransfersQuery = Type.Object(
+  {
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    direction: Type.Optional(
+      StringEnum(['incoming', 'outgoing'] as const, { description: 'Transfers the farm receives (default) or sends', default: 'incoming' }),
+    ),
+    status: Type.Optional(TransferStatusSchema),
+    ...pageQueryProperties,
+  },
+  { additionalProperties: false, $id: 'ListTransfersQuery' },
+);
+export type ListTransfersQuery = Static<typeof listTransfersQuery>;
+
+// ---------------------------------------------------------------------------------------------------
+// Responses
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
+const EndDto = Type.Object({
+  farmId: Type.String(),
+  flockId: Type.Union([Ulid, Type.Null()]),
+  cycleId: Type.Union([Ulid, Type.Null()]),
+  movementId: Type.Union([Ulid, Type.Null()], { description: 'The movement the completion wrote in this cycle (birds, feed, eggs)' }),
+});
+const StepDto = Type.Object({ at: Timestamp, by: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
+export const TransferDto = Type.Object(
+  {
+    id: Ulid,
+    kind: TransferKindSchema,
+    status: TransferStatusSchema,
+    from: EndDto,
+    to: EndDto,
+    quantity: Type.Union([Type.Number(), Type.Null()]),
+    feedType: Type.Union([Type.String(), Type.Null()]),
+    items: Type.Union(
+      [
+        Type.Array(
+          Type.Object({
+            equipmentId: Ulid,
+            name: Type.String(),
+            serial: Type.Union([Type.String(), Type.Null()]),
+          }),
+        ),
+        Type.Null(),
+      ],
+      { description: 'Equipment: each piece with its register id (a new piece gets its id when requested and is registered on completion)' },
+    ),
+    notes: Type.Union([Type.String(), Type.Null()]),
+    requestedBy: Type.String(),
+    approved: Type.Union([StepDto, Type.Null()]),
+    rejected: Type.Union([StepDto, Type.Null()]),
+    cancelled: Type.Union([StepDto, Type.Null()]),
+    completed: Type.Union([StepDto, Type.Null()]),
+    completedDate: Nullable(Type.String({ format: 'date' }), 'The date of the movements the completion wrote'),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    version: Type.Integer(),
+  },
+  { $id: 'Transfer' },
+);
+export const TransferResponse = Success(TransferDto);
+export const TransferListResponse = ListOf(TransferDto);

@@ -1,0 +1,236 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { equipmentKey, farmKey, restrictionFlagKey, transferKey, transfersFromFarm, transfersToFarm } from './keys.js';
+import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { pick } from './items.js';
+import { farmNotFound } from './farms.js';
+import { Conflict, NotFound } from '../errors.js';
+import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
+
+/**
+ * Transfers between farms (docs/data-model.md, "Sharing"): `TRANSFER#<id>`/`META`, listed per sending
+ * farm on GSI1 and per receiving farm on GSI2 (newest first); the register of shared equipment
+ * (`EQUIPMENT#<id>`/`META`, its holder moves on completion); the farm's restriction flag, which every
+ * request and completion checks in its transaction.
+ */
+export interface TransferEndRecord {
+  farmId: string;
+  flockId: string | null;
+  cycleId: string | null;
+  movementId: string | null;
+}
+export interface TransferStep {
+  at: string;
+  by: string;
+  note: string | null;
+}
+export interface EquipmentLine {
+  equipmentId: string;
+  name: string;
+  serial: string | null;
+  /** true when the piece is registered by this transfer's completion (it was named, not picked from the register) */
+  registers: boolean;
+}
+export interface TransferRecord {
+  id: string;
+  kind: TransferKind;
+  status: TransferStatus;
+  from: TransferEndRecord;
+  to: TransferEndRecord;
+  quantity: number | null;
+  feedType: string | null;
+  items: EquipmentLine[] | null;
+  notes: string | null;
+  requestedBy: string;
+  approved: TransferStep | null;
+  rejected: TransferStep | null;
+  cancelled: TransferStep | null;
+  completed: TransferStep | null;
+  completedDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+const FIELDS = [
+  'id',
+  'kind',
+  'status',
+  'from',
+  'to',
+  'quantity',
+  'feedType',
+  'items',
+  'notes',
+  'requestedBy',
+  'approved',
+  'rejected',
+  'cancelled',
+  'completed',
+  'completedDate',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const satisfies readonly (keyof TransferRecord)[];
+
+export const transferNotFound = (id: string) => new NotFound(`Transfer ${id} not found`);
+const fromItem = (item: Record<string, unknown> | undefined): TransferRecord | undefined => (item ? pick<TransferRecord>(item, FIELDS, null) : undefined);
+const sortKey = (t: TransferRecord) => `${t.createdAt}#${t.id}`;
+const transferItem = (t: TransferRecord) => ({
+  ...transferKey(t.id),
+  ...transfersFromFarm(t.from.farmId),
+  GSI1SK: sortKey(t),
+  ...transfersToFarm(t.to.farmId),
+  GSI2SK: sortKey(t),
+  type: 'Transfer',
+  ...t,
+});
+
+/** A farm's restriction refuses a transfer it sends: the incidents that restrict it. */
+export class FarmRestricted extends Conflict {
+  constructor(
+    readonly farmId: string,
+    readonly incidentIds: string[],
+  ) {
+    super(`Farm ${farmId} is under a movement restriction (disease-suspicion incident ${incidentIds.join(', ')}); it cannot send transfers until closed`);
+  }
+}
+
+/** The disease-suspicion incidents (not closed) that restrict a farm's movements (its flag; strongly consistent). */
+export async function restrictionsOf(farmId: string): Promise<string[]> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: restrictionFlagKey(farmId), ConsistentRead: true }));
+  const ids = res.Item?.incidentIds as Set<string> | undefined;
+  return ids ? [...ids].sort() : [];
+}
+
+/** The transaction item that holds only while the farm has no restricting incident (the flag's set is absent once emptied). */
+export const unrestricted = (farmId: string): TransactItem => ({
+  ConditionCheck: { TableName: tableName(), Key: restrictionFlagKey(farmId), ConditionExpression: 'attribute_not_exists(incidentIds)' },
+});
+
+export async function getTransfer(id: string): Promise<TransferRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: transferKey(id), ConsistentRead: true }));
+  return fromItem(res.Item);
+}
+
+/**
+ * Writes a new transfer in ONE transaction: the receiving farm exists, the sending farm is not restricted,
+ * the transfer (`attribute_not_exists`) and the extra items (audit, idempotent answer).
+ */
+export async function createTransfer(t: TransferRecord, extra: TransactItem[]): Promise<void> {
+  const T = tableName();
+  await transact(
+    [
+      { ConditionCheck: { TableName: T, Key: farmKey(t.to.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+      unrestricted(t.from.farmId),
+      { Put: { TableName: T, Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...extra,
+    ],
+    (i) => (i === 0 ? farmNotFound(t.to.farmId) : i === 1 ? new FarmRestricted(t.from.farmId, []) : new Conflict('A transfer with this id already exists')),
+  );
+}
+
+/**
+ * The transfer's status change at the version read, and only from the status read (a completion also
+ * from `approved` only): the first item of the transaction that carries it.
+ */
+export function transferUpdate(current: TransferRecord, expectedVersion: number, fields: Partial<TransferRecord>, now: string): TransactItem {
+  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt', '#status': 'status' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now, ':from': current.status };
+  const sets = ['#version = :next', '#updatedAt = :now'];
+  Object.entries(fields).forEach(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: transferKey(current.id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK) AND #version = :expected AND #status = :from',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A status change that writes nothing else (approve, reject, cancel): the update and its audit entry. */
+export async function updateTransfer(update: TransactItem, extra: TransactItem[], onLost: () => Conflict): Promise<void> {
+  await transact([update, ...extra], (i) => (i === 0 ? onLost() : new Conflict('The request conflicts with a concurrent change; retry')));
+}
+
+export interface EquipmentRecord {
+  id: string;
+  name: string;
+  serial: string | null;
+  ownerFarmId: string;
+  holderFarmId: string;
+  updatedAt: string;
+}
+
+export async function getEquipment(ids: readonly string[]): Promise<EquipmentRecord[]> {
+  if (ids.length === 0) return [];
+  const items = await batchGet(
+    ids.map((id) => equipmentKey(id)),
+    { consistent: true },
+  );
+  return items.map((i) => pick<EquipmentRecord>(i, ['id', 'name', 'serial', 'ownerFarmId', 'holderFarmId', 'updatedAt'], null));
+}
+
+/** A completion's move of one piece of equipment: a registered piece changes holder only if the sender holds it; a new one is registered, held by the receiver. */
+export function equipmentMove(line: EquipmentLine, fromFarmId: string, toFarmId: string, now: string): TransactItem {
+  const T = tableName();
+  if (line.registers) {
+    const item: EquipmentRecord = {
+      id: line.equipmentId,
+      name: line.name,
+      serial: line.serial,
+      ownerFarmId: fromFarmId,
+      holderFarmId: toFarmId,
+      updatedAt: now,
+    };
+    return { Put: { TableName: T, Item: { ...equipmentKey(line.equipmentId), type: 'Equipment', ...item }, ConditionExpression: 'attribute_not_exists(PK)' } };
+  }
+  return {
+    Update: {
+      TableName: T,
+      Key: equipmentKey(line.equipmentId),
+      UpdateExpression: 'SET holderFarmId = :to, updatedAt = :now',
+      ConditionExpression: 'holderFarmId = :from',
+      ExpressionAttributeValues: { ':to': toFarmId, ':from': fromFarmId, ':now': now },
+    },
+  };
+}
+
+/** A completion that writes the register (equipment): the transfer's update, the restriction check, the moves and the extra items, all or nothing. */
+export async function completeEquipmentTransfer(items: TransactItem[], onFailed: (index: number) => Conflict): Promise<void> {
+  await transact(items, onFailed);
+}
+
+/** A page of a farm's transfers, sent (GSI1) or received (GSI2), newest first; status filters. */
+export async function listTransfersOfFarm(
+  farmId: string,
+  direction: 'incoming' | 'outgoing',
+  status: TransferStatus | undefined,
+  opts: { limit: number; cursor?: string },
+): Promise<{ items: TransferRecord[]; nextCursor: string | null }> {
+  const outgoing = direction === 'outgoing';
+  const partition: Record<string, string> = outgoing ? transfersFromFarm(farmId) : transfersToFarm(farmId);
+  const [pkName, skName] = outgoing ? ['GSI1PK', 'GSI1SK'] : ['GSI2PK', 'GSI2SK'];
+  const start = decodeCursor(opts.cursor, partition);
+  if (start && !(typeof start[skName as keyof typeof start] === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: outgoing ? 'GSI1' : 'GSI2',
+      KeyConditionExpression: `${pkName} = :pk`,
+      ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: { ':pk': partition[pkName], ...(status ? { ':status': status } : {}) },
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+}

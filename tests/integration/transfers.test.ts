@@ -1,0 +1,253 @@
+/**
+ * Sharing: transfers between farms through the real middleware and DynamoDB Local — 500 birds between two
+ * farms (both cycle summaries add up), feed and eggs (both farms' stock), equipment (the register's
+ * holder), the refusal of a farm under a movement restriction naming the incident (at request and at
+ * completion), 10 concurrent completions (one wins), an insufficient balance (409 naming it, nothing
+ * written), the lifecycle's illegal moves, Idempotency-Key replays, farm scoping and capabilities.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api.js';
+import { userWith } from '../support/accounts.js';
+import { otherFarm } from '../support/farms.js';
+import { day, flockWithCycle } from '../support/cycles.js';
+import { db, tableName } from '../../shared/db/client.js';
+import { equipmentKey } from '../../shared/db/keys.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const BASE = '/api/v1/sharing/transfers';
+
+async function farmSide(name: string) {
+  const farmId = await otherFarm(name);
+  const manager = await userWith({ role: 'manager', farmIds: [farmId] });
+  const c = await flockWithCycle({ token: manager.token, farmId, birdType: 'layer', startDate: day(-20) });
+  const summary = async () => (await call('GET', c.base, { token: manager.token })).body.data as Json;
+  const stock = async () => (await call('GET', '/api/v1/inventory/stock', { token: manager.token, query: { farmId } })).body.data as Json;
+  return { farmId, manager, token: manager.token, flockId: c.flock.id as string, cycleId: c.cycle.id as string, move: c.move, summary, stock };
+}
+type Side = Awaited<ReturnType<typeof farmSide>>;
+
+async function twoFarms() {
+  const [a, b] = await Promise.all([farmSide('Sender farm'), farmSide('Receiver farm')]);
+  return { a, b };
+}
+
+const end = (s: Side) => ({ farmId: s.farmId, flockId: s.flockId });
+const request = (token: string, body: Json, headers: Record<string, string> = {}) => call('POST', BASE, { token, body, headers });
+const act = (token: string, id: string, action: string, opts: { body?: Json; headers?: Record<string, string> } = {}) =>
+  call('POST', `${BASE}/${id}/${action}`, { token, body: opts.body ?? {}, headers: opts.headers ?? {} });
+
+async function requested(from: Side, to: Side, body: Json) {
+  const res = await request(from.token, { from: end(from), to: end(to), ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as Json;
+}
+
+describe('transfers between farms', () => {
+  it('500 birds: requested by the sender, approved by the receiver, completed; both cycle summaries add up', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 2000 });
+    await b.move({ type: 'bird_inflow', date: day(-20), quantity: 300 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 500, notes: 'Thinning house 2' });
+    expect(t).toMatchObject({ status: 'requested', kind: 'birds', quantity: 500, from: { farmId: a.farmId, cycleId: a.cycleId }, to: { cycleId: b.cycleId } });
+
+    expect((await act(a.token, t.id, 'complete')).status).toBe(409); // not approved yet
+    const byReceiver = await act(b.token, t.id, 'approve', { headers: { 'If-Match': '"1"' }, body: { note: 'Room in house 1' } });
+    expect(byReceiver.status, JSON.stringify(byReceiver.body)).toBe(200);
+    expect(byReceiver.body.data).toMatchObject({ status: 'approved', approved: { by: b.manager.id, note: 'Room in house 1' }, version: 2 });
+    const done = await act(a.token, t.id, 'complete', { headers: { 'If-Match': '"2"' } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data).toMatchObject({ status: 'completed', completedDate: day(0), version: 3 });
+
+    expect((await a.summary()).birds).toMatchObject({ placed: 2000, transferredOut: 500, alive: 1500 });
+    expect((await b.summary()).birds).toMatchObject({ placed: 300, transferredIn: 500, alive: 800 });
+    // the ledger holds both sides, pointing at each other and at the transfer
+    const out = (await call('GET', `/api/v1/flocks/${a.flockId}/cycles/${a.cycleId}/movements`, { token: a.token, query: { type: 'bird_transfer_out' } })).body
+      .data as Json[];
+    expect(out).toEqual([
+      expect.objectContaining({ id: done.body.data.from.movementId, quantity: 500, transferId: t.id, counterpartMovementId: done.body.data.to.movementId }),
+    ]);
+    const into = (await call('GET', `/api/v1/flocks/${b.flockId}/cycles/${b.cycleId}/movements`, { token: b.token, query: { type: 'bird_transfer_in' } })).body
+      .data as Json[];
+    expect(into.map((m) => [m.id, m.quantity, m.transferId])).toEqual([[done.body.data.to.movementId, 500, t.id]]);
+    // seen from both farms, listed as outgoing for the sender and incoming for the receiver
+    expect((await call('GET', `${BASE}/${t.id}`, { token: b.token })).body.data.status).toBe('completed');
+    const outgoing = await call('GET', BASE, { token: a.token, query: { direction: 'outgoing' } });
+    expect(outgoing.body.data.map((x: Json) => x.id)).toEqual([t.id]);
+    expect((await call('GET', BASE, { token: a.token })).body.data).toEqual([]);
+    expect((await call('GET', BASE, { token: b.token, query: { status: 'completed' } })).body.data.map((x: Json) => x.id)).toEqual([t.id]);
+    // illegal moves name the status
+    const again = await act(b.token, t.id, 'cancel');
+    expect(again.status).toBe(403); // the receiver cannot cancel
+    const cancel = await act(a.token, t.id, 'cancel');
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.error).toBe('A transfer that is completed cannot be cancelled (allowed from requested or approved)');
+  });
+
+  it('feed and eggs move between the two farms’ stocks', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'feed_delivery', date: day(-10), feedType: 'layer-mash', quantityKg: 2000 });
+    await a.move({ type: 'egg_collection', date: day(-2), totalEggs: 3000 });
+    await b.move({ type: 'feed_delivery', date: day(-10), feedType: 'layer-mash', quantityKg: 100 });
+    const feed = await requested(a, b, { kind: 'feed', feedType: 'layer-mash', quantity: 750.5 });
+    const eggs = await requested(a, b, { kind: 'eggs', quantity: 1200 });
+    for (const t of [feed, eggs]) {
+      expect((await act(b.token, t.id, 'approve')).status).toBe(200);
+      const done = await act(b.token, t.id, 'complete'); // either side completes
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+    }
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 1249.5 }]);
+    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 850.5 }]);
+    expect((await a.stock()).eggs).toEqual({ count: 1800 });
+    expect((await b.stock()).eggs).toEqual({ count: 1200 });
+    // the movement types are in the catalogue the input forms read
+    const forms = (await call('GET', '/api/v1/inventory/input-schema', { token: a.token })).body.data as Json;
+    expect(forms.feed_transfer_out).toMatchObject({ requiredFields: ['date', 'feedType', 'quantityKg', 'counterpartFarmId'] });
+    expect(Object.keys(forms)).toEqual(expect.arrayContaining(['feed_transfer_in', 'egg_transfer_out', 'egg_transfer_in']));
+  });
+
+  it('equipment: a new piece is registered held by the receiver; sent back, the holder moves again', async () => {
+    const { a, b } = await twoFarms();
+    const t = await requested(a, b, {
+      kind: 'equipment',
+      items: [{ name: 'Egg grader', serial: 'EG-1140' }],
+      from: { farmId: a.farmId },
+      to: { farmId: b.farmId },
+    });
+    const equipmentId = t.items[0].equipmentId as string;
+    expect(t.items).toEqual([{ equipmentId, name: 'Egg grader', serial: 'EG-1140' }]);
+    await act(b.token, t.id, 'approve');
+    expect((await act(a.token, t.id, 'complete')).status).toBe(200);
+    const holder = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: equipmentKey(equipmentId) }))).Item?.holderFarmId;
+    expect(await holder()).toBe(b.farmId);
+    // A no longer holds it: it cannot send it again
+    const notHeld = await request(a.token, { kind: 'equipment', items: [{ equipmentId }], from: { farmId: a.farmId }, to: { farmId: b.farmId } });
+    expect(notHeld.status).toBe(400);
+    const back = await requested(b, a, { kind: 'equipment', items: [{ equipmentId }], from: { farmId: b.farmId }, to: { farmId: a.farmId } });
+    expect(back.items).toEqual([{ equipmentId, name: 'Egg grader', serial: 'EG-1140' }]);
+    await act(a.token, back.id, 'approve');
+    expect((await act(b.token, back.id, 'complete')).status).toBe(200);
+    expect(await holder()).toBe(a.farmId);
+  });
+
+  it('a farm under a movement restriction cannot send: refused at request and at completion, naming the incident', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 100 });
+    await act(b.token, t.id, 'approve');
+    const incident = await call('POST', '/api/v1/operations/incidents', {
+      token: a.token,
+      body: { farmId: a.farmId, title: 'Suspected avian influenza', category: 'disease_suspicion', severity: 'critical' },
+    });
+    expect(incident.status).toBe(201);
+    const incidentId = incident.body.data.id;
+    const refused = await request(a.token, { kind: 'birds', quantity: 10, from: end(a), to: end(b) });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain(incidentId);
+    const completing = await act(b.token, t.id, 'complete');
+    expect(completing.status).toBe(409);
+    expect(completing.body.error).toContain(incidentId);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 0, alive: 1000 });
+    expect((await call('GET', `${BASE}/${t.id}`, { token: a.token })).body.data).toMatchObject({ status: 'approved', version: 2 });
+    // closed: the restriction is lifted and the transfer completes
+    for (const step of ['resolve', 'close'])
+      expect((await call('POST', `/api/v1/operations/incidents/${incidentId}/${step}`, { token: a.token, body: {} })).status).toBe(200);
+    expect((await act(b.token, t.id, 'complete')).status).toBe(200);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 100, alive: 900 });
+  });
+
+  it('10 concurrent completions complete it once; both summaries add up', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 400 });
+    await act(b.token, t.id, 'approve');
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => act(i % 2 ? a.token : b.token, t.id, 'complete')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.error).toMatch(/completed/);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 400, alive: 600 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 400, alive: 400 });
+    const final = (await call('GET', `${BASE}/${t.id}`, { token: a.token })).body.data;
+    expect(final).toMatchObject({ status: 'completed', version: 3 });
+  });
+
+  it('concurrent approvals by two managers of the receiving farm approve it once', async () => {
+    const { a, b } = await twoFarms();
+    const second = await userWith({ role: 'manager', farmIds: [b.farmId] });
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 10 });
+    const results = await Promise.all([act(b.token, t.id, 'approve'), act(second.token, t.id, 'approve')]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await call('GET', `${BASE}/${t.id}`, { token: a.token })).body.data.version).toBe(2);
+  });
+
+  it('a sender without the birds or the feed: 409 naming the balance, nothing written', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    await a.move({ type: 'feed_delivery', date: day(-10), feedType: 'grower', quantityKg: 50 });
+    const birds = await requested(a, b, { kind: 'birds', quantity: 150 });
+    const feed = await requested(a, b, { kind: 'feed', feedType: 'grower', quantity: 60 });
+    for (const t of [birds, feed]) await act(b.token, t.id, 'approve');
+    const noBirds = await act(a.token, birds.id, 'complete');
+    expect(noBirds.status).toBe(409);
+    expect(noBirds.body.error).toBe(`Only 100 bird(s) alive in cycle ${a.cycleId}; this movement needs 150 bird(s) alive. Balances never go negative`);
+    const noFeed = await act(a.token, feed.id, 'complete');
+    expect(noFeed.status).toBe(409);
+    expect(noFeed.body.error).toBe(`Only 50 kg of feed "grower" in stock on farm ${a.farmId}; this movement needs 60 kg. Balances never go negative`);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 0, alive: 100 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 0, alive: 0 });
+    expect((await b.stock()).feed.byType).toEqual([]);
+    expect((await call('GET', `/api/v1/flocks/${b.flockId}/cycles/${b.cycleId}/movements`, { token: b.token })).body.data).toEqual([]);
+    for (const t of [birds, feed])
+      expect((await call('GET', `${BASE}/${t.id}`, { token: a.token })).body.data).toMatchObject({ status: 'approved', version: 2 });
+  });
+
+  it('an Idempotency-Key replays a request and a completion', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    const body = { kind: 'birds', quantity: 20, from: end(a), to: end(b) };
+    const first = await request(a.token, body, { 'Idempotency-Key': 'transfer-1' });
+    const retry = await request(a.token, body, { 'Idempotency-Key': 'transfer-1' });
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers['Idempotent-Replayed']).toBe('true');
+    expect(retry.body.data).toEqual(first.body.data);
+    expect((await request(a.token, { ...body, quantity: 21 }, { 'Idempotency-Key': 'transfer-1' })).status).toBe(422);
+    const id = first.body.data.id;
+    await act(b.token, id, 'approve');
+    const done = await act(a.token, id, 'complete', { headers: { 'Idempotency-Key': 'complete-1' } });
+    const redo = await act(a.token, id, 'complete', { headers: { 'Idempotency-Key': 'complete-1' } });
+    expect([done.status, redo.status]).toEqual([200, 200]);
+    expect(redo.headers['Idempotent-Replayed']).toBe('true');
+    expect(redo.body.data).toEqual(done.body.data);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 20, alive: 80 });
+    const listed = (await call('GET', BASE, { token: a.token, query: { direction: 'outgoing' } })).body.data as Json[];
+    expect(listed).toHaveLength(1);
+  });
+
+  it('scoping, capabilities and sides: another farm’s user 404, a worker 403, only the receiving farm approves', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 10 });
+    const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Stranger farm')] });
+    expect((await call('GET', `${BASE}/${t.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await act(stranger.token, t.id, 'approve')).status).toBe(404);
+    expect((await call('GET', BASE, { token: stranger.token, query: { farmId: a.farmId } })).status).toBe(404);
+    // a sender not of the caller's farms
+    expect((await request(stranger.token, { kind: 'birds', quantity: 1, from: end(a), to: end(b) })).status).toBe(404);
+    const worker = await userWith({ role: 'worker', farmIds: [b.farmId] });
+    expect((await call('GET', `${BASE}/${t.id}`, { token: worker.token })).status).toBe(200);
+    expect((await act(worker.token, t.id, 'approve')).status).toBe(403);
+    const bySender = await act(a.token, t.id, 'approve');
+    expect(bySender.status).toBe(403);
+    expect(bySender.body.error).toBe(`Only a user of the receiving farm (${b.farmId}) may approve transfer ${t.id}`);
+    expect((await act(a.token, t.id, 'reject')).status).toBe(403);
+    // the receiver rejects; then nothing moves it again
+    const rejected = await act(b.token, t.id, 'reject', { body: { note: 'No room' } });
+    expect(rejected.body.data).toMatchObject({ status: 'rejected', rejected: { note: 'No room' } });
+    expect((await act(b.token, t.id, 'approve')).status).toBe(409);
+    // validation: the kind's fields
+    const bad = await request(a.token, { kind: 'feed', quantity: 5, from: end(a), to: { farmId: a.farmId, flockId: a.flockId } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: Json) => d.field).sort()).toEqual(['body.feedType', 'body.to.farmId']);
+  });
+});
