@@ -204,12 +204,6 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     try {
       await page.locator('.swagger-ui .info .title').waitFor();
       await page.locator('.swagger-ui .opblock').first().waitFor();
-      // Swagger UI renders a large document in steps: wait until every operation has its block
-      const operations = expectedLayout(doc).operations.length;
-      for (const deadline = Date.now() + 60_000; (await page.locator('.swagger-ui .opblock').count()) < operations; ) {
-        if (Date.now() > deadline) throw new Error(`only ${await page.locator('.swagger-ui .opblock').count()} of ${operations} operation blocks rendered`);
-        await page.waitForTimeout(250);
-      }
     } catch (err) {
       const seen = [...consoleErrors.map((e) => `console: ${e}`), ...failedRequests.map((r) => `request: ${r}`)];
       throw new Error(
@@ -238,10 +232,66 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     return page.locator(`.opblock.opblock-${method.toLowerCase()}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
   }
 
+  /**
+   * Swagger UI (5.3x) renders a list of 150 rows or more (tag headers + operations) virtualised: only the
+   * rows near the viewport are in the DOM, each in an `.operations-virtual__item` numbered `data-index`.
+   * Without it, every tag header and operation block is there at once, in document order. Either way,
+   * this scrolls the page from top to bottom and answers each row once, in order, and whether the list
+   * was virtualised.
+   */
+  async function renderedRows(): Promise<{ rows: Array<{ tag: string } | { op: string }>; virtualised: boolean }> {
+    const found = new Map<number, { tag: string } | { op: string }>();
+    let virtualised = false;
+    await page.evaluate('window.scrollTo(0, 0)');
+    for (let atBottom = false, step = 0; !atBottom; step++) {
+      if (step > 1000) throw new Error('the page did not reach its bottom in 1000 scroll steps');
+      // two animation frames: the virtualiser renders the rows of the new scroll position
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      const seen = (await page.evaluate(`(() => {
+        const virtual = document.querySelector('.swagger-ui .operations-virtual');
+        const rowOf = (el) => {
+          const tag = el.matches('.opblock-tag') ? el : el.querySelector('.opblock-tag');
+          if (tag) return { tag: tag.getAttribute('data-tag') };
+          const op = el.matches('.opblock') ? el : el.querySelector('.opblock');
+          if (!op) return null;
+          const method = op.querySelector('.opblock-summary-method')?.textContent?.trim().toUpperCase() ?? '?';
+          return { op: method + ' ' + (op.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '?') };
+        };
+        const rows = virtual
+          ? [...virtual.querySelectorAll('.operations-virtual__item')].map((el) => [Number(el.getAttribute('data-index')), rowOf(el)])
+          : [...document.querySelectorAll('.swagger-ui .opblock-tag, .swagger-ui .opblock')].map((el, i) => [i, rowOf(el)]);
+        const before = window.scrollY;
+        window.scrollBy(0, Math.floor(window.innerHeight * 0.7));
+        return { virtual: Boolean(virtual), rows, atBottom: window.scrollY === before };
+      })()`)) as { virtual: boolean; rows: Array<[number, { tag: string } | { op: string } | null]>; atBottom: boolean };
+      virtualised ||= seen.virtual;
+      for (const [index, row] of seen.rows) if (row) found.set(index, row);
+      atBottom = seen.atBottom;
+    }
+    const indexes = [...found.keys()].sort((a, b) => a - b);
+    expect(indexes, 'rows read while scrolling, without a gap').toEqual(indexes.map((_, i) => i));
+    return { rows: indexes.map((i) => found.get(i)!), virtualised };
+  }
+
+  /** Scrolls until METHOD path's block is rendered (a virtualised list renders only what is in view). */
+  async function reveal(method: string, path: string): Promise<Locator> {
+    const op = operation(method, path);
+    await page.evaluate('window.scrollTo(0, 0)');
+    for (let step = 0; (await op.count()) === 0; step++) {
+      const moved = (await page.evaluate(
+        `(() => { const y = window.scrollY; window.scrollBy(0, Math.floor(window.innerHeight * 0.7)); return window.scrollY !== y; })()`,
+      )) as boolean;
+      if (!moved || step > 1000) break;
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    }
+    expect(await op.count(), `${method} ${path} blocks on the page`).toBe(1);
+    await op.scrollIntoViewIfNeeded();
+    return op;
+  }
+
   /** Expands an operation, "Try it out", optionally replaces the JSON body, "Execute"; returns the rendered response. */
   async function tryItOut(method: string, path: string, body?: unknown): Promise<{ status: string; body: string; url: string; sent: string | null }> {
-    const op = operation(method, path);
-    expect(await op.count(), `${method} ${path} blocks on the page`).toBe(1);
+    const op = await reveal(method, path);
     await op.locator('.opblock-summary-control').click();
     await op.locator('.try-out__btn').click();
     if (body !== undefined) {
@@ -275,16 +325,16 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     const { operations, perTag } = expectedLayout(doc);
     expect(operations.length, 'operations in /openapi.json').toBeGreaterThan(0);
 
-    const rendered = await page.locator('.swagger-ui .opblock-tag-section').evaluateAll((sections) =>
-      sections.map((section) => ({
-        tag: section.querySelector('.opblock-tag')?.getAttribute('data-tag') ?? '',
-        operations: [...section.querySelectorAll('.opblock')].map((op) => {
-          const method = op.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '?';
-          const path = op.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '?';
-          return `${method.toUpperCase()} ${path}`;
-        }),
-      })),
-    );
+    const { rows, virtualised } = await renderedRows();
+    // a tag header opens its section: the operations after it, up to the next header, are its own
+    const rendered: { tag: string; operations: string[] }[] = [];
+    for (const row of rows) {
+      if ('tag' in row) rendered.push({ tag: row.tag, operations: [] });
+      else {
+        expect(rendered.length, `${row.op} rendered before any tag header`).toBeGreaterThan(0);
+        rendered.at(-1)!.operations.push(row.op);
+      }
+    }
     const renderedTags = new Map(rendered.map((s) => [s.tag, s.operations]));
     const declared = new Set((doc.tags ?? []).map((t) => t.name));
 
@@ -299,8 +349,9 @@ describe('the /docs page in Chromium (Swagger UI)', () => {
     const total = rendered.reduce((n, s) => n + s.operations.length, 0);
     expect(total, 'operation blocks on the page').toBe([...perTag.values()].reduce((n, ops) => n + ops.length, 0));
     expect(new Set(rendered.flatMap((s) => s.operations))).toEqual(new Set(operations));
-    expect(await page.locator('.swagger-ui .opblock').count()).toBe(total);
-    console.info(`docs-browser: ${perTag.size} tags, ${operations.length} operations in /openapi.json, ${total} operation blocks rendered`);
+    console.info(
+      `docs-browser: ${perTag.size} tags, ${operations.length} operations in /openapi.json, ${total} operation blocks rendered${virtualised ? ' (virtualised list, read by scrolling)' : ''}`,
+    );
   });
 
   test('"Try it out" on GET /health answers 200 with the status in the rendered body', async () => {
