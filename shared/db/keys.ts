@@ -224,3 +224,5 @@ export const equipmentKey = (equipmentId: string): Key => ({ PK: `EQUIPMENT#${eq
  * set is absent (DynamoDB drops an emptied set), which a "no item with this prefix" check cannot do.
  */
 export const restrictionFlagKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: 'RESTRICTIONS' });
+/** The common prefix of the flag's SK and the `RESTRICTION#<incidentId>` items: one Query reads both. */
+export const RESTRICTION_ITEMS_PREFIX = 'RESTRICTION';

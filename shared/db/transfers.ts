@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
-import { equipmentKey, farmKey, restrictionFlagKey, transferKey, transfersFromFarm, transfersToFarm } from './keys.js';
+import { equipmentKey, farmKey, RESTRICTION_ITEMS_PREFIX, restrictionFlagKey, transferKey, transfersFromFarm, transfersToFarm } from './keys.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
 import { pick } from './items.js';
 import { farmNotFound } from './farms.js';
@@ -96,11 +96,28 @@ export class FarmRestricted extends Conflict {
   }
 }
 
-/** The disease-suspicion incidents (not closed) that restrict a farm's movements (its flag; strongly consistent). */
+/**
+ * The disease-suspicion incidents (not closed) that restrict a farm's movements: one strongly consistent
+ * Query of the farm's `RESTRICTION…` items reads both the flag (`RESTRICTIONS`, its `incidentIds`) and the
+ * per-incident `RESTRICTION#<incidentId>` items. The transaction's ConditionCheck sees only the flag;
+ * reading the items too refuses a restriction written before the flag existed (no backfill needed), and
+ * an incident opened after this read is caught by the flag, which its transaction writes.
+ */
 export async function restrictionsOf(farmId: string): Promise<string[]> {
-  const res = await db().send(new GetCommand({ TableName: tableName(), Key: restrictionFlagKey(farmId), ConsistentRead: true }));
-  const ids = res.Item?.incidentIds as Set<string> | undefined;
-  return ids ? [...ids].sort() : [];
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': restrictionFlagKey(farmId).PK, ':prefix': RESTRICTION_ITEMS_PREFIX },
+      ConsistentRead: true,
+    }),
+  );
+  const ids = new Set<string>();
+  for (const item of res.Items ?? []) {
+    for (const id of (item.incidentIds as Set<string> | undefined) ?? []) ids.add(id);
+    if (typeof item.incidentId === 'string') ids.add(item.incidentId);
+  }
+  return [...ids].sort();
 }
 
 /** The transaction item that holds only while the farm has no restricting incident (the flag's set is absent once emptied). */

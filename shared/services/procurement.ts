@@ -47,7 +47,7 @@ import { DuplicateRequest, idempotent } from './idempotency.js';
 import { refOf, record, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
 import type { MovementInput } from '../../schemas/movements.js';
-import { createMovementBody } from '../../schemas/compiled/movements.js';
+import { birdInflowMovementBody, feedDeliveryMovementBody } from '../../schemas/compiled/service-movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import type {
   CreateOrderBody,
@@ -452,7 +452,10 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
             ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
           }
         : { type: 'bird_inflow', date: body.date, quantity: r.quantity, supplierId: order.supplierId, unitCost: line.unitPrice };
-    const found = [...problemsOf(createMovementBody, input), ...movementProblems(input, cycle, latest)];
+    const found = [
+      ...problemsOf(input.type === 'feed_delivery' ? feedDeliveryMovementBody : birdInflowMovementBody, input),
+      ...movementProblems(input, cycle, latest),
+    ];
     problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
     const ref = refOf(cycle);
     const m = record(input, ref, user.id, now, { receiptId });

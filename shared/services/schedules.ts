@@ -47,7 +47,7 @@ import { farmOfRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { record, refOf, refusedToConflict, toMovementDto } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
-import { createMovementBody } from '../../schemas/compiled/movements.js';
+import { medicationMovementBody, vaccinationMovementBody } from '../../schemas/compiled/service-movements.js';
 import type { MovementInput } from '../../schemas/movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import type {
@@ -407,7 +407,7 @@ export async function completeOccurrence(user: Caller, id: string, date: string,
     if (input) {
       const cycle = s.flockId && s.cycleId ? await getCycle(s.flockId, s.cycleId) : undefined;
       if (!cycle) throw new Conflict(`The cycle ${s.cycleId} of schedule ${id} no longer exists`);
-      const shape = problemsOf(createMovementBody, input);
+      const shape = problemsOf(input.type === 'vaccination' ? vaccinationMovementBody : medicationMovementBody, input);
       const consistency = movementProblems(input, cycle, latestAllowedDate(now));
       if (shape.length || consistency.length) throw new ValidationFailed([...shape, ...consistency].map((p) => ({ ...p, field: `movement.${p.field}` })));
       movement = { record: record(input, refOf(cycle), user.id, at), cycle };

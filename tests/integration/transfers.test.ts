@@ -5,14 +5,14 @@
  * completion), 10 concurrent completions (one wins), an insufficient balance (409 naming it, nothing
  * written), the lifecycle's illegal moves, Idempotency-Key replays, farm scoping and capabilities.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { db, tableName } from '../../shared/db/client.js';
-import { equipmentKey } from '../../shared/db/keys.js';
+import { equipmentKey, restrictionFlagKey, restrictionKey } from '../../shared/db/keys.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -155,6 +155,29 @@ describe('transfers between farms', () => {
       expect((await call('POST', `/api/v1/operations/incidents/${incidentId}/${step}`, { token: a.token, body: {} })).status).toBe(200);
     expect((await act(b.token, t.id, 'complete')).status).toBe(200);
     expect((await a.summary()).birds).toMatchObject({ transferredOut: 100, alive: 900 });
+  });
+
+  it('a restriction written before the flag existed (no RESTRICTIONS item) still refuses, naming the incident', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    const t = await requested(a, b, { kind: 'birds', quantity: 100 });
+    await act(b.token, t.id, 'approve');
+    // as an incident of the first release left it: the per-incident item, no flag
+    const legacy = 'LEGACYINCIDENT0000000000001';
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...restrictionKey(a.farmId, legacy), type: 'MovementRestriction', incidentId: legacy, since: day(-2) },
+      }),
+    );
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: restrictionFlagKey(a.farmId) }))).Item).toBeUndefined();
+    const refused = await request(a.token, { kind: 'birds', quantity: 10, from: end(a), to: end(b) });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain(legacy);
+    const completing = await act(b.token, t.id, 'complete');
+    expect(completing.status).toBe(409);
+    expect(completing.body.error).toContain(legacy);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 0, alive: 1000 });
   });
 
   it('10 concurrent completions complete it once; both summaries add up', async () => {
