@@ -76,6 +76,18 @@ export const listTransfersQuery = Type.Object(
 );
 export type ListTransfersQuery = Static<typeof listTransfersQuery>;
 
+export const listEquipmentQuery = Type.Object(
+  {
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    side: Type.Optional(
+      StringEnum(['held', 'owned'] as const, { description: 'The pieces the farm holds now (default), or those it owns wherever they are', default: 'held' }),
+    ),
+    ...pageQueryProperties,
+  },
+  { additionalProperties: false, $id: 'ListEquipmentQuery' },
+);
+export type ListEquipmentQuery = Static<typeof listEquipmentQuery>;
+
 // ---------------------------------------------------------------------------------------------------
 // Responses
 
@@ -124,3 +136,17 @@ export const TransferDto = Type.Object(
 );
 export const TransferResponse = Success(TransferDto);
 export const TransferListResponse = ListOf(TransferDto);
+
+export const EquipmentDto = Type.Object(
+  {
+    id: Ulid,
+    name: Type.String(),
+    serial: Type.Union([Type.String(), Type.Null()]),
+    ownerFarmId: Type.String({ description: 'The farm that first sent it (registered it)' }),
+    holderFarmId: Type.String({ description: 'The farm that holds it now' }),
+    lentOut: Type.Boolean({ description: 'Held by another farm than its owner' }),
+    updatedAt: Timestamp,
+  },
+  { $id: 'Equipment' },
+);
+export const EquipmentListResponse = ListOf(EquipmentDto);

@@ -218,6 +218,9 @@ export const transfersFromFarm = (farmId: string) => ({ GSI1PK: `TRANSFERS_OUT#$
 export const transfersToFarm = (farmId: string) => ({ GSI2PK: `TRANSFERS_IN#${farmId}` });
 /** One piece of shared equipment: its name, serial, owner and the farm that holds it now. */
 export const equipmentKey = (equipmentId: string): Key => ({ PK: `EQUIPMENT#${equipmentId}`, SK: 'META' });
+/** GSI1: the shared equipment a farm holds now; GSI2: what it owns (wherever it is). Both by `<lower-cased name>#<id>`. */
+export const equipmentHeldBy = (farmId: string) => ({ GSI1PK: `EQUIPMENT_HELD#${farmId}` });
+export const equipmentOwnedBy = (farmId: string) => ({ GSI2PK: `EQUIPMENT_OWNED#${farmId}` });
 /**
  * The farm's restriction flag: the string set `incidentIds` of its disease suspicions not yet closed, kept
  * with each `restrictionKey` item in the same transaction; a transfer's completion ConditionChecks that the

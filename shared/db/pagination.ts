@@ -68,19 +68,31 @@ export function decodeMultiCursor(cursor: string | undefined, partitions: string
  * newest first; the filters are equalities (a filtered page may hold fewer than `limit` items while
  * `nextCursor` is set). A cursor of another list is refused as invalid.
  */
-export async function gsi1Page(
-  partition: { GSI1PK: string },
+export const gsi1Page = (partition: { GSI1PK: string }, filters: object, opts: PageOptions) => gsiPage('GSI1', partition.GSI1PK, filters, opts);
+
+/** The same on GSI2 (a second list of the same items, e.g. equipment by owner beside by holder). */
+export const gsi2Page = (partition: { GSI2PK: string }, filters: object, opts: PageOptions) => gsiPage('GSI2', partition.GSI2PK, filters, opts);
+
+interface PageOptions {
+  limit: number;
+  cursor?: string;
+  newestFirst?: boolean;
+}
+
+async function gsiPage(
+  index: 'GSI1' | 'GSI2',
+  pk: string,
   filters: object,
-  opts: { limit: number; cursor?: string; newestFirst?: boolean },
+  opts: PageOptions,
 ): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
+  const start = decodeCursor(opts.cursor, { [`${index}PK`]: pk });
+  if (start && !(typeof start[`${index}SK`] === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
   const res = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ...equalityFilter(filters, { ':pk': partition.GSI1PK }),
+      IndexName: index,
+      KeyConditionExpression: `${index}PK = :pk`,
+      ...equalityFilter(filters, { ':pk': pk }),
       ...(opts.newestFirst ? { ScanIndexForward: false } : {}),
       Limit: opts.limit,
       ExclusiveStartKey: start,

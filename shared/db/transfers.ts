@@ -1,7 +1,17 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
-import { equipmentKey, farmKey, RESTRICTION_ITEMS_PREFIX, restrictionFlagKey, transferKey, transfersFromFarm, transfersToFarm } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import {
+  equipmentHeldBy,
+  equipmentKey,
+  equipmentOwnedBy,
+  farmKey,
+  RESTRICTION_ITEMS_PREFIX,
+  restrictionFlagKey,
+  transferKey,
+  transfersFromFarm,
+  transfersToFarm,
+} from './keys.js';
+import { decodeCursor, encodeCursor, gsi1Page, gsi2Page, invalidCursor } from './pagination.js';
 import { pick } from './items.js';
 import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -186,13 +196,15 @@ export interface EquipmentRecord {
   updatedAt: string;
 }
 
+const EQUIPMENT_FIELDS = ['id', 'name', 'serial', 'ownerFarmId', 'holderFarmId', 'updatedAt'] as const;
+
 export async function getEquipment(ids: readonly string[]): Promise<EquipmentRecord[]> {
   if (ids.length === 0) return [];
   const items = await batchGet(
     ids.map((id) => equipmentKey(id)),
     { consistent: true },
   );
-  return items.map((i) => pick<EquipmentRecord>(i, ['id', 'name', 'serial', 'ownerFarmId', 'holderFarmId', 'updatedAt'], null));
+  return items.map((i) => pick<EquipmentRecord>(i, EQUIPMENT_FIELDS, null));
 }
 
 /** A completion's move of one piece of equipment: a registered piece changes holder only if the sender holds it; a new one is registered, held by the receiver. */
@@ -207,17 +219,36 @@ export function equipmentMove(line: EquipmentLine, fromFarmId: string, toFarmId:
       holderFarmId: toFarmId,
       updatedAt: now,
     };
-    return { Put: { TableName: T, Item: { ...equipmentKey(line.equipmentId), type: 'Equipment', ...item }, ConditionExpression: 'attribute_not_exists(PK)' } };
+    const listed = { ...equipmentHeldBy(toFarmId), GSI1SK: equipmentSortKey(item), ...equipmentOwnedBy(fromFarmId), GSI2SK: equipmentSortKey(item) };
+    return {
+      Put: {
+        TableName: T,
+        Item: { ...equipmentKey(line.equipmentId), type: 'Equipment', ...listed, ...item },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    };
   }
   return {
     Update: {
       TableName: T,
       Key: equipmentKey(line.equipmentId),
-      UpdateExpression: 'SET holderFarmId = :to, updatedAt = :now',
+      UpdateExpression: 'SET holderFarmId = :to, GSI1PK = :held, updatedAt = :now',
       ConditionExpression: 'holderFarmId = :from',
-      ExpressionAttributeValues: { ':to': toFarmId, ':from': fromFarmId, ':now': now },
+      ExpressionAttributeValues: { ':to': toFarmId, ':held': equipmentHeldBy(toFarmId).GSI1PK, ':from': fromFarmId, ':now': now },
     },
   };
+}
+
+const equipmentSortKey = (e: { name: string; id: string }) => `${e.name.toLowerCase()}#${e.id}`;
+
+/** A page of the register: the pieces a farm holds now (`held`) or owns wherever they are (`owned`), by name. */
+export async function listEquipmentOfFarm(
+  farmId: string,
+  side: 'held' | 'owned',
+  opts: { limit: number; cursor?: string },
+): Promise<{ items: EquipmentRecord[]; nextCursor: string | null }> {
+  const page = side === 'held' ? await gsi1Page(equipmentHeldBy(farmId), {}, opts) : await gsi2Page(equipmentOwnedBy(farmId), {}, opts);
+  return { items: page.items.map((i) => pick<EquipmentRecord>(i, EQUIPMENT_FIELDS, null)), nextCursor: page.nextCursor };
 }
 
 /** A completion that writes the register (equipment): the transfer's update, the restriction check, the moves and the extra items, all or nothing. */

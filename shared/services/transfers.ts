@@ -10,6 +10,7 @@ import {
   equipmentMove,
   getEquipment,
   getTransfer,
+  listEquipmentOfFarm,
   listTransfersOfFarm,
   restrictionsOf,
   transferNotFound,
@@ -33,7 +34,7 @@ import { idempotent } from './idempotency.js';
 import { record, refOf, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
 import type { MovementInput } from '../../schemas/movements.js';
-import type { CreateTransferBody, ListTransfersQuery, TransferAction, TransferActionBody } from '../../schemas/sharing.js';
+import type { CreateTransferBody, ListEquipmentQuery, ListTransfersQuery, TransferAction, TransferActionBody } from '../../schemas/sharing.js';
 
 /**
  * Transfers between farms (`/api/v1/sharing`): the sending farm requests, the receiving farm approves
@@ -83,6 +84,14 @@ export async function listTransfersFor(user: Caller, query: ListTransfersQuery) 
   const limit = query.limit ?? 25;
   const page = await listTransfersOfFarm(farmId, query.direction ?? 'incoming', query.status, { limit, cursor: query.cursor });
   return { items: page.items.map(toTransferDto), limit, nextCursor: page.nextCursor };
+}
+
+/** The equipment register of a farm: what it holds now, or what it owns wherever it is. */
+export async function listEquipmentFor(user: Caller, query: ListEquipmentQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const limit = query.limit ?? 25;
+  const page = await listEquipmentOfFarm(farmId, query.side ?? 'held', { limit, cursor: query.cursor });
+  return { items: page.items.map((e) => ({ ...e, lentOut: e.ownerFarmId !== e.holderFarmId })), limit, nextCursor: page.nextCursor };
 }
 
 /** The refusal of a restricted sender, naming its incidents (read again when a transaction's check found the flag set). */

@@ -121,6 +121,19 @@ describe('transfers between farms', () => {
     expect((await act(a.token, t.id, 'complete')).status).toBe(200);
     const holder = async () => (await db().send(new GetCommand({ TableName: tableName(), Key: equipmentKey(equipmentId) }))).Item?.holderFarmId;
     expect(await holder()).toBe(b.farmId);
+    // the register, as each farm reads it: held by B, owned by A and lent out
+    const register = async (s: Side, side: 'held' | 'owned') => {
+      const res = await call('GET', '/api/v1/sharing/equipment', { token: s.token, query: { farmId: s.farmId, side } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data as Json[];
+    };
+    const piece = { id: equipmentId, name: 'Egg grader', serial: 'EG-1140', ownerFarmId: a.farmId, holderFarmId: b.farmId, lentOut: true };
+    expect(await register(b, 'held')).toEqual([expect.objectContaining(piece)]);
+    expect(await register(a, 'owned')).toEqual([expect.objectContaining(piece)]);
+    expect(await register(a, 'held')).toEqual([]);
+    expect(await register(b, 'owned')).toEqual([]);
+    // another farm's register is not B's to read
+    expect((await call('GET', '/api/v1/sharing/equipment', { token: b.token, query: { farmId: a.farmId } })).status).toBe(404);
     // A no longer holds it: it cannot send it again
     const notHeld = await request(a.token, { kind: 'equipment', items: [{ equipmentId }], from: { farmId: a.farmId }, to: { farmId: b.farmId } });
     expect(notHeld.status).toBe(400);
@@ -129,6 +142,8 @@ describe('transfers between farms', () => {
     await act(a.token, back.id, 'approve');
     expect((await act(b.token, back.id, 'complete')).status).toBe(200);
     expect(await holder()).toBe(a.farmId);
+    expect(await register(a, 'held')).toEqual([expect.objectContaining({ id: equipmentId, holderFarmId: a.farmId, lentOut: false })]);
+    expect(await register(b, 'held')).toEqual([]);
   });
 
   it('a farm under a movement restriction cannot send: refused at request and at completion, naming the incident', async () => {
