@@ -4,7 +4,7 @@ import type { TransactItem } from '../db/client.js';
 import { getFlock } from '../db/flocks.js';
 import { farmStock, exportFarmMovements } from '../db/inventory.js';
 import { farmWithForecast } from '../db/forecasts.js';
-import { farmNotFound } from '../db/farms.js';
+import { farmNotFound, getFarm } from '../db/farms.js';
 import { applyLedger, type LedgerGroup, type MovementRecord } from '../db/movements.js';
 import {
   createOrder,
@@ -35,6 +35,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { effectsOf, movementProblems, netChanges, type Delta } from '../domain/ledger.js';
 import { latestAllowedDate, round } from '../domain/weights.js';
+import { localToday } from '../domain/schedules/occurrences.js';
 import { addDays } from '../domain/analytics/figures.js';
 import { figure, missing } from '../domain/analytics/figures.js';
 import { supplierReliability, type FeedDeliveryFact } from '../domain/analytics/suppliers.js';
@@ -233,6 +234,11 @@ const toReceiptDto = (r: ReceiptRecord) => ({
   createdAt: r.createdAt,
 });
 
+/** The farm's calendar date at an instant (its IANA time zone): an order's and a receipt's dates are the farm's, as its schedules'. */
+async function farmDate(farmId: string, at: string): Promise<string> {
+  return localToday(new Date(at), (await getFarm(farmId))?.timezone ?? 'UTC');
+}
+
 async function visibleOrder(user: Caller, id: string) {
   const found = await getOrderWithReceipts(id);
   if (!found || !canAccessFarm(user, found.order.farmId)) throw orderNotFound(id);
@@ -341,7 +347,7 @@ export async function actOnOrder(
     const move = transition(order.status, action);
     if ('refused' in move) throw new Conflict(move.refused);
     const now = new Date().toISOString();
-    if (action === 'place' && order.expectedDate < now.slice(0, 10))
+    if (action === 'place' && order.expectedDate < (await farmDate(order.farmId, now)))
       throw new ValidationFailed([{ field: 'expectedDate', message: `${order.expectedDate} is past; change the draft's expected date first` }]);
     const fields: Partial<OrderRecord> = { status: move.to, ...(action === 'place' ? { orderedAt: now } : { cancelledAt: now }) };
     const answer = {
@@ -412,7 +418,7 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
   const now = new Date().toISOString();
   const receiptId = ulid();
   const latest = latestAllowedDate(new Date());
-  const orderedDate = order.orderedAt!.slice(0, 10);
+  const orderedDate = await farmDate(order.farmId, order.orderedAt!);
   if (body.date < orderedDate) throw new ValidationFailed([{ field: 'date', message: `must not be before the order was placed (${orderedDate})` }]);
   if (body.date > latest) throw new ValidationFailed([{ field: 'date', message: 'must not be in the future' }]);
   const problems: FieldError[] = [];

@@ -5,12 +5,16 @@
  * score of the cycle), over-delivery, a receipt retried concurrently with one Idempotency-Key, scoping
  * and capabilities, and reorder suggestions.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { call as rawCall } from '../support/api.js';
 import { checkedCall } from '../support/contract.js';
 import { userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { db, tableName } from '../../shared/db/client.js';
+import { farmKey } from '../../shared/db/keys.js';
+import { localToday } from '../../shared/domain/schedules/occurrences.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -134,6 +138,32 @@ describe('procurement', () => {
     expect((await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 1 }] })).status).toBe(409);
     const listed = await call('GET', `${P}/orders`, { token: f.manager.token, query: { farmId: f.farmId, status: 'cancelled' } });
     expect(listed.body.data.map((x: Json) => x.id)).toEqual([o.id]);
+  });
+
+  it('an order’s and a receipt’s dates are the farm’s calendar dates (its time zone), not UTC’s', async () => {
+    // At any instant at least one of these farms has another date than UTC: UTC−12 before noon UTC, UTC+14 from 10:00 UTC.
+    for (const timezone of ['Etc/GMT+12', 'Pacific/Kiritimati']) {
+      const f = await farmWithManager(`Farm in ${timezone}`);
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: farmKey(f.farmId),
+          UpdateExpression: 'SET #tz = :tz',
+          ExpressionAttributeNames: { '#tz': 'timezone' },
+          ExpressionAttributeValues: { ':tz': timezone },
+        }),
+      );
+      const today = localToday(new Date(), timezone);
+      const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, startDate: day(-5) });
+      const s = await f.supplier();
+      // expected "today" on the farm's calendar: not past, whatever UTC's date
+      const o = await f.placed(s.id, { expectedDate: today });
+      // received the day it was placed, on the farm's calendar
+      const r = await f.post(`/orders/${o.id}/receipts`, { date: today, lines: [{ lineId: o.lines[0].id, quantity: 1000, flockId: fx.flock.id }] });
+      expect(r.status, `${timezone}: ${JSON.stringify(r.body)}`).toBe(201);
+      const movements = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'feed_delivery' } });
+      expect(movements.body.data, timezone).toEqual([expect.objectContaining({ date: today, orderedDate: today, expectedDate: today })]);
+    }
   });
 
   it('feed ordered and received in two partial receipts: stock up by exactly the kg, the order received, reliability equal to the analytics supplier score', async () => {
