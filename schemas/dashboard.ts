@@ -3,6 +3,7 @@ import { AuditEntryDto } from './admin.js';
 import { StringEnum, Success, Ulid } from './common.js';
 import { FigureDto } from './figures.js';
 import { OccurrenceDto } from './schedules.js';
+import { MEDICINE_UNITS } from './movements.js';
 import {
   ANOMALY_STATUSES,
   BIRD_TYPES,
@@ -148,7 +149,14 @@ const managerProperties = {
   totals: DashboardTotalsDto,
   flocks: Type.Array(FlockCardDto),
   alerts: Type.Array(DashboardAlertDto),
-  stock: Type.Object({ feed: Type.Array(Type.Object({ feedType: Type.String(), kg: Num })), eggs: Num }, { description: 'Feed per type and eggs in stock' }),
+  stock: Type.Object(
+    {
+      feed: Type.Array(Type.Object({ feedType: Type.String(), kg: Num })),
+      eggs: Num,
+      medicines: Type.Array(Type.Object({ product: Type.String(), unit: StringEnum(MEDICINE_UNITS), quantity: Num })),
+    },
+    { description: 'Feed per type, eggs, and vaccines and medicines per product and unit in stock' },
+  ),
   withdrawals: Type.Array(WithdrawalDto),
   openRecommendations: Type.Object(
     {

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { MOVEMENT_TYPES, MovementDto } from './movements.js';
+import { MEDICINE_UNITS, MOVEMENT_TYPES, MovementDto } from './movements.js';
 
 /**
  * Inventory (`/api/v1/inventory`): a farm's current stock, and the movement search / CSV export across
@@ -80,6 +80,10 @@ export const InventoryStockDto = Type.Object(
       }),
     }),
     eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }) }),
+    medicines: Type.Array(Type.Object({ product: Type.String(), unit: StringEnum(MEDICINE_UNITS), quantity: Type.Number() }), {
+      description:
+        'The farm’s vaccines and medicines, per product and unit, by product (including those at 0): `medicine_delivery` movements (purchase order receipts) add, treatments with `fromStock` take',
+    }),
   },
   { $id: 'InventoryStock' },
 );

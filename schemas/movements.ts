@@ -26,6 +26,19 @@ export const FEED_QUALITY_ISSUES = ['mould', 'wet', 'contaminated', 'wrong_type'
 
 export const DEATH_CAUSES = ['disease', 'heat', 'cold', 'predator', 'injury', 'smothering', 'dehydration', 'culled_sick', 'unknown'] as const;
 
+/** Units a farm's medicine stock is kept in (one balance per product and unit), as purchase orders count vaccines and medicines. */
+export const MEDICINE_UNITS = ['doses', 'l', 'kg', 'units'] as const;
+export type MedicineUnit = (typeof MEDICINE_UNITS)[number];
+const MedicineUnit = StringEnum(MEDICINE_UNITS, { description: 'doses, l, kg or units' });
+/** What a treatment takes from the farm's medicine stock (of its product or vaccine, in this unit). */
+export const FromStock = Type.Object(
+  {
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Quantity taken from stock' }),
+    unit: MedicineUnit,
+  },
+  { additionalProperties: false, description: 'Take the product from the farm’s medicine stock (never below zero)' },
+);
+
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
     quantity: Count('Birds placed'),
@@ -110,16 +123,28 @@ export const MOVEMENT_CATALOGUE = [
     withdrawalDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Withdrawal period, days' })),
     route: Type.Optional(StringEnum(['water', 'feed', 'injection', 'spray', 'other'] as const)),
     prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
+    fromStock: Type.Optional(FromStock),
   }),
   movement('vaccination', 'Vaccination', 'A vaccine given to the flock', {
     vaccine: Text(120, 'Vaccine'),
     method: Type.Optional(StringEnum(['water', 'spray', 'eye_drop', 'injection', 'wing_web', 'other'] as const)),
     dose: Type.Optional(Text(120, 'Dose')),
     batchNumber: Type.Optional(Text(64, 'Vaccine batch')),
+    fromStock: Type.Optional(FromStock),
   }),
   movement('water_consumption', 'Water consumed', 'Water drunk by the flock that day', {
     liters: Kg('Water, litres'),
     meterReading: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12, description: 'Meter reading' })),
+  }),
+  movement('medicine_delivery', 'Medicine delivered', 'Vaccines or medicines delivered to the farm (adds to its medicine stock of that product and unit)', {
+    product: Text(120, 'Product or vaccine, as treatments name it'),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Quantity delivered, in `unit`' }),
+    unit: MedicineUnit,
+    supplierId: Type.Optional(Text(64, 'Supplier id')),
+    orderId: Type.Optional(Text(64, 'Purchase order id')),
+    lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
+    expiryDate: Type.Optional(Type.String({ format: 'date', description: 'Expiry date of the lot' })),
+    unitPrice: Type.Optional(Money('Price per unit')),
   }),
   // Sharing: the two sides of a completed transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete).
   movement('feed_transfer_out', 'Feed transferred out', 'Feed sent to another farm (taken from this farm’s stock of that feed type)', {

@@ -132,7 +132,10 @@ export const createReceiptBody = Type.Object(
           lineId: Ulid,
           quantity: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Quantity received, in the line’s unit' }),
           flockId: Type.Optional(
-            Type.String({ pattern: Ulid.pattern, description: 'Feed and chick lines: the flock (of the order’s farm) whose active cycle records it' }),
+            Type.String({
+              pattern: Ulid.pattern,
+              description: 'Feed, chick, vaccine and medication lines: the flock (of the order’s farm) whose active cycle records it',
+            }),
           ),
           lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
           qualityIssues: Type.Optional(

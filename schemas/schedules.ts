@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { MovementDto } from './movements.js';
+import { FromStock, MovementDto } from './movements.js';
 
 /**
  * Schedules (`/api/v1/schedules`): recurring farm tasks whose occurrences are computed from their timing
@@ -164,6 +164,7 @@ export const CompletionData = Type.Object(
     route: Type.Optional(StringEnum(MEDICATION_ROUTES)),
     withdrawalDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
     prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
+    fromStock: Type.Optional(FromStock),
     weighingId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The weighing session this weighing occurrence was done by' }),
     ),

@@ -1,6 +1,6 @@
 /**
- * Validators of the movement types that services write on the caller's behalf: a receipt's feed delivery
- * and chick placement (procurement), a completed vaccination or medication (schedules). Each is the
+ * Validators of the movement types that services write on the caller's behalf: a receipt's feed delivery,
+ * chick placement and medicine delivery (procurement), a completed vaccination or medication (schedules). Each is the
  * catalogue's own schema of that type (schemas/movements.ts), compiled alone: a few KB, where the
  * whole catalogue's discriminated union is ~130 KB of every bundle that imports it.
  */
@@ -14,5 +14,6 @@ const schemaOf = <T extends MovementType>(type: T) => {
 
 export const feedDeliveryMovementBody = schemaOf('feed_delivery');
 export const birdInflowMovementBody = schemaOf('bird_inflow');
+export const medicineDeliveryMovementBody = schemaOf('medicine_delivery');
 export const vaccinationMovementBody = schemaOf('vaccination');
 export const medicationMovementBody = schemaOf('medication');

@@ -10,7 +10,7 @@ export const handler = httpHandler(
     capability: 'manage_procurement',
     summary: 'Receive goods on a placed purchase order (writes the ledger in the same transaction)',
     description:
-      'Requires manage_procurement. Feed lines write a `feed_delivery` (with the supplier, order and expected dates, the quantity outstanding and the quality issues: supplier reliability) and chick lines a `bird_inflow` on the active cycle of the flock named in the line (`flockId`, a flock of the order’s farm); vaccine, medication and equipment lines are recorded on the receipt only (the ledger keeps no medicine stock). ' +
+      'Requires manage_procurement. Feed lines write a `feed_delivery` (with the supplier, order and expected dates, the quantity outstanding and the quality issues: supplier reliability) and chick lines a `bird_inflow` on the active cycle of the flock named in the line (`flockId`, a flock of the order’s farm); vaccine and medication lines a `medicine_delivery` there (the farm’s medicine stock of the product, in the line’s unit); equipment lines are recorded on the receipt only. ' +
       'The order becomes `partially_received`, or `received` once every line has its quantity. More than the quantity ordered is refused (400) unless the order allows over-delivery. Send an Idempotency-Key: a retry (also a concurrent one) gets the first answer and writes nothing.',
     params: orderParams,
     body: createReceiptBody,

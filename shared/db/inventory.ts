@@ -2,9 +2,21 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
-import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, eggStockKey, farmKey, flocksOfFarm, MOVEMENT_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
+import {
+  CYCLE_SK_PREFIX,
+  cycleKey,
+  cyclePartition,
+  eggStockKey,
+  farmKey,
+  flocksOfFarm,
+  MEDICINE_STOCK_SK_PREFIX,
+  MOVEMENT_SK_PREFIX,
+  movementsOfFarm,
+  STOCK_SK_PREFIX,
+} from './keys.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import type { MedicineUnit } from '../../schemas/movements.js';
 
 /**
  * Inventory reads of one farm (docs/data-model.md, "Inventory"): its active flocks (GSI1
@@ -37,11 +49,12 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
 export interface FarmStock {
   feed: Array<{ feedType: string; kg: number }>;
   eggs: number;
+  medicines: Array<{ product: string; unit: MedicineUnit; quantity: number }>;
 }
 
-/** Feed per type and eggs of a farm: one consistent Query of its `STOCK#` items. */
+/** Feed per type, eggs and medicines (per product and unit) of a farm: one consistent Query of its `STOCK#` items. */
 export async function farmStock(farmId: string): Promise<FarmStock> {
-  const stock: FarmStock = { feed: [], eggs: 0 };
+  const stock: FarmStock = { feed: [], eggs: 0, medicines: [] };
   const feedPrefix = `${STOCK_SK_PREFIX}FEED#`;
   let start: Record<string, unknown> | undefined;
   do {
@@ -59,6 +72,8 @@ export async function farmStock(farmId: string): Promise<FarmStock> {
       if (sk === eggStockKey(farmId).SK) stock.eggs = Number(i.count ?? 0);
       else if (sk.startsWith(feedPrefix))
         stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0) });
+      else if (sk.startsWith(MEDICINE_STOCK_SK_PREFIX))
+        stock.medicines.push({ product: String(i.product), unit: i.unit as MedicineUnit, quantity: Number(i.quantity ?? 0) });
     }
     start = res.LastEvaluatedKey;
   } while (start);

@@ -58,12 +58,18 @@ export const DAY_SK_PREFIX = 'DAY#';
 export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAY_SK_PREFIX}${date}` });
 export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: farmPartition(farmId), SK: `${FEED_STOCK_SK_PREFIX}${feedType}` });
 export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
+export const MEDICINE_STOCK_SK_PREFIX = 'STOCK#MEDICINE#';
+/** A farm's medicine stock of one product in one unit (the unit first: it never holds a '#'). */
+export const medicineStockKey = (farmId: string, product: string, unit: string): Key => ({
+  PK: farmPartition(farmId),
+  SK: `${MEDICINE_STOCK_SK_PREFIX}${unit}#${product}`,
+});
 export const idempotencyKey = (userId: string, key: string): Key => ({ PK: `IDEMPOTENCY#${userId}#${key}`, SK: 'RESPONSE' });
 export const flocksOfFarm = (farmId: string) => ({ GSI1PK: `FLOCKS#${farmId}` });
 export const movementsOfCycle = (cycleId: string) => ({ GSI1PK: `MOVEMENTS#${cycleId}` });
 export const movementsOfFarm = (farmId: string) => ({ GSI2PK: `MOVEMENTS#${farmId}` });
 export const dailyRecordKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAILY_SK_PREFIX}${date}` });
-/** Prefix of a farm's stock items (`STOCK#FEED#<feedType>`, `STOCK#EGGS`): one Query reads a farm's whole stock. */
+/** Prefix of a farm's stock items (`STOCK#FEED#<feedType>`, `STOCK#EGGS`, `STOCK#MEDICINE#<unit>#<product>`): one Query reads a farm's whole stock. */
 export const STOCK_SK_PREFIX = 'STOCK#';
 // Weights: one item per weighing session in the cycle's partition, sorted by date (then method, then id).
 export const WEIGHT_SK_PREFIX = 'WEIGHT#';

@@ -16,6 +16,7 @@ import {
   farmPartition,
   FEED_STOCK_SK_PREFIX,
   feedStockKey,
+  medicineStockKey,
   type Key,
   MOVEMENT_SK_PREFIX,
   movementKey,
@@ -99,6 +100,8 @@ function keyOf(ref: CycleRef, target: Target): Key {
       return feedStockKey(ref.farmId, target.feedType);
     case 'eggs':
       return eggStockKey(ref.farmId);
+    case 'medicine':
+      return medicineStockKey(ref.farmId, target.product, target.unit);
   }
 }
 
@@ -107,6 +110,10 @@ const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<s
   day: (ref, t) => ({ entity: 'DayRollup', cycleId: ref.cycleId, flockId: ref.flockId, date: (t as { date: string }).date }),
   feed: (ref, t) => ({ entity: 'FeedStock', farmId: ref.farmId, feedType: (t as { feedType: string }).feedType }),
   eggs: (ref) => ({ entity: 'EggStock', farmId: ref.farmId }),
+  medicine: (ref, t) => {
+    const { product, unit } = t as { product: string; unit: string };
+    return { entity: 'MedicineStock', farmId: ref.farmId, product, unit };
+  },
 };
 
 function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactItem {

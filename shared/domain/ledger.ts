@@ -1,16 +1,22 @@
 /**
  * The movement ledger's rules, without I/O. A movement changes counters on three kinds of records:
- * the cycle (birds and totals), the farm's stock (feed per type, eggs) and the cycle's daily rollup.
+ * the cycle (birds and totals), the farm's stock (feed per type, eggs, medicines per product and unit)
+ * and the cycle's daily rollup.
  * Writes are planned as NET deltas per record, so a create, an edit (reverse old + apply new) or a
  * whole daily form touches each record once in one transaction, and "never negative" is checked on the
  * net change of each balance.
  */
-import type { MovementInput, MovementType } from '../../schemas/movements.js';
+import type { MedicineUnit, MovementInput, MovementType } from '../../schemas/movements.js';
 import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
 
-export type Target = { kind: 'cycle' } | { kind: 'feed'; feedType: string } | { kind: 'eggs' } | { kind: 'day'; date: string };
+export type Target =
+  | { kind: 'cycle' }
+  | { kind: 'feed'; feedType: string }
+  | { kind: 'eggs' }
+  | { kind: 'medicine'; product: string; unit: MedicineUnit }
+  | { kind: 'day'; date: string };
 
 /**
  * What a movement adds to on the cycle record: its counters, and `soldWeightKg` (live kg of the sales
@@ -25,10 +31,17 @@ export type Delta =
   | { target: { kind: 'cycle' }; attribute: CycleAttribute; amount: number }
   | { target: { kind: 'day'; date: string }; attribute: DayAttribute; amount: number }
   | { target: { kind: 'feed'; feedType: string }; attribute: 'kg'; amount: number }
-  | { target: { kind: 'eggs' }; attribute: 'count'; amount: number };
+  | { target: { kind: 'eggs' }; attribute: 'count'; amount: number }
+  | { target: { kind: 'medicine'; product: string; unit: MedicineUnit }; attribute: 'quantity'; amount: number };
 
 /** Balances that may never go below zero, per target kind. */
-export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; day: undefined } = { cycle: 'alive', feed: 'kg', eggs: 'count', day: undefined };
+export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicine: 'quantity'; day: undefined } = {
+  cycle: 'alive',
+  feed: 'kg',
+  eggs: 'count',
+  medicine: 'quantity',
+  day: undefined,
+};
 
 const BIRDS_OUT: Partial<Record<MovementType, CycleCounter & DayCounter>> = {
   bird_mortality: 'deaths',
@@ -103,10 +116,14 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
       break;
     }
     case 'medication':
-      out.push(cycle('medications', 1), day('medications', 1));
+    case 'vaccination': {
+      const counter = m.type === 'medication' ? 'medications' : 'vaccinations';
+      out.push(cycle(counter, 1), day(counter, 1));
+      if (m.fromStock) out.push(medicine(m.type === 'medication' ? m.product : m.vaccine, m.fromStock.unit, -sign * m.fromStock.quantity));
       break;
-    case 'vaccination':
-      out.push(cycle('vaccinations', 1), day('vaccinations', 1));
+    }
+    case 'medicine_delivery':
+      out.push(medicine(m.product, m.unit, sign * m.quantity));
       break;
     case 'water_consumption':
       out.push(cycle('waterLiters', m.liters), day('waterLiters', m.liters));
@@ -126,6 +143,13 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
 
 type Counter<A> = (attribute: A, amount: number) => Delta;
 
+/** A change of the farm's medicine stock of one product in one unit (the product as named, trimmed). */
+const medicine = (product: string, unit: MedicineUnit, amount: number): Delta => ({
+  target: { kind: 'medicine', product: product.trim(), unit },
+  attribute: 'quantity',
+  amount,
+});
+
 /** A sale's weight and money: priced sales at their unitPrice; unpriced ones by weight (when given) or per head (analytics prices them). */
 function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Counter<CycleAttribute>, day: Counter<DayAttribute>): Delta[] {
   const out: Delta[] = [];
@@ -136,7 +160,12 @@ function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Co
   return out;
 }
 
-export const targetId = (t: Target): string => (t.kind === 'feed' ? `feed:${t.feedType}` : t.kind === 'day' ? `day:${t.date}` : t.kind);
+export function targetId(t: Target): string {
+  if (t.kind === 'feed') return `feed:${t.feedType}`;
+  if (t.kind === 'day') return `day:${t.date}`;
+  if (t.kind === 'medicine') return `medicine:${t.unit}:${t.product}`;
+  return t.kind;
+}
 
 export interface NetChange {
   target: Target;

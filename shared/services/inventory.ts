@@ -52,6 +52,7 @@ export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
     birds: { total: byFlock.reduce((sum, f) => sum + f.alive, 0), flocks: byFlock },
     feed: { totalKg: round(feed.reduce((sum, f) => sum + f.kg, 0)), byType: feed },
     eggs: { count: stock.eggs },
+    medicines: [...stock.medicines].sort((a, b) => a.product.localeCompare(b.product) || a.unit.localeCompare(b.unit)),
   };
 }
 

@@ -101,6 +101,7 @@ const UNITS: Record<Target['kind'], (n: number) => string> = {
   cycle: (n) => `${n} bird(s) alive`,
   feed: (n) => `${n} kg`,
   eggs: (n) => `${n} egg(s)`,
+  medicine: (n) => String(n),
   day: (n) => String(n),
 };
 
@@ -115,7 +116,9 @@ async function explain(err: LedgerRefused): Promise<Conflict> {
       ? `in cycle ${err.ref.cycleId}`
       : err.target.kind === 'feed'
         ? `of feed "${err.target.feedType}" in stock on farm ${err.ref.farmId}`
-        : `in stock on farm ${err.ref.farmId}`;
+        : err.target.kind === 'medicine'
+          ? `${err.target.unit} of "${err.target.product}" in stock on farm ${err.ref.farmId}`
+          : `in stock on farm ${err.ref.farmId}`;
   return new Conflict(`Only ${UNITS[err.target.kind](value)} ${where}; this movement needs ${UNITS[err.target.kind](err.needs)}. Balances never go negative`);
 }
 

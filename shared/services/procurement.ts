@@ -47,8 +47,8 @@ import { farmOfRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { refOf, record, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
-import type { MovementInput } from '../../schemas/movements.js';
-import { birdInflowMovementBody, feedDeliveryMovementBody } from '../../schemas/compiled/service-movements.js';
+import type { MedicineUnit, MovementInput } from '../../schemas/movements.js';
+import { birdInflowMovementBody, feedDeliveryMovementBody, medicineDeliveryMovementBody } from '../../schemas/compiled/service-movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import type {
   CreateOrderBody,
@@ -409,6 +409,13 @@ export async function receiveOrder(user: Caller, orderId: string, body: CreateRe
   return idempotent(user.id, idempotencyKey, `receipt:${orderId}`, body, (remember) => receive(user, orderId, body, requestId, remember));
 }
 
+/** A receipt's movements, each checked with its type's own schema. */
+const RECEIPT_MOVEMENT_BODIES = {
+  feed_delivery: feedDeliveryMovementBody,
+  bird_inflow: birdInflowMovementBody,
+  medicine_delivery: medicineDeliveryMovementBody,
+} as const;
+
 async function receive(user: Caller, orderId: string, body: CreateReceiptBody, requestId: string, remember: Remember) {
   const { order } = await visibleOrder(user, orderId);
   if (!receivable(order.status))
@@ -430,8 +437,8 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
   for (const [i, r] of body.lines.entries()) {
     const line = order.lines.find((l) => l.id === r.lineId)!;
     const base = { lineId: r.lineId, quantity: r.quantity, lotNumber: r.lotNumber ?? null, qualityIssues: r.qualityIssues ?? [] };
-    if (line.itemKind !== 'feed' && line.itemKind !== 'chicks') {
-      if (r.flockId) problems.push({ field: `lines.${i}.flockId`, message: `is only for feed and chick lines (${line.itemKind} has no stock in the ledger)` });
+    if (line.itemKind === 'equipment') {
+      if (r.flockId) problems.push({ field: `lines.${i}.flockId`, message: 'is not for equipment lines (equipment has no stock in the ledger)' });
       lines.push({ ...base, flockId: null, cycleId: null, movementId: null });
       continue;
     }
@@ -441,7 +448,7 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
     }
     const cycle = await targetCycle(user, order.farmId, r.flockId, `lines.${i}.flockId`);
     const left = outstanding(line);
-    const input: MovementInput =
+    const input: Extract<MovementInput, { type: keyof typeof RECEIPT_MOVEMENT_BODIES }> =
       line.itemKind === 'feed'
         ? {
             type: 'feed_delivery',
@@ -457,11 +464,20 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
             unitPrice: line.unitPrice,
             ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
           }
-        : { type: 'bird_inflow', date: body.date, quantity: r.quantity, supplierId: order.supplierId, unitCost: line.unitPrice };
-    const found = [
-      ...problemsOf(input.type === 'feed_delivery' ? feedDeliveryMovementBody : birdInflowMovementBody, input),
-      ...movementProblems(input, cycle, latest),
-    ];
+        : line.itemKind === 'chicks'
+          ? { type: 'bird_inflow', date: body.date, quantity: r.quantity, supplierId: order.supplierId, unitCost: line.unitPrice }
+          : {
+              type: 'medicine_delivery',
+              date: body.date,
+              product: line.product!,
+              quantity: r.quantity,
+              unit: line.unit as MedicineUnit,
+              supplierId: order.supplierId,
+              orderId: order.id,
+              unitPrice: line.unitPrice,
+              ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
+            };
+    const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
     problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
     const ref = refOf(cycle);
     const m = record(input, ref, user.id, now, { receiptId });

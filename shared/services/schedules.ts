@@ -342,6 +342,7 @@ function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurren
       method: data.method ?? d.method,
       dose: data.dose ?? d.dose,
       batchNumber: data.batchNumber,
+      fromStock: data.fromStock,
       ...notes,
     }) as MovementInput;
   if (s.kind === 'medication')
@@ -353,6 +354,7 @@ function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurren
       route: data.route ?? d.route,
       withdrawalDays: data.withdrawalDays ?? d.withdrawalDays,
       prescribedBy: data.prescribedBy,
+      fromStock: data.fromStock,
       ...notes,
     }) as MovementInput;
   return undefined;
@@ -361,8 +363,8 @@ function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurren
 /** Data fields that do not belong to the schedule's kind are refused, naming them. */
 function dataProblems(s: ScheduleRecord, data: CompleteOccurrenceBody['data']): FieldError[] {
   const allowed: Record<string, string[]> = {
-    vaccination: ['vaccine', 'method', 'dose', 'batchNumber'],
-    medication: ['product', 'dose', 'route', 'withdrawalDays', 'prescribedBy'],
+    vaccination: ['vaccine', 'method', 'dose', 'batchNumber', 'fromStock'],
+    medication: ['product', 'dose', 'route', 'withdrawalDays', 'prescribedBy', 'fromStock'],
     weighing: ['weighingId'],
   };
   return Object.keys(data ?? {})

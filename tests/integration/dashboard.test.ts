@@ -66,7 +66,7 @@ describe('dashboard per role', () => {
       ]),
     );
     expect(d.withdrawals).toEqual([expect.objectContaining({ flockId: broilers.flock.id, product: 'Amoxicillin', endDate: day(3), daysLeft: 4 })]);
-    expect(d.stock).toEqual({ feed: [], eggs: 0 });
+    expect(d.stock).toEqual({ feed: [], eggs: 0, medicines: [] });
     expect(d.openRecommendations).toMatchObject({ count: 0 });
   });
 

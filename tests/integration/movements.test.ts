@@ -233,7 +233,8 @@ describe('input schemas', () => {
   it('lists every movement type with label, description, required and optional fields', async () => {
     const { token } = await userWith({ role: 'viewer' });
     const all = await call('GET', '/api/v1/inventory/input-schema', { token });
-    expect(Object.keys(all.body.data)).toHaveLength(18);
+    expect(Object.keys(all.body.data)).toHaveLength(19);
+    expect(all.body.data.medicine_delivery).toMatchObject({ type: 'medicine_delivery', requiredFields: ['date', 'product', 'quantity', 'unit'] });
     expect(all.body.data.bird_inflow).toMatchObject({ type: 'bird_inflow', label: 'Birds placed', requiredFields: ['date', 'quantity'] });
     expect(all.body.data.bird_inflow.optionalFields).toEqual(
       expect.arrayContaining(['breed', 'source', 'supplierId', 'unitCost', 'averageWeightGrams', 'notes']),

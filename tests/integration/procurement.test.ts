@@ -246,6 +246,54 @@ describe('procurement', () => {
     expect((await call('GET', fx.base, { token: f.manager.token })).body.data.birds.alive).toBe(alive + 500);
   });
 
+  it('vaccines received go to the farm’s medicine stock; a vaccination given from stock takes them; more than in stock is 409 naming the balance', async () => {
+    const f = await farmWithManager();
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
+    const s = await f.supplier({ kinds: ['vaccines', 'equipment'] });
+    const o = await f.placed(s.id, {
+      lines: [
+        { itemKind: 'vaccines', product: 'ND clone 30', quantity: 10_000, unit: 'doses', unitPrice: 0.01 },
+        { itemKind: 'equipment', product: 'Drinker nipples', quantity: 50, unit: 'units', unitPrice: 1.2 },
+      ],
+    });
+    const [vaccine, nipples] = o.lines as Json[];
+    const medicines = async () => (await call('GET', '/api/v1/inventory/stock', { token: f.manager.token, query: { farmId: f.farmId } })).body.data.medicines;
+    expect(await medicines()).toEqual([]);
+    // a vaccine line names the flock whose cycle records the delivery, as feed does; equipment has no stock
+    const noFlock = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: vaccine!.id, quantity: 10_000 }] });
+    expect(noFlock.status).toBe(400);
+    expect(JSON.stringify(noFlock.body)).toContain('lines.0.flockId');
+    const equipmentFlock = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: nipples!.id, quantity: 50, flockId: fx.flock.id }] });
+    expect(equipmentFlock.status).toBe(400);
+    const r = await f.post(`/orders/${o.id}/receipts`, {
+      date: day(0),
+      lines: [
+        { lineId: vaccine!.id, quantity: 10_000, flockId: fx.flock.id, lotNumber: 'ND-2291' },
+        { lineId: nipples!.id, quantity: 50 },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.data.order.status).toBe('received');
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 10_000 }]);
+    const delivered = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'medicine_delivery' } });
+    expect(delivered.body.data).toEqual([
+      expect.objectContaining({ product: 'ND clone 30', quantity: 10_000, unit: 'doses', supplierId: s.id, orderId: o.id, lotNumber: 'ND-2291' }),
+    ]);
+
+    // a vaccination given from stock takes its doses; the stock never goes below zero
+    const vaccinate = (quantity: number) =>
+      call('POST', `${fx.base}/movements`, {
+        token: f.manager.token,
+        body: { type: 'vaccination', date: day(0), vaccine: 'ND clone 30', method: 'spray', fromStock: { quantity, unit: 'doses' } },
+      });
+    expect((await vaccinate(9_800)).status).toBe(201);
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200 }]);
+    const short = await vaccinate(500);
+    expect(short.status).toBe(409);
+    expect(short.body.error).toMatch(/Only 200 doses of "ND clone 30" in stock/);
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200 }]);
+  });
+
   it('a receipt retried concurrently with one Idempotency-Key writes once', async () => {
     const f = await farmWithManager();
     const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId });
