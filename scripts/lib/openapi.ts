@@ -105,6 +105,8 @@ const TAGS: Record<string, string> = {
     'Feeding, vaccination, medication and other schedules: occurrences computed on the farm’s calendar, the agenda, completions (with their movements) and skips, programme templates',
   procurement:
     'Suppliers, purchase orders and their receipts (which write feed deliveries and chick placements to the ledger), supplier reliability and feed reorder suggestions',
+  continuity:
+    'Business continuity: farm exports (versioned JSON Lines with a checksum), their restore into a new farm checked against the source’s figures, backup status (point-in-time recovery, RPO/RTO), preparedness drills and readiness',
   sharing: 'Transfers of birds, feed, eggs and equipment between farms: requested by the sender, approved by the receiver, completed on both sides at once',
 };
 

@@ -20,6 +20,10 @@ export interface Settings {
   lambdaEndpoint: string | undefined;
   /** The hourly predictive job runs (PREDICTIVE_JOB_ENABLED, default on; `false` makes it skip). */
   predictiveJobEnabled: boolean;
+  /** The S3 bucket of farm exports (EXPORT_BUCKET): set in AWS for the continuity functions; unset locally. */
+  exportBucket: string | undefined;
+  /** Where farm exports go when no bucket is set (EXPORT_DIR, default `.data/exports`; one folder per table). */
+  exportDir: string;
 }
 
 function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -54,6 +58,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sensorRawTtlDays: intEnv(env, 'SENSOR_RAW_TTL_DAYS', 30),
     predictiveJobEnabled: boolEnv(env, 'PREDICTIVE_JOB_ENABLED', true),
     lambdaEndpoint: env.LAMBDA_ENDPOINT || undefined,
+    exportBucket: env.EXPORT_BUCKET || undefined,
+    exportDir: env.EXPORT_DIR || '.data/exports',
   };
 }
 

@@ -235,3 +235,12 @@ export const equipmentOwnedBy = (farmId: string) => ({ GSI2PK: `EQUIPMENT_OWNED#
 export const restrictionFlagKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: 'RESTRICTIONS' });
 /** The common prefix of the flag's SK and the `RESTRICTION#<incidentId>` items: one Query reads both. */
 export const RESTRICTION_ITEMS_PREFIX = 'RESTRICTION';
+
+// Continuity: farm exports, restores and preparedness drills (docs/data-model.md, "Continuity").
+export const exportKey = (exportId: string): Key => ({ PK: `EXPORT#${exportId}`, SK: 'META' });
+/** GSI1: a farm's exports, newest last by `<createdAt>#<id>` (the status reads the latest). */
+export const exportsOfFarm = (farmId: string) => ({ GSI1PK: `EXPORTS#${farmId}` });
+export const restoreKey = (restoreId: string): Key => ({ PK: `RESTORE#${restoreId}`, SK: 'META' });
+/** Drills (generator, alarm, fire) in their farm's partition by date, so the farm's export carries them. */
+export const DRILL_SK_PREFIX = 'DRILL#';
+export const drillKey = (farmId: string, date: string, drillId: string): Key => ({ PK: farmPartition(farmId), SK: `${DRILL_SK_PREFIX}${date}#${drillId}` });

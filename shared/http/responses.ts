@@ -60,6 +60,19 @@ export function replayable(result: { created: boolean; message: string; data: un
 }
 
 /**
+ * 202: a job was started (an export, a restore) and runs on; `Location` is where to follow it. A replay
+ * of the same Idempotency-Key answers the same job, marked `Idempotent-Replayed: true`.
+ */
+export function accepted(result: { message: string; data: unknown; replayed: boolean }, base: string): HttpResponse {
+  const id = (result.data as { id?: unknown } | null | undefined)?.id;
+  return json(
+    202,
+    { message: result.message, data: result.data },
+    { ...(typeof id === 'string' ? { Location: `${base}${id}` } : {}), ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
+  );
+}
+
+/**
  * The response headers the API sends, described once (OpenAPI `components/headers`). The generator
  * declares the common ones on every response (X-Request-Id; RateLimit and RateLimit-Policy on rate-limited
  * routes; WWW-Authenticate on 401; Retry-After on 429 and 503; ETag and Idempotent-Replayed on the
@@ -83,6 +96,7 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', const: 'true' },
   },
   'Content-Disposition': { description: '`attachment; filename="…"`: the file name to save the download as', schema: { type: 'string' } },
+  Location: { description: 'Where to follow the job this request started, or where to download the file', schema: { type: 'string' } },
   'X-Total-Count': { description: 'Number of rows in the file', schema: { type: 'integer', minimum: 0 } },
   Vary: { description: '`Accept`: the media type depends on the Accept header', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be cached (other answers are `no-store`)', schema: { type: 'string' } },

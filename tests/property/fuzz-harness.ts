@@ -204,8 +204,15 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       body: { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: 'Fuzz egg grader' }] },
     })
   ).data;
+  // an export of the farm and its restore into a new farm (the continuity routes)
+  const exportId = (await must('POST', '/api/v1/continuity/exports', { token, body: { farmId } }, [202])).data.id as string;
+  const restoreId = (
+    await must('POST', '/api/v1/continuity/restores', { token, body: { exportId, farmName: `Fuzz restored ${randomBytes(3).toString('hex')}` } }, [202])
+  ).data.id as string;
   for (const r of records)
     Object.assign(r, {
+      exportId,
+      restoreId,
       deviceId: device.id,
       deviceKey: device.deviceKey,
       incidentId: incident.id,

@@ -80,5 +80,11 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   ids.transferId = (
     await post('/api/v1/sharing/transfers', { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: `${tag} egg grader` }] })
   ).id;
+  // an export of the farm (by its manager) and its restore into a new farm (by the admin, so the manager's farms stay as they are)
+  ids.exportId = (await post('/api/v1/continuity/exports', { farmId })).id;
+  const restore = await call('POST', '/api/v1/continuity/restores', { token: admin.token, body: { exportId: ids.exportId, farmName: `${tag} restored` } });
+  responses.push({ label: 'fixture POST /api/v1/continuity/restores', res: restore });
+  expect(restore.status, restore.raw).toBe(202);
+  ids.restoreId = restore.body.data.id;
   return { ids, admin, manager, deviceKey: device.deviceKey, responses };
 }

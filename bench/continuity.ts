@@ -1,0 +1,154 @@
+/**
+ * `npm run bench:continuity`: a farm
+ * of BENCH_CONTINUITY_FLOCKS (20) flocks, each with a cycle of BENCH_CONTINUITY_MOVEMENTS (5,000)
+ * movements, exported and restored through the real use cases (the worker's code) against an in-memory
+ * DynamoDB Local; prints the export and restore times, items/s and the process's peak memory (RSS and
+ * heap, sampled every 50 ms). Figures are recorded in docs/performance.md, "Continuity".
+ * Seeding: flocks and cycles through the services, one movement each through the ledger, then clones of
+ * that movement (new ids) written straight to the table: the export reads items, whatever wrote them.
+ */
+import { randomBytes } from 'node:crypto';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulidx';
+import { freePort, localClient, startLocalDynamo } from '../scripts/lib/local-dynamodb.js';
+import { ensureTable } from '../scripts/lib/table.js';
+
+const FLOCKS = Number(process.env.BENCH_CONTINUITY_FLOCKS ?? 20);
+const MOVEMENTS = Number(process.env.BENCH_CONTINUITY_MOVEMENTS ?? 5000);
+const log = (s: string) => console.log(s);
+
+const dynamo = await startLocalDynamo({ port: await freePort(), inMemory: true });
+const tableName = `bench-${randomBytes(4).toString('hex')}`;
+Object.assign(process.env, {
+  STAGE: 'bench',
+  TABLE_NAME: tableName,
+  DYNAMODB_ENDPOINT: dynamo.endpoint,
+  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-0123456789',
+  LOG_REQUESTS: 'false',
+  AWS_REGION: 'eu-west-1',
+  EXPORT_DIR: `${process.env.TMPDIR ?? '/tmp'}/flockwise-bench-exports`,
+  LAMBDA_ENDPOINT: 'http://127.0.0.1:9', // the routes' start of the worker is not used: the bench calls the worker's code itself
+});
+
+try {
+  const client = localClient(dynamo.endpoint);
+  await ensureTable(client, tableName);
+  client.destroy();
+  const { db } = await import('../shared/db/client.js');
+  const { systemCaller } = await import('../shared/domain/caller.js');
+  const { ALL_CAPABILITIES } = await import('../shared/domain/capabilities.js');
+  const { ensureDefaultFarm } = await import('../shared/db/farms.js');
+  const { createFlockFor } = await import('../shared/services/flocks.js');
+  const { startCycle } = await import('../shared/services/cycles.js');
+  const { createMovementFor } = await import('../shared/services/movements.js');
+  const { partitionItems } = await import('../shared/db/continuity.js');
+  const { exportPut, restorePut, createJob } = await import('../shared/db/continuity.js');
+  const { runExport, runRestore } = await import('../shared/services/continuity.js');
+  const { getExport, getRestore } = await import('../shared/db/continuity.js');
+
+  const admin = systemCaller('bench', ALL_CAPABILITIES, 'all');
+  const { id: farmId } = await ensureDefaultFarm('Bench farm');
+  const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const seeded = performance.now();
+  for (let f = 0; f < FLOCKS; f++) {
+    const flock = (await createFlockFor(admin, { name: `Bench flock ${f}`, birdType: 'broiler', farmId, hatchDate: start }, 'bench')).data as { id: string };
+    const cycle = (await startCycle(admin, flock.id, { startDate: start }, 'bench')).data as { id: string };
+    await createMovementFor(admin, flock.id, cycle.id, { type: 'bird_inflow', date: start, quantity: 100_000 } as never, undefined);
+    let template: Record<string, unknown> | undefined;
+    for await (const item of partitionItems(`CYCLE#${cycle.id}`)) if (String(item.SK).startsWith('MOV#')) template = item;
+    const clones: Record<string, unknown>[] = [];
+    for (let m = 1; m < MOVEMENTS; m++) {
+      const id = ulid();
+      const date = new Date(Date.parse(start) + (m % 28) * 86_400_000).toISOString().slice(0, 10);
+      clones.push({ ...template, SK: `MOV#${id}`, id, date, GSI1SK: `${date}#${id}`, GSI2SK: `${date}#${id}` });
+    }
+    for (let i = 0; i < clones.length; i += 25)
+      await db().send(new BatchWriteCommand({ RequestItems: { [tableName]: clones.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+  }
+  log(`seeded ${FLOCKS} flocks × ${MOVEMENTS} movements in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+  // peak memory, sampled
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  };
+  const timer = setInterval(sample, 50);
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+
+  const now = new Date().toISOString();
+  const exportId = ulid();
+  await createJob([
+    exportPut({
+      id: exportId,
+      farmId,
+      farmName: 'Bench farm',
+      status: 'pending',
+      createdBy: admin.id,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+      storage: 'local',
+      objectKey: `exports/${farmId}/${exportId}.jsonl`,
+      records: null,
+      counts: null,
+      sha256: null,
+      bytes: null,
+      durationMs: null,
+      error: null,
+      version: 1,
+    }),
+  ]);
+  sample();
+  const rssBefore = process.memoryUsage().rss;
+  let t = performance.now();
+  await runExport(exportId);
+  const exportMs = performance.now() - t;
+  const e = (await getExport(exportId))!;
+  if (e.status !== 'completed') throw new Error(`export ${e.status}: ${e.error}`);
+  const exportPeak = { rss: peakRss, heap: peakHeap };
+  log(
+    `export: ${e.records} records, ${mb(e.bytes ?? 0)} in ${(exportMs / 1000).toFixed(1)} s = ${Math.round((e.records ?? 0) / (exportMs / 1000))} items/s; ` +
+      `peak RSS ${mb(exportPeak.rss)} (before ${mb(rssBefore)}), peak heap ${mb(exportPeak.heap)}`,
+  );
+
+  const restoreId = ulid();
+  await createJob([
+    restorePut({
+      id: restoreId,
+      exportId,
+      sourceFarmId: farmId,
+      farmName: 'Bench farm (restored)',
+      farmId: ulid(),
+      status: 'pending',
+      createdBy: admin.id,
+      assignTo: null,
+      createdAt: now,
+      startedAt: null,
+      finishedAt: null,
+      records: null,
+      counts: null,
+      checks: null,
+      durationMs: null,
+      error: null,
+      version: 1,
+    }),
+  ]);
+  peakRss = 0;
+  peakHeap = 0;
+  t = performance.now();
+  await runRestore(restoreId);
+  const restoreMs = performance.now() - t;
+  clearInterval(timer);
+  sample();
+  const r = (await getRestore(restoreId))!;
+  if (r.status !== 'completed') throw new Error(`restore ${r.status}: ${r.error}`);
+  log(
+    `restore: ${r.records} records in ${(restoreMs / 1000).toFixed(1)} s = ${Math.round((r.records ?? 0) / (restoreMs / 1000))} items/s; ` +
+      `${r.checks?.compared} figures compared, 0 mismatches; peak RSS ${mb(peakRss)}, peak heap ${mb(peakHeap)}`,
+  );
+} finally {
+  await dynamo.stop();
+}

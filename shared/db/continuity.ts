@@ -1,0 +1,350 @@
+import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import {
+  breachesPartition,
+  dayRollupKey,
+  DRILL_SK_PREFIX,
+  drillKey,
+  exportKey,
+  exportsOfFarm,
+  farmKey,
+  farmPartition,
+  flocksOfFarm,
+  gsi1,
+  restoreKey,
+  userKey,
+} from './keys.js';
+import { pick } from './items.js';
+import { Conflict } from '../errors.js';
+import type { Key } from './keys.js';
+
+/**
+ * Continuity (docs/data-model.md, "Continuity"): export and restore jobs (`EXPORT#<id>`, `RESTORE#<id>`,
+ * each `META` with a `version`), drills in their farm's partition, the partitions a farm's export pages
+ * through, and the plain batch writes a restore makes into partitions nobody else can know yet.
+ */
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+export interface ExportRecord {
+  id: string;
+  farmId: string;
+  farmName: string;
+  status: JobStatus;
+  createdBy: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Where the file is: an S3 key (in AWS) or a path under EXPORT_DIR (local). */
+  storage: 's3' | 'local';
+  objectKey: string;
+  records: number | null;
+  counts: Record<string, number> | null;
+  sha256: string | null;
+  bytes: number | null;
+  durationMs: number | null;
+  error: string | null;
+  version: number;
+}
+
+export interface RestoreRecord {
+  id: string;
+  exportId: string;
+  sourceFarmId: string;
+  farmName: string;
+  /** The new farm's id, chosen when the restore is requested. */
+  farmId: string;
+  status: JobStatus;
+  createdBy: string;
+  /** Whether the creator gets the new farm in their `farmIds` (non-admins) on success. */
+  assignTo: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  records: number | null;
+  counts: Record<string, number> | null;
+  checks: { compared: number; mismatches: string[] } | null;
+  durationMs: number | null;
+  error: string | null;
+  version: number;
+}
+
+export interface DrillRecord {
+  id: string;
+  farmId: string;
+  kind: 'generator' | 'alarm' | 'fire';
+  date: string;
+  durationMinutes: number;
+  result: 'passed' | 'failed' | 'partial';
+  notes: string | null;
+  recordedBy: string;
+  createdAt: string;
+}
+
+const EXPORT_FIELDS = [
+  'id',
+  'farmId',
+  'farmName',
+  'status',
+  'createdBy',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+  'storage',
+  'objectKey',
+  'records',
+  'counts',
+  'sha256',
+  'bytes',
+  'durationMs',
+  'error',
+  'version',
+] as const satisfies readonly (keyof ExportRecord)[];
+const RESTORE_FIELDS = [
+  'id',
+  'exportId',
+  'sourceFarmId',
+  'farmName',
+  'farmId',
+  'status',
+  'createdBy',
+  'assignTo',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+  'records',
+  'counts',
+  'checks',
+  'durationMs',
+  'error',
+  'version',
+] as const satisfies readonly (keyof RestoreRecord)[];
+const DRILL_FIELDS = [
+  'id',
+  'farmId',
+  'kind',
+  'date',
+  'durationMinutes',
+  'result',
+  'notes',
+  'recordedBy',
+  'createdAt',
+] as const satisfies readonly (keyof DrillRecord)[];
+
+const T = () => tableName();
+
+// ---------------------------------------------------------------------------------------------------
+// Jobs
+
+export const exportPut = (e: ExportRecord): TransactItem => ({
+  Put: {
+    TableName: T(),
+    Item: { ...exportKey(e.id), ...exportsOfFarm(e.farmId), GSI1SK: `${e.createdAt}#${e.id}`, type: 'Export', ...e },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+export const restorePut = (r: RestoreRecord): TransactItem => ({
+  Put: { TableName: T(), Item: { ...restoreKey(r.id), type: 'Restore', ...r }, ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+export async function createJob(items: TransactItem[]): Promise<void> {
+  await transact(items, () => new Conflict('A record with this id already exists'));
+}
+
+export async function getExport(id: string): Promise<ExportRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: T(), Key: exportKey(id), ConsistentRead: true }));
+  return res.Item ? pick<ExportRecord>(res.Item, EXPORT_FIELDS, null) : undefined;
+}
+
+export async function getRestore(id: string): Promise<RestoreRecord | undefined> {
+  const res = await db().send(new GetCommand({ TableName: T(), Key: restoreKey(id), ConsistentRead: true }));
+  return res.Item ? pick<RestoreRecord>(res.Item, RESTORE_FIELDS, null) : undefined;
+}
+
+/** The farm's latest export (one Query, newest first, Limit 1). */
+export async function latestExportOf(farmId: string): Promise<ExportRecord | undefined> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: T(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': exportsOfFarm(farmId).GSI1PK },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const item = res.Items?.[0];
+  return item ? pick<ExportRecord>(item, EXPORT_FIELDS, null) : undefined;
+}
+
+/** The job moves on (SET of the fields, version + 1), only from the version read: a lost race is a Conflict. */
+export function jobUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>): TransactItem {
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion, ':one': 1 };
+  const sets = Object.entries(fields).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    return `#f${i} = :f${i}`;
+  });
+  return {
+    Update: {
+      TableName: T(),
+      Key: key,
+      UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
+      ConditionExpression: '#version = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+export async function moveJob(items: TransactItem[], what: string): Promise<void> {
+  await transact(items, () => new Conflict(`${what} was changed concurrently`));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A farm's partitions, page by page
+
+/** Every item of a partition, one page (≤ 1 MB) at a time. */
+export async function* partitionItems(pk: string): AsyncGenerator<Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({ TableName: T(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ExclusiveStartKey: start }),
+    );
+    for (const item of res.Items ?? []) yield item;
+    start = res.LastEvaluatedKey;
+  } while (start);
+}
+
+/** The partition keys a GSI1 list of the farm names (flocks, devices, incidents, rules, …), page by page. */
+async function* listedPartitions(gsi1pk: string): AsyncGenerator<string> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const input: QueryCommandInput = {
+      TableName: T(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1pk },
+      ProjectionExpression: 'PK',
+      ExclusiveStartKey: start,
+    };
+    const res = await db().send(new QueryCommand(input));
+    for (const item of res.Items ?? []) yield String(item.PK);
+    start = res.LastEvaluatedKey;
+  } while (start);
+}
+
+/** GSI1 lists of a farm whose items head a partition of the farm (besides the flocks, walked with their cycles). */
+const FARM_LISTS = ['DEVICES#', 'INCIDENTS#', 'RULES#', 'ANOMALIES#', 'SCHEDULES#', 'PORDERS#', 'RECS#'];
+
+/**
+ * Every stored item of a farm, partition after partition (docs/export-format.md lists them): the farm's
+ * own partition, each flock's (and each cycle's ledger), each device's rollups, the breaches, then the
+ * incidents, rules, anomalies, schedules, purchase orders and recommendations. Never a Scan; memory holds
+ * one page and the ids of one flock's cycles.
+ */
+export async function* farmItems(farmId: string): AsyncGenerator<Record<string, unknown>> {
+  yield* partitionItems(farmPartition(farmId));
+  for await (const flockPk of listedPartitions(flocksOfFarm(farmId).GSI1PK)) {
+    const cycles: string[] = [];
+    for await (const item of partitionItems(flockPk)) {
+      if (String(item.SK).startsWith('CYCLE#')) cycles.push(String(item.SK).slice('CYCLE#'.length));
+      yield item;
+    }
+    for (const cycleId of cycles) yield* partitionItems(`CYCLE#${cycleId}`);
+  }
+  for (const list of FARM_LISTS.slice(0, 1)) for await (const pk of listedPartitions(`${list}${farmId}`)) yield* partitionItems(pk);
+  yield* partitionItems(breachesPartition(farmId));
+  for (const list of FARM_LISTS.slice(1)) for await (const pk of listedPartitions(`${list}${farmId}`)) yield* partitionItems(pk);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Restore writes
+
+/** Puts (or deletes) items, 25 to a BatchWriteItem, retrying what DynamoDB leaves unprocessed. */
+async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending = requests.slice(i, i + 25);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 8) throw new Error('BatchWriteItem left items unprocessed after 8 attempts');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const res = await db().send(new BatchWriteCommand({ RequestItems: { [T()]: pending } }));
+      pending = (res.UnprocessedItems?.[T()] as Record<string, unknown>[] | undefined) ?? [];
+    }
+  }
+}
+
+export const putItems = (items: Record<string, unknown>[]) => batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
+export const deleteItems = (keys: Key[]) => batchWrite(keys.map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } })));
+
+/**
+ * The restored farm becomes usable, all at once: its META item gets its place in the farm list (GSI1)
+ * and loses the `restoring` mark, the creator (non-admin) gets it in `farmIds`, the job completes.
+ */
+export async function openRestoredFarm(opts: {
+  farmId: string;
+  name: string;
+  assignTo: string | null;
+  maxFarms: number;
+  now: string;
+  job: TransactItem;
+  audit: TransactItem[];
+  onRefused: () => Conflict;
+}): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: T(),
+        Key: farmKey(opts.farmId),
+        UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, updatedAt = :now REMOVE restoring',
+        ConditionExpression: 'attribute_exists(PK) AND restoring = :yes',
+        ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK, ':sk': `${opts.name.toLowerCase()}#${opts.farmId}`, ':now': opts.now, ':yes': true },
+      },
+    },
+    opts.job,
+  ];
+  if (opts.assignTo) {
+    items.push({
+      Update: {
+        TableName: T(),
+        Key: userKey(opts.assignTo),
+        UpdateExpression: 'SET farmIds = list_append(if_not_exists(farmIds, :none), :farm), updatedAt = :now ADD version :one',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(farmIds) OR size(farmIds) < :max)',
+        ExpressionAttributeValues: { ':none': [], ':farm': [opts.farmId], ':now': opts.now, ':one': 1, ':max': opts.maxFarms },
+      },
+    });
+  }
+  items.push(...opts.audit);
+  await transact(items, (i) => (i === 2 ? opts.onRefused() : new Conflict(`Restore of farm ${opts.farmId} was changed concurrently`)));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Drills
+
+export function drillPut(d: DrillRecord): TransactItem {
+  return { Put: { TableName: T(), Item: { ...drillKey(d.farmId, d.date, d.id), type: 'Drill', ...d }, ConditionExpression: 'attribute_not_exists(PK)' } };
+}
+
+/** A farm's drills, newest first (a farm records a few a week: one Query of all pages). */
+export async function listDrills(farmId: string): Promise<DrillRecord[]> {
+  const items = await queryAll({
+    TableName: T(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :drill)',
+    ExpressionAttributeValues: { ':pk': farmPartition(farmId), ':drill': DRILL_SK_PREFIX },
+    ScanIndexForward: false,
+  });
+  return items.map((i) => pick<DrillRecord>(i, DRILL_FIELDS, null));
+}
+
+/** Feed consumed per cycle and day (the ledger's day rollups): one BatchGetItem for every cycle and date. */
+export async function feedConsumedOn(cycleIds: readonly string[], dates: readonly string[]): Promise<Record<string, number>> {
+  const keys = cycleIds.flatMap((c) => dates.map((d) => dayRollupKey(c, d)));
+  const items = await batchGet(keys, { projection: 'SK, feedConsumedKg' });
+  const byDate: Record<string, number> = Object.fromEntries(dates.map((d) => [d, 0]));
+  for (const item of items) {
+    const date = String(item.SK).slice('DAY#'.length);
+    byDate[date] = (byDate[date] ?? 0) + Number(item.feedConsumedKg ?? 0);
+  }
+  return byDate;
+}

@@ -1,0 +1,61 @@
+/**
+ * A farm's readiness for an outage (pure): days of feed left and whether its drills are up to date.
+ * Sources and choices: docs/decisions.md, "Continuity".
+ */
+import type { DrillKind } from '../../../schemas/continuity.js';
+
+/** How often each drill is due. Generator: weekly, 30–60 minutes under load (Mississippi State University Extension, IS1952). */
+export const DRILL_INTERVAL_DAYS: Record<DrillKind, number> = { generator: 7, alarm: 30, fire: 365 };
+export const DRILL_SOURCES: Record<DrillKind, string> = {
+  generator: 'Mississippi State University Extension IS1952: test standby generators weekly, 30–60 minutes under load',
+  alarm: 'Flockwise default: monthly test of the alarm chain (a choice, see docs/decisions.md)',
+  fire: 'Flockwise default: yearly fire drill (a choice, see docs/decisions.md)',
+};
+/** Fewer days of feed than this is low. */
+export const LOW_FEED_DAYS = 3;
+
+export interface DrillFact {
+  kind: DrillKind;
+  date: string;
+  result: 'passed' | 'partial' | 'failed';
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Where a kind of drill stands on `today`: the last drill that ran (passed or partial; a failed drill
+ * does not reset the clock) and the day the next is due; never run → overdue.
+ */
+export function drillStatus(kind: DrillKind, drills: readonly DrillFact[], today: string) {
+  const everyDays = DRILL_INTERVAL_DAYS[kind];
+  const ran = drills.filter((d) => d.kind === kind && d.date <= today).sort((a, b) => b.date.localeCompare(a.date));
+  const counted = ran.find((d) => d.result !== 'failed');
+  const dueDate = counted ? addDays(counted.date, everyDays) : null;
+  return {
+    kind,
+    everyDays,
+    lastDate: ran[0]?.date ?? null,
+    lastResult: ran[0]?.result ?? null,
+    dueDate,
+    overdue: dueDate === null || dueDate < today,
+    source: DRILL_SOURCES[kind],
+  };
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Days of feed: stock ÷ mean daily consumption of the trailing days given (null without consumption). */
+export function feedDays(stockKg: number, dailyConsumptionKg: readonly number[]) {
+  const total = dailyConsumptionKg.reduce((a, b) => a + b, 0);
+  const daily = dailyConsumptionKg.length ? total / dailyConsumptionKg.length : 0;
+  const daysLeft = daily > 0 ? round(stockKg / daily, 1) : null;
+  return {
+    stockKg: round(stockKg, 3),
+    dailyConsumptionKg: daily > 0 ? round(daily, 3) : null,
+    daysLeft,
+    low: daysLeft !== null && daysLeft < LOW_FEED_DAYS,
+  };
+}
+
+/** The trailing complete days before `today` (yesterday first). */
+export const trailingDays = (today: string, n = 3): string[] => Array.from({ length: n }, (_, i) => addDays(today, -(i + 1)));

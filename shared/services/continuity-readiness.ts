@@ -1,0 +1,125 @@
+import { ulid } from 'ulidx';
+import { auditPut } from '../db/audit.js';
+import { createJob, drillPut, feedConsumedOn, latestExportOf, listDrills, type DrillRecord } from '../db/continuity.js';
+import { farmNotFound, getFarm, getFarmsByIds, listAllFarms } from '../db/farms.js';
+import { continuousBackups } from '../aws/export-store.js';
+import type { Caller } from '../domain/caller.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { drillStatus, feedDays, trailingDays } from '../domain/continuity/readiness.js';
+import { ValidationFailed } from '../errors.js';
+import { farmOfRequest } from './farms.js';
+import { farmStockFor } from './inventory.js';
+import { idempotent } from './idempotency.js';
+import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../schemas/continuity.js';
+
+/**
+ * Continuity, the reading side: backups (point-in-time recovery, the objectives, the last export per
+ * farm), preparedness drills and a farm's readiness (days of feed, drills up to date).
+ */
+
+/** What the service states it can recover (docs/runbook-restore.md explains both figures). */
+export const OBJECTIVES = {
+  rpo: '≈ 5 minutes: point-in-time recovery restores to any second of the last 35 days; LatestRestorableDateTime trails the present by about 5 minutes',
+  rto: '≈ 1–4 hours: a point-in-time restore into a new table (minutes to hours with the table size) plus the cut-over of TABLE_NAME and a redeploy',
+  runbook: 'docs/runbook-restore.md',
+} as const;
+
+export function toDrillDto(d: DrillRecord) {
+  return {
+    id: d.id,
+    farmId: d.farmId,
+    kind: d.kind,
+    date: d.date,
+    durationMinutes: d.durationMinutes,
+    result: d.result,
+    notes: d.notes,
+    recordedBy: d.recordedBy,
+    createdAt: d.createdAt,
+  };
+}
+
+export async function recordDrill(user: Caller, body: CreateDrillBody, requestId: string, idempotencyKey?: string) {
+  const farmId = farmOfRequest(user, body.farmId);
+  return idempotent(user.id, idempotencyKey, `continuity-drill:${farmId}`, body, async (remember) => {
+    const today = new Date().toISOString().slice(0, 10);
+    if (body.date > today) throw new ValidationFailed([{ field: 'date', message: `must not be after today (${today})` }]);
+    const drill: DrillRecord = {
+      id: ulid(),
+      farmId,
+      kind: body.kind,
+      date: body.date,
+      durationMinutes: body.durationMinutes,
+      result: body.result,
+      notes: body.notes?.trim() ?? null,
+      recordedBy: user.id,
+      createdAt: new Date().toISOString(),
+    };
+    const answer = { created: true, message: 'Drill recorded', data: toDrillDto(drill) };
+    await createJob([
+      { ConditionCheck: { TableName: drillPut(drill).Put!.TableName, Key: { PK: `FARM#${farmId}`, SK: 'META' }, ConditionExpression: 'attribute_exists(PK)' } },
+      drillPut(drill),
+      ...remember(answer),
+      auditPut({ actorId: user.id, action: 'continuity.drill', targetType: 'farm', targetId: farmId, changes: toDrillDto(drill), requestId }),
+    ]).catch(async (err) => {
+      if (!(await getFarm(farmId))) throw farmNotFound(farmId);
+      throw err;
+    });
+    return answer;
+  });
+}
+
+export async function listDrillsFor(user: Caller, query: ListDrillsQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const [farm, drills] = await Promise.all([getFarm(farmId), listDrills(farmId)]);
+  if (!farm) throw farmNotFound(farmId);
+  return drills.filter((d) => !query.kind || d.kind === query.kind).map(toDrillDto);
+}
+
+/** Days of feed (the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), water, drills. */
+export async function readinessFor(user: Caller, farmId: string) {
+  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
+  const [stock, drills, farm] = await Promise.all([farmStockFor(user, { farmId }), listDrills(farmId), getFarm(farmId)]);
+  const today = new Date().toISOString().slice(0, 10);
+  const days = trailingDays(today);
+  const cycleIds = stock.birds.flocks.flatMap((f) => (f.cycleId ? [f.cycleId] : []));
+  const consumed = cycleIds.length ? await feedConsumedOn(cycleIds, days) : {};
+  const feed = feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed[d] ?? 0) : []);
+  const reserve = (farm as { waterReserveLiters?: unknown } | undefined)?.waterReserveLiters;
+  const statuses = DRILL_KINDS.map((kind) => drillStatus(kind, drills, today));
+  return {
+    farmId,
+    asOf: today,
+    feed,
+    water: typeof reserve === 'number' ? { reserveLiters: reserve, note: null } : { reserveLiters: null, note: 'no water reserve declared for this farm' },
+    drills: statuses,
+    ready: !feed.low && statuses.every((s) => !s.overdue),
+  };
+}
+
+/** Point-in-time recovery, the objectives, and the last export of each farm the caller sees (at most 100). */
+export async function continuityStatusFor(user: Caller) {
+  const [backups, farms] = await Promise.all([
+    continuousBackups(),
+    user.allFarms ? listAllFarms({ limit: 100 }).then((p) => p.items) : getFarmsByIds(user.farmIds.slice(0, 100)),
+  ]);
+  const exports = await Promise.all(farms.map((f) => latestExportOf(f.id)));
+  return {
+    pointInTimeRecovery: {
+      available: backups.available,
+      status: backups.pointInTimeRecovery,
+      earliestRestorableDateTime: backups.earliestRestorableDateTime,
+      latestRestorableDateTime: backups.latestRestorableDateTime,
+      recoveryPeriodInDays: backups.recoveryPeriodInDays,
+      note: backups.note,
+    },
+    objectives: OBJECTIVES,
+    farms: farms.map((f, i) => {
+      const e = exports[i];
+      return {
+        farmId: f.id,
+        name: f.name,
+        lastExport: e ? { id: e.id, status: e.status, createdAt: e.createdAt, finishedAt: e.finishedAt, records: e.records } : null,
+      };
+    }),
+  };
+}
