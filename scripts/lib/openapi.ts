@@ -106,6 +106,8 @@ const TAGS: Record<string, string> = {
   procurement:
     'Suppliers, purchase orders and their receipts (which write feed deliveries and chick placements to the ledger), supplier reliability and feed reorder suggestions',
   sharing: 'Transfers of birds, feed, eggs and equipment between farms: requested by the sender, approved by the receiver, completed on both sides at once',
+  compliance:
+    'Withdrawal periods of medications (sales inside one are refused unless overridden), Salmonella sampling, the cycle’s compliance report (JSON or CSV) and a farm’s status, each rule with its public source',
 };
 
 /**

@@ -226,3 +226,12 @@ export const equipmentKey = (equipmentId: string): Key => ({ PK: `EQUIPMENT#${eq
 export const restrictionFlagKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: 'RESTRICTIONS' });
 /** The common prefix of the flag's SK and the `RESTRICTION#<incidentId>` items: one Query reads both. */
 export const RESTRICTION_ITEMS_PREFIX = 'RESTRICTION';
+// Compliance: Salmonella samples of a farm's flocks (docs/data-model.md, "Compliance"); withdrawal windows are
+// the ledger's withdrawal index above. No compliance item has a TTL: the records are kept (Reg. (EU) 2019/6 Art. 108: 5 years).
+export const SAMPLE_SK_PREFIX = 'SAMPLE#';
+/** One sample in its farm's partition, by flock then date: a farm's samples and a flock's are each one Query. */
+export const sampleKey = (farmId: string, flockId: string, date: string, sampleId: string): Key => ({
+  PK: farmPartition(farmId),
+  SK: `${SAMPLE_SK_PREFIX}${flockId}#${date}#${sampleId}`,
+});
+export const samplesOfFlockPrefix = (flockId: string): string => `${SAMPLE_SK_PREFIX}${flockId}#`;
