@@ -58,6 +58,12 @@ export type ListFarmsQuery = Static<typeof listFarmsQuery>;
 export const listHousesQuery = Type.Object(pageQueryProperties, { additionalProperties: false, $id: 'ListHousesQuery' });
 export type ListHousesQuery = Static<typeof listHousesQuery>;
 
+/** The broiler stocking density the farm declared (Directive 2007/43/EC, Art. 3): 33, 39 or 42 kg live weight per m² (default 33). */
+const DensityTier = Type.Union([Type.Literal(33), Type.Literal(39), Type.Literal(42)], {
+  description:
+    'Declared maximum broiler stocking density, kg/m² of usable area: 33 (default), 39 or 42 (Directive 2007/43/EC, Art. 3); the compliance report checks against it',
+});
+
 export const createFarmBody = Type.Object(
   {
     name: FarmName,
@@ -65,6 +71,7 @@ export const createFarmBody = Type.Object(
     countryCode: Type.Optional(CountryCode),
     timezone: Type.Optional(TimeZone('. Default "UTC"')),
     totalAreaHa: Type.Optional(TotalAreaHa),
+    densityTier: Type.Optional(DensityTier),
     notes: Type.Optional(Notes),
   },
   { additionalProperties: false, $id: 'CreateFarmBody' },
@@ -78,6 +85,7 @@ export const updateFarmBody = Type.Object(
     countryCode: Type.Optional(Nullable(CountryCode, 'ISO 3166-1 alpha-2 country code; null clears it')),
     timezone: Type.Optional(TimeZone()),
     totalAreaHa: Type.Optional(Nullable(TotalAreaHa, 'Total land area in hectares; null clears it')),
+    densityTier: Type.Optional(DensityTier),
     notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
     version: Type.Optional(ExpectedVersion),
   },
@@ -120,6 +128,7 @@ export const FarmDto = Type.Object(
     countryCode: NullableString('ISO 3166-1 alpha-2'),
     timezone: Type.String({ description: 'IANA time zone' }),
     totalAreaHa: Type.Union([Type.Number(), Type.Null()], { description: 'Hectares' }),
+    densityTier: DensityTier,
     notes: NullableString('Free-text notes'),
     isDefault: Type.Boolean({ description: 'The farm `npm start` creates; flocks created without farmId go here' }),
     createdBy: NullableString('User id of the creator (null for the seeded default farm)'),

@@ -12,6 +12,16 @@ const Kg = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 
 const Money = (description: string) => Type.Number({ minimum: 0, maximum: 100_000_000, description });
 const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
 const Notes = Type.Optional(Text(2000, 'Free text'));
+/**
+ * A sale dated inside a medication's withdrawal period is refused (409) unless it carries an override: it
+ * needs manage_compliance (else 403) and is audited with who, why and which withdrawal windows.
+ */
+const WithdrawalOverride = Type.Optional(
+  Type.Object(
+    { reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why the sale goes ahead during the withdrawal period' }) },
+    { additionalProperties: false, description: 'Sell during a withdrawal period anyway (requires manage_compliance; audited)' },
+  ),
+);
 
 function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
   return {
@@ -61,6 +71,7 @@ export const MOVEMENT_CATALOGUE = [
     totalWeightKg: Type.Optional(Kg('Total live weight sold, kg')),
     unitPrice: Type.Optional(Money('Price per bird')),
     buyer: Type.Optional(Text(200, 'Buyer')),
+    override: WithdrawalOverride,
   }),
   movement('bird_transfer_out', 'Transfer out', 'Birds moved to another flock (its active cycle receives a transfer in)', {
     quantity: Count('Birds moved out'),
@@ -112,6 +123,7 @@ export const MOVEMENT_CATALOGUE = [
     quantity: Count('Eggs sold'),
     unitPrice: Type.Optional(Money('Price per egg')),
     buyer: Type.Optional(Text(200, 'Buyer')),
+    override: WithdrawalOverride,
   }),
   movement('egg_loss', 'Eggs lost', 'Eggs broken, discarded or otherwise lost from stock', {
     quantity: Count('Eggs lost'),
@@ -120,10 +132,26 @@ export const MOVEMENT_CATALOGUE = [
   movement('medication', 'Medication', 'A treatment given to the flock', {
     product: Text(120, 'Product'),
     dose: Text(120, 'Dose, e.g. "0.5 ml/l for 5 days"'),
-    withdrawalDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Withdrawal period, days' })),
+    withdrawalDays: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 365,
+        description: 'Withdrawal period, days, counted from the end of the treatment; record it even when zero (Reg. (EU) 2019/6 Art. 108)',
+      }),
+    ),
+    treatmentDays: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 365, description: 'Duration of the treatment, days (default 1): `date` is its first day' }),
+    ),
     route: Type.Optional(StringEnum(['water', 'feed', 'injection', 'spray', 'other'] as const)),
     prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
     fromStock: Type.Optional(FromStock),
+    // Reg. (EU) 2019/6 Art. 108: optional here (a missing one is a finding of the compliance report, never a refused write)
+    quantityAdministered: Type.Optional(Text(120, 'Quantity of the medicinal product administered, e.g. "2 l"')),
+    supplier: Type.Optional(Text(200, 'Supplier of the medicinal product (name and address)')),
+    purchaseReference: Type.Optional(Text(120, 'Proof of purchase: invoice or delivery note reference')),
+    prescriptionReference: Type.Optional(Text(120, 'Veterinary prescription reference')),
+    batchNumber: Type.Optional(Text(64, 'Batch of the medicinal product')),
+    animalsTreated: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Birds treated (default: the whole flock)' })),
   }),
   movement('vaccination', 'Vaccination', 'A vaccine given to the flock', {
     vaccine: Text(120, 'Vaccine'),

@@ -13,18 +13,21 @@ export const handler = httpHandler(
     description:
       'Updates the cycle counters, the farm’s feed or egg stock and the daily rollup in the same transaction. A movement that would make birds alive, ' +
       'a feed stock or the egg stock negative is refused with 409 naming the balance. Transfers write both flocks’ sides at once. ' +
+      'A bird_sale or egg_sale dated inside a withdrawal period of the cycle (a medication with withdrawalDays, counted from the end of its treatment) answers 409 naming the product and the last restricted day, ' +
+      'unless it carries `override: {reason}`: that needs manage_compliance (else 403) and is audited. ' +
       'Send `Idempotency-Key` to make retries safe: the same key and body return the first response (header `Idempotent-Replayed: true`), another body 422.',
     params: cycleParams,
     body: createMovementBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
       201: { description: 'Recorded', schema: MovementResponse },
-      409: { description: 'A balance would go negative, or the cycle is closed' },
+      403: { description: 'An `override` without the manage_compliance capability' },
+      409: { description: 'A balance would go negative, the cycle is closed, or a sale falls in a withdrawal period (names the product and its end)' },
       422: { description: 'Idempotency-Key reused with another body' },
     },
   },
-  async ({ params, body, headers, user }) => {
-    const result = await createMovementFor(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
+  async ({ params, body, headers, user, requestId }) => {
+    const result = await createMovementFor(user, params.flockId, params.cycleId, body, headers['idempotency-key'], requestId);
     return replayable(result);
   },
 );

@@ -108,6 +108,8 @@ const TAGS: Record<string, string> = {
   continuity:
     'Business continuity: farm exports (versioned JSON Lines with a checksum), their restore into a new farm checked against the source’s figures, backup status (point-in-time recovery, RPO/RTO), preparedness drills and readiness',
   sharing: 'Transfers of birds, feed, eggs and equipment between farms: requested by the sender, approved by the receiver, completed on both sides at once',
+  compliance:
+    'Withdrawal periods of medications (sales inside one are refused unless overridden), Salmonella sampling, the cycle’s compliance report (JSON or CSV) and a farm’s status, each rule with its public source',
 };
 
 /**

@@ -18,6 +18,8 @@ export interface FarmRecord {
   countryCode: string | null;
   timezone: string;
   totalAreaHa: number | null;
+  /** Declared broiler stocking density, kg/m² (Directive 2007/43/EC): 33, 39 or 42. */
+  densityTier: 33 | 39 | 42;
   notes: string | null;
   isDefault: boolean;
   createdBy: string | null;
@@ -44,7 +46,7 @@ export interface HouseRecord {
 }
 
 /** The farm fields a PATCH may change. */
-export type FarmChanges = Partial<Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'notes'>>;
+export type FarmChanges = Partial<Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'densityTier' | 'notes'>>;
 /** The house fields a PATCH may change (a rename also moves the uniqueness item). */
 export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
 
@@ -75,6 +77,7 @@ function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | u
     countryCode: str(item.countryCode),
     timezone: str(item.timezone) ?? 'UTC',
     totalAreaHa: num(item.totalAreaHa),
+    densityTier: item.densityTier === 39 || item.densityTier === 42 ? item.densityTier : 33,
     notes: str(item.notes),
     isDefault: item.isDefault === true,
     createdBy: str(item.createdBy),
@@ -125,6 +128,7 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
     countryCode: null,
     timezone: 'UTC',
     totalAreaHa: null,
+    densityTier: 33,
     notes: null,
     isDefault: true,
     createdBy: null,

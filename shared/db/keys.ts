@@ -244,3 +244,12 @@ export const restoreKey = (restoreId: string): Key => ({ PK: `RESTORE#${restoreI
 /** Drills (generator, alarm, fire) in their farm's partition by date, so the farm's export carries them. */
 export const DRILL_SK_PREFIX = 'DRILL#';
 export const drillKey = (farmId: string, date: string, drillId: string): Key => ({ PK: farmPartition(farmId), SK: `${DRILL_SK_PREFIX}${date}#${drillId}` });
+// Compliance: Salmonella samples of a farm's flocks (docs/data-model.md, "Compliance"); withdrawal windows are
+// the ledger's withdrawal index above. No compliance item has a TTL: the records are kept (Reg. (EU) 2019/6 Art. 108: 5 years).
+export const SAMPLE_SK_PREFIX = 'SAMPLE#';
+/** One sample in its farm's partition, by flock then date: a farm's samples and a flock's are each one Query. */
+export const sampleKey = (farmId: string, flockId: string, date: string, sampleId: string): Key => ({
+  PK: farmPartition(farmId),
+  SK: `${SAMPLE_SK_PREFIX}${flockId}#${date}#${sampleId}`,
+});
+export const samplesOfFlockPrefix = (flockId: string): string => `${SAMPLE_SK_PREFIX}${flockId}#`;

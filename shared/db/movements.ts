@@ -85,6 +85,8 @@ export class LedgerRefused extends Conflict {
     readonly ref: CycleRef,
     readonly target: Target,
     readonly needs: number | undefined,
+    /** The withdrawal revision the write expected on this cycle (a sale), when it had one. */
+    readonly withdrawalRev?: number,
   ) {
     super('ledger write refused');
   }
@@ -116,7 +118,14 @@ const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<s
   },
 };
 
-function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactItem {
+/** The cycle still holds the withdrawal revision a sale read (no medication changed a window since). */
+function withdrawalCondition(rev: number, names: Record<string, string>, values: Record<string, unknown>): string {
+  names['#wrev'] = WITHDRAWAL_REV;
+  values[':wrev'] = rev;
+  return rev === 0 ? '(attribute_not_exists(#wrev) OR #wrev = :wrev)' : '#wrev = :wrev';
+}
+
+function changeUpdate(ref: CycleRef, change: NetChange, now: string, withdrawalRev?: number): TransactItem {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now };
   const adds = Object.entries(change.amounts).map(([attr, amount], i) => {
@@ -134,6 +143,7 @@ function changeUpdate(ref: CycleRef, change: NetChange, now: string): TransactIt
     names['#status'] = 'status';
     values[':active'] = 'active';
     conditions.push('#status = :active');
+    if (withdrawalRev !== undefined) conditions.push(withdrawalCondition(withdrawalRev, names, values));
   }
   if (change.requires) {
     names['#bal'] = change.requires.attribute;
@@ -164,6 +174,11 @@ function copyItems(m: MovementRecord): Array<{ key: Key; item: Record<string, un
 export interface LedgerGroup {
   ref: CycleRef;
   changes: NetChange[];
+  /**
+   * A sale checked against the cycle's withdrawal windows: the cycle's `withdrawalRev` as read before the
+   * windows were (0 when absent). The write commits only if no medication changed a window since.
+   */
+  withdrawalRev?: number;
 }
 
 export interface LedgerWrite {
@@ -190,7 +205,9 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
   // response (an extra item) is what must be reported, so the replay wins over the refusal.
   const extra = w.extra ?? [];
   const items: TransactItem[] = [...extra];
-  const meaning: Array<{ ref: CycleRef; change: NetChange } | { movement: string } | { extra: number }> = extra.map((_, i) => ({ extra: i }));
+  const meaning: Array<{ ref: CycleRef; change: NetChange; withdrawalRev?: number } | { movement: string } | { extra: number }> = extra.map((_, i) => ({
+    extra: i,
+  }));
   const copy = (entries: TransactItem[], movementId: string) => {
     for (const e of entries) {
       items.push(e);
@@ -232,23 +249,29 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
     meaning.push({ movement: d.movement.id });
     copy(deleteCopies(d.movement), d.movement.id);
   }
+  const windowsChanged = cyclesWithChangedWindows(w);
   for (const g of w.groups) {
-    for (const change of g.changes) {
-      items.push(changeUpdate(g.ref, change, now));
-      meaning.push({ ref: g.ref, change });
+    const changes = windowsChanged.has(g.ref.cycleId) ? withRevisionBump(g.changes) : g.changes;
+    for (const change of changes) {
+      items.push(changeUpdate(g.ref, change, now, g.withdrawalRev));
+      meaning.push({ ref: g.ref, change, withdrawalRev: g.withdrawalRev });
     }
     // A write that changes no cycle counter must still find the cycle open.
-    if (!g.changes.some((c) => c.target.kind === 'cycle')) {
+    if (!changes.some((c) => c.target.kind === 'cycle')) {
+      const names: Record<string, string> = { '#status': 'status' };
+      const values: Record<string, unknown> = { ':active': 'active' };
+      const conditions = ['#status = :active'];
+      if (g.withdrawalRev !== undefined) conditions.push(withdrawalCondition(g.withdrawalRev, names, values));
       items.push({
         ConditionCheck: {
           TableName: T,
           Key: cycleKey(g.ref.flockId, g.ref.cycleId),
-          ConditionExpression: '#status = :active',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':active': 'active' },
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         },
       });
-      meaning.push({ ref: g.ref, change: { target: { kind: 'cycle' }, amounts: {} } });
+      meaning.push({ ref: g.ref, change: { target: { kind: 'cycle' }, amounts: {} }, withdrawalRev: g.withdrawalRev });
     }
   }
   if (items.length > 100) throw new Conflict('This write touches more than 100 records; split it');
@@ -256,15 +279,47 @@ export async function applyLedger(w: LedgerWrite): Promise<void> {
     const m = meaning[index]!;
     if ('extra' in m) return w.onExtraFailed?.(m.extra) ?? new Conflict('The request conflicts with a concurrent change; retry');
     if ('movement' in m) return new Conflict(`Movement ${m.movement} was changed, locked or already exists; read it again and retry`);
-    return new LedgerRefused(m.ref, m.change.target, m.change.requires?.atLeast);
+    return new LedgerRefused(m.ref, m.change.target, m.change.requires?.atLeast, m.withdrawalRev);
   });
 }
 
+/**
+ * The cycle attribute every write that opens, moves or closes a withdrawal window adds 1 to, in the same
+ * transaction: a sale that read the windows conditions on it, so a sale and a medication never both pass
+ * on stale reads (docs/decisions.md, "Compliance").
+ */
+export const WITHDRAWAL_REV = 'withdrawalRev';
+
+const windowKeyOf = (m: MovementRecord) =>
+  copyItems(m)
+    .filter((c) => c.item.entity === 'Withdrawal')
+    .map((c) => `${c.key.SK}|${String(c.item.date)}`);
+
+/** The cycles whose withdrawal windows this write opens, changes or closes. */
+function cyclesWithChangedWindows(w: LedgerWrite): Set<string> {
+  const out = new Set<string>();
+  for (const m of w.puts ?? []) if (windowKeyOf(m).length) out.add(m.cycleId);
+  for (const d of w.deletes ?? []) if (windowKeyOf(d.movement).length) out.add(d.movement.cycleId);
+  for (const r of w.replaces ?? []) if (windowKeyOf(r.movement).join() !== windowKeyOf(r.previous).join()) out.add(r.movement.cycleId);
+  return out;
+}
+
+/** The group's changes with the cycle's withdrawal revision bumped (a cycle change is added when there was none). */
+function withRevisionBump(changes: NetChange[]): NetChange[] {
+  const cycle = changes.find((c) => c.target.kind === 'cycle');
+  if (!cycle) return [...changes, { target: { kind: 'cycle' }, amounts: { [WITHDRAWAL_REV]: 1 } }];
+  return changes.map((c) => (c === cycle ? { ...c, amounts: { ...c.amounts, [WITHDRAWAL_REV]: 1 } } : c));
+}
+
 /** The current value of a balance (for the refusal message). */
-export async function balanceOf(ref: CycleRef, target: Target): Promise<{ value: number; cycle?: CycleRecord }> {
+export async function balanceOf(ref: CycleRef, target: Target): Promise<{ value: number; cycle?: CycleRecord; withdrawalRev: number }> {
   const [item] = await batchGet([keyOf(ref, target)], { consistent: true });
   const attribute = BALANCES[target.kind];
-  return { value: Number((attribute && item?.[attribute]) ?? 0), cycle: target.kind === 'cycle' ? cycleFromItem(item) : undefined };
+  return {
+    value: Number((attribute && item?.[attribute]) ?? 0),
+    cycle: target.kind === 'cycle' ? cycleFromItem(item) : undefined,
+    withdrawalRev: Number(item?.[WITHDRAWAL_REV] ?? 0),
+  };
 }
 
 /** The cycle and one of its movements in ONE read. */

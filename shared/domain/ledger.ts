@@ -10,6 +10,7 @@ import type { MedicineUnit, MovementInput, MovementType } from '../../schemas/mo
 import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
+import { windowOf } from './compliance/withdrawals.js';
 
 export type Target =
   | { kind: 'cycle' }
@@ -268,14 +269,6 @@ export function feedTypeFromStock(farmId: string, inStock: readonly string[]): s
   throw new ValidationFailed([{ field: 'feedType', message: `is required: the farm stocks ${inStock.join(', ')}` }]);
 }
 
-/**
- * The last day of a medication's withdrawal period, counted conservatively: the treatment day plus N full
- * days (treated on the 1st with 5 days: restricted up to and including the 6th, sale from the 7th).
- */
-export function withdrawalEnd(date: string, withdrawalDays: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + withdrawalDays * 86_400_000).toISOString().slice(0, 10);
-}
-
 /** What a movement the ledger copies looks like to the rule (a stored movement, or one about to be). */
 export interface CopiedMovement {
   id: string;
@@ -291,7 +284,18 @@ export type MovementCopy =
   | { kind: 'delivery'; item: Record<string, unknown> & { movementId: string; date: string } }
   | {
       kind: 'withdrawal';
-      item: { movementId: string; farmId: string; flockId: string; cycleId: string; date: string; endDate: string; withdrawalDays: number; product: unknown };
+      item: {
+        movementId: string;
+        farmId: string;
+        flockId: string;
+        cycleId: string;
+        date: string;
+        endDate: string;
+        withdrawalDays: number;
+        treatmentDays: number;
+        treatmentEnd: string;
+        product: unknown;
+      };
     };
 
 /**
@@ -302,16 +306,19 @@ export type MovementCopy =
  */
 export function copiesOf(m: CopiedMovement): MovementCopy[] {
   if (m.type === 'feed_delivery') return [{ kind: 'delivery', item: { movementId: m.id, date: m.date, ...m.fields } }];
-  const days = Number(m.fields.withdrawalDays ?? 0);
-  if (m.type !== 'medication' || days <= 0) return [];
+  const window = m.type === 'medication' ? windowOf(m) : null;
+  if (!window) return [];
+  const days = window.withdrawalDays;
   const item = {
     movementId: m.id,
     farmId: m.farmId,
     flockId: m.flockId,
     cycleId: m.cycleId,
     date: m.date,
-    endDate: withdrawalEnd(m.date, days),
+    endDate: window.endDate,
     withdrawalDays: days,
+    treatmentDays: window.treatmentDays,
+    treatmentEnd: window.treatmentEnd,
     product: m.fields.product ?? null,
   };
   return [{ kind: 'withdrawal', item }];

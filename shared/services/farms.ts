@@ -51,6 +51,7 @@ export function toFarmDto(f: FarmRecord) {
     countryCode: f.countryCode,
     timezone: f.timezone,
     totalAreaHa: f.totalAreaHa,
+    densityTier: f.densityTier,
     notes: f.notes,
     isDefault: f.isDefault,
     createdBy: f.createdBy,
@@ -148,6 +149,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
       countryCode: body.countryCode ?? null,
       timezone,
       totalAreaHa: body.totalAreaHa ?? null,
+      densityTier: body.densityTier ?? 33,
       notes: cleanText(body.notes),
       isDefault: false,
       createdBy: user.id,
@@ -195,7 +197,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
   });
 }
 
-const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'notes'] as const;
+const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'densityTier', 'notes'] as const;
 
 export async function updateFarmFor(
   user: Caller,
@@ -213,6 +215,7 @@ export async function updateFarmFor(
     ...(body.countryCode !== undefined ? { countryCode: body.countryCode } : {}),
     ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
     ...(body.totalAreaHa !== undefined ? { totalAreaHa: body.totalAreaHa } : {}),
+    ...(body.densityTier !== undefined ? { densityTier: body.densityTier } : {}),
     ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
   };
   const changes = diff(current, next, FARM_FIELDS);

@@ -34,6 +34,13 @@ import { createMovementBody } from '../../schemas/compiled/movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { checkSale, overrideAudit } from './withdrawals.js';
+
+/** A sale's fields without its override (one outside any withdrawal window is not kept). */
+function withoutOverride(input: MovementInput): MovementInput {
+  const { override: _o, ...rest } = input as MovementInput & { override?: unknown };
+  return rest as MovementInput;
+}
 
 /** The movement ledger of a cycle: records, balances that never go negative, locks. */
 
@@ -107,9 +114,13 @@ const UNITS: Record<Target['kind'], (n: number) => string> = {
 
 /** Turns a refused ledger write into a message that names the balance. */
 async function explain(err: LedgerRefused): Promise<Conflict> {
-  const { value, cycle } = await balanceOf(err.ref, err.target);
+  const { value, cycle, withdrawalRev } = await balanceOf(err.ref, err.target);
   if (err.target.kind === 'cycle' && cycle && cycle.status !== 'active')
     return new Conflict(`Cycle ${err.ref.cycleId} is closed; it takes no new or changed movements`);
+  if (err.target.kind === 'cycle' && err.withdrawalRev !== undefined && withdrawalRev !== err.withdrawalRev && (err.needs === undefined || value >= err.needs))
+    return new Conflict(
+      `A medication with a withdrawal period was recorded or changed in cycle ${err.ref.cycleId} while this sale was checked; nothing was written: retry to check the sale against it`,
+    );
   if (err.needs === undefined) return new Conflict('The ledger changed concurrently; retry');
   const where =
     err.target.kind === 'cycle'
@@ -127,18 +138,28 @@ function assertConsistent(input: MovementInput, cycle: CycleRecord): void {
   if (problems.length) throw new ValidationFailed(problems);
 }
 
-export async function createMovementFor(user: Caller, flockId: string, cycleId: string, input: MovementInput, idempotencyKey: string | undefined) {
+export async function createMovementFor(
+  user: Caller,
+  flockId: string,
+  cycleId: string,
+  body: MovementInput,
+  idempotencyKey: string | undefined,
+  requestId: string | null = null,
+) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  return idempotent(user.id, idempotencyKey, `movement:${cycleId}`, input, async (remember) => {
+  return idempotent(user.id, idempotencyKey, `movement:${cycleId}`, body, async (remember) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new movements`);
-    assertConsistent(input, cycle);
+    assertConsistent(body, cycle);
     const now = new Date().toISOString();
     const ref = refOf(cycle);
+    // a sale inside a withdrawal period: 409, or its audited override (an override outside any window is dropped)
+    const sale = await checkSale(user, ref, body, 'override' in body && body.override !== undefined);
+    const input = sale?.covering.length === 0 && 'override' in body ? withoutOverride(body) : body;
     const feedType = await resolveFeedType(input, cycle.farmId);
     const other = await counterpartCycle(user, input);
     const transferId = other ? ulid() : undefined;
     const own = record(input, ref, user.id, now, { ...(feedType ? { feedType } : {}), ...(transferId ? { transferId } : {}) });
-    const groups: LedgerGroup[] = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)) }];
+    const groups: LedgerGroup[] = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)), withdrawalRev: sale?.withdrawalRev }];
     const puts = [own];
     if (other && (input.type === 'bird_transfer_in' || input.type === 'bird_transfer_out')) {
       // Both sides, each pointing at the other, so a later delete removes the pair together.
@@ -154,7 +175,8 @@ export async function createMovementFor(user: Caller, flockId: string, cycleId: 
       groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror)) });
     }
     const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle) };
-    await refusedToConflict(applyLedger({ groups, puts, extra: remember(response), onExtraFailed: () => new DuplicateRequest() }));
+    const audit = sale ? overrideAudit(user, { ...input, id: own.id, flockId, cycleId }, sale, requestId) : [];
+    await refusedToConflict(applyLedger({ groups, puts, extra: [...remember(response), ...audit], onExtraFailed: () => new DuplicateRequest() }));
     await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, input.date);
     return response;
   });
@@ -254,12 +276,13 @@ export async function updateMovementFor(
   if (details.length) throw new ValidationFailed(details);
   const next = merged as MovementInput;
   assertConsistent(next, cycle);
+  const sale = await checkSale(user, refOf(cycle), next, 'override' in edits && edits.override !== null);
   const { type: _t, date, ...fields } = next;
   const updated: MovementRecord = { ...movement, date, fields, updatedAt: new Date().toISOString(), version: version + 1 };
   const changes = netChanges([...effectsOf(inputOf(movement), -1), ...effectsOf(next, 1, movement.fields.feedType as string | undefined)]);
   await refusedToConflict(
     applyLedger({
-      groups: [{ ref: refOf(cycle), changes }],
+      groups: [{ ref: refOf(cycle), changes, withdrawalRev: sale?.withdrawalRev }],
       replaces: [{ movement: updated, previous: movement, expectedVersion: version, createdAfter: autoLockCutoff() }],
       extra: [
         auditPut({
@@ -270,6 +293,7 @@ export async function updateMovementFor(
           changes: diffFields(movement, updated),
           requestId,
         }),
+        ...(sale ? overrideAudit(user, { ...next, id: movementId, flockId, cycleId }, sale, requestId) : []),
       ],
     }),
   );

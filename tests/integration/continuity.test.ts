@@ -15,7 +15,7 @@ import { userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { db, tableName } from '../../shared/db/client.js';
-import { lineProblem } from '../../shared/domain/continuity/format.js';
+import { lineProblem, recordTypeOf } from '../../shared/domain/continuity/format.js';
 import { localExportPath } from '../../shared/aws/export-store.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -33,6 +33,15 @@ async function seedCycle(name: string, startOffset: number) {
   await c.move({ type: 'feed_delivery', date: day(startOffset), feedType: 'starter', quantityKg: 2000, unitPrice: 0.5 });
   await c.move({ type: 'feed_consumption', date: day(startOffset + 1), feedType: 'starter', quantityKg: 120.5 });
   await c.move({ type: 'bird_mortality', date: day(startOffset + 2), quantity: 7 });
+  // the medicine stock and a treatment taken from it, a withdrawal window and a Salmonella sample
+  await c.move({ type: 'medicine_delivery', date: day(startOffset), product: 'ND clone 30', quantity: 2000, unit: 'doses' });
+  await c.move({ type: 'vaccination', date: day(startOffset + 1), vaccine: 'ND clone 30', fromStock: { quantity: 1000, unit: 'doses' } });
+  await c.move({ type: 'medication', date: day(startOffset + 1), product: 'Amoxicillin', dose: '20 mg/kg', withdrawalDays: 3, treatmentDays: 2 });
+  const sample = await call('POST', '/api/v1/compliance/samples', {
+    token: manager.token,
+    body: { flockId: c.flock.id, date: day(startOffset + 2), kind: 'boot_swabs' },
+  });
+  expect(sample.status, JSON.stringify(sample.body)).toBe(201);
   for (const [i, offset] of [startOffset + 3, startOffset + 4].entries()) {
     const res = await call('POST', `${c.base}/daily-records`, {
       token: manager.token,
@@ -50,7 +59,9 @@ const withoutIds = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(withoutIds)
     : v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (['id', 'flockId', 'cycleId', 'farmId', 'houseId'].includes(k) ? [] : [[k, withoutIds(x)]])))
+      ? Object.fromEntries(
+          Object.entries(v).flatMap(([k, x]) => (['id', 'flockId', 'cycleId', 'farmId', 'houseId', 'movementId'].includes(k) ? [] : [[k, withoutIds(x)]])),
+        )
       : v;
 
 /** What a farm looks like through the API: each cycle's summary and KPIs (by flock name), the stock. */
@@ -66,7 +77,8 @@ async function figures(token: string, farm: string) {
     }
   }
   const { asOf: _a, ...stock } = (await call('GET', '/api/v1/inventory/stock', { token, query: { farmId: farm } })).body.data as Json;
-  return { cycles: out, stock: withoutIds(stock) };
+  const compliance = async (path: string) => withoutIds((await call('GET', `/api/v1/compliance/${path}`, { token, query: { farmId: farm } })).body.data);
+  return { cycles: out, stock: withoutIds(stock), samples: await compliance('samples'), withdrawals: await compliance('withdrawals') };
 }
 
 async function partitionCount(pk: string, index?: { name: string; attr: string }) {
@@ -126,6 +138,14 @@ describe('continuity: export', () => {
     expect(createHash('sha256').update(body).digest('hex')).toBe(e.sha256);
   });
 
+  it('every item of the farm’s own partition has a record type (a new kind of farm item cannot be dropped silently)', async () => {
+    const items = (
+      await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `FARM#${farmId}` } }))
+    ).Items!;
+    expect(items.length).toBeGreaterThan(5);
+    expect(items.filter((i) => recordTypeOf(i) === undefined).map((i) => i.SK)).toEqual([]);
+  });
+
   it('another farm’s user: 404 on the export, its download and its restore; a viewer may not export', async () => {
     const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Stranger farm')] });
     expect((await call('GET', `${BASE}/exports/${exportId}`, { token: stranger.token })).status).toBe(404);
@@ -158,6 +178,9 @@ describe('continuity: restore', () => {
     const source = await figures(manager.token, farmId);
     const restored = await figures(manager.token, r.farmId);
     expect(Object.keys(source.cycles)).toHaveLength(2);
+    expect(source.stock.medicines).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 2000 }]);
+    expect(source.samples).toHaveLength(2);
+    expect(source.withdrawals).toHaveLength(2);
     expect(restored).toEqual(source);
     // every reference points into the new farm: no old id is left in its flocks and cycles
     const flocks = (await call('GET', '/api/v1/flocks', { token: manager.token, query: { farmId: r.farmId } })).body.data as Json[];

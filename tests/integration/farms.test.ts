@@ -67,6 +67,7 @@ describe('farms', () => {
       countryCode: 'SN',
       timezone: 'Africa/Dakar',
       totalAreaHa: 4.5,
+      densityTier: 33,
       notes: 'Two broiler houses',
       isDefault: false,
       createdBy: expect.any(String),

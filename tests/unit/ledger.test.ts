@@ -229,6 +229,8 @@ describe('copies the ledger keeps beside a movement', () => {
           date: '2026-11-10',
           endDate: '2026-11-17',
           withdrawalDays: 7,
+          treatmentDays: 1,
+          treatmentEnd: '2026-11-10',
           product: 'Amoxicillin',
         },
       },

@@ -18,6 +18,8 @@ const RULES: ReadonlyArray<readonly [pk: string, sk: string, type: string]> = [
   ['FARM#', 'HOUSE#', 'house'],
   ['FARM#', 'STOCK#FEED#', 'feed_stock'],
   ['FARM#', 'STOCK#EGGS', 'egg_stock'],
+  ['FARM#', 'STOCK#MEDICINE#', 'medicine_stock'],
+  ['FARM#', 'SAMPLE#', 'sample'],
   ['FARM#', 'WITHDRAWAL#', 'withdrawal'],
   ['FARM#', 'INCIDENTDEDUP#', 'incident_dedup'],
   ['FARM#', 'ANOMALYDEDUP#', 'anomaly_dedup'],

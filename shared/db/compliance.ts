@@ -1,0 +1,130 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
+import { db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { pick } from './items.js';
+import { cycleKey, farmPartition, SAMPLE_SK_PREFIX, sampleKey, samplesOfFlockPrefix, WITHDRAWAL_SK_PREFIX } from './keys.js';
+import { WITHDRAWAL_REV } from './movements.js';
+import { Conflict } from '../errors.js';
+
+/**
+ * Compliance (docs/data-model.md, "Compliance"): the withdrawal windows the ledger keeps beside each
+ * medication (`FARM#<id>` / `WITHDRAWAL#<last day>#<movementId>`) and the farm's Salmonella samples
+ * (`FARM#<id>` / `SAMPLE#<flockId>#<date>#<id>`). Nothing here has a TTL.
+ */
+
+function windowFromItem(i: Record<string, unknown>): WithdrawalWindow {
+  const date = String(i.date);
+  return {
+    movementId: String(i.movementId),
+    farmId: String(i.farmId),
+    flockId: String(i.flockId),
+    cycleId: String(i.cycleId),
+    product: (i.product as string | null) ?? null,
+    date,
+    treatmentDays: Number(i.treatmentDays ?? 1),
+    treatmentEnd: String(i.treatmentEnd ?? date),
+    withdrawalDays: Number(i.withdrawalDays),
+    endDate: String(i.endDate),
+  };
+}
+
+/** A farm's withdrawal windows whose last restricted day is `from` or later (all of them without `from`), by last day. */
+export async function withdrawalWindows(farmId: string, opts: { from?: string; cycleId?: string } = {}): Promise<WithdrawalWindow[]> {
+  const values: Record<string, unknown> = {
+    ':pk': farmPartition(farmId),
+    ':from': `${WITHDRAWAL_SK_PREFIX}${opts.from ?? ''}`,
+    ':to': `${WITHDRAWAL_SK_PREFIX}~`,
+  };
+  if (opts.cycleId) values[':cycle'] = opts.cycleId;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ...(opts.cycleId ? { FilterExpression: 'cycleId = :cycle' } : {}),
+    ExpressionAttributeValues: values,
+    ConsistentRead: true,
+  });
+  return items.map(windowFromItem);
+}
+
+/**
+ * What a sale is checked against: the cycle's withdrawal revision, read FIRST, then the cycle's windows
+ * ending on the sale date or later. The sale's transaction conditions on that revision, so a medication
+ * committed after this read (which bumps it) cancels the sale instead of slipping past the check.
+ */
+export async function withdrawalGuardOf(
+  ref: { farmId: string; flockId: string; cycleId: string },
+  date: string,
+): Promise<{ withdrawalRev: number; windows: WithdrawalWindow[] }> {
+  const res = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: cycleKey(ref.flockId, ref.cycleId),
+      ConsistentRead: true,
+      ProjectionExpression: '#r',
+      ExpressionAttributeNames: { '#r': WITHDRAWAL_REV },
+    }),
+  );
+  const withdrawalRev = Number(res.Item?.[WITHDRAWAL_REV] ?? 0);
+  return { withdrawalRev, windows: await withdrawalWindows(ref.farmId, { from: date, cycleId: ref.cycleId }) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Salmonella samples
+
+export interface SampleRecord {
+  id: string;
+  farmId: string;
+  flockId: string;
+  cycleId: string | null;
+  date: string;
+  kind: string;
+  laboratory: string | null;
+  result: string | null;
+  notes: string | null;
+  createdAt: string;
+  createdBy: string;
+  version: number;
+}
+const SAMPLE_FIELDS = [
+  'id',
+  'farmId',
+  'flockId',
+  'cycleId',
+  'date',
+  'kind',
+  'laboratory',
+  'result',
+  'notes',
+  'createdAt',
+  'createdBy',
+  'version',
+] as const satisfies readonly (keyof SampleRecord)[];
+const sampleFromItem = (i: Record<string, unknown>) => pick<SampleRecord>(i, SAMPLE_FIELDS, null);
+
+/** Writes a new sample (never over another) with what must commit with it (audit, the idempotent response). */
+export async function createSample(s: SampleRecord, extra: TransactItem[], onExtraFailed: () => Conflict): Promise<void> {
+  await transact(
+    [
+      ...extra,
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...sampleKey(s.farmId, s.flockId, s.date, s.id), entity: 'SalmonellaSample', ...s },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    ],
+    (i) => (i < extra.length ? onExtraFailed() : new Conflict(`Sample ${s.id} already exists`)),
+  );
+}
+
+/** A farm's samples (or one flock's), by flock then date. */
+export async function listSamples(farmId: string, flockId?: string): Promise<SampleRecord[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+    ExpressionAttributeValues: { ':pk': farmPartition(farmId), ':p': flockId ? samplesOfFlockPrefix(flockId) : SAMPLE_SK_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map(sampleFromItem);
+}

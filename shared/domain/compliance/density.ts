@@ -1,0 +1,115 @@
+/**
+ * Stocking density per house and day (docs/domain.md, "Compliance"). Broilers: live kg per m² of usable
+ * area against the farm's declared tier, 33, 39 or 42 kg/m² (Directive 2007/43/EC, Art. 3). Laying hens:
+ * at most 9 hens per m² of usable area (Directive 1999/74/EC, Art. 4(1)(3)(a) and Art. 6(1)(a)).
+ */
+export const DENSITY_TIERS = [33, 39, 42] as const;
+export type DensityTier = (typeof DENSITY_TIERS)[number];
+export const DEFAULT_DENSITY_TIER: DensityTier = 33;
+export const LAYER_MAX_HENS_PER_M2 = 9;
+
+export interface BirdDay {
+  date: string;
+  /** Birds present that day: alive at its start plus the birds placed or moved in that day. */
+  birds: number;
+}
+
+export interface DayWeight {
+  grams: number;
+  source: 'measured' | 'breed_standard' | 'last_measured';
+}
+
+export interface DensityDay {
+  date: string;
+  birds: number;
+  /** Broilers: live kg per m²; layers: hens per m². */
+  value: number;
+  limit: number;
+  unit: 'kg/m2' | 'birds/m2';
+  weightGrams: number | null;
+  weightSource: DayWeight['source'] | null;
+  over: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Density of one day: broilers by weight against the tier, layers (and breeders) by head against 9 hens/m². */
+export function densityOf(day: BirdDay, areaM2: number, birdType: string, tier: number, weight: DayWeight | null): DensityDay | null {
+  if (!(areaM2 > 0)) return null;
+  if (birdType === 'broiler') {
+    if (!weight) return null;
+    const raw = (day.birds * weight.grams) / 1000 / areaM2;
+    return {
+      date: day.date,
+      birds: day.birds,
+      value: round2(raw),
+      limit: tier,
+      unit: 'kg/m2',
+      weightGrams: weight.grams,
+      weightSource: weight.source,
+      over: raw > tier,
+    };
+  }
+  const raw = day.birds / areaM2;
+  return {
+    date: day.date,
+    birds: day.birds,
+    value: round2(raw),
+    limit: LAYER_MAX_HENS_PER_M2,
+    unit: 'birds/m2',
+    weightGrams: null,
+    weightSource: null,
+    over: raw > LAYER_MAX_HENS_PER_M2,
+  };
+}
+
+/** Movements as the bird count reads them: per type and date. */
+export interface BirdMovement {
+  type: string;
+  date: string;
+  quantity: number;
+}
+
+const IN = new Set(['bird_inflow', 'bird_transfer_in']);
+const OUT = new Set(['bird_mortality', 'bird_cull', 'bird_sale', 'bird_transfer_out']);
+
+/** Birds present per day from `from` to `to` (both included), from the cycle's bird movements. */
+export function birdsPerDay(movements: readonly BirdMovement[], from: string, to: string, addDays: (d: string, n: number) => string): BirdDay[] {
+  const delta = new Map<string, { in: number; out: number }>();
+  for (const m of movements) {
+    if (!IN.has(m.type) && !OUT.has(m.type)) continue;
+    const d = delta.get(m.date) ?? { in: 0, out: 0 };
+    if (IN.has(m.type)) d.in += m.quantity;
+    else d.out += m.quantity;
+    delta.set(m.date, d);
+  }
+  const out: BirdDay[] = [];
+  let alive = 0;
+  for (const [date, d] of delta) if (date < from) alive += d.in - d.out;
+  for (let date = from, guard = 0; date <= to && guard < 2000; date = addDays(date, 1), guard++) {
+    const d = delta.get(date) ?? { in: 0, out: 0 };
+    out.push({ date, birds: Math.max(0, alive + d.in) });
+    alive += d.in - d.out;
+  }
+  return out;
+}
+
+/**
+ * The weight a day's density counts: a weighing within the 3 days before (measured), else the breed
+ * standard at the birds' age, else the last weighing.
+ */
+export function weightOn(
+  date: string,
+  weighings: ReadonlyArray<{ date: string; grams: number }>,
+  standardGrams: (date: string) => number | null,
+  daysBetween: (a: string, b: string) => number,
+): DayWeight | null {
+  const last = weighings
+    .filter((w) => w.date <= date)
+    .sort((a, b) => (a.date < b.date ? -1 : 1))
+    .at(-1);
+  if (last && daysBetween(last.date, date) <= 3) return { grams: last.grams, source: 'measured' };
+  const standard = standardGrams(date);
+  if (standard !== null) return { grams: standard, source: 'breed_standard' };
+  return last ? { grams: last.grams, source: 'last_measured' } : null;
+}

@@ -1,0 +1,256 @@
+/**
+ * The compliance report of a cycle, without I/O: one result per rule (pass, warn or fail) with its public
+ * source and the findings that decided it, each with its evidence; and its CSV rendering. The sources and
+ * thresholds are in docs/domain.md, "Compliance".
+ */
+import type { DensityDay } from './density.js';
+import type { SamplingOccurrence } from './sampling.js';
+import { windowsCovering, type WithdrawalWindow } from './withdrawals.js';
+
+export type RuleStatus = 'pass' | 'warn' | 'fail';
+
+export interface Finding {
+  status: Exclude<RuleStatus, 'pass'>;
+  message: string;
+  date: string | null;
+  evidence: Record<string, unknown>;
+}
+
+export interface RuleResult {
+  rule: string;
+  title: string;
+  source: string;
+  status: RuleStatus;
+  summary: string;
+  findings: Finding[];
+}
+
+export const RULES = {
+  withdrawal_sales: {
+    title: 'No sale of birds or eggs during a withdrawal period',
+    source: 'Regulation (EU) 2019/6, Art. 115(1) and Art. 108; Regulation (EC) No 470/2009 (maximum residue limits)',
+  },
+  medicine_records: {
+    title: 'Medicine records carry the Art. 108 fields',
+    source: 'Regulation (EU) 2019/6, Art. 108(2)',
+  },
+  stocking_density: {
+    title: 'Stocking density within the limit per house and day',
+    source:
+      'Broilers: Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m²); laying hens: Council Directive 1999/74/EC, Art. 4 and 6 (9 hens/m² usable area)',
+  },
+  salmonella_sampling: {
+    title: 'Salmonella sampling done when due',
+    source: 'Regulation (EC) No 2160/2003; Regulation (EU) No 517/2011 (laying hens); Regulation (EU) No 200/2012 (broilers)',
+  },
+  record_completeness: {
+    title: 'Daily records, causes of mortality and weighings kept',
+    source: 'Council Directive 2007/43/EC, Annex I(3) (records per house); Council Directive 98/58/EC, Annex 5 and 6',
+  },
+} as const;
+export type RuleId = keyof typeof RULES;
+
+const result = (rule: RuleId, findings: Finding[], pass: string, summary?: string): RuleResult => {
+  const status: RuleStatus = findings.some((f) => f.status === 'fail') ? 'fail' : findings.length ? 'warn' : 'pass';
+  return { rule, ...RULES[rule], status, summary: status === 'pass' ? pass : (summary ?? `${findings.length} finding(s)`), findings };
+};
+
+export interface SaleRecord {
+  id: string;
+  type: string;
+  date: string;
+  quantity: number;
+  override: { reason: string } | null;
+  createdBy: string;
+}
+
+/** Sales inside a window: overridden (warn, audited) or not (fail: the medication was recorded after the sale, or predates the check). */
+export function withdrawalSalesRule(windows: readonly WithdrawalWindow[], sales: readonly SaleRecord[]): RuleResult {
+  const findings: Finding[] = [];
+  for (const s of sales) {
+    const covering = windowsCovering(windows, s.date);
+    if (!covering.length) continue;
+    const evidence = {
+      saleId: s.id,
+      saleType: s.type,
+      quantity: s.quantity,
+      recordedBy: s.createdBy,
+      windows: covering.map((w) => ({ movementId: w.movementId, product: w.product, treatmentStart: w.date, endsOn: w.endDate })),
+      ...(s.override ? { override: s.override } : {}),
+    };
+    const products = covering.map((w) => `${w.product ?? 'a medication'} until ${w.endDate}`).join(', ');
+    findings.push(
+      s.override
+        ? {
+            status: 'warn',
+            date: s.date,
+            message: `Sale ${s.id} went ahead during the withdrawal period (${products}) with an audited override: ${s.override.reason}`,
+            evidence,
+          }
+        : { status: 'fail', date: s.date, message: `Sale ${s.id} is dated inside the withdrawal period (${products}) without an override`, evidence },
+    );
+  }
+  return result('withdrawal_sales', findings, `${sales.length} sale(s), none during a withdrawal period`);
+}
+
+/** The Art. 108 fields a medication movement should carry, and the name each goes by in the movement. */
+export const ART_108_FIELDS = [
+  { field: 'product', label: 'name of the medicinal product' },
+  { field: 'quantityAdministered', label: 'quantity administered' },
+  { field: ['supplier', 'purchaseReference'], label: 'supplier or proof of purchase' },
+  { field: 'prescribedBy', label: 'prescribing veterinarian' },
+  { field: 'withdrawalDays', label: 'withdrawal period (even when zero)' },
+  { field: 'treatmentDays', label: 'duration of the treatment' },
+] as const;
+
+export function missingArt108Fields(fields: Record<string, unknown>): string[] {
+  const has = (f: string) => fields[f] !== undefined && fields[f] !== null && fields[f] !== '';
+  return ART_108_FIELDS.filter((x) => (typeof x.field === 'string' ? !has(x.field) : !x.field.some(has))).map((x) => x.label);
+}
+
+export function medicineRecordsRule(medications: ReadonlyArray<{ id: string; date: string; fields: Record<string, unknown> }>): RuleResult {
+  const findings: Finding[] = [];
+  for (const m of medications) {
+    const missing = missingArt108Fields(m.fields);
+    if (missing.length)
+      findings.push({
+        status: 'warn',
+        date: m.date,
+        message: `Medication ${m.id} lacks: ${missing.join(', ')}`,
+        evidence: { movementId: m.id, product: m.fields.product ?? null, missing },
+      });
+  }
+  return result('medicine_records', findings, `${medications.length} medication record(s), all complete`);
+}
+
+export interface DensityInput {
+  houseId: string | null;
+  areaM2: number | null;
+  birdType: string;
+  days: DensityDay[];
+}
+
+export function stockingDensityRule(d: DensityInput): RuleResult {
+  if (!d.houseId || !d.areaM2) {
+    const f: Finding = {
+      status: 'warn',
+      date: null,
+      message: 'The flock has no house with a usable area: density cannot be checked',
+      evidence: { houseId: d.houseId },
+    };
+    return result('stocking_density', [f], '', 'Not checked: no house or usable area');
+  }
+  const over = d.days.filter((x) => x.over);
+  const findings: Finding[] = over.map((x) => ({
+    status: 'fail',
+    date: x.date,
+    message: `${x.value} ${x.unit} in house ${d.houseId} on ${x.date}, over the limit of ${x.limit} ${x.unit}`,
+    evidence: {
+      houseId: d.houseId,
+      areaM2: d.areaM2,
+      birds: x.birds,
+      weightGrams: x.weightGrams,
+      weightSource: x.weightSource,
+      value: x.value,
+      limit: x.limit,
+      unit: x.unit,
+    },
+  }));
+  if (d.birdType === 'broiler' && d.days.length === 0 && d.areaM2)
+    findings.push({ status: 'warn', date: null, message: 'No weight (measured or breed standard) to compute the density', evidence: { houseId: d.houseId } });
+  const peak = d.days.reduce<DensityDay | null>((a, x) => (!a || x.value > a.value ? x : a), null);
+  const pass = peak ? `Peak ${peak.value} ${peak.unit} on ${peak.date} (limit ${peak.limit})` : 'No birds in the house';
+  return result(
+    'stocking_density',
+    findings,
+    pass,
+    peak ? `${over.length} day(s) over the limit; peak ${peak.value} ${peak.unit} on ${peak.date} (limit ${peak.limit})` : undefined,
+  );
+}
+
+export function salmonellaRule(birdType: string, occurrences: readonly SamplingOccurrence[], why: string | null): RuleResult {
+  const findings: Finding[] = [];
+  if (occurrences.length === 0 && why) findings.push({ status: 'warn', date: null, message: why, evidence: { birdType } });
+  for (const o of occurrences) {
+    const evidence = { from: o.from, dueBy: o.dueBy, sampleDate: o.sampleDate, status: o.status };
+    if (o.status === 'missed') findings.push({ status: 'fail', date: o.dueBy, message: `No Salmonella sample between ${o.from} and ${o.dueBy}`, evidence });
+    if (o.status === 'late')
+      findings.push({ status: 'warn', date: o.sampleDate, message: `Sampled on ${o.sampleDate}, after it was due by ${o.dueBy}`, evidence });
+    if (o.status === 'early')
+      findings.push({
+        status: 'warn',
+        date: o.sampleDate,
+        message: `Last sample ${o.sampleDate} was more than 3 weeks before slaughter (${o.dueBy})`,
+        evidence,
+      });
+  }
+  const next = occurrences.find((o) => o.status === 'due' || o.status === 'upcoming');
+  const done = occurrences.filter((o) => o.status === 'done').length;
+  const pass = `${done} sampling(s) on time${next ? `; next ${next.status} ${next.from} to ${next.dueBy}` : ''}`;
+  return result('salmonella_sampling', findings, pass, `${findings.length} finding(s)${next ? `; next ${next.status} ${next.from} to ${next.dueBy}` : ''}`);
+}
+
+export interface CompletenessInput {
+  /** Days the cycle ran so far (start to today or its end). */
+  days: readonly string[];
+  dailyRecordDates: ReadonlySet<string>;
+  /** Mortality movements without a cause (or `unknown`). */
+  mortalityWithoutCause: ReadonlyArray<{ id: string; date: string; quantity: number }>;
+  weighingDates: readonly string[];
+  /** Longest gap between weighings that is still on schedule, days. */
+  weighingIntervalDays: number;
+  daysBetween: (a: string, b: string) => number;
+}
+
+export function recordCompletenessRule(c: CompletenessInput): RuleResult {
+  const findings: Finding[] = [];
+  const missing = c.days.filter((d) => !c.dailyRecordDates.has(d));
+  if (missing.length)
+    findings.push({
+      status: 'warn',
+      date: missing[0]!,
+      message: `${missing.length} day(s) without a daily record`,
+      evidence: { dates: missing.slice(0, 100), count: missing.length },
+    });
+  for (const m of c.mortalityWithoutCause)
+    findings.push({
+      status: 'warn',
+      date: m.date,
+      message: `${m.quantity} dead bird(s) on ${m.date} without a cause`,
+      evidence: { movementId: m.id, quantity: m.quantity },
+    });
+  const weighings = [...new Set(c.weighingDates)].sort();
+  const first = c.days[0];
+  const last = c.days.at(-1);
+  if (first && last) {
+    let prev = first;
+    for (const w of [...weighings.filter((d) => d >= first && d <= last), last]) {
+      const gap = c.daysBetween(prev, w);
+      if (gap > c.weighingIntervalDays)
+        findings.push({
+          status: 'warn',
+          date: w,
+          message: `No weighing for ${gap} days (${prev} to ${w}); the schedule is every ${c.weighingIntervalDays} days`,
+          evidence: { from: prev, to: w, gapDays: gap },
+        });
+      prev = w;
+    }
+  }
+  return result('record_completeness', findings, `${c.days.length} day(s) recorded, mortality causes given, weighings on schedule`);
+}
+
+export const overallStatus = (rules: readonly { status: RuleStatus }[]): RuleStatus =>
+  rules.some((r) => r.status === 'fail') ? 'fail' : rules.some((r) => r.status === 'warn') ? 'warn' : 'pass';
+
+export const REPORT_CSV_COLUMNS = ['rule', 'title', 'source', 'ruleStatus', 'summary', 'findingStatus', 'date', 'message', 'evidence'] as const;
+
+/** The CSV rows: one per finding, and one for a rule without findings (so every rule and its source is there). */
+export function reportRows(rules: readonly RuleResult[]): unknown[][] {
+  const rows: unknown[][] = [];
+  for (const r of rules) {
+    const head = [r.rule, r.title, r.source, r.status, r.summary];
+    if (r.findings.length === 0) rows.push([...head, '', '', '', '']);
+    for (const f of r.findings) rows.push([...head, f.status, f.date ?? '', f.message, JSON.stringify(f.evidence)]);
+  }
+  return rows;
+}

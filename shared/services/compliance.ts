@@ -1,0 +1,99 @@
+import { ulid } from 'ulidx';
+import { auditPut } from '../db/audit.js';
+import { createSample, listSamples, withdrawalWindows, type SampleRecord } from '../db/compliance.js';
+import { getCycle } from '../db/cycles.js';
+import { getFlock } from '../db/flocks.js';
+import type { Caller } from '../domain/caller.js';
+import { daysBetween } from '../domain/compliance/dates.js';
+import { isActive, type WithdrawalWindow } from '../domain/compliance/withdrawals.js';
+import { canAccessFarm } from '../domain/farm-access.js';
+import { latestAllowedDate } from '../domain/weights.js';
+import { NotFound, ValidationFailed } from '../errors.js';
+import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../schemas/compliance.js';
+import { farmOfRequest } from './farms.js';
+import { DuplicateRequest, idempotent } from './idempotency.js';
+
+/** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
+
+const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+export function toWindowDto(w: WithdrawalWindow, today: string) {
+  const active = isActive(w, today);
+  return {
+    movementId: w.movementId,
+    farmId: w.farmId,
+    flockId: w.flockId,
+    cycleId: w.cycleId,
+    product: w.product,
+    treatmentStart: w.date,
+    treatmentEnd: w.treatmentEnd,
+    treatmentDays: w.treatmentDays,
+    withdrawalDays: w.withdrawalDays,
+    endsOn: w.endDate,
+    active,
+    daysLeft: active ? daysBetween(w.date > today ? w.date : today, w.endDate) + 1 : 0,
+  };
+}
+
+/** A farm's withdrawal windows (only those still running with `active=true`), by last restricted day. */
+export async function listWithdrawalsFor(user: Caller, query: ListWithdrawalsQuery, now = new Date()) {
+  const farmId = farmOfRequest(user, query.farmId);
+  const today = todayUtc(now);
+  const windows = await withdrawalWindows(farmId, query.active ? { from: today } : {});
+  return windows.filter((w) => !query.flockId || w.flockId === query.flockId).map((w) => toWindowDto(w, today));
+}
+
+export function toSampleDto(s: SampleRecord) {
+  return { ...s, result: s.result ?? 'pending' };
+}
+
+/** The flock (of a farm the caller sees) and the cycle a sample belongs to: the one named, else the flock's active one. */
+async function sampledCycle(user: Caller, flockId: string, cycleId: string | undefined) {
+  const flock = await getFlock(flockId);
+  if (!flock || !canAccessFarm(user, flock.farmId)) throw new NotFound(`Flock ${flockId} not found`);
+  const id = cycleId ?? flock.activeCycleId;
+  if (!id) return { flock, cycle: undefined };
+  const cycle = await getCycle(flockId, id);
+  if (!cycle) throw new ValidationFailed([{ field: 'cycleId', message: `is not a cycle of flock ${flockId}` }]);
+  return { flock, cycle };
+}
+
+/** Records a Salmonella sample of a flock (Reg. (EC) 2160/2003); audited, idempotent with a key. */
+export async function createSampleFor(user: Caller, body: CreateSampleBody, requestId: string, idempotencyKey?: string) {
+  const { flock, cycle } = await sampledCycle(user, body.flockId, body.cycleId);
+  return idempotent(user.id, idempotencyKey, `sample:${flock.id}`, body, async (remember) => {
+    const problems = [];
+    if (body.date > latestAllowedDate(new Date())) problems.push({ field: 'date', message: 'must not be in the future' });
+    if (cycle && body.date < cycle.startDate) problems.push({ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` });
+    if (problems.length) throw new ValidationFailed(problems);
+    const sample: SampleRecord = {
+      id: ulid(),
+      farmId: flock.farmId,
+      flockId: flock.id,
+      cycleId: cycle?.id ?? null,
+      date: body.date,
+      kind: body.kind,
+      laboratory: body.laboratory ?? null,
+      result: body.result ?? 'pending',
+      notes: body.notes ?? null,
+      createdAt: new Date().toISOString(),
+      createdBy: user.id,
+      version: 1,
+    };
+    const response = { created: true, message: 'Sample recorded', data: toSampleDto(sample) };
+    await createSample(
+      sample,
+      [
+        ...remember(response),
+        auditPut({ actorId: user.id, action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample }, requestId }),
+      ],
+      () => new DuplicateRequest(),
+    );
+    return response;
+  });
+}
+
+export async function listSamplesFor(user: Caller, query: ListSamplesQuery) {
+  const farmId = farmOfRequest(user, query.farmId);
+  return (await listSamples(farmId, query.flockId)).map(toSampleDto);
+}
