@@ -62,7 +62,7 @@ export type CreateDrillBody = Static<typeof createDrillBody>;
 export const listDrillsQuery = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
-    kind: Type.Optional(StringEnum(DRILL_KINDS)),
+    kind: Type.Optional(StringEnum(DRILL_KINDS, { description: 'Only drills of this kind' })),
   },
   { additionalProperties: false, $id: 'ListDrillsQuery' },
 );

@@ -23,6 +23,8 @@ const REQUEST_SCHEMA = /(Body|Query|Params)$/;
 function newAjv(coerce: boolean): Ajv {
   const opts: Options = {
     allErrors: true,
+    // no message strings in the generated code: schemas/problems.ts words each error from its keyword
+    messages: false,
     strict: true,
     discriminator: true,
     useDefaults: coerce,
@@ -64,7 +66,8 @@ export async function compileSchemas(): Promise<string[]> {
     for (const name of names.sort()) {
       const schema = JSON.parse(JSON.stringify(mod[name])) as Record<string, unknown>;
       const ajv = newAjv(!name.endsWith('Body'));
-      ajv.addSchema(schema, name);
+      // validation needs no prose: AJV embeds the schema it compiles, so it gets one without descriptions
+      ajv.addSchema(withoutProse(schema) as Record<string, unknown>, name);
       const code = requiresToImports(standaloneCode.default(ajv, { [name]: name }), imports)
         .replace(/^"use strict";/m, '')
         .replace(`export const ${name} =`, `const __${name} =`);
@@ -87,6 +90,22 @@ export async function compileSchemas(): Promise<string[]> {
   // validator modules of schema files that no longer exist
   for (const f of readdirSync(outDir)) if (/\.(js|d\.ts)$/.test(f) && !produced.has(f)) rmSync(join(outDir, f));
   return written;
+}
+
+/** A schema without `description` and `title` (documentation only; the attached `.schema` keeps them for the OpenAPI document). */
+function withoutProse(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutProse);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([k, v]) => !((k === 'description' || k === 'title') && typeof v === 'string'))
+      .map(([k, v]) => [k, k === 'properties' || k === 'patternProperties' || k === '$defs' ? mapValues(v) : withoutProse(v)]),
+  );
+}
+/** The values of a map of schemas (its keys are names, never keywords: a property may be called `description`). */
+function mapValues(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, withoutProse(v)]));
 }
 
 /** Each validator in its own function scope (helper names of separate compilations would clash), with its schema attached. */

@@ -249,7 +249,7 @@ describe('farm workflows over HTTP: vaccination programme, a feed order received
     });
     expectStatus(supplier, 201, 'POST supplier');
     const supplierId: string = supplier.body.data.id;
-    // the order is placed today (UTC, as the service stamps orderedAt) and expected today: both receipts on time
+    // the order is placed and expected today on the farm's calendar (Auckland's date, not UTC's): both receipts on time
     const draft = await http('POST', '/api/v1/procurement/orders', {
       token,
       headers: { 'Idempotency-Key': 'hillside-order-1' },
@@ -257,7 +257,7 @@ describe('farm workflows over HTTP: vaccination programme, a feed order received
         farmId: f.farmId,
         supplierId,
         lines: [{ itemKind: 'feed', feedType: 'grower', quantity: ORDERED_KG, unit: 'kg', unitPrice: 0.42 }],
-        expectedDate: UTC_TODAY,
+        expectedDate: HILLSIDE_TODAY,
       },
     });
     expectStatus(draft, 201, 'POST order');
@@ -276,7 +276,7 @@ describe('farm workflows over HTTP: vaccination programme, a feed order received
         token,
         headers: { 'Idempotency-Key': `hillside-delivery-note-${i + 1}` },
         body: {
-          date: UTC_TODAY,
+          date: HILLSIDE_TODAY,
           lines: [
             { lineId, quantity: r.kg, flockId: f.flockId, lotNumber: `LOT-${i + 1}`, ...(r.qualityIssues.length ? { qualityIssues: r.qualityIssues } : {}) },
           ],
@@ -302,7 +302,7 @@ describe('farm workflows over HTTP: vaccination programme, a feed order received
     const deliveries = await cycleMovements(f, 'feed_delivery');
     expect(deliveries).toHaveLength(2);
     expect(sumOf(deliveries, 'feed_delivery', 'quantityKg')).toBe(ORDERED_KG);
-    for (const m of deliveries) expect(m).toMatchObject({ supplierId, orderId, feedType: 'grower', expectedDate: UTC_TODAY, orderedDate: UTC_TODAY });
+    for (const m of deliveries) expect(m).toMatchObject({ supplierId, orderId, feedType: 'grower', expectedDate: HILLSIDE_TODAY, orderedDate: HILLSIDE_TODAY });
     expect((await summary(f)).feed.deliveredKg).toBe(ORDERED_KG);
 
     // reliability as the ledger implies it: on time = delivered ≤ expected, quality = deliveries with an issue,

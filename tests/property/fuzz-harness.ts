@@ -436,7 +436,8 @@ function check(
   if (Object.keys(content).length > 0 && !(media in content))
     fail('documented-content', `${s} answered ${media || 'no content type'}, documented ${Object.keys(content).join(', ')}`);
   const schema = content[media]?.schema as Json | undefined;
-  if (schema && media.endsWith('json')) {
+  // JSON is application/json or a +json type; application/x-ndjson (an export's JSON Lines) is a text stream
+  if (schema && (media === 'application/json' || media.endsWith('+json'))) {
     // Every object closed: a field the API returns but the document does not declare is a violation.
     const errs = res.body === undefined ? ['body is not JSON'] : world.contract.operationErrors(op.method, op.path, s, media, res.body);
     if (errs.length)
