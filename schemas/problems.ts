@@ -39,7 +39,6 @@ function fieldOf(e: ErrorObject): string {
  */
 function messageOf(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
-  const count = (n: unknown, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   switch (e.keyword) {
     case 'required':
       return 'is required';
@@ -57,13 +56,13 @@ function messageOf(e: ErrorObject): string {
       return `must be ${p.comparison} ${p.limit}`;
     case 'minLength':
     case 'maxLength':
-      return `must NOT have ${e.keyword === 'maxLength' ? 'more' : 'fewer'} than ${count(p.limit, 'character', 'characters')}`;
+      return `must NOT have ${e.keyword === 'maxLength' ? 'more' : 'fewer'} than ${p.limit} characters`;
     case 'minItems':
     case 'maxItems':
-      return `must NOT have ${e.keyword === 'maxItems' ? 'more' : 'fewer'} than ${count(p.limit, 'item', 'items')}`;
+      return `must NOT have ${e.keyword === 'maxItems' ? 'more' : 'fewer'} than ${p.limit} items`;
     case 'minProperties':
     case 'maxProperties':
-      return `must NOT have ${e.keyword === 'maxProperties' ? 'more' : 'fewer'} than ${count(p.limit, 'property', 'properties')}`;
+      return `must NOT have ${e.keyword === 'maxProperties' ? 'more' : 'fewer'} than ${p.limit} properties`;
     case 'pattern':
       return `must match pattern "${p.pattern}"`;
     case 'format':
