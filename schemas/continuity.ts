@@ -62,7 +62,7 @@ export type CreateDrillBody = Static<typeof createDrillBody>;
 export const listDrillsQuery = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
-    kind: Type.Optional(StringEnum(DRILL_KINDS, { description: 'Only drills of this kind' })),
+    kind: Type.Optional(StringEnum(DRILL_KINDS, { description: 'Only the drills of this kind' })),
   },
   { additionalProperties: false, $id: 'ListDrillsQuery' },
 );
@@ -186,8 +186,11 @@ export const ReadinessDto = Type.Object(
         everyDays: Type.Integer(),
         lastDate: Nullable(Type.String({ format: 'date' })),
         lastResult: Nullable(StringEnum(DRILL_RESULTS)),
-        dueDate: Nullable(Type.String({ format: 'date' })),
+        dueDate: Nullable(
+          Type.String({ format: 'date', description: 'One interval after the last drill that ran; never run: one interval after the farm was created' }),
+        ),
         overdue: Type.Boolean(),
+        daysOverdue: Nullable(Type.Integer({ minimum: 0, description: 'Days past the due date (0 while not overdue)' })),
         source: Type.String(),
       }),
     ),

@@ -179,7 +179,10 @@ export type NewDataEventBody = Static<typeof newDataEventBody>;
 const NullableTime = Type.Union([Timestamp, Type.Null()]);
 export const RuleTargetStatus = Type.Object(
   {
-    target: Type.String({ description: '`flock:<id>` or `house:<id>`; `scope` when nothing in the rule’s scope can be judged (the reason says why)' }),
+    target: Type.String({
+      description:
+        '`flock:<id>`, `house:<id>` or `farm:<id>` (farm-level inputs); `scope` when nothing in the rule’s scope can be judged (the reason says why)',
+    }),
     state: StringEnum(['ok', 'fired', 'no_data'] as const),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it could not be evaluated (no_data), or what fired' }),
     lastEvaluatedAt: NullableTime,
@@ -226,6 +229,9 @@ export const CalculationDto = Type.Object(
     source: Type.String(),
     basis: StringEnum(['day', 'hour'] as const),
     birdTypes: StringEnum(['all', 'broilers', 'layers'] as const),
+    appliesTo: StringEnum(['flock', 'house', 'farm'] as const, {
+      description: 'What a rule on it judges: each active flock of its scope (daily), each house with sensors (hourly), or the farm once a day',
+    }),
     kind: StringEnum(['calculation', 'sensor'] as const),
   },
   { $id: 'CalculationTemplate' },

@@ -109,24 +109,57 @@ export async function createRule(rule: RuleRecord, extra: TransactItem[]): Promi
 
 /**
  * Writes the default rules of a farm once: the marker item is claimed in the same transaction
- * (`attribute_not_exists`), so a second call (or a concurrent one) writes nothing. False when they were
- * written before.
+ * (`attribute_not_exists`) with the keys of the defaults written, so a second call (or a concurrent one)
+ * writes nothing. False when they were written before.
  */
 export async function putDefaultRulesOnce(farmId: string, rules: readonly RuleRecord[], now: string): Promise<boolean> {
-  try {
-    await transact(
+  const keys = rules.flatMap((r) => (r.defaultKey ? [r.defaultKey] : []));
+  return claimed(() =>
+    transact(
       [
         {
           Put: {
             TableName: tableName(),
-            Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now },
+            Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now, keys },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         ...rules.map(rulePut),
       ],
       () => new Conflict('default rules already written'),
-    );
+    ),
+  );
+}
+
+/**
+ * Adds defaults introduced after the farm's were written (`rules`), once: the marker moves from the `at`
+ * it was read at to the new key list in the same transaction, so a concurrent run writes nothing.
+ */
+export async function addDefaultRulesOnce(farmId: string, rules: readonly RuleRecord[], marker: DefaultRulesMarker, now: string): Promise<boolean> {
+  const keys = [...marker.keys, ...rules.flatMap((r) => (r.defaultKey ? [r.defaultKey] : []))];
+  return claimed(() =>
+    transact(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: defaultRulesMarkerKey(farmId),
+            UpdateExpression: 'SET #keys = :keys, #at = :now',
+            ConditionExpression: '#at = :was',
+            ExpressionAttributeNames: { '#keys': 'keys', '#at': 'at' },
+            ExpressionAttributeValues: { ':keys': keys, ':now': now, ':was': marker.at },
+          },
+        },
+        ...rules.map(rulePut),
+      ],
+      () => new Conflict('default rules changed concurrently'),
+    ),
+  );
+}
+
+async function claimed(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
     return true;
   } catch (err) {
     if (err instanceof Conflict) return false;
@@ -134,10 +167,20 @@ export async function putDefaultRulesOnce(farmId: string, rules: readonly RuleRe
   }
 }
 
-/** Whether the default rules of the farm were written (one GetItem). */
-export async function defaultRulesWritten(farmId: string): Promise<boolean> {
+export interface DefaultRulesMarker {
+  at: string;
+  /** The default keys written so far (empty on a legacy marker). */
+  keys: string[];
+  /** Written before the marker kept its keys: it stands for the first default set. */
+  legacy: boolean;
+}
+
+/** The farm's default-rules marker, if they were written (one GetItem). */
+export async function defaultRulesMarker(farmId: string): Promise<DefaultRulesMarker | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: defaultRulesMarkerKey(farmId), ConsistentRead: true }));
-  return res.Item !== undefined;
+  if (!res.Item) return undefined;
+  const keys = res.Item.keys;
+  return Array.isArray(keys) ? { at: String(res.Item.at), keys: keys.map(String), legacy: false } : { at: String(res.Item.at), keys: [], legacy: true };
 }
 
 /** The rule and the evaluation state of each of its targets: one Query of its partition. */

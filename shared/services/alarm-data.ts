@@ -1,5 +1,6 @@
+import { listDrills } from '../db/continuity.js';
 import { allDevicesOfFarm, type DeviceRecord } from '../db/devices.js';
-import { getHouse } from '../db/farms.js';
+import { getFarm, getHouse } from '../db/farms.js';
 import { activeFlocksOfFarm } from '../db/inventory.js';
 import { rollupsBetween } from '../db/sensor-readings.js';
 import { dailySeries } from '../domain/analytics/kpis/daily.js';
@@ -8,13 +9,15 @@ import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/anomalies/
 import { systemCaller } from '../domain/caller.js';
 import { hourOf } from '../domain/iot/readings.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
+import type { FarmFacts } from '../domain/rules/calculations.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 
 /**
  * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
- * context and daily series, a house's hourly rollups and the climate around an instant. Shared by the
+ * context and daily series, a house's hourly rollups, a farm's own facts (its drills) and the climate
+ * around an instant. Shared by the
  * rules (./rule-evaluation.ts) and the statistical detectors (./detections.ts), so new data of a flock
  * is read once for both.
  */
@@ -26,7 +29,7 @@ const HOUR_MS = 3_600_000;
 
 export interface Target {
   id: string;
-  kind: 'flock' | 'house';
+  kind: 'flock' | 'house' | 'farm';
   farmId: string;
   houseId: string | null;
   flockId: string | null;
@@ -54,6 +57,7 @@ function memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promis
 export class AlarmData {
   private flockLists = new Map<string, Promise<FarmData['flocks']>>();
   private deviceLists = new Map<string, Promise<DeviceRecord[]>>();
+  private farmFacts = new Map<string, Promise<FarmFacts & { name: string | null }>>();
   private cycles = new Map<string, Promise<{ ctx: CycleAnalyticsContext; series: DailyKpis[] }>>();
   private houses = new Map<
     string,
@@ -69,6 +73,14 @@ export class AlarmData {
   /** A farm's devices (one Query per page; only read when a sensor rule or a firing's climate needs them). */
   devices(farmId: string): Promise<DeviceRecord[]> {
     return memo(this.deviceLists, farmId, () => allDevicesOfFarm(farmId));
+  }
+
+  /** What farm-level inputs read: the farm's drills (one Query) and the day it was created (one GetItem). */
+  farm(farmId: string): Promise<FarmFacts & { name: string | null }> {
+    return memo(this.farmFacts, farmId, async () => {
+      const [farm, drills] = await Promise.all([getFarm(farmId), listDrills(farmId)]);
+      return { drills, createdAt: farm?.createdAt ?? null, name: farm?.name ?? null };
+    });
   }
 
   cycle(flockId: string, cycleId: string) {

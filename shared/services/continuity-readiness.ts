@@ -85,7 +85,7 @@ export async function readinessFor(user: Caller, farmId: string) {
   const consumed = cycleIds.length ? await feedConsumedOn(cycleIds, days) : {};
   const feed = feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed[d] ?? 0) : []);
   const reserve = (farm as { waterReserveLiters?: unknown } | undefined)?.waterReserveLiters;
-  const statuses = DRILL_KINDS.map((kind) => drillStatus(kind, drills, today));
+  const statuses = DRILL_KINDS.map((kind) => drillStatus(kind, drills, today, farm?.createdAt));
   return {
     farmId,
     asOf: today,

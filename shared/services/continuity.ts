@@ -404,10 +404,15 @@ async function readExport(objectKey: string, newFarmId: string): Promise<ReadExp
   return { header, ids, checks, trailer, farmMeta };
 }
 
-/** Test hook: `CONTINUITY_FAIL_AFTER_BATCHES=n` makes a restore fail after writing n batches (the clean-up is what is tested). */
-const failAfterBatches = () => {
+/**
+ * Test hook: `CONTINUITY_FAIL_AFTER_BATCHES=n` makes a restore fail after writing n batches (the clean-up is
+ * what is tested); with `CONTINUITY_FAIL_FARM_NAME` set, only a restore into a farm of that name (so one
+ * running service can both restore and fail on purpose: tests/e2e/governance.test.ts).
+ */
+const failAfterBatches = (farmName: string) => {
   const n = Number(process.env.CONTINUITY_FAIL_AFTER_BATCHES ?? '');
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+  const only = process.env.CONTINUITY_FAIL_FARM_NAME;
+  return Number.isInteger(n) && n > 0 && (!only || only === farmName) ? n : undefined;
 };
 
 /** A restored item: every owned id replaced; the farm itself renamed, marked `restoring` and off the farm list until checked. */
@@ -450,7 +455,7 @@ export async function runRestore(id: string): Promise<{ status: string }> {
     const source = await getExport(job.exportId);
     if (source?.status !== 'completed') throw new RestoreRefused(`export ${job.exportId} is not completed`);
     const read = await readExport(source.objectKey, job.farmId);
-    const failAfter = failAfterBatches();
+    const failAfter = failAfterBatches(job.farmName);
     let batches = 0;
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {

@@ -1,6 +1,6 @@
 import { ulid } from 'ulidx';
-import { defaultRulesWritten, putDefaultRulesOnce, type RuleRecord } from '../db/rules.js';
-import { defaultRules, type RuleDraft } from '../domain/rules/defaults.js';
+import { addDefaultRulesOnce, defaultRulesMarker, putDefaultRulesOnce, type RuleRecord } from '../db/rules.js';
+import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../domain/rules/defaults.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 
 const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
@@ -26,14 +26,18 @@ const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
 /**
  * Writes the default rule set of a farm (from the thresholds of the analytics configuration in force)
  * once: at the farm's creation, at the seed for the default farm, or on the next run of the alarm job
- * for farms older than rules. Never twice: a manager who deletes a default keeps it deleted.
+ * for farms older than rules. A default introduced later (the generator drill) is added once to the farms
+ * that have the earlier set, on the next run of the alarm job. Never twice: the marker keeps the keys
+ * written, so a manager who deletes a default keeps it deleted.
  */
 export async function ensureDefaultRules(farmId: string): Promise<boolean> {
-  if (await defaultRulesWritten(farmId)) return false;
+  const marker = await defaultRulesMarker(farmId);
+  const had = marker ? new Set(marker.legacy ? FIRST_DEFAULT_KEYS : marker.keys) : new Set<string>();
+  const missing = DEFAULT_KEYS.filter((k) => !had.has(k));
+  if (missing.length === 0) return false;
   const [{ config }, now] = [await currentAnalyticsConfig(), new Date().toISOString()];
-  return putDefaultRulesOnce(
-    farmId,
-    defaultRules(config).map((d) => fromDraft(farmId, d, now)),
-    now,
-  );
+  const drafts = defaultRules(config).filter((d) => missing.includes(d.defaultKey));
+  const rules = drafts.map((d) => fromDraft(farmId, d, now));
+  if (!marker) return putDefaultRulesOnce(farmId, rules, now);
+  return addDefaultRulesOnce(farmId, rules, { ...marker, keys: [...had] }, now);
 }

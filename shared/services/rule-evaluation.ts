@@ -15,7 +15,7 @@ import { incidentCategoryOf, incidentSeverityOf } from '../domain/anomalies/life
 import { signalsOfDay } from '../domain/anomalies/signals.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { dailyPoints, hourlyPoints, inputOf } from '../domain/rules/calculations.js';
+import { dailyPoints, farmPoints, hourlyPoints, inputOf } from '../domain/rules/calculations.js';
 import { evaluateRule, parseWindow, type Basis, type Evaluation, type SeriesPoint } from '../domain/rules/evaluation.js';
 import { ValidationFailed } from '../errors.js';
 import { AlarmData, climateAround, rulesCaller, type FarmData, type Target } from './alarm-data.js';
@@ -31,7 +31,8 @@ import type { BacktestBody, NewDataEventBody } from '../../schemas/rules.js';
  * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation
  * (new daily records, movements, weighings and sensor hours), the rule job (every 15 minutes) and the
  * backtest (POST /rules/{id}/test, which writes nothing). A rule applies to targets: the active flocks of
- * its scope for daily inputs (`flock:<id>`), the houses of its scope for sensor inputs (`house:<id>`).
+ * its scope for daily inputs (`flock:<id>`), the houses of its scope for sensor inputs (`house:<id>`), the
+ * farm itself for farm-level inputs (`farm:<id>`, the generator drill).
  *
  * Instants: a daily input is evaluated at the end of each day (00:00 UTC after it), a sensor input at
  * the end of each hour; an instant is evaluated once the bucket is complete (the job), or as soon as the
@@ -59,6 +60,14 @@ const windowMs = (rule: RuleRecord): number => {
   return 'ms' in w ? w.ms : 0;
 };
 const basisOf = (rule: RuleRecord): Basis => inputOf(rule.input)?.basis ?? 'day';
+const isFarmLevel = (rule: RuleRecord): boolean => inputOf(rule.input)?.appliesTo === 'farm';
+const farmTarget = (farmId: string): Target => ({ id: `farm:${farmId}`, kind: 'farm', farmId, houseId: null, flockId: null, cycleId: null });
+/** The UTC days whose bucket lies within [fromMs, toMs). */
+function daysBetween(fromMs: number, toMs: number): string[] {
+  const days: string[] = [];
+  for (let t = floorTo(fromMs, DAY_MS); t < toMs; t += DAY_MS) days.push(iso(t).slice(0, 10));
+  return days;
+}
 /** A stored rule as the engine evaluates it (live and backtest alike). */
 const specOf = (rule: RuleRecord) => ({
   input: rule.input,
@@ -78,6 +87,7 @@ async function farmOf(rule: RuleRecord, data: AlarmData): Promise<FarmData> {
 /** The targets of a rule in its farm now. */
 function targetsOf(rule: RuleRecord, farm: FarmData): Target[] {
   const { farmId, houseId, flockId } = rule.scope;
+  if (isFarmLevel(rule)) return [farmTarget(farmId)];
   if (basisOf(rule) === 'day') {
     return farm.flocks
       .filter((f) => f.activeCycleId && (!flockId || f.id === flockId) && (!houseId || f.houseId === houseId))
@@ -93,6 +103,7 @@ function targetsOf(rule: RuleRecord, farm: FarmData): Target[] {
 
 /** The points of a rule's input for a target, and what the signals of a firing are built from. */
 async function pointsOf(rule: RuleRecord, target: Target, data: AlarmData, fromMs: number, toMs: number): Promise<SeriesPoint[]> {
+  if (target.kind === 'farm') return farmPoints(rule.input, await data.farm(target.farmId), daysBetween(fromMs, toMs));
   if (target.kind === 'flock') {
     const { ctx, series } = await data.cycle(target.flockId!, target.cycleId!);
     return dailyPoints(rule.input, { inputs: ctx.inputs, config: ctx.config, series });
@@ -121,13 +132,33 @@ function expectedOf(condition: Record<string, unknown>, value: number | null): n
   return null;
 }
 
+/** What to do about a farm-level alarm (the generator drill): its one cause and check. */
+function farmHypotheses(rule: RuleRecord, firing: Evaluation) {
+  if (rule.input !== 'generatorDrillOverdueDays') return [];
+  return [
+    {
+      cause: 'The weekly generator drill is overdue',
+      score: 1,
+      supporting: [`${firing.value ?? '?'} days past the due date of the next generator drill`],
+      contradicting: [],
+      check: 'Run the standby generator under load for 30–60 minutes, check the transfer switch, then record the drill (POST /api/v1/continuity/drills)',
+    },
+  ];
+}
+
 /** What a firing does: raise (or update) the rule's anomaly for the target, and/or open (or join) its incident. */
 async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: AlarmData, requestId: string): Promise<void> {
   const input = inputOf(rule.input)!;
   const { climate, houseName } = await climateAround(target, data, firing.at);
-  const where = target.kind === 'flock' ? `flock ${target.flockId}` : `house ${houseName ?? target.houseId}`;
-  // a house's alarm is read against the house flock's days too (mortality, water and feed around it)
-  const flockOfTarget = target.kind === 'flock' ? { flockId: target.flockId!, cycleId: target.cycleId! } : await houseFlockOf(target, data);
+  const where =
+    target.kind === 'flock'
+      ? `flock ${target.flockId}`
+      : target.kind === 'farm'
+        ? `farm ${(await data.farm(target.farmId)).name ?? target.farmId}`
+        : `house ${houseName ?? target.houseId}`;
+  // a house's alarm is read against the house flock's days too (mortality, water and feed around it); a farm's against none
+  const flockOfTarget =
+    target.kind === 'flock' ? { flockId: target.flockId!, cycleId: target.cycleId! } : target.kind === 'house' ? await houseFlockOf(target, data) : null;
   const cycle = flockOfTarget ? await data.cycle(flockOfTarget.flockId, flockOfTarget.cycleId) : null;
   const series = cycle?.series ?? [];
   const thresholds = cycle?.ctx.config.thresholds;
@@ -169,7 +200,7 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
           target: target.id,
           signals,
         },
-        hypotheses: rankHypotheses(signals),
+        hypotheses: target.kind === 'farm' ? farmHypotheses(rule, firing) : rankHypotheses(signals),
         dedupKey,
         at: firing.at,
       })
@@ -358,6 +389,7 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
 
 /** The flock or house a backtest replays over: one of the farm's, within the rule's scope. */
 function backtestTarget(rule: RuleRecord, body: BacktestBody, farm: FarmData): Target {
+  if (isFarmLevel(rule)) return farmTarget(rule.farmId);
   const basis = basisOf(rule);
   const { farmId } = rule;
   const flock = body.flockId ? farm.flocks.find((f) => f.id === body.flockId && f.activeCycleId) : undefined;

@@ -80,6 +80,10 @@ function definitionProblems(f: RuleFields): Array<{ field: string; message: stri
   if (!input) problems.push({ field: 'input', message: `unknown input "${f.input}": see GET /api/v1/rules/metadata/calculations` });
   const windowIssue = input ? windowProblem(f.window, input.basis) : null;
   if (windowIssue) problems.push({ field: 'window', message: windowIssue });
+  if (input?.appliesTo === 'farm' && (f.scope.houseId || f.scope.flockId)) {
+    const field = f.scope.houseId ? 'scope.houseId' : 'scope.flockId';
+    problems.push({ field, message: `${f.input} is a farm-level input: scope the rule to the farm alone` });
+  }
   const conditionIssue = conditionProblem(domainCondition(f.condition));
   if (conditionIssue) problems.push({ field: 'condition', message: conditionIssue });
   return problems;

@@ -414,6 +414,117 @@ describe('prod package: IoT telemetry rule, dead letters and device health', () 
   });
 });
 
+describe('prod package: continuity (export bucket, backups, least privilege)', () => {
+  type Statement = { Sid?: string; Effect: string; Action: string | string[]; Resource: unknown; Principal?: unknown; Condition?: unknown };
+  type RoleProps = { Policies?: Array<{ PolicyDocument: { Statement: Statement[] } }>; ManagedPolicyArns?: unknown[] };
+  const props = (r: { resource: { Properties?: Record<string, unknown> } }) => (r.resource.Properties ?? {}) as Record<string, unknown>;
+  /** The functions that read or write export files, the backup status or start the worker: they alone use ContinuityRole. */
+  const S3_FUNCTIONS = [
+    'continuityCreateExport',
+    'continuityGetExport',
+    'continuityDownloadExport',
+    'continuityCreateRestore',
+    'continuityStatus',
+    'continuityWorker',
+  ].map((k) => `${SERVICE}-${STAGE}-${k}`);
+  const exportBucket = () => {
+    const buckets = set.ofType('AWS::S3::Bucket').filter((b) => b.id === 'ContinuityExportBucket');
+    expect(buckets).toHaveLength(1);
+    return buckets[0]!;
+  };
+  const actionsOf = (st: Statement) => [st.Action].flat();
+  const statementsOf = (role: { resource: { Properties?: Record<string, unknown> } }) =>
+    ((role.resource.Properties as RoleProps).Policies ?? []).flatMap((p) => p.PolicyDocument.Statement);
+  const roleOf = (fn: { stack: string; resource: { Properties?: Record<string, unknown> } }) => set.resolve(fn.stack, fn.resource.Properties?.Role);
+
+  it('the export bucket: in the root stack, retained, SSE encryption by default, every public access blocked, owner-enforced', () => {
+    const b = exportBucket();
+    expect(b.stack).toBe('root');
+    expect(b.resource.DeletionPolicy).toBe('Retain');
+    const p = props(b) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const sse = p.BucketEncryption.ServerSideEncryptionConfiguration as Array<{ ServerSideEncryptionByDefault: { SSEAlgorithm: string } }>;
+    expect(sse).toHaveLength(1);
+    expect(['AES256', 'aws:kms']).toContain(sse[0]!.ServerSideEncryptionByDefault.SSEAlgorithm);
+    expect(p.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(p.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(p.AccessControl).toBeUndefined();
+    expect(p.WebsiteConfiguration).toBeUndefined();
+  });
+
+  it('the export bucket’s lifecycle: exports/ expire after 90 days, unfinished multipart uploads after 1 day', () => {
+    const rules = (props(exportBucket()).LifecycleConfiguration as { Rules: Array<Record<string, unknown>> }).Rules;
+    expect(rules).toEqual([
+      { Id: 'expire-exports', Status: 'Enabled', Prefix: 'exports/', ExpirationInDays: 90, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+    ]);
+  });
+
+  it('the export bucket’s policy denies every request not over TLS, on the bucket and its objects, and allows nothing', () => {
+    const policies = set.ofType('AWS::S3::BucketPolicy').filter((bp) => set.resolve(bp.stack, props(bp).Bucket).id === exportBucket().id);
+    expect(policies).toHaveLength(1);
+    const statements = (props(policies[0]!).PolicyDocument as { Statement: Statement[] }).Statement;
+    expect(statements.filter((st) => st.Effect === 'Allow')).toEqual([]);
+    const tls = statements.find((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }));
+    expect(tls, JSON.stringify(statements)).toBeDefined();
+    expect(tls!.Principal).toBe('*');
+    expect(actionsOf(tls!)).toEqual(['s3:*']);
+    const resources = [tls!.Resource].flat().map((r) => JSON.stringify(r));
+    expect(resources).toHaveLength(2);
+    expect(resources[0]).toBe(JSON.stringify({ 'Fn::GetAtt': ['ContinuityExportBucket', 'Arn'] }));
+    expect(resources[1]).toContain('ContinuityExportBucket');
+    expect(resources[1]).toContain('"*"');
+  });
+
+  it('point-in-time recovery stays on for the table, and only the continuity role may read its backup status', () => {
+    const table = set.ofType('AWS::DynamoDB::Table')[0]!;
+    expect(props(table).PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const describing = [...set.ofType('AWS::IAM::Role')].filter((r) =>
+      statementsOf(r).some((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:Describe'))),
+    );
+    expect(describing.map((r) => r.id)).toEqual(['ContinuityRole']);
+    const st = statementsOf(describing[0]!).find((x) => actionsOf(x).includes('dynamodb:DescribeContinuousBackups'))!;
+    expect(actionsOf(st)).toEqual(['dynamodb:DescribeContinuousBackups']);
+    expect([st.Resource].flat()).toEqual([{ 'Fn::GetAtt': [table.id, 'Arn'] }]);
+  });
+
+  it('least privilege: only the continuity functions that touch exports get S3 (Put/Get/AbortMultipartUpload on exports/*) and may start the worker', () => {
+    // no IAM resource but ContinuityRole mentions S3; no managed policy beyond basic execution
+    for (const type of ['AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy']) {
+      for (const r of set.ofType(type)) {
+        const doc = JSON.stringify(type === 'AWS::IAM::Role' ? statementsOf(r) : props(r).PolicyDocument);
+        if (r.id !== 'ContinuityRole') expect(doc, `${r.id} mentions S3`).not.toMatch(/"s3:/);
+        for (const arn of (props(r).ManagedPolicyArns as unknown[] | undefined) ?? [])
+          expect(JSON.stringify(arn), r.id).toContain('AWSLambdaBasicExecutionRole');
+      }
+    }
+    const role = set.root.Resources.ContinuityRole!;
+    const trust = (role.Properties as { AssumeRolePolicyDocument: { Statement: Statement[] } }).AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }]);
+    const statements = statementsOf({ resource: role });
+    const s3 = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+    expect(s3).toHaveLength(1);
+    expect(s3[0]!.Effect).toBe('Allow');
+    expect(actionsOf(s3[0]!).sort()).toEqual(['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject']);
+    expect([s3[0]!.Resource].flat().map((r) => JSON.stringify(r))).toEqual([
+      JSON.stringify({ 'Fn::Join': ['/', [{ 'Fn::GetAtt': ['ContinuityExportBucket', 'Arn'] }, 'exports/*']] }),
+    ]);
+    const invokes = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('lambda:')));
+    expect(invokes).toHaveLength(1);
+    expect(actionsOf(invokes[0]!)).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(invokes[0]!.Resource)).toContain(`function","${SERVICE}-${STAGE}-continuityWorker"`);
+    expect(statements.every((st) => st.Effect === 'Allow' && !actionsOf(st).some((a) => a === '*' || a.endsWith(':*')))).toBe(true);
+
+    // the functions on ContinuityRole are exactly those that need it, and only they know the bucket
+    const onRole = lambdaFunctions().filter((fn) => roleOf(fn).id === 'ContinuityRole');
+    expect(onRole.map((fn) => String(fn.resource.Properties?.FunctionName)).sort()).toEqual([...S3_FUNCTIONS].sort());
+    for (const fn of lambdaFunctions()) {
+      const name = String(fn.resource.Properties?.FunctionName);
+      const bucketVar = env(fn).EXPORT_BUCKET;
+      if (S3_FUNCTIONS.includes(name)) expect(set.resolve(fn.stack, bucketVar).id, name).toBe('ContinuityExportBucket');
+      else expect(bucketVar ?? '', name).toBe('');
+    }
+  });
+});
+
 describe('prod package: throttling', () => {
   const limits = () => rateLimits(packageEnv);
 

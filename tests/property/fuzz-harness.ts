@@ -37,7 +37,7 @@ import {
   type Pools,
 } from './openapi-requests.js';
 import { KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
-import { contractChecker, type ContractChecker } from '../support/contract.js';
+import { contractChecker, isJsonMedia, type ContractChecker } from '../support/contract.js';
 
 // The fuzzer sends thousands of requests, some as the same account: lift the per-client limiters so they
 // never answer for the request under test (call() already uses a random client IP per request). Read by
@@ -436,8 +436,7 @@ function check(
   if (Object.keys(content).length > 0 && !(media in content))
     fail('documented-content', `${s} answered ${media || 'no content type'}, documented ${Object.keys(content).join(', ')}`);
   const schema = content[media]?.schema as Json | undefined;
-  // JSON is application/json or a +json type; application/x-ndjson (an export's JSON Lines) is a text stream
-  if (schema && (media === 'application/json' || media.endsWith('+json'))) {
+  if (schema && isJsonMedia(media)) {
     // Every object closed: a field the API returns but the document does not declare is a violation.
     const errs = res.body === undefined ? ['body is not JSON'] : world.contract.operationErrors(op.method, op.path, s, media, res.body);
     if (errs.length)

@@ -21,6 +21,8 @@ export const DOCUMENT_FILE = join(ROOT, 'schemas', 'compiled', 'openapi.json');
 export const loadDocument = (): Json => JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as Json;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+/** A JSON media type: application/json or a `+json` suffix (RFC 6839); JSON Lines (application/x-ndjson) is not one JSON value. */
+export const isJsonMedia = (media: string | null | undefined): boolean => /^application\/(?:[\w.-]+\+)?json$/i.test((media ?? '').split(';')[0]!.trim());
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Keywords that only annotate: a schema holding nothing else accepts any value. */
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
@@ -62,7 +64,7 @@ export function untypedObjects(doc: Json): UntypedObject[] {
         const operation = `${method.toUpperCase()} ${path} ${status}`;
         const responseObj = typeof (response as Json).$ref === 'string' ? resolve((response as Json).$ref) : (response as Json);
         for (const [media, content] of Object.entries((responseObj?.content ?? {}) as Json)) {
-          if (!/json/.test(media) || !isObj((content as Json).schema)) continue;
+          if (!isJsonMedia(media) || !isObj((content as Json).schema)) continue;
           const seen = new Set<string>();
           const walk = (s: Json, at: string): void => {
             if (typeof s.$ref === 'string') {
@@ -193,7 +195,7 @@ export function contractChecker(doc: Json = loadDocument()): ContractChecker {
       if (!key) return [`${method} ${template}: status ${status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
       const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
       const schema = responseObject(closed, responses[key]).content?.[media]?.schema as Json | undefined;
-      if (!schema) return media.endsWith('json') ? [`${method} ${template} ${status}: ${media} is not documented`] : [];
+      if (!schema) return isJsonMedia(media) ? [`${method} ${template} ${status}: ${media} is not documented`] : [];
       return validateWith(`${method} ${template} ${key} ${media}`, schema, body);
     },
   };
@@ -253,7 +255,7 @@ function assertDocumented(
   body: unknown,
   text: string,
 ): void {
-  if (method === 'HEAD' || !/json/.test(contentType ?? '')) return;
+  if (method === 'HEAD' || !isJsonMedia(contentType)) return;
   const errs = body === undefined ? ['body is not JSON'] : checker.errors(method, path, status, contentType, body);
   if (errs.length)
     throw new Error(

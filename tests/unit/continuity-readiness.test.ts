@@ -9,6 +9,13 @@ describe('drills', () => {
     expect(drillStatus('generator', drills, '2026-03-12')).toMatchObject({ overdue: false, dueDate: '2026-03-12' });
     expect(drillStatus('generator', drills, '2026-03-13')).toMatchObject({ overdue: true });
     expect(drillStatus('alarm', drills, '2026-03-06')).toMatchObject({ overdue: true, lastDate: null });
+    expect(drillStatus('generator', drills, '2026-03-15')).toMatchObject({ overdue: true, daysOverdue: 3 });
+  });
+
+  it('never run, with the farm’s creation date: the first drill is due one interval after it', () => {
+    expect(drillStatus('generator', [], '2026-03-08', '2026-03-01T09:30:00.000Z')).toMatchObject({ dueDate: '2026-03-08', overdue: false, daysOverdue: 0 });
+    expect(drillStatus('generator', [], '2026-03-10', '2026-03-01T09:30:00.000Z')).toMatchObject({ overdue: true, daysOverdue: 2, lastDate: null });
+    expect(drillStatus('generator', [], '2026-03-10')).toMatchObject({ overdue: true, daysOverdue: null });
   });
 
   it('a failed drill is reported but does not reset the clock', () => {

@@ -6,8 +6,8 @@ import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/
 import { cycleKpis } from '../../shared/domain/analytics/kpis/cycle.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import type { BucketStats, MetricStat } from '../../shared/domain/iot/rollups.js';
-import { CALCULATIONS, calculationById, dailyPoints, hourlyPoints, inputOf } from '../../shared/domain/rules/calculations.js';
-import { defaultRules, type RuleDraft } from '../../shared/domain/rules/defaults.js';
+import { CALCULATIONS, calculationById, dailyPoints, farmPoints, hourlyPoints, inputOf } from '../../shared/domain/rules/calculations.js';
+import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../../shared/domain/rules/defaults.js';
 import {
   aggregate,
   bucketEnd,
@@ -487,11 +487,33 @@ describe('hourly points', () => {
   });
 });
 
+describe('farm-level points', () => {
+  it('generatorDrillOverdueDays: days past the readiness due date (7 days after the last drill that ran, or after the farm’s creation)', () => {
+    const drills = [
+      { kind: 'generator' as const, date: '2026-03-01', result: 'passed' as const },
+      { kind: 'generator' as const, date: '2026-03-09', result: 'failed' as const },
+      { kind: 'fire' as const, date: '2026-03-09', result: 'passed' as const },
+    ];
+    const days = ['2026-03-07', '2026-03-08', '2026-03-09', '2026-03-11'];
+    const points = farmPoints('generatorDrillOverdueDays', { drills, createdAt: '2026-01-01T10:00:00.000Z' }, days);
+    expect(points.map((p) => p.value)).toEqual([0, 0, 1, 3]);
+    expect(points[3]!.context).toMatchObject({ lastDrillDate: '2026-03-09', lastDrillResult: 'failed', dueDate: '2026-03-08', everyDays: 7 });
+    // never drilled: the first drill is due a week after the farm was created
+    const fresh = farmPoints('generatorDrillOverdueDays', { drills: [], createdAt: '2026-03-01T08:00:00.000Z' }, ['2026-03-08', '2026-03-10']);
+    expect(fresh.map((p) => p.value)).toEqual([0, 2]);
+    expect(farmPoints('generatorDrillOverdueDays', { drills: [], createdAt: null }, ['2026-03-08'])[0]).toMatchObject({ value: null });
+    expect(() => farmPoints('fcr', { drills, createdAt: null }, days)).toThrow(RangeError);
+    expect(() => dailyPoints('generatorDrillOverdueDays', cycleOf(broiler([], b(1))))).toThrow(RangeError);
+  });
+});
+
 describe('the catalogue', () => {
   it('every template is an input; sensor metrics are hourly inputs', () => {
-    for (const c of CALCULATIONS) expect(inputOf(c.id)).toEqual({ kind: 'calculation', basis: c.basis, unit: c.unit, name: c.name });
+    for (const c of CALCULATIONS) expect(inputOf(c.id)).toEqual({ kind: 'calculation', basis: c.basis, unit: c.unit, name: c.name, appliesTo: c.appliesTo });
     expect(new Set(CALCULATIONS.map((c) => c.id)).size).toBe(CALCULATIONS.length);
-    expect(inputOf('nh3Ppm')).toEqual({ kind: 'sensor', basis: 'hour', unit: 'ppm', name: 'Ammonia (NH₃)' });
+    expect(inputOf('nh3Ppm')).toEqual({ kind: 'sensor', basis: 'hour', unit: 'ppm', name: 'Ammonia (NH₃)', appliesTo: 'house' });
+    expect(CALCULATIONS.every((c) => (c.basis === 'hour') === (c.appliesTo === 'house'))).toBe(true);
+    expect(inputOf('generatorDrillOverdueDays')).toMatchObject({ basis: 'day', appliesTo: 'farm', unit: 'days' });
     expect(inputOf('nope')).toBeUndefined();
     expect(calculationById('waterDropPct')?.basis).toBe('day');
     expect(calculationById('temperatureDeviation')?.basis).toBe('hour');
@@ -515,6 +537,15 @@ describe('default rules', () => {
     expect(byKey(drafts).get('default:humidity')).toMatchObject({ input: 'humidity', window: 'PT3H', aggregation: 'avg', severity: 'info' });
     expect(byKey(drafts).get('default:temperature')!.condition).toEqual({ op: 'outside', range: [-2, 2] });
     expect(byKey(drafts).get('default:feed-left')!.condition).toEqual({ op: '<', value: 3 });
+    expect(byKey(drafts).get('default:generator-drill')).toMatchObject({
+      input: 'generatorDrillOverdueDays',
+      window: 'P1D',
+      condition: { op: '>', value: 0 },
+      actions: ['raise_anomaly'],
+    });
+    // the key lists the job upgrades farms with
+    expect(drafts.map((d) => d.defaultKey)).toEqual(DEFAULT_KEYS);
+    expect(DEFAULT_KEYS.filter((k) => !FIRST_DEFAULT_KEYS.includes(k))).toEqual(['default:generator-drill']);
   });
 
   it('the thresholds come from the configuration', () => {

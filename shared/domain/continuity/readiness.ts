@@ -3,6 +3,7 @@
  * Sources and choices: docs/decisions.md, "Continuity".
  */
 import type { DrillKind } from '../../../schemas/continuity.js';
+import { FEED_LEFT_MIN_DAYS } from '../rules/defaults.js';
 
 /** How often each drill is due. Generator: weekly, 30–60 minutes under load (Mississippi State University Extension, IS1952). */
 export const DRILL_INTERVAL_DAYS: Record<DrillKind, number> = { generator: 7, alarm: 30, fire: 365 };
@@ -11,8 +12,8 @@ export const DRILL_SOURCES: Record<DrillKind, string> = {
   alarm: 'Flockwise default: monthly test of the alarm chain (a choice, see docs/decisions.md)',
   fire: 'Flockwise default: yearly fire drill (a choice, see docs/decisions.md)',
 };
-/** Fewer days of feed than this is low. */
-export const LOW_FEED_DAYS = 3;
+/** Fewer days of feed than this is low: the threshold of the default "Feed running out" rule. */
+export const LOW_FEED_DAYS = FEED_LEFT_MIN_DAYS;
 
 export interface DrillFact {
   kind: DrillKind;
@@ -22,15 +23,21 @@ export interface DrillFact {
 
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
 /**
- * Where a kind of drill stands on `today`: the last drill that ran (passed or partial; a failed drill
- * does not reset the clock) and the day the next is due; never run → overdue.
+ * Where a kind of drill stands on `today` (the one definition of "due", read by the readiness report and
+ * by the alarm rules): the last drill that ran (passed or partial; a failed drill does not reset the clock)
+ * and the day the next is due, one interval after it. Never run: due one interval after `since` (the day
+ * the farm was created: a new farm has one interval to run its first drill); without `since`, overdue.
+ * `daysOverdue` counts the days past the due date (0 while not overdue; null when never run and no `since`).
  */
-export function drillStatus(kind: DrillKind, drills: readonly DrillFact[], today: string) {
+export function drillStatus(kind: DrillKind, drills: readonly DrillFact[], today: string, since?: string | null) {
   const everyDays = DRILL_INTERVAL_DAYS[kind];
   const ran = drills.filter((d) => d.kind === kind && d.date <= today).sort((a, b) => b.date.localeCompare(a.date));
   const counted = ran.find((d) => d.result !== 'failed');
-  const dueDate = counted ? addDays(counted.date, everyDays) : null;
+  const from = counted?.date ?? (since ? since.slice(0, 10) : null);
+  const dueDate = from ? addDays(from, everyDays) : null;
   return {
     kind,
     everyDays,
@@ -38,6 +45,7 @@ export function drillStatus(kind: DrillKind, drills: readonly DrillFact[], today
     lastResult: ran[0]?.result ?? null,
     dueDate,
     overdue: dueDate === null || dueDate < today,
+    daysOverdue: dueDate === null ? null : Math.max(0, daysBetween(dueDate, today)),
     source: DRILL_SOURCES[kind],
   };
 }

@@ -9,6 +9,8 @@
  * - Hourly templates and sensor metrics read a house's hourly rollups: per hour the average over every
  *   device of the house that reported the metric (Σ sum ÷ Σ count, so a device reporting twice as often
  *   weighs twice as much).
+ * - Farm-level templates (`appliesTo: 'farm'`, `farmPoints`) read facts of the farm rather than of a
+ *   cycle: one point per calendar day, judged once per farm (target `farm:<id>`), whatever its flocks.
  * - Every point's context carries ageDays (null without a flock), which json-logic conditions may read.
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
@@ -24,6 +26,7 @@ import { temperatureRange } from '../iot/climate.js';
 import { METRICS } from '../iot/metrics.js';
 import type { BucketStats } from '../iot/rollups.js';
 import { round } from '../weights.js';
+import { DRILL_SOURCES, drillStatus, type DrillFact } from '../continuity/readiness.js';
 import type { Basis, SeriesPoint } from './evaluation.js';
 
 export interface CalculationTemplate {
@@ -37,6 +40,8 @@ export interface CalculationTemplate {
   source: string;
   basis: Basis;
   birdTypes: 'all' | 'broilers' | 'layers';
+  /** What a rule on it judges: each active flock (daily), each house with sensors (hourly), or the farm once. */
+  appliesTo: 'flock' | 'house' | 'farm';
 }
 
 const ROSS_OBJECTIVES = 'Aviagen, Ross 308 Broiler: Performance Objectives, 2022';
@@ -57,6 +62,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${EU_BROILERS}, Annex I (the daily record of dead birds)`,
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'cumulativeMortalityPct',
@@ -67,6 +73,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${EU_BROILERS}, Annex V (cumulative daily mortality; the 1 % + 0.06 % × age criterion)`,
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'fcr',
@@ -77,6 +84,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${ROSS_OBJECTIVES} (cumulative FCR)`,
     basis: 'day',
     birdTypes: 'broilers',
+    appliesTo: 'flock',
   },
   {
     id: 'adg',
@@ -87,6 +95,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${ROSS_OBJECTIVES} (daily gain)`,
     basis: 'day',
     birdTypes: 'broilers',
+    appliesTo: 'flock',
   },
   {
     id: 'uniformityPct',
@@ -97,6 +106,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${ROSS_HANDBOOK} (flock uniformity)`,
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'waterFeedRatio',
@@ -107,6 +117,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: TABLER,
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'epef',
@@ -117,6 +128,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${ROSS_HANDBOOK} (production efficiency factor)`,
     basis: 'day',
     birdTypes: 'broilers',
+    appliesTo: 'flock',
   },
   {
     id: 'henDayPct',
@@ -127,6 +139,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: 'Hy-Line International, Hy-Line Brown Commercial Layers Performance Standards Guide (hen-day %)',
     basis: 'day',
     birdTypes: 'layers',
+    appliesTo: 'flock',
   },
   {
     id: 'costPerKgLive',
@@ -137,6 +150,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: 'the farm’s own prices (analytics configuration, pricing); cost of production per kg live weight as in farm accounts, no single source',
     basis: 'day',
     birdTypes: 'broilers',
+    appliesTo: 'flock',
   },
   {
     id: 'costPerEgg',
@@ -147,6 +161,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: 'the farm’s own prices (analytics configuration, pricing); cost of production per egg as in farm accounts, no single source',
     basis: 'day',
     birdTypes: 'layers',
+    appliesTo: 'flock',
   },
   {
     id: 'daysOfFeedLeft',
@@ -157,6 +172,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: 'farm practice (stock ÷ daily use), no single source',
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'waterDropPct',
@@ -168,6 +184,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: TABLER,
     basis: 'day',
     birdTypes: 'all',
+    appliesTo: 'flock',
   },
   {
     id: 'temperatureDeviation',
@@ -178,6 +195,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${ROSS_HANDBOOK}; Cobb-Vantress, Cobb Broiler Management Guide; Hy-Line and Lohmann pullet rearing guides`,
     basis: 'hour',
     birdTypes: 'all',
+    appliesTo: 'house',
   },
   {
     id: 'ammonia',
@@ -188,6 +206,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${EU_BROILERS}, Annex II (NH₃ ≤ 20 ppm at the level of the birds’ heads)`,
     basis: 'hour',
     birdTypes: 'all',
+    appliesTo: 'house',
   },
   {
     id: 'co2',
@@ -198,6 +217,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${EU_BROILERS}, Annex II (CO₂ ≤ 3000 ppm at the level of the birds’ heads)`,
     basis: 'hour',
     birdTypes: 'all',
+    appliesTo: 'house',
   },
   {
     id: 'humidity',
@@ -208,6 +228,19 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     source: `${EU_BROILERS}, Annex II (relative humidity)`,
     basis: 'hour',
     birdTypes: 'all',
+    appliesTo: 'house',
+  },
+  {
+    id: 'generatorDrillOverdueDays',
+    name: 'Generator drill overdue',
+    formula:
+      'days past the due date of the next generator drill, 0 while it is not due: due 7 days after the last drill that ran (passed or partial; a failed drill does not reset the clock), or 7 days after the farm was created when none was ever recorded',
+    unit: 'days',
+    inputs: ['generator drills (POST /api/v1/continuity/drills)', 'farm creation date'],
+    source: DRILL_SOURCES.generator,
+    basis: 'day',
+    birdTypes: 'all',
+    appliesTo: 'farm',
   },
 ];
 
@@ -237,10 +270,12 @@ const METRIC_NAMES: Record<SensorMetric, string> = {
 const isSensorMetric = (x: string): x is SensorMetric => (SENSOR_METRICS as readonly string[]).includes(x);
 
 /** An input is a calculation id or a sensor metric (SENSOR_METRICS): its basis (sensor metrics are hourly), unit and name. */
-export function inputOf(input: string): { kind: 'calculation' | 'sensor'; basis: Basis; unit: string; name: string } | undefined {
+export function inputOf(
+  input: string,
+): { kind: 'calculation' | 'sensor'; basis: Basis; unit: string; name: string; appliesTo: CalculationTemplate['appliesTo'] } | undefined {
   const c = BY_ID.get(input);
-  if (c) return { kind: 'calculation', basis: c.basis, unit: c.unit, name: c.name };
-  if (isSensorMetric(input)) return { kind: 'sensor', basis: 'hour', unit: METRICS[input].unit, name: METRIC_NAMES[input] };
+  if (c) return { kind: 'calculation', basis: c.basis, unit: c.unit, name: c.name, appliesTo: c.appliesTo };
+  if (isSensorMetric(input)) return { kind: 'sensor', basis: 'hour', unit: METRICS[input].unit, name: METRIC_NAMES[input], appliesTo: 'house' };
   return undefined;
 }
 
@@ -390,6 +425,31 @@ export function dailyPoints(id: string, cycle: { inputs: CycleInputs; config: An
     default:
       throw new RangeError(`${id} is not a daily calculation`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Farm-level points
+
+/** What a farm-level template reads: the farm's drills and the day it was created. */
+export interface FarmFacts {
+  drills: readonly DrillFact[];
+  createdAt: string | null;
+}
+
+/**
+ * Daily points of a farm-level calculation, one per day of `days` (UTC dates, oldest first), each judged
+ * as the day stood at its end. generatorDrillOverdueDays is drillStatus's count (../continuity/readiness.ts,
+ * the same due date as the readiness report). Throws on an id that is not a farm-level calculation.
+ */
+export function farmPoints(id: string, facts: FarmFacts, days: readonly string[]): SeriesPoint[] {
+  if (id !== 'generatorDrillOverdueDays') throw new RangeError(`${id} is not a farm-level calculation`);
+  return days.map((day): SeriesPoint => {
+    const s = drillStatus('generator', facts.drills, day, facts.createdAt);
+    const context = { ageDays: null, lastDrillDate: s.lastDate, lastDrillResult: s.lastResult, dueDate: s.dueDate, everyDays: s.everyDays };
+    if (s.daysOverdue === null)
+      return { bucket: day, value: null, context: { ...context, reason: 'no generator drill recorded, and the farm’s creation date is unknown' } };
+    return { bucket: day, value: s.daysOverdue, context };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------

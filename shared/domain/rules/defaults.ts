@@ -8,6 +8,8 @@
  * - Hourly rules average a sensor input over an hour (humidity over 3 h: a short peak while litter is
  *   turned or fans cycle is not a problem) and have a cooldown of 180 min: a breach lasting all day
  *   reminds every 3 hours instead of every hour, often enough to act, rarely enough to be read.
+ * - Farm-level rules (the generator drill) judge the farm once a day, with the daily cooldown: an overdue
+ *   drill reminds once a day on the same anomaly until a drill is recorded.
  * - Every default raises an anomaly (the farm's queue to acknowledge); none opens an incident by itself,
  *   which stays an operator's decision. Each carries a stable `defaultKey`.
  */
@@ -55,6 +57,21 @@ const hourly = (d: Omit<RuleDraft, 'aggregation' | 'cooldownMinutes' | 'enabled'
   ...d,
 });
 
+/** The keys of the first default set: a farm whose marker predates the key list has these (../../services/default-rules.ts). */
+export const FIRST_DEFAULT_KEYS: readonly string[] = [
+  'default:daily-mortality',
+  'default:cumulative-mortality',
+  'default:water-drop',
+  'default:water-feed-ratio',
+  'default:feed-left',
+  'default:nh3',
+  'default:co2',
+  'default:humidity',
+  'default:temperature',
+];
+/** Every default's key, in order (checked against defaultRules by the unit tests). */
+export const DEFAULT_KEYS: readonly string[] = [...FIRST_DEFAULT_KEYS.slice(0, 5), 'default:generator-drill', ...FIRST_DEFAULT_KEYS.slice(5)];
+
 /** The default rules from the configuration's thresholds and consumption sections. */
 export function defaultRules(config: AnalyticsSections): RuleDraft[] {
   const t = config.thresholds;
@@ -100,6 +117,15 @@ export function defaultRules(config: AnalyticsSections): RuleDraft[] {
       name: 'Feed running out',
       input: 'daysOfFeedLeft',
       condition: { op: '<', value: FEED_LEFT_MIN_DAYS },
+      severity: 'warning',
+    }),
+    daily({
+      // weekly generator test under load (Mississippi State University Extension, IS1952); the due date is
+      // the readiness report's (../continuity/readiness.ts, drillStatus)
+      defaultKey: 'default:generator-drill',
+      name: 'Generator drill overdue',
+      input: 'generatorDrillOverdueDays',
+      condition: { op: '>', value: 0 },
       severity: 'warning',
     }),
     hourly({
