@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonValue, ListOf, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -20,6 +20,7 @@ export const listWithdrawalsQuery = Type.Object(
     farmId: FarmQuery,
     active: Type.Optional(Type.Boolean({ description: 'true: only the windows whose last restricted day is today or later (default: all)' })),
     flockId: Type.Optional(UlidOf('Only this flock’s windows')),
+    ...pageQueryProperties,
   },
   { additionalProperties: false, $id: 'ListWithdrawalsQuery' },
 );
@@ -65,7 +66,7 @@ export const createSampleBody = Type.Object(
 export type CreateSampleBody = Static<typeof createSampleBody>;
 
 export const listSamplesQuery = Type.Object(
-  { farmId: FarmQuery, flockId: Type.Optional(UlidOf('Only this flock’s samples')) },
+  { farmId: FarmQuery, flockId: Type.Optional(UlidOf('Only this flock’s samples')), ...pageQueryProperties },
   { additionalProperties: false, $id: 'ListSamplesQuery' },
 );
 export type ListSamplesQuery = Static<typeof listSamplesQuery>;

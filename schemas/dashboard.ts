@@ -105,6 +105,31 @@ export const WithdrawalDto = Type.Object(
   },
   { $id: 'Withdrawal', description: 'A medication whose withdrawal period is still running' },
 );
+export const SalmonellaDueDto = Type.Object(
+  {
+    flockId: Type.String(),
+    flockName: Type.String(),
+    cycleId: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    status: StringEnum(['due', 'overdue'] as const, {
+      description: 'due: its window is open and no sample is in it yet; overdue: its last day passed without a sample, and none was taken since',
+    }),
+    from: Day,
+    dueBy: Day,
+    daysLeft: Type.Integer({ description: 'Days left to sample, today included (due); 0 when overdue' }),
+    daysOverdue: Type.Integer({ description: 'Days since its last day (overdue); 0 when due' }),
+    lastSampleDate: Type.Union([Day, Type.Null()], { description: 'The cycle’s latest sample up to today' }),
+  },
+  {
+    $id: 'SalmonellaSamplingDue',
+    description:
+      'A Salmonella sampling of an active cycle due or overdue today, dated as the compliance report’s salmonella_sampling rule dates it ' +
+      '(laying hens every 15 weeks from 24 ± 2 weeks of age, Reg. (EU) 517/2011; broilers in the 3 weeks before they leave, Reg. (EU) 200/2012)',
+  },
+);
+const SalmonellaSamples = Type.Array(SalmonellaDueDto, {
+  description: 'Salmonella samplings due or overdue in the active cycles: overdue first (longest first), then due (fewest days left first)',
+});
 const farmProperties = { date: Day, farmId: Type.String() };
 const OpenAnomalyLineDto = Type.Object({
   id: Ulid,
@@ -158,6 +183,7 @@ const managerProperties = {
     { description: 'Feed per type, eggs, and vaccines and medicines per product and unit in stock' },
   ),
   withdrawals: Type.Array(WithdrawalDto),
+  salmonellaSamples: SalmonellaSamples,
   openRecommendations: Type.Object(
     {
       count: Int,
@@ -197,7 +223,7 @@ const managerProperties = {
 export const ManagerDashboardDto = Summary(
   'manager',
   managerProperties,
-  'A manager’s farm: KPIs, alerts, stock, withdrawals, open recommendations, sensors not online, open incidents',
+  'A manager’s farm: KPIs, alerts, stock, withdrawals, Salmonella samples due, open recommendations, sensors not online, open incidents',
 );
 export const WorkerDashboardDto = Summary(
   'worker',
@@ -252,6 +278,7 @@ export const VeterinarianDashboardDto = Summary(
     ...farmProperties,
     healthAlerts: Type.Array(DashboardAlertDto),
     withdrawals: Type.Array(WithdrawalDto),
+    salmonellaSamples: SalmonellaSamples,
     openIncidents: OpenIncidentsDto('Open incidents of a disease suspicion, welfare or biosecurity: the count, by severity, and the 5 newest'),
     openAnomalies: OpenAnomaliesDto('Open anomalies of the birds’ health (mortality, intake, growth): the count, by severity, and the 5 most recently seen'),
     flocks: Type.Array(
@@ -266,7 +293,7 @@ export const VeterinarianDashboardDto = Summary(
       }),
     ),
   },
-  'A veterinarian’s farm: health alerts, withdrawal periods, open health incidents, mortality',
+  'A veterinarian’s farm: health alerts, withdrawal periods, Salmonella samples due, open health incidents, mortality',
 );
 export const ViewerDashboardDto = Summary(
   'viewer',

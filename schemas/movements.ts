@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { ExpectedVersion, JsonSchema, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -48,6 +49,34 @@ export const FromStock = Type.Object(
   },
   { additionalProperties: false, description: 'Take the product from the farm’s medicine stock (never below zero)' },
 );
+
+/**
+ * A medication's fields, Reg. (EU) 2019/6 Art. 108 among them (optional: a missing one is a finding of the
+ * compliance report, never a refused write). Schedule completions of medication occurrences take the
+ * same schemas (schemas/schedules.ts, CompletionData).
+ */
+export const MEDICATION_FIELDS = {
+  product: Text(120, 'Product'),
+  dose: Text(120, 'Dose, e.g. "0.5 ml/l for 5 days"'),
+  withdrawalDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 365,
+      description: 'Withdrawal period, days, counted from the end of the treatment; record it even when zero (Reg. (EU) 2019/6 Art. 108)',
+    }),
+  ),
+  treatmentDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Duration of the treatment, days (default 1): `date` is its first day' })),
+  route: Type.Optional(StringEnum(['water', 'feed', 'injection', 'spray', 'other'] as const)),
+  prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
+  fromStock: Type.Optional(FromStock),
+  // Reg. (EU) 2019/6 Art. 108: optional here (a missing one is a finding of the compliance report, never a refused write)
+  quantityAdministered: Type.Optional(Text(120, 'Quantity of the medicinal product administered, e.g. "2 l"')),
+  supplier: Type.Optional(Text(200, 'Supplier of the medicinal product (name and address)')),
+  purchaseReference: Type.Optional(Text(120, 'Proof of purchase: invoice or delivery note reference')),
+  prescriptionReference: Type.Optional(Text(120, 'Veterinary prescription reference')),
+  batchNumber: Type.Optional(Text(64, 'Batch of the medicinal product')),
+  animalsTreated: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Birds treated (default: the whole flock)' })),
+};
 
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
@@ -129,30 +158,7 @@ export const MOVEMENT_CATALOGUE = [
     quantity: Count('Eggs lost'),
     reason: Type.Optional(Text(200, 'Reason')),
   }),
-  movement('medication', 'Medication', 'A treatment given to the flock', {
-    product: Text(120, 'Product'),
-    dose: Text(120, 'Dose, e.g. "0.5 ml/l for 5 days"'),
-    withdrawalDays: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: 365,
-        description: 'Withdrawal period, days, counted from the end of the treatment; record it even when zero (Reg. (EU) 2019/6 Art. 108)',
-      }),
-    ),
-    treatmentDays: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 365, description: 'Duration of the treatment, days (default 1): `date` is its first day' }),
-    ),
-    route: Type.Optional(StringEnum(['water', 'feed', 'injection', 'spray', 'other'] as const)),
-    prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
-    fromStock: Type.Optional(FromStock),
-    // Reg. (EU) 2019/6 Art. 108: optional here (a missing one is a finding of the compliance report, never a refused write)
-    quantityAdministered: Type.Optional(Text(120, 'Quantity of the medicinal product administered, e.g. "2 l"')),
-    supplier: Type.Optional(Text(200, 'Supplier of the medicinal product (name and address)')),
-    purchaseReference: Type.Optional(Text(120, 'Proof of purchase: invoice or delivery note reference')),
-    prescriptionReference: Type.Optional(Text(120, 'Veterinary prescription reference')),
-    batchNumber: Type.Optional(Text(64, 'Batch of the medicinal product')),
-    animalsTreated: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Birds treated (default: the whole flock)' })),
-  }),
+  movement('medication', 'Medication', 'A treatment given to the flock', MEDICATION_FIELDS),
   movement('vaccination', 'Vaccination', 'A vaccine given to the flock', {
     vaccine: Text(120, 'Vaccine'),
     method: Type.Optional(StringEnum(['water', 'spray', 'eye_drop', 'injection', 'wing_web', 'other'] as const)),
@@ -304,6 +310,8 @@ export const MovementDto = Type.Unsafe<Static<(typeof MOVEMENT_DTOS)[number]>>({
   discriminator: { propertyName: 'type' },
 });
 export const MovementResponse = Success(MovementDto);
+/** A recorded movement, and its warnings when birds entering a house would put it above the stocking density limit. */
+export const MovementCreatedResponse = Type.Object({ message: Type.String(), data: MovementDto, warnings: WriteWarnings });
 export const MovementListResponse = ListOf(MovementDto);
 
 export const InputSchemaDto = Type.Object(

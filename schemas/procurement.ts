@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 import { FEED_QUALITY_ISSUES } from './movements.js';
 import { SupplierReliabilityDto } from './analytics.js';
@@ -248,7 +249,8 @@ export const OrderWithReceiptsResponse = Success(
   Type.Composite([OrderDto, Type.Object({ receipts: Type.Array(ReceiptDto, { description: 'Oldest first' }) })], { $id: 'PurchaseOrderWithReceipts' }),
 );
 export const OrderListResponse = ListOf(OrderDto);
-export const ReceiptResponse = Success(Type.Object({ order: OrderDto, receipt: ReceiptDto }));
+/** The order and its receipt, and the warnings when chicks placed would put their house above the stocking density limit. */
+export const ReceiptResponse = Type.Object({ message: Type.String(), data: Type.Object({ order: OrderDto, receipt: ReceiptDto }), warnings: WriteWarnings });
 
 export const ReliabilityResponse = Success(
   Type.Object({

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { FromStock, MovementDto } from './movements.js';
+import { FromStock, MEDICATION_FIELDS, MovementDto } from './movements.js';
 
 /**
  * Schedules (`/api/v1/schedules`): recurring farm tasks whose occurrences are computed from their timing
@@ -159,12 +159,19 @@ export const CompletionData = Type.Object(
     vaccine: Type.Optional(Text(120, 'Vaccine given, when it differs from the schedule’s')),
     method: Type.Optional(StringEnum(VACCINATION_METHODS)),
     dose: Type.Optional(Text(120, 'Dose given, when it differs from the schedule’s')),
-    batchNumber: Type.Optional(Text(64, 'Vaccine batch')),
+    batchNumber: Type.Optional(Text(64, 'Batch of the vaccine or of the medicinal product')),
     product: Type.Optional(Text(120, 'Product given, when it differs from the schedule’s')),
     route: Type.Optional(StringEnum(MEDICATION_ROUTES)),
-    withdrawalDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+    withdrawalDays: MEDICATION_FIELDS.withdrawalDays,
     prescribedBy: Type.Optional(Text(120, 'Veterinarian')),
     fromStock: Type.Optional(FromStock),
+    // a medication's Reg. (EU) 2019/6 Art. 108 fields, as the movement catalogue defines them
+    treatmentDays: MEDICATION_FIELDS.treatmentDays,
+    quantityAdministered: MEDICATION_FIELDS.quantityAdministered,
+    supplier: MEDICATION_FIELDS.supplier,
+    purchaseReference: MEDICATION_FIELDS.purchaseReference,
+    prescriptionReference: MEDICATION_FIELDS.prescriptionReference,
+    animalsTreated: MEDICATION_FIELDS.animalsTreated,
     weighingId: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The weighing session this weighing occurrence was done by' }),
     ),
@@ -172,7 +179,9 @@ export const CompletionData = Type.Object(
   {
     additionalProperties: false,
     description:
-      'What was actually done: a vaccination’s or medication’s fields override the schedule’s details in the movement written; a weighing occurrence links its weighing',
+      'What was actually done: a vaccination’s or medication’s fields override the schedule’s details in the movement written; a medication also takes the ' +
+      'Reg. (EU) 2019/6 Art. 108 fields of the medication movement (treatmentDays, quantityAdministered, supplier, purchaseReference, prescriptionReference, ' +
+      'batchNumber, animalsTreated); a weighing occurrence links its weighing. A field of another kind is refused (400 naming it)',
   },
 );
 export const completeOccurrenceBody = Type.Object(

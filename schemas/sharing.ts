@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { WriteWarnings } from './warnings.js';
 
 /**
  * Sharing (`/api/v1/sharing`): transfers of birds, feed, eggs and equipment between farms, requested by
@@ -135,6 +136,8 @@ export const TransferDto = Type.Object(
   { $id: 'Transfer' },
 );
 export const TransferResponse = Success(TransferDto);
+/** A completed transfer, and its warnings when the birds would put the receiving house above the stocking density limit. */
+export const TransferCompletedResponse = Type.Object({ message: Type.String(), data: TransferDto, warnings: WriteWarnings });
 export const TransferListResponse = ListOf(TransferDto);
 
 export const EquipmentDto = Type.Object(

@@ -4,7 +4,7 @@ import { replayable } from '../../shared/http/responses.js';
 import { createMovementFor } from '../../shared/services/movements.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
-import { MovementResponse } from '../../schemas/movements.js';
+import { MovementCreatedResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -15,12 +15,15 @@ export const handler = httpHandler(
       'a feed stock or the egg stock negative is refused with 409 naming the balance. Transfers write both flocks’ sides at once. ' +
       'A bird_sale or egg_sale dated inside a withdrawal period of the cycle (a medication with withdrawalDays, counted from the end of its treatment) answers 409 naming the product and the last restricted day, ' +
       'unless it carries `override: {reason}`: that needs manage_compliance (else 403) and is audited. ' +
+      'Birds entering a house (bird_inflow, bird_transfer_in, and the receiving side of a bird_transfer_out) that would put it above the stocking density limit ' +
+      '(broilers: the farm’s tier at the forecast, else breed-standard, weight up to the expected harvest; layers: 9 hens/m²) are recorded all the same, ' +
+      'with a `warnings` entry naming the density, the limit and the date. ' +
       'Send `Idempotency-Key` to make retries safe: the same key and body return the first response (header `Idempotent-Replayed: true`), another body 422.',
     params: cycleParams,
     body: createMovementBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded', schema: MovementResponse },
+      201: { description: 'Recorded (with `warnings` when the birds would put their house above the stocking density limit)', schema: MovementCreatedResponse },
       403: { description: 'An `override` without the manage_compliance capability' },
       409: { description: 'A balance would go negative, the cycle is closed, or a sale falls in a withdrawal period (names the product and its end)' },
       422: { description: 'Idempotency-Key reused with another body' },

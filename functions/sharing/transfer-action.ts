@@ -3,10 +3,21 @@ import { IDEMPOTENCY_KEY, IF_MATCH } from '../../shared/http/request-headers.js'
 import { replayable } from '../../shared/http/responses.js';
 import { actOnTransfer } from '../../shared/services/transfers.js';
 import { transferActionBody, transferParams } from '../../schemas/compiled/sharing.js';
+import type { TSchema } from '@sinclair/typebox';
 import { TransferResponse, type TransferAction } from '../../schemas/sharing.js';
 
-/** The route of one lifecycle step (approve, reject, cancel, complete): they differ in the step, who takes it and its words. */
-export function transferActionRoute(action: TransferAction, summary: string, who: string, extra: string, conflicts: string): RouteHandler {
+/**
+ * The route of one lifecycle step (approve, reject, cancel, complete): they differ in the step, who takes it, its words and (completion,
+ * which may carry warnings) its answer's schema.
+ */
+export function transferActionRoute(
+  action: TransferAction,
+  summary: string,
+  who: string,
+  extra: string,
+  conflicts: string,
+  answer: { schema: TSchema; description: string } = { schema: TransferResponse, description: 'The transfer, as it is now' },
+): RouteHandler {
   return httpHandler(
     {
       capability: 'manage_transfers',
@@ -19,7 +30,7 @@ export function transferActionRoute(action: TransferAction, summary: string, who
       body: transferActionBody,
       headers: { ...IF_MATCH, ...IDEMPOTENCY_KEY },
       responses: {
-        200: { headers: ['ETag'], description: 'The transfer, as it is now', schema: TransferResponse },
+        200: { headers: ['ETag'], description: answer.description, schema: answer.schema },
         403: { description: `Not ${who}` },
         404: { description: 'No such transfer, or one between farms you cannot see' },
         409: { description: `Not allowed from its status, changed concurrently (or a stale \`version\`)${conflicts}` },

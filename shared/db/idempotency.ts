@@ -10,6 +10,8 @@ export interface StoredResponse {
   created: boolean;
   message: string;
   data: unknown;
+  /** What the write went ahead with that is worth a look (e.g. the stocking density it leads to); absent when none. */
+  warnings?: unknown[];
 }
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;

@@ -281,15 +281,23 @@ export async function storedRawTimes(deviceId: string, tsMs: readonly number[]):
   return new Set(found.flat().map((r) => Date.parse(r.ts)));
 }
 
-/** Hourly or daily rollups from `fromKey` to `toKey` (bucket names, inclusive), oldest first: one Query per MB (a week of hours is one). */
+/**
+ * Hourly or daily rollups from `fromKey` to `toKey` (bucket names, inclusive), oldest first: one Query per
+ * MB (a week of hours is one). `metrics` projects only those metrics' stats (a cycle's worth of hours for
+ * two gases stays a few Queries).
+ */
 export async function rollupsBetween(
   deviceId: string,
   resolution: 'hour' | 'day',
   fromKey: string,
   toKey: string,
+  opts: { metrics?: readonly SensorMetric[] } = {},
 ): Promise<Array<{ bucket: string; stats: BucketStats }>> {
   const prefix = resolution === 'hour' ? HOUR_ROLLUP_SK_PREFIX : DAY_ROLLUP_SK_PREFIX;
   const out: Array<{ bucket: string; stats: BucketStats }> = [];
+  const metrics = opts.metrics ?? [];
+  const names: Record<string, string> = { '#stats': 'stats', ...Object.fromEntries(metrics.map((m, i) => [`#m${i}`, m])) };
+  const projection = metrics.length ? ['SK', ...metrics.map((_, i) => `#stats.#m${i}`)].join(', ') : 'SK, #stats';
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db().send(
@@ -297,12 +305,12 @@ export async function rollupsBetween(
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': devicePartition(deviceId), ':from': `${prefix}${fromKey}`, ':to': `${prefix}${toKey}` },
-        ExpressionAttributeNames: { '#stats': 'stats' },
-        ProjectionExpression: 'SK, #stats',
+        ExpressionAttributeNames: names,
+        ProjectionExpression: projection,
         ExclusiveStartKey: start,
       }),
     );
-    for (const i of res.Items ?? []) out.push({ bucket: (i.SK as string).slice(prefix.length), stats: i.stats as BucketStats });
+    for (const i of res.Items ?? []) out.push({ bucket: (i.SK as string).slice(prefix.length), stats: (i.stats as BucketStats | undefined) ?? {} });
     start = res.LastEvaluatedKey;
   } while (start);
   return out;

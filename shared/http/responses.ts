@@ -46,12 +46,15 @@ export function preflight(allowedMethods: string[]): HttpResponse {
   };
 }
 
-/** The answer of an idempotent write (201 when it created something): the stored first outcome on a replay, marked `Idempotent-Replayed: true`. */
-export function replayable(result: { created: boolean; message: string; data: unknown; replayed: boolean }): HttpResponse {
+/**
+ * The answer of an idempotent write (201 when it created something): the stored first outcome on a replay,
+ * marked `Idempotent-Replayed: true`; `warnings` only when the write has some.
+ */
+export function replayable(result: { created: boolean; message: string; data: unknown; warnings?: unknown[]; replayed: boolean }): HttpResponse {
   const version = (result.data as { version?: unknown } | null | undefined)?.version;
   return json(
     result.created ? 201 : 200,
-    { message: result.message, data: result.data },
+    { message: result.message, data: result.data, ...(result.warnings?.length ? { warnings: result.warnings } : {}) },
     {
       ...(typeof version === 'number' ? { ETag: `"${version}"` } : {}),
       ...(result.replayed ? { 'Idempotent-Replayed': 'true' } : {}),

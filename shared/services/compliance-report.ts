@@ -1,7 +1,10 @@
 import { listSamples, withdrawalWindows } from '../db/compliance.js';
 import { listDailyRecords } from '../db/daily-records.js';
-import { farmNotFound, getFarm, getHouse } from '../db/farms.js';
+import { allDevicesOfFarm } from '../db/devices.js';
+import { farmNotFound, getFarm, getHouse, type FarmRecord, type HouseRecord } from '../db/farms.js';
 import { listMovements, type MovementRecord } from '../db/movements.js';
+import { allSchedulesOfFarm, outcomesBetween, type ScheduleRecord } from '../db/schedules.js';
+import { rollupsBetween } from '../db/sensor-readings.js';
 import { listWeights } from '../db/weights.js';
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { activeFlocksOfFarm } from '../db/inventory.js';
@@ -9,9 +12,11 @@ import type { FlockRecord } from '../db/flocks.js';
 import { findBreedStandard, standardWeightGrams } from '../domain/analytics/breed-standards.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { addDays, daysBetween } from '../domain/compliance/dates.js';
+import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../domain/compliance/air.js';
+import { addDays, daysBetween, localDateOf } from '../domain/compliance/dates.js';
 import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../domain/compliance/density.js';
 import {
+  airQualityRule,
   medicineRecordsRule,
   overallStatus,
   recordCompletenessRule,
@@ -19,18 +24,21 @@ import {
   reportRows,
   salmonellaRule,
   stockingDensityRule,
+  vaccinationAdherenceRule,
   withdrawalSalesRule,
   type RuleResult,
 } from '../domain/compliance/report.js';
-import { broilerSampling, layerSampling } from '../domain/compliance/sampling.js';
+import { cycleSampling, openSampling, type OpenSampling } from '../domain/compliance/sampling.js';
+import type { VaccinationOccurrence } from '../domain/compliance/vaccination.js';
 import { isSale } from '../domain/compliance/withdrawals.js';
+import { occurrencesBetween } from '../domain/schedules/occurrences.js';
+import { programmeOf } from '../domain/schedules/programmes.js';
 import { toCsv } from '../presentation/csv.js';
 import { scopedCycleHead } from './cycles.js';
 
 /** The compliance report of a cycle and a farm's status (docs/domain.md, "Compliance"). Reads only; writes nothing. */
 
 const WEIGHING_INTERVAL_DAYS = 7;
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 async function everyPage<T>(page: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {
   const out: T[] = [];
@@ -46,23 +54,74 @@ async function everyPage<T>(page: (cursor?: string) => Promise<{ items: T[]; nex
 
 const quantityOf = (m: MovementRecord) => Number(m.fields.quantity ?? 0);
 
-/** Every rule of one cycle, from its records. */
+/** The farm's today on its own clock (its IANA time zone): the day the report is as of. */
+const farmToday = (farm: Pick<FarmRecord, 'timezone'>, now: Date) => localDateOf(now.getTime(), farm.timezone);
+
+/** The occurrences of the cycle's vaccination schedules from `from` to `to`, each with its stored outcome. */
+async function vaccinationOccurrences(schedules: readonly ScheduleRecord[], cycleId: string, from: string, to: string): Promise<VaccinationOccurrence[]> {
+  if (from > to) return [];
+  const own = schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycleId);
+  const perSchedule = await Promise.all(
+    own.map(async (s) => {
+      const dates = occurrencesBetween(s.timing, from, to, { placementDate: s.placementDate });
+      if (dates.length === 0) return [];
+      const outcomes = new Map((await outcomesBetween(s.id, from, to)).map((o) => [o.date, o]));
+      return dates.map((date): VaccinationOccurrence => {
+        const o = outcomes.get(date);
+        return {
+          scheduleId: s.id,
+          title: s.title,
+          vaccine: s.details.vaccine ?? null,
+          method: s.details.method ?? null,
+          programme: s.programme,
+          date,
+          outcome: o ? { status: o.status, at: o.at, by: o.by, reason: o.reason, movementId: o.movementId } : null,
+        };
+      });
+    }),
+  );
+  return perSchedule.flat();
+}
+
+/** The programme templates the cycle's vaccination schedules were applied from, with their sources. */
+function programmesOf(schedules: readonly ScheduleRecord[], cycleId: string) {
+  const ids = [...new Set(schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycleId && s.programme).map((s) => s.programme!.id))];
+  return ids.flatMap((id) => {
+    const p = programmeOf(id);
+    return p ? [{ id: p.id, sources: p.sources }] : [];
+  });
+}
+
+/** A house's hours from `from` to `to` (farm-local days, hours ended by `nowMs`), judged on its devices' hourly NH₃ and CO₂ means. */
+async function airOfHouse(farm: FarmRecord, house: HouseRecord, from: string, to: string, nowMs: number): Promise<HouseAir> {
+  const hours = from <= to ? hoursOfDays(from, to, nowMs, (ms) => localDateOf(ms, farm.timezone)) : [];
+  if (hours.length === 0) return houseAir({ id: house.id, name: house.name }, [], new Map());
+  const devices = await allDevicesOfFarm(farm.id, { houseId: house.id });
+  const rollups = await Promise.all(devices.map((d) => rollupsBetween(d.id, 'hour', hours[0]!, hours.at(-1)!, { metrics: ['nh3Ppm', 'co2Ppm'] })));
+  return houseAir({ id: house.id, name: house.name }, hours, worstHourlyMeans(rollups));
+}
+
+/** Every rule of one cycle, from its records. `schedules`: the farm's vaccination schedules (read once per farm). */
 export async function cycleRules(
   flock: Pick<FlockRecord, 'id' | 'breed' | 'houseId'> & { hatchDate?: string | null },
   cycle: CycleRecord,
-  asOf = todayUtc(),
-): Promise<{ from: string; to: string; rules: RuleResult[] }> {
+  farm: FarmRecord,
+  schedules: readonly ScheduleRecord[],
+  now: Date,
+): Promise<{ from: string; to: string; asOf: string; rules: RuleResult[] }> {
+  const asOf = farmToday(farm, now);
   const to = cycle.endDate && cycle.endDate < asOf ? cycle.endDate : asOf;
-  const [movements, windows, samples, daily, weights, farm, house] = await Promise.all([
+  const from = cycle.startDate;
+  const house = flock.houseId ? await getHouse(cycle.farmId, flock.houseId) : undefined;
+  const [movements, windows, samples, daily, weights, vaccinations, air] = await Promise.all([
     everyPage((cursor) => listMovements(cycle.id, { limit: 100, cursor })),
     withdrawalWindows(cycle.farmId, { cycleId: cycle.id }),
     listSamples(cycle.farmId, flock.id),
     everyPage((cursor) => listDailyRecords(cycle.id, { limit: 100, cursor })),
     everyPage((cursor) => listWeights(cycle.id, { limit: 100, cursor })),
-    getFarm(cycle.farmId),
-    flock.houseId ? getHouse(cycle.farmId, flock.houseId) : Promise.resolve(undefined),
+    vaccinationOccurrences(schedules, cycle.id, from, to),
+    house ? airOfHouse(farm, house, from, to, now.getTime()) : Promise.resolve(null),
   ]);
-  const from = cycle.startDate;
   const hatch = cycle.hatchDate ?? flock.hatchDate ?? cycle.startDate;
   const sales = movements
     .filter((m) => isSale(m.type))
@@ -78,7 +137,7 @@ export async function cycleRules(
   const standard = findBreedStandard(flock.breed, cycle.birdType);
   const standardGrams = (date: string) => (standard ? (standardWeightGrams(standard, daysBetween(hatch, date))?.grams ?? null) : null);
   const weighings = weights.map((w) => ({ date: w.date, grams: w.grams }));
-  const tier = farm?.densityTier ?? DEFAULT_DENSITY_TIER;
+  const tier = farm.densityTier ?? DEFAULT_DENSITY_TIER;
   const days =
     from <= to
       ? birdsPerDay(
@@ -94,18 +153,19 @@ export async function cycleRules(
     .filter((d): d is DensityDay => d !== null);
   // Salmonella: layers from their age, broilers before they leave (first sale, else the target age)
   const sampleDates = samples.filter((s) => !s.cycleId || s.cycleId === cycle.id).map((s) => s.date);
-  const firstSale = sales
-    .filter((s) => s.type === 'bird_sale')
-    .map((s) => s.date)
-    .sort()[0];
-  const expectedHarvest = firstSale ?? (cycle.targetAgeDays ? addDays(hatch, cycle.targetAgeDays) : null);
+  const firstSale = firstBirdSaleOf(movements);
   const broiler = cycle.birdType === 'broiler';
-  const occurrences = broiler ? broilerSampling(expectedHarvest, sampleDates, asOf) : layerSampling(hatch, sampleDates, asOf, cycle.endDate);
+  const sampling = cycleSampling(
+    { birdType: cycle.birdType, hatchDate: hatch, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate },
+    sampleDates,
+    firstSale,
+    asOf,
+  );
   const rules = [
     withdrawalSalesRule(windows, sales),
     medicineRecordsRule(movements.filter((m) => m.type === 'medication')),
     stockingDensityRule({ houseId: flock.houseId, areaM2: house?.usableAreaM2 ?? null, birdType: cycle.birdType, days: density }),
-    salmonellaRule(cycle.birdType, occurrences, broiler ? 'No sale and no target age: the sampling before slaughter cannot be dated' : null),
+    salmonellaRule(cycle.birdType, sampling.occurrences, sampling.why),
     recordCompletenessRule({
       days: days.map((d) => d.date),
       dailyRecordDates: new Set(daily.map((d) => d.date)),
@@ -116,14 +176,37 @@ export async function cycleRules(
       weighingIntervalDays: WEIGHING_INTERVAL_DAYS,
       daysBetween,
     }),
+    vaccinationAdherenceRule(
+      vaccinations,
+      asOf,
+      (iso) => localDateOf(iso, farm.timezone),
+      programmesOf(schedules, cycle.id),
+      schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycle.id).length,
+    ),
+    airQualityRule(
+      air ? [air] : [],
+      broiler && tier > DEFAULT_DENSITY_TIER,
+      flock.houseId ? `House ${flock.houseId} of the flock no longer exists: air quality cannot be checked` : null,
+    ),
   ];
-  return { from, to, rules };
+  return { from, to, asOf, rules };
 }
 
-export async function complianceReportFor(user: Caller, flockId: string, cycleId: string) {
+/** The first bird sale's date among the cycle's movements (the broilers' departure for slaughter), if any. */
+function firstBirdSaleOf(movements: readonly Pick<MovementRecord, 'type' | 'date'>[]): string | null {
+  return (
+    movements
+      .filter((m) => m.type === 'bird_sale')
+      .map((m) => m.date)
+      .sort()[0] ?? null
+  );
+}
+
+export async function complianceReportFor(user: Caller, flockId: string, cycleId: string, now = new Date()) {
   const { flock, cycle } = await scopedCycleHead(user, flockId, cycleId);
-  const asOf = todayUtc();
-  const { from, to, rules } = await cycleRules(flock, cycle, asOf);
+  const [farm, schedules] = await Promise.all([getFarm(cycle.farmId), allSchedulesOfFarm(cycle.farmId, 'vaccination')]);
+  if (!farm) throw farmNotFound(cycle.farmId);
+  const { from, to, asOf, rules } = await cycleRules(flock, cycle, farm, schedules, now);
   return { farmId: cycle.farmId, flockId, cycleId, birdType: cycle.birdType, from, to, asOf, status: overallStatus(rules), rules };
 }
 
@@ -134,16 +217,17 @@ export async function complianceReportCsv(user: Caller, flockId: string, cycleId
 }
 
 /** A farm's compliance over its active cycles: each cycle's rule statuses, and the counts. */
-export async function farmComplianceStatusFor(user: Caller, farmId: string) {
+export async function farmComplianceStatusFor(user: Caller, farmId: string, now = new Date()) {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  if (!(await getFarm(farmId))) throw farmNotFound(farmId);
-  const asOf = todayUtc();
-  const flocks = (await activeFlocksOfFarm(farmId)).filter((f) => f.activeCycleId);
+  const farm = await getFarm(farmId);
+  if (!farm) throw farmNotFound(farmId);
+  const asOf = farmToday(farm, now);
+  const [flocks, schedules] = await Promise.all([activeFlocksOfFarm(farmId), allSchedulesOfFarm(farmId, 'vaccination')]);
   const cycles = [];
-  for (const flock of flocks) {
+  for (const flock of flocks.filter((f) => f.activeCycleId)) {
     const cycle = await getCycle(flock.id, flock.activeCycleId!);
     if (cycle?.status !== 'active') continue;
-    const { rules } = await cycleRules(flock, cycle, asOf);
+    const { rules } = await cycleRules(flock, cycle, farm, schedules, now);
     cycles.push({
       flockId: flock.id,
       cycleId: cycle.id,
@@ -154,4 +238,51 @@ export async function farmComplianceStatusFor(user: Caller, farmId: string) {
   const all = cycles.flatMap((c) => c.rules);
   const count = (s: string) => all.filter((r) => r.status === s).length;
   return { farmId, asOf, status: overallStatus(all), counts: { pass: count('pass'), warn: count('warn'), fail: count('fail') }, cycles };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The dashboards: Salmonella samples due or overdue
+
+/** One active cycle's Salmonella sampling that is due or overdue on `today` (the manager's and the veterinarian's dashboards). */
+export type SalmonellaDue = OpenSampling & { flockId: string; flockName: string; cycleId: string; birdType: CycleRecord['birdType'] };
+
+/** The first bird sale of a cycle (its bird_sale movements, oldest first; read only when the cycle counts a sale). */
+async function firstBirdSale(cycle: CycleRecord): Promise<string | null> {
+  if (!(cycle.sold > 0)) return null;
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 200; guard++) {
+    const page = await listMovements(cycle.id, { limit: 100, cursor, type: 'bird_sale' });
+    if (page.items.length) return firstBirdSaleOf(page.items);
+    if (!page.nextCursor) return null;
+    cursor = page.nextCursor;
+  }
+  return null;
+}
+
+/**
+ * The Salmonella samplings due or overdue in the farm's active cycles on `today`: the same due dates as
+ * the report's salmonella_sampling rule (one Query of the farm's samples; per broiler cycle with a sale,
+ * the date of its first one).
+ */
+export async function salmonellaDueOf(
+  farmId: string,
+  cycles: ReadonlyArray<{ flock: { id: string; name: string }; cycle: CycleRecord | null }>,
+  today: string,
+): Promise<SalmonellaDue[]> {
+  const active = cycles.filter((c): c is { flock: { id: string; name: string }; cycle: CycleRecord } => c.cycle?.status === 'active');
+  if (active.length === 0) return [];
+  const samples = await listSamples(farmId);
+  const out = await Promise.all(
+    active.map(async ({ flock, cycle }) => {
+      const dates = samples.filter((s) => s.flockId === flock.id && (!s.cycleId || s.cycleId === cycle.id)).map((s) => s.date);
+      const firstSale = cycle.birdType === 'broiler' ? await firstBirdSale(cycle) : null;
+      const basis = { birdType: cycle.birdType, hatchDate: cycle.hatchDate ?? cycle.startDate, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate };
+      const { occurrences } = cycleSampling(basis, dates, firstSale, today);
+      return openSampling(occurrences, dates, today).map(
+        (o): SalmonellaDue => ({ flockId: flock.id, flockName: flock.name, cycleId: cycle.id, birdType: cycle.birdType, ...o }),
+      );
+    }),
+  );
+  // overdue first (longest overdue first), then due (fewest days left first)
+  return out.flat().sort((a, b) => (a.status !== b.status ? (a.status === 'overdue' ? -1 : 1) : b.daysOverdue - a.daysOverdue || a.daysLeft - b.daysLeft));
 }

@@ -1,6 +1,6 @@
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
-import { createSample, listSamples, withdrawalWindows, type SampleRecord } from '../db/compliance.js';
+import { createSample, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../db/compliance.js';
 import { getCycle } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
 import type { Caller } from '../domain/caller.js';
@@ -35,12 +35,13 @@ export function toWindowDto(w: WithdrawalWindow, today: string) {
   };
 }
 
-/** A farm's withdrawal windows (only those still running with `active=true`), by last restricted day. */
+/** A page of a farm's withdrawal windows (only those still running with `active=true`), by last restricted day. */
 export async function listWithdrawalsFor(user: Caller, query: ListWithdrawalsQuery, now = new Date()) {
   const farmId = farmOfRequest(user, query.farmId);
   const today = todayUtc(now);
-  const windows = await withdrawalWindows(farmId, query.active ? { from: today } : {});
-  return windows.filter((w) => !query.flockId || w.flockId === query.flockId).map((w) => toWindowDto(w, today));
+  const limit = query.limit ?? 25;
+  const page = await withdrawalWindowsPage(farmId, { ...(query.active ? { from: today } : {}), flockId: query.flockId, limit, cursor: query.cursor });
+  return { items: page.items.map((w) => toWindowDto(w, today)), limit, nextCursor: page.nextCursor };
 }
 
 export function toSampleDto(s: SampleRecord) {
@@ -93,7 +94,10 @@ export async function createSampleFor(user: Caller, body: CreateSampleBody, requ
   });
 }
 
+/** A page of a farm's samples (or one flock's), by flock then date. */
 export async function listSamplesFor(user: Caller, query: ListSamplesQuery) {
   const farmId = farmOfRequest(user, query.farmId);
-  return (await listSamples(farmId, query.flockId)).map(toSampleDto);
+  const limit = query.limit ?? 25;
+  const page = await samplesPage(farmId, { flockId: query.flockId, limit, cursor: query.cursor });
+  return { items: page.items.map(toSampleDto), limit, nextCursor: page.nextCursor };
 }

@@ -13,14 +13,16 @@ import { listRecommendations } from '../db/recommendations.js';
 import type { Caller } from '../domain/caller.js';
 import type { Role } from '../domain/capabilities.js';
 import { completeAll } from './analytics-config.js';
+import { salmonellaDueOf } from './compliance-report.js';
 import { farmOfRequest } from './farms.js';
 import { todaysAgenda } from './schedules.js';
 
 /**
  * One summary per role: admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
- * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, open recommendations), worker (today's tasks),
- * veterinarian (health alerts, withdrawal periods), viewer (read-only KPIs). Every figure comes from
- * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts).
+ * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, Salmonella samples due, open recommendations), worker (today's tasks),
+ * veterinarian (health alerts, withdrawal periods, Salmonella samples due), viewer (read-only KPIs). Every figure comes from
+ * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts); the Salmonella
+ * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales).
  */
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
 /** The incidents a veterinarian's dashboard shows. */
@@ -50,7 +52,8 @@ async function farmView(farmId: string, now: Date) {
   }));
   const config = completeAll(day.storedConfig);
   const cards = flocks.map((f) => flockCard(f, today, config.fallbacks));
-  return { today, farmId, flocks, cards, alerts: alertsOf(flocks, config.thresholds, today) };
+  const cycles = day.flocks.map((f) => ({ flock: f.flock, cycle: f.cycle }));
+  return { today, farmId, flocks, cycles, cards, alerts: alertsOf(flocks, config.thresholds, today) };
 }
 
 const withdrawalsOf = async (farmId: string, today: string) =>
@@ -67,9 +70,10 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
-  const [stock, withdrawals, recommendations, devices, incidents, anomalies] = await Promise.all([
+  const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
+    salmonellaDueOf(farmId, v.cycles, v.today),
     openRecommendations(farmId),
     devicesNotOnline(farmId),
     openIncidentsSummary(farmId),
@@ -83,6 +87,7 @@ async function managerSummary(farmId: string, now: Date) {
     alerts: v.alerts,
     stock,
     withdrawals,
+    salmonellaSamples: salmonella,
     openRecommendations: recommendations,
     devicesNotOnline: devices,
     openIncidents: incidents,
@@ -121,6 +126,7 @@ async function veterinarianSummary(farmId: string, now: Date) {
     farmId,
     healthAlerts: v.alerts.filter((a) => HEALTH_METRICS.has(a.metric)),
     withdrawals: await withdrawalsOf(farmId, v.today),
+    salmonellaSamples: await salmonellaDueOf(farmId, v.cycles, v.today),
     openIncidents: await openIncidentsSummary(farmId, VET_CATEGORIES),
     openAnomalies: await openAnomaliesSummary(farmId, { metrics: VET_ANOMALY_METRICS }),
     flocks: v.cards.map((c) => ({

@@ -34,6 +34,7 @@ import { createMovementBody } from '../../schemas/compiled/movements.js';
 import { problemsOf } from '../../schemas/problems.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { densityWarnings } from './density-warnings.js';
 import { checkSale, overrideAudit } from './withdrawals.js';
 
 /** A sale's fields without its override (one outside any withdrawal window is not kept). */
@@ -174,7 +175,10 @@ export async function createMovementFor(
       puts.push(mirrorRecord);
       groups.push({ ref: refOf(other), changes: netChanges(effectsOf(mirror)) });
     }
-    const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle) };
+    // birds entering a house: a warning (never a refusal) when they would put it above the stocking density limit
+    const receiving = input.type === 'bird_inflow' || input.type === 'bird_transfer_in' ? cycle : input.type === 'bird_transfer_out' ? other : undefined;
+    const warnings = receiving && 'quantity' in input ? await densityWarnings(receiving, input.quantity, input.date) : [];
+    const response = { created: true, message: 'Movement recorded', data: toMovementDto(own, cycle), ...(warnings.length ? { warnings } : {}) };
     const audit = sale ? overrideAudit(user, { ...input, id: own.id, flockId, cycleId }, sale, requestId) : [];
     await refusedToConflict(applyLedger({ groups, puts, extra: [...remember(response), ...audit], onExtraFailed: () => new DuplicateRequest() }));
     await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, input.date);

@@ -43,6 +43,7 @@ import { applyReceipt, fillRate, lineProblems, orderTotal, outstanding, receivab
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { scopedCycle } from './cycles.js';
+import { densityWarnings } from './density-warnings.js';
 import { farmOfRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { refOf, record, refusedToConflict } from './movements.js';
@@ -434,6 +435,8 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
   const facts: FeedDeliveryFact[] = [];
   const lines: ReceiptLineRecord[] = [];
   const flocks = new Set<string>();
+  /** Chicks placed per cycle (the stocking density they lead to is checked once all lines are read). */
+  const placed = new Map<string, { cycle: Awaited<ReturnType<typeof targetCycle>>; birds: number }>();
   for (const [i, r] of body.lines.entries()) {
     const line = order.lines.find((l) => l.id === r.lineId)!;
     const base = { lineId: r.lineId, quantity: r.quantity, lotNumber: r.lotNumber ?? null, qualityIssues: r.qualityIssues ?? [] };
@@ -486,6 +489,7 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
     group.deltas.push(...effectsOf(input, 1));
     deltas.set(cycle.id, group);
     if (input.type === 'feed_delivery') facts.push(factOf(input));
+    if (input.type === 'bird_inflow') placed.set(cycle.id, { cycle, birds: (placed.get(cycle.id)?.birds ?? 0) + input.quantity });
     flocks.add(cycle.flockId);
     lines.push({ ...base, flockId: cycle.flockId, cycleId: cycle.id, movementId: m.id });
   }
@@ -504,7 +508,14 @@ async function receive(user: Caller, orderId: string, body: CreateReceiptBody, r
   };
   const fields: Partial<OrderRecord> = { lines: applied.lines, status: applied.status, ...(applied.status === 'received' ? { receivedAt: now } : {}) };
   const updated = { ...order, ...fields, updatedAt: now, version: order.version + 1 };
-  const answer = { created: true, message: 'Goods received', data: { order: toOrderDto(updated), receipt: toReceiptDto(receipt) } };
+  // chicks entering a house: a warning (never a refusal) when they would put it above the stocking density limit
+  const warnings = (await Promise.all([...placed.values()].map((p) => densityWarnings(p.cycle, p.birds, body.date)))).flat();
+  const answer = {
+    created: true,
+    message: 'Goods received',
+    data: { order: toOrderDto(updated), receipt: toReceiptDto(receipt) },
+    ...(warnings.length ? { warnings } : {}),
+  };
   const stored = remember(answer);
   const extra: TransactItem[] = [
     orderUpdate(order, order.version, fields, now),

@@ -353,8 +353,15 @@ function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurren
       dose: data.dose ?? d.dose,
       route: data.route ?? d.route,
       withdrawalDays: data.withdrawalDays ?? d.withdrawalDays,
+      treatmentDays: data.treatmentDays,
       prescribedBy: data.prescribedBy,
       fromStock: data.fromStock,
+      quantityAdministered: data.quantityAdministered,
+      supplier: data.supplier,
+      purchaseReference: data.purchaseReference,
+      prescriptionReference: data.prescriptionReference,
+      batchNumber: data.batchNumber,
+      animalsTreated: data.animalsTreated,
       ...notes,
     }) as MovementInput;
   return undefined;
@@ -364,7 +371,22 @@ function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurren
 function dataProblems(s: ScheduleRecord, data: CompleteOccurrenceBody['data']): FieldError[] {
   const allowed: Record<string, string[]> = {
     vaccination: ['vaccine', 'method', 'dose', 'batchNumber', 'fromStock'],
-    medication: ['product', 'dose', 'route', 'withdrawalDays', 'prescribedBy', 'fromStock'],
+    medication: [
+      'product',
+      'dose',
+      'route',
+      'withdrawalDays',
+      'prescribedBy',
+      'fromStock',
+      // Reg. (EU) 2019/6 Art. 108
+      'treatmentDays',
+      'quantityAdministered',
+      'supplier',
+      'purchaseReference',
+      'prescriptionReference',
+      'batchNumber',
+      'animalsTreated',
+    ],
     weighing: ['weighingId'],
   };
   return Object.keys(data ?? {})

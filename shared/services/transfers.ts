@@ -31,6 +31,7 @@ import { latestAllowedDate } from '../domain/weights.js';
 import { Conflict, DuplicateRequest, Forbidden, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { idempotent } from './idempotency.js';
+import { densityWarnings } from './density-warnings.js';
 import { record, refOf, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
 import type { MovementInput } from '../../schemas/movements.js';
@@ -316,7 +317,9 @@ async function complete(
   }
   const fields = { ...base, from: { ...t.from, movementId: outRecord.id }, to: { ...t.to, movementId: inRecord.id } };
   const written: TransferRecord = { ...t, ...fields, version: version + 1, updatedAt: now };
-  const answer = { created: false, message: 'Transfer completed', data: toTransferDto(written) };
+  // birds entering the receiving house: a warning (never a refusal) when they would put it above the stocking density limit
+  const warnings = t.kind === 'birds' ? await densityWarnings(toCycle!, t.quantity!, date) : [];
+  const answer = { created: false, message: 'Transfer completed', data: toTransferDto(written), ...(warnings.length ? { warnings } : {}) };
   const extra = [
     transferUpdate(t, version, fields, now),
     unrestricted(t.from.farmId),

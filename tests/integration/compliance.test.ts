@@ -4,13 +4,17 @@
  * without) and is audited with who, why and which window; a sale that read the windows before a
  * medication committed is cancelled; concurrent sale and medication never both pass the check; edits and
  * deletes of the medication move the window; Salmonella samples; the report (JSON and CSV, density over the
- * tier) and the farm status; farm scoping.
+ * tier) and the farm status; farm scoping; vaccination adherence from the schedules (on time, late,
+ * skipped, missed); air quality from the hourly sensor rollups; Salmonella samples due or overdue on the
+ * manager's and veterinarian's dashboards; Art. 108 fields on medication completions; the stocking density
+ * warning of placements and transfers; paged compliance lists.
  */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { ingest, registerDevice } from '../support/iot.js';
 import { applyLedger, type MovementRecord } from '../../shared/db/movements.js';
 import { effectsOf, netChanges } from '../../shared/domain/ledger.js';
 import { Conflict } from '../../shared/errors.js';
@@ -279,5 +283,325 @@ describe('compliance report, samples and status', () => {
     expect(
       (await call('POST', '/api/v1/compliance/samples', { token: stranger.token, body: { flockId: f.flock.id, date: day(-1), kind: 'dust' } })).status,
     ).toBe(404);
+  });
+});
+
+const ruleOf = (report: Json, rule: string): Json => (report.rules as Json[]).find((r) => r.rule === rule)!;
+const reportOf = async (token: string, flockId: string, cycleId: string) => {
+  const res = await call('GET', `/api/v1/compliance/cycles/${flockId}/${cycleId}/report`, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as Json;
+};
+const VACCINE = { vaccine: 'Newcastle disease, live (LaSota)', method: 'water', dose: '1 dose per bird' };
+
+describe('vaccination adherence', () => {
+  it('each occurrence up to today: on time, late (days after its date), skipped with its reason, missed; the programme’s sources', async () => {
+    const f = await farmWithCycle({ startDate: day(-20) });
+    // ages 5, 10, 15, 20, 25 from the placement: day(-15) … day(5)
+    const schedule = await call('POST', '/api/v1/schedules', {
+      token: f.manager.token,
+      body: {
+        farmId: f.farmId,
+        kind: 'vaccination',
+        title: 'ND',
+        details: VACCINE,
+        flockId: f.flockId,
+        cycleId: f.cycleId,
+        timing: { ageDays: [5, 10, 15, 20, 25] },
+      },
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    const occ = (date: string, action: 'complete' | 'skip', body: Json = {}) =>
+      call('POST', `/api/v1/schedules/${schedule.body.data.id}/occurrences/${date}/${action}`, { token: f.worker.token, body });
+    expect((await occ(day(-10), 'complete')).status).toBe(201);
+    expect((await occ(day(0), 'complete')).status).toBe(201);
+    expect((await occ(day(-5), 'skip', { reason: 'Flock sick: postponed on the vet’s advice' })).status).toBe(201);
+    const rule = ruleOf(await reportOf(f.manager.token, f.flockId, f.cycleId), 'vaccination_adherence');
+    expect(rule.status).toBe('fail');
+    expect(rule.source).toContain('2019/6');
+    expect(rule.summary).toBe(`1 on time, 1 late, 1 skipped, 1 missed of 4 up to ${day(0)}`);
+    expect(rule.findings).toEqual([
+      expect.objectContaining({ status: 'fail', date: day(-15), evidence: expect.objectContaining({ status: 'missed', outcome: null }) }),
+      expect.objectContaining({
+        status: 'warn',
+        date: day(-10),
+        evidence: expect.objectContaining({
+          status: 'late',
+          daysLate: 10,
+          outcome: expect.objectContaining({ status: 'done', doneOn: day(0), by: f.worker.id }),
+        }),
+      }),
+      expect.objectContaining({
+        status: 'warn',
+        date: day(-5),
+        message: expect.stringContaining('vet’s advice'),
+        evidence: expect.objectContaining({ status: 'skipped' }),
+      }),
+    ]);
+    // in the farm status too
+    const status = (await call('GET', `/api/v1/compliance/farms/${f.farmId}/status`, { token: f.manager.token })).body.data;
+    expect(status.cycles[0].rules).toContainEqual(expect.objectContaining({ rule: 'vaccination_adherence', status: 'fail' }));
+
+    // a programme applied to a new cycle: nothing due yet but day 1, and the programme's sources join the rule's
+    const c = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, startDate: day(0) });
+    const applied = await call('POST', '/api/v1/schedules/programmes/broiler-typical/apply', {
+      token: f.manager.token,
+      body: { flockId: c.flock.id, cycleId: c.cycle.id },
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    const fresh = ruleOf(await reportOf(f.manager.token, c.flock.id, c.cycle.id), 'vaccination_adherence');
+    expect(fresh).toMatchObject({ status: 'pass', summary: `No vaccination due up to ${day(0)}` });
+    expect(fresh.source).toContain('msdvetmanual.com');
+  });
+
+  it('a medication completion takes the Art. 108 fields and treatmentDays; the movement carries them and the window counts from the end', async () => {
+    const f = await farmWithCycle({ startDate: day(-20) });
+    await f.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    const schedule = await call('POST', '/api/v1/schedules', {
+      token: f.manager.token,
+      body: {
+        farmId: f.farmId,
+        kind: 'medication',
+        title: 'Amoxicillin',
+        details: { product: 'Amoxicillin 50%', dose: '20 mg/kg', withdrawalDays: 2 },
+        flockId: f.flockId,
+        cycleId: f.cycleId,
+        timing: { once: day(-6) },
+      },
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    const url = `/api/v1/schedules/${schedule.body.data.id}/occurrences/${day(-6)}/complete`;
+    const art108 = {
+      treatmentDays: 3,
+      quantityAdministered: '2 l',
+      supplier: 'VetSupply Ltd, 1 Market St',
+      purchaseReference: 'INV-2026-001',
+      prescriptionReference: 'RX-42',
+      prescribedBy: 'Dr. Vet',
+      batchNumber: 'B-7',
+      animalsTreated: 1000,
+    };
+    // a field of no medication is refused, naming it
+    const wrong = await call('POST', url, { token: f.worker.token, body: { data: { ...art108, vaccine: 'x' } } });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body.details)).toContain('data.vaccine');
+    const done = await call('POST', url, { token: f.worker.token, body: { data: art108 } });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body.data.movement).toMatchObject({ type: 'medication', product: 'Amoxicillin 50%', withdrawalDays: 2, ...art108 });
+    // treated day(-6)…day(-4), two days' withdrawal: restricted up to day(-2)
+    const windows = (await call('GET', '/api/v1/compliance/withdrawals', { token: f.manager.token, query: { farmId: f.farmId } })).body.data as Json[];
+    expect(windows).toEqual([expect.objectContaining({ treatmentEnd: day(-4), endsOn: day(-2), treatmentDays: 3 })]);
+    const medicine = ruleOf(await reportOf(f.manager.token, f.flockId, f.cycleId), 'medicine_records');
+    expect(medicine.status).toBe('pass');
+  });
+});
+
+describe('air quality', () => {
+  it('per house: the share of hours with NH₃ ≤ 20 ppm and CO₂ ≤ 3,000 ppm; hours without data are not compliant; fail once the limits bind', async () => {
+    const farmId = await otherFarm('Air farm');
+    const manager = await userWith({ role: 'manager', farmIds: [farmId] });
+    const house = await call('POST', `/api/v1/config/farms/${farmId}/houses`, {
+      token: manager.token,
+      body: { name: 'House Air', usableAreaM2: 1000, capacity: 20000 },
+    });
+    expect(house.status, JSON.stringify(house.body)).toBe(201);
+    const houseId = house.body.data.id as string;
+    const c = await flockWithCycle({ token: manager.token, farmId, houseId, startDate: day(-1) });
+    await c.move({ type: 'bird_inflow', date: day(-1), quantity: 1000 });
+    const device = await registerDevice({ farmId, houseId, token: manager.token }, { kind: 'air_quality', name: 'Air front' });
+    // three hours that ended: one over (NH₃ 25 ppm), one compliant, one with NH₃ only
+    const hourStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const at = (hoursBack: number) => new Date(hourStart - hoursBack * 3_600_000 + 10 * 60_000).toISOString();
+    const sent = await ingest(device.key, [
+      { ts: at(3), metrics: { nh3Ppm: 25, co2Ppm: 1500 } },
+      { ts: at(2), metrics: { nh3Ppm: 10, co2Ppm: 1500 } },
+      { ts: at(1), metrics: { nh3Ppm: 10 } },
+    ]);
+    expect(sent.status, JSON.stringify(sent.body)).toBeLessThan(300);
+    const rule = ruleOf(await reportOf(manager.token, c.flock.id, c.cycle.id), 'air_quality');
+    expect(rule.source).toContain('Annex II');
+    // the default tier (33 kg/m²): the limits are a reference only, the hour over warns
+    expect(rule.status).toBe('warn');
+    const over = (rule.findings as Json[]).find((x) => x.evidence.hoursOver)!;
+    const hours = over.evidence.hours as number;
+    expect(hours).toBeGreaterThanOrEqual(24);
+    expect(over).toMatchObject({
+      status: 'warn',
+      evidence: {
+        houseId,
+        compliantHours: 1,
+        overHours: 1,
+        partialHours: 1,
+        hoursWithoutData: hours - 3,
+        compliantPct: Math.round((1 / hours) * 1000) / 10,
+        worst: { nh3Ppm: { ppm: 25, hour: at(3).slice(0, 13) } },
+        hoursOver: [{ hour: at(3).slice(0, 13), nh3Ppm: 25, co2Ppm: 1500 }],
+      },
+    });
+    expect((rule.findings as Json[]).some((x) => x.status === 'warn' && /without both NH₃ and CO₂/.test(x.message))).toBe(true);
+    // the farm declares 39 kg/m² (Annex II met): the same hour fails
+    const tier = await call('PATCH', `/api/v1/config/farms/${farmId}`, { token: manager.token, body: { densityTier: 39 }, headers: { 'If-Match': '"1"' } });
+    expect(tier.status, JSON.stringify(tier.body)).toBe(200);
+    expect(ruleOf(await reportOf(manager.token, c.flock.id, c.cycle.id), 'air_quality').status).toBe('fail');
+  });
+
+  it('a house without NH₃ or CO₂ readings is not checked (warn), never compliant; a flock without a house neither', async () => {
+    const farmId = await otherFarm('Quiet farm');
+    const manager = await userWith({ role: 'manager', farmIds: [farmId] });
+    const house = await call('POST', `/api/v1/config/farms/${farmId}/houses`, {
+      token: manager.token,
+      body: { name: 'House Q', usableAreaM2: 1000, capacity: 20000 },
+    });
+    const c = await flockWithCycle({ token: manager.token, farmId, houseId: house.body.data.id, startDate: day(-2) });
+    const rule = ruleOf(await reportOf(manager.token, c.flock.id, c.cycle.id), 'air_quality');
+    expect(rule.status).toBe('warn');
+    expect(rule.findings).toEqual([
+      expect.objectContaining({ status: 'warn', message: expect.stringContaining('not checked'), evidence: expect.objectContaining({ compliantHours: 0 }) }),
+    ]);
+    expect(rule.summary).toContain('House Q: 0% of');
+    const f = await farmWithCycle();
+    expect(ruleOf(await reportOf(f.manager.token, f.flockId, f.cycleId), 'air_quality')).toMatchObject({ status: 'warn', summary: 'Not checked: no house' });
+  });
+});
+
+describe('Salmonella samples on the dashboards', () => {
+  it('due and overdue samplings on the manager’s and the veterinarian’s summaries; a sample settles one', async () => {
+    const farmId = await otherFarm('Sampling farm');
+    const [manager, vet] = await Promise.all([userWith({ role: 'manager', farmIds: [farmId] }), userWith({ role: 'veterinarian', farmIds: [farmId] })]);
+    // layers at 23 weeks: the first sampling (22–26 weeks) is due
+    const layers = await flockWithCycle({ token: manager.token, farmId, birdType: 'layer', startDate: day(-23 * 7) });
+    // broilers 40 days old, target age 35: the sampling before slaughter is 5 days overdue
+    const broilers = await flockWithCycle({ token: manager.token, farmId, startDate: day(-40), cycle: { targetAgeDays: 35 } });
+    const dash = async (token: string) => {
+      const res = await call('GET', '/api/v1/dashboard', { token, query: { farmId } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.salmonellaSamples as Json[];
+    };
+    const expected = [
+      expect.objectContaining({ flockId: broilers.flock.id, cycleId: broilers.cycle.id, status: 'overdue', dueBy: day(-5), daysOverdue: 5, daysLeft: 0 }),
+      expect.objectContaining({ flockId: layers.flock.id, status: 'due', from: day(-7), dueBy: day(21), daysLeft: 22, daysOverdue: 0, lastSampleDate: null }),
+    ];
+    expect(await dash(manager.token)).toEqual(expected);
+    expect(await dash(vet.token)).toEqual(expected);
+    const sample = await call('POST', '/api/v1/compliance/samples', { token: vet.token, body: { flockId: layers.flock.id, date: day(0), kind: 'boot_swabs' } });
+    expect(sample.status, JSON.stringify(sample.body)).toBe(201);
+    expect(await dash(manager.token)).toEqual([expected[0]]);
+  });
+});
+
+describe('stocking density warnings', () => {
+  async function broilersInHouse(opts: { breed?: string; farmId?: string; token?: string } = {}) {
+    const farmId = opts.farmId ?? (await otherFarm('Placement farm'));
+    const token = opts.token ?? (await userWith({ role: 'manager', farmIds: [farmId] })).token;
+    const house = await call('POST', `/api/v1/config/farms/${farmId}/houses`, {
+      token,
+      body: { name: `House ${Math.random()}`, usableAreaM2: 1000, capacity: 40000 },
+    });
+    expect(house.status, JSON.stringify(house.body)).toBe(201);
+    const c = await flockWithCycle({
+      token,
+      farmId,
+      houseId: house.body.data.id,
+      breed: opts.breed ?? 'Ross 308',
+      startDate: day(-1),
+      cycle: { targetAgeDays: 42 },
+    });
+    return { farmId, houseId: house.body.data.id as string, ...c };
+  }
+
+  it('a placement that would pass the farm’s tier at the breed-standard weight is recorded, with a warning naming the density, the tier and the date', async () => {
+    const f = await broilersInHouse();
+    const body = { type: 'bird_inflow', date: day(-1), quantity: 20000 };
+    const res = await call('POST', `${f.base}/movements`, { token: f.token, body, headers: { 'Idempotency-Key': `placement-${f.cycle.id}` } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ type: 'bird_inflow', quantity: 20000 });
+    // 20 000 birds on 1000 m² pass 33 kg/m² above 1 650 g: Ross 308 between day 28 (1 616 g) and day 35 (2 296 g)
+    expect(res.body.warnings).toEqual([
+      expect.objectContaining({
+        code: 'stocking_density',
+        flockId: f.flock.id,
+        cycleId: f.cycle.id,
+        houseId: f.houseId,
+        birds: 20000,
+        areaM2: 1000,
+        date: day(28),
+        limit: 33,
+        unit: 'kg/m2',
+        weightSource: 'breed_standard',
+      }),
+    ]);
+    const w = res.body.warnings[0];
+    expect(w.value).toBeGreaterThan(33);
+    expect(w.message).toContain(`${w.value} kg/m2 on ${day(28)}`);
+    expect(w.message).toContain('33 kg/m²');
+    // a replay answers the same, warnings included
+    const replay = await call('POST', `${f.base}/movements`, { token: f.token, body, headers: { 'Idempotency-Key': `placement-${f.cycle.id}` } });
+    expect(replay.headers['Idempotent-Replayed'] ?? replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.warnings).toEqual(res.body.warnings);
+    expect((await call('GET', f.base, { token: f.token })).body.data.birds.alive).toBe(20000);
+    // the farm declares 42 kg/m²: another 1 000 birds (21 000 × 2 998 g ÷ 1000 m² = 63 kg/m² at day 42) still pass it, and the warning names that tier
+    const tier = await call('PATCH', `/api/v1/config/farms/${f.farmId}`, { token: f.token, body: { densityTier: 42 }, headers: { 'If-Match': '"1"' } });
+    expect(tier.status).toBe(200);
+    const more = await call('POST', `${f.base}/movements`, { token: f.token, body: { type: 'bird_inflow', date: day(0), quantity: 1000 } });
+    expect(more.body.warnings[0]).toMatchObject({ limit: 42, birds: 21000 });
+  });
+
+  it('a placement that stays under the tier up to the harvest has no warnings; no breed standard and no forecast: nothing to look ahead with', async () => {
+    const f = await broilersInHouse();
+    const res = await call('POST', `${f.base}/movements`, { token: f.token, body: { type: 'bird_inflow', date: day(-1), quantity: 5000 } });
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('warnings');
+    const unknown = await broilersInHouse({ breed: 'Village chicken' });
+    const none = await call('POST', `${unknown.base}/movements`, { token: unknown.token, body: { type: 'bird_inflow', date: day(-1), quantity: 50000 } });
+    expect(none.status).toBe(201);
+    expect(none.body).not.toHaveProperty('warnings');
+  });
+
+  it('a transfer out of a flock warns about the receiving flock’s house', async () => {
+    const f = await broilersInHouse();
+    const from = await flockWithCycle({ token: f.token, farmId: f.farmId, startDate: day(-1) });
+    await from.move({ type: 'bird_inflow', date: day(-1), quantity: 25000 });
+    const res = await call('POST', `${from.base}/movements`, {
+      token: f.token,
+      body: { type: 'bird_transfer_out', date: day(0), quantity: 20000, counterpartFlockId: f.flock.id },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.warnings).toEqual([expect.objectContaining({ flockId: f.flock.id, cycleId: f.cycle.id, houseId: f.houseId, birds: 20000 })]);
+  });
+});
+
+describe('paged compliance lists', () => {
+  it('samples and withdrawal windows page with limit and cursor; a foreign cursor is a 400', async () => {
+    const f = await farmWithCycle({ startDate: day(-30) });
+    await f.move({ type: 'bird_inflow', date: day(-30), quantity: 1000 });
+    for (const date of [day(-9), day(-8), day(-7)])
+      expect((await call('POST', '/api/v1/compliance/samples', { token: f.manager.token, body: { flockId: f.flockId, date, kind: 'dust' } })).status).toBe(201);
+    const first = await call('GET', '/api/v1/compliance/samples', { token: f.manager.token, query: { farmId: f.farmId, limit: '2' } });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((s: Json) => s.date)).toEqual([day(-9), day(-8)]);
+    expect(first.body.page).toMatchObject({ limit: 2, nextCursor: expect.any(String) });
+    const second = await call('GET', '/api/v1/compliance/samples', {
+      token: f.manager.token,
+      query: { farmId: f.farmId, limit: '2', cursor: first.body.page.nextCursor },
+    });
+    expect(second.body.data.map((s: Json) => s.date)).toEqual([day(-7)]);
+    expect(second.body.page.nextCursor).toBeNull();
+
+    for (const date of [day(-20), day(-15), day(-10)]) await f.move(medication(date, { withdrawalDays: 2 }));
+    const w1 = await call('GET', '/api/v1/compliance/withdrawals', { token: f.manager.token, query: { farmId: f.farmId, flockId: f.flockId, limit: '2' } });
+    expect(w1.status, JSON.stringify(w1.body)).toBe(200);
+    expect(w1.body.data.map((w: Json) => w.endsOn)).toEqual([day(-18), day(-13)]);
+    const w2 = await call('GET', '/api/v1/compliance/withdrawals', {
+      token: f.manager.token,
+      query: { farmId: f.farmId, flockId: f.flockId, limit: '2', cursor: w1.body.page.nextCursor },
+    });
+    expect(w2.body.data.map((w: Json) => w.endsOn)).toEqual([day(-8)]);
+    // a samples cursor is no withdrawals cursor
+    const foreign = await call('GET', '/api/v1/compliance/withdrawals', {
+      token: f.manager.token,
+      query: { farmId: f.farmId, cursor: first.body.page.nextCursor },
+    });
+    expect(foreign.status).toBe(400);
+    expect(JSON.stringify(foreign.body)).toContain('cursor');
   });
 });

@@ -10,6 +10,7 @@ import type * as A from '../../schemas/analytics.js';
 import type * as D from '../../schemas/dashboard.js';
 import type * as reports from '../../shared/services/analytics-reports.js';
 import type { dashboardFor } from '../../shared/services/dashboard.js';
+import type { SalmonellaDue, salmonellaDueOf } from '../../shared/services/compliance-report.js';
 import type { Alert, Task, flockCard, totalsOf } from '../../shared/domain/dashboard.js';
 import type { Withdrawal } from '../../shared/db/dashboard.js';
 import type { FarmStock } from '../../shared/db/inventory.js';
@@ -39,6 +40,8 @@ type Checks = [
   Assert<Equals<Static<typeof D.WorkerDashboardDto>['tasks'][number], Task>>,
   Assert<Equals<Static<typeof D.WithdrawalDto>, Withdrawal & { daysLeft: number }>>,
   Assert<Equals<Static<typeof D.ManagerDashboardDto>['stock'], FarmStock>>,
+  Assert<Equals<Static<typeof D.SalmonellaDueDto>, SalmonellaDue>>,
+  Assert<Equals<Static<typeof D.ManagerDashboardDto>['salmonellaSamples'], Returned<typeof salmonellaDueOf>>>,
   // Every view the service builds is one of the documented ones (one direction only: the service's
   // `system.service` is the literal service name, the schema says string); the closed validation of the
   // dashboard tests catches a field the schema does not declare.

@@ -1,9 +1,23 @@
-/** Compliance rules without I/O: withdrawal windows, density, Salmonella due dates, findings and the CSV rows. */
+/**
+ * Compliance rules without I/O: withdrawal windows, density (and a placement's check ahead), Salmonella due
+ * dates (and what is open for the dashboards), vaccination adherence on the farm's clock, air quality per
+ * hour, findings and the CSV rows.
+ */
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween } from '../../shared/domain/compliance/dates.js';
-import { birdsPerDay, densityOf, weightOn } from '../../shared/domain/compliance/density.js';
-import { medicineRecordsRule, missingArt108Fields, overallStatus, reportRows, withdrawalSalesRule } from '../../shared/domain/compliance/report.js';
-import { broilerSampling, layerSampling } from '../../shared/domain/compliance/sampling.js';
+import { airHourStatus, hoursOfDays, houseAir, worstHourlyMeans } from '../../shared/domain/compliance/air.js';
+import { addDays, daysBetween, localDateOf } from '../../shared/domain/compliance/dates.js';
+import { birdsPerDay, densityOf, firstDayOver, forecastWeightOn, weightOn } from '../../shared/domain/compliance/density.js';
+import {
+  airQualityRule,
+  medicineRecordsRule,
+  missingArt108Fields,
+  overallStatus,
+  reportRows,
+  vaccinationAdherenceRule,
+  withdrawalSalesRule,
+} from '../../shared/domain/compliance/report.js';
+import { broilerSampling, cycleSampling, layerSampling, openSampling } from '../../shared/domain/compliance/sampling.js';
+import { adherenceOf, type VaccinationOccurrence } from '../../shared/domain/compliance/vaccination.js';
 import { saleRefusal, windowOf, windowsCovering, withdrawalEnd } from '../../shared/domain/compliance/withdrawals.js';
 
 const med = (date: string, fields: Record<string, unknown>) => ({
@@ -136,5 +150,185 @@ describe('findings', () => {
     const rows = reportRows(rules);
     expect(rows.map((r) => r[0])).toEqual(['withdrawal_sales', 'medicine_records']);
     expect(rows[0]![2]).toContain('2019/6');
+  });
+});
+
+describe('a placement’s stocking density ahead', () => {
+  const standard = (date: string) => ({ grams: 100 * (daysBetween('2026-01-01', date) + 1), source: 'breed_standard' as const });
+  it('broilers: the first day birds × weight ÷ area passes the tier, up to the harvest', () => {
+    // 10 000 birds on 1000 m²: 33 kg/m² at 3 300 g, i.e. day 33 (3 400 g) is the first above
+    const over = firstDayOver(
+      { birds: 10_000, areaM2: 1000, birdType: 'broiler', tier: 33, from: '2026-01-01', until: '2026-03-01', weightAt: standard },
+      addDays,
+    );
+    expect(over).toMatchObject({ date: addDays('2026-01-01', 33), value: 34, limit: 33, unit: 'kg/m2', weightSource: 'breed_standard' });
+    // harvested before: nothing to say; a higher tier: nothing either
+    expect(
+      firstDayOver({ birds: 10_000, areaM2: 1000, birdType: 'broiler', tier: 33, from: '2026-01-01', until: '2026-01-30', weightAt: standard }, addDays),
+    ).toBeNull();
+    expect(
+      firstDayOver({ birds: 10_000, areaM2: 1000, birdType: 'broiler', tier: 42, from: '2026-01-01', until: '2026-02-10', weightAt: standard }, addDays),
+    ).toBeNull();
+  });
+  it('layers: by head at once against 9 hens/m²; no area or no weight: nothing', () => {
+    const at = (birds: number) =>
+      firstDayOver({ birds, areaM2: 1000, birdType: 'layer', tier: 33, from: '2026-01-01', until: '2026-01-01', weightAt: () => null }, addDays);
+    expect(at(9001)).toMatchObject({ date: '2026-01-01', unit: 'birds/m2', limit: 9 });
+    expect(at(9000)).toBeNull();
+    expect(firstDayOver({ birds: 1, areaM2: 0, birdType: 'layer', tier: 33, from: 'x', until: 'x', weightAt: () => null }, addDays)).toBeNull();
+    expect(
+      firstDayOver({ birds: 10_000, areaM2: 10, birdType: 'broiler', tier: 33, from: '2026-01-01', until: '2026-01-05', weightAt: () => null }, addDays),
+    ).toBeNull();
+  });
+  it('the forecast’s weight between its points, linear; none outside them', () => {
+    const points = [
+      { date: '2026-01-08', grams: 1000 },
+      { date: '2026-01-01', grams: 300 },
+    ];
+    expect(forecastWeightOn(points, '2026-01-01', daysBetween)).toBe(300);
+    expect(forecastWeightOn(points, '2026-01-04', daysBetween)).toBe(600);
+    expect(forecastWeightOn(points, '2026-01-09', daysBetween)).toBeNull();
+  });
+});
+
+describe('Salmonella samplings open for the dashboards', () => {
+  const hatch = '2026-01-01';
+  it('due while the window is open, with the days left; overdue once missed until a sample follows', () => {
+    const asOf = addDays(hatch, 23 * 7);
+    expect(openSampling(layerSampling(hatch, [], asOf), [], asOf)).toEqual([
+      { status: 'due', from: addDays(hatch, 22 * 7), dueBy: addDays(hatch, 26 * 7), daysLeft: 22, daysOverdue: 0, lastSampleDate: null },
+    ]);
+    const later = addDays(hatch, 26 * 7 + 10);
+    expect(openSampling(layerSampling(hatch, [], later), [], later)).toEqual([expect.objectContaining({ status: 'overdue', daysOverdue: 10, daysLeft: 0 })]);
+    // a late sample settles it
+    const sample = addDays(hatch, 26 * 7 + 5);
+    expect(openSampling(layerSampling(hatch, [sample], later), [sample], later)).toEqual([]);
+  });
+  it('broilers: from the first sale, else hatch + the target age; nothing without either', () => {
+    const basis = { birdType: 'broiler', hatchDate: hatch, targetAgeDays: 42, endDate: null };
+    expect(cycleSampling(basis, [], null, addDays(hatch, 30)).occurrences[0]).toMatchObject({ status: 'due', dueBy: addDays(hatch, 42) });
+    expect(cycleSampling(basis, [], addDays(hatch, 35), addDays(hatch, 30)).occurrences[0]).toMatchObject({ dueBy: addDays(hatch, 35) });
+    expect(cycleSampling({ ...basis, targetAgeDays: null }, [], null, addDays(hatch, 30)).occurrences).toEqual([]);
+    const missed = cycleSampling(basis, [], null, addDays(hatch, 44)).occurrences;
+    expect(openSampling(missed, [], addDays(hatch, 44))).toEqual([expect.objectContaining({ status: 'overdue', daysOverdue: 2 })]);
+  });
+});
+
+describe('vaccination adherence', () => {
+  const occ = (date: string, outcome: VaccinationOccurrence['outcome'] = null, title = 'ND'): VaccinationOccurrence => ({
+    scheduleId: `S-${title}`,
+    title,
+    vaccine: 'ND live',
+    method: 'water',
+    programme: null,
+    date,
+    outcome,
+  });
+  const done = (at: string) => ({ status: 'done' as const, at, by: 'u', reason: null, movementId: 'M' });
+  it('on time is completed on its date on the farm’s clock, not UTC’s', () => {
+    // 2026-03-14 11:30 UTC is already 2026-03-15 in Auckland (UTC+13): late there, on time in UTC
+    const o = occ('2026-03-14', done('2026-03-14T11:30:00.000Z'));
+    expect(adherenceOf(o, '2026-03-20', (iso) => localDateOf(iso, 'UTC'))).toEqual({ status: 'on_time', doneOn: '2026-03-14', daysLate: 0 });
+    expect(adherenceOf(o, '2026-03-20', (iso) => localDateOf(iso, 'Pacific/Auckland'))).toEqual({ status: 'late', doneOn: '2026-03-15', daysLate: 1 });
+    // 2026-03-15 02:00 UTC is still 2026-03-14 in New York
+    expect(adherenceOf(occ('2026-03-14', done('2026-03-15T02:00:00.000Z')), '2026-03-20', (iso) => localDateOf(iso, 'America/New_York')).status).toBe(
+      'on_time',
+    );
+  });
+  it('missed: past without any outcome; skipped on record; today’s not done is only due', () => {
+    const utc = (iso: string) => localDateOf(iso, 'UTC');
+    expect(adherenceOf(occ('2026-03-10'), '2026-03-11', utc).status).toBe('missed');
+    expect(adherenceOf(occ('2026-03-11'), '2026-03-11', utc).status).toBe('due');
+    expect(
+      adherenceOf(occ('2026-03-10', { status: 'skipped', at: '2026-03-10T08:00:00Z', by: 'u', reason: 'vet advice', movementId: null }), '2026-03-11', utc)
+        .status,
+    ).toBe('skipped');
+  });
+  it('the rule: missed fails, late and skipped warn, each with its evidence; the programme’s sources join the rule’s', () => {
+    const utc = (iso: string) => localDateOf(iso, 'UTC');
+    const rule = vaccinationAdherenceRule(
+      [
+        occ('2026-03-01', done('2026-03-01T09:00:00Z'), 'A'),
+        occ('2026-03-02', done('2026-03-05T09:00:00Z'), 'B'),
+        occ('2026-03-03', { status: 'skipped', at: '2026-03-03T09:00:00Z', by: 'u', reason: 'flock sick', movementId: null }, 'C'),
+        occ('2026-03-04', null, 'D'),
+        occ('2026-03-10', null, 'E'),
+      ],
+      '2026-03-10',
+      utc,
+      [{ id: 'broiler-typical', sources: [{ title: 'MSD', url: 'https://example.org/msd' }] }],
+      5,
+    );
+    expect(rule.status).toBe('fail');
+    expect(rule.summary).toBe('1 on time, 1 late, 1 skipped, 1 missed of 5 up to 2026-03-10; 1 due today');
+    expect(rule.findings.map((f) => [f.status, f.date])).toEqual([
+      ['warn', '2026-03-02'],
+      ['warn', '2026-03-03'],
+      ['fail', '2026-03-04'],
+    ]);
+    expect(rule.findings[0]!.evidence).toMatchObject({ daysLate: 3, outcome: { doneOn: '2026-03-05', movementId: 'M' } });
+    expect(rule.findings[1]!.message).toContain('flock sick');
+    expect(rule.source).toContain('2019/6');
+    expect(rule.source).toContain('https://example.org/msd');
+    expect(vaccinationAdherenceRule([occ('2026-03-01', done('2026-03-01T09:00:00Z'))], '2026-03-10', utc).status).toBe('pass');
+    expect(vaccinationAdherenceRule([], '2026-03-10', utc).summary).toContain('No vaccination schedule');
+  });
+});
+
+describe('air quality', () => {
+  const stat = (mean: number, n = 4) => ({ n, sum: mean * n, min: mean, max: mean, first: mean, firstTs: 0, last: mean, lastTs: 0 });
+  it('an hour: compliant with both gases within, over with either above, partial with one, no data with neither', () => {
+    expect(airHourStatus({ nh3Ppm: 20, co2Ppm: 3000 })).toBe('compliant');
+    expect(airHourStatus({ nh3Ppm: 20.5, co2Ppm: null })).toBe('over');
+    expect(airHourStatus({ nh3Ppm: 5, co2Ppm: 3001 })).toBe('over');
+    expect(airHourStatus({ nh3Ppm: 5, co2Ppm: null })).toBe('partial');
+    expect(airHourStatus({ nh3Ppm: null, co2Ppm: null })).toBe('no_data');
+  });
+  it('the worst-placed device decides each hour', () => {
+    const means = worstHourlyMeans([
+      [{ bucket: '2026-03-01T10', stats: { nh3Ppm: stat(12), co2Ppm: stat(2500) } }],
+      [{ bucket: '2026-03-01T10', stats: { nh3Ppm: stat(24), temperatureC: stat(30) } }],
+    ]);
+    expect(means.get('2026-03-01T10')).toEqual({ nh3Ppm: 24, co2Ppm: 2500 });
+  });
+  it('the hours of farm-local days that ended, in UTC buckets', () => {
+    const now = Date.parse('2026-03-02T00:00:00Z');
+    expect(hoursOfDays('2026-03-01', '2026-03-01', now, (ms) => localDateOf(ms, 'UTC'))).toHaveLength(24);
+    const auckland = hoursOfDays('2026-03-01', '2026-03-01', now, (ms) => localDateOf(ms, 'Pacific/Auckland'));
+    // 2026-03-01 in Auckland (UTC+13) is 2026-02-28T11 to 2026-03-01T10 UTC
+    expect([auckland[0], auckland.at(-1), auckland.length]).toEqual(['2026-02-28T11', '2026-03-01T10', 24]);
+    // today's hours only once they ended
+    expect(hoursOfDays('2026-03-02', '2026-03-02', Date.parse('2026-03-02T03:30:00Z'), (ms) => localDateOf(ms, 'UTC'))).toEqual([
+      '2026-03-02T00',
+      '2026-03-02T01',
+      '2026-03-02T02',
+    ]);
+  });
+  it('the share counts hours without data as not compliant; over fails where the limits bind, else warns', () => {
+    const hours = ['2026-03-01T00', '2026-03-01T01', '2026-03-01T02', '2026-03-01T03'];
+    const means = new Map([
+      ['2026-03-01T00', { nh3Ppm: 10, co2Ppm: 2000 }],
+      ['2026-03-01T01', { nh3Ppm: 25, co2Ppm: 2000 }],
+      ['2026-03-01T02', { nh3Ppm: 10, co2Ppm: null }],
+    ]);
+    const h = houseAir({ id: 'H', name: 'House A' }, hours, means);
+    expect(h).toMatchObject({
+      hours: 4,
+      compliant: 1,
+      over: 1,
+      partial: 1,
+      noData: 1,
+      compliantPct: 25,
+      worst: { nh3Ppm: { ppm: 25, hour: '2026-03-01T01' } },
+    });
+    const binding = airQualityRule([h], true);
+    expect(binding.status).toBe('fail');
+    expect(binding.findings.map((f) => f.status)).toEqual(['fail', 'warn']);
+    expect(binding.summary).toContain('25% of 4 hour(s)');
+    expect(airQualityRule([h], false).status).toBe('warn');
+    expect(airQualityRule([houseAir({ id: 'H', name: null }, hours, new Map())], true).findings[0]!.message).toContain('not checked');
+    expect(airQualityRule([], true).status).toBe('warn');
+    const clean = houseAir({ id: 'H', name: null }, hours.slice(0, 1), means);
+    expect(airQualityRule([clean], true)).toMatchObject({ status: 'pass', findings: [] });
   });
 });

@@ -16,7 +16,8 @@ export interface BirdDay {
 
 export interface DayWeight {
   grams: number;
-  source: 'measured' | 'breed_standard' | 'last_measured';
+  /** measured, breed_standard and last_measured: the report; forecast and breed_standard: a placement's check ahead. */
+  source: 'measured' | 'breed_standard' | 'last_measured' | 'forecast';
 }
 
 export interface DensityDay {
@@ -112,4 +113,48 @@ export function weightOn(
   const standard = standardGrams(date);
   if (standard !== null) return { grams: standard, source: 'breed_standard' };
   return last ? { grams: last.grams, source: 'last_measured' } : null;
+}
+
+/** The longest a placement's density is looked ahead, days (a broiler cycle is 5–8 weeks). */
+export const DENSITY_LOOKAHEAD_DAYS = 120;
+
+/**
+ * A placement's check ahead (docs/domain.md, "Compliance"): the first day from `from` to `until` (both
+ * included, at most DENSITY_LOOKAHEAD_DAYS) on which `birds` would stand above the limit in the house:
+ * broilers at the day's weight (`weightAt`: the forecast, else the breed standard), layers at once by head.
+ * The birds are those alive once the placement is recorded; later mortality is not assumed (conservative).
+ */
+export function firstDayOver(
+  x: { birds: number; areaM2: number; birdType: string; tier: number; from: string; until: string; weightAt: (date: string) => DayWeight | null },
+  addDays: (date: string, n: number) => string,
+): DensityDay | null {
+  if (!(x.areaM2 > 0) || !(x.birds > 0)) return null;
+  if (x.birdType !== 'broiler') {
+    const d = densityOf({ date: x.from, birds: x.birds }, x.areaM2, x.birdType, x.tier, null);
+    return d?.over ? d : null;
+  }
+  for (let date = x.from, i = 0; date <= x.until && i <= DENSITY_LOOKAHEAD_DAYS; date = addDays(date, 1), i++) {
+    const d = densityOf({ date, birds: x.birds }, x.areaM2, x.birdType, x.tier, x.weightAt(date));
+    if (d?.over) return d;
+  }
+  return null;
+}
+
+/** The weight on a date between the forecast's points (linear), null outside them. */
+export function forecastWeightOn(
+  points: ReadonlyArray<{ date: string; grams: number }>,
+  date: string,
+  daysBetween: (a: string, b: string) => number,
+): number | null {
+  const sorted = [...points].sort((a, b) => (a.date < b.date ? -1 : 1));
+  for (let i = 0; i < sorted.length; i++) {
+    const p = sorted[i]!;
+    if (p.date === date) return p.grams;
+    const next = sorted[i + 1];
+    if (next && p.date < date && date < next.date) {
+      const t = daysBetween(p.date, date) / daysBetween(p.date, next.date);
+      return Math.round(p.grams + t * (next.grams - p.grams));
+    }
+  }
+  return null;
 }

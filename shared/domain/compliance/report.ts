@@ -3,8 +3,10 @@
  * source and the findings that decided it, each with its evidence; and its CSV rendering. The sources and
  * thresholds are in docs/domain.md, "Compliance".
  */
+import { CO2_MAX_PPM, NH3_MAX_PPM, type HouseAir } from './air.js';
 import type { DensityDay } from './density.js';
 import type { SamplingOccurrence } from './sampling.js';
+import { adherenceOf, type VaccinationOccurrence } from './vaccination.js';
 import { windowsCovering, type WithdrawalWindow } from './withdrawals.js';
 
 export type RuleStatus = 'pass' | 'warn' | 'fail';
@@ -47,12 +49,24 @@ export const RULES = {
     title: 'Daily records, causes of mortality and weighings kept',
     source: 'Council Directive 2007/43/EC, Annex I(3) (records per house); Council Directive 98/58/EC, Annex 5 and 6',
   },
+  vaccination_adherence: {
+    title: 'Scheduled vaccinations given on their date, and recorded',
+    source:
+      'Records: Regulation (EU) 2019/6, Art. 108 (veterinary medicinal products administered, vaccines included) and Council Directive 98/58/EC, Annex, point 5 ' +
+      '(any medical treatment given). Keeping to the vaccination programme is good practice, not a legal rule: its dates are the farm’s schedules',
+  },
+  air_quality: {
+    title: 'Ammonia and carbon dioxide within the limits, hour by hour',
+    source:
+      'Council Directive 2007/43/EC, Annex II, point 3(a): NH₃ ≤ 20 ppm and CO₂ ≤ 3,000 ppm at the level of the chickens’ heads; ' +
+      'binding for broilers stocked above 33 kg/m² (Art. 3(3)), a reference otherwise',
+  },
 } as const;
 export type RuleId = keyof typeof RULES;
 
-const result = (rule: RuleId, findings: Finding[], pass: string, summary?: string): RuleResult => {
+const result = (rule: RuleId, findings: Finding[], pass: string, summary?: string, source: string = RULES[rule].source): RuleResult => {
   const status: RuleStatus = findings.some((f) => f.status === 'fail') ? 'fail' : findings.length ? 'warn' : 'pass';
-  return { rule, ...RULES[rule], status, summary: status === 'pass' ? pass : (summary ?? `${findings.length} finding(s)`), findings };
+  return { rule, ...RULES[rule], source, status, summary: status === 'pass' ? pass : (summary ?? `${findings.length} finding(s)`), findings };
 };
 
 export interface SaleRecord {
@@ -237,6 +251,126 @@ export function recordCompletenessRule(c: CompletenessInput): RuleResult {
     }
   }
   return result('record_completeness', findings, `${c.days.length} day(s) recorded, mortality causes given, weighings on schedule`);
+}
+
+/**
+ * Vaccination adherence: each occurrence of the cycle's vaccination schedules up to today (see
+ * ./vaccination.ts). Missed (no record at all) fails; late or skipped (with its reason) warns; due today
+ * is no finding. `programmes`: the sources of the programme templates the schedules were applied from.
+ */
+export function vaccinationAdherenceRule(
+  occurrences: readonly VaccinationOccurrence[],
+  today: string,
+  localDateOf: (iso: string) => string,
+  programmes: ReadonlyArray<{ id: string; sources: ReadonlyArray<{ title: string; url: string }> }> = [],
+  schedules = 0,
+): RuleResult {
+  const findings: Finding[] = [];
+  const counts = { on_time: 0, late: 0, skipped: 0, missed: 0, due: 0 };
+  for (const o of [...occurrences].sort((a, b) => (a.date === b.date ? a.scheduleId.localeCompare(b.scheduleId) : a.date < b.date ? -1 : 1))) {
+    const a = adherenceOf(o, today, localDateOf);
+    counts[a.status] += 1;
+    const evidence = {
+      scheduleId: o.scheduleId,
+      title: o.title,
+      vaccine: o.vaccine,
+      method: o.method,
+      programme: o.programme,
+      date: o.date,
+      status: a.status,
+      outcome: o.outcome ? { ...o.outcome, doneOn: a.doneOn } : null,
+      daysLate: a.daysLate,
+    };
+    if (a.status === 'missed')
+      findings.push({ status: 'fail', date: o.date, message: `“${o.title}” of ${o.date} has no record: neither done nor skipped`, evidence });
+    if (a.status === 'late')
+      findings.push({
+        status: 'warn',
+        date: o.date,
+        message: `“${o.title}” of ${o.date} was recorded done on ${a.doneOn}, ${a.daysLate} day(s) late`,
+        evidence,
+      });
+    if (a.status === 'skipped')
+      findings.push({ status: 'warn', date: o.date, message: `“${o.title}” of ${o.date} was skipped: ${o.outcome?.reason ?? 'no reason given'}`, evidence });
+  }
+  const past = counts.on_time + counts.late + counts.skipped + counts.missed;
+  const tail = counts.due ? `; ${counts.due} due today` : '';
+  const summary = `${counts.on_time} on time, ${counts.late} late, ${counts.skipped} skipped, ${counts.missed} missed of ${past + counts.due} up to ${today}${tail}`;
+  const pass =
+    schedules === 0 && occurrences.length === 0
+      ? 'No vaccination schedule on this cycle: nothing to check'
+      : past + counts.due === 0
+        ? `No vaccination due up to ${today}`
+        : summary;
+  const source = programmes.length
+    ? `${RULES.vaccination_adherence.source}; programme${programmes.length > 1 ? 's' : ''} applied: ${programmes
+        .map((p) => `${p.id} (${p.sources.map((s) => `${s.title}, ${s.url}`).join('; ')})`)
+        .join('; ')}`
+    : RULES.vaccination_adherence.source;
+  return result('vaccination_adherence', findings, pass, summary, source);
+}
+
+/**
+ * Air quality per house (see ./air.ts). Hours over a limit fail where the limits bind (`binding`: a
+ * broiler farm declaring a tier above 33 kg/m²), else warn; hours without data (or with one gas only)
+ * warn; a house without any NH₃ or CO₂ data, or a flock without a house, warns "not checked".
+ */
+export function airQualityRule(houses: readonly HouseAir[], binding: boolean, why: string | null = null): RuleResult {
+  const findings: Finding[] = [];
+  if (houses.length === 0)
+    findings.push({ status: 'warn', date: null, message: why ?? 'The flock has no house: air quality cannot be checked', evidence: { binding } });
+  const limits = `NH₃ ≤ ${NH3_MAX_PPM} ppm and CO₂ ≤ ${CO2_MAX_PPM.toLocaleString('en')} ppm`;
+  const label = (h: HouseAir) => `house ${h.houseName ?? h.houseId}`;
+  for (const h of houses) {
+    const evidence = {
+      houseId: h.houseId,
+      houseName: h.houseName,
+      hours: h.hours,
+      compliantHours: h.compliant,
+      overHours: h.over,
+      partialHours: h.partial,
+      hoursWithoutData: h.noData,
+      compliantPct: h.compliantPct,
+      worst: h.worst,
+      binding,
+      limits: { nh3Ppm: NH3_MAX_PPM, co2Ppm: CO2_MAX_PPM },
+    };
+    if (h.hours > 0 && h.noData === h.hours) {
+      findings.push({
+        status: 'warn',
+        date: null,
+        message: `No NH₃ or CO₂ readings in ${label(h)} over its ${h.hours} hour(s): not checked`,
+        evidence,
+      });
+      continue;
+    }
+    if (h.over > 0) {
+      const first = h.overHours[0]!;
+      findings.push({
+        status: binding ? 'fail' : 'warn',
+        date: first.hour.slice(0, 10),
+        message:
+          `${h.over} of ${h.hours} hour(s) over ${limits} in ${label(h)} (first ${first.hour}:00 UTC)` +
+          `${binding ? '' : '; the limits bind above 33 kg/m² only'}`,
+        evidence: { ...evidence, hoursOver: h.overHours.slice(0, 100) },
+      });
+    }
+    const missing = h.noData + h.partial;
+    if (missing > 0)
+      findings.push({
+        status: 'warn',
+        date: null,
+        message: `${missing} of ${h.hours} hour(s) in ${label(h)} without both NH₃ and CO₂ readings (${h.partial} with one gas only): not counted as compliant`,
+        evidence,
+      });
+  }
+  const line = (h: HouseAir) =>
+    h.hours === 0
+      ? `${label(h)}: no complete hour yet`
+      : `${label(h)}: ${h.compliantPct ?? 0}% of ${h.hours} hour(s) within ${limits}` +
+        `${h.over ? `, ${h.over} over` : ''}${h.noData + h.partial ? `, ${h.noData + h.partial} without data` : ''}`;
+  const summary = houses.length ? houses.map(line).join('; ') : 'Not checked: no house';
+  return result('air_quality', findings, summary, summary);
 }
 
 export const overallStatus = (rules: readonly { status: RuleStatus }[]): RuleStatus =>

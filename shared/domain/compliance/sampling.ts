@@ -4,7 +4,7 @@
  * No 517/2011, Annex, 2.1); broilers within the three weeks before they leave for slaughter (Reg. (EU)
  * No 200/2012, Annex, 2.1), within the control programmes of Reg. (EC) No 2160/2003.
  */
-import { addDays } from './dates.js';
+import { addDays, daysBetween } from './dates.js';
 
 export type SamplingStatus = 'done' | 'late' | 'early' | 'missed' | 'due' | 'upcoming';
 
@@ -73,4 +73,57 @@ export function broilerSampling(harvestDate: string | null, sampleDates: readonl
   const early = samples.filter((d) => d < from).at(-1);
   if (asOf > harvestDate) return [{ from, dueBy: harvestDate, status: early ? 'early' : 'missed', sampleDate: early ?? null }];
   return [{ from, dueBy: harvestDate, status: asOf >= from ? 'due' : 'upcoming', sampleDate: null }];
+}
+
+/** What a cycle's sampling is dated from. */
+export interface SamplingBasis {
+  birdType: string;
+  /** Hatch date (else the cycle's start). */
+  hatchDate: string;
+  targetAgeDays: number | null;
+  endDate: string | null;
+}
+
+/**
+ * A cycle's sampling occurrences up to `asOf`: broilers before they leave (the first bird sale, else hatch
+ * + the target age), layers and breeders from their age. `why`: why a broiler's sampling cannot be dated.
+ */
+export function cycleSampling(
+  c: SamplingBasis,
+  sampleDates: readonly string[],
+  firstBirdSale: string | null,
+  asOf: string,
+): { occurrences: SamplingOccurrence[]; why: string | null } {
+  if (c.birdType !== 'broiler') return { occurrences: layerSampling(c.hatchDate, sampleDates, asOf, c.endDate), why: null };
+  const expectedHarvest = firstBirdSale ?? (c.targetAgeDays ? addDays(c.hatchDate, c.targetAgeDays) : null);
+  return {
+    occurrences: broilerSampling(expectedHarvest, sampleDates, asOf),
+    why: 'No sale and no target age: the sampling before slaughter cannot be dated',
+  };
+}
+
+export interface OpenSampling {
+  /** due: its window is open and no sample is in it yet; overdue: its last day passed without a sample, and none was taken since. */
+  status: 'due' | 'overdue';
+  from: string;
+  dueBy: string;
+  /** Days left to sample, today included (due); 0 when overdue. */
+  daysLeft: number;
+  /** Days since its last day (overdue); 0 when due. */
+  daysOverdue: number;
+  /** The latest sample of the cycle up to today, if any. */
+  lastSampleDate: string | null;
+}
+
+/** The occurrences open on `asOf`: the one due now, and the missed ones no sample has followed. */
+export function openSampling(occurrences: readonly SamplingOccurrence[], sampleDates: readonly string[], asOf: string): OpenSampling[] {
+  const taken = sampleDates.filter((d) => d <= asOf).sort();
+  const lastSampleDate = taken.at(-1) ?? null;
+  const out: OpenSampling[] = [];
+  for (const o of occurrences) {
+    if (o.status === 'due') out.push({ status: 'due', from: o.from, dueBy: o.dueBy, daysLeft: daysBetween(asOf, o.dueBy) + 1, daysOverdue: 0, lastSampleDate });
+    if (o.status === 'missed' && !taken.some((d) => d > o.dueBy))
+      out.push({ status: 'overdue', from: o.from, dueBy: o.dueBy, daysLeft: 0, daysOverdue: daysBetween(o.dueBy, asOf), lastSampleDate });
+  }
+  return out;
 }
