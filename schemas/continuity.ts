@@ -179,7 +179,14 @@ export const ReadinessDto = Type.Object(
       daysLeft: Nullable(Type.Number({ description: 'stock ÷ daily consumption; null without consumption' })),
       low: Type.Boolean({ description: 'Fewer than 3 days of feed left' }),
     }),
-    water: Type.Object({ reserveLiters: Nullable(Type.Number()), note: Nullable(Type.String()) }),
+    water: Type.Object({
+      reserveLiters: Nullable(Type.Number({ description: 'The farm’s declared `waterReserveLiters` (PATCH /api/v1/config/farms/{farmId})' })),
+      dailyConsumptionLiters: Nullable(Type.Number({ description: 'Mean of the last 3 complete days across the active cycles' })),
+      daysLeft: Nullable(
+        Type.Number({ description: 'reserve ÷ daily consumption; null without a reserve or consumption (informational: not part of `ready`)' }),
+      ),
+      note: Nullable(Type.String()),
+    }),
     drills: Type.Array(
       Type.Object({
         kind: StringEnum(DRILL_KINDS),

@@ -64,6 +64,13 @@ const DensityTier = Type.Union([Type.Literal(33), Type.Literal(39), Type.Literal
     'Declared maximum broiler stocking density, kg/m² of usable area: 33 (default), 39 or 42 (Directive 2007/43/EC, Art. 3); the compliance report checks against it',
 });
 
+/** Drinking water the farm holds in storage (tanks, towers), litres: readiness counts the days it lasts. */
+const WaterReserveLiters = Type.Number({
+  minimum: 0,
+  maximum: 100_000_000,
+  description: 'Drinking water held in storage (tanks, towers), litres: continuity readiness reports the days it lasts at the trailing consumption',
+});
+
 export const createFarmBody = Type.Object(
   {
     name: FarmName,
@@ -72,6 +79,7 @@ export const createFarmBody = Type.Object(
     timezone: Type.Optional(TimeZone('. Default "UTC"')),
     totalAreaHa: Type.Optional(TotalAreaHa),
     densityTier: Type.Optional(DensityTier),
+    waterReserveLiters: Type.Optional(WaterReserveLiters),
     notes: Type.Optional(Notes),
   },
   { additionalProperties: false, $id: 'CreateFarmBody' },
@@ -86,6 +94,7 @@ export const updateFarmBody = Type.Object(
     timezone: Type.Optional(TimeZone()),
     totalAreaHa: Type.Optional(Nullable(TotalAreaHa, 'Total land area in hectares; null clears it')),
     densityTier: Type.Optional(DensityTier),
+    waterReserveLiters: Type.Optional(Type.Union([WaterReserveLiters, Type.Null()], { description: 'Drinking water held in storage, litres; null clears it' })),
     notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
     version: Type.Optional(ExpectedVersion),
   },
@@ -129,6 +138,7 @@ export const FarmDto = Type.Object(
     timezone: Type.String({ description: 'IANA time zone' }),
     totalAreaHa: Type.Union([Type.Number(), Type.Null()], { description: 'Hectares' }),
     densityTier: DensityTier,
+    waterReserveLiters: Type.Union([Type.Number(), Type.Null()], { description: 'Drinking water held in storage, litres (null: not declared)' }),
     notes: NullableString('Free-text notes'),
     isDefault: Type.Boolean({ description: 'The farm `npm start` creates; flocks created without farmId go here' }),
     createdBy: NullableString('User id of the creator (null for the seeded default farm)'),

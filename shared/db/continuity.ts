@@ -337,14 +337,19 @@ export async function listDrills(farmId: string): Promise<DrillRecord[]> {
   return items.map((i) => pick<DrillRecord>(i, DRILL_FIELDS, null));
 }
 
-/** Feed consumed per cycle and day (the ledger's day rollups): one BatchGetItem for every cycle and date. */
-export async function feedConsumedOn(cycleIds: readonly string[], dates: readonly string[]): Promise<Record<string, number>> {
+/** Feed and water consumed per day across the cycles (the ledger's day rollups): one BatchGetItem for every cycle and date. */
+export async function consumedOn(
+  cycleIds: readonly string[],
+  dates: readonly string[],
+): Promise<{ feedKg: Record<string, number>; waterLiters: Record<string, number> }> {
   const keys = cycleIds.flatMap((c) => dates.map((d) => dayRollupKey(c, d)));
-  const items = await batchGet(keys, { projection: 'SK, feedConsumedKg' });
-  const byDate: Record<string, number> = Object.fromEntries(dates.map((d) => [d, 0]));
+  const items = await batchGet(keys, { projection: 'SK, feedConsumedKg, waterLiters' });
+  const feedKg: Record<string, number> = Object.fromEntries(dates.map((d) => [d, 0]));
+  const waterLiters: Record<string, number> = Object.fromEntries(dates.map((d) => [d, 0]));
   for (const item of items) {
     const date = String(item.SK).slice('DAY#'.length);
-    byDate[date] = (byDate[date] ?? 0) + Number(item.feedConsumedKg ?? 0);
+    feedKg[date] = (feedKg[date] ?? 0) + Number(item.feedConsumedKg ?? 0);
+    waterLiters[date] = (waterLiters[date] ?? 0) + Number(item.waterLiters ?? 0);
   }
-  return byDate;
+  return { feedKg, waterLiters };
 }

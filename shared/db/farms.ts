@@ -20,6 +20,8 @@ export interface FarmRecord {
   totalAreaHa: number | null;
   /** Declared broiler stocking density, kg/m² (Directive 2007/43/EC): 33, 39 or 42. */
   densityTier: 33 | 39 | 42;
+  /** Drinking water held in storage, litres (continuity readiness); null when not declared. */
+  waterReserveLiters: number | null;
   notes: string | null;
   isDefault: boolean;
   createdBy: string | null;
@@ -46,7 +48,9 @@ export interface HouseRecord {
 }
 
 /** The farm fields a PATCH may change. */
-export type FarmChanges = Partial<Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'densityTier' | 'notes'>>;
+export type FarmChanges = Partial<
+  Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'densityTier' | 'waterReserveLiters' | 'notes'>
+>;
 /** The house fields a PATCH may change (a rename also moves the uniqueness item). */
 export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
 
@@ -78,6 +82,7 @@ function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | u
     timezone: str(item.timezone) ?? 'UTC',
     totalAreaHa: num(item.totalAreaHa),
     densityTier: item.densityTier === 39 || item.densityTier === 42 ? item.densityTier : 33,
+    waterReserveLiters: num(item.waterReserveLiters),
     notes: str(item.notes),
     isDefault: item.isDefault === true,
     createdBy: str(item.createdBy),
@@ -129,6 +134,7 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
     timezone: 'UTC',
     totalAreaHa: null,
     densityTier: 33,
+    waterReserveLiters: null,
     notes: null,
     isDefault: true,
     createdBy: null,

@@ -1,11 +1,11 @@
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
-import { createJob, drillPut, feedConsumedOn, latestExportOf, listDrills, type DrillRecord } from '../db/continuity.js';
+import { consumedOn, createJob, drillPut, latestExportOf, listDrills, type DrillRecord } from '../db/continuity.js';
 import { farmNotFound, getFarm, getFarmsByIds, listAllFarms } from '../db/farms.js';
 import { continuousBackups } from '../aws/export-store.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { drillStatus, feedDays, trailingDays } from '../domain/continuity/readiness.js';
+import { drillStatus, feedDays, trailingDays, waterDays } from '../domain/continuity/readiness.js';
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { farmStockFor } from './inventory.js';
@@ -75,22 +75,22 @@ export async function listDrillsFor(user: Caller, query: ListDrillsQuery) {
   return drills.filter((d) => !query.kind || d.kind === query.kind).map(toDrillDto);
 }
 
-/** Days of feed (the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), water, drills. */
+/** Days of feed (the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), of water (the declared reserve, likewise), drills. */
 export async function readinessFor(user: Caller, farmId: string) {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
   const [stock, drills, farm] = await Promise.all([farmStockFor(user, { farmId }), listDrills(farmId), getFarm(farmId)]);
   const today = new Date().toISOString().slice(0, 10);
   const days = trailingDays(today);
   const cycleIds = stock.birds.flocks.flatMap((f) => (f.cycleId ? [f.cycleId] : []));
-  const consumed = cycleIds.length ? await feedConsumedOn(cycleIds, days) : {};
-  const feed = feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed[d] ?? 0) : []);
-  const reserve = (farm as { waterReserveLiters?: unknown } | undefined)?.waterReserveLiters;
+  const consumed = cycleIds.length ? await consumedOn(cycleIds, days) : { feedKg: {}, waterLiters: {} };
+  const feed = feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed.feedKg[d] ?? 0) : []);
+  const water = waterDays(farm?.waterReserveLiters ?? null, cycleIds.length ? days.map((d) => consumed.waterLiters[d] ?? 0) : []);
   const statuses = DRILL_KINDS.map((kind) => drillStatus(kind, drills, today, farm?.createdAt));
   return {
     farmId,
     asOf: today,
     feed,
-    water: typeof reserve === 'number' ? { reserveLiters: reserve, note: null } : { reserveLiters: null, note: 'no water reserve declared for this farm' },
+    water,
     drills: statuses,
     ready: !feed.low && statuses.every((s) => !s.overdue),
   };

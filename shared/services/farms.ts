@@ -52,6 +52,7 @@ export function toFarmDto(f: FarmRecord) {
     timezone: f.timezone,
     totalAreaHa: f.totalAreaHa,
     densityTier: f.densityTier,
+    waterReserveLiters: f.waterReserveLiters,
     notes: f.notes,
     isDefault: f.isDefault,
     createdBy: f.createdBy,
@@ -150,6 +151,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
       timezone,
       totalAreaHa: body.totalAreaHa ?? null,
       densityTier: body.densityTier ?? 33,
+      waterReserveLiters: body.waterReserveLiters ?? null,
       notes: cleanText(body.notes),
       isDefault: false,
       createdBy: user.id,
@@ -197,7 +199,7 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
   });
 }
 
-const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'densityTier', 'notes'] as const;
+const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'densityTier', 'waterReserveLiters', 'notes'] as const;
 
 export async function updateFarmFor(
   user: Caller,
@@ -216,6 +218,7 @@ export async function updateFarmFor(
     ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
     ...(body.totalAreaHa !== undefined ? { totalAreaHa: body.totalAreaHa } : {}),
     ...(body.densityTier !== undefined ? { densityTier: body.densityTier } : {}),
+    ...(body.waterReserveLiters !== undefined ? { waterReserveLiters: body.waterReserveLiters } : {}),
     ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
   };
   const changes = diff(current, next, FARM_FIELDS);

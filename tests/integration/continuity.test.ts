@@ -263,4 +263,32 @@ describe('continuity: status, drills, readiness', () => {
     const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Elsewhere')] });
     expect((await call('GET', `${BASE}/farms/${farmId}/readiness`, { token: stranger.token })).status).toBe(404);
   });
+
+  it('a declared water reserve is reported in days at the last 3 days’ drinking; undeclared, it says so', async () => {
+    const farm = await otherFarm('Water farm');
+    const m = await userWith({ role: 'manager', farmIds: [farm] });
+    const c = await flockWithCycle({ token: m.token, farmId: farm, startDate: day(-10) });
+    await c.move({ type: 'bird_inflow', date: day(-10), quantity: 1000 });
+    for (const [offset, liters] of [
+      [-3, 180],
+      [-2, 200],
+      [-1, 220],
+    ] as const)
+      await c.move({ type: 'water_consumption', date: day(offset), liters });
+    const readiness = async () => (await call('GET', `${BASE}/farms/${farm}/readiness`, { token: m.token })).body.data as Json;
+    expect((await readiness()).water).toEqual({
+      reserveLiters: null,
+      dailyConsumptionLiters: null,
+      daysLeft: null,
+      note: 'no water reserve declared for this farm',
+    });
+    const patched = await call('PATCH', `/api/v1/config/farms/${farm}`, { token: m.token, body: { waterReserveLiters: 1000 } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data.waterReserveLiters).toBe(1000);
+    expect((await readiness()).water).toEqual({ reserveLiters: 1000, dailyConsumptionLiters: 200, daysLeft: 5, note: null });
+    expect((await call('PATCH', `/api/v1/config/farms/${farm}`, { token: m.token, body: { waterReserveLiters: -1 } })).status).toBe(400);
+    expect(
+      (await call('PATCH', `/api/v1/config/farms/${farm}`, { token: m.token, body: { waterReserveLiters: null } })).body.data.waterReserveLiters,
+    ).toBeNull();
+  });
 });

@@ -68,6 +68,7 @@ describe('farms', () => {
       timezone: 'Africa/Dakar',
       totalAreaHa: 4.5,
       densityTier: 33,
+      waterReserveLiters: null,
       notes: 'Two broiler houses',
       isDefault: false,
       createdBy: expect.any(String),

@@ -1,6 +1,6 @@
 /** Readiness (pure): drills due by kind, a failed drill not resetting the clock, days of feed. */
 import { describe, expect, it } from 'vitest';
-import { drillStatus, feedDays, trailingDays } from '../../shared/domain/continuity/readiness.js';
+import { drillStatus, feedDays, trailingDays, waterDays } from '../../shared/domain/continuity/readiness.js';
 
 describe('drills', () => {
   it('a generator drill is due 7 days after the last one that ran; never run is overdue', () => {
@@ -37,6 +37,9 @@ describe('feed', () => {
     expect(feedDays(1000, [200, 250, 150])).toEqual({ stockKg: 1000, dailyConsumptionKg: 200, daysLeft: 5, low: false });
     expect(feedDays(500, [200, 250, 150])).toMatchObject({ daysLeft: 2.5, low: true });
     expect(feedDays(500, [])).toEqual({ stockKg: 500, dailyConsumptionKg: null, daysLeft: null, low: false });
+    expect(waterDays(6000, [2000, 2200, 1800])).toEqual({ reserveLiters: 6000, dailyConsumptionLiters: 2000, daysLeft: 3, note: null });
+    expect(waterDays(null, [2000])).toMatchObject({ reserveLiters: null, daysLeft: null, note: 'no water reserve declared for this farm' });
+    expect(waterDays(500, [])).toMatchObject({ reserveLiters: 500, daysLeft: null });
     expect(trailingDays('2026-03-01')).toEqual(['2026-02-28', '2026-02-27', '2026-02-26']);
   });
 });

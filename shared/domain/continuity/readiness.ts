@@ -65,5 +65,18 @@ export function feedDays(stockKg: number, dailyConsumptionKg: readonly number[])
   };
 }
 
+/** Days the declared water reserve lasts at the trailing consumption (informational: a tank holds a day or two by design). */
+export function waterDays(reserveLiters: number | null, dailyConsumptionLiters: readonly number[]) {
+  if (reserveLiters === null) return { reserveLiters: null, dailyConsumptionLiters: null, daysLeft: null, note: 'no water reserve declared for this farm' };
+  const total = dailyConsumptionLiters.reduce((a, b) => a + b, 0);
+  const daily = dailyConsumptionLiters.length ? total / dailyConsumptionLiters.length : 0;
+  return {
+    reserveLiters,
+    dailyConsumptionLiters: daily > 0 ? round(daily, 3) : null,
+    daysLeft: daily > 0 ? round(reserveLiters / daily, 1) : null,
+    note: null,
+  };
+}
+
 /** The trailing complete days before `today` (yesterday first). */
 export const trailingDays = (today: string, n = 3): string[] => Array.from({ length: n }, (_, i) => addDays(today, -(i + 1)));
