@@ -43,7 +43,7 @@ try {
   const { createMovementFor } = await import('../shared/services/movements.js');
   const { partitionItems } = await import('../shared/db/continuity.js');
   const { exportPut, restorePut, createJob } = await import('../shared/db/continuity.js');
-  const { runExport, runRestore } = await import('../shared/services/continuity.js');
+  const { pendingRestore, runExport, runRestore } = await import('../shared/services/continuity.js');
   const { getExport, getRestore } = await import('../shared/db/continuity.js');
 
   const admin = systemCaller('bench', ALL_CAPABILITIES, 'all');
@@ -114,28 +114,9 @@ try {
       `peak RSS ${mb(exportPeak.rss)} (before ${mb(rssBefore)}), peak heap ${mb(exportPeak.heap)}`,
   );
 
-  const restoreId = ulid();
-  await createJob([
-    restorePut({
-      id: restoreId,
-      exportId,
-      sourceFarmId: farmId,
-      farmName: 'Bench farm (restored)',
-      farmId: ulid(),
-      status: 'pending',
-      createdBy: admin.id,
-      assignTo: null,
-      createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-      records: null,
-      counts: null,
-      checks: null,
-      durationMs: null,
-      error: null,
-      version: 1,
-    }),
-  ]);
+  const restore = pendingRestore({ exportId, sourceFarmId: farmId, farmName: 'Bench farm (restored)', createdBy: admin.id, assignTo: null }, now);
+  const restoreId = restore.id;
+  await createJob([restorePut(restore)]);
   peakRss = 0;
   peakHeap = 0;
   t = performance.now();

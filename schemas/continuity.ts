@@ -74,6 +74,17 @@ export type ListDrillsQuery = Static<typeof listDrillsQuery>;
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Counts = Type.Record(Type.String(), Type.Integer(), { description: 'Records per record type (docs/export-format.md)' });
 
+/** What every export and restore job reports of its own run. */
+const JOB_BOOKKEEPING = {
+  durationMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  createdBy: Type.String(),
+  createdAt: Timestamp,
+  startedAt: Nullable(Timestamp),
+  finishedAt: Nullable(Timestamp),
+  version: Type.Integer(),
+};
+
 export const ExportDto = Type.Object(
   {
     id: Ulid,
@@ -85,13 +96,7 @@ export const ExportDto = Type.Object(
     counts: Nullable(Counts),
     sha256: Nullable(Type.String({ description: 'sha256 (hex) of the file up to its trailer line, as the trailer states it' })),
     bytes: Nullable(Type.Integer()),
-    durationMs: Nullable(Type.Integer()),
-    error: Nullable(Type.String()),
-    createdBy: Type.String(),
-    createdAt: Timestamp,
-    startedAt: Nullable(Timestamp),
-    finishedAt: Nullable(Timestamp),
-    version: Type.Integer(),
+    ...JOB_BOOKKEEPING,
     download: Type.Optional(Nullable(Type.String({ description: 'Once completed: a pre-signed URL valid 15 minutes (AWS), or the download route (local)' }))),
   },
   { $id: 'ContinuityExport' },
@@ -111,13 +116,7 @@ export const RestoreDto = Type.Object(
     checks: Nullable(
       Type.Object({ compared: Type.Integer({ description: 'Figures compared (one per cycle, plus the stock)' }), mismatches: Type.Array(Type.String()) }),
     ),
-    durationMs: Nullable(Type.Integer()),
-    error: Nullable(Type.String()),
-    createdBy: Type.String(),
-    createdAt: Timestamp,
-    startedAt: Nullable(Timestamp),
-    finishedAt: Nullable(Timestamp),
-    version: Type.Integer(),
+    ...JOB_BOOKKEEPING,
   },
   { $id: 'ContinuityRestore' },
 );

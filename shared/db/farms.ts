@@ -224,8 +224,17 @@ export async function createFarm(
   await transact(items, (i) => (i === 1 && opts.assignTo ? opts.assignTo.onRefused() : new Conflict('A record with this id already exists')));
 }
 
-/** `SET` of the changed fields + version bump, conditional on the version read (farms, houses, devices). */
-export function versionedUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>, now: string): TransactItem {
+/**
+ * `SET` of the changed fields + version bump, conditional on the version read (farms, houses, devices),
+ * and on the attributes in `unchanged` still holding the values read (a transfer's status).
+ */
+export function versionedUpdate(
+  key: Key,
+  expectedVersion: number,
+  fields: Record<string, unknown>,
+  now: string,
+  unchanged: Record<string, unknown> = {},
+): TransactItem {
   const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now };
   const sets = ['#version = :next', '#updatedAt = :now'];
@@ -234,12 +243,18 @@ export function versionedUpdate(key: Key, expectedVersion: number, fields: Recor
     values[`:f${i}`] = value;
     sets.push(`#f${i} = :f${i}`);
   });
+  const conditions = ['attribute_exists(PK)', '#version = :expected'];
+  Object.entries(unchanged).forEach(([field, value], i) => {
+    names[`#u${i}`] = field;
+    values[`:u${i}`] = value;
+    conditions.push(`#u${i} = :u${i}`);
+  });
   return {
     Update: {
       TableName: tableName(),
       Key: key,
       UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+      ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },

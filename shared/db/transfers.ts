@@ -13,7 +13,7 @@ import {
 } from './keys.js';
 import { decodeCursor, encodeCursor, gsi1Page, gsi2Page, invalidCursor } from './pagination.js';
 import { pick } from './items.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
 
@@ -161,26 +161,8 @@ export async function createTransfer(t: TransferRecord, extra: TransactItem[]): 
  * The transfer's status change at the version read, and only from the status read (a completion also
  * from `approved` only): the first item of the transaction that carries it.
  */
-export function transferUpdate(current: TransferRecord, expectedVersion: number, fields: Partial<TransferRecord>, now: string): TransactItem {
-  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt', '#status': 'status' };
-  const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now, ':from': current.status };
-  const sets = ['#version = :next', '#updatedAt = :now'];
-  Object.entries(fields).forEach(([field, value], i) => {
-    names[`#f${i}`] = field;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: transferKey(current.id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK) AND #version = :expected AND #status = :from',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
+export const transferUpdate = (current: TransferRecord, expectedVersion: number, fields: Partial<TransferRecord>, now: string): TransactItem =>
+  versionedUpdate(transferKey(current.id), expectedVersion, fields, now, { status: current.status });
 
 /** A status change that writes nothing else (approve, reject, cancel): the update and its audit entry. */
 export async function updateTransfer(update: TransactItem, extra: TransactItem[], onLost: () => Conflict): Promise<void> {

@@ -290,6 +290,25 @@ async function visibleRestore(user: Caller, id: string): Promise<RestoreRecord> 
 
 export const restoreFor = async (user: Caller, id: string) => toRestoreDto(await visibleRestore(user, id));
 
+/** A restore job not yet started: the new farm's id is chosen now, so a retried worker restores into the same farm. */
+export function pendingRestore(of: Pick<RestoreRecord, 'exportId' | 'sourceFarmId' | 'farmName' | 'createdBy' | 'assignTo'>, now: string): RestoreRecord {
+  return {
+    id: ulid(),
+    ...of,
+    farmId: ulid(),
+    status: 'pending',
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    records: null,
+    counts: null,
+    checks: null,
+    durationMs: null,
+    error: null,
+    version: 1,
+  };
+}
+
 export async function requestRestore(user: Caller, body: CreateRestoreBody, requestId: string, idempotencyKey?: string) {
   if (!user.capabilities.has('manage_farms')) throw new Forbidden('A restore creates a farm: it also requires manage_farms');
   const source = await visibleExport(user, body.exportId);
@@ -297,25 +316,10 @@ export async function requestRestore(user: Caller, body: CreateRestoreBody, requ
     if (source.status !== 'completed') throw new Conflict(`Export ${source.id} is ${source.status}: only a completed export can be restored`);
     if (!user.allFarms && user.farmIds.length >= MAX_FARMS_PER_USER) throw new Conflict(`You already hold ${MAX_FARMS_PER_USER} farms, the most a user may`);
     const now = new Date().toISOString();
-    const job: RestoreRecord = {
-      id: ulid(),
-      exportId: source.id,
-      sourceFarmId: source.farmId,
-      farmName: body.farmName.trim(),
-      farmId: ulid(),
-      status: 'pending',
-      createdBy: user.id,
-      assignTo: user.allFarms ? null : user.id,
-      createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-      records: null,
-      counts: null,
-      checks: null,
-      durationMs: null,
-      error: null,
-      version: 1,
-    };
+    const job = pendingRestore(
+      { exportId: source.id, sourceFarmId: source.farmId, farmName: body.farmName.trim(), createdBy: user.id, assignTo: user.allFarms ? null : user.id },
+      now,
+    );
     const answer = { created: true, message: 'Restore started', data: toRestoreDto(job) };
     await createJob([
       restorePut(job),
