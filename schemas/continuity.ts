@@ -173,6 +173,10 @@ export const ReadinessDto = Type.Object(
     farmId: Type.String(),
     asOf: Type.String({ format: 'date' }),
     feed: Type.Object({
+      source: StringEnum(['silos', 'stock'] as const, {
+        description:
+          'silos: the silo sensors with a reading (kg in the bins ÷ their mean daily outflow); stock: the ledger’s feed stock ÷ the active cycles’ consumption',
+      }),
       stockKg: Type.Number(),
       dailyConsumptionKg: Nullable(Type.Number({ description: 'Mean of the last 3 complete days across the active cycles' })),
       daysLeft: Nullable(Type.Number({ description: 'stock ÷ daily consumption; null without consumption' })),

@@ -9,6 +9,7 @@ import { drillStatus, feedDays, trailingDays, waterDays } from '../domain/contin
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { farmStockFor } from './inventory.js';
+import { silosOfFarm } from './predictive.js';
 import { idempotent } from './idempotency.js';
 import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../schemas/continuity.js';
 
@@ -75,15 +76,24 @@ export async function listDrillsFor(user: Caller, query: ListDrillsQuery) {
   return drills.filter((d) => !query.kind || d.kind === query.kind).map(toDrillDto);
 }
 
-/** Days of feed (the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), of water (the declared reserve, likewise), drills. */
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Days of feed (the silo sensors' kg ÷ their outflow when the farm has some with a reading, else the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), of water (the declared reserve, likewise), drills. */
 export async function readinessFor(user: Caller, farmId: string) {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  const [stock, drills, farm] = await Promise.all([farmStockFor(user, { farmId }), listDrills(farmId), getFarm(farmId)]);
   const today = new Date().toISOString().slice(0, 10);
+  const [stock, drills, farm, silos] = await Promise.all([farmStockFor(user, { farmId }), listDrills(farmId), getFarm(farmId), silosOfFarm(farmId, today)]);
   const days = trailingDays(today);
   const cycleIds = stock.birds.flocks.flatMap((f) => (f.cycleId ? [f.cycleId] : []));
   const consumed = cycleIds.length ? await consumedOn(cycleIds, days) : { feedKg: {}, waterLiters: {} };
-  const feed = feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed.feedKg[d] ?? 0) : []);
+  // silo sensors with a reading measure what is in the bins; else the ledger's stock and consumption
+  const measured = silos.filter((s) => s.kg !== null);
+  const feed = measured.length
+    ? {
+        source: 'silos' as const,
+        ...feedDays(sum(measured.map((s) => s.kg!)), measured.some((s) => s.dailyKg !== null) ? [sum(measured.map((s) => s.dailyKg ?? 0))] : []),
+      }
+    : { source: 'stock' as const, ...feedDays(stock.feed.totalKg, cycleIds.length ? days.map((d) => consumed.feedKg[d] ?? 0) : []) };
   const water = waterDays(farm?.waterReserveLiters ?? null, cycleIds.length ? days.map((d) => consumed.waterLiters[d] ?? 0) : []);
   const statuses = DRILL_KINDS.map((kind) => drillStatus(kind, drills, today, farm?.createdAt));
   return {

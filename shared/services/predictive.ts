@@ -111,6 +111,26 @@ interface Silo {
   dailyKg: number | null;
 }
 
+/** A silo sensor's latest kg and its mean daily outflow over the trailing days' rollups. */
+function siloOf(device: DeviceRecord, days: ReadonlyArray<{ stats: Parameters<typeof feedKgOfDay>[0] }>): Silo {
+  const outflow = days.map((d) => feedKgOfDay(d.stats)).filter((kg): kg is number => kg !== null);
+  return { device, kg: device.latest.siloKg?.value ?? null, dailyKg: outflow.length ? round3(outflow.reduce((a, b) => a + b, 0) / TRAILING_DAYS) : null };
+}
+
+/** The farm's silo sensors (devices reporting `siloKg`): each one's latest kg and mean daily outflow (continuity readiness). */
+export async function silosOfFarm(
+  farmId: string,
+  asOf: string,
+): Promise<Array<{ deviceId: string; houseId: string | null; kg: number | null; dailyKg: number | null }>> {
+  const devices = (await allDevicesOfFarm(farmId, {})).filter((d) => d.metrics.includes('siloKg'));
+  return Promise.all(
+    devices.map(async (device) => {
+      const s = siloOf(device, await rollupsBetween(device.id, 'day', addDays(asOf, -TRAILING_DAYS), addDays(asOf, -1)));
+      return { deviceId: device.id, houseId: device.houseId, kg: s.kg, dailyKg: s.dailyKg };
+    }),
+  );
+}
+
 /** The devices' hourly rollups of the risk window, and the silos' trailing outflow; a device that cannot be read is an error of the run. */
 async function readDevices(devices: readonly DeviceRecord[], nowMs: number, asOf: string, errors: RunError[]) {
   const window = riskWindow(nowMs);
@@ -122,14 +142,7 @@ async function readDevices(devices: readonly DeviceRecord[], nowMs: number, asOf
           rollupsBetween(device.id, 'hour', window.buckets[0]!, window.buckets.at(-1)!),
           silo ? rollupsBetween(device.id, 'day', addDays(asOf, -TRAILING_DAYS), addDays(asOf, -1)) : Promise.resolve([]),
         ]);
-        const outflow = days.map((d) => feedKgOfDay(d.stats)).filter((kg): kg is number => kg !== null);
-        const siloInfo: Silo | null = silo
-          ? {
-              device,
-              kg: device.latest.siloKg?.value ?? null,
-              dailyKg: outflow.length ? round3(outflow.reduce((a, b) => a + b, 0) / TRAILING_DAYS) : null,
-            }
-          : null;
+        const siloInfo: Silo | null = silo ? siloOf(device, days) : null;
         return { series: { device, hours } satisfies DeviceSeries, silo: siloInfo };
       } catch (err) {
         errors.push({ flockId: null, deviceId: device.id, message: messageOf(err) });

@@ -14,6 +14,7 @@ import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { ingest, iotFarm, minutesAgo, registerDevice } from '../support/iot.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { lineProblem, recordTypeOf } from '../../shared/domain/continuity/format.js';
 import { localExportPath } from '../../shared/aws/export-store.js';
@@ -262,6 +263,21 @@ describe('continuity: status, drills, readiness', () => {
     expect(after.feed.stockKg).toBeGreaterThan(0);
     const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Elsewhere')] });
     expect((await call('GET', `${BASE}/farms/${farmId}/readiness`, { token: stranger.token })).status).toBe(404);
+  });
+
+  it('days of feed come from the silo sensors when the farm has some with a reading (kg in the bins ÷ their outflow)', async () => {
+    const f = await iotFarm();
+    const silo = await registerDevice(f, { kind: 'feed_silo', name: 'Silo 1' });
+    const readiness = async () => (await call('GET', `${BASE}/farms/${f.farmId}/readiness`, { token: f.token })).body.data as Json;
+    expect((await readiness()).feed).toMatchObject({ source: 'stock', stockKg: 0, daysLeft: null });
+    // three days of outflow, 300 kg a day, then 1,500 kg in the bin now
+    const at = (offset: number, hh: string) => `${day(offset)}T${hh}:00:00.000Z`;
+    const frames = [-3, -2, -1].flatMap((d, i) => [
+      { ts: at(d, '01'), metrics: { siloKg: 2400 - i * 300 } },
+      { ts: at(d, '23'), metrics: { siloKg: 2100 - i * 300 } },
+    ]);
+    expect((await ingest(silo.key, [...frames, { ts: minutesAgo(5), metrics: { siloKg: 1500 } }])).body.data.accepted).toBe(7);
+    expect((await readiness()).feed).toEqual({ source: 'silos', stockKg: 1500, dailyConsumptionKg: 300, daysLeft: 5, low: false });
   });
 
   it('a declared water reserve is reported in days at the last 3 days’ drinking; undeclared, it says so', async () => {
