@@ -8,6 +8,9 @@
  * that movement (new ids) written straight to the table: the export reads items, whatever wrote them.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { freePort, localClient, startLocalDynamo } from '../scripts/lib/local-dynamodb.js';
@@ -18,6 +21,16 @@ const MOVEMENTS = Number(process.env.BENCH_CONTINUITY_MOVEMENTS ?? 5000);
 const log = (s: string) => console.log(s);
 
 const dynamo = await startLocalDynamo({ port: await freePort(), inMemory: true });
+// Seeding writes movements, which start the alarms with an asynchronous Lambda Invoke: a stand-in that
+// accepts every invocation (202) and runs nothing, so the figures are the export's and restore's only.
+const lambdaStandIn = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.statusCode = 202;
+    res.end();
+  });
+}).listen(0, '127.0.0.1');
+await once(lambdaStandIn, 'listening');
 const tableName = `bench-${randomBytes(4).toString('hex')}`;
 Object.assign(process.env, {
   STAGE: 'bench',
@@ -27,7 +40,7 @@ Object.assign(process.env, {
   LOG_REQUESTS: 'false',
   AWS_REGION: 'eu-west-1',
   EXPORT_DIR: `${process.env.TMPDIR ?? '/tmp'}/flockwise-bench-exports`,
-  LAMBDA_ENDPOINT: 'http://127.0.0.1:9', // the routes' start of the worker is not used: the bench calls the worker's code itself
+  LAMBDA_ENDPOINT: `http://127.0.0.1:${(lambdaStandIn.address() as AddressInfo).port}`, // the bench calls the worker's code itself
 });
 
 try {
@@ -131,5 +144,6 @@ try {
       `${r.checks?.compared} figures compared, 0 mismatches; peak RSS ${mb(peakRss)}, peak heap ${mb(peakHeap)}`,
   );
 } finally {
+  lambdaStandIn.close();
   await dynamo.stop();
 }
