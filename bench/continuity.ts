@@ -56,7 +56,7 @@ try {
   const { createMovementFor } = await import('../shared/services/movements.js');
   const { partitionItems } = await import('../shared/db/continuity.js');
   const { exportPut, restorePut, createJob } = await import('../shared/db/continuity.js');
-  const { pendingRestore, runExport, runRestore } = await import('../shared/services/continuity.js');
+  const { pendingExport, pendingRestore, runExport, runRestore } = await import('../shared/services/continuity.js');
   const { getExport, getRestore } = await import('../shared/db/continuity.js');
 
   const admin = systemCaller('bench', ALL_CAPABILITIES, 'all');
@@ -92,28 +92,9 @@ try {
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 
   const now = new Date().toISOString();
-  const exportId = ulid();
-  await createJob([
-    exportPut({
-      id: exportId,
-      farmId,
-      farmName: 'Bench farm',
-      status: 'pending',
-      createdBy: admin.id,
-      createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-      storage: 'local',
-      objectKey: `exports/${farmId}/${exportId}.jsonl`,
-      records: null,
-      counts: null,
-      sha256: null,
-      bytes: null,
-      durationMs: null,
-      error: null,
-      version: 1,
-    }),
-  ]);
+  const job = pendingExport({ farmId, farmName: 'Bench farm', createdBy: admin.id }, now);
+  const exportId = job.id;
+  await createJob([exportPut(job)]);
   sample();
   const rssBefore = process.memoryUsage().rss;
   let t = performance.now();

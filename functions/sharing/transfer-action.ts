@@ -6,10 +6,7 @@ import { transferActionBody, transferParams } from '../../schemas/compiled/shari
 import type { TSchema } from '@sinclair/typebox';
 import { TransferResponse, type TransferAction } from '../../schemas/sharing.js';
 
-/**
- * The route of one lifecycle step (approve, reject, cancel, complete): they differ in the step, who takes it, its words and (completion,
- * which may carry warnings) its answer's schema.
- */
+/** The route of one lifecycle step (approve, reject, cancel, complete): the step, who takes it, its words, its answer's schema. */
 export function transferActionRoute(
   action: TransferAction,
   summary: string,

@@ -121,37 +121,40 @@ async function visibleExport(user: Caller, id: string): Promise<ExportRecord> {
   return e;
 }
 
+/** An export job not yet started; its file's key is fixed now (`exports/<farmId>/<id>.jsonl`). */
+export function pendingExport(of: Pick<ExportRecord, 'farmId' | 'farmName' | 'createdBy'>, now: string): ExportRecord {
+  const id = ulid();
+  return {
+    id,
+    ...of,
+    status: 'pending',
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    storage: exportsInS3() ? 's3' : 'local',
+    objectKey: `exports/${of.farmId}/${id}.jsonl`,
+    records: null,
+    counts: null,
+    sha256: null,
+    bytes: null,
+    durationMs: null,
+    error: null,
+    version: 1,
+  };
+}
+
 export async function requestExport(user: Caller, body: CreateExportBody, requestId: string, idempotencyKey?: string) {
   const farmId = farmOfRequest(user, body.farmId);
   const result = await idempotent(user.id, idempotencyKey, `continuity-export:${farmId}`, body, async (remember) => {
     const farm = await getFarm(farmId);
     if (!farm || (farm as { restoring?: boolean }).restoring) throw farmNotFound(farmId);
     const now = new Date().toISOString();
-    const id = ulid();
-    const job: ExportRecord = {
-      id,
-      farmId,
-      farmName: farm.name,
-      status: 'pending',
-      createdBy: user.id,
-      createdAt: now,
-      startedAt: null,
-      finishedAt: null,
-      storage: exportsInS3() ? 's3' : 'local',
-      objectKey: `exports/${farmId}/${id}.jsonl`,
-      records: null,
-      counts: null,
-      sha256: null,
-      bytes: null,
-      durationMs: null,
-      error: null,
-      version: 1,
-    };
+    const job = pendingExport({ farmId, farmName: farm.name, createdBy: user.id }, now);
     const answer = { created: true, message: 'Export started', data: toExportDto(job) };
     await createJob([
       exportPut(job),
       ...remember(answer),
-      auditPut({ actorId: user.id, action: 'continuity.export', targetType: 'farm', targetId: farmId, changes: { exportId: id }, requestId }),
+      auditPut({ actorId: user.id, action: 'continuity.export', targetType: 'farm', targetId: farmId, changes: { exportId: job.id }, requestId }),
     ]);
     return answer;
   });
