@@ -13,7 +13,9 @@ import { findBreedStandard, standardWeightGrams } from '../domain/analytics/bree
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../domain/compliance/air.js';
-import { addDays, daysBetween, localDateOf } from '../domain/compliance/dates.js';
+import { addDays } from '../domain/analytics/figures.js';
+import { daysBetween } from '../domain/cycle-summary.js';
+import { localDateOf } from '../domain/schedules/occurrences.js';
 import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../domain/compliance/density.js';
 import {
   airQualityRule,

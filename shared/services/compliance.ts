@@ -4,7 +4,7 @@ import { createSample, samplesPage, withdrawalWindowsPage, type SampleRecord } f
 import { getCycle } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
 import type { Caller } from '../domain/caller.js';
-import { daysBetween } from '../domain/compliance/dates.js';
+import { daysBetween } from '../domain/cycle-summary.js';
 import { isActive, type WithdrawalWindow } from '../domain/compliance/withdrawals.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { latestAllowedDate } from '../domain/weights.js';

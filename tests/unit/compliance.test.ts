@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { airHourStatus, hoursOfDays, houseAir, worstHourlyMeans } from '../../shared/domain/compliance/air.js';
-import { addDays, daysBetween, localDateOf } from '../../shared/domain/compliance/dates.js';
+import { addDays } from '../../shared/domain/analytics/figures.js';
+import { daysBetween } from '../../shared/domain/cycle-summary.js';
+import { localDateOf } from '../../shared/domain/schedules/occurrences.js';
 import { birdsPerDay, densityOf, firstDayOver, forecastWeightOn, weightOn } from '../../shared/domain/compliance/density.js';
 import {
   airQualityRule,

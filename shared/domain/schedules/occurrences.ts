@@ -14,12 +14,25 @@ export const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
 export const addDays = (date: string, days: number): string => toDay(dayMs(date) + days * DAY_MS);
 export const daysFrom = (from: string, to: string): number => Math.round((dayMs(to) - dayMs(from)) / DAY_MS);
 
-/** The calendar date it is at `now` on the farm's clock (an IANA zone). */
-export function localToday(now: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The calendar date an instant (ms since the epoch, or an ISO timestamp) falls on in an IANA time zone:
+ * the farm's own calendar, on which schedules, completions, orders and compliance are dated. One formatter per zone.
+ */
+export function localDateOf(instant: number | string, timeZone: string): string {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, f);
+  }
+  const parts = f.formatToParts(typeof instant === 'number' ? instant : Date.parse(instant));
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
+
+/** The calendar date it is at `now` on the farm's clock (an IANA zone). */
+export const localToday = (now: Date, timeZone: string): string => localDateOf(now.getTime(), timeZone);
 
 const FREQS = { DAILY: 'DAILY', WEEKLY: 'WEEKLY', MONTHLY: 'MONTHLY' } as const;
 /** RFC 5545 weekday codes, by JavaScript's getUTCDay() (0 = Sunday). */
