@@ -146,6 +146,20 @@ export async function scaleState(
 }
 
 /** The sessions of a cycle in date order (optionally from/to a date), without samples and histograms. */
+/** Whether the cycle has the weighing session `weighingId` on `date` (one consistent Query of that day's weighings). */
+export async function hasWeighingOn(cycleId: string, date: string, weighingId: string): Promise<boolean> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      FilterExpression: 'id = :id',
+      ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':sk': `${WEIGHT_SK_PREFIX}${date}#`, ':id': weighingId },
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items?.length ?? 0) > 0;
+}
+
 export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
   const pk = cyclePartition(cycleId);
   const start = decodeCursor(opts.cursor, { PK: pk });

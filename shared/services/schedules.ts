@@ -1,11 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
-import { db, tableName, transact, type TransactItem } from '../db/client.js';
+import { transact, type TransactItem } from '../db/client.js';
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { farmNotFound, getFarm, getHouse } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
-import { cyclePartition, WEIGHT_SK_PREFIX } from '../db/keys.js';
+import { hasWeighingOn } from '../db/weights.js';
 import { applyLedger } from '../db/movements.js';
 import {
   allSchedulesOfFarm,
@@ -397,17 +396,7 @@ function dataProblems(s: ScheduleRecord, data: CompleteOccurrenceBody['data']): 
 /** The weighing a weighing occurrence links to: a weighing session of the schedule's cycle on that date. */
 async function weighingOrThrow(s: ScheduleRecord, date: string, weighingId: string): Promise<void> {
   const missing = () => new ValidationFailed([{ field: 'data.weighingId', message: `no weighing ${weighingId} on ${date} in the schedule's cycle` }]);
-  if (!s.cycleId) throw missing();
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      FilterExpression: 'id = :id',
-      ExpressionAttributeValues: { ':pk': cyclePartition(s.cycleId), ':sk': `${WEIGHT_SK_PREFIX}${date}#`, ':id': weighingId },
-      ConsistentRead: true,
-    }),
-  );
-  if (!res.Items?.length) throw missing();
+  if (!s.cycleId || !(await hasWeighingOn(s.cycleId, date, weighingId))) throw missing();
 }
 
 /**

@@ -167,6 +167,22 @@ describe('schedules', { timeout: 90_000 }, () => {
     expect(today.overdue.some((o: Json) => o.scheduleId === once.id)).toBe(false);
     expect((await call('GET', '/api/v1/schedules/agenda', { token: f.worker.token, query: { from: day(0), to: day(-1) } })).status).toBe(400);
     expect((await call('GET', '/api/v1/schedules/agenda', { token: f.worker.token, query: { from: day(0), to: day(100) } })).status).toBe(400);
+    // a weighing occurrence links the weighing session of its cycle on that date, and no other
+    const weighed = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/weights`, {
+      token: f.manager.token,
+      body: { date: day(-3), grams: 180 },
+    });
+    expect(weighed.status, JSON.stringify(weighed.body)).toBe(201);
+    const otherDay = await call('POST', `/api/v1/flocks/${flock.id}/cycles/${cycle.id}/weights`, {
+      token: f.manager.token,
+      body: { date: day(-2), grams: 190 },
+    });
+    const notThatDay = await f.complete(age.id, day(-3), { data: { weighingId: otherDay.body.data.id } });
+    expect(notThatDay.status).toBe(400);
+    expect(JSON.stringify(notThatDay.body)).toContain('data.weighingId');
+    const linked = await f.complete(age.id, day(-3), { data: { weighingId: weighed.body.data.id } });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    expect(linked.body.data.outcome).toMatchObject({ status: 'done', weighingId: weighed.body.data.id });
   });
 
   it('a farm at UTC+13: its today is not UTC’s once UTC passes 11:00, and overdue follows the farm’s clock', async () => {
