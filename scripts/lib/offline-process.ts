@@ -1,16 +1,21 @@
 /**
- * serverless-offline as a child process, shared by `npm start` (scripts/start.ts), the e2e tests
- * (tests/support/offline.ts) and the HTTP benchmark (bench/lib/http-latency.ts): Node 22 of this process, its own process group so stopping reaches
- * everything offline forks, a watchdog that kills that group if the parent dies without stopping it, and
- * a last-resort kill when the parent exits.
+ * serverless-offline as a child process, for the one launcher of the local stack (scripts/lib/stack.ts):
+ * Node 22 of this process, every handler in offline's own process (`--useInProcess`: one warm module
+ * per handler, however many requests run at once; a rebuild is picked up through the build generation,
+ * scripts/lib/build-generation-hook.mjs), its own process group so stopping reaches everything offline
+ * forks, a watchdog that kills that group if the parent dies without stopping it, and a last-resort kill
+ * when the parent exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './route-table.js';
 
 /** Preloaded into offline: when its parent is gone, kill offline's own process group. */
 const ORPHAN_WATCHDOG =
   'data:text/javascript,const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) { try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(1); } } }, 500).unref();';
+
+const GENERATION_HOOK = pathToFileURL(join(ROOT, 'scripts', 'lib', 'build-generation-hook.mjs')).href;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -48,8 +53,13 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   running.delete(child);
 }
 
+/** The address a client on this machine calls for a listening host (every interface: the loopback). */
+export const urlHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
 export interface OfflineProcess {
   baseUrl: string;
+  /** offline's process (the leader of its process group). */
+  pid: number | undefined;
   /** The last ~100–200 KB of offline's stdout and stderr. */
   output(): string;
   /** Why the process ended, when it did before being stopped. */
@@ -60,11 +70,9 @@ export interface OfflineProcess {
 export function spawnOffline(opts: {
   stage: string;
   ports: { http: number; lambda: number; websocket: number; alb: number };
+  /** The handlers' environment; FLOCKWISE_BUILD_DIR names the build folder offline serves. */
   env: NodeJS.ProcessEnv;
-  /** One process for every handler (fast, lean; tests and benchmarks), or a worker per handler that reloads edits (`npm start`). Default: in process. */
-  inProcess?: boolean;
-  /** Default 127.0.0.1. */
-  host?: string;
+  host: string;
   /** Offline's output as it comes (`npm start` relays it to the terminal). */
   onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
   /** Offline ended on its own (not through stop()). */
@@ -83,9 +91,9 @@ export function spawnOffline(opts: {
     'start',
     '--stage',
     opts.stage,
-    ...(opts.inProcess === false ? [] : ['--useInProcess']),
+    '--useInProcess',
     '--host',
-    opts.host ?? '127.0.0.1',
+    opts.host,
     '--httpPort',
     String(opts.ports.http),
     '--lambdaPort',
@@ -95,10 +103,10 @@ export function spawnOffline(opts: {
     '--albPort',
     String(opts.ports.alb),
   ];
-  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, ...args], {
+  const child = spawn(process.execPath, ['--import', ORPHAN_WATCHDOG, '--import', GENERATION_HOOK, ...args], {
     cwd: ROOT,
     // the service invokes its own functions (the alarms on new data) through offline's Lambda port
-    env: { ...opts.env, LAMBDA_ENDPOINT: opts.env.LAMBDA_ENDPOINT ?? `http://127.0.0.1:${opts.ports.lambda}` },
+    env: { ...opts.env, LAMBDA_ENDPOINT: `http://${urlHost(opts.host)}:${opts.ports.lambda}` },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -117,5 +125,11 @@ export function spawnOffline(opts: {
     exit = `exited with ${signal ?? code}`;
     if (running.has(child)) opts.onExit?.(code);
   });
-  return { baseUrl: `http://127.0.0.1:${opts.ports.http}`, output: () => out, exitReason: () => exit, stop: () => stopGroup(child) };
+  return {
+    baseUrl: `http://${urlHost(opts.host)}:${opts.ports.http}`,
+    pid: child.pid,
+    output: () => out,
+    exitReason: () => exit,
+    stop: () => stopGroup(child),
+  };
 }

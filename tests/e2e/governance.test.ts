@@ -118,7 +118,9 @@ describe('governance over HTTP: withdrawal periods, stocking density, export and
 
   beforeAll(async () => {
     // the failure hook fires only for a restore into a farm of that name: the other restore completes
-    api = await startOffline({ env: { CONTINUITY_FAIL_AFTER_BATCHES: '1', CONTINUITY_FAIL_FARM_NAME: INTERRUPTED } });
+    api = await startOffline({
+      fault: { name: 'restore interrupted after its first batch', env: { CONTINUITY_FAIL_AFTER_BATCHES: '1', CONTINUITY_FAIL_FARM_NAME: INTERRUPTED } },
+    });
     const admin = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
     expectStatus(admin, 200, 'admin login');
     adminToken = admin.body.token;

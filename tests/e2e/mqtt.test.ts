@@ -9,12 +9,11 @@
  * cases: House 2's climate sensor flat-lines from minute 4, House 3 drinks 40 % from minute 5, and House 4's climate
  * sensor sends one frame out of the physical range (humidity 140 %).
  */
-import { stripVTControlCharacters } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { ulid } from 'ulidx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateFarm, type SimDevice, type SimFrame } from '../../scripts/lib/farm-simulator.js';
-import { startMqttBroker, startRuleBridge, telemetryTopic, type BridgedMessage, type MqttBroker, type RuleBridge } from '../../scripts/lib/mqtt-bridge.js';
+import { simulateFarm, type SimDevice, type SimFrame, type SimMinute } from '../../scripts/lib/farm-simulator.js';
+import { telemetryTopic, type BridgedMessage, type RuleBridge } from '../../scripts/lib/mqtt-bridge.js';
 import { checkedClient } from '../support/contract.js';
 import { client } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
@@ -28,27 +27,39 @@ const BIRDS = 20_000;
 const AGE_DAYS = 21;
 const DAY_MS = 86_400_000;
 
-/** The window ends at the real now (the newest frame 30 s back); the flocks hatched AGE_DAYS days before today. */
-const START_MS = Math.floor((Date.now() - (MINUTES - 0.5) * 60_000) / 1000) * 1000;
-const HATCH_DATE = new Date(Date.now() - AGE_DAYS * DAY_MS).toISOString().slice(0, 10);
-const sim = simulateFarm({
-  houses: HOUSES,
-  devicesPerHouse: DEVICES_PER_HOUSE,
-  startMs: START_MS,
-  minutes: MINUTES,
-  ageDays: (START_MS - Date.parse(`${HATCH_DATE}T00:00:00Z`)) / DAY_MS,
-  birdsPerHouse: BIRDS,
-  faults: [
-    { kind: 'flatline', house: 1, fromMinute: 4 },
-    { kind: 'water-drop', house: 2, fromMinute: 5 },
-  ],
-  seed: 7,
-});
-const minutes = [...sim.minutes()];
-const OUT_OF_RANGE = minutes[3]!.frames.find((f) => f.device.house === 3 && f.device.kind === 'climate')!;
-OUT_OF_RANGE.metrics = { ...OUT_OF_RANGE.metrics, humidityPct: 140 };
-const frames: SimFrame[] = minutes.flatMap((m) => m.frames);
-const accepted = frames.filter((f) => f !== OUT_OF_RANGE);
+/**
+ * The window ends at the real now (the newest frame 30 s back), taken once the stack answers (a slow start on a
+ * busy machine must not age the frames); the flocks hatched AGE_DAYS days before today.
+ */
+let START_MS = 0;
+let HATCH_DATE = '';
+let sim: ReturnType<typeof simulateFarm>;
+let OUT_OF_RANGE: SimFrame;
+let minutes: SimMinute[] = [];
+let frames: SimFrame[] = [];
+let accepted: SimFrame[] = [];
+function simulateNow(): void {
+  START_MS = Math.floor((Date.now() - (MINUTES - 0.5) * 60_000) / 1000) * 1000;
+  HATCH_DATE = new Date(Date.now() - AGE_DAYS * DAY_MS).toISOString().slice(0, 10);
+  sim = simulateFarm({
+    houses: HOUSES,
+    devicesPerHouse: DEVICES_PER_HOUSE,
+    startMs: START_MS,
+    minutes: MINUTES,
+    ageDays: (START_MS - Date.parse(`${HATCH_DATE}T00:00:00Z`)) / DAY_MS,
+    birdsPerHouse: BIRDS,
+    faults: [
+      { kind: 'flatline', house: 1, fromMinute: 4 },
+      { kind: 'water-drop', house: 2, fromMinute: 5 },
+    ],
+    seed: 7,
+  });
+  minutes = [...sim.minutes()];
+  OUT_OF_RANGE = minutes[3]!.frames.find((f) => f.device.house === 3 && f.device.kind === 'climate')!;
+  OUT_OF_RANGE.metrics = { ...OUT_OF_RANGE.metrics, humidityPct: 140 };
+  frames = minutes.flatMap((m) => m.frames);
+  accepted = frames.filter((f) => f !== OUT_OF_RANGE);
+}
 
 interface Farm {
   id: string;
@@ -114,7 +125,6 @@ async function until(what: string, done: () => boolean, timeoutMs = 45_000): Pro
 
 describe('sensors over MQTT → rule bridge → iotTelemetryRule → DynamoDB Local, read over HTTP', () => {
   let api: Offline;
-  let broker: MqttBroker;
   let bridge: RuleBridge;
   let device: MqttClient;
   const http = checkedClient(client(() => api));
@@ -128,25 +138,15 @@ describe('sensors over MQTT → rule bridge → iotTelemetryRule → DynamoDB Lo
   const viaHttp = new Map<SimFrame, Json>();
 
   beforeAll(async () => {
-    api = await startOffline();
-    // offline prints its Lambda endpoint (the Invoke API the bridge calls) before it answers /health
-    const lambda = /Offline \[http for lambda\] listening on (http:\/\/[\w.:[\]-]+)/.exec(stripVTControlCharacters(api.output()));
-    if (!lambda) throw new Error(`offline did not print its Lambda endpoint:\n${api.output().slice(-3000)}`);
-    broker = await startMqttBroker({ port: 0 });
-    bridge = await startRuleBridge({
-      brokerUrl: broker.url,
-      lambdaEndpoint: lambda[1]!,
-      functionName: `flockwise-${api.stage}-iotTelemetryRule`,
-      log: (line) => bridgeLog.push(line),
-      onMessage: (m) => bridged.push(m),
-    });
-    device = await connectAsync(broker.url, { clientId: `e2e-farm-${api.stage}`, clean: true });
+    // the stack's own broker and rule bridge, as `npm start` runs them
+    api = await startOffline({ log: (line) => line.startsWith('mqtt ') && bridgeLog.push(line), onBridgeMessage: (m) => bridged.push(m) });
+    bridge = api.bridge;
+    simulateNow();
+    device = await connectAsync(api.mqttUrl, { clientId: `e2e-farm-${api.stage}`, clean: true });
     token = (await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } })).body.token;
   });
   afterAll(async () => {
     await device?.endAsync(true);
-    await bridge?.stop();
-    await broker?.stop();
     await api?.stop();
   });
 
