@@ -14,7 +14,7 @@
  * Prints tables and writes bench/results/latest.json. Figures are recorded in docs/performance.md.
  *
  * Env knobs: BENCH_ITERATIONS (default 300), BENCH_SUMMARY_MAX (1000; 10000 for the long run),
- * BENCH_SKIP_BUNDLES=1, BENCH_INIT_RUNS (3), BENCH_SKIP_HTTP=1, BENCH_HTTP_SECONDS (5),
+ * BENCH_SKIP_BUNDLES=1, BENCH_INIT_RUNS (3), BENCH_SKIP_HTTP=1, BENCH_HTTP_SECONDS (5), BENCH_BURST_IDLE_SECONDS (65),
  * BENCH_HTTP_CONNECTIONS (1,10,50), BENCH_JVM_WARMUP_SECONDS (15: DynamoDB Local's JIT warm-up before section 1),
  * BENCH_SKIP_INGESTION=1, BENCH_INGEST_DEVICES (8), BENCH_INGEST_BATCHES (6 batches of 500 per device).
  */
@@ -29,7 +29,7 @@ import { ensureTable } from '../scripts/lib/table.js';
 import { breakdown, fmt, installProbe, probe, resetProbe, total, type CallBreakdown } from './lib/db-probe.js';
 import { measureBundles, type BundleReport } from './lib/bundles.js';
 import type { Stack } from '../scripts/lib/stack.js';
-import { measureHttpLatency, rawOps, startBenchStack, type HttpLatencyReport, type HttpRoute } from './lib/http-latency.js';
+import { measureBurst, measureHttpLatency, rawOps, startBenchStack, type BurstReport, type HttpLatencyReport, type HttpRoute } from './lib/http-latency.js';
 import { measureIngestion, type IngestionReport } from './lib/ingestion.js';
 import { round, summarize, unionLength, type Summary } from './lib/stats.js';
 
@@ -40,6 +40,8 @@ const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 3);
 const JVM_WARMUP_SECONDS = Number(process.env.BENCH_JVM_WARMUP_SECONDS ?? 15);
 const SKIP_HTTP = process.env.BENCH_SKIP_HTTP === '1';
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+const BURST_IDLE_SECONDS = Number(process.env.BENCH_BURST_IDLE_SECONDS ?? 65);
+const BURST_CONCURRENCY = 48;
 const HTTP_CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '1,10,50')
   .split(',')
   .map((x) => Number(x.trim()))
@@ -543,6 +545,7 @@ async function main(): Promise<void> {
 
   // ---- 5. HTTP latency through serverless-offline vs. raw DynamoDB Local ----------------------------------------
   let httpLatency: HttpLatencyReport | undefined;
+  let burst: BurstReport | undefined;
   if (!SKIP_HTTP) {
     log(`\n5. HTTP latency through serverless-offline (autocannon, ${HTTP_SECONDS} s per route and level) vs. raw DynamoDB Local`);
     section('http');
@@ -612,6 +615,18 @@ async function main(): Promise<void> {
       baselineRoute: 'GET /health',
       log,
     });
+    log(`   a burst of ${BURST_CONCURRENCY} concurrent reads of the cycle summary after ${BURST_IDLE_SECONDS} s idle…`);
+    burst = await measureBurst({
+      baseUrl: base,
+      path: read.base,
+      headers: auth,
+      offlinePid: offline.offlinePid!,
+      idleSeconds: BURST_IDLE_SECONDS,
+      concurrency: BURST_CONCURRENCY,
+    });
+    log(
+      `   burst: ${burst.ok}/${burst.concurrency} answered 200, p50 ${burst.p50Ms} ms, max ${burst.maxMs} ms; offline ${burst.rssBeforeMb} → ${burst.rssAfterMb} MB, threads ${burst.threadsBefore} → ${burst.threadsAfter}`,
+    );
     await offline.stop();
     offline = undefined;
     log('   raw DynamoDB Local (same table, same concurrency, the service’s client settings):');
@@ -733,6 +748,7 @@ async function main(): Promise<void> {
     scaleIngestion: scaleRuns,
     bundles,
     httpLatency,
+    burst,
     sensorIngestion,
     totalSeconds: round((performance.now() - benchStarted) / 1000, 1),
   };

@@ -6,6 +6,7 @@
  * with the service's own client settings from a small promise pool) are measured at the same concurrency
  * in the same run, so every route gets an API ÷ raw ratio.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -27,6 +28,63 @@ export function startBenchStack(benchEnv: Record<string, string>): Promise<Stack
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', MQTT_PORT: '0', ...settings },
     readyTimeoutMs: 90_000,
   });
+}
+
+// ---- a burst after idling ------------------------------------------------------------------------------
+
+export interface BurstReport {
+  idleSeconds: number;
+  concurrency: number;
+  ok: number;
+  p50Ms: number;
+  maxMs: number;
+  /** serverless-offline's process before and after the burst. */
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  threadsBefore: number;
+  threadsAfter: number;
+}
+
+const procStatus = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
+const rssMb = (pid: number) => round(Number(/VmRSS:\s+(\d+) kB/.exec(procStatus(pid))?.[1] ?? 0) / 1024, 1);
+const threads = (pid: number) => Number(/Threads:\s+(\d+)/.exec(procStatus(pid))?.[1] ?? 0);
+
+/**
+ * After `idleSeconds` without a request (past offline's 60 s idle clean-up), `concurrency` reads at once:
+ * their latency, and offline's memory and threads before and after (a worker per concurrent call would
+ * show in both).
+ */
+export async function measureBurst(opts: {
+  baseUrl: string;
+  path: string;
+  headers: Record<string, string>;
+  offlinePid: number;
+  idleSeconds: number;
+  concurrency: number;
+}): Promise<BurstReport> {
+  await new Promise((r) => setTimeout(r, opts.idleSeconds * 1000));
+  const rssBeforeMb = rssMb(opts.offlinePid);
+  const threadsBefore = threads(opts.offlinePid);
+  const times = await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      const started = performance.now();
+      const res = await fetch(`${opts.baseUrl}${opts.path}`, { headers: opts.headers });
+      await res.text();
+      return { ok: res.status === 200, ms: performance.now() - started };
+    }),
+  );
+  const ms = times.map((t) => t.ms).sort((a, b) => a - b);
+  return {
+    idleSeconds: opts.idleSeconds,
+    concurrency: opts.concurrency,
+    ok: times.filter((t) => t.ok).length,
+    p50Ms: round(quantile(ms, 0.5)),
+    maxMs: round(ms.at(-1) ?? 0),
+    rssBeforeMb,
+    rssAfterMb: rssMb(opts.offlinePid),
+    threadsBefore,
+    threadsAfter: threads(opts.offlinePid),
+  };
 }
 
 // ---- measuring ---------------------------------------------------------------------------------------------

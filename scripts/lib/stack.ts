@@ -75,6 +75,8 @@ export interface Stack {
   defaultFarmId: string;
   /** The processes of the stack: this one (the MQTT broker), offline's, and DynamoDB Local's when it started one. */
   pids: number[];
+  /** serverless-offline's process, where every handler runs. */
+  offlinePid: number | undefined;
   /** Everything offline printed so far (stdout and stderr), for failure messages. */
   output(): string;
   /** Invokes a function by its serverless key synchronously through offline's Lambda port; throws on an error of the function. */
@@ -314,6 +316,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       admin: { ...admin, id: seeded.adminId, created: seeded.adminCreated },
       defaultFarmId: seeded.farmId,
       pids,
+      offlinePid: offline.pid,
       output: offline.output,
       invoke: (functionKey, event) => invokeFunction(lambdaUrl, `flockwise-${LOCAL_STAGE}-${functionKey}`, event, offline.output),
       stop,
