@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ExpectedVersion, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { IncidentCategory, IncidentSeverity, IncidentWithTimeline } from './operations.js';
 import { ANOMALY_SOURCES, ANOMALY_STATUSES, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
 
@@ -24,7 +24,7 @@ export type AnomalyParams = Static<typeof anomalyParams>;
 
 export const listAnomaliesQuery = Type.Object(
   {
-    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    farmId: ListFarmId('`flockId` or `houseId`'),
     houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this house' })),
     flockId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this flock' })),
     status: Type.Optional(AnomalyStatus),

@@ -20,7 +20,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { escalationDescription, escalationTitle, incidentCategoryOf, incidentSeverityOf, isOpen, repeatOf, transition } from '../domain/anomalies/lifecycle.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest } from './farms.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
@@ -212,7 +212,7 @@ export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: An
 // Reading
 
 export async function listAnomaliesFor(user: Caller, query: ListAnomaliesQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId, houseId: query.houseId });
   const limit = query.limit ?? 25;
   const from = query.from === undefined ? undefined : instant(query.from, 'from');
   const to = query.to === undefined ? undefined : instant(query.to, 'to');
