@@ -92,8 +92,16 @@ export const AnomalyDto = Type.Object(
     severity: AnomalySeverity,
     status: AnomalyStatus,
     occurrences: Type.Integer({ description: 'How many firings it gathers (repeats of its dedup key while open)' }),
-    firstSeenAt: Timestamp,
-    lastSeenAt: Timestamp,
+    firstSeenAt: Type.String({ format: 'date-time', description: 'When it was first seen: a real instant, never in the future' }),
+    lastSeenAt: Type.String({
+      format: 'date-time',
+      description: 'When it was last seen: the end of the period judged, or the moment it was judged while that period still ran; never in the future',
+    }),
+    judgedUntil: Type.String({
+      format: 'date-time',
+      description:
+        'The end (exclusive) of the period the newest firing judged, e.g. 2026-11-28T00:00:00.000Z for the day 2026-11-27: later than lastSeenAt when the day was judged before it ended',
+    }),
     evidence: Type.Record(Type.String(), JsonValue, { description: 'What the firing saw (free-form, per rule or detector)' }),
     hypotheses: Type.Array(AnomalyHypothesisDto, { description: 'Ranked, most likely first' }),
     title: Type.String(),

@@ -147,7 +147,8 @@ const OpenAnomalyLineDto = Type.Object({
   status: StringEnum(ANOMALY_STATUSES),
   houseId: Type.Union([Type.String(), Type.Null()]),
   flockId: Type.Union([Type.String(), Type.Null()]),
-  lastSeenAt: Type.String(),
+  firstSeenAt: Type.String({ format: 'date-time', description: 'When it was first seen (never in the future)' }),
+  lastSeenAt: Type.String({ format: 'date-time', description: 'When it was last seen (never in the future)' }),
   check: Type.Union([Type.String(), Type.Null()], { description: 'The check the first hypothesis calls for' }),
 });
 const OpenIncidentsDto = (description: string) =>
@@ -255,7 +256,10 @@ export const WorkerDashboardDto = Summary(
         title: Type.String(),
         severity: Type.String(),
         action: Type.String({ description: 'What to do: the check of the anomaly’s first hypothesis, or the incident’s next step' }),
-        since: Type.String(),
+        since: Type.String({
+          format: 'date-time',
+          description: 'Since when: the incident’s opening, the anomaly’s first sighting (a real instant, never in the future)',
+        }),
       }),
       {
         description:

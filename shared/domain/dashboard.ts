@@ -181,7 +181,7 @@ export interface DueAction {
 
 /** A worker's due actions: incidents assigned to them first (someone counts on them), then the checks of open anomalies, most severe first. */
 export function dueActionsOf(
-  checks: ReadonlyArray<{ id: string; title: string; severity: string; lastSeenAt: string; check: string | null }>,
+  checks: ReadonlyArray<{ id: string; title: string; severity: string; firstSeenAt: string; check: string | null }>,
   incidents: ReadonlyArray<{ id: string; title: string; severity: string; status: string; createdAt: string }>,
 ): DueAction[] {
   return [
@@ -199,7 +199,7 @@ export function dueActionsOf(
       title: a.title,
       severity: a.severity,
       action: a.check ?? 'Look into it and tell the manager what you find',
-      since: a.lastSeenAt,
+      since: a.firstSeenAt,
     })),
   ];
 }
