@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ExpectedVersion, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { IncidentCategory, IncidentSeverity, IncidentWithTimeline } from './operations.js';
 import { ANOMALY_SOURCES, ANOMALY_STATUSES, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
 
@@ -24,7 +24,7 @@ export type AnomalyParams = Static<typeof anomalyParams>;
 
 export const listAnomaliesQuery = Type.Object(
   {
-    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    farmId: ListFarmId('`flockId` or `houseId`'),
     houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this house' })),
     flockId: Type.Optional(Type.String({ ...RecordId, description: 'Only anomalies of this flock' })),
     status: Type.Optional(AnomalyStatus),
@@ -92,8 +92,16 @@ export const AnomalyDto = Type.Object(
     severity: AnomalySeverity,
     status: AnomalyStatus,
     occurrences: Type.Integer({ description: 'How many firings it gathers (repeats of its dedup key while open)' }),
-    firstSeenAt: Timestamp,
-    lastSeenAt: Timestamp,
+    firstSeenAt: Type.String({ format: 'date-time', description: 'When it was first seen: a real instant, never in the future' }),
+    lastSeenAt: Type.String({
+      format: 'date-time',
+      description: 'When it was last seen: the end of the period judged, or the moment it was judged while that period still ran; never in the future',
+    }),
+    judgedUntil: Type.String({
+      format: 'date-time',
+      description:
+        'The end (exclusive) of the period the newest firing judged, e.g. 2026-11-28T00:00:00.000Z for the day 2026-11-27: later than lastSeenAt when the day was judged before it ended',
+    }),
     evidence: Type.Record(Type.String(), JsonValue, { description: 'What the firing saw (free-form, per rule or detector)' }),
     hypotheses: Type.Array(AnomalyHypothesisDto, { description: 'Ranked, most likely first' }),
     title: Type.String(),

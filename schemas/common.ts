@@ -109,3 +109,17 @@ export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
     oneOf: { type: 'array', items: JSON_SCHEMA_REF },
   },
 });
+
+/**
+ * The `farmId` of a list that may also name a flock, a cycle or a house (`named`): it may be left out when
+ * the caller is assigned to one farm, or when the request names one of those, whose farm is then the list's.
+ */
+export const ListFarmId = (named: string) =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: `The farm; may be left out when you are assigned to one farm, or when ${named} is given (the list is then of its farm)`,
+    }),
+  );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -8,7 +8,6 @@ import { CalendarDate } from './flocks.js';
  * docs/domain.md, "Compliance".
  */
 const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-const FarmQuery = Type.Optional(Type.String({ ...RecordId, description: 'The farm; may be omitted when you are assigned to exactly one farm' }));
 const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -17,7 +16,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 
 export const listWithdrawalsQuery = Type.Object(
   {
-    farmId: FarmQuery,
+    farmId: ListFarmId('`flockId`'),
     active: Type.Optional(Type.Boolean({ description: 'true: only the windows whose last restricted day is today or later (default: all)' })),
     flockId: Type.Optional(UlidOf('Only this flock’s windows')),
     ...pageQueryProperties,
@@ -66,7 +65,7 @@ export const createSampleBody = Type.Object(
 export type CreateSampleBody = Static<typeof createSampleBody>;
 
 export const listSamplesQuery = Type.Object(
-  { farmId: FarmQuery, flockId: Type.Optional(UlidOf('Only this flock’s samples')), ...pageQueryProperties },
+  { farmId: ListFarmId('`flockId`'), flockId: Type.Optional(UlidOf('Only this flock’s samples')), ...pageQueryProperties },
   { additionalProperties: false, $id: 'ListSamplesQuery' },
 );
 export type ListSamplesQuery = Static<typeof listSamplesQuery>;

@@ -51,6 +51,10 @@ const headlineKpis = { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: F
 export const DayFiguresDto = Type.Object({ deaths: Num, culls: Num, feedKg: Num, waterLiters: Num, eggsCollected: Num });
 const LatestWeight = Type.Union([Type.Object({ date: Day, grams: Num }), Type.Null()]);
 
+const DailyRecordDue = Type.Boolean({
+  description: 'Today’s daily record is still to fill: the cycle has started (one that starts later has none due) and no record is saved for today',
+});
+
 /** One active flock: KPIs from its cycle counters, today’s and yesterday’s figures. */
 export const FlockCardDto = Type.Object(
   {
@@ -65,6 +69,7 @@ export const FlockCardDto = Type.Object(
     today: DayFiguresDto,
     yesterday: DayFiguresDto,
     dailyRecordToday: Type.Boolean(),
+    dailyRecordDue: DailyRecordDue,
   },
   { $id: 'DashboardFlockCard' },
 );
@@ -79,7 +84,10 @@ export const DashboardTotalsDto = Type.Object(
     eggsToday: Num,
     dailyRecordsMissing: Int,
   },
-  { $id: 'DashboardTotals', description: 'Active flocks, birds alive, deaths today and yesterday, feed, water, eggs, daily forms missing' },
+  {
+    $id: 'DashboardTotals',
+    description: 'Active flocks, birds alive, deaths today and yesterday, feed, water, eggs, daily forms missing (cycles that have started only)',
+  },
 );
 export const DashboardAlertDto = Type.Object(
   {
@@ -139,7 +147,8 @@ const OpenAnomalyLineDto = Type.Object({
   status: StringEnum(ANOMALY_STATUSES),
   houseId: Type.Union([Type.String(), Type.Null()]),
   flockId: Type.Union([Type.String(), Type.Null()]),
-  lastSeenAt: Type.String(),
+  firstSeenAt: Type.String({ format: 'date-time', description: 'When it was first seen (never in the future)' }),
+  lastSeenAt: Type.String({ format: 'date-time', description: 'When it was last seen (never in the future)' }),
   check: Type.Union([Type.String(), Type.Null()], { description: 'The check the first hypothesis calls for' }),
 });
 const OpenIncidentsDto = (description: string) =>
@@ -238,7 +247,7 @@ export const WorkerDashboardDto = Summary(
         due: Day,
         message: Type.String(),
       }),
-      { description: 'Daily forms to fill and weighings due today' },
+      { description: 'Daily forms to fill (cycles that have started) and weighings due today: each one you can do' },
     ),
     dueActions: Type.Array(
       Type.Object({
@@ -247,9 +256,15 @@ export const WorkerDashboardDto = Summary(
         title: Type.String(),
         severity: Type.String(),
         action: Type.String({ description: 'What to do: the check of the anomaly’s first hypothesis, or the incident’s next step' }),
-        since: Type.String(),
+        since: Type.String({
+          format: 'date-time',
+          description: 'Since when: the incident’s opening, the anomaly’s first sighting (a real instant, never in the future)',
+        }),
       }),
-      { description: 'Incidents assigned to you, then the checks of the farm’s open anomalies (most severe first, at most 10)' },
+      {
+        description:
+          'Incidents assigned to you (you may acknowledge them and add notes), then the checks of the farm’s open anomalies (most severe first, at most 10)',
+      },
     ),
     flocks: Type.Array(
       Type.Object({
@@ -259,6 +274,7 @@ export const WorkerDashboardDto = Summary(
         birdsAlive: Num,
         today: DayFiguresDto,
         dailyRecordToday: Type.Boolean(),
+        dailyRecordDue: DailyRecordDue,
       }),
     ),
     agenda: Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { MEDICINE_UNITS, MOVEMENT_TYPES, MovementDto } from './movements.js';
 
@@ -16,7 +16,7 @@ const FarmId = Type.String({
 const ORDERS = ['asc', 'desc'] as const;
 
 const searchFilters = {
-  farmId: Type.Optional(FarmId),
+  farmId: ListFarmId('`flockId`'),
   type: Type.Optional(StringEnum(MOVEMENT_TYPES, { description: 'Only movements of this type' })),
   from: Type.Optional(Type.String({ format: 'date', description: 'First movement date included (YYYY-MM-DD)' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Last movement date included (YYYY-MM-DD)' })),

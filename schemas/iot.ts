@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { DEVICE_KINDS, DEVICE_STATUSES, MAX_READINGS_PER_BATCH, READING_RESOLUTIONS, SENSOR_METRICS } from './vocabulary.js';
 
 /**
@@ -44,7 +44,7 @@ export const houseConditionsParams = Type.Object(
 export type HouseConditionsParams = Static<typeof houseConditionsParams>;
 
 export const houseConditionsQuery = Type.Object(
-  { farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm of the house; may be left out when the house is in one of your farms' })) },
+  { farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm of the house; may be left out (the house tells its farm)' })) },
   { additionalProperties: false, $id: 'HouseConditionsQuery' },
 );
 export type HouseConditionsQuery = Static<typeof houseConditionsQuery>;
@@ -78,7 +78,7 @@ export type UpdateDeviceBody = Static<typeof updateDeviceBody>;
 
 export const listDevicesQuery = Type.Object(
   {
-    farmId: Type.Optional(Type.String({ ...RecordId, description: 'Devices of this farm (required when you see more than one farm)' })),
+    farmId: ListFarmId('`houseId`'),
     houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only the devices of this house' })),
     kind: Type.Optional(DeviceKind),
     status: Type.Optional(DeviceStatus),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { ANOMALY_METRICS, BIRD_TYPES, CONFIDENCES, DEVICE_KINDS, DEVICE_STATUSES, SENSOR_METRICS } from './vocabulary.js';
 
@@ -54,7 +54,7 @@ export type PredictiveFarmParams = Static<typeof predictiveFarmParams>;
 const FarmIdOptional = Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' }));
 
 export const predictiveDevicesQuery = Type.Object(
-  { farmId: FarmIdOptional, houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only the devices of this house' })) },
+  { farmId: ListFarmId('`houseId`'), houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only the devices of this house' })) },
   { additionalProperties: false, $id: 'PredictiveDevicesQuery' },
 );
 export type PredictiveDevicesQuery = Static<typeof predictiveDevicesQuery>;

@@ -176,7 +176,7 @@ export type NewDataEventBody = Static<typeof newDataEventBody>;
 // ---------------------------------------------------------------------------------------------------
 // Responses
 
-const NullableTime = Type.Union([Timestamp, Type.Null()]);
+const NullableTime = (description: string) => Type.Union([Timestamp, Type.Null()], { description });
 export const RuleTargetStatus = Type.Object(
   {
     target: Type.String({
@@ -185,8 +185,11 @@ export const RuleTargetStatus = Type.Object(
     }),
     state: StringEnum(['ok', 'fired', 'no_data'] as const),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it could not be evaluated (no_data), or what fired' }),
-    lastEvaluatedAt: NullableTime,
-    lastFiredAt: NullableTime,
+    lastEvaluatedAt: NullableTime(
+      'When it was last judged: the end of the last period judged, or the moment it was judged while that period still ran; never in the future',
+    ),
+    lastFiredAt: NullableTime('When it last fired, likewise never in the future'),
+    judgedUntil: NullableTime('The end (exclusive) of the last period judged (a day judged on its daily record before it ended: that day’s end)'),
   },
   { $id: 'RuleTargetStatus' },
 );

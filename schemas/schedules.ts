@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { FromStock, MEDICATION_FIELDS, MovementDto } from './movements.js';
 
@@ -132,7 +132,7 @@ export type UpdateScheduleBody = Static<typeof updateScheduleBody>;
 
 export const listSchedulesQuery = Type.Object(
   {
-    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
+    farmId: ListFarmId('`flockId`, `cycleId` or `houseId`'),
     kind: Type.Optional(ScheduleKind),
     houseId: Type.Optional(Type.String({ ...RecordId, description: 'Only the schedules of this house' })),
     flockId: Type.Optional(UlidOf('Only the schedules of this flock')),

@@ -68,7 +68,10 @@ export const listTransfersQuery = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
     direction: Type.Optional(
-      StringEnum(['incoming', 'outgoing'] as const, { description: 'Transfers the farm receives (default) or sends', default: 'incoming' }),
+      StringEnum(['both', 'incoming', 'outgoing'] as const, {
+        description: 'both (default): every transfer of the farm, sent or received, newest first; incoming: those it receives; outgoing: those it sends',
+        default: 'both',
+      }),
     ),
     status: Type.Optional(TransferStatusSchema),
     ...pageQueryProperties,

@@ -1,17 +1,22 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { addIncidentNote } from '../../shared/services/incidents.js';
+import { addIncidentNote, incidentRouteCapability } from '../../shared/services/incidents.js';
+import { ASSIGNEE_MAY_TEXT, NOT_ASSIGNEE } from './incident-action.js';
 import { incidentNoteBody, incidentParams } from '../../schemas/compiled/operations.js';
 import { IncidentResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
-    capability: 'manage_incidents',
+    capability: incidentRouteCapability('note'),
     summary: 'Add a note to an incident’s timeline (also once it is closed)',
-    description: 'Requires manage_incidents. The timeline is append-only; a note does not change the incident’s version.',
+    description: `${ASSIGNEE_MAY_TEXT} The timeline is append-only; a note does not change the incident’s version.`,
     params: incidentParams,
     body: incidentNoteBody,
-    responses: { 200: { description: 'The incident with its timeline', schema: IncidentResponse }, 404: { description: 'No such incident, or not yours' } },
+    responses: {
+      200: { description: 'The incident with its timeline', schema: IncidentResponse },
+      403: { description: NOT_ASSIGNEE },
+      404: { description: 'No such incident, or not yours' },
+    },
   },
   async ({ params, body, user }) => ok(await addIncidentNote(user, params.incidentId, body.text), 'Note added'),
 );

@@ -9,7 +9,7 @@ export const handler = httpHandler(
     capability: 'view_analytics',
     summary: 'List a farm’s transfers, incoming (default) or outgoing, newest first',
     description:
-      'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. `direction=incoming` lists what the farm receives (what its manager approves), `outgoing` what it sends. A page filtered by `status` may hold fewer than `limit` transfers while `page.nextCursor` is set.',
+      'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. By default both directions, newest first (each transfer says `from` and `to`); `direction=incoming` lists what the farm receives (what its manager approves), `outgoing` what it sends. A page filtered by `status` may hold fewer than `limit` transfers while `page.nextCursor` is set.',
     query: listTransfersQuery,
     responses: { 200: { description: 'A page of transfers', schema: TransferListResponse }, 404: { description: 'No such farm, or not one of yours' } },
   },

@@ -50,6 +50,8 @@ export interface AnomalyRecord {
   occurrences: number;
   firstSeenAt: string;
   lastSeenAt: string;
+  /** The end of the period the newest firing judged (its window's end): later than lastSeenAt while that day or hour runs. */
+  judgedUntil: string;
   evidence: Record<string, unknown>;
   hypotheses: AnomalyHypothesis[];
   title: string;
@@ -83,6 +85,7 @@ const FIELDS = [
   'occurrences',
   'firstSeenAt',
   'lastSeenAt',
+  'judgedUntil',
   'evidence',
   'hypotheses',
   'title',
@@ -99,8 +102,15 @@ const FIELDS = [
 export const anomalyNotFound = (id: string) => new NotFound(`Anomaly ${id} not found`);
 const changedConcurrently = (id: string) => new Conflict(`Anomaly ${id} was changed concurrently; read it again and retry`);
 
+/** An anomaly stored before `judgedUntil` existed judged up to its window's end. */
 const fromItem = (item: Record<string, unknown> | undefined): AnomalyRecord | undefined =>
-  item ? { ...pick<AnomalyRecord>(item, FIELDS, null), notes: (item.notes as AnomalyNote[] | undefined) ?? [] } : undefined;
+  item
+    ? {
+        ...pick<AnomalyRecord>(item, FIELDS, null),
+        judgedUntil: String(item.judgedUntil ?? (item.window as AnomalyRecord['window']).to),
+        notes: (item.notes as AnomalyNote[] | undefined) ?? [],
+      }
+    : undefined;
 const sortKey = (firstSeenAt: string, id: string) => `${firstSeenAt}#${id}`;
 const anomalyItem = (a: AnomalyRecord) => ({ ...anomalyKey(a.id), ...anomaliesOfFarm(a.farmId), GSI1SK: sortKey(a.firstSeenAt, a.id), type: 'Anomaly', ...a });
 

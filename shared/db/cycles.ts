@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.js';
 import { CYCLE_COUNTERS, type CycleCounters } from '../domain/cycle-summary.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
-import { CYCLE_SK_PREFIX, cycleKey, flockKey } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
 import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
@@ -53,11 +53,30 @@ export function cycleFromItem(item: Record<string, unknown> | undefined): CycleR
   return pick<CycleRecord>(item, FIELDS);
 }
 
-const cycleItem = (c: CycleRecord) => ({ ...cycleKey(c.flockId, c.id), type: 'Cycle', ...c });
+const cycleItem = (c: CycleRecord) => ({ ...cycleKey(c.flockId, c.id), ...cycleLocator(c.id), type: 'Cycle', ...c });
 
 export async function getCycle(flockId: string, cycleId: string): Promise<CycleRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: cycleKey(flockId, cycleId), ConsistentRead: true }));
   return cycleFromItem(res.Item);
+}
+
+/**
+ * Where a cycle is, from its id alone: its flock and farm (one Query of GSI2 `CYCLEREF#<id>`, which every
+ * cycle started or restored since the locator exists carries), or undefined.
+ */
+export async function locateCycle(cycleId: string): Promise<{ flockId: string; farmId: string } | undefined> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': cycleLocator(cycleId).GSI2PK },
+      ProjectionExpression: 'flockId, farmId',
+      Limit: 1,
+    }),
+  );
+  const item = res.Items?.[0];
+  return item ? { flockId: String(item.flockId), farmId: String(item.farmId) } : undefined;
 }
 
 /** Starts a cycle: the cycle, and the flock pointing at it, only if the flock has no active cycle and is unchanged. */

@@ -52,6 +52,8 @@ export const gsi1 = {
 // Farm core: flocks, cycles, the movement ledger, stocks, daily rollups, idempotency.
 export const flockKey = (id: string): Key => ({ PK: flockPartition(id), SK: 'META' });
 export const cycleKey = (flockId: string, cycleId: string): Key => ({ PK: flockPartition(flockId), SK: `${CYCLE_SK_PREFIX}${cycleId}` });
+/** GSI2 of a cycle item: finds a cycle (its flock and farm) from its id alone (a list that names only `cycleId`). */
+export const cycleLocator = (cycleId: string) => ({ GSI2PK: `CYCLEREF#${cycleId}`, GSI2SK: 'CYCLE' });
 export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${MOVEMENT_SK_PREFIX}${movementId}` });
 /** Prefix of a cycle's daily rollups (one item per day with movements: the day's counters). */
 export const DAY_SK_PREFIX = 'DAY#';

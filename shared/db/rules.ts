@@ -51,8 +51,13 @@ export interface RuleState {
   target: string;
   state: 'ok' | 'fired' | 'no_data';
   reason: string | null;
+  /** The end of the last bucket judged (where the next evaluation starts): later than now when a day was judged before it ended. */
   lastEvaluatedAt: string | null;
+  /** The end of the bucket it last fired at (the cooldown counts from it). */
   lastFiredAt: string | null;
+  /** When that evaluation ran, and when it last fired (the pass's clock; null on states written before they were kept). */
+  evaluatedAt: string | null;
+  firedAt: string | null;
   /** The rule version the state was computed with: an edited rule starts afresh. */
   ruleVersion: number;
 }
@@ -76,7 +81,16 @@ const FIELDS = [
   'updatedAt',
   'version',
 ] as const satisfies readonly (keyof RuleRecord)[];
-const STATE_FIELDS = ['target', 'state', 'reason', 'lastEvaluatedAt', 'lastFiredAt', 'ruleVersion'] as const satisfies readonly (keyof RuleState)[];
+const STATE_FIELDS = [
+  'target',
+  'state',
+  'reason',
+  'lastEvaluatedAt',
+  'lastFiredAt',
+  'evaluatedAt',
+  'firedAt',
+  'ruleVersion',
+] as const satisfies readonly (keyof RuleState)[];
 
 export const ruleNotFound = (id: string) => new NotFound(`Rule ${id} not found`);
 const changedConcurrently = (id: string) => new Conflict(`Rule ${id} was changed concurrently; read it again and retry`);

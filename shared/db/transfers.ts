@@ -11,8 +11,8 @@ import {
   transfersFromFarm,
   transfersToFarm,
 } from './keys.js';
-import { decodeCursor, encodeCursor, gsi1Page, gsi2Page, invalidCursor } from './pagination.js';
-import { pick } from './items.js';
+import { gsi1Page, gsi2Page, readCursor, writeCursor } from './pagination.js';
+import { equalityFilter, pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
@@ -238,29 +238,60 @@ export async function completeEquipmentTransfer(items: TransactItem[], onFailed:
   await transact(items, onFailed);
 }
 
-/** A page of a farm's transfers, sent (GSI1) or received (GSI2), newest first; status filters. */
+/** The two lists of a farm's transfers: those it sends (GSI1) and those it receives (GSI2), both by `<createdAt>#<id>`. */
+const SIDES = {
+  outgoing: { index: 'GSI1', pk: 'GSI1PK', sk: 'GSI1SK', partition: (farmId: string) => transfersFromFarm(farmId).GSI1PK },
+  incoming: { index: 'GSI2', pk: 'GSI2PK', sk: 'GSI2SK', partition: (farmId: string) => transfersToFarm(farmId).GSI2PK },
+} as const;
+export type TransferDirection = 'both' | keyof typeof SIDES;
+
+/** Where a page stopped: the sort key of the last transfer it covered (the next page lists older ones). */
+const SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9A-HJKMNP-TV-Z]{26}$/;
+const isPosition = (p: unknown): p is { before: string } =>
+  typeof p === 'object' &&
+  p !== null &&
+  Object.keys(p).length === 1 &&
+  typeof (p as { before?: unknown }).before === 'string' &&
+  SORT_KEY.test((p as { before: string }).before);
+
+/**
+ * A page of a farm's transfers, newest first: those it sends, those it receives, or both (one Query of
+ * each list, merged by `<createdAt>#<id>`); `status` filters. A page ends where every list read has been
+ * read down to, so no transfer is skipped or listed twice; a filtered page may hold fewer than `limit`
+ * while a cursor follows.
+ */
 export async function listTransfersOfFarm(
   farmId: string,
-  direction: 'incoming' | 'outgoing',
+  direction: TransferDirection,
   status: TransferStatus | undefined,
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: TransferRecord[]; nextCursor: string | null }> {
-  const outgoing = direction === 'outgoing';
-  const partition: Record<string, string> = outgoing ? transfersFromFarm(farmId) : transfersToFarm(farmId);
-  const [pkName, skName] = outgoing ? ['GSI1PK', 'GSI1SK'] : ['GSI2PK', 'GSI2SK'];
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start[skName as keyof typeof start] === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: outgoing ? 'GSI1' : 'GSI2',
-      KeyConditionExpression: `${pkName} = :pk`,
-      ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-      ExpressionAttributeValues: { ':pk': partition[pkName], ...(status ? { ':status': status } : {}) },
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
+  const before = opts.cursor === undefined ? undefined : readCursor(opts.cursor, isPosition).before;
+  const sides = direction === 'both' ? [SIDES.outgoing, SIDES.incoming] : [SIDES[direction]];
+  const reads = await Promise.all(
+    sides.map(async (side) => {
+      const res = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: side.index,
+          KeyConditionExpression: `${side.pk} = :pk${before ? ` AND ${side.sk} < :before` : ''}`,
+          ...equalityFilter({ status }, { ':pk': side.partition(farmId), ...(before ? { ':before': before } : {}) }),
+          ScanIndexForward: false,
+          Limit: opts.limit,
+        }),
+      );
+      // a list cut short by Limit has been read down to its last key; the rest of it is older
+      return { items: res.Items ?? [], readTo: res.LastEvaluatedKey ? String(res.LastEvaluatedKey[side.sk]) : null };
     }),
   );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  // what every list has been read down to: newer transfers are all known, older ones wait for the next page
+  const floor = reads.reduce<string | null>((f, r) => (r.readTo !== null && (f === null || r.readTo > f) ? r.readTo : f), null);
+  const known = reads
+    .flatMap((r) => r.items.map((i) => fromItem(i)!))
+    .filter((t) => floor === null || sortKey(t) >= floor)
+    .sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1));
+  const items = known.slice(0, opts.limit);
+  const last = items.at(-1);
+  const stop = items.length < known.length ? sortKey(last!) : floor;
+  return { items, nextCursor: stop === null ? null : writeCursor({ before: stop }) };
 }

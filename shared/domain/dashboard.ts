@@ -54,6 +54,10 @@ const dayFigures = (d: DayTotals | null) => ({
   eggsCollected: d?.eggsCollected ?? 0,
 });
 
+/** Whether today's daily form of the flock is still to fill: its cycle has started (a cycle that starts later has no record missing) and no form is saved. */
+export const dailyRecordDue = (f: Pick<FlockToday, 'cycle' | 'dailyRecordToday'>, today: string): boolean =>
+  f.cycle !== null && f.cycle.startDate <= today && !f.dailyRecordToday;
+
 /** Birds alive at the start of a day from the counters at its end: undo the day's own movements. */
 const aliveAtStartOf = (aliveNow: number, d: DayTotals | null) =>
   aliveNow + (d ? d.deaths + d.culls + d.sold + d.transferredOut - d.placed - d.transferredIn : 0);
@@ -74,6 +78,7 @@ export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSect
     today: dayFigures(f.today),
     yesterday: dayFigures(f.yesterday),
     dailyRecordToday: f.dailyRecordToday,
+    dailyRecordDue: dailyRecordDue(f, today),
   };
 }
 
@@ -123,13 +128,13 @@ export function alertsOf(flocks: readonly FlockToday[], t: ThresholdsConfig, tod
   return out.sort((a, b) => rank[a.severity] - rank[b.severity]);
 }
 
-/** What a worker has to do today: the daily form of each active cycle, and a weighing when the last is a week old. */
+/** What a worker has to do today: the daily form of each cycle that has started, and a weighing when the last is a week old. */
 export function tasksOf(flocks: readonly FlockToday[], today: string): Task[] {
   const out: Task[] = [];
   for (const f of flocks) {
     if (!f.cycle) continue;
     const base = { flockId: f.flock.id, flockName: f.flock.name, cycleId: f.cycle.id };
-    if (!f.dailyRecordToday) out.push({ ...base, kind: 'daily_record', due: today, message: `Fill in today’s daily record for ${f.flock.name}` });
+    if (dailyRecordDue(f, today)) out.push({ ...base, kind: 'daily_record', due: today, message: `Fill in today’s daily record for ${f.flock.name}` });
     const last = f.cycle.latestWeight?.date ?? f.cycle.startDate;
     const age = Math.floor((Date.parse(today) - Date.parse(last)) / 86_400_000);
     if (age >= WEIGHING_INTERVAL_DAYS) {
@@ -160,7 +165,7 @@ export function totalsOf(cards: ReadonlyArray<ReturnType<typeof flockCard>>) {
     feedKgToday: sum((c) => c.today.feedKg),
     waterLitersToday: sum((c) => c.today.waterLiters),
     eggsToday: sum((c) => c.today.eggsCollected),
-    dailyRecordsMissing: cards.filter((c) => c.cycleId && !c.dailyRecordToday).length,
+    dailyRecordsMissing: cards.filter((c) => c.dailyRecordDue).length,
   };
 }
 
@@ -176,7 +181,7 @@ export interface DueAction {
 
 /** A worker's due actions: incidents assigned to them first (someone counts on them), then the checks of open anomalies, most severe first. */
 export function dueActionsOf(
-  checks: ReadonlyArray<{ id: string; title: string; severity: string; lastSeenAt: string; check: string | null }>,
+  checks: ReadonlyArray<{ id: string; title: string; severity: string; firstSeenAt: string; check: string | null }>,
   incidents: ReadonlyArray<{ id: string; title: string; severity: string; status: string; createdAt: string }>,
 ): DueAction[] {
   return [
@@ -185,7 +190,7 @@ export function dueActionsOf(
       id: i.id,
       title: i.title,
       severity: i.severity,
-      action: i.status === 'triggered' ? 'Acknowledge it and take it on' : 'Work on it until it is resolved',
+      action: i.status === 'triggered' ? 'Acknowledge it and take it on' : 'Work on it and note what you find and do on its timeline until it is resolved',
       since: i.createdAt,
     })),
     ...checks.map((a) => ({
@@ -194,7 +199,7 @@ export function dueActionsOf(
       title: a.title,
       severity: a.severity,
       action: a.check ?? 'Look into it and tell the manager what you find',
-      since: a.lastSeenAt,
+      since: a.firstSeenAt,
     })),
   ];
 }

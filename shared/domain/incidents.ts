@@ -4,6 +4,7 @@
  * restriction of a suspected notifiable disease, and the response times the operations metrics report.
  * Sources in docs/domain.md ("Incidents").
  */
+import type { Caller } from './caller.js';
 import type { IncidentAction, IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
 
 const MOVES: Record<IncidentAction, { from: readonly IncidentStatus[]; to: IncidentStatus }> = {
@@ -17,6 +18,18 @@ export function transition(current: IncidentStatus, action: IncidentAction): { t
   const move = MOVES[action];
   if (move.from.includes(current)) return { to: move.to };
   return { refused: `An incident that is ${current} cannot be ${move.to} (allowed from ${move.from.join(' or ')})` };
+}
+
+/** What the assignee of an incident may do without manage_incidents: take it on (acknowledge) and add notes. */
+const ASSIGNEE_MAY: ReadonlySet<IncidentAction | 'note'> = new Set(['acknowledge', 'note']);
+export const assigneeMay = (action: IncidentAction | 'note'): boolean => ASSIGNEE_MAY.has(action);
+
+/**
+ * Whether the caller may do this to the incident: anything with manage_incidents; its assignee may
+ * acknowledge it and add notes (the worker an incident is assigned to must be able to take it on).
+ */
+export function mayActOn(caller: Pick<Caller, 'id' | 'capabilities'>, incident: { assigneeId: string | null }, action: IncidentAction | 'note'): boolean {
+  return caller.capabilities.has('manage_incidents') || (incident.assigneeId === caller.id && assigneeMay(action));
 }
 
 /** Open incidents: not yet resolved. A repeat of an open incident's dedup key joins it instead of opening another. */

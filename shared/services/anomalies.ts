@@ -18,9 +18,18 @@ import {
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { escalationDescription, escalationTitle, incidentCategoryOf, incidentSeverityOf, isOpen, repeatOf, transition } from '../domain/anomalies/lifecycle.js';
+import {
+  escalationDescription,
+  escalationTitle,
+  incidentCategoryOf,
+  incidentSeverityOf,
+  isOpen,
+  repeatOf,
+  seenAt,
+  transition,
+} from '../domain/anomalies/lifecycle.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest } from './farms.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
@@ -57,7 +66,7 @@ export type AnomalyFiring = Pick<
   | 'hypotheses'
   | 'dedupKey'
 > & {
-  /** ISO instant the firing is about (the window's end). */
+  /** ISO instant the firing is about: the end of the period it judged (the window's end), later than now while that period runs. */
   at: string;
 };
 
@@ -85,6 +94,7 @@ export function toAnomalyDto(a: AnomalyRecord): AnomalyDto {
     occurrences: a.occurrences,
     firstSeenAt: a.firstSeenAt,
     lastSeenAt: a.lastSeenAt,
+    judgedUntil: a.judgedUntil,
     evidence: a.evidence,
     hypotheses: a.hypotheses,
     title: a.title,
@@ -124,7 +134,7 @@ function instant(value: string, field: string): string {
   return new Date(ms).toISOString();
 }
 
-function newAnomaly(f: AnomalyFiring, at: string, now: string): AnomalyRecord {
+function newAnomaly(f: AnomalyFiring, at: { judgedUntil: string; seenAt: string }, now: string): AnomalyRecord {
   return {
     id: ulid(),
     farmId: f.farmId,
@@ -143,8 +153,9 @@ function newAnomaly(f: AnomalyFiring, at: string, now: string): AnomalyRecord {
     severity: f.severity,
     status: 'open',
     occurrences: 1,
-    firstSeenAt: at,
-    lastSeenAt: at,
+    firstSeenAt: at.seenAt,
+    lastSeenAt: at.seenAt,
+    judgedUntil: at.judgedUntil,
     evidence: f.evidence,
     hypotheses: f.hypotheses,
     title: f.title,
@@ -168,11 +179,12 @@ function newAnomaly(f: AnomalyFiring, at: string, now: string): AnomalyRecord {
  * resolved or dismissed raises a new anomaly.
  */
 export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: AnomalyDto; created: boolean }> {
-  const at = instant(firing.at, 'at');
+  const judgedUntil = instant(firing.at, 'at');
   for (let attempt = 1; attempt <= RAISE_ATTEMPTS; attempt++) {
     if (attempt > 1) await backoff(attempt);
     const heldBy = await openAnomalyOfDedupKey(firing.farmId, firing.dedupKey);
     const now = new Date().toISOString();
+    const at = { judgedUntil, seenAt: seenAt(judgedUntil, now) };
     if (heldBy === undefined) {
       const anomaly = newAnomaly(firing, at, now);
       try {
@@ -212,7 +224,7 @@ export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: An
 // Reading
 
 export async function listAnomaliesFor(user: Caller, query: ListAnomaliesQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId, houseId: query.houseId });
   const limit = query.limit ?? 25;
   const from = query.from === undefined ? undefined : instant(query.from, 'from');
   const to = query.to === undefined ? undefined : instant(query.to, 'to');
@@ -250,6 +262,7 @@ const anomalyLine = (a: AnomalyRecord) => ({
   status: a.status,
   houseId: a.houseId,
   flockId: a.flockId,
+  firstSeenAt: a.firstSeenAt,
   lastSeenAt: a.lastSeenAt,
   check: a.hypotheses[0]?.check ?? null,
 });

@@ -10,7 +10,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../schemas/compliance.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 
 /** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
@@ -37,7 +37,7 @@ export function toWindowDto(w: WithdrawalWindow, today: string) {
 
 /** A page of a farm's withdrawal windows (only those still running with `active=true`), by last restricted day. */
 export async function listWithdrawalsFor(user: Caller, query: ListWithdrawalsQuery, now = new Date()) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
   const today = todayUtc(now);
   const limit = query.limit ?? 25;
   const page = await withdrawalWindowsPage(farmId, { ...(query.active ? { from: today } : {}), flockId: query.flockId, limit, cursor: query.cursor });
@@ -96,7 +96,7 @@ export async function createSampleFor(user: Caller, body: CreateSampleBody, requ
 
 /** A page of a farm's samples (or one flock's), by flock then date. */
 export async function listSamplesFor(user: Caller, query: ListSamplesQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
   const limit = query.limit ?? 25;
   const page = await samplesPage(farmId, { flockId: query.flockId, limit, cursor: query.cursor });
   return { items: page.items.map(toSampleDto), limit, nextCursor: page.nextCursor };

@@ -15,7 +15,7 @@ import {
   type ExportRecord,
   type RestoreRecord,
 } from '../db/continuity.js';
-import { exportKey, farmKey, restoreKey, type Key } from '../db/keys.js';
+import { cycleLocator, exportKey, farmKey, restoreKey, type Key } from '../db/keys.js';
 import { farmNotFound, getFarm } from '../db/farms.js';
 import { invokeAsync } from '../aws/lambda.js';
 import { downloadUrlOf, exportLines, exportsInS3, openExportSink, readLocalExport } from '../aws/export-store.js';
@@ -438,6 +438,8 @@ function restoredItem(item: Record<string, unknown>, type: string, job: RestoreR
       restoredFrom: { exportId: job.exportId, farmId: job.sourceFarmId, restoreId: job.id },
     };
   }
+  // a cycle is found by its id alone (an export made before the locator existed has none)
+  if (type === 'cycle') return { ...item, ...cycleLocator(String(item.id)) };
   // a receipt's supplier list (GSI2) is the supplier's own history: the copy stays off it
   if (type === 'receipt') {
     const { GSI2PK: _pk, GSI2SK: _sk, ...rest } = item;

@@ -114,6 +114,7 @@ async function workerSummary(farmId: string, now: Date, userId: string) {
       birdsAlive: c.birdsAlive,
       today: c.today,
       dailyRecordToday: c.dailyRecordToday,
+      dailyRecordDue: c.dailyRecordDue,
     })),
     agenda,
   };

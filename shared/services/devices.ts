@@ -20,7 +20,7 @@ import { KIND_METRICS, declaredMetricProblems } from '../domain/iot/metrics.js';
 import { displayName } from '../domain/names.js';
 import { Unauthenticated, ValidationFailed } from '../errors.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
-import { farmOfRequest, houseOfCaller } from './farms.js';
+import { farmOfListRequest, houseOfCaller } from './farms.js';
 import { idempotent } from './idempotency.js';
 import type { CreateDeviceBody, ListDevicesQuery, UpdateDeviceBody } from '../../schemas/iot.js';
 
@@ -125,7 +125,7 @@ export async function registerDevice(user: Caller, body: CreateDeviceBody, reque
 }
 
 export async function listDevicesFor(user: Caller, query: ListDevicesQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { houseId: query.houseId });
   const limit = query.limit ?? 25;
   const [page, factors] = await Promise.all([
     listDevicesOfFarm(farmId, { houseId: query.houseId, kind: query.kind, limit, cursor: query.cursor }),

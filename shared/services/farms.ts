@@ -26,6 +26,9 @@ import { Conflict, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { displayName, nameKey } from '../domain/names.js';
 import { readCursor, writeCursor } from '../db/pagination.js';
+import { locateCycle } from '../db/cycles.js';
+import { allFarmIds } from '../db/flocks.js';
+import { scopedFlock } from './flocks.js';
 import { idempotent } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
@@ -335,14 +338,40 @@ export function farmOfRequest(user: Caller, farmId: string | undefined): string 
 
 /**
  * The house `houseId` as the caller may see it, when the request may leave out its farm: `farmId` when
- * given; otherwise the one of the caller's assigned farms that holds it (one BatchGetItem over their
- * farms, at most 100). Admins, who see every farm, name the farm unless they are assigned to the house's.
+ * given; otherwise the farm of the caller's (an admin's: every farm) that holds it, one BatchGetItem per
+ * 100 farms (an admin's farm list is one more Query). A house the caller cannot see is not found.
  */
 export async function houseOfCaller(user: Caller, houseId: string, farmId: string | undefined): Promise<HouseRecord> {
   if (farmId !== undefined) return visibleHouse(user, farmId, houseId);
-  const found = await findHouseInFarms(user.farmIds, houseId);
-  if (found) return found;
-  if (user.allFarms)
-    throw new ValidationFailed([{ field: 'farmId', message: `is required: house ${houseId} is not in a farm you are assigned to, and admins see every farm` }]);
-  throw houseNotFound(houseId);
+  const found = await findHouseInFarms(user.allFarms ? await allFarmIds() : user.farmIds, houseId);
+  if (!found) throw houseNotFound(houseId);
+  return found;
+}
+
+/** The farm-scoped records a list may name besides its farm: each of them tells the farm. */
+export interface NamedRecords {
+  flockId?: string | undefined;
+  cycleId?: string | undefined;
+  houseId?: string | undefined;
+}
+
+/**
+ * The farm a list is about when it may name a flock, a cycle or a house: `farmId`, or the caller's only
+ * farm (as `farmOfRequest`); otherwise (an admin, a user of several farms) the farm of the flock (its
+ * item), else of the cycle (its locator), else of the house (`houseOfCaller`) the request names. A flock or
+ * house the caller cannot see is not found, like a missing one; with nothing named, or only a cycle the
+ * caller cannot see, a missing one or one started before cycles had a locator, `farmId` is required.
+ */
+export async function farmOfListRequest(user: Caller, farmId: string | undefined, named: NamedRecords): Promise<string> {
+  if (farmId !== undefined || (!user.allFarms && user.farmIds.length === 1)) return farmOfRequest(user, farmId);
+  return (await farmOfNamed(user, named)) ?? farmOfRequest(user, undefined);
+}
+
+async function farmOfNamed(user: Caller, named: NamedRecords): Promise<string | undefined> {
+  if (named.flockId !== undefined) return (await scopedFlock(user, named.flockId)).farmId;
+  const cycle = named.cycleId === undefined ? undefined : await locateCycle(named.cycleId);
+  // a cycle of a farm the caller cannot see reads like one that has no locator: the farm must be named
+  if (cycle && canAccessFarm(user, cycle.farmId)) return cycle.farmId;
+  if (named.houseId !== undefined) return (await houseOfCaller(user, named.houseId, undefined)).farmId;
+  return undefined;
 }

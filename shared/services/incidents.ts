@@ -24,11 +24,12 @@ import {
 } from '../db/incidents.js';
 import { getUser } from '../db/users.js';
 import type { Caller } from '../domain/caller.js';
+import type { Capability } from '../domain/capabilities.js';
 import { systemCaller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { isOpen, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
-import { Conflict, ValidationFailed } from '../errors.js';
+import { assigneeMay, isOpen, mayActOn, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
+import { Conflict, Forbidden, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { idempotent } from './idempotency.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
@@ -75,6 +76,20 @@ const withTimeline = (incident: IncidentRecord, timeline: TimelineEvent[]) => ({
 async function visibleIncident(user: Caller, id: string): Promise<{ incident: IncidentRecord; timeline: TimelineEvent[] }> {
   const found = await getIncidentWithTimeline(id);
   if (!found || !canAccessFarm(user, found.incident.farmId)) throw incidentNotFound(id);
+  return found;
+}
+
+/**
+ * The capability a route of `action` declares: view_analytics where an assignee may act without
+ * manage_incidents (`incidentToActOn` checks the rest), else manage_incidents.
+ */
+export const incidentRouteCapability = (action: IncidentAction | 'note'): Capability => (assigneeMay(action) ? 'view_analytics' : 'manage_incidents');
+
+/** The incident as `visibleIncident`, when the caller may also do `action` to it (manage_incidents, or its assignee acknowledging or noting). */
+async function incidentToActOn(user: Caller, id: string, action: IncidentAction | 'note') {
+  const found = await visibleIncident(user, id);
+  if (!mayActOn(user, found.incident, action))
+    throw new Forbidden('Missing capability: manage_incidents (without it, only the incident’s assignee may acknowledge it and add notes)');
   return found;
 }
 
@@ -254,7 +269,7 @@ export async function actOnIncident(
   precondition: Precondition | undefined,
   requestId: string,
 ) {
-  const found = await visibleIncident(user, id);
+  const found = await incidentToActOn(user, id, action);
   const current = found.incident;
   const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
   const move = transition(current.status, action);
@@ -282,7 +297,7 @@ export async function actOnIncident(
 
 /** A note on the timeline (also on a closed incident: the timeline is the record); it does not change the incident's version. */
 export async function addIncidentNote(user: Caller, id: string, text: string) {
-  const found = await visibleIncident(user, id);
+  const found = await incidentToActOn(user, id, 'note');
   const note = { at: new Date().toISOString(), type: 'note' as const, actorId: user.id, note: text.trim(), changes: null };
   const put = timelinePut(id, note);
   await appendTimeline(id, put);

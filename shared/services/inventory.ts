@@ -5,7 +5,7 @@ import type { CycleRecord } from '../db/cycles.js';
 import { Invalid, ValidationFailed } from '../errors.js';
 import { farmNotFound } from '../db/farms.js';
 import type { Caller } from '../domain/caller.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { movementAnswer, withCurrentLock } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
@@ -76,7 +76,7 @@ async function withLocks(farmId: string, movements: MovementRecord[]): Promise<M
 
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
 export async function searchMovementsFor(user: Caller, query: InventoryMovementsQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
   const search = searchOf(farmId, query, 'desc');
   const limit = query.limit ?? 25;
   const page = await searchFarmMovements(search, limit, query.cursor);
@@ -90,7 +90,7 @@ export const EXPORT_MAX_BYTES = 5_000_000;
 
 /** The CSV export of a search (chronological unless `order=desc`), refused as Invalid when it would exceed the bounds. */
 export async function exportMovementsFor(user: Caller, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
-  const farmId = farmOfRequest(user, query.farmId);
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
   const search = searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
   // The farm check comes before any refusal, so an unknown farm is NotFound whatever its size.

@@ -43,7 +43,7 @@ import { confidenceOf } from '../domain/weights.js';
 import { Conflict, NotFound } from '../errors.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { healthFactors } from './devices.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { scopedFlock } from './flocks.js';
 import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveJobResult, PredictiveRunsQuery, RunTrigger } from '../../schemas/predictive.js';
 
@@ -405,7 +405,7 @@ export async function farmForecastFor(caller: Caller, farmId: string) {
 
 /** The device failure risks of a farm (of one house), highest first; devices deleted since are left out. Two Queries in parallel. */
 export async function deviceRisksFor(caller: Caller, query: PredictiveDevicesQuery) {
-  const farmId = farmOfRequest(caller, query.farmId);
+  const farmId = await farmOfListRequest(caller, query.farmId, { houseId: query.houseId });
   const [risks, devices] = await Promise.all([deviceRisksOf(farmId, query.houseId), allDevicesOfFarm(farmId, query.houseId ? { houseId: query.houseId } : {})]);
   const registered = new Set(devices.map((d) => d.id));
   return { farmId, houseId: query.houseId ?? null, devices: risks.filter((r) => registered.has(r.deviceId)).sort(byRisk) };

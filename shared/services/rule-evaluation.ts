@@ -11,7 +11,7 @@ import {
   type RuleState,
 } from '../db/rules.js';
 import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
-import { incidentCategoryOf, incidentSeverityOf } from '../domain/anomalies/lifecycle.js';
+import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../domain/anomalies/lifecycle.js';
 import { signalsOfDay } from '../domain/anomalies/signals.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -211,7 +211,7 @@ async function act(rule: RuleRecord, target: Target, firing: Evaluation, data: A
       {
         farmId: target.farmId,
         title,
-        description: `Rule "${rule.name}" fired at ${firing.at}: ${rule.aggregation} of ${rule.input} over ${rule.window} = ${firing.value}.`,
+        description: `Rule "${rule.name}" fired at ${seenAt(firing.at, new Date().toISOString())}: ${rule.aggregation} of ${rule.input} over the ${rule.window} up to ${firing.at} = ${firing.value}.`,
         category: incidentCategoryOf(rule.input),
         severity: incidentSeverityOf(rule.severity),
         links: { ...(raised ? { anomalyIds: [raised.anomaly.id] } : {}), ...(target.flockId ? { flockIds: [target.flockId] } : {}) },
@@ -262,7 +262,16 @@ async function evaluatePass(
     if (stored?.ruleVersion === rule.version && stored.reason === reason) continue;
     written.push({
       ruleId: rule.id,
-      state: { target: NO_TARGET, state: 'no_data', reason, lastEvaluatedAt: null, lastFiredAt: null, ruleVersion: rule.version },
+      state: {
+        target: NO_TARGET,
+        state: 'no_data',
+        reason,
+        lastEvaluatedAt: null,
+        lastFiredAt: null,
+        evaluatedAt: null,
+        firedAt: null,
+        ruleVersion: rule.version,
+      },
     });
   }
   for (const { rule, target } of pairs) {
@@ -297,6 +306,8 @@ async function evaluatePass(
         reason: run.status.reason,
         lastEvaluatedAt: newest,
         lastFiredAt: run.lastFiredAt ?? state?.lastFiredAt ?? null,
+        evaluatedAt: opts.now.toISOString(),
+        firedAt: run.firings.length > 0 ? opts.now.toISOString() : (state?.firedAt ?? null),
         ruleVersion: rule.version,
       };
       // a day judged again (a corrected record) that changes nothing is not written again

@@ -18,6 +18,7 @@ import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
 import { conditionProblem, parseWindow, windowProblem, type RuleCondition } from '../domain/rules/evaluation.js';
+import { seenAt } from '../domain/anomalies/lifecycle.js';
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../schemas/rules.js';
@@ -29,6 +30,9 @@ import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } 
  */
 
 export type RuleDto = ReturnType<typeof toRuleDto>;
+
+/** A state's instant (a bucket's end) as a person reads it: not after the moment it was recorded (`ran`), when that is known. */
+const earliest = (at: string | null, ran: string | null) => (at === null || ran === null ? at : seenAt(at, ran));
 
 export function toRuleDto(r: RuleRecord, states: readonly RuleState[] = []) {
   const input = inputOf(r.input);
@@ -52,7 +56,15 @@ export function toRuleDto(r: RuleRecord, states: readonly RuleState[] = []) {
     status: states
       // the scope's "nothing to judge" stands only while no flock or house was judged since the last change
       .filter((s) => s.ruleVersion === r.version && (s.target !== NO_TARGET || states.every((o) => o.target === NO_TARGET || o.ruleVersion !== r.version)))
-      .map((s) => ({ target: s.target, state: s.state, reason: s.reason, lastEvaluatedAt: s.lastEvaluatedAt, lastFiredAt: s.lastFiredAt })),
+      .map((s) => ({
+        target: s.target,
+        state: s.state,
+        reason: s.reason,
+        // when it ran and fired, as a person reads them: never after the moment they happened (a day judged before it ended)
+        lastEvaluatedAt: earliest(s.lastEvaluatedAt, s.evaluatedAt),
+        lastFiredAt: earliest(s.lastFiredAt, s.firedAt),
+        judgedUntil: s.lastEvaluatedAt,
+      })),
     createdBy: r.createdBy,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,

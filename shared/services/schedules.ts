@@ -42,7 +42,7 @@ import {
 import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../errors.js';
 import { raiseAnomaly } from './anomalies.js';
-import { farmOfRequest } from './farms.js';
+import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { record, refOf, refusedToConflict, toMovementDto } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
@@ -183,9 +183,9 @@ export async function createScheduleFor(user: Caller, body: CreateScheduleBody, 
 }
 
 export async function listSchedulesFor(user: Caller, query: ListSchedulesQuery) {
-  const farmId = farmOfRequest(user, query.farmId);
-  const limit = query.limit ?? 25;
   const { kind, houseId, flockId, cycleId, assignee } = query;
+  const farmId = await farmOfListRequest(user, query.farmId, { flockId, cycleId, houseId });
+  const limit = query.limit ?? 25;
   const page = await listSchedulesOfFarm(farmId, { kind, houseId, flockId, cycleId, assignee }, { limit, cursor: query.cursor });
   return { items: page.items.map(toScheduleDto), limit, nextCursor: page.nextCursor };
 }

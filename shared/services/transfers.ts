@@ -83,7 +83,7 @@ export const transferFor = async (user: Caller, id: string) => toTransferDto(awa
 export async function listTransfersFor(user: Caller, query: ListTransfersQuery) {
   const farmId = farmOfRequest(user, query.farmId);
   const limit = query.limit ?? 25;
-  const page = await listTransfersOfFarm(farmId, query.direction ?? 'incoming', query.status, { limit, cursor: query.cursor });
+  const page = await listTransfersOfFarm(farmId, query.direction ?? 'both', query.status, { limit, cursor: query.cursor });
   return { items: page.items.map(toTransferDto), limit, nextCursor: page.nextCursor };
 }
 

@@ -196,6 +196,29 @@ describe('incidents', () => {
     expect((await f.get(id)).status).toBe('triggered');
   });
 
+  it('its assignee takes it on without manage_incidents: acknowledges it and adds notes; nothing more, and only theirs', async () => {
+    const f = await farmWithManager();
+    const worker = await userWith({ role: 'worker', farmIds: [f.farmId] });
+    const mine = (await f.open({ assigneeId: worker.id })).body.data.id;
+    const theirs = (await f.open({ title: 'Fan 3 noisy' })).body.data.id;
+    const as = (id: string, action: string, body: Json = {}) => call('POST', `/api/v1/operations/incidents/${id}/${action}`, { token: worker.token, body });
+    const ack = await as(mine, 'acknowledge', { note: 'On my way' });
+    expect(ack.status, JSON.stringify(ack.body)).toBe(200);
+    expect(ack.body.data).toMatchObject({ status: 'acknowledged', assigneeId: worker.id });
+    const note = await as(mine, 'notes', { text: 'Valve 4 replaced' });
+    expect(note.status, JSON.stringify(note.body)).toBe(200);
+    expect(note.body.data.timeline.map((e: Json) => [e.type, e.actorId])).toEqual([
+      ['created', f.manager.id],
+      ['acknowledged', worker.id],
+      ['note', worker.id],
+    ]);
+    const refused = { error: 'Missing capability: manage_incidents (without it, only the incident’s assignee may acknowledge it and add notes)' };
+    for (const res of [await as(theirs, 'acknowledge'), await as(theirs, 'notes', { text: 'x' })]) expect(res).toMatchObject({ status: 403, body: refused });
+    expect((await as(mine, 'resolve')).body).toEqual({ error: 'Missing capability: manage_incidents' });
+    expect((await f.get(theirs)).status).toBe('triggered');
+    expect((await f.get(mine)).status).toBe('acknowledged');
+  });
+
   it('the device health job opens one incident for a sensor that goes offline', async () => {
     const s = await iotFarm();
     const d = await registerDevice(s, { name: 'Climate back' });

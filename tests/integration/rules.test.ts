@@ -241,7 +241,14 @@ describe('rules', () => {
     await runAlarmJob('test-quiet');
     // no sensor in the farm: nothing to judge, and the status says so
     expect((await f.getRule(nh3.id)).status).toEqual([
-      { target: 'scope', state: 'no_data', reason: 'no sensor in its scope: register a device in the house', lastEvaluatedAt: null, lastFiredAt: null },
+      {
+        target: 'scope',
+        state: 'no_data',
+        reason: 'no sensor in its scope: register a device in the house',
+        lastEvaluatedAt: null,
+        lastFiredAt: null,
+        judgedUntil: null,
+      },
     ]);
     // a sensor that never reported: its house is judged, without values
     await registerDevice({ farmId: f.farmId, houseId: f.houseId, token: f.manager.token }, { kind: 'air_quality', name: 'NH3 sensor' });

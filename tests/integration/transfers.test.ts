@@ -75,7 +75,7 @@ describe('transfers between farms', () => {
     expect((await call('GET', `${BASE}/${t.id}`, { token: b.token })).body.data.status).toBe('completed');
     const outgoing = await call('GET', BASE, { token: a.token, query: { direction: 'outgoing' } });
     expect(outgoing.body.data.map((x: Json) => x.id)).toEqual([t.id]);
-    expect((await call('GET', BASE, { token: a.token })).body.data).toEqual([]);
+    expect((await call('GET', BASE, { token: a.token, query: { direction: 'incoming' } })).body.data).toEqual([]);
     expect((await call('GET', BASE, { token: b.token, query: { status: 'completed' } })).body.data.map((x: Json) => x.id)).toEqual([t.id]);
     // illegal moves name the status
     const again = await act(b.token, t.id, 'cancel');
@@ -260,6 +260,46 @@ describe('transfers between farms', () => {
     expect((await a.summary()).birds).toMatchObject({ transferredOut: 20, alive: 80 });
     const listed = (await call('GET', BASE, { token: a.token, query: { direction: 'outgoing' } })).body.data as Json[];
     expect(listed).toHaveLength(1);
+  });
+
+  it('a farm’s list holds what it sends and what it receives by default, newest first, paged without a gap or a repeat', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    await b.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    const made: Json[] = [];
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+      [a, b],
+      [b, a],
+      [a, b],
+    ] as const)
+      made.push(await requested(from, to, { kind: 'birds', quantity: 10 }));
+    const newestFirst = made.map((t) => t.id).reverse();
+    const list = async (query: Record<string, string>) => {
+      const res = await call('GET', BASE, { token: a.token, query });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { data: Json[]; page: { nextCursor: string | null } };
+    };
+    expect((await list({})).data.map((t) => t.id)).toEqual(newestFirst);
+    expect((await list({ direction: 'both' })).data.map((t) => t.id)).toEqual(newestFirst);
+    expect((await list({ direction: 'outgoing' })).data.map((t) => t.from.farmId)).toEqual([a.farmId, a.farmId, a.farmId]);
+    expect((await list({ direction: 'incoming' })).data.map((t) => t.to.farmId)).toEqual([a.farmId, a.farmId]);
+    for (const limit of ['1', '2', '3']) {
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = await list({ limit, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.data.map((t) => t.id));
+        cursor = page.page.nextCursor;
+      } while (cursor);
+      expect(seen, `limit ${limit}`).toEqual(newestFirst);
+    }
+    await act(b.token, made[1]!.id, 'cancel');
+    await act(a.token, made[2]!.id, 'cancel');
+    expect((await list({ status: 'cancelled' })).data.map((t) => t.id)).toEqual([made[2]!.id, made[1]!.id]);
+    const forged = await call('GET', BASE, { token: a.token, query: { cursor: Buffer.from(JSON.stringify({ before: 'x' })).toString('base64url') } });
+    expect(forged.status).toBe(400);
   });
 
   it('scoping, capabilities and sides: another farm’s user 404, a worker 403, only the receiving farm approves', async () => {

@@ -31,7 +31,15 @@ export interface RepeatState {
   occurrences: number;
   firstSeenAt: string;
   lastSeenAt: string;
+  judgedUntil: string;
 }
+
+/**
+ * When a firing about the period ending `judgedUntil` is seen, raised at `now`: the period's end, or `now`
+ * while that period is still running (a day judged on its daily record before it ends). An instant a person
+ * reads as when something was seen is never in the future; the period judged stays in `judgedUntil`.
+ */
+export const seenAt = (judgedUntil: string, now: string): string => (judgedUntil < now ? judgedUntil : now);
 export interface RepeatFiring<W, E, H> {
   severity: RuleSeverity;
   title: string;
@@ -44,19 +52,21 @@ export interface RepeatFiring<W, E, H> {
 }
 
 /**
- * A repeat firing (about the instant `at`, a normalised ISO instant) of an open anomaly: one more
- * occurrence, the higher severity of the two, first/last seen widened to `at`; the measurement, window,
- * evidence, hypotheses and title become the firing's when it is the newest (a late, older firing only counts).
+ * A repeat firing (about the period ending `at.judgedUntil`, seen `at.seenAt`; normalised ISO instants) of
+ * an open anomaly: one more occurrence, the higher severity of the two, first seen widened to it; the
+ * measurement, window, evidence, hypotheses, title, last seen and period judged become the firing's when it
+ * judged the newest period (a late firing about an older period only counts).
  */
-export function repeatOf<W, E, H>(current: RepeatState, firing: RepeatFiring<W, E, H>, at: string) {
-  const newest = at >= current.lastSeenAt;
+export function repeatOf<W, E, H>(current: RepeatState, firing: RepeatFiring<W, E, H>, at: { judgedUntil: string; seenAt: string }) {
+  const newest = at.judgedUntil >= current.judgedUntil;
   return {
     occurrences: current.occurrences + 1,
     severity: higherSeverity(current.severity, firing.severity),
-    firstSeenAt: at < current.firstSeenAt ? at : current.firstSeenAt,
-    lastSeenAt: newest ? at : current.lastSeenAt,
+    firstSeenAt: at.seenAt < current.firstSeenAt ? at.seenAt : current.firstSeenAt,
     ...(newest
       ? {
+          lastSeenAt: at.seenAt > current.lastSeenAt ? at.seenAt : current.lastSeenAt,
+          judgedUntil: at.judgedUntil,
           title: firing.title,
           observed: firing.observed,
           expected: firing.expected,
