@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, tableName, transact, transactUnless, type TransactItem } from './client.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
@@ -50,14 +50,23 @@ const emailTaken = () => new Conflict('An account with this e-mail already exist
 
 /** Creates the user and claims its e-mail in one transaction (plus any extra items: audit, tokens). */
 export async function createUser(user: UserRecord, extra: TransactItem[] = []): Promise<void> {
+  if (!(await createUserUnlessEmailTaken(user, extra))) throw emailTaken();
+}
+
+/**
+ * createUser for sign-up, which tells nobody whether an address is registered: false (and nothing written)
+ * when the e-mail already belongs to an account, instead of a Conflict.
+ */
+export async function createUserUnlessEmailTaken(user: UserRecord, extra: TransactItem[] = []): Promise<boolean> {
   const T = tableName();
-  await transact(
+  return transactUnless(
     [
       { Put: { TableName: T, Item: { ...emailKey(user.email), type: 'EmailClaim', userId: user.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
       { Put: { TableName: T, Item: toItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...extra,
     ],
-    (i) => (i === 0 ? emailTaken() : new Conflict('A record with this id already exists')),
+    0,
+    () => new Conflict('A record with this id already exists'),
   );
 }
 

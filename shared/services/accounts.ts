@@ -4,9 +4,9 @@ import { settings } from '../config/env.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { issueToken } from '../auth/tokens.js';
 import { effectiveCapabilities } from '../domain/capabilities.js';
-import { LOGIN_LOCKOUT, VERIFICATION_TOKEN_TTL_SECONDS, normalizeEmail } from '../domain/accounts.js';
+import { ACCOUNT_EXISTS_NOTICE_SECONDS, LOGIN_LOCKOUT, VERIFICATION_TOKEN_TTL_SECONDS, normalizeEmail } from '../domain/accounts.js';
 import { auditPut, recordAudit } from '../db/audit.js';
-import { outboxPut } from '../db/outbox.js';
+import { outboxNoticeOncePerWindow, outboxPut } from '../db/outbox.js';
 import {
   clearLoginFailures,
   getLoginState,
@@ -16,7 +16,7 @@ import {
   verificationTokenDelete,
   verificationTokenPut,
 } from '../db/tokens.js';
-import { createUser, getUser, saveUser, type UserRecord } from '../db/users.js';
+import { createUserUnlessEmailTaken, getUser, getUserIdByEmail, saveUser, type UserRecord } from '../db/users.js';
 import { Invalid, Forbidden, Unauthenticated } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import type { SignupBody, LoginBody } from '../../schemas/auth.js';
@@ -42,31 +42,51 @@ export function toUserDto(user: UserRecord) {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
-export async function signup(body: SignupBody, requestId: string) {
+/**
+ * Sign-up answers the same whether the address is new or already has an account (OWASP Authentication
+ * Cheat Sheet, "Authentication and Error Messages"): the same answer after the same work (the password is
+ * hashed, the claim read and one transaction written either way). A new address gets an unverified viewer
+ * and its verification token; a registered one gets an "account exists" notice in the outbox instead (at
+ * most one per ACCOUNT_EXISTS_NOTICE_SECONDS) and no account changes. Outside production the token stands
+ * in for the mail: for a registered address it is a random token that verifies nothing.
+ */
+export async function signup(body: SignupBody, requestId: string): Promise<{ email: string; verificationToken?: string }> {
+  const email = normalizeEmail(body.email);
+  const [passwordHash, existingId] = await Promise.all([hashPassword(body.password), getUserIdByEmail(email)]);
+  const verificationToken = randomBytes(32).toString('base64url');
+  const { isProduction } = settings();
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: ulid(),
-    email: normalizeEmail(body.email),
+    email,
     name: body.name.trim(),
     role: 'viewer',
     explicitCapabilities: null,
     farmIds: [],
     verified: false,
     locked: false,
-    passwordHash: await hashPassword(body.password),
+    passwordHash,
     createdAt: now,
     updatedAt: now,
     version: 1,
   };
-  const verificationToken = randomBytes(32).toString('base64url');
-  const { isProduction } = settings();
-  await createUser(user, [
-    verificationTokenPut(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS),
-    auditPut({ actorId: user.id, action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email: user.email, role: user.role }, requestId }),
-    // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
-    ...(isProduction ? [outboxPut('verify-email', { to: user.email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS)] : []),
-  ]);
-  return { user, verificationToken: isProduction ? undefined : verificationToken };
+  const created =
+    existingId === undefined &&
+    (await createUserUnlessEmailTaken(user, [
+      verificationTokenPut(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS),
+      auditPut({ actorId: user.id, action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email, role: user.role }, requestId }),
+      // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
+      ...(isProduction ? [outboxPut('verify-email', { to: email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS)] : []),
+    ]));
+  if (!created) {
+    // registered already (or just now, by a concurrent sign-up): tell the owner, not the caller
+    const ownerId = existingId ?? (await getUserIdByEmail(email));
+    await outboxNoticeOncePerWindow(
+      { to: email, kind: 'account-exists', windowSeconds: ACCOUNT_EXISTS_NOTICE_SECONDS, ttlSeconds: VERIFICATION_TOKEN_TTL_SECONDS },
+      [auditPut({ actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email }, requestId })],
+    );
+  }
+  return { email, ...(isProduction ? {} : { verificationToken }) };
 }
 
 const INVALID_CREDENTIALS = 'Invalid e-mail or password';

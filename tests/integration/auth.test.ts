@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { ADMIN, PASSWORD, adminLogin, login, uniqueEmail, userWith } from '../support/accounts.js';
 import { getUserIdByEmail } from '../../shared/db/users.js';
+import { queryAll, tableName } from '../../shared/db/client.js';
 
 const secret = new TextEncoder().encode(process.env.JWT_SECRET!);
 const claims = async (sub: string) => ({ sub, iss: 'flockwise', aud: 'flockwise-api' });
@@ -19,30 +20,69 @@ async function signed(sub: string, mutate: (jwt: SignJWT) => SignJWT = (j) => j,
   return mutate(base).sign(key);
 }
 
+/** The outbox messages (mail for the mailer) addressed to `email`. */
+async function outboxFor(email: string): Promise<Array<{ kind: string; payload: Record<string, unknown> }>> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': 'OUTBOX' },
+    ConsistentRead: true,
+  });
+  return items
+    .filter((i) => (i.payload as { to?: string }).to === email)
+    .map((i) => ({ kind: i.kind as string, payload: i.payload as Record<string, unknown> }));
+}
+
 describe('signup and e-mail verification', () => {
-  it('creates an unverified viewer without a farm, returns the verification token outside prod, never the hash', async () => {
+  it('creates an unverified viewer without a farm: 202 "check your mail", the verification token outside prod, never the hash', async () => {
     const email = uniqueEmail('Signup').replace('signup', 'SignUp');
     const res = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'New Person' } });
-    expect(res.status).toBe(201);
-    expect(res.body.data.user).toMatchObject({
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      message: 'Check your mail to continue: we sent a message to this address',
+      data: { email: email.toLowerCase(), verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
+    expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
+    const verified = await call('POST', '/api/v1/auth/verify-email', { body: { token: res.body.data.verificationToken } });
+    expect(verified.body.data.user).toMatchObject({
       email: email.toLowerCase(),
       role: 'viewer',
-      verified: false,
+      verified: true,
       locked: false,
       farmIds: [],
       capabilities: ['view_analytics'],
     });
-    expect(res.body.data.verificationToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
   });
 
-  it('refuses a second account with the same e-mail in any letter case (409), atomically', async () => {
+  it('a registered address (any letter case) gets the same 202 and no second account; its owner gets an "account exists" notice, once an hour', async () => {
+    const email = uniqueEmail('taken');
+    const fresh = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Owner' } });
+    const owner = await getUserIdByEmail(email);
+    const again = await call('POST', '/api/v1/auth/signup', { body: { email: email.toUpperCase(), password: 'another-password-1', name: 'Intruder' } });
+    expect(again.status).toBe(fresh.status);
+    expect(again.body).toEqual({ ...fresh.body, data: { ...fresh.body.data, verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+    expect(Object.keys(again.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+    // nothing changed for the account: same id, the owner's password, and the second token verifies nothing
+    expect(await getUserIdByEmail(email)).toBe(owner);
+    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: 'another-password-1' } })).status).toBe(401);
+    expect((await call('POST', '/api/v1/auth/verify-email', { body: { token: again.body.data.verificationToken } })).status).toBe(400);
+    expect(await outboxFor(email)).toEqual([{ kind: 'account-exists', payload: { to: email } }]);
+    // a third try within the hour: the same answer, no second notice
+    expect((await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Owner' } })).status).toBe(202);
+    expect(await outboxFor(email)).toHaveLength(1);
+    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: owner! } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['auth.signup-existing', 'auth.signup']);
+  });
+
+  it('concurrent sign-ups of one address (any letter case) create one account and answer alike', async () => {
     const email = uniqueEmail('dup');
     const results = await Promise.all(
       [email, email.toUpperCase(), email].map((e) => call('POST', '/api/v1/auth/signup', { body: { email: e, password: PASSWORD, name: 'Dup' } })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect(results.find((r) => r.status === 409)!.body).toEqual({ error: 'An account with this e-mail already exists' });
+    expect(results.map((r) => r.status)).toEqual([202, 202, 202]);
+    const verified = await Promise.all(results.map((r) => call('POST', '/api/v1/auth/verify-email', { body: { token: r.body.data.verificationToken } })));
+    expect(verified.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    expect(await outboxFor(email)).toEqual([{ kind: 'account-exists', payload: { to: email } }]);
   });
 
   it('validates e-mail format, password length ≥ 10 and unknown fields, naming each field', async () => {

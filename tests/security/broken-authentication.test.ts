@@ -16,11 +16,13 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 // Counts the password work of each sign-in (the real scrypt still runs): an unknown e-mail must cost the same.
 vi.mock('../../shared/auth/passwords.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../shared/auth/passwords.js')>();
-  return { ...original, verifyPassword: vi.fn(original.verifyPassword) };
+  return { ...original, verifyPassword: vi.fn(original.verifyPassword), hashPassword: vi.fn(original.hashPassword) };
 });
 
-import { verifyPassword } from '../../shared/auth/passwords.js';
-import { settings } from '../../shared/config/env.js';
+import { hashPassword, verifyPassword } from '../../shared/auth/passwords.js';
+import { resetSettings, settings } from '../../shared/config/env.js';
+import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
+import { getUserIdByEmail } from '../../shared/db/users.js';
 import { LOGIN_LOCKOUT } from '../../shared/domain/accounts.js';
 import { call, type CallOptions, type CallResult } from '../support/api.js';
 import { PASSWORD, login, uniqueEmail } from '../support/accounts.js';
@@ -249,8 +251,10 @@ describe('forged, tampered and incomplete tokens', () => {
 
   it('a deleted account’s token stays refused after its e-mail is registered again', async () => {
     const signup = await call('POST', '/api/v1/auth/signup', { body: { email: accounts.deleted.email, password: PASSWORD, name: 'Same E-mail' } });
-    expect(signup.status).toBe(201);
-    expect(signup.body.data.user.id).not.toBe(accounts.deleted.id);
+    expect(signup.status).toBe(202);
+    const again = await getUserIdByEmail(accounts.deleted.email);
+    expect(again).toBeDefined();
+    expect(again).not.toBe(accounts.deleted.id);
     expectRefused(await send({ method: 'POST', path: VERIFY }, accounts.deleted.token), 401, 'old token, e-mail reused', 'Account no longer exists');
   });
 
@@ -396,11 +400,47 @@ describe('no user enumeration', () => {
     expect(answers[0]!.body).toEqual({ error: 'Invalid or expired verification token', details: [{ field: 'body.token', message: 'is invalid or expired' }] });
   });
 
-  it('signup with a registered e-mail (any letter case) is 409 with a fixed text and nothing about the account', async () => {
-    // Documented (the signup route's 409 in the OpenAPI document): an enumeration surface by design. The answer carries no
-    // account data, and the auth limiter (per client and per e-mail; resource-consumption.test.ts) bounds probing.
-    const res = await call('POST', '/api/v1/auth/signup', { body: { email: accounts.viewer.email.toUpperCase(), password: PASSWORD, name: 'Someone Else' } });
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: 'An account with this e-mail already exists' });
+  it('sign-up: a registered address (any letter case) and a new one get the same status, body, headers, password work and data calls, in production too', async () => {
+    /** One sign-up with what it cost: scrypt hashes and DynamoDB calls (counted, never timed). */
+    const signup = async (email: string) => {
+      vi.mocked(hashPassword).mockClear();
+      resetDbCalls();
+      const res = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Someone' } });
+      return { res, hashes: vi.mocked(hashPassword).mock.calls.length, calls: { ...dbCalls } };
+    };
+    /** What may differ between two answers: the request id, the remaining quota, the address sent back, the token's value. */
+    const comparable = ({ res, hashes, calls }: Awaited<ReturnType<typeof signup>>) => ({
+      status: res.status,
+      body: {
+        ...res.body,
+        data: { ...res.body.data, email: 'the address', ...('verificationToken' in res.body.data ? { verificationToken: 'a token' } : {}) },
+      },
+      headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'X-Request-Id' && k !== 'RateLimit')),
+      headerNames: Object.keys(res.headers).sort(),
+      hashes,
+      calls,
+    });
+    for (const stage of ['test', 'prod']) {
+      process.env.STAGE = stage;
+      resetSettings();
+      try {
+        const fresh = uniqueEmail('fresh');
+        const registered = accounts.viewer.email;
+        const [a, b, c] = [await signup(fresh), await signup(registered.toUpperCase()), await signup(registered)];
+        expect(a.res.status, `${stage}: ${a.res.raw}`).toBe(202);
+        expect(a.hashes).toBe(1);
+        expect(a.res.body.data).toEqual(stage === 'prod' ? { email: fresh } : { email: fresh, verificationToken: expect.any(String) });
+        for (const [name, other] of [
+          ['registered address, upper case', b],
+          ['registered address, again (no second notice)', c],
+        ] as const) {
+          expect(comparable(other), `${stage}: ${name}`).toEqual(comparable(a));
+          expect(other.res.body.data.email).toBe(registered);
+        }
+      } finally {
+        process.env.STAGE = 'test';
+        resetSettings();
+      }
+    }
   });
 });
