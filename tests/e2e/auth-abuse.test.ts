@@ -3,9 +3,10 @@
  * is sent from a loopback address of its own (127.0.0.2 the attacker, 127.0.0.3 the owner; Linux routes
  * all of 127.0.0.0/8 to the loopback), so the service sees two source IPs exactly as API Gateway would
  * report them.
- * - Sign-in: the attacker's failures delay the attacker only; the owner signs in (docs/security.md).
- * - Sign-up: a registered and a new address get the same answer, headers included.
  * - Movement locks: a worker can no longer lift a manager's lock, nor then change the movement.
+ * - Sign-up: a registered and a new address get the same answer, headers included.
+ * - Sign-in (last: it attacks the admin's e-mail): the attacker's failures delay the attacker only; the
+ *   owner signs in (docs/security.md).
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,46 +78,6 @@ afterAll(async () => {
 });
 
 describe('abuse cases through serverless-offline, two clients on 127.0.0.2 and 127.0.0.3', () => {
-  it('sign-in: the attacker’s failures on the admin’s e-mail delay the attacker only; the admin signs in from another address', async () => {
-    const { email, password } = api.admin;
-    for (let i = 0; i < 5; i++) expect((await login(ATTACKER, email, `wrong-password-${i}`)).status, `failure ${i + 1}`).toBe(401);
-    // the attacker is held back, even with the right password, and its further attempts change nothing for the owner
-    for (let i = 0; i < 5; i++) {
-      const held = await login(ATTACKER, email, i === 0 ? password : `wrong-again-${i}`);
-      expect(held.status, held.text).toBe(403);
-      expect(held.body.error).toMatch(/^Too many failed sign-in attempts for this e-mail from your address; try again in \d+ second\(s\)$/);
-      expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number(held.headers['retry-after'])).toBeLessThanOrEqual(60);
-    }
-    const owner = await login(OWNER, email, password);
-    expect(owner.status, owner.text).toBe(200);
-    expect(owner.body.user).toMatchObject({ email, role: 'admin' });
-    // an unknown e-mail is held back the same way
-    const ghost = 'nobody-here@e2e.local';
-    for (let i = 0; i < 5; i++) expect((await login(ATTACKER, ghost, `wrong-password-${i}`)).status).toBe(401);
-    const ghostHeld = await login(ATTACKER, ghost, password);
-    expect(ghostHeld.status).toBe(403);
-    expect(ghostHeld.body.error).toMatch(/^Too many failed sign-in attempts for this e-mail from your address; try again in \d+ second\(s\)$/);
-  });
-
-  it('sign-up: a registered and a new address of the same length get the same status, headers and body shape', async () => {
-    const registered = api.admin.email;
-    const fresh = `${'n'.repeat(registered.indexOf('@'))}${registered.slice(registered.indexOf('@'))}`;
-    const answers = [];
-    for (const email of [fresh, registered])
-      answers.push(await send(OWNER, 'POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Someone' } }));
-    const [a, b] = answers as [Answer, Answer];
-    expect(a.status, a.text).toBe(202);
-    expect(b.status, b.text).toBe(a.status);
-    // what differs is per request (id, date, quota left), never per address
-    const PER_REQUEST = ['x-request-id', 'date', 'ratelimit'];
-    const fixed = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !PER_REQUEST.includes(k)));
-    expect(Object.keys(b.headers).sort()).toEqual(Object.keys(a.headers).sort());
-    expect(fixed(b.headers)).toEqual(fixed(a.headers));
-    expect(b.text.length).toBe(a.text.length);
-    expect(b.body).toEqual({ ...a.body, data: { email: registered, verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
-  });
-
   it('movement locks: a worker can no longer lift a manager’s lock, so the locked movement stays as it is', async () => {
     const admin = (await login(OWNER, api.admin.email, api.admin.password)).body.token as string;
     const as = (token: string) => (method: string, path: string, body?: unknown) =>
@@ -146,5 +107,45 @@ describe('abuse cases through serverless-offline, two clients on 127.0.0.2 and 1
     expect((await worker('DELETE', url)).status).toBe(409);
     const after = await manager('GET', url);
     expect(after.body.data).toMatchObject({ quantity: 10, lock: { type: 'manual', reason: 'reviewed', byRole: 'manager' } });
+  });
+
+  it('sign-up: a registered and a new address of the same length get the same status, headers and body shape', async () => {
+    const registered = api.admin.email;
+    const fresh = `${'n'.repeat(registered.indexOf('@'))}${registered.slice(registered.indexOf('@'))}`;
+    const answers = [];
+    for (const email of [fresh, registered])
+      answers.push(await send(OWNER, 'POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Someone' } }));
+    const [a, b] = answers as [Answer, Answer];
+    expect(a.status, a.text).toBe(202);
+    expect(b.status, b.text).toBe(a.status);
+    // what differs is per request (id, date, quota left), never per address
+    const PER_REQUEST = ['x-request-id', 'date', 'ratelimit'];
+    const fixed = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !PER_REQUEST.includes(k)));
+    expect(Object.keys(b.headers).sort()).toEqual(Object.keys(a.headers).sort());
+    expect(fixed(b.headers)).toEqual(fixed(a.headers));
+    expect(b.text.length).toBe(a.text.length);
+    expect(b.body).toEqual({ ...a.body, data: { email: registered, verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+  });
+
+  it('sign-in: the attacker’s failures on the admin’s e-mail delay the attacker only; the admin signs in from another address', async () => {
+    const { email, password } = api.admin;
+    for (let i = 0; i < 5; i++) expect((await login(ATTACKER, email, `wrong-password-${i}`)).status, `failure ${i + 1}`).toBe(401);
+    // the attacker is held back, even with the right password, and its further attempts change nothing for the owner
+    for (let i = 0; i < 5; i++) {
+      const held = await login(ATTACKER, email, i === 0 ? password : `wrong-again-${i}`);
+      expect(held.status, held.text).toBe(403);
+      expect(held.body.error).toMatch(/^Too many failed sign-in attempts for this e-mail from your address; try again in \d+ second\(s\)$/);
+      expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(held.headers['retry-after'])).toBeLessThanOrEqual(60);
+    }
+    const owner = await login(OWNER, email, password);
+    expect(owner.status, owner.text).toBe(200);
+    expect(owner.body.user).toMatchObject({ email, role: 'admin' });
+    // an unknown e-mail is held back the same way
+    const ghost = 'nobody-here@e2e.local';
+    for (let i = 0; i < 5; i++) expect((await login(ATTACKER, ghost, `wrong-password-${i}`)).status).toBe(401);
+    const ghostHeld = await login(ATTACKER, ghost, password);
+    expect(ghostHeld.status).toBe(403);
+    expect(ghostHeld.body.error).toMatch(/^Too many failed sign-in attempts for this e-mail from your address; try again in \d+ second\(s\)$/);
   });
 });
