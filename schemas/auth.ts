@@ -39,8 +39,13 @@ export const UserDto = Type.Object(
 
 export const SignupResponse = Success(
   Type.Object({
-    user: UserDto,
-    verificationToken: Type.Optional(Type.String({ description: 'Only outside production; in production the token is e-mailed' })),
+    email: Email,
+    verificationToken: Type.Optional(
+      Type.String({
+        description:
+          'Only outside production, standing in for the mail: the token for verify-email when the address was new, else a random token that verifies nothing',
+      }),
+    ),
   }),
 );
 export const LoginResponse = Type.Object(

@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TProperties } from '@sinclair/typ
 import { ExpectedVersion, JsonSchema, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
+import { ROLES } from './vocabulary.js';
 
 /**
  * The movement catalogue: one JSON Schema per type. The same schemas validate writes
@@ -281,7 +282,18 @@ const ADDED_FIELDS = {
   receiptId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The purchase-order receipt this movement was written by (set by the service)' })),
 } satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;
 const MovementLock = Type.Union([
-  Type.Object({ type: StringEnum(['manual', 'automatic'] as const), reason: Type.String(), at: Timestamp, by: Type.Union([Type.String(), Type.Null()]) }),
+  Type.Object({
+    type: StringEnum(['manual', 'automatic'] as const),
+    reason: Type.String(),
+    at: Timestamp,
+    by: Type.Union([Type.String(), Type.Null()]),
+    byRole: Type.Optional(
+      StringEnum(ROLES, {
+        description:
+          'A manual lock: the role of whoever locked it. Unlocking needs manage_flocks, or this role or a higher one (viewer < worker < veterinarian < manager < admin)',
+      }),
+    ),
+  }),
   Type.Null(),
 ]);
 /** What the API says about a movement besides its fields: `type` and `date` are written too, the others are read-only. */

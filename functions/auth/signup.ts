@@ -1,19 +1,19 @@
 import { publicHandler } from '../../shared/http/handler.js';
-import { created } from '../../shared/http/responses.js';
-import { signup, toUserDto } from '../../shared/services/accounts.js';
+import { json } from '../../shared/http/responses.js';
+import { signup } from '../../shared/services/accounts.js';
 import { signupBody } from '../../schemas/compiled/auth.js';
 import { SignupResponse } from '../../schemas/auth.js';
 
 export const handler = publicHandler(
   {
-    summary: 'Create an account (starts unverified, role viewer, no farm)',
+    summary: 'Sign up: 202 "check your mail", the same answer whether or not the address already has an account',
     description:
-      'Outside production the response carries `verificationToken` for POST /api/v1/auth/verify-email; in production it is e-mailed. 409 when the e-mail is taken.',
+      'A new address gets an account (unverified, role viewer, no farm) and a verification mail. An address that already has an account gets no new account and ' +
+      'no error: its owner is mailed an "account exists" notice instead (at most one an hour). Both answers are the same 202 with the same body shape and headers, ' +
+      'so sign-up tells nobody which addresses are registered. Outside production `data.verificationToken` stands in for the mail: for a new account the token ' +
+      'for POST /api/v1/auth/verify-email, for a registered address a random token that verifies nothing (400 there, like any unknown token).',
     body: signupBody,
-    responses: { 201: { description: 'Account created', schema: SignupResponse }, 409: { description: 'E-mail already registered' } },
+    responses: { 202: { description: 'Accepted: a mail is on its way to the address', schema: SignupResponse } },
   },
-  async ({ body, requestId }) => {
-    const { user, verificationToken } = await signup(body, requestId);
-    return created({ user: toUserDto(user), ...(verificationToken ? { verificationToken } : {}) }, 'Account created; verify the e-mail address to continue');
-  },
+  async ({ body, requestId }) => json(202, { message: 'Check your mail to continue: we sent a message to this address', data: await signup(body, requestId) }),
 );

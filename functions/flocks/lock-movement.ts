@@ -8,7 +8,9 @@ export const handler = httpHandler(
   {
     capability: 'create_movement',
     summary: 'Lock a movement manually (it can then be unlocked with a reason)',
-    description: 'Requires create_movement. A locked movement can be neither corrected nor deleted until unlocked; the reason is kept with the lock.',
+    description:
+      'Requires create_movement. A locked movement can be neither corrected nor deleted by anyone until unlocked; the reason and the locker’s role (`lock.byRole`) are kept with the lock. ' +
+      'Only manage_flocks, or the locker’s role or a higher one, unlocks it (see PUT …/unlock).',
     params: movementParams,
     body: lockBody,
     responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },

@@ -23,6 +23,15 @@ const CLASS_PREFIXES: ReadonlyArray<readonly [LimiterClass, readonly string[]]> 
   ['date', ['/api/v1/inventory', '/api/v1/admin']],
 ];
 
+/**
+ * Routes whose `auth` class is counted again per account e-mail (the body's `email`): sign-up, so one
+ * address is not flooded from many clients. Not sign-in: its per-account guard is the sign-in throttle
+ * (LOGIN_THROTTLE in shared/domain/accounts.ts), whose ceiling counts failures only, far above what one
+ * client reaches; counting every request per account would let one client deny an account's sign-in
+ * with nothing but its own auth quota.
+ */
+export const COUNTED_PER_ACCOUNT: readonly string[] = ['/api/v1/auth/signup'];
+
 /** Routes counted by their own class only (not general). */
 const OWN_CLASS: ReadonlyArray<readonly [LimiterClass, string]> = [['ingest', '/api/v1/iot/ingest']];
 

@@ -81,6 +81,21 @@ export async function transact(items: TransactItem[], onConditionFailed: (index:
   }
 }
 
+/**
+ * transact for a write that may rightly not happen: when the condition of `items[guard]` fails (an e-mail
+ * already claimed, a notice already sent), false and nothing written; any other failure as in transact.
+ */
+export async function transactUnless(items: TransactItem[], guard: number, onConditionFailed: (index: number) => AppError): Promise<boolean> {
+  const guarded = new Conflict(`condition of item ${guard} failed`);
+  try {
+    await transact(items, (i) => (i === guard ? guarded : onConditionFailed(i)));
+    return true;
+  } catch (err) {
+    if (err === guarded) return false;
+    throw err;
+  }
+}
+
 function isStoredResponse(item: TransactItem | undefined): boolean {
   return String(item?.Put?.Item?.PK ?? '').startsWith('IDEMPOTENCY#');
 }

@@ -10,7 +10,12 @@ export interface Key {
 export const userKey = (id: string): Key => ({ PK: `USER#${id}`, SK: 'PROFILE' });
 /** Uniqueness guard and login lookup: one item per lower-cased e-mail, holding the user id. */
 export const emailKey = (email: string): Key => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
-export const loginFailuresKey = (email: string): Key => ({ PK: `EMAIL#${email}`, SK: 'LOGIN_FAILURES' });
+/** Sign-in throttle items of an e-mail (known or not): one per client that tried it, one per window for all clients. */
+export const LOGIN_THROTTLE_SK_PREFIX = 'LOGIN#';
+export const loginClientKey = (email: string, client: string): Key => ({ PK: `EMAIL#${email}`, SK: `${LOGIN_THROTTLE_SK_PREFIX}CLIENT#${client}` });
+export const loginAccountKey = (email: string, windowStart: number): Key => ({ PK: `EMAIL#${email}`, SK: `${LOGIN_THROTTLE_SK_PREFIX}ALL#${windowStart}` });
+/** Marks a notice mailed to an address in one window (e.g. "an account exists"), so it goes at most once per window. */
+export const emailNoticeKey = (email: string, kind: string, windowStart: number): Key => ({ PK: `EMAIL#${email}`, SK: `NOTICE#${kind}#${windowStart}` });
 export const verificationTokenKey = (tokenHash: string): Key => ({ PK: `VERIFY#${tokenHash}`, SK: 'TOKEN' });
 export const revokedTokenKey = (jti: string): Key => ({ PK: `REVOKED#${jti}`, SK: 'TOKEN' });
 export const rateLimitKey = (limiter: string, client: string, windowStart: number): Key => ({

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, tableName, transact, transactUnless, type TransactItem } from './client.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
@@ -50,20 +50,37 @@ const emailTaken = () => new Conflict('An account with this e-mail already exist
 
 /** Creates the user and claims its e-mail in one transaction (plus any extra items: audit, tokens). */
 export async function createUser(user: UserRecord, extra: TransactItem[] = []): Promise<void> {
+  if (!(await createUserUnlessEmailTaken(user, extra))) throw emailTaken();
+}
+
+/**
+ * createUser for sign-up, which tells nobody whether an address is registered: false (and nothing written)
+ * when the e-mail already belongs to an account, instead of a Conflict.
+ */
+export async function createUserUnlessEmailTaken(user: UserRecord, extra: TransactItem[] = []): Promise<boolean> {
   const T = tableName();
-  await transact(
+  return transactUnless(
     [
       { Put: { TableName: T, Item: { ...emailKey(user.email), type: 'EmailClaim', userId: user.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
       { Put: { TableName: T, Item: toItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...extra,
     ],
-    (i) => (i === 0 ? emailTaken() : new Conflict('A record with this id already exists')),
+    0,
+    () => new Conflict('A record with this id already exists'),
   );
 }
 
 export async function getUser(id: string): Promise<UserRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(id), ConsistentRead: true }));
   return fromItem(res.Item);
+}
+
+/**
+ * The user whose password a sign-in checks: for an unknown e-mail (no user id) the same GetItem on a key no
+ * user has, so a sign-in costs the same reads whether or not the e-mail is registered.
+ */
+export function getUserForSignIn(id: string | undefined): Promise<UserRecord | undefined> {
+  return getUser(id ?? 'NO_SUCH_USER');
 }
 
 export async function getUserOrThrow(id: string): Promise<UserRecord> {

@@ -55,6 +55,19 @@ export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
   viewer: ['view_analytics'],
 };
 
+/**
+ * The roles from the least to the most trusted: each role's defaults include every capability of the roles
+ * before it (tests/unit/capabilities.test.ts), so "this role or above" means "can do at least as much".
+ */
+export const ROLE_ORDER: readonly Role[] = ['viewer', 'worker', 'veterinarian', 'manager', 'admin'];
+
+const rank = (role: Role | 'system') => (role === 'system' ? ROLE_ORDER.length : ROLE_ORDER.indexOf(role));
+
+/** Whether `role` is `floor` or above it in ROLE_ORDER (the system, acting on its own, is above every role). */
+export function roleAtLeast(role: Role | 'system', floor: Role | 'system'): boolean {
+  return rank(role) >= rank(floor);
+}
+
 export function isCapability(name: string): name is Capability {
   return Object.hasOwn(CAPABILITIES, name);
 }

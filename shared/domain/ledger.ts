@@ -11,6 +11,8 @@ import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
 import { windowOf } from './compliance/withdrawals.js';
+import { roleAtLeast, type Role } from './capabilities.js';
+import type { Caller } from './caller.js';
 
 export type Target =
   | { kind: 'cycle' }
@@ -206,6 +208,8 @@ export interface StoredLock {
   reason: string;
   at: string;
   by: string | null;
+  /** A manual lock: the locker's role when it locked (locks set before roles were kept have none). */
+  byRole?: Role | 'system';
 }
 
 export const DEFAULT_AUTO_LOCK_HOURS = 72;
@@ -225,6 +229,21 @@ export function effectiveLock(
   const lockAt = new Date(new Date(m.createdAt).getTime() + autoLockHours * 3600_000);
   if (lockAt <= now) return { type: 'automatic', reason: `older than ${autoLockHours} h`, at: lockAt.toISOString(), by: null };
   return null;
+}
+
+/** Who locks for review (managers by default): holding it lifts any manual lock. */
+export const REVIEW_CAPABILITY = 'manage_flocks';
+
+/**
+ * Who may lift a lock. Automatic locks (older than the auto-lock period, or the cycle closed) stay for
+ * everyone. A manual lock is lifted by a holder of REVIEW_CAPABILITY, or by a caller at the locker's own
+ * level or above (the locker's role when it locked, in ROLE_ORDER): a worker lifts a worker's lock, never
+ * a manager's or a veterinarian's. A manual lock without the locker's role needs REVIEW_CAPABILITY.
+ */
+export function unlockRefusal(caller: Pick<Caller, 'role' | 'capabilities'>, lock: StoredLock): 'automatic' | 'higher-level' | null {
+  if (lock.type === 'automatic') return 'automatic';
+  if (caller.capabilities.has(REVIEW_CAPABILITY)) return null;
+  return lock.byRole !== undefined && roleAtLeast(caller.role, lock.byRole) ? null : 'higher-level';
 }
 
 /** A record of a cycle (movement, reading) dates within it: not before its start, not after its end, not in the future. */

@@ -31,6 +31,8 @@ export interface HandlerInput<B, Q, P> {
   /** The `If-Match` precondition of a change, when the request sends one. */
   ifMatch: Precondition | undefined;
   requestId: string;
+  /** The client's source IP as API Gateway saw it (never a header the client sets). */
+  clientIp: string;
   event: APIGatewayProxyEvent;
 }
 
@@ -65,6 +67,7 @@ function inputOf<B, Q, P>(event: APIGatewayProxyEvent): HandlerInput<B, Q, P> {
     headers: state.headers,
     ifMatch: ifMatchOf(state.headers),
     requestId: state.requestId,
+    clientIp: state.clientIp,
     event,
   };
 }

@@ -4,19 +4,21 @@ import { settings } from '../config/env.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { issueToken } from '../auth/tokens.js';
 import { effectiveCapabilities } from '../domain/capabilities.js';
-import { LOGIN_LOCKOUT, VERIFICATION_TOKEN_TTL_SECONDS, normalizeEmail } from '../domain/accounts.js';
-import { auditPut, recordAudit } from '../db/audit.js';
-import { outboxPut } from '../db/outbox.js';
 import {
-  clearLoginFailures,
-  getLoginState,
-  getVerificationToken,
-  recordLoginFailure,
-  revokeToken,
-  verificationTokenDelete,
-  verificationTokenPut,
-} from '../db/tokens.js';
-import { createUser, getUser, saveUser, type UserRecord } from '../db/users.js';
+  ACCOUNT_EXISTS_NOTICE_SECONDS,
+  LOGIN_THROTTLE,
+  VERIFICATION_TOKEN_TTL_SECONDS,
+  loginRefusal,
+  loginRefusalMessage,
+  nextClientAttempt,
+  normalizeEmail,
+  type LoginRefusal,
+} from '../domain/accounts.js';
+import { auditPut, recordAudit } from '../db/audit.js';
+import { outboxNoticeOncePerWindow, outboxPut } from '../db/outbox.js';
+import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../db/login-throttle.js';
+import { getVerificationToken, revokeToken, verificationTokenDelete, verificationTokenPut } from '../db/tokens.js';
+import { createUserUnlessEmailTaken, getUser, getUserForSignIn, getUserIdByEmail, saveUser, type UserRecord } from '../db/users.js';
 import { Invalid, Forbidden, Unauthenticated } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import type { SignupBody, LoginBody } from '../../schemas/auth.js';
@@ -42,65 +44,102 @@ export function toUserDto(user: UserRecord) {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
-export async function signup(body: SignupBody, requestId: string) {
+/**
+ * Sign-up answers the same whether the address is new or already has an account (OWASP Authentication
+ * Cheat Sheet, "Authentication and Error Messages"): the same answer after the same work (the password is
+ * hashed, the claim read and one transaction written either way). A new address gets an unverified viewer
+ * and its verification token; a registered one gets an "account exists" notice in the outbox instead (at
+ * most one per ACCOUNT_EXISTS_NOTICE_SECONDS) and no account changes. Outside production the token stands
+ * in for the mail: for a registered address it is a random token that verifies nothing.
+ */
+export async function signup(body: SignupBody, requestId: string): Promise<{ email: string; verificationToken?: string }> {
+  const email = normalizeEmail(body.email);
+  const [passwordHash, existingId] = await Promise.all([hashPassword(body.password), getUserIdByEmail(email)]);
+  const verificationToken = randomBytes(32).toString('base64url');
+  const { isProduction } = settings();
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: ulid(),
-    email: normalizeEmail(body.email),
+    email,
     name: body.name.trim(),
     role: 'viewer',
     explicitCapabilities: null,
     farmIds: [],
     verified: false,
     locked: false,
-    passwordHash: await hashPassword(body.password),
+    passwordHash,
     createdAt: now,
     updatedAt: now,
     version: 1,
   };
-  const verificationToken = randomBytes(32).toString('base64url');
-  const { isProduction } = settings();
-  await createUser(user, [
-    verificationTokenPut(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS),
-    auditPut({ actorId: user.id, action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email: user.email, role: user.role }, requestId }),
-    // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
-    ...(isProduction ? [outboxPut('verify-email', { to: user.email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS)] : []),
-  ]);
-  return { user, verificationToken: isProduction ? undefined : verificationToken };
+  const created =
+    existingId === undefined &&
+    (await createUserUnlessEmailTaken(user, [
+      verificationTokenPut(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS),
+      auditPut({ actorId: user.id, action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email, role: user.role }, requestId }),
+      // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
+      ...(isProduction ? [outboxPut('verify-email', { to: email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS)] : []),
+    ]));
+  if (!created) {
+    // registered already (or just now, by a concurrent sign-up): tell the owner, not the caller
+    const ownerId = existingId ?? (await getUserIdByEmail(email));
+    await outboxNoticeOncePerWindow(
+      { to: email, kind: 'account-exists', windowSeconds: ACCOUNT_EXISTS_NOTICE_SECONDS, ttlSeconds: VERIFICATION_TOKEN_TTL_SECONDS },
+      [auditPut({ actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email }, requestId })],
+    );
+  }
+  return { email, ...(isProduction ? {} : { verificationToken }) };
 }
 
 const INVALID_CREDENTIALS = 'Invalid e-mail or password';
 
-export async function login(body: LoginBody, requestId: string) {
+/**
+ * Sign-in with the throttle of LOGIN_THROTTLE (docs/security.md, "Sign-in throttling"), per account and
+ * `client` (the source IP) plus a ceiling per account. The DynamoDB work is fixed: a refused attempt reads
+ * once (BatchGetItem) and checks no password; any other reads once, counts the attempt (UpdateItem) while
+ * it reads the user (GetItem, also for an unknown e-mail), checks the password (scrypt, against a dummy hash
+ * for an unknown e-mail), then clears the client's count (DeleteItem) or counts the account's failure
+ * (UpdateItem); an audit entry when a registered account's client is first delayed or the account reaches
+ * its ceiling.
+ */
+export async function login(body: LoginBody, client: string, requestId: string) {
   const email = normalizeEmail(body.email);
   const now = Math.floor(Date.now() / 1000);
-  const { userId, failures } = await getLoginState(email);
-  if (failures?.lockedUntil && failures.lockedUntil > now) throw lockedOut(failures.lockedUntil - now);
-  const user = userId ? await getUser(userId) : undefined;
-  // Unknown e-mails are checked against a dummy hash: same work, same answer, same timing.
+  const read = await readLoginState(email, client, now, LOGIN_THROTTLE.accountWindowSeconds);
+  const refusal = loginRefusal(read.throttle, now);
+  if (refusal) throw throttled(refusal);
+  const next = nextClientAttempt(read.throttle, now);
+  const [counted, user] = await Promise.all([countLoginAttempt(email, client, read, next, now + LOGIN_THROTTLE.memorySeconds), getUserForSignIn(read.userId)]);
+  // another attempt of this client for this e-mail is being checked right now: one at a time
+  if (!counted) throw throttled({ scope: 'client', retryAfterSeconds: 1 });
   const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !passwordOk) {
-    const after = await recordLoginFailure(email, LOGIN_LOCKOUT);
-    if (user && after.lockedUntil && after.failures === LOGIN_LOCKOUT.maxFailures) {
-      await recordAudit({
-        actorId: null,
-        action: 'auth.lockout',
-        targetType: 'user',
-        targetId: user.id,
-        changes: { failures: after.failures, lockedUntil: new Date(after.lockedUntil * 1000).toISOString() },
-        requestId,
-      });
-    }
+    const accountFailures = await countAccountLoginFailure(email, now, LOGIN_THROTTLE.accountWindowSeconds);
+    if (user) await auditThrottle(user, client, next, accountFailures, read.throttle.accountWindowEndsAt, requestId);
     throw new Unauthenticated(INVALID_CREDENTIALS);
   }
+  await clearLoginAttempts(email, client);
   if (user.locked) throw new Forbidden('Account is locked');
-  if (failures) await clearLoginFailures(email);
   const issued = await issueToken(user.id);
   return { token: issued.token, expiresAt: new Date(issued.expiresAt * 1000).toISOString(), user };
 }
 
-function lockedOut(retryAfter: number) {
-  return new Forbidden(`Too many failed sign-in attempts; try again in ${Math.ceil(retryAfter / 60)} minute(s)`, retryAfter);
+const throttled = (refusal: LoginRefusal) => new Forbidden(loginRefusalMessage(refusal), refusal.retryAfterSeconds);
+
+/** The moments an admin wants to see: a client of a registered account is first delayed; the account reaches its ceiling. */
+async function auditThrottle(
+  user: UserRecord,
+  client: string,
+  attempt: { attempts: number; openAt: number },
+  accountFailures: number,
+  windowEndsAt: number,
+  requestId: string,
+): Promise<void> {
+  const entry = (action: string, changes: Record<string, unknown>) =>
+    recordAudit({ actorId: null, action, targetType: 'user', targetId: user.id, changes, requestId });
+  const at = (epoch: number) => new Date(epoch * 1000).toISOString();
+  if (attempt.attempts === LOGIN_THROTTLE.freeFailures) await entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) });
+  if (accountFailures === LOGIN_THROTTLE.accountMaxFailures) await entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) });
 }
 
 /** Revokes the caller's token until it would have expired anyway. */

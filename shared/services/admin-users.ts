@@ -6,7 +6,7 @@ import { diff, normalizeEmail } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
 import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
-import { clearLoginFailures } from '../db/tokens.js';
+import { clearLoginThrottles } from '../db/login-throttle.js';
 import { createUser, deleteUser, getUserOrThrow, listUsers, saveUser, type UserRecord } from '../db/users.js';
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
@@ -88,8 +88,8 @@ export async function patchUserAsAdmin(
   await saveUser(saved, current.version, [
     auditPut({ actorId: actor.id, action: 'admin.user.update', targetType: 'user', targetId: userId, changes, requestId }),
   ]);
-  // Unlocking also lifts a temporary lockout after failed sign-ins.
-  if (changes.locked && !saved.locked) await clearLoginFailures(saved.email);
+  // Unlocking also lifts the sign-in throttle: the account's ceiling and every client's delay.
+  if (changes.locked && !saved.locked) await clearLoginThrottles(saved.email);
   return saved;
 }
 

@@ -1,7 +1,17 @@
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
 import { canAccessFarm } from '../domain/farm-access.js';
-import { effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges, type Target } from '../domain/ledger.js';
+import {
+  REVIEW_CAPABILITY,
+  effectiveLock,
+  effectsOf,
+  feedTypeFromStock,
+  movementProblems,
+  needsFeedType,
+  netChanges,
+  unlockRefusal,
+  type Target,
+} from '../domain/ledger.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
@@ -18,7 +28,7 @@ import {
   type CycleRef,
   type MovementRecord,
 } from '../db/movements.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { Conflict, Forbidden, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
@@ -205,7 +215,7 @@ export async function lockMovement(user: Caller, flockId: string, cycleId: strin
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (current) throw new Conflict(`Movement ${movementId} is already locked (${current.type}: ${current.reason})`);
-  const lock = { type: 'manual' as const, reason, at: new Date().toISOString(), by: user.id };
+  const lock = { type: 'manual' as const, reason, at: new Date().toISOString(), by: user.id, byRole: user.role };
   await setLock(movement, lock, [
     auditPut({
       actorId: user.id,
@@ -223,8 +233,14 @@ export async function unlockMovement(user: Caller, flockId: string, cycleId: str
   const { cycle, movement } = await scopedMovement(user, flockId, cycleId, movementId);
   const current = effectiveLock(movement, cycle, new Date(), settings().autoLockHours);
   if (!current) throw new Conflict(`Movement ${movementId} is not locked`);
-  if (current.type === 'automatic')
-    throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
+  const refusal = unlockRefusal(user, current);
+  if (refusal === 'automatic') throw new Conflict(`Movement ${movementId} is locked automatically (${current.reason}); automatic locks cannot be unlocked`);
+  if (refusal === 'higher-level')
+    throw new Forbidden(
+      current.byRole
+        ? `Movement ${movementId} was locked by the role ${current.byRole}: unlocking it needs ${REVIEW_CAPABILITY} or the role ${current.byRole} or above`
+        : `Movement ${movementId} is locked for review: unlocking it needs ${REVIEW_CAPABILITY}`,
+    );
   await setLock(movement, null, [
     auditPut({
       actorId: user.id,

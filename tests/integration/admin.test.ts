@@ -147,7 +147,9 @@ describe('admin users', () => {
     const gone = await call('GET', `/api/v1/admin/users/${id}`, { token: admin });
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: `User ${id} not found` });
-    expect((await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Again' } })).status).toBe(201);
+    expect((await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Again' } })).status).toBe(202);
+    expect(await getUserIdByEmail(email)).toMatch(/^[0-9A-Z]{26}$/);
+    expect(await getUserIdByEmail(email)).not.toBe(id);
   });
 
   it('only admins reach the admin group, whatever explicit capabilities a user holds', async () => {
@@ -183,8 +185,7 @@ describe('admin users', () => {
     const admin = await adminLogin();
     const email = uniqueEmail('audited');
     const signup = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'A' } });
-    const id = signup.body.data.user.id;
-    await call('POST', '/api/v1/auth/verify-email', { body: { token: signup.body.data.verificationToken } });
+    const id = (await call('POST', '/api/v1/auth/verify-email', { body: { token: signup.body.data.verificationToken } })).body.data.user.id;
     const entries = (await call('GET', '/api/v1/admin/audit', { token: admin, query: { targetId: id } })).body.data;
     expect(entries.map((e: { action: string }) => e.action)).toEqual(['auth.verify-email', 'auth.signup']);
     const all = await call('GET', '/api/v1/admin/audit', { token: admin, query: { limit: '5' } });

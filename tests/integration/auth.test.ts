@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { ADMIN, PASSWORD, adminLogin, login, uniqueEmail, userWith } from '../support/accounts.js';
 import { getUserIdByEmail } from '../../shared/db/users.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, dbCalls, queryAll, resetDbCalls, tableName } from '../../shared/db/client.js';
+import { loginAccountKey, loginClientKey } from '../../shared/db/keys.js';
 
 const secret = new TextEncoder().encode(process.env.JWT_SECRET!);
 const claims = async (sub: string) => ({ sub, iss: 'flockwise', aud: 'flockwise-api' });
@@ -19,30 +22,69 @@ async function signed(sub: string, mutate: (jwt: SignJWT) => SignJWT = (j) => j,
   return mutate(base).sign(key);
 }
 
+/** The outbox messages (mail for the mailer) addressed to `email`. */
+async function outboxFor(email: string): Promise<Array<{ kind: string; payload: Record<string, unknown> }>> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': 'OUTBOX' },
+    ConsistentRead: true,
+  });
+  return items
+    .filter((i) => (i.payload as { to?: string }).to === email)
+    .map((i) => ({ kind: i.kind as string, payload: i.payload as Record<string, unknown> }));
+}
+
 describe('signup and e-mail verification', () => {
-  it('creates an unverified viewer without a farm, returns the verification token outside prod, never the hash', async () => {
+  it('creates an unverified viewer without a farm: 202 "check your mail", the verification token outside prod, never the hash', async () => {
     const email = uniqueEmail('Signup').replace('signup', 'SignUp');
     const res = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'New Person' } });
-    expect(res.status).toBe(201);
-    expect(res.body.data.user).toMatchObject({
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      message: 'Check your mail to continue: we sent a message to this address',
+      data: { email: email.toLowerCase(), verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    });
+    expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
+    const verified = await call('POST', '/api/v1/auth/verify-email', { body: { token: res.body.data.verificationToken } });
+    expect(verified.body.data.user).toMatchObject({
       email: email.toLowerCase(),
       role: 'viewer',
-      verified: false,
+      verified: true,
       locked: false,
       farmIds: [],
       capabilities: ['view_analytics'],
     });
-    expect(res.body.data.verificationToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(res.raw).not.toMatch(/passwordHash|scrypt\$/);
   });
 
-  it('refuses a second account with the same e-mail in any letter case (409), atomically', async () => {
+  it('a registered address (any letter case) gets the same 202 and no second account; its owner gets an "account exists" notice, once an hour', async () => {
+    const email = uniqueEmail('taken');
+    const fresh = await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Owner' } });
+    const owner = await getUserIdByEmail(email);
+    const again = await call('POST', '/api/v1/auth/signup', { body: { email: email.toUpperCase(), password: 'another-password-1', name: 'Intruder' } });
+    expect(again.status).toBe(fresh.status);
+    expect(again.body).toEqual({ ...fresh.body, data: { ...fresh.body.data, verificationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+    expect(Object.keys(again.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+    // nothing changed for the account: same id, the owner's password, and the second token verifies nothing
+    expect(await getUserIdByEmail(email)).toBe(owner);
+    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: 'another-password-1' } })).status).toBe(401);
+    expect((await call('POST', '/api/v1/auth/verify-email', { body: { token: again.body.data.verificationToken } })).status).toBe(400);
+    expect(await outboxFor(email)).toEqual([{ kind: 'account-exists', payload: { to: email } }]);
+    // a third try within the hour: the same answer, no second notice
+    expect((await call('POST', '/api/v1/auth/signup', { body: { email, password: PASSWORD, name: 'Owner' } })).status).toBe(202);
+    expect(await outboxFor(email)).toHaveLength(1);
+    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: owner! } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['auth.signup-existing', 'auth.signup']);
+  });
+
+  it('concurrent sign-ups of one address (any letter case) create one account and answer alike', async () => {
     const email = uniqueEmail('dup');
     const results = await Promise.all(
       [email, email.toUpperCase(), email].map((e) => call('POST', '/api/v1/auth/signup', { body: { email: e, password: PASSWORD, name: 'Dup' } })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect(results.find((r) => r.status === 409)!.body).toEqual({ error: 'An account with this e-mail already exists' });
+    expect(results.map((r) => r.status)).toEqual([202, 202, 202]);
+    const verified = await Promise.all(results.map((r) => call('POST', '/api/v1/auth/verify-email', { body: { token: r.body.data.verificationToken } })));
+    expect(verified.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    expect(await outboxFor(email)).toEqual([{ kind: 'account-exists', payload: { to: email } }]);
   });
 
   it('validates e-mail format, password length ≥ 10 and unknown fields, naming each field', async () => {
@@ -98,37 +140,111 @@ describe('login', () => {
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.body).toEqual({ error: 'Invalid e-mail or password' });
   });
+});
 
-  it('locks an e-mail for 15 minutes after 5 failures, even for the right password, and audits it; unknown e-mails behave the same', async () => {
+describe('sign-in throttling', () => {
+  const attempt = (email: string, password: string, ip: string) => call('POST', '/api/v1/auth/login', { ip, body: { email, password } });
+  const retryAfter = (res: Awaited<ReturnType<typeof call>>) => Number(res.headers['Retry-After']);
+  /** As if the client had waited out its delay: its `openAt` moved to now. */
+  const waitedOut = (email: string, ip: string) =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: loginClientKey(email, ip),
+        UpdateExpression: 'SET openAt = :now',
+        ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+      }),
+    );
+
+  it('delays the failing client, doubling from 1 minute; the owner signs in from another address; audited; an admin unlock clears it', async () => {
     const { email, id } = await userWith();
-    for (let i = 0; i < 5; i++) expect((await call('POST', '/api/v1/auth/login', { body: { email, password: `wrong-password-${i}` } })).status).toBe(401);
-    const locked = await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
-    expect(locked.status).toBe(403);
-    expect(locked.body.error).toMatch(/^Too many failed sign-in attempts; try again in 15 minute/);
-    expect(Number(locked.headers['Retry-After'])).toBeGreaterThan(800);
+    const attacker = '192.0.2.2';
+    for (let i = 0; i < 5; i++) expect((await attempt(email, `wrong-password-${i}`, attacker)).status).toBe(401);
+    const first = await attempt(email, PASSWORD, attacker);
+    expect(first.status).toBe(403);
+    expect(first.body).toEqual({ error: `Too many failed sign-in attempts for this e-mail from your address; try again in ${retryAfter(first)} second(s)` });
+    expect(retryAfter(first)).toBeGreaterThan(50);
+    expect(retryAfter(first)).toBeLessThanOrEqual(60);
+    // the owner, from another address, is not held back (the old policy answered 403 here for 15 minutes)
+    expect((await attempt(email, PASSWORD, '192.0.2.3')).status).toBe(200);
 
-    const ghost = uniqueEmail('ghost');
-    for (let i = 0; i < 5; i++) await call('POST', '/api/v1/auth/login', { body: { email: ghost, password: `wrong-password-${i}` } });
-    const ghostRes = await call('POST', '/api/v1/auth/login', { body: { email: ghost, password: PASSWORD } });
-    expect(ghostRes.status).toBe(403);
-    expect(ghostRes.body.error).toBe(locked.body.error);
+    await waitedOut(email, attacker);
+    expect((await attempt(email, 'wrong-password-6', attacker)).status).toBe(401);
+    const second = await attempt(email, PASSWORD, attacker);
+    expect(second.status).toBe(403);
+    expect(second.body.error).toBe('Too many failed sign-in attempts for this e-mail from your address; try again in 2 minute(s)');
+    expect(retryAfter(second)).toBeGreaterThan(110);
+    expect(retryAfter(second)).toBeLessThanOrEqual(120);
 
-    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: id } });
-    expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('auth.lockout');
-
-    // an admin unlocking the account lifts the temporary lockout
     const admin = await adminLogin();
-    const user = await call('GET', `/api/v1/admin/users/${id}`, { token: admin });
+    const audit = await call('GET', '/api/v1/admin/audit', { token: admin, query: { targetId: id } });
+    const throttle = audit.body.data.filter((e: { action: string }) => e.action === 'auth.throttle');
+    expect(throttle).toHaveLength(1);
+    expect(throttle[0].changes).toMatchObject({ client: attacker, failures: 5 });
+
+    // an admin unlocking the account lifts every delay of its e-mail
     await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { locked: true } });
     await call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { locked: false } });
-    expect(user.status).toBe(200);
-    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200);
+    expect((await attempt(email, PASSWORD, attacker)).status).toBe(200);
   });
 
-  it('counts concurrent failures without losing any', async () => {
+  it('100 failures of one e-mail from all clients in a window refuse it to everyone until the window ends, unknown e-mails alike', async () => {
+    const { email, id } = await userWith();
+    const ghost = uniqueEmail('ghost');
+    // 99 failures from other clients in this window, as other containers would have counted them
+    const now = Math.floor(Date.now() / 1000);
+    if (now % 900 > 880) await new Promise((r) => setTimeout(r, (900 - (now % 900) + 1) * 1000)); // not across a window edge
+    const windowStart = Math.floor(Date.now() / 1000 / 900) * 900;
+    for (const e of [email, ghost])
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: loginAccountKey(e, windowStart),
+          UpdateExpression: 'SET failures = :n',
+          ExpressionAttributeValues: { ':n': 99 },
+        }),
+      );
+    expect((await attempt(email, 'wrong-password-100', '192.0.2.10')).status).toBe(401);
+    expect((await attempt(ghost, 'wrong-password-100', '192.0.2.10')).status).toBe(401);
+    // now every client is refused, the right password and a client without failures included
+    const refused = await attempt(email, PASSWORD, '192.0.2.11');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/^Too many failed sign-in attempts for this e-mail; try again in \d+ (second|minute)\(s\)$/);
+    expect(retryAfter(refused)).toBeGreaterThan(0);
+    expect(retryAfter(refused)).toBeLessThanOrEqual(windowStart + 900 - now);
+    const ghostRefused = await attempt(ghost, PASSWORD, '192.0.2.12');
+    expect([ghostRefused.status, ghostRefused.body.error.replace(/\d+/, 'N')]).toEqual([refused.status, refused.body.error.replace(/\d+/, 'N')]);
+    const audit = await call('GET', '/api/v1/admin/audit', { token: await adminLogin(), query: { targetId: id } });
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('auth.lockout');
+  });
+
+  it('the DynamoDB work of a sign-in is fixed, and does not grow with the clients that failed before', async () => {
     const { email } = await userWith();
-    await Promise.all(Array.from({ length: 5 }, (_, i) => call('POST', '/api/v1/auth/login', { body: { email, password: `nope-nope-${i}` } })));
-    expect((await call('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(403);
+    const ghost = uniqueEmail('ghost');
+    const counted = async (e: string, password: string, ip: string) => {
+      resetDbCalls();
+      const res = await attempt(e, password, ip);
+      return { status: res.status, calls: { ...dbCalls } };
+    };
+    // the limiter's one UpdateItem (general + auth) comes with every request
+    const wrong = { status: 401, calls: { UpdateItem: 3, BatchGetItem: 1, GetItem: 1 } };
+    const right = { status: 200, calls: { UpdateItem: 2, BatchGetItem: 1, GetItem: 1, DeleteItem: 1 } };
+    const refused = { status: 403, calls: { UpdateItem: 1, BatchGetItem: 1 } };
+    expect(await counted(email, 'wrong-password-1', '192.0.2.20')).toEqual(wrong);
+    expect(await counted(ghost, 'wrong-password-1', '192.0.2.20')).toEqual(wrong);
+    for (let i = 0; i < 12; i++) await attempt(email, `wrong-password-${i}`, `192.0.2.${30 + i}`);
+    expect(await counted(email, 'wrong-password-2', '192.0.2.20')).toEqual(wrong);
+    expect(await counted(email, PASSWORD, '192.0.2.21')).toEqual(right);
+    for (let i = 0; i < 3; i++) await attempt(email, `wrong-password-${i}`, '192.0.2.20');
+    expect(await counted(email, PASSWORD, '192.0.2.20')).toEqual(refused);
+  }, 120_000);
+
+  it('concurrent attempts of one client are checked one at a time: no more failures are counted than the free ones', async () => {
+    const { email } = await userWith();
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => attempt(email, `nope-nope-${i}`, '192.0.2.50')));
+    expect(burst.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
+    expect(burst.every((r) => r.status === 401 || r.status === 403)).toBe(true);
+    expect((await attempt(email, PASSWORD, '192.0.2.51')).status).toBe(200);
   });
 });
 

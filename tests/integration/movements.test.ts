@@ -151,7 +151,7 @@ describe('movement ledger', () => {
     const noReason = await call('PUT', `${url}/unlock`, { token: c.token, body: {} });
     expect(noReason).toMatchObject({ status: 400, body: { error: 'Validation failed', details: [{ field: 'body.reason', message: 'is required' }] } });
     const locked = await call('PUT', `${url}/lock`, { token: c.token, body: { reason: 'checked by supervisor' } });
-    expect(locked.body.data.lock).toMatchObject({ type: 'manual', reason: 'checked by supervisor' });
+    expect(locked.body.data.lock).toMatchObject({ type: 'manual', reason: 'checked by supervisor', byRole: 'manager' });
     expect((await call('PUT', `${url}/lock`, { token: c.token, body: { reason: 'again' } })).status).toBe(409);
     const unlocked = await call('PUT', `${url}/unlock`, { token: c.token, body: { reason: 'typo in quantity' } });
     expect(unlocked.status).toBe(200);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 Object.assign(process.env, { RATE_LIMIT_AUTH_MAX: '4', RATE_LIMIT_DATE_MAX: '3', RATE_LIMIT_GENERAL_MAX: '12', RATE_LIMIT_GENERAL_WINDOW_SECONDS: '600' });
 
 const { call } = await import('../support/api.js');
-const { adminLogin, uniqueEmail } = await import('../support/accounts.js');
+const { PASSWORD, adminLogin, uniqueEmail, userWith } = await import('../support/accounts.js');
 const { db, dbCalls, resetDbCalls, tableName } = await import('../../shared/db/client.js');
 const { rateLimitKey } = await import('../../shared/db/keys.js');
 const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -43,13 +43,23 @@ describe('rate limits', () => {
     expect(last!.headers.RateLimit).toBe(`"auth";r=0;t=${retryAfter}`);
   });
 
-  it('auth limiter also counts per account: one e-mail from many addresses is limited', async () => {
+  it('auth limiter also counts sign-up per account: one e-mail from many addresses is limited', async () => {
     const email = 'target@example.com';
     const statuses = [];
+    // a password too short: refused by validation (no account, no mail), counted all the same
     for (let i = 0; i < 5; i++)
-      statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${i + 1}`, body: { email, password: 'guess-guess-1' } })).status);
-    expect(statuses.at(-1)).toBe(429);
+      statuses.push((await call('POST', '/api/v1/auth/signup', { ip: `198.51.100.${i + 1}`, body: { email, password: 'short', name: 'T' } })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 429]);
   });
+
+  it('sign-in is not counted per account: more addresses than the auth quota still reach the sign-in throttle, and the owner signs in', async () => {
+    const { email } = await userWith();
+    const statuses = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${40 + i}`, body: { email, password: 'guess-guess-1' } })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+    expect((await call('POST', '/api/v1/auth/login', { ip: '198.51.100.50', body: { email, password: PASSWORD } })).status).toBe(200);
+  }, 120_000);
 
   it('date limiter (admin, inventory) and the general limiter count separately per client', async () => {
     const token = await adminLogin();
@@ -195,15 +205,15 @@ describe('rate limits', () => {
       const ip = '192.0.2.70';
       await exhaustGeneral(ip);
       resetDbCalls();
-      expect((await call('POST', '/api/v1/auth/login', { ip, body: { email, password: 'guess-guess-1' } })).status).toBe(429);
+      const signup = (from: string) => call('POST', '/api/v1/auth/signup', { ip: from, body: { email, password: 'short', name: 'T' } });
+      expect((await signup(ip)).status).toBe(429);
       // general + auth per client (two UpdateItems here: 900 s does not nest in 600 s) + the refusal metric;
-      // no account counter, no login work
+      // no account counter, no sign-up work
       expect({ ...dbCalls }).toEqual({ UpdateItem: 3 });
-      // the account still has its whole budget: 4 more from other addresses pass the limiter
+      // the account still has its whole budget: 4 more from other addresses pass the limiter (400: the short password)
       const statuses = [];
-      for (let i = 0; i < 4; i++)
-        statuses.push((await call('POST', '/api/v1/auth/login', { ip: `198.51.100.${100 + i}`, body: { email, password: 'guess-guess-1' } })).status);
-      expect(statuses).toEqual([401, 401, 401, 401]);
+      for (let i = 0; i < 4; i++) statuses.push((await signup(`198.51.100.${100 + i}`)).status);
+      expect(statuses).toEqual([400, 400, 400, 400]);
     });
   });
 });

@@ -21,6 +21,7 @@ import { ADMIN, PASSWORD, adminLogin, uniqueEmail } from '../support/accounts.js
 import { ROOT } from '../../scripts/lib/route-table.js';
 import { WRITE_CALL_NAMES, installWriteRecorder, recordWrites, type WrittenItem } from './db-writes.js';
 import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
+import { LOGIN_THROTTLE_SK_PREFIX } from '../../shared/db/keys.js';
 import {
   DocValidators,
   concretePath,
@@ -404,8 +405,9 @@ const isLimiterWrite = (w: WrittenItem) => w.PK.startsWith('RATE#') || w.PK === 
 
 const ALLOWED_REFUSAL_WRITE = (op: Operation) => {
   const text = [op.op.summary, op.op.description, ...Object.values((op.op.responses ?? {}) as Record<string, Json>).map((r) => r.description)].join(' ');
-  const lockout = /fail\w*[^.]*\block|\block\w*[^.]*after failed/i.test(text);
-  return (w: WrittenItem) => isLimiterWrite(w) || (lockout && w.SK === 'LOGIN_FAILURES');
+  // sign-in counts refused attempts (per client, per account: docs/security.md)
+  const throttle = /fail\w*[^.]*\b(lock|throttl)|\b(lock|throttl)\w*[^.]*after failed/i.test(text);
+  return (w: WrittenItem) => isLimiterWrite(w) || (throttle && w.SK.startsWith(LOGIN_THROTTLE_SK_PREFIX));
 };
 
 function mediaOf(headers: Record<string, string>): string {

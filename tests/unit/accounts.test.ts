@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diff, normalizeEmail } from '../../shared/domain/accounts.js';
+import { LOGIN_THROTTLE, clientDelaySeconds, diff, loginRefusal, loginRefusalMessage, normalizeEmail } from '../../shared/domain/accounts.js';
 import { versionFromIfMatch } from '../../shared/http/request-headers.js';
 import { allowedMethods } from '../../shared/http/route-match.js';
 import { hashPassword, verifyPassword } from '../../shared/auth/passwords.js';
@@ -7,6 +7,28 @@ import { hashPassword, verifyPassword } from '../../shared/auth/passwords.js';
 describe('account rules', () => {
   it('normalizes e-mail addresses', () => {
     expect(normalizeEmail('  Jane.Doe@Example.COM ')).toBe('jane.doe@example.com');
+  });
+
+  it('sign-in throttle: 5 free failures per client, then 1 min doubling to at most 15 min; the account ceiling wins', () => {
+    expect([1, 4, 5, 6, 7, 8, 9, 10, 50].map(clientDelaySeconds)).toEqual([0, 0, 60, 120, 240, 480, 900, 900, 900]);
+    const now = 1_000_000;
+    const state = (client: { attempts: number; openAt: number } | undefined, accountFailures = 0) => ({
+      client,
+      accountFailures,
+      accountWindowEndsAt: now + 300,
+    });
+    expect(loginRefusal(state(undefined), now)).toBeNull();
+    expect(loginRefusal(state({ attempts: 5, openAt: now }), now)).toBeNull();
+    expect(loginRefusal(state({ attempts: 5, openAt: now + 42 }), now)).toEqual({ scope: 'client', retryAfterSeconds: 42 });
+    expect(loginRefusal(state(undefined, LOGIN_THROTTLE.accountMaxFailures - 1), now)).toBeNull();
+    expect(loginRefusal(state({ attempts: 9, openAt: now + 900 }, LOGIN_THROTTLE.accountMaxFailures), now)).toEqual({
+      scope: 'account',
+      retryAfterSeconds: 300,
+    });
+    expect(loginRefusalMessage({ scope: 'client', retryAfterSeconds: 60 })).toBe(
+      'Too many failed sign-in attempts for this e-mail from your address; try again in 60 second(s)',
+    );
+    expect(loginRefusalMessage({ scope: 'account', retryAfterSeconds: 61 })).toBe('Too many failed sign-in attempts for this e-mail; try again in 2 minute(s)');
   });
 
   it('diffs only changed fields, arrays by content', () => {

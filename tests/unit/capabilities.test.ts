@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ADMIN_ONLY,
   ALL_CAPABILITIES,
+  ROLES,
   ROLE_CAPABILITIES,
+  ROLE_ORDER,
   capabilityGrantProblems,
   catalogue,
   effectiveCapabilities,
@@ -20,6 +22,14 @@ describe('capabilities', () => {
     expect(effectiveCapabilities('worker', null)).toEqual(['view_analytics', 'create_movement', 'complete_tasks']);
     expect(effectiveCapabilities('worker', ['manage_flocks'])).toEqual(['manage_flocks']);
     expect(effectiveCapabilities('manager', ['manage_users', 'update_analytics_config', 'bogus', 'view_analytics'])).toEqual(['view_analytics']);
+  });
+
+  it('ROLE_ORDER ranks every role, each holding by default every capability of the roles before it ("this role or above")', () => {
+    expect([...ROLE_ORDER].sort()).toEqual([...ROLES].sort());
+    ROLE_ORDER.forEach((role, i) => {
+      for (const lower of ROLE_ORDER.slice(0, i))
+        expect(ROLE_CAPABILITIES[role], `${role} ⊇ ${lower}`).toEqual(expect.arrayContaining([...ROLE_CAPABILITIES[lower]]));
+    });
   });
 
   it('no role but admin holds an admin-only capability by default', () => {

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { limiterClassesFor, rateLimits, type LimiterClass, type RateLimit } from '../../config/rate-limits.js';
+import { COUNTED_PER_ACCOUNT, limiterClassesFor, rateLimits, type LimiterClass, type RateLimit } from '../../config/rate-limits.js';
 import { countRateLimited } from '../../db/metrics.js';
 import { hitCounters } from '../../db/rate-limits.js';
 import { TooManyRequests } from '../errors.js';
@@ -10,9 +10,10 @@ import { peekState, stateOf, type HttpRequest, type RequestState } from '../cont
  * - `rateLimit()` STARTS the count BEFORE the body is read: every class of the route, per client IP, so
  *   malformed, oversized and wrongly typed requests are counted too. It does not wait for the answer: the
  *   counter write runs while the body is parsed, the token verified and the user loaded.
- * - `accountRateLimit()` runs after the JSON body: the auth class again per account e-mail (guessing one
- *   account's password from many addresses). It is counted once the per-client count is known and within
- *   the limit (a request refused per client never counts against the account), also without waiting.
+ * - `accountRateLimit()` runs after the JSON body: the auth class again per account e-mail on the routes of
+ *   COUNTED_PER_ACCOUNT (sign-up; sign-in has its own per-account throttle). It is counted once the
+ *   per-client count is known and within the limit (a request refused per client never counts against the
+ *   account), also without waiting.
  * - `rateLimitGate()` runs last, right before the handler: it waits for the counts and answers 429, so no
  *   handler work and no write happens for a limited request. A request that fails earlier (400, 401, 403,
  *   413, 415, …) waits for the counts in `onError`, and a 429 takes precedence over its error: the answer is
@@ -167,7 +168,7 @@ export function accountRateLimit(): MiddlewareObj {
   const before = (request: HttpRequest) => {
     const state = stateOf(request);
     const email = (state.body as { email?: unknown } | undefined)?.email;
-    if (!limiterClassesFor(state.route).includes('auth') || typeof email !== 'string' || email.length > 254) return;
+    if (!COUNTED_PER_ACCOUNT.includes(state.route) || typeof email !== 'string' || email.length > 254) return;
     const client = `account:${email.trim().toLowerCase()}`;
     const perClient = verdictOf.get(state) ?? Promise.resolve<Verdict>({});
     verdictOf.set(
