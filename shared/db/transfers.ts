@@ -11,7 +11,7 @@ import {
   transfersFromFarm,
   transfersToFarm,
 } from './keys.js';
-import { decodeCursor, encodeCursor, gsi1Page, gsi2Page, invalidCursor } from './pagination.js';
+import { gsi1Page, gsi2Page, queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -247,20 +247,16 @@ export async function listTransfersOfFarm(
 ): Promise<{ items: TransferRecord[]; nextCursor: string | null }> {
   const outgoing = direction === 'outgoing';
   const partition: Record<string, string> = outgoing ? transfersFromFarm(farmId) : transfersToFarm(farmId);
-  const [pkName, skName] = outgoing ? ['GSI1PK', 'GSI1SK'] : ['GSI2PK', 'GSI2SK'];
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start[skName as keyof typeof start] === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const pkName = outgoing ? 'GSI1PK' : 'GSI2PK';
+  const page = await queryPage(
+    {
       IndexName: outgoing ? 'GSI1' : 'GSI2',
       KeyConditionExpression: `${pkName} = :pk`,
       ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
       ExpressionAttributeValues: { ':pk': partition[pkName], ...(status ? { ':status': status } : {}) },
       ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
 }
