@@ -18,7 +18,7 @@ export const handler = httpHandler(
     responses: {
       201: { description: 'The schedules written', schema: AppliedProgrammeResponse },
       404: { description: 'No such programme, or no such cycle of yours' },
-      409: { description: 'The cycle is closed' },
+      409: { description: 'The cycle is closed, or the farm has no room for the programme’s schedules (500 a farm)' },
     },
   },
   async ({ params, body, headers, user, requestId }) => replayable(await applyProgramme(user, params.programmeId, body, requestId, headers['idempotency-key'])),

@@ -11,7 +11,8 @@ export const handler = httpHandler(
     summary: 'Change a schedule (title, details, timing, house, flock, cycle, assignee)',
     description:
       'Requires manage_schedules. Send the version you read as `If-Match` (412) or `version` (409). Stored completions and skips stay with their dates; ' +
-      'a changed timing changes only the occurrences computed from now on. Schedules applied from a programme are edited like any other.',
+      'a changed timing changes only the occurrences computed from now on, and its `from` is at most 3 years (1,096 days) before today. Schedules applied ' +
+      'from a programme are edited like any other.',
     params: scheduleParams,
     body: updateScheduleBody,
     headers: IF_MATCH,

@@ -1,6 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { ulid } from 'ulidx';
 import { settings } from '../config/env.js';
+import { serviceSecret } from './secret.js';
 import { Unauthenticated } from '../errors.js';
 
 /**
@@ -11,9 +12,8 @@ export const ALGORITHM = 'HS256';
 
 let cachedKey: { secret: string; key: Uint8Array } | undefined;
 function signingKey(): Uint8Array {
-  const secret = process.env.JWT_SECRET ?? '';
+  const secret = serviceSecret();
   if (cachedKey?.secret === secret) return cachedKey.key;
-  if (Buffer.byteLength(secret) < 32) throw new Error('JWT_SECRET is missing or shorter than 32 bytes');
   cachedKey = { secret, key: new TextEncoder().encode(secret) };
   return cachedKey.key;
 }

@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { ANALYTICS_CONFIG_HISTORY_PARTITION, analyticsConfigKey, analyticsConfigVersionKey } from './keys.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { Conflict, type AppError } from '../errors.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -63,16 +63,9 @@ export async function saveAnalyticsConfig(next: AnalyticsConfigVersion, extra: T
 
 /** Versions, newest first. */
 export async function listAnalyticsConfigVersions(opts: { limit: number; cursor?: string }) {
-  const partition = { PK: ANALYTICS_CONFIG_HISTORY_PARTITION };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': ANALYTICS_CONFIG_HISTORY_PARTITION },
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
-    }),
+  const page = await queryPage(
+    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': ANALYTICS_CONFIG_HISTORY_PARTITION }, ScanIndexForward: false },
+    opts,
   );
-  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
 }

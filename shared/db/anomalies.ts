@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import { anomaliesOfFarm, anomalyDedupKey, anomalyKey, farmKey } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -229,13 +229,6 @@ export async function listAnomaliesOfFarm(
   opts: { limit: number; cursor?: string | undefined },
 ): Promise<{ items: AnomalyRecord[]; nextCursor: string | null }> {
   const partition = anomaliesOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
-  if (start) {
-    const at = start.GSI1SK;
-    // a cursor of this list and range: any other start key is refused by DynamoDB as outside the query
-    if (!(typeof at === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-    if ((range.from !== undefined && at < range.from) || (range.to !== undefined && at >= range.to)) throw invalidCursor();
-  }
   const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
   let key = 'GSI1PK = :pk';
   if (range.from !== undefined) values[':from'] = range.from;
@@ -244,18 +237,9 @@ export async function listAnomaliesOfFarm(
   if (range.from !== undefined && range.to !== undefined) key += ' AND GSI1SK BETWEEN :from AND :to';
   else if (range.from !== undefined) key += ' AND GSI1SK >= :from';
   else if (range.to !== undefined) key += ' AND GSI1SK < :to';
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: key,
-      ...equalityFilter(filters, values),
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  // the cursor is bound to this query, range included
+  const page = await queryPage({ IndexName: 'GSI1', KeyConditionExpression: key, ...equalityFilter(filters, values), ScanIndexForward: false }, opts);
+  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /**

@@ -1,8 +1,8 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { db, tableName, type TransactItem } from './client.js';
 import { auditKey, gsi1 } from './keys.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /**
  * The audit log: who changed what, when. Entries are written inside the same transaction as the change
@@ -38,18 +38,16 @@ export async function recordAudit(input: AuditInput): Promise<void> {
 export async function listAudit(opts: { limit: number; cursor?: string; targetId?: string }) {
   const byTarget = opts.targetId !== undefined;
   const partition = byTarget ? gsi1.auditOf(opts.targetId!) : { PK: 'AUDIT' };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       ...(byTarget ? { IndexName: 'GSI1' } : {}),
       KeyConditionExpression: byTarget ? 'GSI1PK = :pk' : 'PK = :pk',
       ExpressionAttributeValues: { ':pk': Object.values(partition)[0] },
       ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []) as AuditEntry[], nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items as AuditEntry[], nextCursor: page.nextCursor };
 }
 
 export function toAuditDto(e: AuditEntry) {

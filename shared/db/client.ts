@@ -5,6 +5,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../config/env.js';
@@ -137,13 +138,26 @@ const TRANSIENT = new Set([
 /** Every page of a Query, for partitions known to be small (a cycle's rollups, a farm's active flocks, the users). */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
+  await everyPage(input, (res) => out.push(...(res.Items ?? [])));
+  return out;
+}
+
+/** How many items a Query matches (`Select: COUNT`, every page). */
+export async function queryCount(input: QueryCommandInput): Promise<number> {
+  let count = 0;
+  await everyPage({ ...input, Select: 'COUNT' }, (res) => {
+    count += res.Count ?? 0;
+  });
+  return count;
+}
+
+async function everyPage(input: QueryCommandInput, onPage: (res: QueryCommandOutput) => void): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    out.push(...(res.Items ?? []));
+    onPage(res);
     start = res.LastEvaluatedKey;
   } while (start);
-  return out;
 }
 
 export function isDatabaseUnavailable(err: unknown): boolean {

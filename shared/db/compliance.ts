@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
 import { db, queryAll, tableName, transact, type TransactItem } from './client.js';
 import { pick } from './items.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { cycleKey, farmPartition, SAMPLE_SK_PREFIX, sampleKey, samplesOfFlockPrefix, WITHDRAWAL_SK_PREFIX } from './keys.js';
 import { WITHDRAWAL_REV } from './movements.js';
 import { Conflict } from '../errors.js';
@@ -49,32 +49,26 @@ export async function withdrawalWindows(farmId: string, opts: { from?: string; c
 
 /**
  * One page of a farm's partition between two sort keys (a list of windows or samples), `flockId` as a
- * filter (a filtered page may hold fewer than `limit` items while `nextCursor` is set). A cursor must be
- * a key of that partition and list (else 400); one below `lower` (a window list whose today moved on since)
- * reads from `lower`, which is where it would go on anyway.
+ * filter (a filtered page may hold fewer than `limit` items while `nextCursor` is set). The cursor is bound
+ * to the farm, the list (`prefix`, `list`) and the flock, not to `lower`: one below `lower` (a window list
+ * whose today moved on since) reads from `lower`, which is where it would go on anyway.
  */
 async function farmPage(
   farmId: string,
-  range: { prefix: string; lower: string; upper: string },
+  range: { prefix: string; lower: string; upper: string; list: string },
   opts: { flockId?: string; limit: number; cursor?: string },
 ): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
   const pk = farmPartition(farmId);
-  let start = decodeCursor(opts.cursor, { PK: pk });
-  if (start && !(Object.keys(start).length === 2 && typeof start.SK === 'string' && start.SK.startsWith(range.prefix) && start.SK <= range.upper))
-    throw invalidCursor();
-  if (start && (start.SK as string) < range.lower) start = undefined;
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  return queryPage(
+    {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ...(opts.flockId ? { FilterExpression: 'flockId = :flock' } : {}),
       ExpressionAttributeValues: { ':pk': pk, ':from': range.lower, ':to': range.upper, ...(opts.flockId ? { ':flock': opts.flockId } : {}) },
       ConsistentRead: true,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+    },
+    opts,
+    { list: [pk, range.list, range.prefix, range.upper, opts.flockId ?? null], resume: (key) => ((key.SK as string) < range.lower ? undefined : key) },
   );
-  return { items: res.Items ?? [], nextCursor: encodeCursor(res.LastEvaluatedKey) };
 }
 
 /** A page of a farm's withdrawal windows (of one flock), by last restricted day, those ending on `from` or later only when given. */
@@ -82,7 +76,12 @@ export async function withdrawalWindowsPage(
   farmId: string,
   opts: { from?: string; flockId?: string; limit: number; cursor?: string },
 ): Promise<{ items: WithdrawalWindow[]; nextCursor: string | null }> {
-  const range = { prefix: WITHDRAWAL_SK_PREFIX, lower: `${WITHDRAWAL_SK_PREFIX}${opts.from ?? ''}`, upper: `${WITHDRAWAL_SK_PREFIX}~` };
+  const range = {
+    prefix: WITHDRAWAL_SK_PREFIX,
+    lower: `${WITHDRAWAL_SK_PREFIX}${opts.from ?? ''}`,
+    upper: `${WITHDRAWAL_SK_PREFIX}~`,
+    list: opts.from === undefined ? 'withdrawals' : 'withdrawals from today',
+  };
   const page = await farmPage(farmId, range, opts);
   return { items: page.items.map(windowFromItem), nextCursor: page.nextCursor };
 }
@@ -166,7 +165,7 @@ export async function samplesPage(
 ): Promise<{ items: SampleRecord[]; nextCursor: string | null }> {
   const prefix = opts.flockId ? samplesOfFlockPrefix(opts.flockId) : SAMPLE_SK_PREFIX;
   // the flock is in the sort key: its samples are one range, no filter needed
-  const page = await farmPage(farmId, { prefix, lower: prefix, upper: `${prefix}~` }, { limit: opts.limit, cursor: opts.cursor });
+  const page = await farmPage(farmId, { prefix, lower: prefix, upper: `${prefix}~`, list: 'samples' }, { limit: opts.limit, cursor: opts.cursor });
   return { items: page.items.map(sampleFromItem), nextCursor: page.nextCursor };
 }
 

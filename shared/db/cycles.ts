@@ -4,7 +4,7 @@ import { CYCLE_COUNTERS, type CycleCounters } from '../domain/cycle-summary.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
 import { pick } from './items.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /** A production cycle with the running counters the ledger keeps in the same transactions as its movements. */
 export interface CycleRecord extends CycleCounters {
@@ -160,18 +160,14 @@ export async function closeCycle(cycle: CycleRecord, endDate: string, extra: Tra
 }
 
 export async function listCycles(flockId: string, opts: { limit: number; cursor?: string }) {
-  const partition = flockKey(flockId);
-  const start = decodeCursor(opts.cursor, { PK: partition.PK });
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :c)',
-      ExpressionAttributeValues: { ':pk': partition.PK, ':c': CYCLE_SK_PREFIX },
+      ExpressionAttributeValues: { ':pk': flockKey(flockId).PK, ':c': CYCLE_SK_PREFIX },
       ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
       ConsistentRead: true,
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => cycleFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => cycleFromItem(i)!), nextCursor: page.nextCursor };
 }

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName, type TransactItem } from './client.js';
 import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './keys.js';
 import { pick } from './items.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /** One day's form of a cycle, with the ids of the movements it wrote. */
 export interface DailyRecord {
@@ -62,16 +62,13 @@ export async function movementsById(cycleId: string, ids: string[]): Promise<Mov
 }
 
 export async function listDailyRecords(cycleId: string, opts: { limit: number; cursor?: string }) {
-  const pk = cyclePartition(cycleId);
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
-      ExpressionAttributeValues: { ':pk': pk, ':d': DAILY_SK_PREFIX },
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, { PK: pk }),
+      ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':d': DAILY_SK_PREFIX },
       ConsistentRead: true,
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
 }

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { DEVICES_DUE, deviceDueSortKey, deviceKey, deviceOfFarmSortKey, devicesOfFarm, houseKey } from './keys.js';
 import { versionedUpdate, houseNotFound } from './farms.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { DeviceKind, DeviceStatus, SensorMetric } from '../../schemas/vocabulary.js';
@@ -125,25 +125,20 @@ export async function deleteDevice(current: DeviceRecord, expectedVersion: numbe
 /** A page of a farm's devices, by house then id (one Query on GSI1; `houseId` narrows the key, `kind` filters). */
 export async function listDevicesOfFarm(
   farmId: string,
-  opts: { houseId?: string; kind?: DeviceKind; limit: number; cursor?: string },
+  opts: { houseId?: string; kind?: DeviceKind; limit: number; cursor?: string; postFilter?: unknown },
 ): Promise<{ items: DeviceRecord[]; nextCursor: string | null }> {
   const partition = devicesOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
   const prefix = opts.houseId ? `${opts.houseId}#` : '';
-  if (start && !(typeof start.GSI1SK === 'string' && start.GSI1SK.startsWith(prefix) && Object.keys(start).length === 4)) throw invalidCursor();
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       IndexName: 'GSI1',
       KeyConditionExpression: prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)' : 'GSI1PK = :pk',
-      ...(opts.kind ? { FilterExpression: '#kind = :kind' } : {}),
-      ExpressionAttributeNames: opts.kind ? { '#kind': 'kind' } : undefined,
+      ...(opts.kind ? { FilterExpression: '#kind = :kind', ExpressionAttributeNames: { '#kind': 'kind' } } : {}),
       ExpressionAttributeValues: { ':pk': partition.GSI1PK, ...(prefix ? { ':prefix': prefix } : {}), ...(opts.kind ? { ':kind': opts.kind } : {}) },
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /** A farm's devices (of one house), page after page up to `max` (a house has a handful: one Query). */

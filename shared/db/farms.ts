@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { nameKey } from '../domain/names.js';
 import { Conflict, NotFound, type AppError } from '../errors.js';
 
@@ -184,17 +184,8 @@ export async function getFarmsByIds(ids: readonly string[]): Promise<FarmRecord[
 
 /** Every farm, by name (GSI1 `FARMS`): the admin's list. */
 export async function listAllFarms(opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK },
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, gsi1.farms),
-    }),
-  );
-  return { items: (res.Items ?? []).map((i) => farmFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  const page = await queryPage({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK } }, opts);
+  return { items: page.items.map((i) => farmFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /**
@@ -298,22 +289,11 @@ export async function getHouse(farmId: string, houseId: string): Promise<HouseRe
 
 /** A farm's houses in creation order (one Query on the farm's partition, `begins_with(SK, HOUSE#)`). */
 export async function listHouses(farmId: string, opts: { limit: number; cursor?: string }): Promise<{ items: HouseRecord[]; nextCursor: string | null }> {
-  const partition = { PK: farmKey(farmId).PK };
-  const start = decodeCursor(opts.cursor, partition);
-  // A cursor of this partition but outside the house range would make DynamoDB reject the query.
-  if (start && !(typeof start.SK === 'string' && start.SK.startsWith(HOUSE_SK_PREFIX) && Object.keys(start).length === 2)) {
-    throw invalidCursor();
-  }
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition.PK, ':prefix': HOUSE_SK_PREFIX },
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+  const page = await queryPage(
+    { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': farmKey(farmId).PK, ':prefix': HOUSE_SK_PREFIX } },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => houseFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => houseFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /**

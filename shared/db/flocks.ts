@@ -3,7 +3,7 @@ import { Conflict } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
 import { pick } from './items.js';
-import { decodeMultiCursor, encodeMultiCursor } from './pagination.js';
+import { queriesPage } from './pagination.js';
 
 export interface FlockRecord {
   id: string;
@@ -117,12 +117,10 @@ export async function allFarmIds(): Promise<string[]> {
 
 /**
  * Flocks of several farms, one farm partition after the other, `status` by key prefix and the other
- * filters as a FilterExpression. The cursor remembers which farm and where in it.
+ * filters as a FilterExpression, within 20 Queries a page. The cursor remembers which farm and where in it
+ * (and is bound to the farms and filters it was issued for).
  */
 export async function listFlocks(opts: { farmIds: string[]; status: string; birdType?: string; houseId?: string; limit: number; cursor?: string }) {
-  const partitions = opts.farmIds.map((id) => flocksOfFarm(id).GSI1PK);
-  let { index, key } = decodeMultiCursor(opts.cursor, partitions, 'GSI1PK');
-  const items: FlockRecord[] = [];
   const filters: string[] = [];
   const values: Record<string, unknown> = { ':prefix': `${opts.status}#` };
   if (opts.birdType) {
@@ -133,21 +131,12 @@ export async function listFlocks(opts: { farmIds: string[]; status: string; bird
     filters.push('houseId = :h');
     values[':h'] = opts.houseId;
   }
-  for (let queries = 0; index < partitions.length && items.length < opts.limit && queries < 20; queries++) {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-        ExpressionAttributeValues: { ...values, ':pk': partitions[index] },
-        Limit: opts.limit - items.length,
-        ExclusiveStartKey: key,
-      }),
-    );
-    items.push(...(res.Items ?? []).map((i) => flockFromItem(i)!));
-    key = res.LastEvaluatedKey;
-    if (!key) index++;
-  }
-  return { items, nextCursor: index < partitions.length ? encodeMultiCursor(index, key) : null };
+  const queries = opts.farmIds.map((id) => ({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeValues: { ...values, ':pk': flocksOfFarm(id).GSI1PK },
+  }));
+  const page = await queriesPage(queries, opts, { reads: 20 });
+  return { items: page.items.map((i) => flockFromItem(i)!), nextCursor: page.nextCursor };
 }

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import {
   cyclePartition,
@@ -18,7 +18,7 @@ import {
   WEIGHT_SK_PREFIX,
 } from './keys.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import type { DeviceRisk, FarmFeedForecast, FlockForecast, ForecastHistory, PredictiveRun } from '../domain/predictive/records.js';
 import type { WeightMethod } from '../domain/weights.js';
 
@@ -135,20 +135,11 @@ export async function deviceRisksOf(farmId: string, houseId?: string): Promise<D
 
 /** A page of a farm's runs, newest first (one Query). */
 export async function listRuns(farmId: string, opts: { limit: number; cursor?: string }): Promise<{ items: PredictiveRun[]; nextCursor: string | null }> {
-  const partition = { PK: predictiveRunsPartition(farmId) };
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.SK === 'string' && Object.keys(start).length === 2)) throw invalidCursor();
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition.PK },
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+  const page = await queryPage(
+    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': predictiveRunsPartition(farmId) }, ScanIndexForward: false },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => i.data as PredictiveRun), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => i.data as PredictiveRun), nextCursor: page.nextCursor };
 }
 
 const HISTORY_FIELDS = ['flockId', 'flockName', 'farmId', 'cycleId', 'asOf', 'computedAt', 'modelVersion', 'path', 'harvest'] as const;

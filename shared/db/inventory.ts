@@ -2,20 +2,9 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import type { FlockRecord } from './flocks.js';
-import {
-  CYCLE_SK_PREFIX,
-  cycleKey,
-  cyclePartition,
-  eggStockKey,
-  farmKey,
-  flocksOfFarm,
-  MEDICINE_STOCK_SK_PREFIX,
-  MOVEMENT_SK_PREFIX,
-  movementsOfFarm,
-  STOCK_SK_PREFIX,
-} from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, eggStockKey, farmKey, flocksOfFarm, MEDICINE_STOCK_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import type { MedicineUnit } from '../../schemas/movements.js';
 
 /**
@@ -112,17 +101,13 @@ export interface MovementSearch {
   order: 'asc' | 'desc';
 }
 
-const KEY_ATTRIBUTES = ['GSI2PK', 'GSI2SK', 'PK', 'SK'] as const;
-
 /** The Query of a search: the date range is the key condition on `<date>#<id>`, type and flock are filters. */
 function searchQuery(s: MovementSearch) {
   const partition = movementsOfFarm(s.farmId);
   // `~` sorts after every ULID character, so `<to>#~` includes every movement of the last day.
-  const lower = s.from ?? '0000';
-  const upper = `${s.to ?? '9999-12-31'}#~`;
   const filters: string[] = [];
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': partition.GSI2PK, ':lo': lower, ':hi': upper };
+  const values: Record<string, unknown> = { ':pk': partition.GSI2PK, ':lo': s.from ?? '0000', ':hi': `${s.to ?? '9999-12-31'}#~` };
   if (s.type) {
     filters.push('#type = :type');
     names['#type'] = 'type';
@@ -141,61 +126,23 @@ function searchQuery(s: MovementSearch) {
     ExpressionAttributeValues: values,
     ScanIndexForward: s.order === 'asc',
   };
-  return { partition, lower, upper, input, filtered: filters.length > 0 };
+  return { input, filtered: filters.length > 0 };
 }
 
 /**
- * The cursor is bound to the farm's partition (decodeCursor) and must be exactly a movement's GSI2 key
- * inside the requested date range: anything else would make DynamoDB refuse the start key (a 500).
- */
-function startKey(cursor: string | undefined, q: ReturnType<typeof searchQuery>): Record<string, unknown> | undefined {
-  const key = decodeCursor(cursor, q.partition);
-  if (!key) return undefined;
-  const attrs = Object.keys(key).sort();
-  const sk = key.GSI2SK as string;
-  const valid =
-    attrs.length === KEY_ATTRIBUTES.length &&
-    KEY_ATTRIBUTES.every((a) => attrs.includes(a)) &&
-    String(key.PK).startsWith(cyclePartition('')) &&
-    String(key.SK).startsWith(MOVEMENT_SK_PREFIX) &&
-    sk >= q.lower &&
-    sk <= q.upper;
-  if (!valid) throw invalidCursor();
-  return key;
-}
-
-const keyOf = (item: Record<string, unknown>) => Object.fromEntries(KEY_ATTRIBUTES.map((a) => [a, item[a]]));
-
-/** Reads per page with a filter: each Query evaluates up to this many movements, at most MAX_QUERIES_PER_PAGE times. */
-const FILTERED_READ = 200;
-const MAX_QUERIES_PER_PAGE = 5;
-
-/**
- * One page of a farm's movements. Pages are filled across filtered reads (DynamoDB applies `Limit`
- * before the filter); after MAX_QUERIES_PER_PAGE reads a short page comes back with a cursor. The next
- * cursor is null only when nothing is left (an unfiltered search reads one item ahead to know).
+ * One page of a farm's movements (shared/db/pagination.ts: the cursor is bound to the farm, the date range,
+ * the filters and the order). Pages are filled across filtered reads (DynamoDB applies `Limit` before the
+ * filter); after 5 reads a short page comes back with a cursor. The next cursor is null only when nothing
+ * is left (each read looks one item ahead).
  */
 export async function searchFarmMovements(
   s: MovementSearch,
   limit: number,
   cursor: string | undefined,
 ): Promise<{ items: MovementRecord[]; nextCursor: string | null }> {
-  const q = searchQuery(s);
-  let start = startKey(cursor, q);
-  const items: Record<string, unknown>[] = [];
-  const done = (next: Record<string, unknown> | undefined) => ({ items: items.map((i) => movementFromItem(i)!), nextCursor: encodeCursor(next) });
-  for (let n = 0; n < MAX_QUERIES_PER_PAGE; n++) {
-    const want = limit - items.length;
-    const res = await db().send(new QueryCommand({ ...q.input, Limit: q.filtered ? Math.max(want + 1, FILTERED_READ) : want + 1, ExclusiveStartKey: start }));
-    for (const item of res.Items ?? []) {
-      if (items.length === limit) return done(keyOf(items[items.length - 1]!)); // one more exists
-      items.push(item);
-    }
-    start = res.LastEvaluatedKey;
-    if (!start) return done(undefined);
-    if (items.length === limit) return done(start);
-  }
-  return done(start);
+  const { input } = searchQuery(s);
+  const page = await queryPage(input, { limit, cursor });
+  return { items: page.items.map((i) => movementFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 export type ExportStop = { reason: 'rows' | 'reads'; limit: number };

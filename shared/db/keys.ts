@@ -208,6 +208,8 @@ export const OCCURRENCE_SK_PREFIX = 'OCC#';
 export const occurrenceKey = (scheduleId: string, date: string): Key => ({ PK: schedulePartition(scheduleId), SK: `${OCCURRENCE_SK_PREFIX}${date}` });
 /** GSI1: a farm's schedules, oldest first by `<createdAt>#<id>`. */
 export const schedulesOfFarm = (farmId: string) => ({ GSI1PK: `SCHEDULES#${farmId}` });
+/** How many schedules a farm holds (`count`), changed in the transaction of each create and delete (the per-farm cap). */
+export const scheduleCounterKey = (farmId: string): Key => ({ PK: `SCHEDULECOUNT#${farmId}`, SK: 'COUNT' });
 // Procurement: suppliers (listed in one GSI1 partition by name), purchase orders (per farm on GSI1,
 // newest first), their receipts in the order's partition and, per supplier, its feed receipts on GSI2
 // (reliability reads one Query).

@@ -23,7 +23,7 @@ import {
   movementsOfCycle,
   movementsOfFarm,
 } from './keys.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
 export interface MovementRecord {
@@ -365,19 +365,16 @@ export async function feedTypesInStock(farmId: string): Promise<Array<{ feedType
 }
 
 export async function listMovements(cycleId: string, opts: { limit: number; cursor?: string; type?: string; from?: string; to?: string }) {
-  const partition = movementsOfCycle(cycleId);
-  const values: Record<string, unknown> = { ':pk': partition.GSI1PK, ':from': opts.from ?? '0000', ':to': `${opts.to ?? '9999-12-31'}#~` };
+  const values: Record<string, unknown> = { ':pk': movementsOfCycle(cycleId).GSI1PK, ':from': opts.from ?? '0000', ':to': `${opts.to ?? '9999-12-31'}#~` };
   if (opts.type) values[':type'] = opts.type;
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
       ...(opts.type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : {}),
       ExpressionAttributeValues: values,
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => movementFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => movementFromItem(i)!), nextCursor: page.nextCursor };
 }

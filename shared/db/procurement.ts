@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, queryAll, tableName, transact, type TransactItem } from './client.js';
 import {
   farmKey,
   purchaseOrderKey,
@@ -11,8 +10,8 @@ import {
   SUPPLIERS,
   supplierKey,
 } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
-import { equalityFilter, pick } from './items.js';
+import { gsi1Page, queryPage } from './pagination.js';
+import { pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
@@ -215,8 +214,6 @@ export async function listSuppliers(
   filters: { farmId?: string; kind?: string; includeArchived: boolean },
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: SupplierRecord[]; nextCursor: string | null }> {
-  const start = decodeCursor(opts.cursor, SUPPLIERS);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
   const values: Record<string, unknown> = { ':pk': SUPPLIERS.GSI1PK };
   const terms: string[] = [];
   if (filters.farmId) {
@@ -231,18 +228,16 @@ export async function listSuppliers(
     values[':true'] = true;
     terms.push('(attribute_not_exists(archived) OR archived <> :true)');
   }
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
       ...(terms.length ? { FilterExpression: terms.join(' AND ') } : {}),
       ExpressionAttributeValues: values,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => supplierFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => supplierFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /**
@@ -330,22 +325,8 @@ export async function listOrdersOfFarm(
   filters: { status?: OrderStatus; supplierId?: string },
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: OrderRecord[]; nextCursor: string | null }> {
-  const partition = purchaseOrdersOfFarm(farmId);
-  const start = decodeCursor(opts.cursor, partition);
-  if (start && !(typeof start.GSI1SK === 'string' && Object.keys(start).length === 4)) throw invalidCursor();
-  const values: Record<string, unknown> = { ':pk': partition.GSI1PK };
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ...equalityFilter(filters, values),
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  return { items: (res.Items ?? []).map((i) => orderFromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  const page = await gsi1Page(purchaseOrdersOfFarm(farmId), filters, { ...opts, newestFirst: true });
+  return { items: page.items.map((i) => orderFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /** Every order of a farm (the suggestions' supplier choice; a farm places a few a month). */

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, transact, type TransactItem } from './client.js';
 import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
 import { pick } from './items.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 import { Conflict, type AppError } from '../errors.js';
 import type { Evidence } from '../domain/optimization.js';
 
@@ -139,17 +139,15 @@ export async function listRecommendations(
       values[`:${k}`] = v;
       return `#${k} = :${k}`;
     });
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       IndexName: index,
       KeyConditionExpression: `${pkName} = :pk`,
       ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
       ScanIndexForward: false,
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, partition),
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map(fromItem), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map(fromItem), nextCursor: page.nextCursor };
 }

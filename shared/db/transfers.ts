@@ -11,7 +11,7 @@ import {
   transfersFromFarm,
   transfersToFarm,
 } from './keys.js';
-import { gsi1Page, gsi2Page, readCursor, writeCursor } from './pagination.js';
+import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
 import { farmNotFound, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -266,7 +266,10 @@ export async function listTransfersOfFarm(
   status: TransferStatus | undefined,
   opts: { limit: number; cursor?: string },
 ): Promise<{ items: TransferRecord[]; nextCursor: string | null }> {
-  const before = opts.cursor === undefined ? undefined : readCursor(opts.cursor, isPosition).before;
+  const list = { list: 'transfers-of-farm', farmId, direction, status: status ?? null };
+  const position = openCursor(list, opts.cursor);
+  if (position !== undefined && !isPosition(position)) throw invalidCursor();
+  const before = position?.before;
   const sides = direction === 'both' ? [SIDES.outgoing, SIDES.incoming] : [SIDES[direction]];
   const reads = await Promise.all(
     sides.map(async (side) => {
@@ -277,7 +280,7 @@ export async function listTransfersOfFarm(
           KeyConditionExpression: `${side.pk} = :pk${before ? ` AND ${side.sk} < :before` : ''}`,
           ...equalityFilter({ status }, { ':pk': side.partition(farmId), ...(before ? { ':before': before } : {}) }),
           ScanIndexForward: false,
-          Limit: opts.limit,
+          Limit: opts.limit + 1, // one more than the page: a list that ends here says so (no cursor to an empty page)
         }),
       );
       // a list cut short by Limit has been read down to its last key; the rest of it is older
@@ -293,5 +296,5 @@ export async function listTransfersOfFarm(
   const items = known.slice(0, opts.limit);
   const last = items.at(-1);
   const stop = items.length < known.length ? sortKey(last!) : floor;
-  return { items, nextCursor: stop === null ? null : writeCursor({ before: stop }) };
+  return { items, nextCursor: stop === null ? null : sealCursor(list, { before: stop }) };
 }

@@ -1,10 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
 import { batchGet, db, tableName, transact, transactUnless, type TransactItem } from './client.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /** A user as stored. `passwordHash` never leaves shared/ (see toUserDto in shared/services/accounts). */
 export interface UserRecord {
@@ -139,16 +139,14 @@ export async function deleteUser(user: UserRecord, extra: TransactItem[] = []): 
 }
 
 export async function listUsers(opts: { limit: number; cursor?: string; role?: Role }) {
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
       ...(opts.role ? { FilterExpression: '#role = :role', ExpressionAttributeNames: { '#role': 'role' } } : {}),
       ExpressionAttributeValues: { ':pk': gsi1.users.GSI1PK, ...(opts.role ? { ':role': opts.role } : {}) },
-      Limit: opts.limit,
-      ExclusiveStartKey: decodeCursor(opts.cursor, gsi1.users),
-    }),
+    },
+    opts,
   );
-  return { items: (res.Items ?? []).map((i) => fromItem(i)!), nextCursor: encodeCursor(res.LastEvaluatedKey) };
+  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
 }

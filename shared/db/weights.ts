@@ -6,7 +6,7 @@ import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { pick } from './items.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
-import { decodeCursor, encodeCursor, invalidCursor } from './pagination.js';
+import { queryPage } from './pagination.js';
 
 /**
  * Weighing sessions of a cycle: `CYCLE#<cycleId>` / `WEIGHT#<date>#<method>#<id>`, so one Query of the
@@ -162,25 +162,20 @@ export async function hasWeighingOn(cycleId: string, date: string, weighingId: s
 
 export async function listWeights(cycleId: string, opts: { limit: number; cursor?: string; from?: string; to?: string }) {
   const pk = cyclePartition(cycleId);
-  const start = decodeCursor(opts.cursor, { PK: pk });
-  if (start && !String(start.SK).startsWith(WEIGHT_SK_PREFIX)) throw invalidCursor();
   const names: Record<string, string> = {};
   const projection = LISTED.map((f, i) => {
     names[`#p${i}`] = f;
     return `#p${i}`;
   }).join(', ');
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': pk, ':from': `${WEIGHT_SK_PREFIX}${opts.from ?? ''}`, ':to': `${WEIGHT_SK_PREFIX}${opts.to ?? '9999-12-31'}#~` },
       ExpressionAttributeNames: names,
       ProjectionExpression: projection,
-      Limit: opts.limit,
-      ExclusiveStartKey: start,
       ConsistentRead: true,
-    }),
+    },
+    opts,
   );
-  const last = res.LastEvaluatedKey ? { PK: String(res.LastEvaluatedKey.PK), SK: String(res.LastEvaluatedKey.SK) } : undefined;
-  return { items: (res.Items ?? []).map((i) => weightFromItem(i)!), nextCursor: encodeCursor(last) };
+  return { items: page.items.map((i) => weightFromItem(i)!), nextCursor: page.nextCursor };
 }

@@ -65,7 +65,7 @@ async function vaccinationOccurrences(schedules: readonly ScheduleRecord[], cycl
   const own = schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycleId);
   const perSchedule = await Promise.all(
     own.map(async (s) => {
-      const dates = occurrencesBetween(s.timing, from, to, { placementDate: s.placementDate });
+      const dates = occurrencesBetween(s.timing, from, to, s);
       if (dates.length === 0) return [];
       const outcomes = new Map((await outcomesBetween(s.id, from, to)).map((o) => [o.date, o]));
       return dates.map((date): VaccinationOccurrence => {

@@ -128,7 +128,7 @@ export async function listDevicesFor(user: Caller, query: ListDevicesQuery) {
   const farmId = await farmOfListRequest(user, query.farmId, { houseId: query.houseId });
   const limit = query.limit ?? 25;
   const [page, factors] = await Promise.all([
-    listDevicesOfFarm(farmId, { houseId: query.houseId, kind: query.kind, limit, cursor: query.cursor }),
+    listDevicesOfFarm(farmId, { houseId: query.houseId, kind: query.kind, limit, cursor: query.cursor, postFilter: { status: query.status ?? null } }),
     healthFactors(),
   ]);
   const nowMs = Date.now();

@@ -25,10 +25,10 @@ import {
 import { Conflict, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { displayName, nameKey } from '../domain/names.js';
-import { readCursor, writeCursor } from '../db/pagination.js';
 import { locateCycle } from '../db/cycles.js';
 import { allFarmIds } from '../db/flocks.js';
 import { scopedFlock } from './flocks.js';
+import { openCursor, sealCursor } from '../db/pagination.js';
 import { idempotent } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
@@ -115,28 +115,25 @@ interface IdCursor {
   a: string;
   n: number;
 }
-const isIdCursor = (p: unknown): p is IdCursor =>
-  typeof (p as IdCursor | null)?.a === 'string' && Number.isInteger((p as IdCursor).n) && (p as IdCursor).n >= 0;
 
 /**
  * Admins: every farm by name (one Query on GSI1). Everyone else: their own farms in the order of their
- * `farmIds` (one BatchGetItem per page); the cursor names the last farm returned, so a page continues
- * after it even when the list changed meanwhile (or at the same position when that farm was removed).
+ * `farmIds` (one BatchGetItem per page); the cursor (sealed for this user's list) names the last farm
+ * returned, so a page continues after it even when the list changed meanwhile (or at the same position
+ * when that farm was removed).
  */
 export async function listFarmsFor(user: Caller, opts: { limit: number; cursor?: string }): Promise<{ items: FarmRecord[]; nextCursor: string | null }> {
   if (user.allFarms) return listAllFarms(opts);
   const ids = user.farmIds;
-  let start = 0;
-  if (opts.cursor !== undefined) {
-    const c = readCursor(opts.cursor, isIdCursor);
-    const i = ids.indexOf(c.a);
-    start = i >= 0 ? i + 1 : Math.min(c.n, ids.length);
-  }
+  const list = ['farms of', user.id];
+  const c = openCursor(list, opts.cursor) as IdCursor | undefined;
+  const at = c ? ids.indexOf(c.a) : -1;
+  const start = c ? (at >= 0 ? at + 1 : Math.min(c.n, ids.length)) : 0;
   const slice = ids.slice(start, start + opts.limit);
   const end = start + slice.length;
   return {
     items: await getFarmsByIds(slice),
-    nextCursor: end < ids.length && slice.length > 0 ? writeCursor({ a: slice[slice.length - 1]!, n: end } satisfies IdCursor) : null,
+    nextCursor: end < ids.length && slice.length > 0 ? sealCursor(list, { a: slice[slice.length - 1]!, n: end } satisfies IdCursor) : null,
   };
 }
 

@@ -34,10 +34,13 @@ import {
   daysFrom,
   detailsProblems,
   isOccurrence,
+  lastOccurrenceOf,
   localToday,
   occurrencesBetween,
   occurrenceStatus,
   timingProblems,
+  timingStartProblems,
+  toDay,
 } from '../domain/schedules/occurrences.js';
 import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../errors.js';
@@ -72,6 +75,11 @@ import type {
 export const AGENDA_MAX_DAYS = 92;
 /** How far back the overdue job looks for vaccinations not done (older ones were flagged already). */
 export const OVERDUE_LOOKBACK_DAYS = 30;
+/**
+ * The schedules a farm keeps at most (409 past it): a farm keeps tens, a programme applied to a cycle
+ * writes about ten, and every schedule costs each agenda and worker dashboard of the farm a little.
+ */
+export const MAX_SCHEDULES_PER_FARM = 500;
 
 export function toScheduleDto(s: ScheduleRecord) {
   return {
@@ -133,9 +141,13 @@ async function placementOrThrow(farmId: string, p: Placement): Promise<{ placeme
   return { placementDate: cycle?.startDate ?? null, cycle };
 }
 
-/** What a schedule's kind, details and timing must say together. */
-function scheduleProblems(s: Pick<ScheduleRecord, 'kind' | 'details' | 'timing' | 'cycleId'>): FieldError[] {
-  const problems = [...detailsProblems(s.kind, s.details), ...timingProblems(s.timing, s.cycleId !== null)];
+/** What a schedule's kind, details and timing must say together; a timing being written (`today`: UTC) starts within the horizon. */
+function scheduleProblems(s: Pick<ScheduleRecord, 'kind' | 'details' | 'timing' | 'cycleId'>, written: { today: string } | undefined): FieldError[] {
+  const problems = [
+    ...detailsProblems(s.kind, s.details),
+    ...timingProblems(s.timing, s.cycleId !== null),
+    ...(written ? timingStartProblems(s.timing, written.today) : []),
+  ];
   if ((s.kind === 'vaccination' || s.kind === 'medication') && !s.cycleId)
     problems.push({ field: 'cycleId', message: `is required for a ${s.kind} schedule (completing it writes the ${s.kind} movement into the cycle)` });
   return problems;
@@ -151,7 +163,7 @@ export async function createScheduleFor(user: Caller, body: CreateScheduleBody, 
       assignee: body.assignee ?? null,
     };
     const details = body.details ?? {};
-    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId });
+    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId }, { today: toDay(Date.now()) });
     if (problems.length) throw new ValidationFailed(problems);
     const { placementDate } = await placementOrThrow(farmId, placement);
     const now = new Date().toISOString();
@@ -164,6 +176,7 @@ export async function createScheduleFor(user: Caller, body: CreateScheduleBody, 
       details,
       timing: body.timing,
       placementDate,
+      lastOccurrence: lastOccurrenceOf(body.timing) ?? null,
       programme: null,
       createdBy: user.id,
       createdAt: now,
@@ -177,6 +190,7 @@ export async function createScheduleFor(user: Caller, body: CreateScheduleBody, 
         ...remember(answer),
         auditPut({ actorId: user.id, action: 'schedule.create', targetType: 'schedule', targetId: schedule.id, changes: toScheduleDto(schedule), requestId }),
       ],
+      MAX_SCHEDULES_PER_FARM,
     );
     return answer;
   });
@@ -209,21 +223,26 @@ export async function updateScheduleFor(user: Caller, id: string, body: UpdateSc
     EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f])).map((f) => [f, { from: current[f], to: next[f] }]),
   );
   if (Object.keys(changes).length === 0) return toScheduleDto(current);
-  const problems = scheduleProblems(next);
+  const problems = scheduleProblems(next, 'timing' in changes ? { today: toDay(Date.now()) } : undefined);
   if (problems.length) throw new ValidationFailed(problems);
   const { placementDate } = await placementOrThrow(current.farmId, next);
-  const fields: Partial<ScheduleRecord> = { ...Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof ScheduleRecord]])), placementDate };
+  const lastOccurrence = lastOccurrenceOf(next.timing) ?? null;
+  const fields: Partial<ScheduleRecord> = {
+    ...Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof ScheduleRecord]])),
+    placementDate,
+    lastOccurrence,
+  };
   const now = new Date().toISOString();
   await updateSchedule(id, version, fields, now, [
     auditPut({ actorId: user.id, action: 'schedule.update', targetType: 'schedule', targetId: id, changes, requestId }),
   ]);
-  return toScheduleDto({ ...next, placementDate, updatedAt: now, version: version + 1 });
+  return toScheduleDto({ ...next, placementDate, lastOccurrence, updatedAt: now, version: version + 1 });
 }
 
 export async function deleteScheduleFor(user: Caller, id: string, precondition: Precondition | undefined, requestId: string): Promise<void> {
   const current = await visibleSchedule(user, id);
   const version = expectedVersion(current.version, { precondition }, `Schedule ${id}`);
-  await deleteSchedule(id, version, [
+  await deleteSchedule(current, version, [
     auditPut({ actorId: user.id, action: 'schedule.delete', targetType: 'schedule', targetId: id, changes: toScheduleDto(current), requestId }),
   ]);
 }
@@ -259,8 +278,6 @@ function occurrenceView(s: ScheduleRecord, date: string, today: string, outcome:
   };
 }
 
-const basisOf = (s: ScheduleRecord) => ({ placementDate: s.placementDate });
-
 /** The farm's today on its own clock. */
 async function farmToday(farmId: string, now: Date): Promise<{ timezone: string; today: string }> {
   const farm = await getFarm(farmId);
@@ -272,7 +289,7 @@ async function farmToday(farmId: string, now: Date): Promise<{ timezone: string;
 async function occurrencesOf(schedules: ScheduleRecord[], from: string, to: string, today: string) {
   const perSchedule = await Promise.all(
     schedules.map(async (s) => {
-      const dates = occurrencesBetween(s.timing, from, to, basisOf(s));
+      const dates = occurrencesBetween(s.timing, from, to, s);
       if (dates.length === 0) return [];
       const outcomes = new Map((await outcomesBetween(s.id, from, to)).map((o) => [o.date, o]));
       return dates.map((d) => occurrenceView(s, d, today, outcomes.get(d)));
@@ -311,7 +328,7 @@ export async function todaysAgenda(farmId: string, now = new Date()) {
 
 /** The occurrence on `date` must exist and be at most the farm's today (400 naming the date). */
 async function occurrenceOrThrow(s: ScheduleRecord, date: string, now: Date): Promise<string> {
-  if (!isOccurrence(s.timing, date, basisOf(s)))
+  if (!isOccurrence(s.timing, date, s))
     throw new ValidationFailed([{ field: 'date', message: `${date} is no occurrence of schedule ${s.id}` }], `${date} is no occurrence of schedule ${s.id}`);
   const { today } = await farmToday(s.farmId, now);
   if (date > today)
@@ -476,7 +493,7 @@ export async function skipOccurrence(user: Caller, id: string, date: string, bod
   const s = await visibleSchedule(user, id);
   return idempotent(user.id, idempotencyKey, `schedule:${id}:skip:${date}`, body, async (remember) => {
     const now = new Date();
-    if (!isOccurrence(s.timing, date, basisOf(s)))
+    if (!isOccurrence(s.timing, date, s))
       throw new ValidationFailed([{ field: 'date', message: `${date} is no occurrence of schedule ${s.id}` }], `${date} is no occurrence of schedule ${s.id}`);
     await assertOpen(s, date);
     const { today } = await farmToday(s.farmId, now);
@@ -545,6 +562,7 @@ export async function applyProgramme(user: Caller, programmeId: string, body: Ap
       details: step.details,
       timing: { ageDays: step.ageDays },
       placementDate,
+      lastOccurrence: null,
       programme: { id: programme.id, step: step.id },
       createdBy: user.id,
       createdAt: now,
@@ -556,17 +574,21 @@ export async function applyProgramme(user: Caller, programmeId: string, body: Ap
       message: `Programme ${programme.name} applied`,
       data: { programmeId, cycleId: body.cycleId, schedules: schedules.map(toScheduleDto) },
     };
-    await createSchedules(schedules, [
-      ...remember(answer),
-      auditPut({
-        actorId: user.id,
-        action: 'schedule.apply_programme',
-        targetType: 'cycle',
-        targetId: body.cycleId,
-        changes: { programmeId, scheduleIds: schedules.map((s) => s.id) },
-        requestId,
-      }),
-    ]);
+    await createSchedules(
+      schedules,
+      [
+        ...remember(answer),
+        auditPut({
+          actorId: user.id,
+          action: 'schedule.apply_programme',
+          targetType: 'cycle',
+          targetId: body.cycleId,
+          changes: { programmeId, scheduleIds: schedules.map((s) => s.id) },
+          requestId,
+        }),
+      ],
+      MAX_SCHEDULES_PER_FARM,
+    );
     return answer;
   });
 }

@@ -258,10 +258,13 @@ describe('inventory: movement search', () => {
     const cursor = first.body.page.nextCursor as string;
     const invalid = { error: 'Invalid cursor', details: [{ field: 'query.cursor', message: 'is not a cursor returned by this list' }] };
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // the raw key where the first page stopped: what a cursor used to be, and a client could write
+    const last = l.all[1]!;
+    const decoded = { ...movementKey(last.cycleId, last.id), ...movementsOfFarm(l.farm), GSI2SK: `${last.date}#${last.id}` };
     const otherFarmId = await otherFarm('Cursor target');
     for (const forged of [
       'not-a-cursor',
+      b64(decoded),
       b64({ GSI2PK: `MOVEMENTS#${otherFarmId}`, GSI2SK: decoded.GSI2SK, PK: decoded.PK, SK: decoded.SK }),
       b64({ GSI2PK: decoded.GSI2PK, GSI2SK: decoded.GSI2SK }),
       b64({ ...decoded, extra: 'x' }),

@@ -12,10 +12,12 @@ import { ulid } from 'ulidx';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../shared/config/env.js';
 import { limiterClassesFor } from '../../shared/config/rate-limits.js';
+import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
 import { getUserIdByEmail } from '../../shared/db/users.js';
 import { buildEvent, call, handlerFor, matchRoute, type CallOptions, type CallResult } from '../support/api.js';
-import { session } from './support/accounts.js';
-import { farmFixture, type Fixture } from './support/fixture.js';
+import { otherFarm } from '../support/farms.js';
+import { account, session } from './support/accounts.js';
+import { day, farmFixture, type Fixture } from './support/fixture.js';
 import { apiRoutes, fill, hasBody, isPublic, knownParams, type Route } from './support/routes.js';
 import { boundCases, fieldOf, numericFields, setAt, validBody, variantName, variants, type Schema } from './support/schema.js';
 
@@ -242,6 +244,142 @@ describe('page size: every list declares a maximum `limit` and refuses more (400
       }
     });
   }
+});
+
+// -------------------------------------------------------------------------------------------------------
+
+describe('cursors: every list ends when it ends, and a cursor opens only the list it came from', () => {
+  type Page = { data: Array<Record<string, unknown>>; page: { limit: number; nextCursor: string | null } };
+  const queryProps = (r: Route) => (r.spec.query!.schema.properties ?? {}) as Record<string, Schema>;
+  const pagedRoutes = () => listRoutes.filter((r) => 'cursor' in queryProps(r) && knownParams(r.path, fx.ids));
+  /** The fixture's farm for lists that take one (the admin is assigned to none). */
+  const scopeOf = (r: Route): Record<string, string> => ('farmId' in queryProps(r) ? { farmId: fx.ids.farmId! } : {});
+  const list = async (r: Route, query: Record<string, string>): Promise<Page> => {
+    const res = await send(r, { query: { ...scopeOf(r), ...query } });
+    expect(res.status, `${r.label} ${JSON.stringify(query).slice(0, 200)} → ${res.raw.slice(0, 300)}`).toBe(200);
+    return res.body;
+  };
+  const idOf = (x: Record<string, unknown>) => String(x.id ?? JSON.stringify(x));
+  /** The smallest page size that divides the list into at most 8 full pages: the last page is cut by `limit` exactly at the end. */
+  const exactSize = (n: number) => Array.from({ length: n }, (_, i) => i + 1).find((p) => n % p === 0 && n / p <= 8)!;
+  /** One bit of the cursor's bytes flipped near its end: still base64url, still the same length. */
+  const tampered = (cursor: string) => {
+    const bytes = Buffer.from(cursor, 'base64url');
+    bytes[bytes.length - 3]! ^= 1;
+    return bytes.toString('base64url');
+  };
+  /** A real cursor (a first page's) of each list the fixture has two or more items in. */
+  const cursors = new Map<Route, string>();
+
+  beforeAll(async () => {
+    // a second record in some of the farm's lists (besides the users, audit, farms and movements), so they page
+    const { farmId, houseId, flockId, cycleId } = fx.ids;
+    const base = `/api/v1/flocks/${flockId}/cycles/${cycleId}`;
+    const day = new Date(Date.now() - 8 * 86_400_000).toISOString().slice(0, 10);
+    for (const [path, body] of [
+      [`/api/v1/config/farms/${farmId}/houses`, { name: 'API4 second house', usableAreaM2: 400, capacity: 4000 }],
+      ['/api/v1/iot/devices', { farmId, houseId, kind: 'climate', name: 'API4 second climate' }],
+      ['/api/v1/schedules', { farmId, kind: 'cleaning', title: 'API4 second schedule', timing: { once: day } }],
+      ['/api/v1/procurement/suppliers', { name: 'API4 second mill', kinds: ['feed'], farmIds: [farmId] }],
+      [`${base}/daily-records`, { date: day, deaths: 0, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 }],
+      [`${base}/weights`, { date: day, grams: 60 }],
+    ] as const) {
+      const res = await call('POST', path, { token: fx.manager.token, body });
+      expect(res.status, `${path} ${res.raw}`).toBeLessThan(300);
+    }
+    for (const r of pagedRoutes()) {
+      const first = await list(r, { limit: '1' });
+      if (first.page.nextCursor && (await list(r, { limit: '2' })).data.length === 2) cursors.set(r, first.page.nextCursor);
+    }
+  });
+
+  it('no page is empty, the last one has nextCursor null (also when cut by limit exactly at the end), and the pages hold the whole list', async () => {
+    let walked = 0;
+    for (const r of pagedRoutes()) {
+      const { maximum } = queryProps(r).limit as { maximum: number };
+      const whole = await list(r, { limit: String(maximum) });
+      expect(whole.page.nextCursor, `${r.label}: the fixture's list fits one page`).toBeNull();
+      const n = whole.data.length;
+      if (n === 0) continue;
+      const size = exactSize(n);
+      const pages: Page[] = [];
+      let cursor: string | null = null;
+      do {
+        pages.push(await list(r, { limit: String(size), ...(cursor ? { cursor } : {}) }));
+        cursor = pages.at(-1)!.page.nextCursor;
+      } while (cursor && pages.length <= n);
+      expect(
+        pages.map((p) => p.data.length),
+        `${r.label}: ${n} items in pages of ${size}`,
+      ).toEqual(Array.from({ length: n / size }, () => size));
+      expect(
+        pages.flatMap((p) => p.data.map(idOf)),
+        r.label,
+      ).toEqual(whole.data.map(idOf));
+      walked++;
+    }
+    expect(walked, 'lists the fixture has items in').toBeGreaterThanOrEqual(15);
+  });
+
+  it('a list over several farms (a manager’s flocks, one partition each) ends with the last farm’s last flock', async () => {
+    const farms = [await otherFarm('API4 flocks 1'), await otherFarm('API4 flocks 2')];
+    const manager = await account({ role: 'manager', farmIds: farms });
+    for (const farmId of [...farms, ...farms]) {
+      const res = await call('POST', '/api/v1/flocks', { token: manager.token, body: { name: 'API4 flock', birdType: 'broiler', hatchDate: day(-5), farmId } });
+      expect(res.status, res.raw).toBe(201);
+    }
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await call('GET', '/api/v1/flocks', { token: manager.token, query: { limit: '2', ...(cursor ? { cursor } : {}) } });
+      expect(res.status, res.raw).toBe(200);
+      sizes.push(res.body.data.length);
+      cursor = res.body.page.nextCursor;
+    } while (cursor && sizes.length < 5);
+    expect(sizes).toEqual([2, 2]);
+  });
+
+  it('a list read in one page reads the table once and hands out no cursor', async () => {
+    const users = pagedRoutes().find((r) => r.path === '/api/v1/admin/users')!;
+    const n = (await list(users, { limit: '100' })).data.length;
+    resetDbCalls();
+    const page = await list(users, { limit: String(n) });
+    expect(page.data).toHaveLength(n);
+    expect(page.page.nextCursor).toBeNull();
+    expect(dbCalls.Query).toBe(1);
+  });
+
+  it('a cursor is opaque (no table key or id inside) and a tampered one is 400 naming query.cursor', async () => {
+    expect(cursors.size, 'lists with a cursor').toBeGreaterThanOrEqual(8);
+    for (const [r, cursor] of cursors) {
+      const bytes = Buffer.from(cursor, 'base64url').toString('latin1');
+      for (const secret of ['"PK"', '"SK"', 'GSI1', fx.ids.farmId!, fx.admin.id])
+        expect(bytes.includes(secret), `${r.label} cursor holds ${secret}`).toBe(false);
+      expect((await send(r, { query: { ...scopeOf(r), limit: '1', cursor } })).status, r.label).toBe(200);
+      expectNamed(await send(r, { query: { ...scopeOf(r), limit: '1', cursor: tampered(cursor) } }), `${r.label} tampered`, 'query.cursor');
+    }
+  });
+
+  it('a cursor of one list is 400 on every other list, on the same list of another farm, and with other filters', async () => {
+    const farmB = await otherFarm('API4 cursor farm');
+    const accepted: string[] = [];
+    const refused = async (r: Route, query: Record<string, string>, label: string) => {
+      const res = await send(r, { query });
+      if (!(res.status === 400 && details(res).some((d) => d.field === 'query.cursor'))) accepted.push(`${label} → ${res.status} ${res.raw.slice(0, 120)}`);
+    };
+    for (const [from, cursor] of cursors) {
+      for (const r of pagedRoutes().filter((x) => x !== from)) await refused(r, { ...scopeOf(r), cursor }, `${from.label} cursor on ${r.label}`);
+      if ('farmId' in queryProps(from)) await refused(from, { farmId: farmB, cursor }, `${from.label} cursor on another farm`);
+      // each filter of the list, set to a value other than its default: another list
+      for (const [name, s] of Object.entries(queryProps(from))) {
+        const choices = Array.isArray(s.enum) ? s.enum.map(String) : s.type === 'boolean' ? ['true', 'false'] : [];
+        const value = choices.find((c) => c !== String(s.default));
+        if (value !== undefined)
+          await refused(from, { ...scopeOf(from), [name]: value, cursor }, `${from.label}?${name}=${value} with a cursor of the unfiltered list`);
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
 });
 
 // -------------------------------------------------------------------------------------------------------

@@ -3,13 +3,17 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   detailsProblems,
+  expansionCounter,
   isOccurrence,
+  lastOccurrenceOf,
   localToday,
   occurrencesBetween,
   occurrenceStatus,
   parseRrule,
   timingProblems,
+  timingStartProblems,
 } from '../../shared/domain/schedules/occurrences.js';
+import type { ScheduleTiming } from '../../schemas/schedules.js';
 import { PROGRAMMES } from '../../shared/domain/schedules/programmes.js';
 
 const none = { placementDate: null };
@@ -109,6 +113,79 @@ describe('occurrences', () => {
     expect(occurrencesBetween(t, '2026-01-01', '2026-12-31', none)).toEqual([]);
     expect(timingProblems(t, false)).toEqual([{ field: 'cycleId', message: 'is required by an ageDays timing (ages count from the cycle’s placement)' }]);
     expect(timingProblems({ every: 1, unit: 'day', from: '2026-02-01', until: '2026-01-01' }, false)[0]!.field).toBe('timing.until');
+  });
+});
+
+describe('expansion from the window', () => {
+  const RULES = [
+    'FREQ=DAILY',
+    'FREQ=DAILY;INTERVAL=3',
+    'FREQ=DAILY;BYDAY=MO,WE',
+    'FREQ=DAILY;BYDAY=FR;BYMONTHDAY=13',
+    'FREQ=DAILY;UNTIL=20270101',
+    'FREQ=WEEKLY',
+    'FREQ=WEEKLY;BYDAY=MO,TH',
+    'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU',
+    'FREQ=MONTHLY',
+    'FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=31',
+    'FREQ=MONTHLY;BYMONTHDAY=1,-1',
+    'FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13',
+    'FREQ=WEEKLY;BYDAY=MO,FR;COUNT=300',
+    'FREQ=MONTHLY;INTERVAL=2;COUNT=40',
+  ];
+  const WINDOWS = [
+    ['2024-01-01', '2024-03-01'],
+    ['2025-02-27', '2025-03-05'],
+    ['2026-11-27', '2026-11-27'],
+    ['2030-06-01', '2030-09-01'],
+  ] as const;
+
+  it('jumps to the window: the same occurrences as expanding from the start, for every kind of timing', () => {
+    const timings: ScheduleTiming[] = [
+      ...RULES.map((rrule) => ({ rrule, from: '2024-01-31' })),
+      { every: 3, unit: 'day', from: '2024-01-31' },
+      { every: 2, unit: 'week', from: '2024-01-31', until: '2029-01-01' },
+      { ageDays: [0, 7, 400, 1000] },
+      { once: '2025-03-01' },
+    ];
+    for (const t of timings) {
+      const basis = { placementDate: '2024-01-31', lastOccurrence: lastOccurrenceOf(t) ?? null };
+      for (const [lo, hi] of WINDOWS) {
+        const fromStart = occurrencesBetween(t, '2024-01-31', hi, { placementDate: '2024-01-31' }).filter((d) => d >= lo);
+        expect(occurrencesBetween(t, lo, hi, basis), `${JSON.stringify(t)} ${lo}…${hi}`).toEqual(fromStart);
+      }
+    }
+  });
+
+  it('counts the dates it expands: a daily rule from decades ago costs a one-day window a few dates', () => {
+    for (const t of [
+      { rrule: 'FREQ=DAILY', from: '1000-01-01' },
+      { rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', from: '1000-01-01' },
+      { rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1', from: '1000-01-01' },
+      { every: 1, unit: 'day', from: '1000-01-01' },
+    ] as ScheduleTiming[]) {
+      expansionCounter.dates = 0;
+      expect(occurrencesBetween(t, '2026-11-30', '2026-11-30', none), JSON.stringify(t)).toEqual(['2026-11-30']);
+      expect(expansionCounter.dates, JSON.stringify(t)).toBeLessThanOrEqual(14);
+    }
+  });
+
+  it('a COUNT rule’s last date is worked out once; one that runs past 10 years is refused', () => {
+    expect(lastOccurrenceOf({ rrule: 'FREQ=DAILY;COUNT=3', from: '2026-01-30' })).toBe('2026-02-01');
+    expect(lastOccurrenceOf({ rrule: 'FREQ=DAILY', from: '2026-01-30' })).toBeNull();
+    expect(lastOccurrenceOf({ every: 1, unit: 'day', from: '2026-01-30' })).toBeNull();
+    expect(timingProblems({ rrule: 'FREQ=MONTHLY;COUNT=122', from: '2026-01-01' }, false)).toEqual([
+      { field: 'timing.rrule', message: 'COUNT=122 is not reached within 10 years of timing.from: give a smaller COUNT or an UNTIL' },
+    ]);
+    expect(timingProblems({ rrule: 'FREQ=MONTHLY;COUNT=121', from: '2026-01-01' }, false)).toEqual([]);
+  });
+
+  it('a timing written may start at most 1096 days before today', () => {
+    expect(timingStartProblems({ every: 1, unit: 'day', from: '2023-11-27' }, '2026-11-27')).toEqual([]);
+    expect(timingStartProblems({ rrule: 'FREQ=DAILY', from: '2023-11-26' }, '2026-11-27')).toEqual([
+      { field: 'timing.from', message: 'must be on or after 2023-11-27 (at most 1096 days, 3 years, before today)' },
+    ]);
+    expect(timingStartProblems({ once: '1000-01-01' }, '2026-11-27')).toEqual([]);
   });
 });
 

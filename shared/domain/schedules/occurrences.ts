@@ -39,6 +39,18 @@ const FREQS = { DAILY: 'DAILY', WEEKLY: 'WEEKLY', MONTHLY: 'MONTHLY' } as const;
 const WEEKDAYS = { SU: 0, MO: 1, TU: 2, WE: 3, TH: 4, FR: 5, SA: 6 } as const;
 const MAX_OCCURRENCES = 5000;
 
+/**
+ * The dates the expansion produced or looked at, in this process: tests count work instead of timing it
+ * (as `dbCalls` counts DynamoDB calls). An agenda expands each schedule from its window's start, so this
+ * follows the window, not the age of the schedule.
+ */
+export const expansionCounter = { dates: 0 };
+
+/** How far back a timing may start (`timing.from`): 3 years before today, a laying flock's life with room to spare. */
+export const TIMING_FROM_HORIZON_DAYS = 1096;
+/** A COUNT rule's occurrences must all fall within this many days (10 years) of its start. */
+export const COUNT_SPAN_DAYS = 3653;
+
 export interface ParsedRrule {
   freq: keyof typeof FREQS;
   interval: number;
@@ -132,25 +144,42 @@ function periodDates(rule: ParsedRrule, dtstart: string, k: number): string[] {
   return all.filter((d) => Number(d.slice(8)) === start.getUTCDate());
 }
 
+/** The first period with a date on or after `lo`: every period before it ends before `lo` (arithmetic, no expansion). */
+function firstPeriod(rule: ParsedRrule, dtstart: string, lo: string): number {
+  if (lo <= dtstart) return 0;
+  const start = new Date(dayMs(dtstart));
+  if (rule.freq === 'DAILY') return Math.floor(daysFrom(dtstart, lo) / rule.interval);
+  if (rule.freq === 'WEEKLY') return Math.floor(daysFrom(addDays(dtstart, -((start.getUTCDay() + 6) % 7)), lo) / (7 * rule.interval));
+  const end = new Date(dayMs(lo));
+  const months = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth();
+  return Math.floor(months / rule.interval);
+}
+
 /**
  * The occurrences of a parsed rule from its start `dtstart` that fall in [lo, hi]: each period in turn
  * (every INTERVAL days, weeks or months), its dates on or after the start, BYDAY also limiting a daily
- * rule; COUNT counts from the start (occurrences before `lo` included), UNTIL is inclusive.
+ * rule; UNTIL is inclusive. Expansion starts at the window's first period, so its cost follows the
+ * window. COUNT counts from the start: with its last date known (`end`, derived when the timing was
+ * written) it is an UNTIL; without, the rule is expanded from its start (at most COUNT occurrences).
  */
-function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string): string[] {
+function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string, end: string | null): string[] {
   const weekdays = rule.byday.map((d) => WEEKDAYS[d]);
-  const last = rule.until !== null && rule.until < hi ? rule.until : hi;
+  const counted = rule.count !== null && end === null;
+  const until = rule.count !== null ? end : rule.until;
+  const last = until !== null && until < hi ? until : hi;
   const out: string[] = [];
   let produced = 0;
-  for (let k = 0; k < 100_000; k++) {
+  const first = counted ? 0 : firstPeriod(rule, dtstart, lo);
+  for (let k = first; k < first + 100_000; k++) {
     const dates = periodDates(rule, dtstart, k);
+    expansionCounter.dates += dates.length;
     if (dates.length && dates[0]! > last) break;
     for (const d of dates) {
       if (d < dtstart || d > last) continue;
       if (rule.freq === 'DAILY' && weekdays.length && !weekdays.includes(new Date(dayMs(d)).getUTCDay() as never)) continue;
       if (rule.freq === 'DAILY' && rule.bymonthday.length && !periodDates({ ...rule, freq: 'MONTHLY', byday: [], interval: 1 }, d, 0).includes(d)) continue;
       produced += 1;
-      if (rule.count !== null && produced > rule.count) return out;
+      if (counted && produced > rule.count!) return out;
       if (d >= lo) out.push(d);
       if (out.length >= MAX_OCCURRENCES) return out;
     }
@@ -160,22 +189,32 @@ function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string): str
   return out;
 }
 
-/** What an occurrence computation needs beyond the timing: the placement date of the schedule's cycle (for `ageDays`). */
+/**
+ * What an occurrence computation needs beyond the timing, copied onto the schedule when it is written:
+ * the placement date of its cycle (for `ageDays`) and the last date of a COUNT rule.
+ */
 export interface OccurrenceBasis {
   placementDate: string | null;
+  lastOccurrence?: string | null;
 }
 
-/** The occurrences of a timing between `from` and `to` (inclusive), in date order. */
+/**
+ * The occurrences of a timing between `from` and `to` (inclusive), in date order. Every kind goes
+ * straight to the first occurrence on or after `from` (arithmetic), so the work follows the window.
+ */
 export function occurrencesBetween(timing: ScheduleTiming, from: string, to: string, basis: OccurrenceBasis): string[] {
   if (from > to) return [];
-  if ('once' in timing) return timing.once >= from && timing.once <= to ? [timing.once] : [];
+  if ('once' in timing) {
+    expansionCounter.dates += 1;
+    return timing.once >= from && timing.once <= to ? [timing.once] : [];
+  }
   if ('ageDays' in timing) {
     if (!basis.placementDate) return [];
     const placed = basis.placementDate;
-    return [...new Set(timing.ageDays)]
-      .sort((a, b) => a - b)
-      .map((age) => addDays(placed, age))
-      .filter((d) => d >= from && d <= to);
+    const [youngest, oldest] = [daysFrom(placed, from), daysFrom(placed, to)];
+    const ages = [...new Set(timing.ageDays)].filter((age) => age >= youngest && age <= oldest).sort((a, b) => a - b);
+    expansionCounter.dates += ages.length;
+    return ages.map((age) => addDays(placed, age));
   }
   if ('every' in timing) {
     const step = timing.every * (timing.unit === 'week' ? 7 : 1);
@@ -184,6 +223,7 @@ export function occurrencesBetween(timing: ScheduleTiming, from: string, to: str
     const out: string[] = [];
     for (let k = start; out.length < MAX_OCCURRENCES; k++) {
       const d = addDays(timing.from, k * step);
+      expansionCounter.dates += 1;
       if (d > last) break;
       out.push(d);
     }
@@ -191,7 +231,20 @@ export function occurrencesBetween(timing: ScheduleTiming, from: string, to: str
   }
   const parsed = parseRrule(timing.rrule);
   if ('problems' in parsed) return [];
-  return expand(parsed.rule, timing.from, from, to);
+  return expand(parsed.rule, timing.from, from, to, basis.lastOccurrence ?? null);
+}
+
+/**
+ * The last occurrence of a COUNT rule (null for every other timing), derived when the timing is written
+ * so that reading it later never counts from the start; undefined when COUNT is not reached within
+ * COUNT_SPAN_DAYS of `from`.
+ */
+export function lastOccurrenceOf(timing: ScheduleTiming): string | null | undefined {
+  if (!('rrule' in timing)) return null;
+  const parsed = parseRrule(timing.rrule);
+  if ('problems' in parsed || parsed.rule.count === null) return null;
+  const dates = expand(parsed.rule, timing.from, timing.from, addDays(timing.from, COUNT_SPAN_DAYS), null);
+  return dates.length === parsed.rule.count ? dates[dates.length - 1]! : undefined;
 }
 
 /** Whether `date` is an occurrence of the timing. */
@@ -205,8 +258,21 @@ export function timingProblems(timing: ScheduleTiming, hasCycle: boolean): Field
   if ('rrule' in timing) {
     const parsed = parseRrule(timing.rrule);
     if ('problems' in parsed) return parsed.problems.map((message) => ({ field: 'timing.rrule', message }));
+    if (lastOccurrenceOf(timing) === undefined)
+      return [{ field: 'timing.rrule', message: `COUNT=${parsed.rule.count} is not reached within 10 years of timing.from: give a smaller COUNT or an UNTIL` }];
   }
   if ('ageDays' in timing && !hasCycle) return [{ field: 'cycleId', message: 'is required by an ageDays timing (ages count from the cycle’s placement)' }];
+  return [];
+}
+
+/**
+ * A timing being written may not start more than TIMING_FROM_HORIZON_DAYS before `today`: a start decades
+ * back is a typing error (and nothing a farm's agenda needs).
+ */
+export function timingStartProblems(timing: ScheduleTiming, today: string): FieldError[] {
+  const earliest = addDays(today, -TIMING_FROM_HORIZON_DAYS);
+  if ('from' in timing && timing.from < earliest)
+    return [{ field: 'timing.from', message: `must be on or after ${earliest} (at most ${TIMING_FROM_HORIZON_DAYS} days, 3 years, before today)` }];
   return [];
 }
 
