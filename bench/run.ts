@@ -491,20 +491,26 @@ async function main(): Promise<void> {
     meanBatchMs: number;
     callsPerBatch: Record<string, number>;
   }> = [];
+  // a batch names a bird scale registered in the flock's farm (registered before the clock starts)
+  const scaleHouse = expectStatus(
+    await api.call('POST', `/api/v1/config/farms/${farmId}/houses`, { token, body: { name: 'Bench scales', usableAreaM2: 1000, capacity: 10000 } }),
+    201,
+    'scale house',
+  ).body.data.id as string;
+  const registerScale = async (name: string) =>
+    expectStatus(await api.call('POST', '/api/v1/iot/devices', { token, body: { farmId, houseId: scaleHouse, kind: 'scale', name } }), 201, 'register scale')
+      .body.data.id as string;
   async function ingest(mode: string, devices: number, batchesPerDevice: number) {
     let accepted = 0;
     const batchMs: number[] = [];
+    const scales = await Promise.all(Array.from({ length: devices }, (_, d) => registerScale(`${mode} scale ${d}`)));
     resetProbe();
     const t = performance.now();
     await Promise.all(
       Array.from({ length: devices }, async (_, d) => {
         for (let i = 0; i < batchesPerDevice; i++) {
           const t0 = performance.now();
-          const res = expectStatus(
-            await api.call('POST', '/api/v1/scale', { token, body: batch(`${mode.replace(/[^A-Za-z0-9]+/g, '-')}scale-${d}`, i) }),
-            200,
-            'scale batch',
-          );
+          const res = expectStatus(await api.call('POST', '/api/v1/scale', { token, body: batch(scales[d]!, i) }), 200, 'scale batch');
           batchMs.push(performance.now() - t0);
           accepted += res.body.data.accepted as number;
         }

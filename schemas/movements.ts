@@ -79,12 +79,20 @@ export const MEDICATION_FIELDS = {
   animalsTreated: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Birds treated (default: the whole flock)' })),
 };
 
+/**
+ * Movement types written only by the completion of a transfer between farms: no route records, corrects or
+ * deletes them on its own (POST …/movements refuses them: 400; PATCH and DELETE: 409).
+ */
+export const FARM_TRANSFER_TYPES = ['feed_transfer_out', 'feed_transfer_in', 'egg_transfer_out', 'egg_transfer_in'] as const;
+const BY_TRANSFER =
+  'Written only by completing a transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete); POST …/movements refuses it (400), PATCH and DELETE answer 409';
+
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
     quantity: Count('Birds placed'),
     breed: Type.Optional(Text(80, 'Breed as delivered')),
     source: Type.Optional(Text(200, 'Hatchery or supplier')),
-    supplierId: Type.Optional(Text(64, 'Supplier id (procurement)')),
+    supplierId: Type.Optional(Text(64, 'A supplier serving the farm (procurement); any other id answers 404, as a missing supplier')),
     unitCost: Type.Optional(Money('Cost per bird')),
     averageWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Average weight at placement, g' })),
   }),
@@ -103,21 +111,29 @@ export const MOVEMENT_CATALOGUE = [
     buyer: Type.Optional(Text(200, 'Buyer')),
     override: WithdrawalOverride,
   }),
-  movement('bird_transfer_out', 'Transfer out', 'Birds moved to another flock (its active cycle receives a transfer in)', {
-    quantity: Count('Birds moved out'),
-    counterpartFlockId: Ulid,
-    transferId: Type.Optional(Text(64, 'Shared id of both sides (set by the service)')),
-  }),
-  movement('bird_transfer_in', 'Transfer in', 'Birds received from another flock (its active cycle records a transfer out)', {
-    quantity: Count('Birds moved in'),
-    counterpartFlockId: Ulid,
-    transferId: Type.Optional(Text(64, 'Shared id of both sides (set by the service)')),
-  }),
+  movement(
+    'bird_transfer_out',
+    'Transfer out',
+    'Birds moved to another flock of the same farm (its active cycle receives the transfer in, in the same write). Between farms, birds move only by a transfer (POST /api/v1/sharing/transfers)',
+    {
+      quantity: Count('Birds moved out'),
+      counterpartFlockId: UlidOf('The receiving flock: a flock of the same farm with an active cycle (any other id answers 404, as a missing flock)'),
+    },
+  ),
+  movement(
+    'bird_transfer_in',
+    'Transfer in',
+    'Birds received from another flock of the same farm (its active cycle records the transfer out, in the same write). Between farms, birds move only by a transfer (POST /api/v1/sharing/transfers)',
+    {
+      quantity: Count('Birds moved in'),
+      counterpartFlockId: UlidOf('The sending flock: a flock of the same farm with an active cycle (any other id answers 404, as a missing flock)'),
+    },
+  ),
   movement('feed_delivery', 'Feed delivered', 'Feed delivered to the farm (adds to the farm’s stock of that feed type)', {
     feedType: Text(60, 'Feed type, e.g. starter, grower, finisher, layer-mash'),
     quantityKg: Kg('Feed delivered, kg'),
-    supplierId: Type.Optional(Text(64, 'Supplier id')),
-    orderId: Type.Optional(Text(64, 'Purchase order id')),
+    supplierId: Type.Optional(Text(64, 'A supplier serving the farm; any other id answers 404, as a missing supplier')),
+    orderId: Type.Optional(Text(64, 'A purchase order of the farm (of that supplier when both are sent); any other id answers 404')),
     orderedDate: Type.Optional(Type.String({ format: 'date', description: 'Date the feed was ordered (lead time in supplier reliability)' })),
     expectedDate: Type.Optional(Type.String({ format: 'date', description: 'Delivery date the supplier promised (on-time rate in supplier reliability)' })),
     orderedQuantityKg: Type.Optional(Kg('Quantity ordered, kg (quantity accuracy in supplier reliability)')),
@@ -175,34 +191,30 @@ export const MOVEMENT_CATALOGUE = [
     product: Text(120, 'Product or vaccine, as treatments name it'),
     quantity: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Quantity delivered, in `unit`' }),
     unit: MedicineUnit,
-    supplierId: Type.Optional(Text(64, 'Supplier id')),
-    orderId: Type.Optional(Text(64, 'Purchase order id')),
+    supplierId: Type.Optional(Text(64, 'A supplier serving the farm; any other id answers 404, as a missing supplier')),
+    orderId: Type.Optional(Text(64, 'A purchase order of the farm (of that supplier when both are sent); any other id answers 404')),
     lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
     expiryDate: Type.Optional(Type.String({ format: 'date', description: 'Expiry date of the lot' })),
     unitPrice: Type.Optional(Money('Price per unit')),
   }),
-  // Sharing: the two sides of a completed transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete).
-  movement('feed_transfer_out', 'Feed transferred out', 'Feed sent to another farm (taken from this farm’s stock of that feed type)', {
+  // Sharing: the two sides of a completed transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete), the only way they are written.
+  movement('feed_transfer_out', 'Feed transferred out', `Feed sent to another farm (taken from this farm’s stock of that feed type). ${BY_TRANSFER}`, {
     feedType: Text(60, 'Feed type'),
     quantityKg: Kg('Feed sent, kg'),
     counterpartFarmId: Text(64, 'The receiving farm'),
-    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
   }),
-  movement('feed_transfer_in', 'Feed transferred in', 'Feed received from another farm (adds to this farm’s stock of that feed type)', {
+  movement('feed_transfer_in', 'Feed transferred in', `Feed received from another farm (adds to this farm’s stock of that feed type). ${BY_TRANSFER}`, {
     feedType: Text(60, 'Feed type'),
     quantityKg: Kg('Feed received, kg'),
     counterpartFarmId: Text(64, 'The sending farm'),
-    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
   }),
-  movement('egg_transfer_out', 'Eggs transferred out', 'Eggs sent to another farm (taken from this farm’s egg stock)', {
+  movement('egg_transfer_out', 'Eggs transferred out', `Eggs sent to another farm (taken from this farm’s egg stock). ${BY_TRANSFER}`, {
     quantity: Count('Eggs sent'),
     counterpartFarmId: Text(64, 'The receiving farm'),
-    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
   }),
-  movement('egg_transfer_in', 'Eggs transferred in', 'Eggs received from another farm (adds to this farm’s egg stock)', {
+  movement('egg_transfer_in', 'Eggs transferred in', `Eggs received from another farm (adds to this farm’s egg stock). ${BY_TRANSFER}`, {
     quantity: Count('Eggs received'),
     counterpartFarmId: Text(64, 'The sending farm'),
-    transferId: Type.Optional(Text(64, 'The transfer (set by the service)')),
   }),
 ] as const;
 
@@ -211,14 +223,23 @@ export type MovementType = MovementEntry['type'];
 export const MOVEMENT_TYPES = MOVEMENT_CATALOGUE.map((m) => m.type) as MovementType[];
 export type MovementInput = Static<MovementEntry['schema']>;
 
-/** One validator for every type: AJV's discriminator picks the branch by `type`, so errors name only that type's fields. */
+/** The types a client records (POST …/movements): every type but those only a transfer between farms writes. */
+export const RECORDED_MOVEMENTS = MOVEMENT_CATALOGUE.filter((m) => !(FARM_TRANSFER_TYPES as readonly string[]).includes(m.type));
+
+/** One validator for every recorded type: AJV's discriminator picks the branch by `type`, so errors name only that type's fields. */
 export const createMovementBody = Type.Unsafe<MovementInput>({
   $id: 'CreateMovementBody',
   type: 'object',
   discriminator: { propertyName: 'type' },
   required: ['type'],
-  properties: { type: { type: 'string', enum: MOVEMENT_CATALOGUE.map((m) => m.type), description: 'Movement type' } },
-  oneOf: MOVEMENT_CATALOGUE.map((m) => m.schema as TObject),
+  properties: {
+    type: {
+      type: 'string',
+      enum: RECORDED_MOVEMENTS.map((m) => m.type),
+      description: `Movement type (${FARM_TRANSFER_TYPES.join(', ')} are written only by completing a transfer between farms)`,
+    },
+  },
+  oneOf: RECORDED_MOVEMENTS.map((m) => m.schema as TObject),
 });
 
 export const updateMovementBody = Type.Object(

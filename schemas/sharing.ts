@@ -20,15 +20,29 @@ export const TransferStatusSchema = StringEnum(TRANSFER_STATUSES, {
   description: 'requested → approved → completed; requested → rejected; requested or approved → cancelled',
 });
 
-const End = (side: string) =>
-  Type.Object(
-    {
-      farmId: Type.String({ ...RecordId, description: `The ${side} farm` }),
-      flockId: Type.Optional(UlidOf(`The ${side} flock (required for birds, feed and eggs: its cycle records the movement)`)),
-      cycleId: Type.Optional(UlidOf(`The ${side} flock's cycle (default: its active cycle when requested)`)),
-    },
-    { additionalProperties: false },
-  );
+/** The sending farm's end: its own flock and cycle (a flock or cycle of another farm is a missing one: 404). */
+const FromEnd = Type.Object(
+  {
+    farmId: Type.String({ ...RecordId, description: 'The sending farm (one of yours)' }),
+    flockId: Type.Optional(UlidOf('The sending flock (required for birds, feed and eggs: its cycle records the movement)')),
+    cycleId: Type.Optional(UlidOf('The sending flock’s cycle (default: its active cycle), active')),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The receiving farm's end: only the farm, and maybe a flock proposed there. Neither is looked up at request
+ * (the answer is the same for a real and a made-up one); the receiving farm picks its flock and cycle when it approves.
+ */
+const ToEnd = Type.Object(
+  {
+    farmId: Type.String({ ...RecordId, description: 'The receiving farm (not looked up: a request to a made-up farm stays requested until cancelled)' }),
+    flockId: Type.Optional(
+      UlidOf('A flock of the receiving farm the sender proposes, kept as given (not looked up): the approver confirms it or picks another'),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const EquipmentItem = Type.Object(
   {
@@ -42,8 +56,8 @@ const EquipmentItem = Type.Object(
 export const createTransferBody = Type.Object(
   {
     kind: TransferKindSchema,
-    from: End('sending'),
-    to: End('receiving'),
+    from: FromEnd,
+    to: ToEnd,
     quantity: Type.Optional(
       Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Birds or eggs (whole numbers) or kg of feed; not for equipment' }),
     ),
@@ -63,6 +77,21 @@ export const transferActionBody = Type.Object(
   { additionalProperties: false, $id: 'TransferActionBody' },
 );
 export type TransferActionBody = Static<typeof transferActionBody>;
+
+/** Approval: the receiving farm chooses where birds, feed or eggs go (its flock and cycle), as the step's note and version. */
+export const approveTransferBody = Type.Object(
+  {
+    ...transferActionBody.properties,
+    flockId: Type.Optional(
+      UlidOf(
+        'Birds, feed and eggs: the flock of your farm whose cycle records the movement (default: the flock the sender proposed, when it is one of yours); another farm’s flock answers 404',
+      ),
+    ),
+    cycleId: Type.Optional(UlidOf('Its cycle, active (default: the flock’s active cycle)')),
+  },
+  { additionalProperties: false, $id: 'ApproveTransferBody' },
+);
+export type ApproveTransferBody = Static<typeof approveTransferBody>;
 
 export const listTransfersQuery = Type.Object(
   {
@@ -102,6 +131,15 @@ const EndDto = Type.Object({
   cycleId: Type.Union([Ulid, Type.Null()]),
   movementId: Type.Union([Ulid, Type.Null()], { description: 'The movement the completion wrote in this cycle (birds, feed, eggs)' }),
 });
+/** The receiving end: the flock the sender proposed until approval, then the one the approver chose, with its cycle. */
+const ToEndDto = Type.Object({
+  farmId: Type.String(),
+  flockId: Type.Union([Ulid, Type.Null()], {
+    description: 'Until approved: the flock the sender proposed (as given, not looked up); then the flock the approver chose',
+  }),
+  cycleId: Type.Union([Ulid, Type.Null()], { description: 'Null until approved: the cycle the approver chose (birds, feed, eggs)' }),
+  movementId: Type.Union([Ulid, Type.Null()], { description: 'The movement the completion wrote in this cycle (birds, feed, eggs)' }),
+});
 const StepDto = Type.Object({ at: Timestamp, by: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
 export const TransferDto = Type.Object(
   {
@@ -109,7 +147,7 @@ export const TransferDto = Type.Object(
     kind: TransferKindSchema,
     status: TransferStatusSchema,
     from: EndDto,
-    to: EndDto,
+    to: ToEndDto,
     quantity: Type.Union([Type.Number(), Type.Null()]),
     feedType: Type.Union([Type.String(), Type.Null()]),
     items: Type.Union(

@@ -14,7 +14,8 @@ export const DeviceId = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: '^[A-Za-z0-9_.:-]+$',
-  description: 'The scale’s own id (letters, digits, _ . : -)',
+  description:
+    'A bird scale registered in the flock’s farm (POST /api/v1/iot/devices; its metrics include birdWeightGrams); another farm’s device or an unregistered id answers 404',
 });
 
 export const listWeightsQuery = Type.Object(
@@ -57,7 +58,9 @@ export const scaleIngestBody = Type.Object(
     deviceId: DeviceId,
     flockId: Ulid,
     cycleId: Type.Optional(Ulid),
-    houseId: Type.Optional(RecordId),
+    houseId: Type.Optional(
+      Type.String({ ...RecordId, description: 'A house of the flock’s farm, the flock’s own when it has one (another farm’s answers 404)' }),
+    ),
     weighings: Type.Array(
       Type.Object(
         {

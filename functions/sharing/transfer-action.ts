@@ -4,9 +4,10 @@ import { replayable } from '../../shared/http/responses.js';
 import { actOnTransfer } from '../../shared/services/transfers.js';
 import { transferActionBody, transferParams } from '../../schemas/compiled/sharing.js';
 import type { TSchema } from '@sinclair/typebox';
-import { TransferResponse, type TransferAction } from '../../schemas/sharing.js';
+import { TransferResponse, type TransferAction, type TransferActionBody } from '../../schemas/sharing.js';
+import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 
-/** The route of one lifecycle step (approve, reject, cancel, complete): the step, who takes it, its words, its answer's schema. */
+/** The route of one lifecycle step (approve, reject, cancel, complete): the step, who takes it, its words, its answer's schema, its body (approval's names the receiving flock). */
 export function transferActionRoute(
   action: TransferAction,
   summary: string,
@@ -14,6 +15,8 @@ export function transferActionRoute(
   extra: string,
   conflicts: string,
   answer: { schema: TSchema; description: string } = { schema: TransferResponse, description: 'The transfer, as it is now' },
+  body: CompiledSchema<TransferActionBody> = transferActionBody,
+  notFound = 'No such transfer, or one between farms you cannot see',
 ): RouteHandler {
   return httpHandler(
     {
@@ -24,12 +27,12 @@ export function transferActionRoute(
         '`note` is kept on the transfer; `If-Match` or `version` make it conditional. A move the lifecycle does not allow answers 409 naming the status. ' +
         'Send an Idempotency-Key to make retries safe: a retry gets the first answer with `Idempotent-Replayed: true`.',
       params: transferParams,
-      body: transferActionBody,
+      body,
       headers: { ...IF_MATCH, ...IDEMPOTENCY_KEY },
       responses: {
         200: { headers: ['ETag'], description: answer.description, schema: answer.schema },
         403: { description: `Not ${who}` },
-        404: { description: 'No such transfer, or one between farms you cannot see' },
+        404: { description: notFound },
         409: { description: `Not allowed from its status, changed concurrently (or a stale \`version\`)${conflicts}` },
       },
     },

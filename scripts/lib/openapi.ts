@@ -12,6 +12,7 @@ import type { ResponseDoc, RouteSpec } from '../../shared/http/context.js';
 import { REQUEST_HEADER_SCHEMAS } from '../../shared/http/request-headers.js';
 import { RESPONSE_HEADERS, type ResponseHeader } from '../../shared/http/responses.js';
 import { ROOT, apiRoutes, type RouteEntry } from './route-table.js';
+import { idFields } from './body-ids.js';
 
 type Json = Record<string, unknown>;
 
@@ -228,6 +229,8 @@ function operation(route: RouteEntry, spec: RouteSpec, shared: Shared): Json {
     add(403, spec.capability === 'none' ? 'Account locked or unverified' : `Missing capability ${spec.capability}, or account locked or unverified`);
   }
   if (spec.params) add(404);
+  else if (spec.body && idFields(spec.body.schema).length > 0)
+    add(404, 'A record the body names by id (a `…Id` field) is not one of the farm’s: another farm’s record answers as a missing one');
   if (spec.headers?.['If-Match']) add(412);
   add(413);
   add(415);

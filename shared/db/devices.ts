@@ -58,7 +58,7 @@ const FIELDS = [
 
 export const deviceNotFound = (deviceId: string) => new NotFound(`Device ${deviceId} not found`);
 
-function fromItem(item: Record<string, unknown> | undefined): DeviceRecord | undefined {
+export function deviceFromItem(item: Record<string, unknown> | undefined): DeviceRecord | undefined {
   if (!item) return undefined;
   const d = pick<DeviceRecord>(item, FIELDS);
   return { ...d, lastSeen: d.lastSeen ?? null, latest: d.latest ?? {}, healthStatus: d.healthStatus ?? 'offline', healthChangedAt: d.healthChangedAt ?? null };
@@ -70,7 +70,7 @@ function item(d: DeviceRecord) {
 
 export async function getDevice(deviceId: string, opts: { consistent?: boolean } = {}): Promise<DeviceRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: deviceKey(deviceId), ConsistentRead: opts.consistent ?? true }));
-  return fromItem(res.Item);
+  return deviceFromItem(res.Item);
 }
 
 /** Registers a device in its house (which must exist: ConditionCheck → NotFound), with the audit entries, in one transaction. */
@@ -138,7 +138,7 @@ export async function listDevicesOfFarm(
     },
     opts,
   );
-  return { items: page.items.map((i) => fromItem(i)!), nextCursor: page.nextCursor };
+  return { items: page.items.map((i) => deviceFromItem(i)!), nextCursor: page.nextCursor };
 }
 
 /** A farm's devices (of one house), page after page up to `max` (a house has a handful: one Query). */
@@ -202,7 +202,7 @@ export async function devicesDue(nowIso: string, limit: number): Promise<DeviceR
       Limit: limit,
     }),
   );
-  return (res.Items ?? []).map((i) => fromItem(i)!);
+  return (res.Items ?? []).map((i) => deviceFromItem(i)!);
 }
 
 /**

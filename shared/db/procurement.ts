@@ -156,6 +156,17 @@ export async function getSupplier(id: string): Promise<SupplierRecord | undefine
   return supplierFromItem(item);
 }
 
+/** A supplier and a purchase order by id (either may be left out), in one BatchGetItem: the references a delivery names. */
+export async function getSupplierAndOrder(supplierId?: string, orderId?: string): Promise<{ supplier?: SupplierRecord; order?: OrderRecord }> {
+  const keys = [...(supplierId ? [supplierKey(supplierId)] : []), ...(orderId ? [purchaseOrderKey(orderId)] : [])];
+  if (keys.length === 0) return {};
+  const items = await batchGet(keys, { consistent: true });
+  return {
+    supplier: supplierFromItem(items.find((i) => i.type === 'Supplier' && i.id === supplierId)),
+    order: orderFromItem(items.find((i) => i.type === 'PurchaseOrder' && i.id === orderId)),
+  };
+}
+
 /** Creates a supplier: every farm it serves must exist (one ConditionCheck each), the supplier is new. */
 export async function createSupplier(s: SupplierRecord, extra: TransactItem[]): Promise<void> {
   const T = tableName();

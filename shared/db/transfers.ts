@@ -4,7 +4,6 @@ import {
   equipmentHeldBy,
   equipmentKey,
   equipmentOwnedBy,
-  farmKey,
   RESTRICTION_ITEMS_PREFIX,
   restrictionFlagKey,
   transferKey,
@@ -13,7 +12,7 @@ import {
 } from './keys.js';
 import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
-import { farmNotFound, versionedUpdate } from './farms.js';
+import { versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
 
@@ -84,6 +83,7 @@ const FIELDS = [
 ] as const satisfies readonly (keyof TransferRecord)[];
 
 export const transferNotFound = (id: string) => new NotFound(`Transfer ${id} not found`);
+export const equipmentNotFound = (id: string) => new NotFound(`Equipment ${id} not found`);
 const fromItem = (item: Record<string, unknown> | undefined): TransferRecord | undefined => (item ? pick<TransferRecord>(item, FIELDS, null) : undefined);
 const sortKey = (t: TransferRecord) => `${t.createdAt}#${t.id}`;
 const transferItem = (t: TransferRecord) => ({
@@ -141,19 +141,19 @@ export async function getTransfer(id: string): Promise<TransferRecord | undefine
 }
 
 /**
- * Writes a new transfer in ONE transaction: the receiving farm exists, the sending farm is not restricted,
+ * Writes a new transfer in ONE transaction: the sending farm is not restricted (the receiving farm is not looked up),
  * the transfer (`attribute_not_exists`) and the extra items (audit, idempotent answer).
  */
 export async function createTransfer(t: TransferRecord, extra: TransactItem[]): Promise<void> {
   const T = tableName();
   await transact(
     [
-      { ConditionCheck: { TableName: T, Key: farmKey(t.to.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+      // the receiving farm is not looked up: a request answers alike for a real and a made-up farm (docs/decisions.md, "References in bodies")
       unrestricted(t.from.farmId),
       { Put: { TableName: T, Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' } },
       ...extra,
     ],
-    (i) => (i === 0 ? farmNotFound(t.to.farmId) : i === 1 ? new FarmRestricted(t.from.farmId, []) : new Conflict('A transfer with this id already exists')),
+    (i) => (i === 0 ? new FarmRestricted(t.from.farmId, []) : new Conflict('A transfer with this id already exists')),
   );
 }
 

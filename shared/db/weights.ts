@@ -3,9 +3,10 @@ import type { DayAggregate, WeightMethod } from '../domain/weights.js';
 import type { AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { deviceFromItem, type DeviceRecord } from './devices.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { pick } from './items.js';
-import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
+import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, deviceKey, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
 import { queryPage } from './pagination.js';
 
 /**
@@ -127,22 +128,24 @@ export async function scaleState(
   cycleId: string,
   deviceId: string,
   dates: readonly string[],
-): Promise<{ flock?: FlockRecord; cycle?: CycleRecord; days: Map<string, WeightRecord> }> {
+): Promise<{ flock?: FlockRecord; cycle?: CycleRecord; device?: DeviceRecord; days: Map<string, WeightRecord> }> {
   const sessionKeys = dates.map((d) => weightKey(cycleId, d, 'automatic_scale', deviceId));
-  const items = await batchGet([flockKey(flockId), cycleKey(flockId, cycleId), ...sessionKeys], { consistent: true });
+  const items = await batchGet([flockKey(flockId), cycleKey(flockId, cycleId), deviceKey(deviceId), ...sessionKeys], { consistent: true });
   const days = new Map<string, WeightRecord>();
   let flock: FlockRecord | undefined;
   let cycle: CycleRecord | undefined;
+  let device: DeviceRecord | undefined;
   for (const item of items) {
     const sk = String(item.SK);
-    if (item.PK === flockKey(flockId).PK && sk === 'META') flock = flockFromItem(item);
+    if (item.PK === deviceKey(deviceId).PK && sk === deviceKey(deviceId).SK) device = deviceFromItem(item);
+    else if (item.PK === flockKey(flockId).PK && sk === 'META') flock = flockFromItem(item);
     else if (sk.startsWith(CYCLE_SK_PREFIX)) cycle = cycleFromItem(item);
     else if (sk.startsWith(WEIGHT_SK_PREFIX)) {
       const r = weightFromItem(item)!;
       days.set(r.date, r);
     }
   }
-  return { flock, cycle, days };
+  return { flock, cycle, device, days };
 }
 
 /** The sessions of a cycle in date order (optionally from/to a date), without samples and histograms. */

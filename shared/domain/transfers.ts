@@ -55,9 +55,8 @@ export function transferProblems(t: TransferRequest): FieldError[] {
     if (t.quantity === undefined) out.push({ field: 'quantity', message: `is required for a ${t.kind} transfer` });
     else if (t.kind !== 'feed' && !Number.isInteger(t.quantity)) out.push({ field: 'quantity', message: `must be a whole number of ${t.kind}` });
     if (t.items !== undefined) out.push({ field: 'items', message: 'is only for an equipment transfer' });
-    for (const side of ['from', 'to'] as const)
-      if (!t[side].flockId)
-        out.push({ field: `${side}.flockId`, message: `is required for a ${t.kind} transfer (its movement is recorded in that flock's cycle)` });
+    // the receiving flock is the receiving farm's choice, at approval (the request may only propose one)
+    if (!t.from.flockId) out.push({ field: 'from.flockId', message: `is required for a ${t.kind} transfer (its movement is recorded in that flock's cycle)` });
   } else {
     if (!t.items?.length) out.push({ field: 'items', message: 'is required for an equipment transfer' });
     if (t.quantity !== undefined) out.push({ field: 'quantity', message: 'is not for an equipment transfer (list the pieces in items)' });

@@ -11,6 +11,7 @@ import { latestAllowedDate } from '../domain/weights.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../schemas/compliance.js';
 import { farmOfListRequest } from './farms.js';
+import { cycleNotFound } from './references.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 
 /** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
@@ -55,7 +56,7 @@ async function sampledCycle(user: Caller, flockId: string, cycleId: string | und
   const id = cycleId ?? flock.activeCycleId;
   if (!id) return { flock, cycle: undefined };
   const cycle = await getCycle(flockId, id);
-  if (!cycle) throw new ValidationFailed([{ field: 'cycleId', message: `is not a cycle of flock ${flockId}` }]);
+  if (!cycle) throw cycleNotFound(flockId, id);
   return { flock, cycle };
 }
 

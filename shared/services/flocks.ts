@@ -3,7 +3,7 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { auditPut } from '../db/audit.js';
-import { getDefaultFarmId } from '../db/farms.js';
+import { farmNotFound, getDefaultFarmId, houseNotFound } from '../db/farms.js';
 import { allFarmIds, createFlock, getFlock, listFlocks, placementExists, saveFlock, type FlockRecord } from '../db/flocks.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
@@ -37,11 +37,11 @@ export async function scopedFlock(user: Caller, flockId: string): Promise<FlockR
   return flock;
 }
 
-/** Checks (with one read) that the caller may place a flock on this farm and house. */
+/** Checks (with one read) that the caller may place a flock on this farm and house: another farm's, like a missing one, is a 404 naming it. */
 async function checkPlacement(user: Caller, farmId: string, houseId: string | null | undefined): Promise<void> {
   const exists = canAccessFarm(user, farmId) ? await placementExists(farmId, houseId) : { farm: false, house: true };
-  if (!exists.farm) throw new ValidationFailed([{ field: 'farmId', message: `unknown farm "${farmId}"` }]);
-  if (!exists.house) throw new ValidationFailed([{ field: 'houseId', message: `unknown house "${houseId}" in farm ${farmId}` }]);
+  if (!exists.farm) throw farmNotFound(farmId);
+  if (!exists.house) throw houseNotFound(houseId!);
 }
 
 export async function createFlockFor(user: Caller, body: CreateFlockBody, requestId: string, idempotencyKey?: string) {

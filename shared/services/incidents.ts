@@ -31,6 +31,7 @@ import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { assigneeMay, isOpen, mayActOn, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
 import { Conflict, Forbidden, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
+import { userNotFound } from './references.js';
 import { idempotent } from './idempotency.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
 import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.js';
@@ -115,13 +116,11 @@ export async function incidentFor(user: Caller, id: string) {
   return withTimeline(found.incident, found.timeline);
 }
 
-/** The assignee must be a user who sees the farm. */
+/** The assignee must be a user who sees the farm: anyone else, like a missing user, is a 404 naming the id. */
 async function assigneeOrThrow(farmId: string, assigneeId: string | null | undefined): Promise<void> {
   if (assigneeId === undefined || assigneeId === null) return;
   const user = await getUser(assigneeId);
-  if (!user || !(user.role === 'admin' || user.farmIds.includes(farmId))) {
-    throw new ValidationFailed([{ field: 'assigneeId', message: `user ${assigneeId} does not exist or cannot see farm ${farmId}` }]);
-  }
+  if (!user || !(user.role === 'admin' || user.farmIds.includes(farmId))) throw userNotFound(assigneeId);
 }
 
 const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });

@@ -15,7 +15,7 @@ import {
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
 import type { CycleRecord } from '../db/cycles.js';
-import { getFlock } from '../db/flocks.js';
+import { getCycle } from '../db/cycles.js';
 import {
   applyLedger,
   balanceOf,
@@ -31,8 +31,10 @@ import {
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
+import { checkDeliveryReferences, flockOfFarm } from './references.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import {
+  FARM_TRANSFER_TYPES,
   MOVEMENT_METADATA,
   READ_ONLY_MOVEMENT_FIELDS,
   SERVICE_FIELDS,
@@ -106,13 +108,18 @@ export async function resolveFeedType(input: MovementInput, farmId: string): Pro
   );
 }
 
-/** The active cycle of the other flock of a transfer (it must be visible to the caller). */
-async function counterpartCycle(user: Caller, input: MovementInput): Promise<CycleRecord | undefined> {
-  if (input.type !== 'bird_transfer_in' && input.type !== 'bird_transfer_out') return undefined;
-  const unknown = () => new ValidationFailed([{ field: 'counterpartFlockId', message: 'is not a flock of yours with an active cycle' }]);
-  const flock = await getFlock(input.counterpartFlockId);
-  if (!flock || !canAccessFarm(user, flock.farmId) || !flock.activeCycleId) throw unknown();
-  return scopedCycle(user, flock.id, flock.activeCycleId).catch(() => Promise.reject(unknown()));
+const isBirdTransfer = (type: string): type is 'bird_transfer_in' | 'bird_transfer_out' => type === 'bird_transfer_in' || type === 'bird_transfer_out';
+
+/**
+ * The active cycle of the other flock of a transfer between two flocks: a flock of the same farm (birds
+ * change farm only by a transfer: /api/v1/sharing), else the 404 of a missing flock.
+ */
+async function counterpartCycle(cycle: CycleRecord, input: MovementInput): Promise<CycleRecord | undefined> {
+  if (!isBirdTransfer(input.type) || !('counterpartFlockId' in input)) return undefined;
+  const flock = await flockOfFarm(cycle.farmId, input.counterpartFlockId);
+  const active = flock.activeCycleId ? await getCycle(flock.id, flock.activeCycleId) : undefined;
+  if (active?.status !== 'active') throw new Conflict(`Flock ${flock.id} has no active cycle; birds move only between active cycles`);
+  return active;
 }
 
 const UNITS: Record<Target['kind'], (n: number) => string> = {
@@ -166,13 +173,14 @@ export async function createMovementFor(
     // a sale inside a withdrawal period: 409, or its audited override (an override outside any window is dropped)
     const sale = await checkSale(user, ref, body, 'override' in body && body.override !== undefined);
     const input = sale?.covering.length === 0 && 'override' in body ? withoutOverride(body) : body;
+    await checkDeliveryReferences(cycle.farmId, input as { supplierId?: unknown; orderId?: unknown });
     const feedType = await resolveFeedType(input, cycle.farmId);
-    const other = await counterpartCycle(user, input);
+    const other = await counterpartCycle(cycle, input);
     const transferId = other ? ulid() : undefined;
     const own = record(input, ref, user.id, now, { ...(feedType ? { feedType } : {}), ...(transferId ? { transferId } : {}) });
     const groups: LedgerGroup[] = [{ ref, changes: netChanges(effectsOf(input, 1, feedType)), withdrawalRev: sale?.withdrawalRev }];
     const puts = [own];
-    if (other && (input.type === 'bird_transfer_in' || input.type === 'bird_transfer_out')) {
+    if (other && isBirdTransfer(input.type) && 'counterpartFlockId' in input) {
       // Both sides, each pointing at the other, so a later delete removes the pair together.
       const mirror: MovementInput = {
         type: input.type === 'bird_transfer_in' ? 'bird_transfer_out' : 'bird_transfer_in',
@@ -254,7 +262,7 @@ export async function unlockMovement(user: Caller, flockId: string, cycleId: str
   return toMovementDto({ ...movement, lock: null, version: movement.version + 1, updatedAt: new Date().toISOString() }, cycle);
 }
 
-const isTransfer = (m: MovementRecord) => m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out';
+const isTransfer = (m: MovementRecord) => isBirdTransfer(m.type);
 export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
 export const autoLockCutoff = () => new Date(Date.now() - settings().autoLockHours * 3600_000).toISOString();
 
@@ -289,6 +297,7 @@ export async function updateMovementFor(
   assertWritableEdits(movement, edits);
   assertUnlocked(movement, cycle);
   assertNotFromDailyRecord(movement);
+  assertNotFromFarmTransfer(movement);
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
@@ -296,6 +305,7 @@ export async function updateMovementFor(
   if (details.length) throw new ValidationFailed(details);
   const next = merged as MovementInput;
   assertConsistent(next, cycle);
+  if ('supplierId' in edits || 'orderId' in edits) await checkDeliveryReferences(cycle.farmId, merged);
   const sale = await checkSale(user, refOf(cycle), next, 'override' in edits && edits.override !== null);
   const { type: _t, date, ...fields } = next;
   const updated: MovementRecord = { ...movement, date, fields, updatedAt: new Date().toISOString(), version: version + 1 };
@@ -346,6 +356,16 @@ function assertNotFromDailyRecord(m: MovementRecord): void {
     );
 }
 
+const farmTransferConflict = (m: MovementRecord) =>
+  new Conflict(
+    `Movement ${m.id} was written by transfer ${String(m.fields.transferId)} between farms; it changes only with that transfer (send a transfer back to reverse it)`,
+  );
+
+/** Movements of a transfer between farms change only with it: both farms' ledgers and the transfer agree. */
+function assertNotFromFarmTransfer(m: MovementRecord): void {
+  if ((FARM_TRANSFER_TYPES as readonly string[]).includes(m.type)) throw farmTransferConflict(m);
+}
+
 function diffFields(before: MovementRecord, after: MovementRecord) {
   const out: Record<string, { from: unknown; to: unknown }> = {};
   if (before.date !== after.date) out.date = { from: before.date, to: after.date };
@@ -368,13 +388,15 @@ export async function deleteMovementFor(
   expectedVersion(movement.version, { precondition }, `Movement ${movementId}`);
   assertUnlocked(movement, cycle);
   assertNotFromDailyRecord(movement);
+  assertNotFromFarmTransfer(movement);
   const groups: LedgerGroup[] = [{ ref: refOf(cycle), changes: netChanges(effectsOf(inputOf(movement), -1)) }];
   const deletes = [{ movement, createdAfter: autoLockCutoff() }];
   if (isTransfer(movement)) {
     const f = movement.fields as { counterpartFlockId: string; counterpartCycleId: string; counterpartMovementId: string };
     const other = await getCycleAndMovement(f.counterpartFlockId, f.counterpartCycleId, f.counterpartMovementId);
     if (other.cycle && other.movement) {
-      if (!canAccessFarm(user, other.cycle.farmId)) throw new Conflict('The other side of this transfer belongs to a farm you cannot change');
+      // the other side on another farm: birds that changed farm by a transfer (/api/v1/sharing) stay with it
+      if (other.cycle.farmId !== cycle.farmId) throw farmTransferConflict(movement);
       assertUnlocked(other.movement, other.cycle);
       groups.push({ ref: refOf(other.cycle), changes: netChanges(effectsOf(inputOf(other.movement), -1)) });
       deletes.push({ movement: other.movement, createdAfter: autoLockCutoff() });

@@ -48,6 +48,7 @@ import { farmOfRequest } from './farms.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { refOf, record, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { flockNotFound } from './references.js';
 import type { MedicineUnit, MovementInput } from '../../schemas/movements.js';
 import { birdInflowMovementBody, feedDeliveryMovementBody, medicineDeliveryMovementBody } from '../../schemas/compiled/service-movements.js';
 import { problemsOf } from '../../schemas/problems.js';
@@ -273,7 +274,7 @@ const linesOf = (lines: CreateOrderBody['lines']): OrderLineRecord[] =>
 /** The supplier an order names: one the caller sees, serving the farm, not archived, supplying every line's kind. */
 async function supplierForOrder(user: Caller, supplierId: string, farmId: string, lines: CreateOrderBody['lines']): Promise<SupplierRecord> {
   const s = await getSupplier(supplierId);
-  if (!s || !sees(user, s)) throw new ValidationFailed([{ field: 'supplierId', message: `no supplier ${supplierId}` }]);
+  if (!s || !sees(user, s)) throw supplierNotFound(supplierId);
   if (s.archived) throw new Conflict(`Supplier ${supplierId} is archived; it takes no new orders`);
   if (!s.farmIds.includes(farmId)) throw new ValidationFailed([{ field: 'supplierId', message: `supplier ${supplierId} does not serve farm ${farmId}` }]);
   const problems = lineProblems(lines, s.kinds);
@@ -392,8 +393,7 @@ function factOf(input: Extract<MovementInput, { type: 'feed_delivery' }>): FeedD
 /** The active cycle of a flock of the order's farm (feed and chicks are recorded on it). */
 async function targetCycle(user: Caller, farmId: string, flockId: string, field: string) {
   const flock = await getFlock(flockId);
-  if (!flock || flock.farmId !== farmId || !canAccessFarm(user, farmId))
-    throw new ValidationFailed([{ field, message: `no flock ${flockId} in farm ${farmId}` }]);
+  if (!flock || flock.farmId !== farmId || !canAccessFarm(user, farmId)) throw flockNotFound(flockId);
   if (!flock.activeCycleId) throw new ValidationFailed([{ field, message: `flock ${flockId} has no active cycle` }]);
   return scopedCycle(user, flock.id, flock.activeCycleId);
 }

@@ -22,6 +22,7 @@ import { cycleAnalyticsContext } from './analytics.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
+import { cycleNotFound } from './references.js';
 import { scopedFlock } from './flocks.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecommendationsBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
@@ -63,7 +64,7 @@ export async function createRecommendationFor(user: Caller, body: CreateRecommen
     const cycleId = body.cycleId ?? flock.activeCycleId;
     // any cycle of the flock may be named, a closed one too (a lesson for the next cycle)
     if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
-      throw new ValidationFailed([{ field: 'cycleId', message: `is not a cycle of flock ${flock.id}` }]);
+      throw cycleNotFound(flock.id, body.cycleId);
     }
     const rec = openRecommendation(user, flock, {
       cycleId: cycleId ?? null,

@@ -1,3 +1,4 @@
+import { getFarmAndHouse, houseNotFound } from '../db/farms.js';
 import { allFarmIds } from '../db/flocks.js';
 import {
   NO_TARGET,
@@ -25,6 +26,7 @@ import { flockOn } from './house-flocks.js';
 import { openIncident } from './incidents.js';
 import { ensureDefaultRules } from './default-rules.js';
 import { domainCondition } from './rules.js';
+import { flockOfFarm } from './references.js';
 import type { BacktestBody, NewDataEventBody } from '../../schemas/rules.js';
 
 /**
@@ -381,7 +383,9 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
     ]);
   }
   const data = new AlarmData(now);
-  const target = backtestTarget(rule, body, await farmOf(rule, data));
+  const farm = await farmOf(rule, data);
+  await backtestReferences(rule.farmId, body, farm);
+  const target = backtestTarget(rule, body, farm);
   const points = await pointsOf(rule, target, data, fromMs - windowMs(rule) - step, untilMs);
   const run = evaluateRule(specOf(rule), points, { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null });
   return {
@@ -396,6 +400,19 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
     evaluations: run.evaluations.length <= 400 ? run.evaluations : [],
     context: { basis, window: rule.window, aggregation: rule.aggregation, condition: rule.condition, cooldownMinutes: rule.cooldownMinutes },
   };
+}
+
+/**
+ * The flock and house a backtest names must be the rule's farm's, else the 404 of a missing one: read only
+ * when the farm's active flocks and devices (already read) do not show them.
+ */
+async function backtestReferences(farmId: string, body: BacktestBody, farm: FarmData): Promise<void> {
+  if (body.flockId && !farm.flocks.some((f) => f.id === body.flockId)) await flockOfFarm(farmId, body.flockId);
+  const houseId = body.houseId;
+  if (houseId && !farm.flocks.some((f) => f.houseId === houseId) && !farm.devices.some((d) => d.houseId === houseId)) {
+    const { house } = await getFarmAndHouse(farmId, houseId);
+    if (!house) throw houseNotFound(houseId);
+  }
 }
 
 /** The flock or house a backtest replays over: one of the farm's, within the rule's scope. */

@@ -1,6 +1,6 @@
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
-import { getFarmAndHouse } from '../db/farms.js';
+import { farmNotFound, getFarmAndHouse, houseNotFound } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
 import {
   createRule,
@@ -21,6 +21,7 @@ import { conditionProblem, parseWindow, windowProblem, type RuleCondition } from
 import { seenAt } from '../domain/anomalies/lifecycle.js';
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
+import { flockNotFound } from './references.js';
 import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../schemas/rules.js';
 
 /**
@@ -101,20 +102,19 @@ function definitionProblems(f: RuleFields): Array<{ field: string; message: stri
   return problems;
 }
 
-/** The scope's house and flock must be of its farm, and the flock in that house when both are named (one or two GetItems). */
+/**
+ * The scope's house and flock must be of its farm (else the 404 of a missing one), and the flock in that
+ * house when both are named (one or two GetItems).
+ */
 async function scopeOrThrow(scope: RuleRecord['scope']): Promise<void> {
-  const problems: Array<{ field: string; message: string }> = [];
   const [{ house }, flock] = await Promise.all([
     scope.houseId ? getFarmAndHouse(scope.farmId, scope.houseId) : Promise.resolve({ house: undefined }),
     scope.flockId ? getFlock(scope.flockId) : Promise.resolve(undefined),
   ]);
-  if (scope.houseId && !house) problems.push({ field: 'scope.houseId', message: `no house ${scope.houseId} in farm ${scope.farmId}` });
-  if (scope.flockId && (!flock || flock.farmId !== scope.farmId))
-    problems.push({ field: 'scope.flockId', message: `no flock ${scope.flockId} in farm ${scope.farmId}` });
-  else if (scope.flockId && scope.houseId && flock && flock.houseId !== scope.houseId) {
-    problems.push({ field: 'scope.flockId', message: `flock ${scope.flockId} is not in house ${scope.houseId}` });
-  }
-  if (problems.length > 0) throw new ValidationFailed(problems);
+  if (scope.houseId && !house) throw houseNotFound(scope.houseId);
+  if (scope.flockId && flock?.farmId !== scope.farmId) throw flockNotFound(scope.flockId);
+  if (scope.flockId && scope.houseId && flock && flock.houseId !== scope.houseId)
+    throw new ValidationFailed([{ field: 'scope.flockId', message: `flock ${scope.flockId} is not in house ${scope.houseId}` }]);
 }
 
 /** The window's length in minutes: a rule's default cooldown (one firing per window). */
@@ -124,7 +124,7 @@ const windowMinutes = (window: string): number => {
 };
 
 async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBody): Promise<RuleFields> {
-  if (!canAccessFarm(user, body.scope.farmId)) throw new ValidationFailed([{ field: 'scope.farmId', message: `no farm ${body.scope.farmId} of yours` }]);
+  if (!canAccessFarm(user, body.scope.farmId)) throw farmNotFound(body.scope.farmId);
   const fields: RuleFields = {
     name: body.name.trim(),
     scope: {

@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
 import { transact, type TransactItem } from '../db/client.js';
 import { getCycle, type CycleRecord } from '../db/cycles.js';
-import { farmNotFound, getFarm, getHouse } from '../db/farms.js';
+import { farmNotFound, getFarm, getHouse, houseNotFound } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
 import { hasWeighingOn } from '../db/weights.js';
 import { applyLedger } from '../db/movements.js';
@@ -46,6 +46,7 @@ import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../errors.js';
 import { raiseAnomaly } from './anomalies.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
+import { cycleNotFound, flockNotFound, userNotFound } from './references.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import { record, refOf, refusedToConflict, toMovementDto } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
@@ -118,26 +119,22 @@ interface Placement {
 }
 
 /**
- * The house, flock, cycle and assignee must belong to the farm (a record of another farm is named like
- * one that does not exist); a cycle needs its flock. Answers the cycle's placement date.
+ * The house, flock, cycle and assignee must belong to the farm (a record of another farm, like one that
+ * does not exist, is the 404 of a missing one, naming the id); a cycle needs its flock. Answers the cycle's
+ * placement date.
  */
 async function placementOrThrow(farmId: string, p: Placement): Promise<{ placementDate: string | null; cycle: CycleRecord | undefined }> {
-  const problems: FieldError[] = [];
-  if (p.cycleId && !p.flockId) problems.push({ field: 'flockId', message: 'is required with cycleId (a cycle belongs to its flock)' });
-  if (problems.length) throw new ValidationFailed(problems);
+  if (p.cycleId && !p.flockId) throw new ValidationFailed([{ field: 'flockId', message: 'is required with cycleId (a cycle belongs to its flock)' }]);
   const [house, flock, cycle, assignee] = await Promise.all([
     p.houseId ? getHouse(farmId, p.houseId) : undefined,
     p.flockId ? getFlock(p.flockId) : undefined,
     p.flockId && p.cycleId ? getCycle(p.flockId, p.cycleId) : undefined,
     p.assignee ? getUser(p.assignee) : undefined,
   ]);
-  if (p.houseId && !house) problems.push({ field: 'houseId', message: `no house ${p.houseId} in farm ${farmId}` });
-  if (p.flockId && (!flock || flock.farmId !== farmId)) problems.push({ field: 'flockId', message: `no flock ${p.flockId} in farm ${farmId}` });
-  if (p.cycleId && (!cycle || cycle.farmId !== farmId))
-    problems.push({ field: 'cycleId', message: `no cycle ${p.cycleId} of flock ${p.flockId} in farm ${farmId}` });
-  if (p.assignee && (!assignee || !(assignee.role === 'admin' || assignee.farmIds.includes(farmId))))
-    problems.push({ field: 'assignee', message: `user ${p.assignee} does not exist or cannot see farm ${farmId}` });
-  if (problems.length) throw new ValidationFailed(problems);
+  if (p.houseId && !house) throw houseNotFound(p.houseId);
+  if (p.flockId && flock?.farmId !== farmId) throw flockNotFound(p.flockId);
+  if (p.flockId && p.cycleId && cycle?.farmId !== farmId) throw cycleNotFound(p.flockId, p.cycleId);
+  if (p.assignee && (!assignee || !(assignee.role === 'admin' || assignee.farmIds.includes(farmId)))) throw userNotFound(p.assignee);
   return { placementDate: cycle?.startDate ?? null, cycle };
 }
 
@@ -410,10 +407,13 @@ function dataProblems(s: ScheduleRecord, data: CompleteOccurrenceBody['data']): 
     .map((k) => ({ field: `data.${k}`, message: `is not a field of a ${s.kind} completion` }));
 }
 
-/** The weighing a weighing occurrence links to: a weighing session of the schedule's cycle on that date. */
+/**
+ * The weighing a weighing occurrence links to: a weighing session of the schedule's cycle on that date (any
+ * other id is the 404 of a missing one); a schedule without a cycle links to none (400).
+ */
 async function weighingOrThrow(s: ScheduleRecord, date: string, weighingId: string): Promise<void> {
-  const missing = () => new ValidationFailed([{ field: 'data.weighingId', message: `no weighing ${weighingId} on ${date} in the schedule's cycle` }]);
-  if (!s.cycleId || !(await hasWeighingOn(s.cycleId, date, weighingId))) throw missing();
+  if (!s.cycleId) throw new ValidationFailed([{ field: 'data.weighingId', message: 'is only for a schedule of a cycle (it names a weighing of that cycle)' }]);
+  if (!(await hasWeighingOn(s.cycleId, date, weighingId))) throw new NotFound(`Weighing ${weighingId} not found on ${date} in cycle ${s.cycleId}`);
 }
 
 /**
@@ -544,11 +544,7 @@ export async function applyProgramme(user: Caller, programmeId: string, body: Ap
   const farmId = flock.farmId;
   return idempotent(user.id, idempotencyKey, `programme:${programmeId}:${body.cycleId}`, body, async (remember) => {
     const placement: Placement = { houseId: body.houseId ?? flock.houseId, flockId: body.flockId, cycleId: body.cycleId, assignee: body.assignee ?? null };
-    const { placementDate, cycle } = await placementOrThrow(farmId, placement).catch((err: unknown) => {
-      if (err instanceof ValidationFailed && err.details?.some((d) => d.field === 'cycleId'))
-        throw new NotFound(`Cycle ${body.cycleId} of flock ${body.flockId} not found`);
-      throw err;
-    });
+    const { placementDate, cycle } = await placementOrThrow(farmId, placement);
     if (cycle!.status !== 'active') throw new Conflict(`Cycle ${body.cycleId} is closed; a programme applies to an active cycle`);
     if (cycle!.birdType !== programme.birdType)
       throw new ValidationFailed([{ field: 'cycleId', message: `is a ${cycle!.birdType} cycle; programme ${programmeId} is for ${programme.birdType}s` }]);

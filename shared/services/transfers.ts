@@ -1,13 +1,14 @@
 import { ulid } from 'ulidx';
 import { auditPut } from '../db/audit.js';
 import { getCycle } from '../db/cycles.js';
-import { getFlock } from '../db/flocks.js';
+import { getFlock, type FlockRecord } from '../db/flocks.js';
 import { LedgerRefused, applyLedger, type MovementRecord } from '../db/movements.js';
 import {
   FarmRestricted,
   completeEquipmentTransfer,
   createTransfer,
   equipmentMove,
+  equipmentNotFound,
   getEquipment,
   getTransfer,
   listEquipmentOfFarm,
@@ -34,8 +35,16 @@ import { idempotent } from './idempotency.js';
 import { densityWarnings } from './density-warnings.js';
 import { record, refOf, refusedToConflict } from './movements.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { cycleOfFlock, flockOfFarm } from './references.js';
 import type { MovementInput } from '../../schemas/movements.js';
-import type { CreateTransferBody, ListEquipmentQuery, ListTransfersQuery, TransferAction, TransferActionBody } from '../../schemas/sharing.js';
+import type {
+  ApproveTransferBody,
+  CreateTransferBody,
+  ListEquipmentQuery,
+  ListTransfersQuery,
+  TransferAction,
+  TransferActionBody,
+} from '../../schemas/sharing.js';
 
 /**
  * Transfers between farms (`/api/v1/sharing`): the sending farm requests, the receiving farm approves
@@ -100,27 +109,70 @@ async function restricted(farmId: string, known: string[] = []): Promise<FarmRes
   return new FarmRestricted(farmId, known.length ? known : await restrictionsOf(farmId));
 }
 
-/** One end of a ledger transfer: a flock of that farm and its cycle (given, else its active one), active now. */
-async function ledgerEnd(side: 'from' | 'to', end: CreateTransferBody['from']): Promise<TransferEndRecord> {
-  const unknown = (field: string, message: string) => new ValidationFailed([{ field: `${side}.${field}`, message }]);
-  const flock = end.flockId ? await getFlock(end.flockId) : undefined;
-  if (!flock || flock.farmId !== end.farmId) throw unknown('flockId', `is not a flock of farm ${end.farmId}`);
+/**
+ * The sending end of a ledger transfer: a flock of the sending farm (the caller's) and its cycle (given, else
+ * its active one), active now. A flock or cycle of another farm is a missing one (404).
+ */
+async function sendingEnd(end: CreateTransferBody['from']): Promise<TransferEndRecord> {
+  const flock = await flockOfFarm(end.farmId, end.flockId!);
   const cycleId = end.cycleId ?? flock.activeCycleId;
-  if (!cycleId) throw unknown('flockId', `flock ${flock.id} has no active cycle; name one in ${side}.cycleId`);
-  const cycle = await getCycle(flock.id, cycleId);
-  if (cycle?.status !== 'active') throw unknown('cycleId', `is not an active cycle of flock ${flock.id}`);
+  if (!cycleId) throw new Conflict(`Flock ${flock.id} has no active cycle; birds, feed and eggs are sent from an active cycle`);
+  const cycle = await cycleOfFlock(flock, cycleId);
+  if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} of flock ${flock.id} is closed; birds, feed and eggs are sent from an active cycle`);
   return { farmId: end.farmId, flockId: flock.id, cycleId, movementId: null };
 }
 
-/** The pieces of equipment: registered ones must be held by the sender; named ones get their register id now (registered on completion). */
+/**
+ * The receiving end as requested: the farm, and the flock the sender proposes there, both kept as given and
+ * never looked up (a request answers alike for a real and a made-up one); the cycle is the approver's choice.
+ */
+const requestedEnd = (end: CreateTransferBody['to'], ledger: boolean): TransferEndRecord => ({
+  farmId: end.farmId,
+  flockId: ledger ? (end.flockId ?? null) : null,
+  cycleId: null,
+  movementId: null,
+});
+
+/**
+ * The receiving end, chosen at approval by a user of the receiving farm: the flock named (else the one the
+ * sender proposed, when it is a flock of this farm) and its cycle (named, else its active one), active.
+ */
+async function approvedEnd(t: TransferRecord, body: ApproveTransferBody): Promise<TransferEndRecord | undefined> {
+  if (!isLedgerKind(t.kind)) {
+    const extra = (['flockId', 'cycleId'] as const).filter((k) => body[k] !== undefined);
+    if (extra.length) throw new ValidationFailed(extra.map((field) => ({ field, message: 'is only for birds, feed and eggs (equipment goes to the farm)' })));
+    return undefined;
+  }
+  let flock: FlockRecord;
+  if (body.flockId) flock = await flockOfFarm(t.to.farmId, body.flockId);
+  else {
+    const proposed = t.to.flockId ? await getFlock(t.to.flockId) : undefined;
+    if (proposed?.farmId !== t.to.farmId)
+      throw new ValidationFailed([
+        {
+          field: 'flockId',
+          message: `is required: the flock of farm ${t.to.farmId} whose cycle receives the ${t.kind}${t.to.flockId ? ` (the flock proposed, ${t.to.flockId}, is not one of this farm)` : ''}`,
+        },
+      ]);
+    flock = proposed;
+  }
+  const cycleId = body.cycleId ?? flock.activeCycleId;
+  if (!cycleId) throw new Conflict(`Flock ${flock.id} has no active cycle; start one or choose another flock`);
+  const cycle = await cycleOfFlock(flock, cycleId);
+  if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} of flock ${flock.id} is closed; choose an active cycle`);
+  return { farmId: t.to.farmId, flockId: flock.id, cycleId, movementId: null };
+}
+
+/** The pieces of equipment: registered ones must be held by the sender (one it neither holds nor owns is a missing one); named ones get their register id now (registered on completion). */
 async function equipmentLines(fromFarmId: string, items: NonNullable<CreateTransferBody['items']>): Promise<EquipmentLine[]> {
   const registered = new Map((await getEquipment(items.flatMap((i) => (i.equipmentId ? [i.equipmentId] : [])))).map((e) => [e.id, e]));
   const problems: { field: string; message: string }[] = [];
   const lines = items.map((item, i): EquipmentLine => {
     if (!item.equipmentId) return { equipmentId: ulid(), name: item.name!.trim(), serial: item.serial?.trim() ?? null, registers: true };
     const piece = registered.get(item.equipmentId);
-    if (!piece || piece.holderFarmId !== fromFarmId) problems.push({ field: `items.${i}.equipmentId`, message: `is not equipment held by farm ${fromFarmId}` });
-    return { equipmentId: item.equipmentId, name: piece?.name ?? '', serial: piece?.serial ?? null, registers: false };
+    if (piece?.holderFarmId !== fromFarmId && piece?.ownerFarmId !== fromFarmId) throw equipmentNotFound(item.equipmentId);
+    if (piece.holderFarmId !== fromFarmId) problems.push({ field: `items.${i}.equipmentId`, message: `is not held by farm ${fromFarmId} (it is lent out)` });
+    return { equipmentId: item.equipmentId, name: piece.name, serial: piece.serial, registers: false };
   });
   if (problems.length) throw new ValidationFailed(problems);
   return lines;
@@ -135,12 +187,8 @@ export async function requestTransfer(user: Caller, body: CreateTransferBody, re
     const restrictions = await restrictionsOf(fromFarmId);
     if (restrictions.length) throw await restricted(fromFarmId, restrictions);
     const ledger = isLedgerKind(body.kind);
-    const [from, to] = ledger
-      ? await Promise.all([ledgerEnd('from', body.from), ledgerEnd('to', body.to)])
-      : [
-          { farmId: body.from.farmId, flockId: null, cycleId: null, movementId: null },
-          { farmId: body.to.farmId, flockId: null, cycleId: null, movementId: null },
-        ];
+    const from = ledger ? await sendingEnd(body.from) : { farmId: body.from.farmId, flockId: null, cycleId: null, movementId: null };
+    const to = requestedEnd(body.to, ledger);
     const now = new Date().toISOString();
     const transfer: TransferRecord = {
       id: ulid(),
@@ -201,7 +249,7 @@ export async function actOnTransfer(
   user: Caller,
   id: string,
   action: TransferAction,
-  body: TransferActionBody,
+  body: TransferActionBody | ApproveTransferBody,
   precondition: Precondition | undefined,
   requestId: string,
   idempotencyKey?: string,
@@ -222,13 +270,17 @@ export async function actOnTransfer(
     const audit = (changes: Record<string, unknown>) =>
       auditPut({ actorId: user.id, action: `transfer.${action}`, targetType: 'transfer', targetId: id, changes, requestId });
     if (action === 'complete') return complete(user, current, version, step, remember, audit);
-    const fields: Partial<TransferRecord> = { status: move.to, [stepField]: step };
+    const receiving = action === 'approve' ? await approvedEnd(current, body) : undefined;
+    const fields: Partial<TransferRecord> = { status: move.to, [stepField]: step, ...(receiving ? { to: receiving } : {}) };
     const written: TransferRecord = { ...current, ...fields, version: version + 1, updatedAt: now };
     const answer = { created: false, message: `Transfer ${move.to}`, data: toTransferDto(written) };
     try {
       await updateTransfer(
         transferUpdate(current, version, fields, now),
-        [...remember(answer), audit({ status: { from: current.status, to: move.to }, note: step.note })],
+        [
+          ...remember(answer),
+          audit({ status: { from: current.status, to: move.to }, note: step.note, ...(receiving ? { to: { from: current.to, to: receiving } } : {}) }),
+        ],
         () => new TransferLost(''),
       );
     } catch (err) {

@@ -15,6 +15,8 @@ import {
 } from '../domain/weights.js';
 import type { TransactItem } from '../db/client.js';
 import type { CycleRecord } from '../db/cycles.js';
+import { deviceNotFound } from '../db/devices.js';
+import { getFarmAndHouse, houseNotFound } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
 import { cycleOpenCheck, latestWeightUpdate, listWeights, scaleState, weightPut, writeWeights, type WeightRecord } from '../db/weights.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
@@ -177,11 +179,20 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
     const state = await scaleState(body.flockId, resolvedCycleId, body.deviceId, dates);
     if (!state.flock || !canAccessFarm(user, state.flock.farmId)) throw flockMissing();
     if (!state.cycle || !canAccessFarm(user, state.cycle.farmId)) throw new NotFound(`Cycle ${resolvedCycleId} of flock ${body.flockId} not found`);
-    return { flock: state.flock, cycle: state.cycle, days: state.days };
+    // the scale: a device registered in the flock's farm (another farm's, or an id never registered, is a missing one)
+    if (state.device?.farmId !== state.flock.farmId) throw deviceNotFound(body.deviceId);
+    return { flock: state.flock, cycle: state.cycle, days: state.days, device: state.device };
   };
   let state = await load();
-  if (body.houseId && state.flock.houseId && body.houseId !== state.flock.houseId) {
-    throw new ValidationFailed([{ field: 'houseId', message: `flock ${body.flockId} is in house ${state.flock.houseId}` }]);
+  if (!state.device.metrics.includes('birdWeightGrams'))
+    throw new ValidationFailed([
+      { field: 'deviceId', message: `device ${body.deviceId} (${state.device.kind}) does not weigh birds: its metrics have no birdWeightGrams` },
+    ]);
+  if (body.houseId && body.houseId !== state.flock.houseId) {
+    // a house of the flock's farm (else the 404 of a missing one), and the flock's own when it has one
+    const { house } = await getFarmAndHouse(state.flock.farmId, body.houseId);
+    if (!house) throw houseNotFound(body.houseId);
+    if (state.flock.houseId) throw new ValidationFailed([{ field: 'houseId', message: `flock ${body.flockId} is in house ${state.flock.houseId}` }]);
   }
   const houseId = body.houseId ?? state.flock.houseId ?? null;
 

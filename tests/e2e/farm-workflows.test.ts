@@ -368,14 +368,20 @@ describe('farm workflows over HTTP: vaccination programme, a feed order received
     });
     expectStatus(request, 201, 'POST transfer');
     const t = request.body.data;
-    expect(t).toMatchObject({ status: 'requested', version: 1, from: { cycleId: from.cycleId }, to: { cycleId: to.cycleId } });
+    // the receiving flock is only proposed: its cycle is the receiving farm's choice, at approval
+    expect(t).toMatchObject({ status: 'requested', version: 1, from: { cycleId: from.cycleId }, to: { flockId: to.flockId, cycleId: null } });
     const approve = await http('POST', `/api/v1/sharing/transfers/${t.id}/approve`, {
       token: to.token,
       headers: { 'If-Match': '"1"', 'Idempotency-Key': 'meadow-approve-1' },
-      body: { note: 'Room in house 1' },
+      body: { note: 'Room in house 1', flockId: to.flockId }, // the receiving farm chooses its flock (its active cycle)
     });
     expectStatus(approve, 200, 'approve');
-    expect(approve.body.data).toMatchObject({ status: 'approved', approved: { by: to.managerId }, version: 2 });
+    expect(approve.body.data).toMatchObject({
+      status: 'approved',
+      approved: { by: to.managerId },
+      to: { flockId: to.flockId, cycleId: to.cycleId },
+      version: 2,
+    });
     const complete = await http('POST', `/api/v1/sharing/transfers/${t.id}/complete`, {
       token: from.token,
       headers: { 'If-Match': '"2"', 'Idempotency-Key': 'riverside-complete-1' },

@@ -36,10 +36,17 @@ const call = checkedCall(inProcessCall);
  */
 const A = '/api/v2/analytics';
 let c: CycleFixture;
+/** The two suppliers of the deliveries (suppliers serving the farm: a delivery names a supplier of its farm). */
+const suppliers = { S1: '', S2: '' };
 const age = (n: number) => day(n - 35);
 
 beforeAll(async () => {
   c = await flockWithCycle({ breed: 'Ross 308', startDate: age(0), cycle: { targetAgeDays: 42, targetWeightGrams: 2800 } });
+  for (const name of ['S1', 'S2'] as const) {
+    const res = await call('POST', '/api/v1/procurement/suppliers', { token: c.token, body: { name, kinds: ['feed'], farmIds: [c.flock.farmId] } });
+    expect(res.status, res.raw).toBe(201);
+    suppliers[name] = res.body.data.id;
+  }
   await c.move({ type: 'bird_inflow', date: age(0), quantity: 1000, averageWeightGrams: 42, unitCost: 0.5 });
   await c.move({
     type: 'feed_delivery',
@@ -47,7 +54,7 @@ beforeAll(async () => {
     feedType: 'starter',
     quantityKg: 2000,
     unitPrice: 0.5,
-    supplierId: 'S1',
+    supplierId: suppliers.S1,
     orderedDate: age(0),
     expectedDate: age(0),
     orderedQuantityKg: 2000,
@@ -61,7 +68,7 @@ beforeAll(async () => {
     date: age(14),
     feedType: 'grower',
     quantityKg: 3000,
-    supplierId: 'S2',
+    supplierId: suppliers.S2,
     orderedDate: age(5),
     expectedDate: age(12),
     orderedQuantityKg: 3100,
@@ -176,8 +183,8 @@ describe('Analytics V2 on a hand-computed broiler cycle', () => {
 
   it('supplier reliability from the cycle’s deliveries', async () => {
     const report = await get(`${A}/cycle/${ids()}/suppliers`);
-    const s1 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === 'S1');
-    const s2 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === 'S2');
+    const s1 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === suppliers.S1);
+    const s2 = report.suppliers.find((s: { supplierId: string }) => s.supplierId === suppliers.S2);
     expect(s1.score).toEqual({ value: 100, unit: 'index' });
     expect(s2.onTime.ratePct).toEqual({ value: 0, unit: '%' });
     expect(s2.quantity.meanAbsVariancePct.unit).toBe('%');

@@ -45,9 +45,10 @@ describe('flocks', () => {
     const bad = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: '', birdType: 'duck', hatchDate: '2026-13-40' } });
     expect(bad.status).toBe(400);
     expect([...new Set(bad.body.details.map((d: { field: string }) => d.field))].sort()).toEqual(['body.birdType', 'body.hatchDate', 'body.name']);
+    // an id a body names that is not of the caller's farm is a missing record: 404 naming it
     const unknownHouse = await call('POST', '/api/v1/flocks', { token: m.token, body: { name: 'F', birdType: 'layer', houseId: 'NOPE' } });
-    expect(unknownHouse.status).toBe(400);
-    expect(unknownHouse.body.details[0].field).toBe('body.houseId');
+    expect(unknownHouse.status).toBe(404);
+    expect(unknownHouse.body).toEqual({ error: 'House NOPE not found' });
   });
 
   it('workers and viewers cannot create flocks', async () => {
@@ -77,7 +78,10 @@ describe('flocks', () => {
       const res = await call(method, `/api/v1/flocks/${flock.id}/cycles/${cycle.id}${suffix}`, { token: b.token, body });
       expect(res.status, `${method} cycle${suffix}`).toBe(404);
     }
-    expect((await call('POST', '/api/v1/flocks', { token: b.token, body: { name: 'sneaky', birdType: 'layer', farmId: farmA } })).status).toBe(400);
+    // a farm named in a body is checked like one in a path: another farm's answers as a missing one
+    const sneaky = await call('POST', '/api/v1/flocks', { token: b.token, body: { name: 'sneaky', birdType: 'layer', farmId: farmA } });
+    expect(sneaky.status).toBe(404);
+    expect(sneaky.body).toEqual({ error: `Farm ${farmA} not found` });
     expect((await call('GET', '/api/v1/flocks', { token: b.token, query: { farmId: farmA } })).status).toBe(404);
     const listB = await call('GET', '/api/v1/flocks', { token: b.token, query: { limit: '100' } });
     expect(listB.body.data.map((f: { id: string }) => f.id)).not.toContain(flock.id);

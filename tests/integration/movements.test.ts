@@ -206,6 +206,58 @@ describe('movement ledger', () => {
     expect((await c.summary()).birds.alive).toBe(10);
   });
 
+  it('a delivery names a supplier and an order of its own farm: another farm’s and made-up ids are refused alike (404), nothing written', async () => {
+    const [farmA, farmB] = [await otherFarm('Deliveries A'), await otherFarm('Deliveries B')];
+    const a = await userWith({ role: 'manager', farmIds: [farmA] });
+    const b = await userWith({ role: 'manager', farmIds: [farmB] });
+    const procure = async (token: string, farmId: string) => {
+      const supplier = (await call('POST', '/api/v1/procurement/suppliers', { token, body: { name: 'Mill', kinds: ['feed', 'chicks'], farmIds: [farmId] } }))
+        .body.data;
+      const order = await call('POST', '/api/v1/procurement/orders', {
+        token,
+        body: {
+          farmId,
+          supplierId: supplier.id,
+          expectedDate: '2026-11-05',
+          lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 100, unit: 'kg', unitPrice: 0.5 }],
+        },
+      });
+      expect(order.status, order.raw).toBe(201);
+      return { supplierId: supplier.id as string, orderId: order.body.data.id as string };
+    };
+    const [ofA, ofB] = [await procure(a.token, farmA), await procure(b.token, farmB)];
+    const c = await setup({ farmId: farmB, token: b.token });
+    const feed = { type: 'feed_delivery', date: '2026-11-02', feedType: 'starter', quantityKg: 1000 };
+    const madeUp = '01JD3Y4Z9V6Q8K2M5N7P0R1S3T';
+    for (const [body, id, what] of [
+      [{ ...feed, supplierId: ofA.supplierId }, ofA.supplierId, 'Supplier'],
+      [{ ...feed, supplierId: madeUp }, madeUp, 'Supplier'],
+      [{ ...feed, orderId: ofA.orderId }, ofA.orderId, 'Purchase order'],
+      [{ ...feed, orderId: 'made-up-order' }, 'made-up-order', 'Purchase order'],
+      [{ type: 'bird_inflow', date: '2026-11-01', quantity: 100, supplierId: ofA.supplierId }, ofA.supplierId, 'Supplier'],
+      [{ type: 'bird_inflow', date: '2026-11-01', quantity: 100, supplierId: 'S1' }, 'S1', 'Supplier'],
+    ] as const) {
+      const res = await c.post(body);
+      expect(res.status, `${JSON.stringify(body)} ${res.raw}`).toBe(404);
+      expect(res.body).toEqual({ error: `${what} ${id} not found` });
+    }
+    expect((await c.summary()).birds.placed).toBe(0);
+    expect((await call('GET', `${c.base}/movements`, { token: b.token })).body.data).toEqual([]);
+    // the farm's own supplier and order are taken; an order of another supplier than the one named is a 400
+    const own = await c.post({ ...feed, ...ofB });
+    expect(own.status, own.raw).toBe(201);
+    expect(own.body.data).toMatchObject(ofB);
+    const other = (await call('POST', '/api/v1/procurement/suppliers', { token: b.token, body: { name: 'Other mill', kinds: ['feed'], farmIds: [farmB] } }))
+      .body.data;
+    const mismatch = await c.post({ ...feed, supplierId: other.id, orderId: ofB.orderId });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.details).toEqual([{ field: 'body.orderId', message: `is an order with supplier ${ofB.supplierId}, not with supplierId ${other.id}` }]);
+    // corrections are checked the same way
+    const patched = await call('PATCH', `${c.base}/movements/${own.body.data.id}`, { token: b.token, body: { supplierId: ofA.supplierId, orderId: null } });
+    expect(patched.status).toBe(404);
+    expect(patched.body).toEqual({ error: `Supplier ${ofA.supplierId} not found` });
+  });
+
   it('the cycle summary reads the same number of items after 10 and after 1,000 movements', async () => {
     const c = await setup();
     const callsForSummary = async () => {
@@ -273,7 +325,12 @@ describe('editing and deleting movements', () => {
 
   it('a movement is read and written with the same flat fields: what a GET answers goes back as it is', async () => {
     const c = await setup();
-    const created = await c.post({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 500, supplierId: 'S1' });
+    const supplier = await call('POST', '/api/v1/procurement/suppliers', {
+      token: c.token,
+      body: { name: 'Mill', kinds: ['feed'], farmIds: [c.flock.farmId] },
+    });
+    const supplierId = supplier.body.data.id;
+    const created = await c.post({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 500, supplierId });
     const url = `${c.base}/movements/${created.body.data.id}`;
     const read = await call('GET', url, { token: c.token });
     expect(read.body.data).toEqual({
@@ -285,7 +342,7 @@ describe('editing and deleting movements', () => {
       date: '2026-11-01',
       feedType: 'starter',
       quantityKg: 500,
-      supplierId: 'S1',
+      supplierId,
       lock: null,
       createdAt: expect.any(String),
       createdBy: expect.any(String),

@@ -350,7 +350,9 @@ describe('procurement', () => {
       expectedDate: day(3),
       lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 10, unit: 'kg', unitPrice: 1 }],
     });
-    expect(foreign.status).toBe(400);
+    // another farm's supplier, named in a body, answers as a missing one
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: `Supplier ${s.id} not found` });
     expect((await stranger.post('/suppliers', { name: 'Sneaky', kinds: ['feed'], farmIds: [f.farmId] })).status).toBe(404);
 
     const worker = await userWith({ role: 'worker', farmIds: [f.farmId] });

@@ -3,9 +3,12 @@
  * farms (both cycle summaries add up), feed and eggs (both farms' stock), equipment (the register's
  * holder), the refusal of a farm under a movement restriction naming the incident (at request and at
  * completion), 10 concurrent completions (one wins), an insufficient balance (409 naming it, nothing
- * written), the lifecycle's illegal moves, Idempotency-Key replays, farm scoping and capabilities.
+ * written), the lifecycle's illegal moves, Idempotency-Key replays, farm scoping and capabilities. A request
+ * learns nothing of the receiving farm (its flock is only proposed, its cycle chosen by the approver), and
+ * movements between farms come only from a completed transfer (never recorded, corrected or deleted directly).
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulidx';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
@@ -50,12 +53,23 @@ describe('transfers between farms', () => {
     await a.move({ type: 'bird_inflow', date: day(-20), quantity: 2000 });
     await b.move({ type: 'bird_inflow', date: day(-20), quantity: 300 });
     const t = await requested(a, b, { kind: 'birds', quantity: 500, notes: 'Thinning house 2' });
-    expect(t).toMatchObject({ status: 'requested', kind: 'birds', quantity: 500, from: { farmId: a.farmId, cycleId: a.cycleId }, to: { cycleId: b.cycleId } });
+    expect(t).toMatchObject({
+      status: 'requested',
+      kind: 'birds',
+      quantity: 500,
+      from: { farmId: a.farmId, flockId: a.flockId, cycleId: a.cycleId },
+      to: { farmId: b.farmId, flockId: b.flockId, cycleId: null }, // the flock proposed; the cycle is the approver's choice
+    });
 
     expect((await act(a.token, t.id, 'complete')).status).toBe(409); // not approved yet
     const byReceiver = await act(b.token, t.id, 'approve', { headers: { 'If-Match': '"1"' }, body: { note: 'Room in house 1' } });
     expect(byReceiver.status, JSON.stringify(byReceiver.body)).toBe(200);
-    expect(byReceiver.body.data).toMatchObject({ status: 'approved', approved: { by: b.manager.id, note: 'Room in house 1' }, version: 2 });
+    expect(byReceiver.body.data).toMatchObject({
+      status: 'approved',
+      approved: { by: b.manager.id, note: 'Room in house 1' },
+      to: { flockId: b.flockId, cycleId: b.cycleId },
+      version: 2,
+    });
     const done = await act(a.token, t.id, 'complete', { headers: { 'If-Match': '"2"' } });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.data).toMatchObject({ status: 'completed', completedDate: day(0), version: 3 });
@@ -328,4 +342,158 @@ describe('transfers between farms', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: Json) => d.field).sort()).toEqual(['body.feedType', 'body.to.farmId']);
   });
+
+  it('a request learns nothing of the receiving farm: a flock there is only proposed, the approver chooses flock and cycle', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    const birds = (to: Json) => request(a.token, { kind: 'birds', quantity: 10, from: end(a), to });
+    // the receiving farm's real flock, a made-up flock, no flock, a made-up farm: the same answer, and no cycle of B's
+    const madeUpFlock = ulid();
+    const madeUpFarm = ulid();
+    const answers = [
+      [await birds({ farmId: b.farmId, flockId: b.flockId }), b.farmId, b.flockId],
+      [await birds({ farmId: b.farmId, flockId: madeUpFlock }), b.farmId, madeUpFlock],
+      [await birds({ farmId: b.farmId }), b.farmId, null],
+      [await birds({ farmId: madeUpFarm, flockId: madeUpFlock }), madeUpFarm, madeUpFlock],
+    ] as const;
+    const rest = (data: Json) => {
+      const { id: _id, createdAt: _c, updatedAt: _u, to: _to, ...others } = data;
+      return others;
+    };
+    for (const [res, farmId, flockId] of answers) {
+      expect(res.status, res.raw).toBe(201);
+      expect(res.body.data.to).toEqual({ farmId, flockId, cycleId: null, movementId: null });
+      expect(rest(res.body.data)).toEqual(rest(answers[0][0].body.data));
+      expect(res.raw).not.toContain(b.cycleId);
+    }
+    // naming the receiving cycle is not for the sender: 400 alike for B's real cycle and a made-up one
+    const realCycle = await birds({ farmId: b.farmId, flockId: b.flockId, cycleId: b.cycleId });
+    const madeUpCycle = await birds({ farmId: b.farmId, flockId: b.flockId, cycleId: ulid() });
+    for (const res of [realCycle, madeUpCycle]) {
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ field: 'body.to.cycleId', message: 'is not allowed' }]);
+    }
+    // the sending flock is the sender's own: another farm's flock is a missing one (404, same answer)
+    const foreign = await request(a.token, { kind: 'birds', quantity: 10, from: { farmId: a.farmId, flockId: b.flockId }, to: { farmId: b.farmId } });
+    const missing = await request(a.token, { kind: 'birds', quantity: 10, from: { farmId: a.farmId, flockId: madeUpFlock }, to: { farmId: b.farmId } });
+    expect([foreign.status, missing.status]).toEqual([404, 404]);
+    expect(foreign.body).toEqual({ error: `Flock ${b.flockId} not found` });
+    expect(missing.body).toEqual({ error: `Flock ${madeUpFlock} not found` });
+
+    // approval: the receiving farm picks its flock (the proposal when it is one of its own) and cycle
+    const proposedMadeUp = answers[1][0].body.data.id;
+    const noFlock = await act(b.token, proposedMadeUp, 'approve');
+    expect(noFlock.status).toBe(400);
+    expect(noFlock.body.details).toEqual([
+      {
+        field: 'body.flockId',
+        message: `is required: the flock of farm ${b.farmId} whose cycle receives the birds (the flock proposed, ${madeUpFlock}, is not one of this farm)`,
+      },
+    ]);
+    const senders = await act(b.token, proposedMadeUp, 'approve', { body: { flockId: a.flockId } });
+    expect(senders.status).toBe(404);
+    expect(senders.body).toEqual({ error: `Flock ${a.flockId} not found` });
+    const wrongCycle = await act(b.token, proposedMadeUp, 'approve', { body: { flockId: b.flockId, cycleId: a.cycleId } });
+    expect(wrongCycle.body).toEqual({ error: `Cycle ${a.cycleId} of flock ${b.flockId} not found` });
+    expect((await call('GET', `${BASE}/${proposedMadeUp}`, { token: a.token })).body.data).toMatchObject({
+      status: 'requested',
+      version: 1,
+      to: { cycleId: null },
+    });
+    const approved = await act(b.token, proposedMadeUp, 'approve', { body: { flockId: b.flockId } });
+    expect(approved.status, approved.raw).toBe(200);
+    expect(approved.body.data.to).toEqual({ farmId: b.farmId, flockId: b.flockId, cycleId: b.cycleId, movementId: null });
+    expect((await act(a.token, proposedMadeUp, 'complete')).status).toBe(200);
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 10, alive: 10 });
+    // equipment goes to the farm: no flock or cycle to choose
+    const tools = await requested(a, b, { kind: 'equipment', items: [{ name: 'Crate' }], from: { farmId: a.farmId }, to: { farmId: b.farmId } });
+    const withFlock = await act(b.token, tools.id, 'approve', { body: { flockId: b.flockId } });
+    expect(withFlock.status).toBe(400);
+    expect(withFlock.body.details).toEqual([{ field: 'body.flockId', message: 'is only for birds, feed and eggs (equipment goes to the farm)' }]);
+  }, 60_000);
+
+  it('movements between farms come only from a completed transfer: never recorded, corrected or deleted directly', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'bird_inflow', date: day(-20), quantity: 100 });
+    await a.move({ type: 'feed_delivery', date: day(-10), feedType: 'grower', quantityKg: 500 });
+    const worker = await userWith({ role: 'worker', farmIds: [a.farmId] });
+    const movements = (s: Side) => `/api/v1/flocks/${s.flockId}/cycles/${s.cycleId}/movements`;
+    // a worker cannot conjure stock "from" another farm: the types a transfer writes are not recorded directly
+    for (const body of [
+      { type: 'feed_transfer_in', date: day(-1), feedType: 'grower', quantityKg: 1000, counterpartFarmId: 'not-a-farm' },
+      { type: 'feed_transfer_out', date: day(-1), feedType: 'grower', quantityKg: 10, counterpartFarmId: b.farmId },
+      { type: 'egg_transfer_in', date: day(-1), quantity: 1000, counterpartFarmId: b.farmId },
+      { type: 'egg_transfer_out', date: day(-1), quantity: 1, counterpartFarmId: b.farmId },
+    ]) {
+      const res = await call('POST', movements(a), { token: worker.token, body });
+      expect(res.status, `${body.type} ${res.raw}`).toBe(400);
+      const onType = (res.body.details as Json[]).find((d) => d.field === 'body.type');
+      expect(onType?.message).toMatch(/^must be one of: bird_inflow, /);
+      expect(onType?.message).not.toContain(body.type);
+    }
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 500 }]);
+    expect((await a.stock()).eggs).toEqual({ count: 0 });
+    // a user of both farms cannot move birds between them directly either: another farm's flock is a missing one
+    const both = await userWith({ role: 'manager', farmIds: [a.farmId, b.farmId] });
+    for (const counterpartFlockId of [b.flockId, ulid()]) {
+      const res = await call('POST', movements(a), {
+        token: both.token,
+        body: { type: 'bird_transfer_out', date: day(-1), quantity: 30, counterpartFlockId },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: `Flock ${counterpartFlockId} not found` });
+    }
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 0, alive: 100 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 0, alive: 0 });
+    // within one farm: both sides in one write, balances checked, as a transfer
+    const second = await flockWithCycle({ token: a.token, farmId: a.farmId, birdType: 'layer', startDate: day(-20) });
+    const within = await call('POST', movements(a), {
+      token: worker.token,
+      body: { type: 'bird_transfer_out', date: day(-1), quantity: 30, counterpartFlockId: second.flock.id },
+    });
+    expect(within.status, within.raw).toBe(201);
+    expect((await call('GET', second.base, { token: a.token })).body.data.birds).toMatchObject({ transferredIn: 30, alive: 30 });
+    const tooMany = await call('POST', movements(a), {
+      token: worker.token,
+      body: { type: 'bird_transfer_out', date: day(-1), quantity: 71, counterpartFlockId: second.flock.id },
+    });
+    expect(tooMany.status).toBe(409);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 30, alive: 70 });
+
+    // a completed transfer's movements change only with it, even unlocked, even by a user of both farms
+    const feed = await requested(a, b, { kind: 'feed', feedType: 'grower', quantity: 200 });
+    const birds = await requested(a, b, { kind: 'birds', quantity: 20 });
+    for (const t of [feed, birds]) {
+      expect((await act(b.token, t.id, 'approve')).status).toBe(200);
+      expect((await act(a.token, t.id, 'complete')).status).toBe(200);
+    }
+    const feedIn = (await call('GET', movements(b), { token: b.token, query: { type: 'feed_transfer_in' } })).body.data[0] as Json;
+    const birdsOut = (await call('GET', movements(a), { token: a.token, query: { type: 'bird_transfer_out' } })).body.data.find(
+      (m: Json) => m.transferId === birds.id,
+    ) as Json;
+    for (const [s, m] of [
+      [b, feedIn],
+      [a, birdsOut],
+    ] as const) {
+      const url = `${movements(s)}/${m.id}`;
+      expect((await call('PUT', `${url}/unlock`, { token: both.token, body: { reason: 'correction' } })).status).toBe(200);
+      const patched = await call('PATCH', url, { token: both.token, body: { [m.type === 'feed_transfer_in' ? 'quantityKg' : 'quantity']: 1 } });
+      expect(patched.status).toBe(409);
+      const deleted = await call('DELETE', url, { token: both.token });
+      expect(deleted.status).toBe(409);
+      if (m.type === 'feed_transfer_in') {
+        expect(patched.body.error).toBe(
+          `Movement ${m.id} was written by transfer ${feed.id} between farms; it changes only with that transfer (send a transfer back to reverse it)`,
+        );
+        expect(deleted.body.error).toBe(patched.body.error);
+      } else
+        expect(deleted.body.error).toBe(
+          `Movement ${m.id} was written by transfer ${birds.id} between farms; it changes only with that transfer (send a transfer back to reverse it)`,
+        );
+    }
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 300 }]);
+    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 200 }]);
+    expect((await a.summary()).birds).toMatchObject({ transferredOut: 50, alive: 50 });
+    expect((await b.summary()).birds).toMatchObject({ transferredIn: 20, alive: 20 });
+  }, 60_000);
 });

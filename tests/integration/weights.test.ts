@@ -30,11 +30,32 @@ async function setup(opts: { birdType?: string; farmId?: string; token?: string;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  const scale = (body: Record<string, unknown>, headers?: Record<string, string>) =>
-    call('POST', '/api/v1/scale', { token: m.token, body: { flockId: flock.id, ...body }, headers });
+  // bird scales registered in the flock's farm, by the names the tests give them ('scale-1' → its device id)
+  const devices = new Map<string, Promise<string>>();
+  let scaleHouse: Promise<string> | undefined;
+  const device = (name: string) => {
+    if (!devices.has(name))
+      devices.set(
+        name,
+        (async () => {
+          if (!opts.houseId && !scaleHouse) scaleHouse = house(flock.farmId, `Scales ${name}`);
+          const houseId = opts.houseId ?? (await scaleHouse!);
+          const res = await call('POST', '/api/v1/iot/devices', { token: m.token, body: { farmId: flock.farmId, houseId, kind: 'scale', name } });
+          expect(res.status, res.raw).toBe(201);
+          return res.body.data.id as string;
+        })(),
+      );
+    return devices.get(name)!;
+  };
+  /** A batch; a `deviceId` that is a valid id names a scale of the farm (registered on first use), any other is sent as is. */
+  const scale = async (body: Record<string, unknown>, headers?: Record<string, string>) => {
+    const name = body.deviceId;
+    const deviceId = typeof name === 'string' && /^[A-Za-z0-9_.:-]+$/.test(name) ? await device(name) : name;
+    return call('POST', '/api/v1/scale', { token: m.token, body: { flockId: flock.id, ...body, deviceId }, headers });
+  };
   const move = (body: Record<string, unknown>) => call('POST', `${base}/movements`, { token: m.token, body });
   const summary = async () => (await call('GET', base, { token: m.token })).body.data;
-  return { token: m.token, flock, cycle, base, weigh, weights, scale, move, summary };
+  return { token: m.token, flock, cycle, base, weigh, weights, scale, device, move, summary };
 }
 
 const at = (date: string, time = '08:00:00Z') => `${date}T${time}`;
@@ -261,15 +282,16 @@ describe('automatic scales', () => {
       { at: at(day(-25)), grams: 45 },
       { at: at(day(1)), grams: 2300 },
     ];
+    const scale1 = await c.device('scale-1');
     resetDbCalls();
     const res = await c.scale({ deviceId: 'scale-1', cycleId: c.cycle.id, weighings });
     const calls = { ...dbCalls };
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(calls.TransactWriteItems).toBe(1);
-    expect(calls.GetItem ?? 0).toBe(0); // flock, cycle and the stored days came in the one BatchGetItem (plus the caller's)
+    expect(calls.GetItem ?? 0).toBe(0); // flock, cycle, the scale and the stored days came in the one BatchGetItem (plus the caller's)
     expect(calls.BatchGetItem).toBe(2);
     expect(res.body.data).toMatchObject({
-      deviceId: 'scale-1',
+      deviceId: scale1,
       flockId: c.flock.id,
       cycleId: c.cycle.id,
       accepted: 7,
@@ -293,7 +315,7 @@ describe('automatic scales', () => {
       sd: 100,
       cv: 5,
       uniformityPct: 100,
-      deviceId: 'scale-1',
+      deviceId: scale1,
       confidence: 'low',
       daysInCycle: 17,
     });
@@ -301,8 +323,8 @@ describe('automatic scales', () => {
 
     const list = await c.weights();
     expect(list.map((w) => [w.date, w.method, w.id, w.grams])).toEqual([
-      [d1, 'automatic_scale', 'scale-1', 2000],
-      [d2, 'automatic_scale', 'scale-1', 2100],
+      [d1, 'automatic_scale', scale1, 2000],
+      [d2, 'automatic_scale', scale1, 2100],
     ]);
     expect((await c.summary()).latestWeight).toEqual({ date: d2, grams: 2100 });
   });
@@ -321,9 +343,10 @@ describe('automatic scales', () => {
     expect(session).toMatchObject({ grams: 2000, sampleSize: 5, sd: 111.8, cv: 5.59, uniformityPct: 100 });
     await c.scale({ deviceId: 'scale-B', weighings: [{ at: at(d), grams: 1500 }] });
     const list = await c.weights();
+    // sessions of one day in device id order: scale-A was registered first
     expect(list.map((w) => [w.id, w.sampleSize, w.grams])).toEqual([
-      ['scale-A', 5, 2000],
-      ['scale-B', 1, 1500],
+      [await c.device('scale-A'), 5, 2000],
+      [await c.device('scale-B'), 1, 1500],
     ]);
     expect((await c.summary()).latestWeight).toEqual({ date: d, grams: 1500 });
   });
@@ -364,11 +387,43 @@ describe('automatic scales', () => {
   it('the house of a batch must be the flock’s', async () => {
     const houseId = await house(await defaultFarmId(), `Scale house ${Date.now()}`);
     const c = await setup({ houseId });
-    const wrong = await c.scale({ deviceId: 'd1', houseId: 'ELSEWHERE', weighings: [{ at: at(day(-1)), grams: 2000 }] });
+    const elsewhere = await house(await defaultFarmId(), `Other scale house ${Date.now()}`);
+    const wrong = await c.scale({ deviceId: 'd1', houseId: elsewhere, weighings: [{ at: at(day(-1)), grams: 2000 }] });
     expect(wrong.status).toBe(400);
     expect(wrong.body.details).toEqual([{ field: 'body.houseId', message: `flock ${c.flock.id} is in house ${houseId}` }]);
+    // a house that is not the farm's: the 404 of a missing one
+    const nowhere = await c.scale({ deviceId: 'd1', houseId: 'ELSEWHERE', weighings: [{ at: at(day(-1)), grams: 2000 }] });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body).toEqual({ error: 'House ELSEWHERE not found' });
     const right = await c.scale({ deviceId: 'd1', weighings: [{ at: at(day(-1)), grams: 2000 }] });
     expect(right.body.data.days[0].session.houseId).toBe(houseId);
+  });
+
+  it('a batch names a scale registered in the flock’s farm: another farm’s scale and made-up ids are refused alike (404), nothing stored', async () => {
+    const [farmA, farmB] = [await otherFarm('Scales A'), await otherFarm('Scales B')];
+    const a = await userWith({ role: 'manager', farmIds: [farmA] });
+    const b = await userWith({ role: 'manager', farmIds: [farmB] });
+    const [ca, cb] = [await setup({ farmId: farmA, token: a.token }), await setup({ farmId: farmB, token: b.token })];
+    const weighings = [{ at: at(day(-1)), grams: 2000 }];
+    for (const deviceId of [await ca.device('scale-A'), '01JD3Y4Z9V6Q8K2M5N7P0R1S3T', 'scale-from-nowhere']) {
+      const res = await call('POST', '/api/v1/scale', { token: b.token, body: { deviceId, flockId: cb.flock.id, weighings } });
+      expect(res.status, deviceId).toBe(404);
+      expect(res.body).toEqual({ error: `Device ${deviceId} not found` });
+    }
+    expect(await ca.weights()).toEqual([]);
+    expect(await cb.weights()).toEqual([]);
+    // a device of the farm that does not weigh birds is named as such
+    const houseId = await house(farmB, 'Climate house');
+    const climate = await call('POST', '/api/v1/iot/devices', { token: b.token, body: { farmId: farmB, houseId, kind: 'climate', name: 'Climate' } });
+    const notAScale = await call('POST', '/api/v1/scale', { token: b.token, body: { deviceId: climate.body.data.id, flockId: cb.flock.id, weighings } });
+    expect(notAScale.status).toBe(400);
+    expect(notAScale.body.details).toEqual([
+      { field: 'body.deviceId', message: `device ${climate.body.data.id} (climate) does not weigh birds: its metrics have no birdWeightGrams` },
+    ]);
+    // B's own scale is taken
+    const own = await cb.scale({ deviceId: 'scale-B', weighings });
+    expect(own.status, own.raw).toBe(200);
+    expect((await cb.weights()).map((w) => [w.id, w.grams])).toEqual([[await cb.device('scale-B'), 2000]]);
   });
 
   it('validates the batch: at most 1000 readings and 98 dates, a timestamp with its offset, a known flock', async () => {

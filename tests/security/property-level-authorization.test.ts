@@ -218,12 +218,13 @@ describe('mass assignment on every create and update route', () => {
     ).body.data.id;
     const missingFarm = await rec('reference', 'POST', '/api/v1/flocks', { token, body: { name: 'Elsewhere', birdType: 'broiler', farmId: 'no-such-farm' } });
     const foreignFarm = await rec('reference', 'POST', '/api/v1/flocks', { token, body: { name: 'Elsewhere', birdType: 'broiler', farmId: otherFarmId } });
-    expect(foreignFarm.status).toBe(400);
-    expect(foreignFarm.body.details).toEqual([{ field: 'body.farmId', message: `unknown farm "${otherFarmId}"` }]);
-    expect(missingFarm.body.details).toEqual([{ field: 'body.farmId', message: 'unknown farm "no-such-farm"' }]);
+    // the same 404 as a missing record (every body reference: body-references.test.ts)
+    expect([foreignFarm.status, missingFarm.status]).toEqual([404, 404]);
+    expect(foreignFarm.body).toEqual({ error: `Farm ${otherFarmId} not found` });
+    expect(missingFarm.body).toEqual({ error: 'Farm no-such-farm not found' });
     const moved = await rec('reference', 'PATCH', `/api/v1/flocks/${fx.ids.flockId}`, { token, body: { houseId: foreignHouse } });
-    expect(moved.status, moved.raw).toBe(400);
-    expect(moved.body.details.map((d: { field: string }) => d.field)).toEqual(['body.houseId']);
+    expect(moved.status, moved.raw).toBe(404);
+    expect(moved.body).toEqual({ error: `House ${foreignHouse} not found` });
     const flocks = await call('GET', '/api/v1/flocks', { token: fx.admin.token, query: { farmId: otherFarmId } });
     expect(flocks.body.data).toEqual([]);
   });

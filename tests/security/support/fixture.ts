@@ -1,7 +1,10 @@
 /**
  * A farm with one record of every kind, written through the API by the farm's manager: house, flock,
- * active cycle, a movement, a daily record, a weighing, a sensor and a transfer to a partner farm, plus a second user for the admin routes.
- * Generated checks fill path parameters from `ids`, so every farm-scoped route reaches its handler.
+ * active cycle, a movement, a daily record, a weighing, a sensor and a bird scale, an incident, a transfer to a
+ * partner farm and one from it (requested), a piece of equipment received from it, a purchase order placed with
+ * its supplier, a second flock, plus a second user for the admin routes.
+ * Generated checks fill path parameters from `ids` (and body references: tests/security/body-references.test.ts),
+ * so every farm-scoped route reaches its handler.
  */
 import { expect } from 'vitest';
 import { call, type CallResult } from '../../support/api.js';
@@ -11,6 +14,14 @@ import { account, type Account } from './accounts.js';
 export interface Fixture {
   /** Path parameter → a real id (farmId, houseId, flockId, cycleId, movementId, date, userId). */
   ids: Record<string, string>;
+  /**
+   * Other real ids of the farm that no path parameter takes: a second flock with an active cycle
+   * (`secondFlockId`), the bird scale (`scaleId`), the weighing (`weighingId`), a placed order
+   * (`placedOrderId`, its line `lineId`), a transfer from the partner farm awaiting approval
+   * (`incomingTransferId`), the equipment received from it (`equipmentId`), the partner farm (`partnerFarmId`), a
+   * weighing schedule of the cycle (`weighingScheduleId`).
+   */
+  more: Record<string, string>;
   admin: Account;
   manager: Account;
   /** The `X-Device-Key` of the farm's sensor (`ids.deviceId`), for the device-key route. */
@@ -56,12 +67,30 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   ).id;
   ids.movementId = (await post(`${base}/movements`, { type: 'bird_inflow', date: start, quantity: 1000 })).id;
   await post(`${base}/daily-records`, { date: ids.date, deaths: 2, feedKg: 0, waterLiters: 50, temperatureMinC: 31, temperatureMaxC: 33, humidityPct: 60 });
-  await post(`${base}/weights`, { date: ids.date, grams: 58 });
+  const more: Record<string, string> = {};
+  more.weighingId = (await post(`${base}/weights`, { date: ids.date, grams: 58 })).id;
   const device = await post('/api/v1/iot/devices', { farmId, houseId: ids.houseId, kind: 'climate', name: `${tag} climate` });
   ids.deviceId = device.id;
+  more.scaleId = (await post('/api/v1/iot/devices', { farmId, houseId: ids.houseId, kind: 'scale', name: `${tag} scale` })).id;
+  // a second flock with an active cycle (the other side of a transfer between two flocks of the farm)
+  const secondHouse = (await post(`/api/v1/config/farms/${farmId}/houses`, { name: `${tag} house 2`, usableAreaM2: 500, capacity: 5000 })).id;
+  more.secondFlockId = (await post('/api/v1/flocks', { name: `${tag} flock 2`, birdType: 'broiler', farmId, houseId: secondHouse, hatchDate: start })).id;
+  more.secondCycleId = (await post(`/api/v1/flocks/${more.secondFlockId}/cycles`, { startDate: start })).id;
+  ids.incidentId = (await post('/api/v1/operations/incidents', { farmId, title: `${tag} fan failure`, category: 'equipment', severity: 'low' })).id;
   // a daily schedule of the farm (its occurrence routes take ids.date) and a programme template
   ids.scheduleId = (await post('/api/v1/schedules', { farmId, kind: 'inspection', title: `${tag} rounds`, timing: { every: 1, unit: 'day', from: start } })).id;
   ids.programmeId = 'broiler-typical';
+  // a weighing schedule of the cycle (a completion names the weighing it was done with)
+  more.weighingScheduleId = (
+    await post('/api/v1/schedules', {
+      farmId,
+      flockId: ids.flockId,
+      cycleId: ids.cycleId,
+      kind: 'weighing',
+      title: `${tag} weighing`,
+      timing: { every: 1, unit: 'day', from: start },
+    })
+  ).id;
   const anomalies = await call('GET', '/api/v1/anomalies', { token: manager.token, query: { farmId } });
   ids.anomalyId = anomalies.body.data[0]?.id;
   expect(ids.anomalyId, 'the fixture rule raised an anomaly').toBeDefined();
@@ -75,10 +104,50 @@ export async function farmFixture(tag: string): Promise<Fixture> {
       lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
     })
   ).id;
-  // a transfer the farm sends to a partner farm (the sharing routes)
+  // an order placed with the supplier (receipts are taken on placed orders)
+  const placed = await post('/api/v1/procurement/orders', {
+    farmId,
+    supplierId: ids.supplierId,
+    expectedDate: day(5),
+    lines: [{ itemKind: 'feed', feedType: 'starter', quantity: 1000, unit: 'kg', unitPrice: 0.5 }],
+  });
+  more.placedOrderId = placed.id;
+  more.lineId = placed.lines[0].id;
+  await post(`/api/v1/procurement/orders/${placed.id}/place`, {});
+  // a transfer the farm sends to a partner farm (the sharing routes), a piece of equipment received from it, and birds it offers
   const partnerFarmId = await otherFarm(`${tag} partner farm`);
+  more.partnerFarmId = partnerFarmId;
   ids.transferId = (
     await post('/api/v1/sharing/transfers', { kind: 'equipment', from: { farmId }, to: { farmId: partnerFarmId }, items: [{ name: `${tag} egg grader` }] })
+  ).id;
+  const partner = await account({ role: 'manager', farmIds: [partnerFarmId] });
+  const byPartner = async (path: string, body: unknown) => {
+    const res = await call('POST', path, { token: partner.token, body });
+    expect(res.status, `${path} ${res.raw}`).toBeLessThan(300);
+    return res.body.data;
+  };
+  const lent = await byPartner('/api/v1/sharing/transfers', {
+    kind: 'equipment',
+    from: { farmId: partnerFarmId },
+    to: { farmId },
+    items: [{ name: `${tag} weighing crate` }],
+  });
+  await post(`/api/v1/sharing/transfers/${lent.id}/approve`, {});
+  await post(`/api/v1/sharing/transfers/${lent.id}/complete`, {});
+  more.equipmentId = lent.items[0].equipmentId;
+  const partnerHouse = (await byPartner(`/api/v1/config/farms/${partnerFarmId}/houses`, { name: `${tag} partner house`, usableAreaM2: 500, capacity: 5000 }))
+    .id;
+  const partnerFlock = (
+    await byPartner('/api/v1/flocks', { name: `${tag} partner flock`, birdType: 'broiler', farmId: partnerFarmId, houseId: partnerHouse, hatchDate: start })
+  ).id;
+  await byPartner(`/api/v1/flocks/${partnerFlock}/cycles`, { startDate: start });
+  more.incomingTransferId = (
+    await byPartner('/api/v1/sharing/transfers', {
+      kind: 'birds',
+      quantity: 10,
+      from: { farmId: partnerFarmId, flockId: partnerFlock },
+      to: { farmId, flockId: ids.flockId },
+    })
   ).id;
   // an export of the farm (by its manager) and its restore into a new farm (by the admin, so the manager's farms stay as they are)
   ids.exportId = (await post('/api/v1/continuity/exports', { farmId })).id;
@@ -86,5 +155,5 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   responses.push({ label: 'fixture POST /api/v1/continuity/restores', res: restore });
   expect(restore.status, restore.raw).toBe(202);
   ids.restoreId = restore.body.data.id;
-  return { ids, admin, manager, deviceKey: device.deviceKey, responses };
+  return { ids, more, admin, manager, deviceKey: device.deviceKey, responses };
 }

@@ -210,3 +210,8 @@ export function numericFields(variant: Schema): Path[] {
   for (const [k, v] of Object.entries(propsOf(variant))) visit(v, [k]);
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Object-level: the ids a body carries (the same reading as the OpenAPI document's 404)
+
+export { idFields, isIdName } from '../../../scripts/lib/body-ids.js';
