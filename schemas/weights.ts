@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { FarmDate, ListOf, periodProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from './vocabulary.js';
 
@@ -19,8 +19,7 @@ export const DeviceId = Type.String({
 
 export const listWeightsQuery = Type.Object(
   {
-    from: Type.Optional(CalendarDate),
-    to: Type.Optional(CalendarDate),
+    ...periodProperties,
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Page size (1–1000, default 500: a whole broiler cycle fits one page)' }),
     ),
@@ -32,7 +31,7 @@ export type ListWeightsQuery = Static<typeof listWeightsQuery>;
 
 export const recordWeightBody = Type.Object(
   {
-    date: CalendarDate,
+    date: FarmDate('The day the birds were weighed'),
     grams: Type.Optional(Grams('Average weight of the birds weighed, g (send this or samples)')),
     sampleSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many birds the average covers (with grams only)' })),
     samples: Type.Optional(

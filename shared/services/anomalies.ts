@@ -21,6 +21,7 @@ import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { escalationDescription, escalationTitle, incidentCategoryOf, incidentSeverityOf, isOpen, repeatOf, transition } from '../domain/anomalies/lifecycle.js';
 import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
+import { farmPeriodInstants } from './periods.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
@@ -214,9 +215,9 @@ export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: An
 export async function listAnomaliesFor(user: Caller, query: ListAnomaliesQuery) {
   const farmId = farmOfRequest(user, query.farmId);
   const limit = query.limit ?? 25;
-  const from = query.from === undefined ? undefined : instant(query.from, 'from');
-  const to = query.to === undefined ? undefined : instant(query.to, 'to');
-  if (from !== undefined && to !== undefined && from >= to) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
+  const { fromMs, endMs } = await farmPeriodInstants(farmId, query);
+  const from = fromMs === undefined ? undefined : new Date(fromMs).toISOString();
+  const to = endMs === undefined ? undefined : new Date(endMs).toISOString();
   const page = await listAnomaliesOfFarm(
     farmId,
     { houseId: query.houseId, flockId: query.flockId, status: query.status, severity: query.severity, source: query.source },

@@ -21,6 +21,7 @@ import {
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
+import { farmPeriodDays } from './periods.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import {
   MOVEMENT_METADATA,
@@ -195,9 +196,9 @@ export async function scopedMovement(user: Caller, flockId: string, cycleId: str
 
 export async function listMovementsFor(user: Caller, flockId: string, cycleId: string, query: ListMovementsQuery) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
+  const { from, to } = await farmPeriodDays(cycle.farmId, query);
   const limit = query.limit ?? 25;
-  const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from: query.from, to: query.to });
+  const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from, to });
   return { items: page.items.map((m) => toMovementDto(m, cycle)), nextCursor: page.nextCursor, limit };
 }
 

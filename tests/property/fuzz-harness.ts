@@ -5,7 +5,8 @@
  * - every status is one the operation documents, and the body matches the documented schema for it
  *   (success bodies and error bodies), in the documented media type, with every object of the schema
  *   closed (a field the document does not declare fails);
- * - an invalid request is refused (4xx) with the error envelope `{error[, details]}`; a request invalid
+ * - an invalid request is refused (4xx) with the error envelope `{error[, details]}` (a body nested deeper
+ *   than the document allows, `x-maxDepth` of a recursive schema included, is invalid); a request invalid
  *   only by its schema gets 400 with `details`; no token → 401; a missing capability → 403;
  * - a refused request (4xx) wrote nothing but rate-limit counters (`RATE#…`, `METRICS#RATE_LIMITED`) and, on operations that
  *   document a lockout after failed attempts, the failure counter; a GET writes nothing else either.
@@ -38,6 +39,7 @@ import {
 } from './openapi-requests.js';
 import { KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
 import { contractChecker, isJsonMedia, type ContractChecker } from '../support/contract.js';
+import { maxDepthOf, within } from '../../schemas/input-limits.js';
 
 // The fuzzer sends thousands of requests, some as the same account: lift the per-client limiters so they
 // never answer for the request under test (call() already uses a random client IP per request). Read by
@@ -335,7 +337,9 @@ function classify(world: World, op: Operation, req: GeneratedRequest): Classific
   }
   if (transport) reasons.push(transport);
   else if (op.body) {
-    const errs = world.validators.errors(op.body, data);
+    // deeper than the document lets the body be (x-maxDepth of a recursive schema): invalid, and not for ajv to walk
+    const limit = maxDepthOf(op.body, world.doc);
+    const errs = within(data, limit) ? world.validators.errors(op.body, data) : [`nested deeper than ${limit} levels`];
     if (errs.length) reasons.push(`body: ${errs.slice(0, 3).join('; ')}`);
   }
   const p = world.validators.errors(parametersSchema(op, 'path'), req.params, true);
