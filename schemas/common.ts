@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MAX_DAYS_AHEAD_KEYWORD } from './input-limits.js';
+import { MAX_DAYS_AHEAD_KEYWORD, MIN_DATE_KEYWORD } from './input-limits.js';
 
 /**
  * Shared building blocks. Request schemas (exports ending in Body, Query or Params) are compiled into
@@ -31,7 +31,7 @@ export const EARLIEST_DATE = '2000-01-01';
 export const FarmDate = (description = 'Calendar date YYYY-MM-DD', daysAhead = 366) =>
   Type.String({
     format: 'date',
-    formatMinimum: EARLIEST_DATE,
+    [MIN_DATE_KEYWORD]: EARLIEST_DATE,
     [MAX_DAYS_AHEAD_KEYWORD]: daysAhead,
     description: `${description} (${EARLIEST_DATE} to ${daysAhead} days after today)`,
   });

@@ -15,7 +15,8 @@ import type { FieldError } from '../shared/errors.js';
  * Depth counts the objects and arrays on the way down: a number is 0, `[1]` is 1, `{"a": [1]}` is 2.
  */
 
-/** The keyword by which a date a person types is kept near today: at most this many days after today (UTC). */
+/** The keywords that bound a date a person types (OpenAPI extensions): not before this date, at most this many days after today (UTC). */
+export const MIN_DATE_KEYWORD = 'x-minDate';
 export const MAX_DAYS_AHEAD_KEYWORD = 'x-maxDaysAhead';
 
 /** The deepest any input may be: DynamoDB stores at most 32 levels of nested attributes. */

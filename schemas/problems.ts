@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../shared/errors.js';
 import type { CompiledSchema } from './compiled-schema.js';
-import { depthProblems, MAX_DAYS_AHEAD_KEYWORD, textProblems } from './input-limits.js';
+import { depthProblems, MAX_DAYS_AHEAD_KEYWORD, MIN_DATE_KEYWORD, textProblems } from './input-limits.js';
 
 /**
  * What a precompiled validator finds wrong with some data, as `{field, message}` pairs named from the
@@ -96,10 +96,8 @@ function messageOf(e: ErrorObject): string {
       return `must match pattern "${p.pattern}"`;
     case 'format':
       return `must match format "${p.format}"`;
-    case 'formatMinimum':
+    case MIN_DATE_KEYWORD:
       return `must not be before ${p.limit}`;
-    case 'formatMaximum':
-      return `must not be after ${p.limit}`;
     case MAX_DAYS_AHEAD_KEYWORD:
       return `must not be after ${new Date(Date.now() + Number(p.limit) * 86_400_000).toISOString().slice(0, 10)} (${p.limit} days after today)`;
     case 'uniqueItems':

@@ -14,7 +14,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import addFormats from 'ajv-formats';
 import { writeGenerated } from './lib/write-file.js';
-import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, maxDepthOf } from '../schemas/input-limits.js';
+import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, MIN_DATE_KEYWORD, maxDepthOf } from '../schemas/input-limits.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemasDir = join(root, 'schemas');
@@ -36,7 +36,17 @@ function newAjv(coerce: boolean): Ajv {
   addFormats.default(ajv);
   // an annotation: the depth a recursive schema allows, checked before the validator runs (schemas/input-limits.ts)
   ajv.addKeyword({ keyword: MAX_DEPTH_KEYWORD, schemaType: 'number' });
-  // a date a person types lies at most N days after today (UTC), judged when the request is validated
+  // a date a person types lies on or after a date, and at most N days after today (UTC), judged when the request is validated
+  ajv.addKeyword({
+    keyword: MIN_DATE_KEYWORD,
+    type: 'string',
+    schemaType: 'string',
+    error: { message: 'is too early', params: ({ schema }) => _`{limit: ${schema}}` },
+    code(cxt) {
+      const { data, schema } = cxt;
+      cxt.fail(_`${data}.length === 10 && ${data} < ${schema}`);
+    },
+  });
   ajv.addKeyword({
     keyword: MAX_DAYS_AHEAD_KEYWORD,
     type: 'string',
