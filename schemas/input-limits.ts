@@ -173,12 +173,14 @@ function holdersFor(s: unknown, value: object, key: string, resolve: Resolve, de
   return Array.isArray(own) ? own : [true];
 }
 
-const tooDeep = (limit: number) => (limit === 0 ? 'must not be an object or an array' : `is nested too deep (at most ${limit} levels of objects and arrays)`);
+const tooDeep = (limit: number) => `is nested too deep (at most ${limit} levels of objects and arrays)`;
 
 /**
- * Where `data` is nested deeper than `schema` allows, by field (empty when it is not): the outermost
- * field whose value is too deep for the schema that holds it (a property no schema holds is named as not
- * allowed). Walks the schema from the top, and the data only as deep as the schema reaches.
+ * Where `data` is nested deeper than a limit allows, by field (empty when it is not): the outermost field
+ * whose value is too deep for a recursive schema holding it (its `x-maxDepth`) or for a schema that takes
+ * any value (`MAX_JSON_DEPTH`). Elsewhere a value too deep for its schema's shape is left to the validator,
+ * which names the shape it breaks (`must be number`, `is not allowed`) without walking further than the
+ * schema does. Walks the schema from the top, and the data only as deep as the schema reaches.
  */
 export function depthProblems(schema: Schema, data: unknown): FieldError[] {
   const resolve = resolverOf(schema);
@@ -188,25 +190,17 @@ export function depthProblems(schema: Schema, data: unknown): FieldError[] {
   const pending: Array<{ holders: unknown[]; value: unknown; path: string[] }> = [{ holders: [schema], value: data, path: [] }];
   while (pending.length > 0 && out.length < 50) {
     const { holders, value, path } = pending.pop()!;
-    const branches = holders.flatMap((h) => branchesOf(h, resolve));
     // a recursive schema is judged as a whole (its limit is the one a client can act on), and so is any value
-    if (!isObject(value) || holders.some((h) => !isSchema(h)) || branches.some((b) => typeof b[MAX_DEPTH_KEYWORD] === 'number')) {
+    const declared = holders.flatMap((h) => branchesOf(h, resolve)).some((b) => typeof b[MAX_DEPTH_KEYWORD] === 'number');
+    if (declared || holders.some((h) => !isSchema(h))) {
       out.push({ field: path.join('.'), message: tooDeep(limitOf(holders)) });
       continue;
     }
-    let named = false;
+    if (!isObject(value)) continue;
     for (const [key, child] of Object.entries(value)) {
-      const held = holders.map((h) => holdersFor(h, value, key, resolve)).filter((h): h is unknown[] => h !== null);
-      const inner = held.flat();
-      if (held.length === 0 && !Array.isArray(value)) {
-        out.push({ field: [...path, key].join('.'), message: 'is not allowed' });
-        named = true;
-      } else if (inner.length > 0 && !within(child, limitOf(inner))) {
-        pending.push({ holders: inner, value: child, path: [...path, key] });
-        named = true;
-      }
+      const inner = holders.flatMap((h) => holdersFor(h, value, key, resolve) ?? []);
+      if (inner.length > 0 && !within(child, limitOf(inner))) pending.push({ holders: inner, value: child, path: [...path, key] });
     }
-    if (!named) out.push({ field: path.join('.'), message: tooDeep(limitOf(holders)) });
   }
   return out;
 }
@@ -219,15 +213,22 @@ function textProblem(s: string): string | null {
   return null;
 }
 
-/** Every string (and property name) of `data` that holds a NUL character or an unpaired surrogate, by field. */
+/** Every string (and property name) of `data` that holds a NUL character or an unpaired surrogate, by field (iterative; a path is spelled out only when reported). */
 export function textProblems(data: unknown): FieldError[] {
   const out: FieldError[] = [];
-  const pending: Array<[unknown, string[]]> = [[data, []]];
+  type Entry = { node: unknown; key: string; parent: Entry | undefined };
+  const pathOf = (e: Entry | undefined, key?: string): string => {
+    const keys: string[] = key === undefined ? [] : [key];
+    for (let at = e; at?.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().join('.');
+  };
+  const pending: Entry[] = [{ node: data, key: '', parent: undefined }];
   while (pending.length > 0 && out.length < 50) {
-    const [node, path] = pending.pop()!;
+    const entry = pending.pop()!;
+    const { node } = entry;
     if (typeof node === 'string') {
       const problem = textProblem(node);
-      if (problem) out.push({ field: path.join('.'), message: problem });
+      if (problem) out.push({ field: pathOf(entry), message: problem });
       continue;
     }
     if (!isObject(node)) continue;
@@ -235,8 +236,8 @@ export function textProblems(data: unknown): FieldError[] {
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i]!;
       const keyProblem = Array.isArray(node) ? null : textProblem(key);
-      if (keyProblem) out.push({ field: [...path, key].join('.'), message: `its name ${keyProblem}` });
-      else pending.push([child, [...path, key]]);
+      if (keyProblem) out.push({ field: pathOf(entry, key), message: `its name ${keyProblem}` });
+      else if (typeof child === 'string' || isObject(child)) pending.push({ node: child, key, parent: entry });
     }
   }
   return out;

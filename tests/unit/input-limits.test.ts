@@ -12,6 +12,7 @@ import { ROOT } from '../../scripts/lib/route-table.js';
 import { depthProblems, maxDepthOf, textProblems, within } from '../../schemas/input-limits.js';
 import { PeriodFrom, PeriodTo } from '../../schemas/common.js';
 import { createRuleBody } from '../../schemas/rules.js';
+import { validateDailyDataBody } from '../../schemas/daily-records.js';
 import { periodDays, periodInstants, startOfLocalDay } from '../../shared/domain/periods.js';
 
 type Schema = Record<string, unknown>;
@@ -52,7 +53,11 @@ describe('depth', () => {
     expect(depthProblems(plain(createRuleBody), { name: 'x', condition: deep })).toEqual([
       { field: 'condition', message: 'is nested too deep (at most 12 levels of objects and arrays)' },
     ]);
-    expect(depthProblems(plain(createRuleBody), { unknown: deep })).toEqual([{ field: 'unknown', message: 'is not allowed' }]);
+    // where any value is taken, 32 levels (DynamoDB's limit); a shape broken otherwise is the validator's to name (`is not allowed`)
+    expect(depthProblems(plain(validateDailyDataBody), { dailyRecord: 'x', productionStage: 'growing', extra: deep })).toEqual([
+      { field: 'extra', message: 'is nested too deep (at most 32 levels of objects and arrays)' },
+    ]);
+    expect(depthProblems(plain(createRuleBody), { unknown: deep })).toEqual([]);
   });
 
   it('text: NUL and unpaired surrogates in values and names, by field; a pair is fine', () => {
