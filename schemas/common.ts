@@ -120,6 +120,8 @@ export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
     examples: { type: 'array', items: ref('JsonValue') },
     default: ref('JsonValue'),
     format: { type: 'string' },
+    [MIN_DATE_KEYWORD]: { type: 'string', description: 'A date a person types: the earliest accepted (YYYY-MM-DD)' },
+    [MAX_DAYS_AHEAD_KEYWORD]: { type: 'integer', description: 'A date a person types: at most this many days after today' },
     pattern: { type: 'string' },
     minimum: { type: 'number' },
     maximum: { type: 'number' },

@@ -595,9 +595,11 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
   // sent through another client would be invisible to the refusal check
   const counted = WRITE_CALL_NAMES.reduce((n, k) => n + (dbCalls[k] ?? 0), 0);
 
-  // A 401/403 for a caller whose token should be good: was it revoked meanwhile (a fuzzed logout)?
+  // A 401/403 for a caller whose token should be good (a 403 expected for want of a capability included):
+  // was it revoked meanwhile (a fuzzed logout)?
   let sessionLost = false;
-  if ((res.status === 401 || res.status === 403) && cls.auth === 'ok' && (req.caller === 'admin' || req.caller === 'low') && !op.isPublic) {
+  const unexpected = cls.auth === 'ok' ? res.status === 401 || res.status === 403 : cls.auth === 'forbidden' && res.status === 401;
+  if (unexpected && (req.caller === 'admin' || req.caller === 'low') && !op.isPublic) {
     const session = req.caller === 'admin' ? world.admin : lowSession(world, req);
     sessionLost = !(await stillSignedIn(session, counts));
   }
