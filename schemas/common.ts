@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MAX_DAYS_AHEAD_KEYWORD, MIN_DATE_KEYWORD } from './input-limits.js';
+import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, MAX_JSON_DEPTH, MIN_DATE_KEYWORD } from './input-limits.js';
 
 /**
  * Shared building blocks. Request schemas (exports ending in Body, Query or Params) are compiled into
@@ -100,6 +100,8 @@ const jsonArray = (depth: number): Record<string, unknown> => ({
 });
 export const JsonValue = Type.Unsafe<unknown>({
   $id: 'JsonValue',
+  // recursive (objects hold any value): as deep as the table stores
+  [MAX_DEPTH_KEYWORD]: MAX_JSON_DEPTH,
   description: 'Any JSON value',
   anyOf: [...JSON_SCALARS, jsonArray(1), JsonObject],
 });
@@ -109,6 +111,7 @@ const JSON_SCHEMA_REF = { $ref: '#/components/schemas/JsonSchema' };
 const count = { type: 'integer', minimum: 0 };
 export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
   $id: 'JsonSchema',
+  [MAX_DEPTH_KEYWORD]: MAX_JSON_DEPTH,
   type: 'object',
   description: 'A JSON Schema (draft 2020-12 keywords)',
   properties: {

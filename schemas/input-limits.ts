@@ -47,7 +47,7 @@ function resolverOf(root: Schema, document?: Schema): Resolve {
     if (byId.has(ref)) return byId.get(ref);
     const m = /^#\/components\/schemas\/(.+)$/.exec(ref);
     const components = (document?.components as Schema | undefined)?.schemas as Record<string, Schema> | undefined;
-    return m ? components?.[m[1]!] : undefined;
+    return m ? (components?.[m[1]!] ?? byId.get(m[1]!)) : undefined;
   };
 }
 

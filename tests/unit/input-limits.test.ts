@@ -18,19 +18,26 @@ import { periodDays, periodInstants, startOfLocalDay } from '../../shared/domain
 type Schema = Record<string, unknown>;
 const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Schema;
 
-async function requestSchemas(): Promise<Array<[string, Schema]>> {
+/** Every schema schemas/*.ts exports (request and response), by name. */
+async function exportedSchemas(): Promise<Array<[string, Schema]>> {
   const dir = join(ROOT, 'schemas');
   const out: Array<[string, Schema]> = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'compiled-schema.ts')) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
-    for (const [name, s] of Object.entries(mod)) if (/(Body|Query|Params)$/.test(name) && typeof s === 'object') out.push([name, plain(s)]);
+    for (const [name, s] of Object.entries(mod)) {
+      if (!s || typeof s !== 'object' || Array.isArray(s)) continue;
+      const schema = plain(s);
+      if (['type', 'anyOf', 'oneOf', '$ref', 'properties'].some((k) => k in schema)) out.push([name, schema]);
+    }
   }
   return out;
 }
 
+let all: Array<[string, Schema]>;
 let schemas: Array<[string, Schema]>;
 beforeAll(async () => {
-  schemas = await requestSchemas();
+  all = await exportedSchemas();
+  schemas = all.filter(([name]) => /(Body|Query|Params)$/.test(name));
 }, 60_000);
 
 describe('depth', () => {
@@ -38,6 +45,11 @@ describe('depth', () => {
     expect(schemas.length).toBeGreaterThan(100);
     for (const [name, s] of schemas) expect(maxDepthOf(s), name).toBeLessThanOrEqual(32);
     expect(maxDepthOf(plain(createRuleBody))).toBe(13);
+  });
+
+  it('every schema of schemas/ that refers to itself declares its depth (x-maxDepth): a json-logic condition, any JSON value, a JSON Schema', () => {
+    expect(all.length).toBeGreaterThan(300);
+    for (const [name, s] of all) expect(() => maxDepthOf(s), name).not.toThrow();
   });
 
   it('a schema that refers to itself without x-maxDepth is refused (the build fails on it)', () => {
