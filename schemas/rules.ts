@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, PeriodFrom, PeriodTo, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { MAX_DEPTH_KEYWORD } from './input-limits.js';
-import { JSON_LOGIC_MAX_DEPTH, RULE_ACTIONS, RULE_AGGREGATIONS, RULE_SEVERITIES } from './vocabulary.js';
+import { JSON_LOGIC_MAX_DEPTH, MAX_COOLDOWN_MINUTES, RULE_ACTIONS, RULE_AGGREGATIONS, RULE_SEVERITIES } from './vocabulary.js';
 
 /**
  * Rules (`/api/v1/rules`): alarms as data. A rule reads one input (a calculation template of the KPI
@@ -102,7 +102,7 @@ const ruleFields = {
   }),
   cooldownMinutes: Type.Integer({
     minimum: 0,
-    maximum: 43_200,
+    maximum: MAX_COOLDOWN_MINUTES,
     description: 'The cooldown in minutes, 0–43200 (the same as `cooldown`; send one of them)',
   }),
   enabled: Type.Boolean({ description: 'A disabled rule is kept but never evaluated (default true)' }),

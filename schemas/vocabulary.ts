@@ -94,6 +94,8 @@ export const RULE_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 export const RULE_ACTIONS = ['raise_anomaly', 'open_incident'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** The longest cooldown of a rule: 30 days, in minutes. */
+export const MAX_COOLDOWN_MINUTES = 43_200;
 /** How deep a json-logic condition may be nested: objects and arrays, the condition itself being level 1 (its schema's `x-maxDepth`). */
 export const JSON_LOGIC_MAX_DEPTH = 12;
 export const RULE_SHORT_OPS = ['>', '>=', '<', '<=', 'outside', 'inside'] as const;

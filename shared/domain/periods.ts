@@ -3,7 +3,7 @@ import { addDays } from './analytics/figures.js';
 import { localDateOf } from './schedules/occurrences.js';
 
 /**
- * The one meaning of a period a client sends (`from`, `to`, the schema `PeriodBound`): each end is a
+ * The one meaning of a period a client sends (`from`, `to`: the schemas `PeriodFrom`, `PeriodTo`): each end is a
  * calendar date, read as the farm's day in its time zone, or a timestamp.
  *
  * - `from` date: from the first instant of that farm-local day; `from` timestamp: from that instant.

@@ -24,7 +24,7 @@
  */
 import jsonLogic from 'json-logic-js';
 import type { RulesLogic } from 'json-logic-js';
-import { JSON_LOGIC_MAX_DEPTH, type RuleAggregation } from '../../../schemas/vocabulary.js';
+import { JSON_LOGIC_MAX_DEPTH, MAX_COOLDOWN_MINUTES, type RuleAggregation } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';
 
 export type Basis = 'day' | 'hour';
@@ -84,9 +84,6 @@ export function parseWindow(iso: string): { ms: number } | { problem: string } {
   if (ms > MAX_WINDOW_MS) return { problem: `${iso}: the window must be at most P90D` };
   return { ms };
 }
-
-/** The longest cooldown: 30 days (43,200 minutes). */
-export const MAX_COOLDOWN_MINUTES = 43_200;
 
 /**
  * A cooldown given as an ISO 8601 duration (`PT6H`, `P1D`, `PT0M` for none) in minutes: weeks, days,
