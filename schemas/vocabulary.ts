@@ -18,6 +18,8 @@ export type WeightMethod = (typeof WEIGHT_METHODS)[number];
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
+/** Lightest plausible bird, g: a chick hatches at 30–45 g; a reading below 1 g is no bird (and its square would not store). */
+export const MIN_PLAUSIBLE_GRAMS = 1;
 /** Heaviest plausible bird, g (a Ross 308 male at 63 days is ≈ 5 kg; mature broiler breeder males ≈ 5–6 kg). */
 export const MAX_PLAUSIBLE_GRAMS = 10_000;
 

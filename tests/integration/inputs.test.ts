@@ -6,7 +6,8 @@
  *   timestamp, with one meaning on every route; a rule's cooldown is written as an ISO 8601 `cooldown`
  *   (or in minutes), and the document describes it and the incident note's `text`;
  * - dates a person types are bounded (2000-01-01 … a year ahead), text holds no NUL nor unpaired
- *   surrogate in any field of any body (400 naming the field), a weighing carries its flock's house,
+ *   surrogate in any field of any body (400 naming the field), a bird weighs at least 1 g, a weighing
+ *   carries its flock's house,
  *   and the IoT rule names the field when it drops a frame (the MQTT bridge prints it).
  */
 import type { Context } from 'aws-lambda';
@@ -299,6 +300,34 @@ describe('nonsense is refused', () => {
       [day(-4), houseId],
       [day(-3), houseId],
     ]);
+  });
+
+  it('a weight below 1 g is no bird: refused when typed, rejected as implausible from a scale (its square would not store: was a 500)', async () => {
+    const { farmId, houseId, manager } = await kiritimatiFarm();
+    const c = await flockWithCycle({ token: manager.token, farmId, houseId, startDate: day(-20) });
+    const typed = await call('POST', `${c.base}/weights`, { token: manager.token, body: { date: day(-2), samples: [2.7e-72, 4.9e-102] } });
+    expect([typed.status, details(typed)]).toEqual([
+      400,
+      [
+        { field: 'body.samples.0', message: 'must be >= 1' },
+        { field: 'body.samples.1', message: 'must be >= 1' },
+      ],
+    ]);
+    const at = `${day(-2)}T08:00:00Z`;
+    const scaled = await call('POST', '/api/v1/scale', {
+      token: manager.token,
+      body: {
+        flockId: c.flock.id,
+        deviceId: 'scale-1',
+        weighings: [
+          { at, grams: 2.7e-72 },
+          { at, grams: 4.9e-102 },
+          { at, grams: 900 },
+        ],
+      },
+    });
+    expect(scaled.status, scaled.raw).toBe(200);
+    expect(scaled.body.data).toMatchObject({ accepted: 1, rejectedBy: { implausible: 2 } });
   });
 
   it('the IoT rule drops a frame naming the field and the problem, and the MQTT bridge prints them', async () => {
