@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ThresholdsSection } from './analytics-config.js';
-import { StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { FarmDate, periodProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { ANOMALY_METRICS, BIRD_TYPES, CONFIDENCES, DETECTORS, PHASES, RULE_SEVERITIES, WEIGHT_METHODS } from './vocabulary.js';
 import { WeightDto } from './weights.js';
 import { CalendarDate } from './flocks.js';
@@ -21,7 +21,7 @@ export type FlockIdParams = Static<typeof flockIdParams>;
 const eggCollection = MOVEMENT_CATALOGUE.find((m) => m.type === 'egg_collection')!.schema;
 const { type: _type, date: _date, notes, ...eggFields } = eggCollection.properties;
 
-const RecordDate = (what: string) => Type.Optional(Type.String({ format: 'date', description: `Date of the ${what} (YYYY-MM-DD); default today (UTC)` }));
+const RecordDate = (what: string) => Type.Optional(FarmDate(`Date of the ${what} (YYYY-MM-DD); default today (UTC)`));
 
 /** The contract's body `{flockId, totalEggs, ...}`: the egg_collection fields, recorded in the flock's active cycle. */
 export const eggProductionBody = Type.Object(
@@ -167,8 +167,7 @@ export const anomaliesQuery = Type.Object(
     severity: Type.Optional(
       Type.Unsafe<'warning' | 'critical'>({ type: 'string', enum: ['warning', 'critical'], description: 'Only anomalies of this severity' }),
     ),
-    from: Type.Optional(CalendarDate),
-    to: Type.Optional(CalendarDate),
+    ...periodProperties,
   },
   { additionalProperties: false, $id: 'AnomaliesQuery' },
 );

@@ -1,5 +1,17 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ExpectedVersion, JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import {
+  ExpectedVersion,
+  JsonValue,
+  ListFarmId,
+  ListOf,
+  pageQueryProperties,
+  StringEnum,
+  Success,
+  Timestamp,
+  Ulid,
+  UlidOf,
+  periodProperties,
+} from './common.js';
 import { IncidentCategory, IncidentSeverity, IncidentWithTimeline } from './operations.js';
 import { ANOMALY_SOURCES, ANOMALY_STATUSES, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
 
@@ -30,8 +42,7 @@ export const listAnomaliesQuery = Type.Object(
     status: Type.Optional(AnomalyStatus),
     severity: Type.Optional(AnomalySeverity),
     source: Type.Optional(AnomalySource),
-    from: Type.Optional(Type.String({ format: 'date-time', description: 'First seen at or after this instant (ISO 8601)' })),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'First seen before this instant (exclusive, ISO 8601)' })),
+    ...periodProperties,
     ...pageQueryProperties,
   },
   { additionalProperties: false, $id: 'ListAnomaliesQuery' },

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, MAX_JSON_DEPTH, MIN_DATE_KEYWORD } from './input-limits.js';
 
 /**
  * Shared building blocks. Request schemas (exports ending in Body, Query or Params) are compiled into
@@ -18,6 +19,37 @@ export const Email = Type.String({ format: 'email', maxLength: 254, description:
 export const Password = Type.String({ minLength: 10, maxLength: 256, description: 'At least 10 characters' });
 export const Name = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp' });
+
+/** The earliest date a person may type (a hatch, a placement, a delivery, a record, a plan): no flock the service keeps is older. */
+export const EARLIEST_DATE = '2000-01-01';
+/**
+ * A calendar date a person types: from `EARLIEST_DATE` to `daysAhead` days after today (a year, unless
+ * the field says otherwise: a medicine lot expires years ahead). A date out of these bounds is a typo
+ * (1900 for 2000, 2062 for 2026); the error names the bound. Rules of the field itself (not in the
+ * future, within its cycle) are the domain's.
+ */
+export const FarmDate = (description = 'Calendar date YYYY-MM-DD', daysAhead = 366) =>
+  Type.String({
+    format: 'date',
+    [MIN_DATE_KEYWORD]: EARLIEST_DATE,
+    [MAX_DAYS_AHEAD_KEYWORD]: daysAhead,
+    description: `${description} (${EARLIEST_DATE} to ${daysAhead} days after today)`,
+  });
+
+/**
+ * The ends of a period a client sends (`from`, `to`): each a calendar date, meaning the farm's day in its
+ * time zone, or an ISO 8601 timestamp with its offset. `from`: from the start of that day, or from that
+ * instant; `to`: up to the end of that day (the whole day included), or up to that instant (excluded).
+ * The one schema of every period of every route; shared/domain/periods.ts is its one resolver.
+ */
+const periodEnd = (text: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
+    description: `${text}: a date YYYY-MM-DD (the farm’s day, in its time zone) or an ISO 8601 timestamp with its offset`,
+  });
+export const PeriodFrom = periodEnd('Start of the period, included (a date: from the start of that day)');
+export const PeriodTo = periodEnd('End of the period (a date: to the end of that day, the day included; a timestamp: excluded)');
+/** `from` and `to`, both optional (an end left out leaves the period open). */
+export const periodProperties = { from: Type.Optional(PeriodFrom), to: Type.Optional(PeriodTo) };
 
 /** `?limit=&cursor=` of every list: limit 1–100, default 25; cursor is opaque. */
 export const pageQueryProperties = {
@@ -68,6 +100,8 @@ const jsonArray = (depth: number): Record<string, unknown> => ({
 });
 export const JsonValue = Type.Unsafe<unknown>({
   $id: 'JsonValue',
+  // recursive (objects hold any value): as deep as the table stores
+  [MAX_DEPTH_KEYWORD]: MAX_JSON_DEPTH,
   description: 'Any JSON value',
   anyOf: [...JSON_SCALARS, jsonArray(1), JsonObject],
 });
@@ -77,6 +111,7 @@ const JSON_SCHEMA_REF = { $ref: '#/components/schemas/JsonSchema' };
 const count = { type: 'integer', minimum: 0 };
 export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
   $id: 'JsonSchema',
+  [MAX_DEPTH_KEYWORD]: MAX_JSON_DEPTH,
   type: 'object',
   description: 'A JSON Schema (draft 2020-12 keywords)',
   properties: {
@@ -88,6 +123,8 @@ export const JsonSchema = Type.Unsafe<Record<string, unknown>>({
     examples: { type: 'array', items: ref('JsonValue') },
     default: ref('JsonValue'),
     format: { type: 'string' },
+    [MIN_DATE_KEYWORD]: { type: 'string', description: 'A date a person types: the earliest accepted (YYYY-MM-DD)' },
+    [MAX_DAYS_AHEAD_KEYWORD]: { type: 'integer', description: 'A date a person types: at most this many days after today' },
     pattern: { type: 'string' },
     minimum: { type: 'number' },
     maximum: { type: 'number' },

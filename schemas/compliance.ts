@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { JsonValue, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf, FarmDate } from './common.js';
 import { CalendarDate } from './flocks.js';
 
 /**
@@ -54,7 +54,7 @@ export const createSampleBody = Type.Object(
   {
     flockId: UlidOf('The flock sampled'),
     cycleId: Type.Optional(UlidOf('Its cycle (default: the flock’s active cycle)')),
-    date: CalendarDate,
+    date: FarmDate('The day the sample was taken'),
     kind: StringEnum(SAMPLE_KINDS, { description: 'boot_swabs, dust, faeces (operator sampling), official (by the competent authority), other' }),
     laboratory: Type.Optional(Text(200, 'The laboratory that analyses it')),
     result: Type.Optional(StringEnum(SAMPLE_RESULTS, { description: 'pending (default), negative or positive for Salmonella' })),

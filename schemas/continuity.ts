@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { FarmDate, ListOf, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 
 /**
  * Continuity (`/api/v1/continuity`): farm exports (JSON Lines, docs/export-format.md), restores into a
@@ -50,7 +50,7 @@ export const createDrillBody = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
     kind: StringEnum(DRILL_KINDS, { description: 'generator (run under load), alarm (the alarm chain reaches someone), fire' }),
-    date: Type.String({ format: 'date', description: 'The day of the drill (not in the future)' }),
+    date: FarmDate('The day of the drill (not in the future)'),
     durationMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'How long it ran' }),
     result: StringEnum(DRILL_RESULTS, { description: 'passed, partial or failed' }),
     notes: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S' })),

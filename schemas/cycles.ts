@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { BIRD_TYPES, CalendarDate } from './flocks.js';
 import { FigureDto } from './figures.js';
 
@@ -11,7 +11,7 @@ export type CycleParams = Static<typeof cycleParams>;
 
 export const createCycleBody = Type.Object(
   {
-    startDate: CalendarDate,
+    startDate: FarmDate('The day the birds were placed (or will be)'),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
     targetAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Planned age at depletion, days' })),
     targetWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Target live weight, g' })),
@@ -35,7 +35,7 @@ export type UpdateCycleBody = Static<typeof updateCycleBody>;
 
 export const closeCycleBody = Type.Object(
   {
-    endDate: Type.Optional(CalendarDate),
+    endDate: Type.Optional(FarmDate('The last day of the cycle (default: today)')),
     reason: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false, $id: 'CloseCycleBody' },

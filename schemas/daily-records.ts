@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { FarmDate, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { DEATH_CAUSES, MovementDto } from './movements.js';
 import { PHASES as STAGES } from './vocabulary.js';
@@ -34,7 +34,7 @@ const dailyFields = {
 };
 
 export const dailyRecordBody = Type.Object(
-  { date: CalendarDate, ...dailyFields },
+  { date: FarmDate('The day recorded'), ...dailyFields },
   {
     additionalProperties: false,
     $id: 'DailyRecordBody',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 
 export { BIRD_TYPES } from './vocabulary.js';
 import { BIRD_TYPES } from './vocabulary.js';
@@ -24,7 +24,7 @@ export const createFlockBody = Type.Object(
     ),
     farmId: Type.Optional(RecordId),
     houseId: Type.Optional(RecordId),
-    hatchDate: Type.Optional(CalendarDate),
+    hatchDate: Type.Optional(FarmDate('The day the birds hatched')),
     source: Type.Optional(Type.String({ maxLength: 200, description: 'Hatchery or supplier' })),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
   },
@@ -37,7 +37,7 @@ export const updateFlockBody = Type.Object(
     name: Type.Optional(Text(120)),
     breed: Type.Optional(Type.String({ maxLength: 80 })),
     houseId: Type.Optional(Type.Union([RecordId, Type.Null()])),
-    hatchDate: Type.Optional(Type.Union([CalendarDate, Type.Null()])),
+    hatchDate: Type.Optional(Type.Union([FarmDate('The day the birds hatched'), Type.Null()])),
     source: Type.Optional(Type.String({ maxLength: 200 })),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
     version: Type.Optional(ExpectedVersion),

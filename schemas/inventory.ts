@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
+import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties, periodProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
 import { MEDICINE_UNITS, MOVEMENT_TYPES, MovementDto } from './movements.js';
 
@@ -18,8 +18,7 @@ const ORDERS = ['asc', 'desc'] as const;
 const searchFilters = {
   farmId: ListFarmId('`flockId`'),
   type: Type.Optional(StringEnum(MOVEMENT_TYPES, { description: 'Only movements of this type' })),
-  from: Type.Optional(Type.String({ format: 'date', description: 'First movement date included (YYYY-MM-DD)' })),
-  to: Type.Optional(Type.String({ format: 'date', description: 'Last movement date included (YYYY-MM-DD)' })),
+  ...periodProperties,
   flockId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'Only movements of this flock (any of its cycles)' })),
 };
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf, PeriodFrom, PeriodTo } from './common.js';
 import { DEVICE_KINDS, DEVICE_STATUSES, MAX_READINGS_PER_BATCH, READING_RESOLUTIONS, SENSOR_METRICS } from './vocabulary.js';
 
 /**
@@ -142,8 +142,8 @@ export type TelemetryEventBody = Static<typeof telemetryEventBody>;
 
 export const readingsQuery = Type.Object(
   {
-    from: Type.String({ format: 'date-time', description: 'Start of the period (inclusive), ISO 8601' }),
-    to: Type.String({ format: 'date-time', description: 'End of the period (exclusive), ISO 8601' }),
+    from: PeriodFrom,
+    to: PeriodTo,
     resolution: Type.Optional(
       StringEnum(READING_RESOLUTIONS, {
         default: 'hour',

@@ -1,5 +1,17 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { ExpectedVersion, JsonSchema, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import {
+  ExpectedVersion,
+  FarmDate,
+  periodProperties,
+  JsonSchema,
+  ListOf,
+  pageQueryProperties,
+  StringEnum,
+  Success,
+  Timestamp,
+  Ulid,
+  UlidOf,
+} from './common.js';
 import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 import { ROLES } from './vocabulary.js';
@@ -30,7 +42,10 @@ function movement<T extends string, P extends TProperties>(type: T, label: strin
     type,
     label,
     description,
-    schema: Type.Object({ type: Type.Literal(type), date: CalendarDate, ...props, notes: Notes }, { additionalProperties: false, title: label, description }),
+    schema: Type.Object(
+      { type: Type.Literal(type), date: FarmDate('The day of the movement'), ...props, notes: Notes },
+      { additionalProperties: false, title: label, description },
+    ),
   };
 }
 
@@ -134,8 +149,8 @@ export const MOVEMENT_CATALOGUE = [
     quantityKg: Kg('Feed delivered, kg'),
     supplierId: Type.Optional(Text(64, 'A supplier serving the farm; any other id answers 404, as a missing supplier')),
     orderId: Type.Optional(Text(64, 'A purchase order of the farm (of that supplier when both are sent); any other id answers 404')),
-    orderedDate: Type.Optional(Type.String({ format: 'date', description: 'Date the feed was ordered (lead time in supplier reliability)' })),
-    expectedDate: Type.Optional(Type.String({ format: 'date', description: 'Delivery date the supplier promised (on-time rate in supplier reliability)' })),
+    orderedDate: Type.Optional(FarmDate('Date the feed was ordered (lead time in supplier reliability)')),
+    expectedDate: Type.Optional(FarmDate('Delivery date the supplier promised (on-time rate in supplier reliability)')),
     orderedQuantityKg: Type.Optional(Kg('Quantity ordered, kg (quantity accuracy in supplier reliability)')),
     qualityIssues: Type.Optional(
       Type.Array(StringEnum(FEED_QUALITY_ISSUES), {
@@ -194,7 +209,7 @@ export const MOVEMENT_CATALOGUE = [
     supplierId: Type.Optional(Text(64, 'A supplier serving the farm; any other id answers 404, as a missing supplier')),
     orderId: Type.Optional(Text(64, 'A purchase order of the farm (of that supplier when both are sent); any other id answers 404')),
     lotNumber: Type.Optional(Text(64, 'Lot / batch number')),
-    expiryDate: Type.Optional(Type.String({ format: 'date', description: 'Expiry date of the lot' })),
+    expiryDate: Type.Optional(FarmDate('Expiry date of the lot', 3653)),
     unitPrice: Type.Optional(Money('Price per unit')),
   }),
   // Sharing: the two sides of a completed transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete), the only way they are written.
@@ -243,7 +258,7 @@ export const createMovementBody = Type.Unsafe<MovementInput>({
 });
 
 export const updateMovementBody = Type.Object(
-  { date: Type.Optional(CalendarDate), version: Type.Optional(ExpectedVersion) },
+  { date: Type.Optional(FarmDate('The day of the movement')), version: Type.Optional(ExpectedVersion) },
   {
     additionalProperties: true,
     minProperties: 1,
@@ -283,8 +298,7 @@ export const listMovementsQuery = Type.Object(
   {
     ...pageQueryProperties,
     type: Type.Optional(StringEnum(MOVEMENT_TYPES, { description: 'Only the movements of this type' })),
-    from: Type.Optional(CalendarDate),
-    to: Type.Optional(CalendarDate),
+    ...periodProperties,
   },
   { additionalProperties: false, $id: 'ListMovementsQuery' },
 );

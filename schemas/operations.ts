@@ -72,7 +72,10 @@ export const incidentActionBody = Type.Object(
 );
 export type IncidentActionBody = Static<typeof incidentActionBody>;
 
-export const incidentNoteBody = Type.Object({ text: Text(2000, 'The note') }, { additionalProperties: false, $id: 'IncidentNoteBody' });
+export const incidentNoteBody = Type.Object(
+  { text: Text(2000, 'The note, 1–2000 characters: appended to the incident’s timeline with its author and time') },
+  { additionalProperties: false, $id: 'IncidentNoteBody', description: 'POST …/incidents/{incidentId}/notes `{"text": "Drinker line 3 flushed"}`' },
+);
 export type IncidentNoteBody = Static<typeof incidentNoteBody>;
 
 export const listIncidentsQuery = Type.Object(

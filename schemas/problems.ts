@@ -1,24 +1,53 @@
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../shared/errors.js';
 import type { CompiledSchema } from './compiled-schema.js';
+import { depthProblems, MAX_DAYS_AHEAD_KEYWORD, MIN_DATE_KEYWORD, textProblems } from './input-limits.js';
 
 /**
  * What a precompiled validator finds wrong with some data, as `{field, message}` pairs named from the
  * data's own root (`date`, `samples.3`); empty when the data passes. The one translation of schema
- * errors: the HTTP validation stage prefixes where the data came from (`body.`, `query.`), a use case
- * re-checking merged input (a movement edit) reports the names as they are.
+ * errors: the HTTP validation stage prefixes where the data came from (`body.`, `query.`), the event
+ * stack drops a payload naming them, a use case re-checking merged input (a movement edit) reports the
+ * names as they are. The rules of every input (schemas/input-limits.ts) come with it: data nested deeper
+ * than its schema allows is refused before the validator walks it, and text must be text.
  */
 export function problemsOf(validator: CompiledSchema<unknown>, data: unknown): FieldError[] {
-  if (validator(data)) return [];
+  const deep = depthProblems(validator.schema, data);
+  if (deep.length > 0) return deep;
+  const text = textProblems(data);
+  if (validator(data)) return text;
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of validator.errors ?? []) {
+  const add = (problem: FieldError) => {
     // anyOf/oneOf branches repeat the same complaint; keep each field/message pair once
-    const problem = { field: fieldOf(e), message: messageOf(e) };
     const key = `${problem.field}\u0000${problem.message}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     out.push(problem);
+  };
+  const errors = validator.errors ?? [];
+  const folded = foldedFormats(errors);
+  for (const e of errors) {
+    const fold = folded.get(e);
+    if (fold === null) continue;
+    add(fold ?? { field: fieldOf(e), message: messageOf(e) });
+  }
+  for (const t of text) add(t);
+  return out;
+}
+
+/**
+ * A value that may take one of several formats (a date or a timestamp) fails each of them and the
+ * `anyOf`: one complaint naming the formats instead (the anyOf error maps to it, its branches to null).
+ */
+function foldedFormats(errors: ErrorObject[]): Map<ErrorObject, FieldError | null> {
+  const out = new Map<ErrorObject, FieldError | null>();
+  for (const a of errors) {
+    if (a.keyword !== 'anyOf') continue;
+    const inner = errors.filter((e) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`));
+    if (inner.length < 2 || !inner.every((e) => e.keyword === 'format' && e.instancePath === a.instancePath)) continue;
+    for (const e of inner) out.set(e, null);
+    out.set(a, { field: fieldOf(a), message: `must match format ${inner.map((e) => `"${String(e.params.format)}"`).join(' or ')}` });
   }
   return out;
 }
@@ -67,6 +96,10 @@ function messageOf(e: ErrorObject): string {
       return `must match pattern "${p.pattern}"`;
     case 'format':
       return `must match format "${p.format}"`;
+    case MIN_DATE_KEYWORD:
+      return `must not be before ${p.limit}`;
+    case MAX_DAYS_AHEAD_KEYWORD:
+      return `must not be after ${new Date(Date.now() + Number(p.limit) * 86_400_000).toISOString().slice(0, 10)} (${p.limit} days after today)`;
     case 'uniqueItems':
       return `must NOT have duplicate items (items ## ${p.j} and ${p.i} are identical)`;
     case 'multipleOf':

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 import { FEED_QUALITY_ISSUES } from './movements.js';
@@ -92,7 +92,7 @@ export const createOrderBody = Type.Object(
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm; may be left out when you are assigned to one farm' })),
     supplierId: Ulid,
     lines: OrderLines,
-    expectedDate: CalendarDate,
+    expectedDate: FarmDate('The delivery day the supplier promised'),
     allowOverDelivery: Type.Optional(Type.Boolean({ default: false, description: 'Accept receipts beyond the quantity ordered' })),
     notes: Type.Optional(Text(2000, 'Free text')),
   },
@@ -103,7 +103,7 @@ export type CreateOrderBody = Static<typeof createOrderBody>;
 export const updateOrderBody = Type.Object(
   {
     lines: Type.Optional(OrderLines),
-    expectedDate: Type.Optional(CalendarDate),
+    expectedDate: Type.Optional(FarmDate('The delivery day the supplier promised')),
     allowOverDelivery: Type.Optional(Type.Boolean()),
     notes: Type.Optional(Type.Union([Text(2000, 'Free text'), Type.Null()])),
     version: Type.Optional(ExpectedVersion),
@@ -126,7 +126,7 @@ export type ListOrdersQuery = Static<typeof listOrdersQuery>;
 
 export const createReceiptBody = Type.Object(
   {
-    date: CalendarDate,
+    date: FarmDate('The day the goods arrived'),
     lines: Type.Array(
       Type.Object(
         {

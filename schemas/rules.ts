@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
-import { RULE_ACTIONS, RULE_AGGREGATIONS, RULE_SEVERITIES } from './vocabulary.js';
+import { ExpectedVersion, PeriodFrom, PeriodTo, JsonValue, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { MAX_DEPTH_KEYWORD } from './input-limits.js';
+import { JSON_LOGIC_MAX_DEPTH, MAX_COOLDOWN_MINUTES, RULE_ACTIONS, RULE_AGGREGATIONS, RULE_SEVERITIES } from './vocabulary.js';
 
 /**
  * Rules (`/api/v1/rules`): alarms as data. A rule reads one input (a calculation template of the KPI
@@ -42,7 +43,9 @@ export const ShortCondition = Type.Union(
  * A json-logic operation `{operator: arguments}`. An argument is a literal, another operation, or a list
  * of those (a list inside a list holds literals only: `{"in": [{"var": "value"}, [1, 2]]}`). Operations
  * nest through a reference by `$id`, which keeps one definition for the validators and the OpenAPI
- * document (a list that contains itself would not type in generated clients).
+ * document (a list that contains itself would not type in generated clients). Being recursive, it
+ * declares how deep it may be nested (`x-maxDepth`, checked before anything walks a condition:
+ * schemas/input-limits.ts); the domain holds a stored condition to the same limit.
  */
 const OPERATOR = { pattern: '^[A-Za-z<>=!+*/%-]{1,12}$', not: { enum: ['op', 'value', 'range'] } };
 const LITERALS = [{ type: 'number' }, { type: 'string', maxLength: 200 }, { type: 'boolean' }, { type: 'null' }];
@@ -50,13 +53,15 @@ const OPERATION_REF = { $ref: 'JsonLogicCondition' };
 const ITEM = { anyOf: [...LITERALS, { type: 'array', maxItems: 20, items: { anyOf: LITERALS } }, OPERATION_REF] };
 export const JsonLogicCondition = Type.Unsafe<Record<string, unknown>>({
   $id: 'JsonLogicCondition',
+  [MAX_DEPTH_KEYWORD]: JSON_LOGIC_MAX_DEPTH,
   type: 'object',
   minProperties: 1,
   maxProperties: 1,
   propertyNames: OPERATOR,
   additionalProperties: { anyOf: [...LITERALS, { type: 'array', maxItems: 20, items: ITEM }, OPERATION_REF] },
   description:
-    'A json-logic expression (jsonlogic.com) over the named inputs `value`, `count`, `first`, `last`, `min`, `max`, `avg`, `ageDays`, `windowDays`, e.g. `{">": [{"var": "value"}, {"+": [1, {"*": [0.06, {"var": "ageDays"}]}]}]}`. Only comparison, logic and arithmetic operators; evaluated without eval',
+    'A json-logic expression (jsonlogic.com) over the named inputs `value`, `count`, `first`, `last`, `min`, `max`, `avg`, `ageDays`, `windowDays`, e.g. `{">": [{"var": "value"}, {"+": [1, {"*": [0.06, {"var": "ageDays"}]}]}]}`. Only comparison, logic and arithmetic operators; evaluated without eval. ' +
+    `At most ${JSON_LOGIC_MAX_DEPTH} levels of objects and arrays deep`,
 });
 export const RuleCondition = Type.Union([ShortCondition, JsonLogicCondition], {
   description: 'When the rule fires: a short form `{op, value}` / `{op, range}`, or a json-logic expression',
@@ -88,10 +93,17 @@ const ruleFields = {
     uniqueItems: true,
     description: 'raise_anomaly (one anomaly per rule and flock or house while open) and/or open_incident (one incident per rule and target while open)',
   }),
+  cooldown: Type.String({
+    minLength: 3,
+    maxLength: 20,
+    pattern: '^P',
+    description:
+      'After a firing, the rule stays quiet this long: an ISO 8601 duration of weeks, days, hours and minutes, PT0M (none) to P30D, e.g. PT6H (default: the window’s length). Send this or cooldownMinutes',
+  }),
   cooldownMinutes: Type.Integer({
     minimum: 0,
-    maximum: 43_200,
-    description: 'After a firing, the rule stays quiet this long (default: the window’s length)',
+    maximum: MAX_COOLDOWN_MINUTES,
+    description: 'The cooldown in minutes, 0–43200 (the same as `cooldown`; send one of them)',
   }),
   enabled: Type.Boolean({ description: 'A disabled rule is kept but never evaluated (default true)' }),
 };
@@ -100,7 +112,12 @@ export const ruleParams = Type.Object({ ruleId: UlidOf('Id of the rule') }, { ad
 export type RuleParams = Static<typeof ruleParams>;
 
 export const createRuleBody = Type.Object(
-  { ...ruleFields, cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes), enabled: Type.Optional(ruleFields.enabled) },
+  {
+    ...ruleFields,
+    cooldown: Type.Optional(ruleFields.cooldown),
+    cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes),
+    enabled: Type.Optional(ruleFields.enabled),
+  },
   { additionalProperties: false, $id: 'CreateRuleBody' },
 );
 export type CreateRuleBody = Static<typeof createRuleBody>;
@@ -109,6 +126,7 @@ export type CreateRuleBody = Static<typeof createRuleBody>;
 export const replaceRuleBody = Type.Object(
   {
     ...ruleFields,
+    cooldown: Type.Optional(ruleFields.cooldown),
     cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes),
     enabled: Type.Optional(ruleFields.enabled),
     version: Type.Optional(ExpectedVersion),
@@ -127,6 +145,7 @@ export const updateRuleBody = Type.Object(
     condition: Type.Optional(ruleFields.condition),
     severity: Type.Optional(ruleFields.severity),
     actions: Type.Optional(ruleFields.actions),
+    cooldown: Type.Optional(ruleFields.cooldown),
     cooldownMinutes: Type.Optional(ruleFields.cooldownMinutes),
     enabled: Type.Optional(ruleFields.enabled),
     version: Type.Optional(ExpectedVersion),
@@ -150,8 +169,8 @@ export const backtestBody = Type.Object(
   {
     flockId: Type.Optional(Type.String({ ...RecordId, description: 'Replay over this flock (its active or latest cycle); daily and sensor inputs' })),
     houseId: Type.Optional(Type.String({ ...RecordId, description: 'Replay over this house (sensor inputs; daily inputs use its active flock)' })),
-    from: Timestamp,
-    to: Timestamp,
+    from: PeriodFrom,
+    to: PeriodTo,
   },
   {
     additionalProperties: false,
@@ -208,7 +227,8 @@ export const RuleDto = Type.Object(
     condition: RuleCondition,
     severity: StringEnum(RULE_SEVERITIES),
     actions: Type.Array(StringEnum(RULE_ACTIONS)),
-    cooldownMinutes: Type.Integer(),
+    cooldown: Type.String({ description: 'After a firing, the rule stays quiet this long (ISO 8601 duration, e.g. PT6H; PT0M: none)' }),
+    cooldownMinutes: Type.Integer({ description: 'The same cooldown in minutes' }),
     enabled: Type.Boolean(),
     defaultKey: Type.Union([Type.String(), Type.Null()], { description: 'Set on the rules a new farm starts with (`default:nh3`)' }),
     status: Type.Array(RuleTargetStatus, { description: 'The last evaluation per flock or house the rule applies to' }),

@@ -1,5 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListFarmId, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import {
+  ExpectedVersion,
+  ListFarmId,
+  ListOf,
+  pageQueryProperties,
+  StringEnum,
+  Success,
+  Timestamp,
+  Ulid,
+  UlidOf,
+  FarmDate,
+  periodProperties,
+} from './common.js';
 import { CalendarDate } from './flocks.js';
 import { FromStock, MEDICATION_FIELDS, MovementDto } from './movements.js';
 
@@ -42,13 +54,16 @@ export const ScheduleDetails = Type.Object(
 );
 export type ScheduleDetails = Static<typeof ScheduleDetails>;
 
-const OnceTiming = Type.Object({ once: CalendarDate }, { additionalProperties: false, title: 'Once', description: 'A single farm-local date' });
+const OnceTiming = Type.Object(
+  { once: FarmDate('The farm-local date') },
+  { additionalProperties: false, title: 'Once', description: 'A single farm-local date' },
+);
 const EveryTiming = Type.Object(
   {
     every: Type.Integer({ minimum: 1, maximum: 365, description: 'Every n units' }),
     unit: StringEnum(['day', 'week'] as const),
-    from: CalendarDate,
-    until: Type.Optional(CalendarDate),
+    from: FarmDate('The first farm-local date'),
+    until: Type.Optional(FarmDate('The last farm-local date', 1100)),
   },
   { additionalProperties: false, title: 'Every', description: 'Every n days or weeks from `from` (inclusive) until `until` (inclusive, optional)' },
 );
@@ -62,7 +77,7 @@ const RruleTiming = Type.Object(
         'An RFC 5545 RRULE value in the supported subset: FREQ (DAILY, WEEKLY or MONTHLY), INTERVAL, BYDAY (MO…SU), BYMONTHDAY (1…31 or -31…-1), COUNT and UNTIL (YYYYMMDD), e.g. `FREQ=WEEKLY;BYDAY=MO,TH`',
       examples: ['FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH'],
     }),
-    from: CalendarDate,
+    from: FarmDate('The first farm-local date (DTSTART)'),
   },
   { additionalProperties: false, title: 'Rrule', description: 'A recurrence rule whose DTSTART is the farm-local date `from`' },
 );
@@ -147,8 +162,7 @@ export type ListSchedulesQuery = Static<typeof listSchedulesQuery>;
 export const agendaQuery = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm (required when you see more than one)' })),
-    from: Type.Optional(Type.String({ format: 'date', description: 'First farm-local date (default: the farm’s today)' })),
-    to: Type.Optional(Type.String({ format: 'date', description: 'Last farm-local date, inclusive (default: `from`); at most 92 days after `from`' })),
+    ...periodProperties,
   },
   { additionalProperties: false, $id: 'AgendaQuery' },
 );

@@ -18,6 +18,8 @@ export type WeightMethod = (typeof WEIGHT_METHODS)[number];
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
+/** Lightest plausible bird, g: a chick hatches at 30–45 g; a reading below 1 g is no bird (and its square would not store). */
+export const MIN_PLAUSIBLE_GRAMS = 1;
 /** Heaviest plausible bird, g (a Ross 308 male at 63 days is ≈ 5 kg; mature broiler breeder males ≈ 5–6 kg). */
 export const MAX_PLAUSIBLE_GRAMS = 10_000;
 
@@ -94,6 +96,10 @@ export const RULE_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type RuleSeverity = (typeof RULE_SEVERITIES)[number];
 export const RULE_ACTIONS = ['raise_anomaly', 'open_incident'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** The longest cooldown of a rule: 30 days, in minutes. */
+export const MAX_COOLDOWN_MINUTES = 43_200;
+/** How deep a json-logic condition may be nested: objects and arrays, the condition itself being level 1 (its schema's `x-maxDepth`). */
+export const JSON_LOGIC_MAX_DEPTH = 12;
 export const RULE_SHORT_OPS = ['>', '>=', '<', '<=', 'outside', 'inside'] as const;
 export type RuleShortOp = (typeof RULE_SHORT_OPS)[number];
 

@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Success, Timestamp, Ulid } from './common.js';
+import { FarmDate, ListOf, periodProperties, StringEnum, Success, Timestamp, Ulid } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from './vocabulary.js';
+import { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, MIN_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from './vocabulary.js';
 
 /**
  * Body weights of a cycle (the interface contract's `GET …/weights` → `[{date, grams, method,
  * confidence, phase, daysInCycle}]`), manual samples, and batches from automatic bird scales
  * (`POST /api/v1/scale`).
  */
-const Grams = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_PLAUSIBLE_GRAMS, description });
+const Grams = (description: string) => Type.Number({ minimum: MIN_PLAUSIBLE_GRAMS, maximum: MAX_PLAUSIBLE_GRAMS, description });
 const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 export const DeviceId = Type.String({
   minLength: 1,
@@ -20,8 +20,7 @@ export const DeviceId = Type.String({
 
 export const listWeightsQuery = Type.Object(
   {
-    from: Type.Optional(CalendarDate),
-    to: Type.Optional(CalendarDate),
+    ...periodProperties,
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, default: 500, description: 'Page size (1–1000, default 500: a whole broiler cycle fits one page)' }),
     ),
@@ -33,7 +32,7 @@ export type ListWeightsQuery = Static<typeof listWeightsQuery>;
 
 export const recordWeightBody = Type.Object(
   {
-    date: CalendarDate,
+    date: FarmDate('The day the birds were weighed'),
     grams: Type.Optional(Grams('Average weight of the birds weighed, g (send this or samples)')),
     sampleSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'How many birds the average covers (with grams only)' })),
     samples: Type.Optional(
@@ -68,7 +67,7 @@ export const scaleIngestBody = Type.Object(
             format: 'date-time',
             description: 'When the bird was weighed, ISO 8601 with the device’s UTC offset (the written date is the day it counts for)',
           }),
-          grams: Type.Number({ description: 'The reading, g (readings ≤ 0, above 10 kg or far from the day’s median are rejected, not refused)' }),
+          grams: Type.Number({ description: 'The reading, g (readings below 1 g, above 10 kg or far from the day’s median are rejected, not refused)' }),
         },
         { additionalProperties: false },
       ),

@@ -14,6 +14,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import addFormats from 'ajv-formats';
 import { writeGenerated } from './lib/write-file.js';
+import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, MIN_DATE_KEYWORD, maxDepthOf } from '../schemas/input-limits.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemasDir = join(root, 'schemas');
@@ -33,6 +34,29 @@ function newAjv(coerce: boolean): Ajv {
   };
   const ajv = new Ajv(opts);
   addFormats.default(ajv);
+  // an annotation: the depth a recursive schema allows, checked before the validator runs (schemas/input-limits.ts)
+  ajv.addKeyword({ keyword: MAX_DEPTH_KEYWORD, schemaType: 'number' });
+  // a date a person types lies on or after a date, and at most N days after today (UTC), judged when the request is validated
+  ajv.addKeyword({
+    keyword: MIN_DATE_KEYWORD,
+    type: 'string',
+    schemaType: 'string',
+    error: { message: 'is too early', params: ({ schema }) => _`{limit: ${schema}}` },
+    code(cxt) {
+      const { data, schema } = cxt;
+      cxt.fail(_`${data}.length === 10 && ${data} < ${schema}`);
+    },
+  });
+  ajv.addKeyword({
+    keyword: MAX_DAYS_AHEAD_KEYWORD,
+    type: 'string',
+    schemaType: 'number',
+    error: { message: 'is too far ahead', params: ({ schema }) => _`{limit: ${schema}}` },
+    code(cxt) {
+      const { data, schema } = cxt;
+      cxt.fail(_`${data}.length === 10 && ${data} > new Date(Date.now() + ${schema} * 86400000).toISOString().slice(0, 10)`);
+    },
+  });
   return ajv;
 }
 
@@ -65,6 +89,8 @@ export async function compileSchemas(): Promise<string[]> {
     const imports = new Map<string, string>();
     for (const name of names.sort()) {
       const schema = JSON.parse(JSON.stringify(mod[name])) as Record<string, unknown>;
+      // every recursive schema declares its depth: a build error otherwise (see schemas/input-limits.ts)
+      maxDepthOf(schema);
       const ajv = newAjv(!name.endsWith('Body'));
       // validation needs no prose: AJV embeds the schema it compiles, so it gets one without descriptions
       ajv.addSchema(withoutProse(schema) as Record<string, unknown>, name);

@@ -82,7 +82,8 @@ export type RuleEvent = Record<string, unknown> & { farmId: string; deviceId: st
 /** What the function answered for one message (`failed`: it threw or could not be reached, after the retries). */
 export type RuleOutcome =
   | { status: 'done'; result: { accepted: number; duplicates: number; rejected: Array<{ index: number; error: string }> } }
-  | { status: 'dropped'; reason: string }
+  /** `reason` names the fields and their problems when the payload broke its schema (`details` lists them all). */
+  | { status: 'dropped'; reason: string; details?: Array<{ field: string; message: string }> }
   | { status: 'failed'; error: string };
 
 export interface BridgedMessage {
@@ -156,7 +157,8 @@ async function invoke(url: string, event: RuleEvent): Promise<Exclude<RuleOutcom
   return payload;
 }
 
-function outcomeText(outcome: RuleOutcome): string {
+/** The bridge's line for one outcome (`dropped: Validation failed: readings.0.ts must match format "date-time"`). */
+export function outcomeText(outcome: RuleOutcome): string {
   switch (outcome.status) {
     case 'done':
       return `done: accepted ${outcome.result.accepted}, duplicates ${outcome.result.duplicates}, rejected ${outcome.result.rejected.length}`;

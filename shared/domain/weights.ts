@@ -6,7 +6,7 @@
  */
 import { daysBetween } from './cycle-summary.js';
 
-import { MAX_PLAUSIBLE_GRAMS, type BirdType, type Confidence, type Phase, type WeightMethod } from '../../schemas/vocabulary.js';
+import { MAX_PLAUSIBLE_GRAMS, MIN_PLAUSIBLE_GRAMS, type BirdType, type Confidence, type Phase, type WeightMethod } from '../../schemas/vocabulary.js';
 
 export { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../../schemas/vocabulary.js';
 export type { BirdType, Confidence, Phase, WeightMethod } from '../../schemas/vocabulary.js';
@@ -241,7 +241,7 @@ export type RejectReason = 'outsideCycle' | 'implausible' | 'outlier';
 
 /** Not a bird's weight at all: ≤ 0, above 10 kg, or not a finite number. */
 export function isImplausible(grams: number): boolean {
-  return !Number.isFinite(grams) || grams <= 0 || grams > MAX_PLAUSIBLE_GRAMS;
+  return !Number.isFinite(grams) || grams < MIN_PLAUSIBLE_GRAMS || grams > MAX_PLAUSIBLE_GRAMS;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { ulid } from 'ulidx';
 import { isDatabaseUnavailable } from '../db/client.js';
 import type { Caller } from '../domain/caller.js';
-import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, Refused, Unauthenticated, ValidationFailed } from '../errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, Refused, Unauthenticated, ValidationFailed, type FieldError } from '../errors.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import { problemsOf } from '../../schemas/problems.js';
 
@@ -26,7 +26,8 @@ export interface EventSpec<E> {
   payload?: CompiledSchema<E>;
 }
 
-export type EventOutcome<R> = { status: 'done'; result: R } | { status: 'dropped'; reason: string };
+/** A dropped event says why, naming each bad field as the HTTP path does (`readings.0.ts must match format "date-time"`). */
+export type EventOutcome<R> = { status: 'done'; result: R } | { status: 'dropped'; reason: string; details?: FieldError[] };
 
 /** Kinds of failure that a retry of the same event cannot cure. */
 const PERMANENT = [Invalid, Unauthenticated, Forbidden, NotFound, Conflict, PreconditionFailed, Refused];
@@ -52,14 +53,22 @@ const eventContext = (name: string): EventMiddleware => ({
   },
 });
 
+/** The error's message followed by its first fields and their problems (what a log line of the drop can be read by). */
+function reasonOf(message: string, details: readonly FieldError[] | undefined): string {
+  if (!details?.length) return message;
+  const named = details.slice(0, 5).map((d) => `${d.field || 'the payload'} ${d.message}`);
+  return `${message}: ${named.join('; ')}${details.length > 5 ? ` (and ${details.length - 5} more)` : ''}`;
+}
+
 /** Drop what a retry cannot cure; let everything else fail the invocation (Lambda retries it, then the dead-letter destination). */
 const failurePolicy = (name: string): EventMiddleware => ({
   onError: (request) => {
     const err = request.error!;
     if (!isDatabaseUnavailable(err) && PERMANENT.some((kind) => err instanceof kind)) {
       const details = err instanceof Invalid ? err.details : undefined;
-      log(name, request, 'warn', 'dropped', { error: err.name, reason: err.message, ...(details ? { details } : {}) });
-      request.response = { status: 'dropped', reason: err.message };
+      const reason = reasonOf(err.message, details);
+      log(name, request, 'warn', 'dropped', { error: err.name, reason, ...(details ? { details } : {}) });
+      request.response = { status: 'dropped', reason, ...(details ? { details } : {}) };
       return;
     }
     log(name, request, 'error', 'retry', { error: err.name ?? 'Error', message: err.message ?? String(err) });

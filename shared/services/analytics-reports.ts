@@ -14,6 +14,7 @@ import { ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { scopedFlock } from './flocks.js';
+import { farmPeriodDays } from './periods.js';
 
 /**
  * The Analytics V2 reads of one cycle. Each loads the cycle's facts once (cycleAnalyticsContext: two
@@ -65,11 +66,10 @@ export async function predictionReport(user: Caller, flockId: string, cycleId: s
 }
 
 export async function anomalyReport(user: Caller, flockId: string, cycleId: string, query: { severity?: 'warning' | 'critical'; from?: string; to?: string }) {
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
+  const { from, to } = await farmPeriodDays(ctx.cycle.farmId, query);
   const series = dailySeries(ctx.inputs, ctx.config);
-  const wanted = (date: string, severity: string) =>
-    (!query.severity || severity === query.severity) && (!query.from || date >= query.from) && (!query.to || date <= query.to);
+  const wanted = (date: string, severity: string) => (!query.severity || severity === query.severity) && (!from || date >= from) && (!to || date <= to);
   const anomalies = detectAnomalies(ctx.inputs, ctx.config, { series }).filter((a) => wanted(a.date, a.severity));
   // the same detection code the detector job stores as anomalies (source detector)
   const detections = detectDaily(series).filter((d) => wanted(d.bucket, d.severity));

@@ -29,7 +29,8 @@ import {
   transition,
 } from '../domain/anomalies/lifecycle.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import { farmOfListRequest } from './farms.js';
+import { farmOfListRequest, farmOfRequest } from './farms.js';
+import { farmPeriodInstants } from './periods.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
@@ -226,9 +227,9 @@ export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: An
 export async function listAnomaliesFor(user: Caller, query: ListAnomaliesQuery) {
   const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId, houseId: query.houseId });
   const limit = query.limit ?? 25;
-  const from = query.from === undefined ? undefined : instant(query.from, 'from');
-  const to = query.to === undefined ? undefined : instant(query.to, 'to');
-  if (from !== undefined && to !== undefined && from >= to) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
+  const { fromMs, endMs } = await farmPeriodInstants(farmId, query);
+  const from = fromMs === undefined ? undefined : new Date(fromMs).toISOString();
+  const to = endMs === undefined ? undefined : new Date(endMs).toISOString();
   const page = await listAnomaliesOfFarm(
     farmId,
     { houseId: query.houseId, flockId: query.flockId, status: query.status, severity: query.severity, source: query.source },

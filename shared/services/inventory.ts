@@ -2,10 +2,11 @@ import { movementsCsv } from '../presentation/csv.js';
 import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
 import type { MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
-import { Invalid, ValidationFailed } from '../errors.js';
+import { Invalid } from '../errors.js';
 import { farmNotFound } from '../db/farms.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
+import { farmPeriodDays } from './periods.js';
 import { movementAnswer, withCurrentLock } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
@@ -56,13 +57,13 @@ export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
   };
 }
 
-function searchOf(
+async function searchOf(
   farmId: string,
   q: { type?: string; from?: string; to?: string; flockId?: string; order?: 'asc' | 'desc' },
   defaultOrder: 'asc' | 'desc',
-): MovementSearch {
-  if (q.from && q.to && q.from > q.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
-  return { farmId, type: q.type, flockId: q.flockId, from: q.from, to: q.to, order: q.order ?? defaultOrder };
+): Promise<MovementSearch> {
+  const { from, to } = await farmPeriodDays(farmId, q);
+  return { farmId, type: q.type, flockId: q.flockId, from, to, order: q.order ?? defaultOrder };
 }
 
 /** Movements with their current lock, which needs each one's cycle status, read for the distinct cycles in the same BatchGet as the farm. */
@@ -77,7 +78,7 @@ async function withLocks(farmId: string, movements: MovementRecord[]): Promise<M
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */
 export async function searchMovementsFor(user: Caller, query: InventoryMovementsQuery) {
   const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
-  const search = searchOf(farmId, query, 'desc');
+  const search = await searchOf(farmId, query, 'desc');
   const limit = query.limit ?? 25;
   const page = await searchFarmMovements(search, limit, query.cursor);
   return { items: (await withLocks(farmId, page.items)).map(movementAnswer), nextCursor: page.nextCursor, limit };
@@ -91,7 +92,7 @@ export const EXPORT_MAX_BYTES = 5_000_000;
 /** The CSV export of a search (chronological unless `order=desc`), refused as Invalid when it would exceed the bounds. */
 export async function exportMovementsFor(user: Caller, query: InventoryExportQuery): Promise<{ filename: string; csv: string; rows: number }> {
   const farmId = await farmOfListRequest(user, query.farmId, { flockId: query.flockId });
-  const search = searchOf(farmId, query, 'asc');
+  const search = await searchOf(farmId, query, 'asc');
   const { items, stop } = await exportFarmMovements(search, EXPORT_MAX_ROWS, EXPORT_MAX_READS);
   // The farm check comes before any refusal, so an unknown farm is NotFound whatever its size.
   const locked = await withLocks(farmId, stop ? [] : items);
@@ -104,5 +105,5 @@ export async function exportMovementsFor(user: Caller, query: InventoryExportQue
   if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES)
     throw new Invalid(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
   const today = new Date().toISOString().slice(0, 10);
-  return { filename: `movements-${farmId}-${query.from ?? 'all'}-${query.to ?? today}.csv`, csv, rows: locked.length };
+  return { filename: `movements-${farmId}-${search.from ?? 'all'}-${search.to ?? today}.csv`, csv, rows: locked.length };
 }

@@ -32,6 +32,7 @@ import { Conflict, Forbidden, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedCycle } from './cycles.js';
 import { checkDeliveryReferences, flockOfFarm } from './references.js';
+import { farmPeriodDays } from './periods.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import {
   FARM_TRANSFER_TYPES,
@@ -213,9 +214,9 @@ export async function scopedMovement(user: Caller, flockId: string, cycleId: str
 
 export async function listMovementsFor(user: Caller, flockId: string, cycleId: string, query: ListMovementsQuery) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
+  const { from, to } = await farmPeriodDays(cycle.farmId, query);
   const limit = query.limit ?? 25;
-  const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from: query.from, to: query.to });
+  const page = await listMovements(cycleId, { limit, cursor: query.cursor, type: query.type, from, to });
   return { items: page.items.map((m) => toMovementDto(m, cycle)), nextCursor: page.nextCursor, limit };
 }
 

@@ -23,6 +23,7 @@ import { AlarmData, climateAround, rulesCaller, type FarmData, type Target } fro
 import { raiseAnomaly } from './anomalies.js';
 import { detectOnFlock, runDetectorJob } from './detections.js';
 import { flockOn } from './house-flocks.js';
+import { farmPeriodInstants } from './periods.js';
 import { openIncident } from './incidents.js';
 import { ensureDefaultRules } from './default-rules.js';
 import { domainCondition } from './rules.js';
@@ -374,9 +375,9 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
   const rule = found.rule;
   const basis = basisOf(rule);
   const step = bucketMs(basis);
-  const fromMs = floorTo(Date.parse(body.from), step);
-  const untilMs = Math.ceil(Date.parse(body.to) / step) * step;
-  if (!(untilMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
+  const period = await farmPeriodInstants(rule.farmId, body);
+  const fromMs = floorTo(period.fromMs!, step);
+  const untilMs = Math.ceil(period.endMs! / step) * step;
   if (untilMs - fromMs > BACKTEST_MAX_MS[basis]) {
     throw new ValidationFailed([
       { field: 'to', message: `a ${basis === 'hour' ? 'sensor' : 'daily'} rule is replayed over at most ${BACKTEST_MAX_MS[basis] / DAY_MS} days` },

@@ -17,7 +17,7 @@ import type { Caller } from '../domain/caller.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
-import { conditionProblem, parseWindow, windowProblem, type RuleCondition } from '../domain/rules/evaluation.js';
+import { conditionProblem, parseWindow, windowProblem, type RuleCondition, cooldownMinutesOf, durationOfMinutes } from '../domain/rules/evaluation.js';
 import { seenAt } from '../domain/anomalies/lifecycle.js';
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
@@ -51,6 +51,7 @@ export function toRuleDto(r: RuleRecord, states: readonly RuleState[] = []) {
     condition: r.condition,
     severity: r.severity,
     actions: r.actions,
+    cooldown: durationOfMinutes(r.cooldownMinutes),
     cooldownMinutes: r.cooldownMinutes,
     enabled: r.enabled,
     defaultKey: r.defaultKey,
@@ -123,6 +124,15 @@ const windowMinutes = (window: string): number => {
   return 'ms' in parsed ? Math.round(parsed.ms / 60_000) : 0;
 };
 
+/** The cooldown a body states, in minutes (`cooldown` as an ISO 8601 duration, or `cooldownMinutes`); undefined when it states none. */
+function cooldownOf(body: { cooldown?: string | undefined; cooldownMinutes?: number | undefined }): number | undefined {
+  if (body.cooldown === undefined) return body.cooldownMinutes;
+  if (body.cooldownMinutes !== undefined) throw new ValidationFailed([{ field: 'cooldown', message: 'send cooldown or cooldownMinutes, not both' }]);
+  const parsed = cooldownMinutesOf(body.cooldown);
+  if ('problem' in parsed) throw new ValidationFailed([{ field: 'cooldown', message: parsed.problem }]);
+  return parsed.minutes;
+}
+
 async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBody): Promise<RuleFields> {
   if (!canAccessFarm(user, body.scope.farmId)) throw farmNotFound(body.scope.farmId);
   const fields: RuleFields = {
@@ -138,7 +148,7 @@ async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBod
     condition: body.condition as Record<string, unknown>,
     severity: body.severity,
     actions: body.actions,
-    cooldownMinutes: body.cooldownMinutes ?? windowMinutes(body.window),
+    cooldownMinutes: cooldownOf(body) ?? windowMinutes(body.window),
     enabled: body.enabled ?? true,
   };
   const problems = definitionProblems(fields);
@@ -218,7 +228,8 @@ export async function updateRuleFor(user: Caller, id: string, body: UpdateRuleBo
     condition: rule.condition,
     severity: rule.severity,
     actions: rule.actions,
-    cooldownMinutes: rule.cooldownMinutes,
+    // a new cooldown replaces the stored one, whichever way it is written
+    ...(changes.cooldown === undefined ? { cooldownMinutes: rule.cooldownMinutes } : {}),
     enabled: rule.enabled,
     ...changes,
   } as CreateRuleBody;

@@ -42,6 +42,7 @@ import {
   timingStartProblems,
   toDay,
 } from '../domain/schedules/occurrences.js';
+import { periodDays } from '../domain/periods.js';
 import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../errors.js';
 import { raiseAnomaly } from './anomalies.js';
@@ -299,9 +300,9 @@ async function occurrencesOf(schedules: ScheduleRecord[], from: string, to: stri
 export async function agendaFor(user: Caller, query: AgendaQuery, now = new Date()) {
   const farmId = farmOfRequest(user, query.farmId);
   const { timezone, today } = await farmToday(farmId, now);
-  const from = query.from ?? today;
-  const to = query.to ?? from;
-  if (to < from) throw new ValidationFailed([{ field: 'to', message: `must not be before from (${from})` }]);
+  const days = periodDays(query, timezone);
+  const from = days.from ?? today;
+  const to = days.to ?? from;
   if (daysFrom(from, to) >= AGENDA_MAX_DAYS) throw new ValidationFailed([{ field: 'to', message: `must be within ${AGENDA_MAX_DAYS} days of from (${from})` }]);
   return { farmId, timezone, today, from, to, ...(await agendaOf(farmId, from, to, today)) };
 }

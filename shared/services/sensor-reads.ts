@@ -10,6 +10,7 @@ import { currentAnalyticsConfig } from './analytics-config.js';
 import { statusOf, visibleDevice } from './devices.js';
 import { houseOfCaller } from './farms.js';
 import { flockOn, houseFlock } from './house-flocks.js';
+import { farmPeriodInstants } from './periods.js';
 import type { ReadingsQuery } from '../../schemas/iot.js';
 import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.js';
 
@@ -17,11 +18,11 @@ import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.j
 const MAX_SPAN_MS: Record<ReadingResolution, number> = { raw: 2 * 86_400_000, hour: 90 * 86_400_000, day: 1100 * 86_400_000 };
 const SPAN_TEXT: Record<ReadingResolution, string> = { raw: '2 days', hour: '90 days', day: '1100 days' };
 
-function periodOrThrow(query: ReadingsQuery): { fromMs: number; toMs: number; resolution: ReadingResolution } {
-  const fromMs = Date.parse(query.from);
-  const toMs = Date.parse(query.to);
+async function periodOrThrow(farmId: string, query: ReadingsQuery): Promise<{ fromMs: number; toMs: number; resolution: ReadingResolution }> {
+  const period = await farmPeriodInstants(farmId, query);
+  const fromMs = period.fromMs!;
+  const toMs = period.endMs!;
   const resolution = query.resolution ?? 'hour';
-  if (!(toMs > fromMs)) throw new ValidationFailed([{ field: 'to', message: 'must be after from' }]);
   if (toMs - fromMs > MAX_SPAN_MS[resolution]) {
     throw new ValidationFailed([
       { field: 'to', message: `a ${resolution} period is at most ${SPAN_TEXT[resolution]} (ask for a coarser resolution or a shorter period)` },
@@ -39,7 +40,7 @@ const onlyMetric = <T>(values: Record<string, T>, metric: SensorMetric | undefin
  */
 export async function deviceReadings(user: Caller, deviceId: string, query: ReadingsQuery) {
   const device = await visibleDevice(user, deviceId);
-  const { fromMs, toMs, resolution } = periodOrThrow(query);
+  const { fromMs, toMs, resolution } = await periodOrThrow(device.farmId, query);
   const from = new Date(fromMs).toISOString();
   const to = new Date(toMs).toISOString();
   const base = { deviceId, resolution, from, to, units: onlyMetric(unitsOf(device.metrics), query.metric) };

@@ -21,7 +21,8 @@ import { getFlock } from '../db/flocks.js';
 import { cycleOpenCheck, latestWeightUpdate, listWeights, scaleState, weightPut, writeWeights, type WeightRecord } from '../db/weights.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
-import { scopedCycle } from './cycles.js';
+import { scopedCycle, scopedCycleHead } from './cycles.js';
+import { farmPeriodDays } from './periods.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
 import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
 import { alarmsOnFlockData } from './new-data.js';
@@ -33,7 +34,11 @@ import { alarmsOnFlockData } from './new-data.js';
 
 type CycleView = Pick<CycleRecord, 'startDate' | 'hatchDate' | 'birdType'>;
 
-export function toWeightDto(r: WeightRecord, cycle: CycleView) {
+/**
+ * A weighing as answered. `flockHouseId`: the flock's house, for a weighing stored without one (manual
+ * weighings were, before they took the flock's house when written).
+ */
+export function toWeightDto(r: WeightRecord, cycle: CycleView, flockHouseId: string | null = null) {
   const { daysInCycle, ageDays } = agesAt(r.date, cycle);
   return {
     id: r.id,
@@ -49,7 +54,7 @@ export function toWeightDto(r: WeightRecord, cycle: CycleView) {
     cv: r.cv,
     uniformityPct: r.uniformityPct,
     deviceId: r.deviceId,
-    houseId: r.houseId,
+    houseId: r.houseId ?? flockHouseId,
     notes: r.notes,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -57,11 +62,11 @@ export function toWeightDto(r: WeightRecord, cycle: CycleView) {
 }
 
 export async function listWeightsFor(user: Caller, flockId: string, cycleId: string, query: ListWeightsQuery) {
-  const cycle = await scopedCycle(user, flockId, cycleId);
-  if (query.from && query.to && query.from > query.to) throw new ValidationFailed([{ field: 'from', message: 'must not be after query.to' }]);
+  const { flock, cycle } = await scopedCycleHead(user, flockId, cycleId);
+  const { from, to } = await farmPeriodDays(cycle.farmId, query);
   const limit = query.limit ?? 500;
-  const page = await listWeights(cycleId, { limit, cursor: query.cursor, from: query.from, to: query.to });
-  return { items: page.items.map((r) => toWeightDto(r, cycle)), nextCursor: page.nextCursor, limit };
+  const page = await listWeights(cycleId, { limit, cursor: query.cursor, from, to });
+  return { items: page.items.map((r) => toWeightDto(r, cycle, flock.houseId)), nextCursor: page.nextCursor, limit };
 }
 
 /** Does a weighing of `date` become the cycle's latest weight? Same date or newer: yes (the last one written wins). */
@@ -85,8 +90,10 @@ function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
 
 /** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
 export async function recordWeightFor(user: Caller, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
-  // Scope first: a record of another farm is NotFound whatever the body says.
-  let cycle = await scopedCycle(user, flockId, cycleId);
+  // Scope first: a record of another farm is NotFound whatever the body says. The flock names the house weighed in.
+  const head = await scopedCycleHead(user, flockId, cycleId);
+  let cycle = head.cycle;
+  const houseId = head.flock.houseId;
   const problems = manualInputProblems(body);
   if (problems.length) throw new ValidationFailed(problems);
   checkManualDate(body.date, cycle, new Date());
@@ -104,7 +111,7 @@ export async function recordWeightFor(user: Caller, flockId: string, cycleId: st
         date: body.date,
         method: 'manual_sample',
         deviceId: null,
-        houseId: null,
+        houseId,
         grams: stats.mean,
         sampleSize: stats.n,
         sd: stats.sd,
@@ -249,7 +256,12 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
           };
           writes.push({ record: session, expectedVersion: stored ? stored.version : null });
         }
-        days.push({ date, accepted: ingest.accepted.length, rejected: rejected + ingest.outliers, session: session ? toWeightDto(session, cycle) : null });
+        days.push({
+          date,
+          accepted: ingest.accepted.length,
+          rejected: rejected + ingest.outliers,
+          session: session ? toWeightDto(session, cycle, state.flock.houseId) : null,
+        });
       }
       const newest = writes.at(-1)?.record;
       const latest = newest !== undefined && takesLatest(cycle, newest.date);

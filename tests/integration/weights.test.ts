@@ -95,10 +95,17 @@ describe('weights of a cycle', () => {
     });
     resetDbCalls();
     const avg100 = await c.weigh({ date: day(-9), grams: 300, sampleSize: 150 });
-    // the cycle (one GetItem), then the session and the cycle's latest-weight check in one transaction (the
-    // alarms it starts run in their own function: tests/support/lambda.ts)
-    expect({ GetItem: dbCalls.GetItem, TransactWriteItems: dbCalls.TransactWriteItems, Query: dbCalls.Query }).toEqual({
-      GetItem: 1,
+    // the cycle with its flock (one BatchGetItem, besides the caller's: the flock names the house weighed in), then the session and
+    // the cycle's latest-weight check in one transaction (the alarms it starts run in their own function:
+    // tests/support/lambda.ts)
+    expect({
+      GetItem: dbCalls.GetItem,
+      BatchGetItem: dbCalls.BatchGetItem,
+      TransactWriteItems: dbCalls.TransactWriteItems,
+      Query: dbCalls.Query,
+    }).toEqual({
+      GetItem: undefined,
+      BatchGetItem: 2,
       TransactWriteItems: 1,
       Query: undefined,
     });
@@ -106,8 +113,9 @@ describe('weights of a cycle', () => {
 
     resetDbCalls();
     const list = await c.weights();
-    expect({ GetItem: dbCalls.GetItem, Query: dbCalls.Query, TransactWriteItems: dbCalls.TransactWriteItems }).toEqual({
-      GetItem: 1,
+    expect({ GetItem: dbCalls.GetItem, BatchGetItem: dbCalls.BatchGetItem, Query: dbCalls.Query, TransactWriteItems: dbCalls.TransactWriteItems }).toEqual({
+      GetItem: undefined,
+      BatchGetItem: 2,
       Query: 1,
       TransactWriteItems: undefined,
     });

@@ -5,7 +5,8 @@
  * - every status is one the operation documents, and the body matches the documented schema for it
  *   (success bodies and error bodies), in the documented media type, with every object of the schema
  *   closed (a field the document does not declare fails);
- * - an invalid request is refused (4xx) with the error envelope `{error[, details]}`; a request invalid
+ * - an invalid request is refused (4xx) with the error envelope `{error[, details]}` (a body nested deeper
+ *   than the document allows, `x-maxDepth` of a recursive schema included, is invalid); a request invalid
  *   only by its schema gets 400 with `details`; no token → 401; a missing capability → 403;
  * - a refused request (4xx) wrote nothing but rate-limit counters (`RATE#…`, `METRICS#RATE_LIMITED`) and, on operations that
  *   document a lockout after failed attempts, the failure counter; a GET writes nothing else either.
@@ -39,6 +40,7 @@ import {
 } from './openapi-requests.js';
 import { KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
 import { contractChecker, isJsonMedia, type ContractChecker } from '../support/contract.js';
+import { maxDepthOf, within } from '../../schemas/input-limits.js';
 
 // The fuzzer sends thousands of requests, some as the same account: lift the per-client limiters so they
 // never answer for the request under test (call() already uses a random client IP per request). Read by
@@ -336,7 +338,9 @@ function classify(world: World, op: Operation, req: GeneratedRequest): Classific
   }
   if (transport) reasons.push(transport);
   else if (op.body) {
-    const errs = world.validators.errors(op.body, data);
+    // deeper than the document lets the body be (x-maxDepth of a recursive schema): invalid, and not for ajv to walk
+    const limit = maxDepthOf(op.body, world.doc);
+    const errs = within(data, limit) ? world.validators.errors(op.body, data) : [`nested deeper than ${limit} levels`];
     if (errs.length) reasons.push(`body: ${errs.slice(0, 3).join('; ')}`);
   }
   const p = world.validators.errors(parametersSchema(op, 'path'), req.params, true);
@@ -593,9 +597,11 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
   // sent through another client would be invisible to the refusal check
   const counted = WRITE_CALL_NAMES.reduce((n, k) => n + (dbCalls[k] ?? 0), 0);
 
-  // A 401/403 for a caller whose token should be good: was it revoked meanwhile (a fuzzed logout)?
+  // A 401/403 for a caller whose token should be good (a 403 expected for want of a capability included):
+  // was it revoked meanwhile (a fuzzed logout)?
   let sessionLost = false;
-  if ((res.status === 401 || res.status === 403) && cls.auth === 'ok' && (req.caller === 'admin' || req.caller === 'low') && !op.isPublic) {
+  const unexpected = cls.auth === 'ok' ? res.status === 401 || res.status === 403 : cls.auth === 'forbidden' && res.status === 401;
+  if (unexpected && (req.caller === 'admin' || req.caller === 'low') && !op.isPublic) {
     const session = req.caller === 'admin' ? world.admin : lowSession(world, req);
     sessionLost = !(await stillSignedIn(session, counts));
   }

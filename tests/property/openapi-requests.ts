@@ -8,7 +8,8 @@
  *   from the parameter schema, query parameters and bodies from their schemas;
  * - invalid ones: wrong types, missing required fields, strings past maxLength (up to ~100 KB), huge
  *   arrays, enum and format violations, negative and enormous numbers (1e308, 1e400 as a literal, -1,
- *   numeric strings), extra properties (also __proto__), deep nesting, garbage path ids (`../`, very
+ *   numeric strings), extra properties (also __proto__), deep nesting (under an unknown property; in a
+ *   declared field; in a recursive field's own shape, one past its `x-maxDepth` and thousands of levels), garbage path ids (`../`, very
  *   long, unicode), unknown query parameters, malformed JSON, wrong content types, oversized bodies,
  *   bodies on operations that take none; unicode (emoji, RTL, NUL, lone surrogates) in any string;
  * - callers: the admin, a low-privilege user, no token, a garbage token.
@@ -670,6 +671,94 @@ function overflowLiteralArb(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string |
   });
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Deep nesting where a body may nest: inside a recursive schema (one that declares `x-maxDepth`), in its
+// own shape, or else inside a declared object or array field. Sent as JSON text: a value 5,000 levels
+// deep is built as a string (JSON.stringify of it would overflow the stack).
+
+/** The depths sent: one past a recursive schema's limit, and far past any limit. */
+const DEEP_LEVELS = [1_000, 5_000];
+
+type Step = { key: string } | { index: true };
+
+/** The keys a schema's `propertyNames` lets through, from a few candidates (a json-logic operator such as `and`). */
+function keyFor(doc: Json, s: Json): string {
+  const names = s.propertyNames ? deref(doc, s.propertyNames) : undefined;
+  const re = typeof names?.pattern === 'string' ? new RegExp(names.pattern as string, 'u') : undefined;
+  const refused = new Set<unknown>((names?.not?.enum as unknown[] | undefined) ?? []);
+  return ['and', 'or', 'a', 'x', 'k'].find((k) => (!re || re.test(k)) && !refused.has(k)) ?? 'a';
+}
+
+/**
+ * How a schema that declares `x-maxDepth` contains itself: the steps (a property, an array item) from the
+ * schema back to a reference to it, breadth first. Undefined when it does not.
+ */
+function recursionOf(doc: Json, ref: string): Step[] | undefined {
+  const root = deref(doc, { $ref: ref });
+  const queue: Array<{ s: Json; steps: Step[] }> = [{ s: root, steps: [] }];
+  for (let n = 0; queue.length > 0 && n < 500; n++) {
+    const { s, steps } = queue.shift()!;
+    if (!s || typeof s !== 'object') continue;
+    if (s.$ref === ref && steps.length > 0) return steps;
+    const node = s.$ref ? deref(doc, s) : s;
+    for (const b of [...((node.anyOf ?? []) as Json[]), ...((node.oneOf ?? []) as Json[])]) queue.push({ s: b, steps });
+    for (const [k, v] of Object.entries((node.properties ?? {}) as Record<string, Json>)) queue.push({ s: v, steps: [...steps, { key: k }] });
+    if (node.additionalProperties && typeof node.additionalProperties === 'object')
+      queue.push({ s: node.additionalProperties as Json, steps: [...steps, { key: keyFor(doc, node) }] });
+    if (node.items && typeof node.items === 'object') queue.push({ s: node.items as Json, steps: [...steps, { index: true }] });
+  }
+  return undefined;
+}
+
+/** Where in a body the nesting goes: a field holding a recursive schema (with its limit and recursion), else a declared object or array field. */
+function deepTarget(doc: Json, body: Json): { field: string; ref?: string; steps: Step[]; limit?: number } | undefined {
+  const top = deref(doc, body);
+  const fields = Object.entries((top.properties ?? {}) as Record<string, Json>);
+  for (const [field, schema] of fields) {
+    const branches = [schema, ...((deref(doc, schema).anyOf ?? []) as Json[]), ...((deref(doc, schema).oneOf ?? []) as Json[])];
+    for (const b of branches) {
+      if (typeof b.$ref !== 'string') continue;
+      const target = deref(doc, b);
+      if (typeof target['x-maxDepth'] !== 'number') continue;
+      const steps = recursionOf(doc, b.$ref as string);
+      if (steps) return { field, ref: b.$ref as string, steps, limit: target['x-maxDepth'] as number };
+    }
+  }
+  for (const [field, schema] of fields) {
+    const s = deref(doc, schema);
+    if (s.type === 'array') return { field, steps: [{ index: true }] };
+    if (s.type === 'object' || s.properties) return { field, steps: [{ key: Object.keys(s.properties ?? {})[0] ?? 'a' }] };
+  }
+  return undefined;
+}
+
+/** `levels` repetitions of the steps around a leaf, as JSON text (one step: one level of objects or arrays). */
+function nestedText(steps: Step[], levels: number, leaf: string): string {
+  const open = steps.map((st) => ('key' in st ? `{${JSON.stringify(st.key)}:` : '[')).join('');
+  const close = [...steps]
+    .reverse()
+    .map((st) => ('key' in st ? '}' : ']'))
+    .join('');
+  const times = Math.max(1, Math.ceil(levels / steps.length));
+  return `${open.repeat(times)}${leaf}${close.repeat(times)}`;
+}
+
+/**
+ * A body nested deep where it may nest (kind `body.deep-nesting`): one past a recursive field's declared
+ * limit and thousands of levels, in the field's own shape; else thousands of levels in a declared object or
+ * array field; else the whole body. Always refused with 400 naming the field.
+ */
+function deepNestingArb(doc: Json, body: Json, valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+  const target = deepTarget(doc, body);
+  if (!target) return fc.constantFrom(...DEEP_LEVELS).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`);
+  const levels = [...(target.limit !== undefined ? [target.limit + 1] : []), ...DEEP_LEVELS];
+  return fc.tuple(valid, fc.constantFrom(...levels)).map(([v, n]) => {
+    const base = isObj(v) ? { ...v } : {};
+    base[target.field] = '__DEEP__';
+    return JSON.stringify(base).replace('"__DEEP__"', nestedText(target.steps, n, '1'));
+  });
+}
+
 export interface RequestOptions {
   /** Share of requests sent as the low-privilege user (default 0.2). */
   lowShare?: number;
@@ -791,6 +880,7 @@ export function requestArb(op: Operation, pools: Pools, doc: Json): fc.Arbitrary
         arbitrary: fc.constantFrom(MAX_BODY_BYTES + 1, 300_000).map((n) => ({ kind: 'body.too-large', rawBody: JSON.stringify({ pad: 'x'.repeat(n) }) })),
       },
       { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '""', '0', 'true').map((rawBody) => ({ kind: 'body.bare-json', rawBody })) },
+      { weight: 1, arbitrary: deepNestingArb(doc, op.body, valid).map((rawBody) => ({ kind: 'body.deep-nesting', rawBody })) },
     );
   } else {
     bodyArb = fc.oneof(

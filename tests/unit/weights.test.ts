@@ -168,9 +168,9 @@ describe('automatic scale days: running sums and a histogram', () => {
     expect(Math.abs(histogramMedian(addToDay(EMPTY_DAY, [1900, 2000, 2100]).hist) / 2000 - 1)).toBeLessThan(0.005);
   });
 
-  it('implausible readings: ≤ 0, above 10 kg, not a number', () => {
-    expect([0, -5, 10_000.5, Number.NaN].map(isImplausible)).toEqual([true, true, true, true]);
-    expect([0.1, 42, 10_000].map(isImplausible)).toEqual([false, false, false]);
+  it('implausible readings: below 1 g (2.7e-72 g included: its square would not store), above 10 kg, not a number', () => {
+    expect([0, -5, 0.5, 2.7e-72, 10_000.5, Number.NaN].map(isImplausible)).toEqual([true, true, true, true, true, true]);
+    expect([1, 42, 10_000].map(isImplausible)).toEqual([false, false, false]);
   });
 
   it('outliers: beyond ±50 % of the day’s median, once the day has 3 readings', () => {

@@ -24,7 +24,7 @@
  */
 import jsonLogic from 'json-logic-js';
 import type { RulesLogic } from 'json-logic-js';
-import type { RuleAggregation } from '../../../schemas/vocabulary.js';
+import { JSON_LOGIC_MAX_DEPTH, MAX_COOLDOWN_MINUTES, type RuleAggregation } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';
 
 export type Basis = 'day' | 'hour';
@@ -83,6 +83,28 @@ export function parseWindow(iso: string): { ms: number } | { problem: string } {
   if (ms < MIN_WINDOW_MS) return { problem: `${iso}: the window must be at least PT15M` };
   if (ms > MAX_WINDOW_MS) return { problem: `${iso}: the window must be at most P90D` };
   return { ms };
+}
+
+/**
+ * A cooldown given as an ISO 8601 duration (`PT6H`, `P1D`, `PT0M` for none) in minutes: weeks, days,
+ * hours and minutes as a window, from zero up to P30D; otherwise the problem.
+ */
+export function cooldownMinutesOf(iso: string): { minutes: number } | { problem: string } {
+  const m = DURATION.exec(iso);
+  if (!m || iso.endsWith('T') || iso === 'P') return { problem: `${iso} is not an ISO 8601 duration of weeks, days, hours or minutes, e.g. PT6H, P1D or PT0M` };
+  const [w, d, h, min] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
+  const minutes = w! * 7 * 24 * 60 + d! * 24 * 60 + h! * 60 + min!;
+  return minutes > MAX_COOLDOWN_MINUTES ? { problem: `${iso}: a cooldown is at most P30D` } : { minutes };
+}
+
+/** Minutes as an ISO 8601 duration in days, hours and minutes (`90` → `PT1H30M`, `1440` → `P1D`, `0` → `PT0M`). */
+export function durationOfMinutes(minutes: number): string {
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  const time = `${hours ? `${hours}H` : ''}${mins ? `${mins}M` : ''}`;
+  if (!days && !time) return 'PT0M';
+  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
 }
 
 /** Why a window does not suit an input of this basis (null when fine): it must parse and cover whole buckets. */
@@ -175,7 +197,8 @@ const NAMED = new Set(NAMED_INPUTS);
 
 /** The json-logic operators a condition may use: reading a variable, comparison, logic, arithmetic. Nothing that loops, reads strings or logs. */
 const LOGIC_OPERATORS: ReadonlySet<string> = new Set(['var', '==', '!=', '>', '>=', '<', '<=', '!', 'and', 'or', 'if', '+', '-', '*', '/', 'min', 'max']);
-const MAX_LOGIC_DEPTH = 12;
+/** As deep as the request schema lets a condition be (objects and arrays, the condition itself is level 1). */
+const MAX_LOGIC_DEPTH = JSON_LOGIC_MAX_DEPTH;
 const MAX_LOGIC_NODES = 100;
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -195,9 +218,10 @@ function varName(arg: unknown): { name: string; hasDefault: boolean } | { proble
 function walkLogic(node: unknown): { problem: string | null; vars: Set<string> } {
   const vars = new Set<string>();
   let nodes = 0;
+  const tooDeep = `the condition is nested too deep (at most ${MAX_LOGIC_DEPTH} levels of objects and arrays)`;
   const visit = (x: unknown, depth: number): string | null => {
     if (++nodes > MAX_LOGIC_NODES) return `the condition is too large (at most ${MAX_LOGIC_NODES} terms)`;
-    if (depth > MAX_LOGIC_DEPTH) return `the condition is nested too deep (at most ${MAX_LOGIC_DEPTH} levels)`;
+    if (typeof x === 'object' && x !== null && depth > MAX_LOGIC_DEPTH) return tooDeep;
     if (finite(x) || typeof x === 'boolean' || x === null) return null;
     if (typeof x === 'number') return 'numbers must be finite';
     if (typeof x === 'string') return `the text "${x}" is not allowed: only numbers, booleans and {"var": "<input>"}`;
@@ -214,6 +238,7 @@ function walkLogic(node: unknown): { problem: string | null; vars: Set<string> }
     const op = keys[0]!;
     if (!LOGIC_OPERATORS.has(op)) return `operator ${op} is not allowed: use ${[...LOGIC_OPERATORS].join(' ')}`;
     if (op === 'var') {
+      if (Array.isArray(x[op]) && depth + 1 > MAX_LOGIC_DEPTH) return tooDeep;
       const v = varName(x[op]);
       if ('problem' in v) return v.problem;
       if (!v.hasDefault) vars.add(v.name);
@@ -221,7 +246,7 @@ function walkLogic(node: unknown): { problem: string | null; vars: Set<string> }
     }
     return visit(x[op], depth + 1);
   };
-  const problem = isRecord(node) ? visit(node, 0) : 'a json-logic condition must be an operation such as {">": [{"var": "value"}, 20]}';
+  const problem = isRecord(node) ? visit(node, 1) : 'a json-logic condition must be an operation such as {">": [{"var": "value"}, 20]}';
   return { problem, vars };
 }
 
