@@ -29,7 +29,7 @@ import {
   transition,
 } from '../domain/anomalies/lifecycle.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import { farmOfListRequest, farmOfRequest } from './farms.js';
+import { farmOfListRequest } from './farms.js';
 import { farmPeriodInstants } from './periods.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
