@@ -52,9 +52,7 @@ export type HouseConditionsQuery = Static<typeof houseConditionsQuery>;
 export const createDeviceBody = Type.Object(
   {
     houseId: Type.String({ ...RecordId, description: 'The house the device is in' }),
-    farmId: Type.Optional(
-      Type.String({ ...RecordId, description: 'The farm of the house; may be left out when the house is in one of the farms you are assigned to' }),
-    ),
+    farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm of the house; may be left out (the house tells its farm)' })),
     kind: DeviceKind,
     name: DeviceName,
     metrics: Type.Optional(Metrics),

@@ -54,7 +54,7 @@ describe('device registry', () => {
     expect(JSON.stringify(got.body)).not.toContain('secretHash');
   });
 
-  it('refuses metrics outside the kind, an unknown house, and an admin who names no farm', async () => {
+  it('refuses metrics outside the kind and an unknown house; the house tells its farm (an admin need not name it)', async () => {
     const f = await iotFarm();
     const bad = await call('POST', '/api/v1/iot/devices', { token: f.token, body: { houseId: f.houseId, kind: 'climate', name: 'x', metrics: ['siloKg'] } });
     expect(bad.status).toBe(400);
@@ -64,8 +64,11 @@ describe('device registry', () => {
     expect(unknown.status).toBe(404);
     const admin = await userWith({ role: 'admin' });
     const noFarm = await call('POST', '/api/v1/iot/devices', { token: admin.token, body: { houseId: f.houseId, kind: 'climate', name: 'x' } });
-    expect(noFarm.status).toBe(400);
-    expect(noFarm.body.details[0].field).toBe('body.farmId');
+    expect(noFarm.status, JSON.stringify(noFarm.body)).toBe(201);
+    expect(noFarm.body.data).toMatchObject({ farmId: f.farmId, houseId: f.houseId });
+    expect(
+      (await call('POST', '/api/v1/iot/devices', { token: admin.token, body: { houseId: '01JD3Y5A2B3C4D5E6F7G8H9J0K', kind: 'climate', name: 'x' } })).status,
+    ).toBe(404);
     const withFarm = await call('POST', '/api/v1/iot/devices', {
       token: admin.token,
       body: { houseId: f.houseId, farmId: f.farmId, kind: 'multi', name: 'x' },
