@@ -62,7 +62,7 @@ const EveryTiming = Type.Object(
   {
     every: Type.Integer({ minimum: 1, maximum: 365, description: 'Every n units' }),
     unit: StringEnum(['day', 'week'] as const),
-    from: FarmDate('The first farm-local date'),
+    from: Type.String({ format: 'date', description: 'The first farm-local date (at most 1,096 days before today)' }),
     until: Type.Optional(FarmDate('The last farm-local date', 1100)),
   },
   { additionalProperties: false, title: 'Every', description: 'Every n days or weeks from `from` (inclusive) until `until` (inclusive, optional)' },
@@ -77,7 +77,7 @@ const RruleTiming = Type.Object(
         'An RFC 5545 RRULE value in the supported subset: FREQ (DAILY, WEEKLY or MONTHLY), INTERVAL, BYDAY (MO…SU), BYMONTHDAY (1…31 or -31…-1), COUNT and UNTIL (YYYYMMDD), e.g. `FREQ=WEEKLY;BYDAY=MO,TH`',
       examples: ['FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH'],
     }),
-    from: FarmDate('The first farm-local date (DTSTART)'),
+    from: Type.String({ format: 'date', description: 'The first farm-local date (DTSTART; at most 1,096 days before today)' }),
   },
   { additionalProperties: false, title: 'Rrule', description: 'A recurrence rule whose DTSTART is the farm-local date `from`' },
 );

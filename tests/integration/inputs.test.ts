@@ -314,11 +314,13 @@ describe('nonsense is refused', () => {
       ],
     ]);
     const at = `${day(-2)}T08:00:00Z`;
+    const scale = await call('POST', '/api/v1/iot/devices', { token: manager.token, body: { farmId, houseId, kind: 'scale', name: 'Scale 1' } });
+    expect(scale.status, scale.raw).toBe(201);
     const scaled = await call('POST', '/api/v1/scale', {
       token: manager.token,
       body: {
         flockId: c.flock.id,
-        deviceId: 'scale-1',
+        deviceId: scale.body.data.id,
         weighings: [
           { at, grams: 2.7e-72 },
           { at, grams: 4.9e-102 },

@@ -201,12 +201,12 @@ describe('weights of a cycle', () => {
         [{ field: 'body.samples', message: 'send either grams (one average) or samples (individual weighings), not both' }],
       ],
       [{ date: day(-5) }, [{ field: 'body.grams', message: 'is required unless samples (individual weighings) are sent' }]],
-      [{ date: day(-5), grams: -3 }, [{ field: 'body.grams', message: 'must be > 0' }]],
+      [{ date: day(-5), grams: -3 }, [{ field: 'body.grams', message: 'must be >= 1' }]],
       [
         { date: day(-5), samples: [500, -1, 0] },
         [
-          { field: 'body.samples.1', message: 'must be > 0' },
-          { field: 'body.samples.2', message: 'must be > 0' },
+          { field: 'body.samples.1', message: 'must be >= 1' },
+          { field: 'body.samples.2', message: 'must be >= 1' },
         ],
       ],
       [{ date: day(-5), samples: Array(1001).fill(500) }, [{ field: 'body.samples', message: 'must NOT have more than 1000 items' }]],
