@@ -1,5 +1,5 @@
 /**
- * Recommendations the system proposes from a cycle's analytics (issue 5 point 8), pure: each rule reads
+ * Recommendations the system proposes from a cycle's analytics, pure: each rule reads
  * the cycle KPIs, the breed comparison and the anomalies and, when it fires, proposes what to do with the
  * evidence that triggered it. A rule proposes at most once per cycle (the service keeps a guard item).
  */

@@ -11,7 +11,7 @@ import { movementAnswer, withCurrentLock } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 
 /**
- * Inventory of one farm (issue 3 point 9): current stock, and the movement search and
+ * Inventory of one farm: current stock, and the movement search and
  * CSV export across the farm's cycles. Scoped like every farm record: a farm the caller may not see is
  * answered exactly like a missing one (NotFound `Farm <id> not found`).
  */

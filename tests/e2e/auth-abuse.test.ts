@@ -1,5 +1,5 @@
 /**
- * e2e abuse cases of issue 22, over real HTTP through serverless-offline, as two clients: every request
+ * e2e abuse cases (sign-in, sign-up, movement locks), over real HTTP through serverless-offline, as two clients: every request
  * is sent from a loopback address of its own (127.0.0.2 the attacker, 127.0.0.3 the owner; Linux routes
  * all of 127.0.0.0/8 to the loopback), so the service sees two source IPs exactly as API Gateway would
  * report them.

@@ -1,5 +1,5 @@
 /**
- * The analytics charts (issue 5 point 6): weight vs breed standard, daily mortality, FCR vs
+ * The analytics charts: weight vs breed standard, daily mortality, FCR vs
  * standard, built from the KPI series and the breed comparison and drawn by ./svg.ts.
  */
 import type { BreedComparison } from '../../domain/analytics/comparison.js';
