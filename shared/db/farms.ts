@@ -215,6 +215,19 @@ export async function createFarm(
   await transact(items, (i) => (i === 1 && opts.assignTo ? opts.assignTo.onRefused() : new Conflict('A record with this id already exists')));
 }
 
+/** The `Delete` of a record, conditional on it existing at the version read (a lost race: the condition fails). */
+export function versionedDelete(key: Key, expectedVersion: number): TransactItem {
+  return {
+    Delete: {
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':expected': expectedVersion },
+    },
+  };
+}
+
 /**
  * `SET` of the changed fields + version bump, conditional on the version read (farms, houses, devices),
  * and on the attributes in `unchanged` still holding the values read (a transfer's status).

@@ -13,7 +13,7 @@ import {
 } from './keys.js';
 import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound, versionedDelete } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
 
@@ -235,15 +235,7 @@ export async function deleteRule(rule: RuleRecord, expectedVersion: number, stat
   const T = tableName();
   await transact(
     [
-      {
-        Delete: {
-          TableName: T,
-          Key: ruleKey(rule.id),
-          ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':expected': expectedVersion },
-        },
-      },
+      versionedDelete(ruleKey(rule.id), expectedVersion),
       ...states.slice(0, 80).map((s) => ({ Delete: { TableName: T, Key: ruleStateKey(rule.id, s.target) } })),
       ...extra,
     ],

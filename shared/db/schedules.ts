@@ -3,7 +3,7 @@ import { db, queryAll, queryCount, tableName, transact, type TransactItem } from
 import { farmKey, OCCURRENCE_SK_PREFIX, occurrenceKey, scheduleCounterKey, scheduleKey, schedulePartition, schedulesOfFarm } from './keys.js';
 import { equalityFilter, pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound, versionedUpdate } from './farms.js';
+import { farmNotFound, versionedDelete, versionedUpdate } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schemas/schedules.js';
 
@@ -182,15 +182,7 @@ export async function updateSchedule(id: string, expectedVersion: number, fields
  */
 export async function deleteSchedule(s: Pick<ScheduleRecord, 'id' | 'farmId'>, expectedVersion: number, extra: TransactItem[]): Promise<void> {
   const T = tableName();
-  const remove: TransactItem = {
-    Delete: {
-      TableName: T,
-      Key: scheduleKey(s.id),
-      ConditionExpression: 'attribute_exists(PK) AND #version = :v',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':v': expectedVersion },
-    },
-  };
+  const remove = versionedDelete(scheduleKey(s.id), expectedVersion);
   const counter: TransactItem = {
     Update: {
       TableName: T,
