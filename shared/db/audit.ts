@@ -21,18 +21,18 @@ export interface AuditEntry {
 
 export type AuditInput = Omit<AuditEntry, 'id' | 'at'>;
 
-function auditItem(input: AuditInput) {
+function auditItem(input: AuditInput, at: Date) {
   const id = ulid();
-  return { ...auditKey(id), ...gsi1.auditOf(input.targetId), GSI1SK: id, type: 'AuditEntry', id, at: new Date().toISOString(), ...input };
+  return { ...auditKey(id), ...gsi1.auditOf(input.targetId), GSI1SK: id, type: 'AuditEntry', id, at: at.toISOString(), ...input };
 }
 
 /** An audit entry as one element of a TransactWriteItems. */
-export function auditPut(input: AuditInput): TransactItem {
-  return { Put: { TableName: tableName(), Item: auditItem(input) } };
+export function auditPut(input: AuditInput, at = new Date()): TransactItem {
+  return { Put: { TableName: tableName(), Item: auditItem(input, at) } };
 }
 
 export async function recordAudit(input: AuditInput): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input) }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input, new Date()) }));
 }
 
 export async function listAudit(opts: { limit: number; cursor?: string; targetId?: string }) {

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { ulid } from 'ulidx';
 import { isDatabaseUnavailable } from '../db/client.js';
 import type { Caller } from '../domain/caller.js';
+import { commandContext, type CommandContext } from '../domain/command.js';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, Refused, Unauthenticated, ValidationFailed, type FieldError } from '../errors.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import { problemsOf } from '../../schemas/problems.js';
@@ -85,12 +86,15 @@ const payloadCheck = (schema: CompiledSchema<unknown> | undefined): EventMiddlew
 
 export function eventHandler<E, R>(
   spec: EventSpec<E>,
-  fn: (input: { event: E; caller: Caller; requestId: string }) => Promise<R>,
+  fn: (input: { event: E; caller: Caller; requestId: string; ctx: CommandContext }) => Promise<R>,
 ): (event: unknown, context: Context) => Promise<EventOutcome<R>> {
   const handler = middy<unknown, EventOutcome<unknown>, Error, Context, EventState>()
     .use(eventContext(spec.name))
     .use(failurePolicy(spec.name))
     .use(payloadCheck(spec.payload as CompiledSchema<unknown> | undefined))
-    .handler(async (event, context) => ({ status: 'done', result: await fn({ event: event as E, caller: spec.caller, requestId: context.awsRequestId }) }));
+    .handler(async (event, context) => {
+      const ctx = commandContext(spec.caller, { requestId: context.awsRequestId });
+      return { status: 'done', result: await fn({ event: event as E, caller: spec.caller, requestId: context.awsRequestId, ctx }) };
+    });
   return handler as unknown as (event: unknown, context: Context) => Promise<EventOutcome<R>>;
 }

@@ -4,6 +4,7 @@ import { stateOf, type AuthUser, type RouteSpec } from './context.js';
 import type { HttpResponse } from './responses.js';
 import { ifMatchOf } from './request-headers.js';
 import type { Precondition } from '../domain/concurrency.js';
+import { commandContext, type CommandContext } from '../domain/command.js';
 import type { DeviceRecord } from '../db/devices.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -72,12 +73,21 @@ function inputOf<B, Q, P>(event: APIGatewayProxyEvent): HandlerInput<B, Q, P> {
   };
 }
 
-/** An authenticated route: `user` is the loaded, verified (unless allowUnverified), unlocked caller. */
+/**
+ * An authenticated route: `user` is the loaded, verified (unless allowUnverified), unlocked caller, and
+ * `ctx` the command context every use case takes: the caller, the request id, the `Idempotency-Key` and
+ * `If-Match` headers, and the request's instant.
+ */
 export function httpHandler<B = never, Q = Record<string, never>, P = Record<string, never>>(
   spec: RouteSpec<B, Q, P> & { capability: Exclude<RouteSpec['capability'], 'public' | 'device'> },
-  fn: (input: HandlerInput<B, Q, P> & { user: AuthUser }) => Promise<HttpResponse>,
+  fn: (input: HandlerInput<B, Q, P> & { user: AuthUser; ctx: CommandContext }) => Promise<HttpResponse>,
 ): RouteHandler {
-  return build(spec as RouteSpec, (event) => fn({ ...inputOf<B, Q, P>(event), user: stateOf(event).user! }));
+  return build(spec as RouteSpec, (event) => {
+    const input = inputOf<B, Q, P>(event);
+    const user = stateOf(event).user!;
+    const ctx = commandContext(user, { requestId: input.requestId, idempotencyKey: input.headers['idempotency-key'], precondition: input.ifMatch });
+    return fn({ ...input, user, ctx });
+  });
 }
 
 /** A device route (no token): `device` is the registered device its `X-Device-Key` names. */

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
 import type { TransactItem } from '../db/client.js';
+import type { CommitContext } from '../db/commit.js';
+import type { CommandContext } from '../domain/command.js';
+import type { Caller } from '../domain/caller.js';
 import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
 
@@ -21,14 +24,21 @@ function hashOf(scope: string, payload: unknown): string {
   return createHash('sha256').update(scope).update('\0').update(JSON.stringify(payload)).digest('base64url');
 }
 
-export async function idempotent(
-  userId: string,
-  key: string | undefined,
+/**
+ * An idempotent create as a command: without an Idempotency-Key, `run` simply runs; with one, a retry
+ * (same key, same scope and payload) gets the first outcome back without running again, another payload
+ * with the same key is Refused, and `run` is given a context whose commit keeps the plan's `response` in
+ * the same transaction as the write (shared/db/commit.ts).
+ */
+export async function idempotentCommand(
+  ctx: CommandContext,
   scope: string,
   payload: unknown,
-  run: (remember: (response: StoredResponse) => TransactItem[]) => Promise<StoredResponse>,
+  run: (ctx: CommitContext) => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
-  if (key === undefined) return { ...(await run(() => [])), replayed: false };
+  const key = ctx.idempotencyKey;
+  const userId = ctx.caller.id;
+  if (key === undefined) return { ...(await run(ctx)), replayed: false };
   if (!KEY.test(key)) throw new ValidationFailed([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
   const requestHash = hashOf(scope, payload);
   const replay = async () => {
@@ -40,7 +50,7 @@ export async function idempotent(
   const earlier = await replay();
   if (earlier) return earlier;
   try {
-    return { ...(await run((response) => [storedResponsePut(userId, key, requestHash, response)])), replayed: false };
+    return { ...(await run({ ...ctx, remember: { userId, key, requestHash } })), replayed: false };
   } catch (err) {
     // A twin of this request may have won meanwhile (its write is why this one conflicts, e.g. "flock
     // already has an active cycle"): then this is a retry, and it gets the twin's response.
@@ -49,4 +59,18 @@ export async function idempotent(
     if (winner) return winner;
     throw err;
   }
+}
+
+/** The same for a use case that builds its own transaction: `remember(response)` is the item keeping the response. */
+export function idempotent(
+  userId: string,
+  key: string | undefined,
+  scope: string,
+  payload: unknown,
+  run: (remember: (response: StoredResponse) => TransactItem[]) => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
+  const caller: Caller = { id: userId, role: 'system', capabilities: new Set(), farmIds: [], allFarms: false };
+  return idempotentCommand({ caller, requestId: null, idempotencyKey: key, now: new Date() }, scope, payload, (ctx) =>
+    run((response) => (ctx.remember ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, response)] : [])),
+  );
 }
