@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createMovementFor } from '../../shared/services/movements.js';
+import { recordMovement } from '../../shared/services/movements/record-movement.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
 import { MovementCreatedResponse } from '../../schemas/movements.js';
@@ -29,8 +29,5 @@ export const handler = httpHandler(
       422: { description: 'Idempotency-Key reused with another body' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => {
-    const result = await createMovementFor(user, params.flockId, params.cycleId, body, headers['idempotency-key'], requestId);
-    return replayable(result);
-  },
+  async ({ params, body, ctx }) => replayable(await recordMovement(ctx, params.flockId, params.cycleId, body)),
 );

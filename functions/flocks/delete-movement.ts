@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
-import { deleteMovementFor } from '../../shared/services/movements.js';
+import { deleteMovement } from '../../shared/services/movements/change-movement.js';
 import { movementParams } from '../../schemas/compiled/movements.js';
 
 export const handler = httpHandler(
@@ -14,8 +14,8 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Locked, or a balance would go negative' } },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    await deleteMovementFor(user, params.flockId, params.cycleId, params.movementId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    await deleteMovement(ctx, params.flockId, params.cycleId, params.movementId);
     return noContent();
   },
 );

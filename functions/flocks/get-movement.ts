@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { scopedMovement, toMovementDto } from '../../shared/services/movements.js';
+import { movementFor } from '../../shared/services/movements/movement-reads.js';
 import { movementParams } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
@@ -13,7 +13,7 @@ export const handler = httpHandler(
     responses: { 200: { headers: ['ETag'], description: 'The movement', schema: MovementResponse } },
   },
   async ({ params, user }) => {
-    const { cycle, movement } = await scopedMovement(user, params.flockId, params.cycleId, params.movementId);
-    return ok(toMovementDto(movement, cycle), 'OK', { ETag: `"${movement.version}"` });
+    const movement = await movementFor(user, params.flockId, params.cycleId, params.movementId);
+    return ok(movement, 'OK', { ETag: `"${movement.version}"` });
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listMovementsFor } from '../../shared/services/movements.js';
+import { listMovementsFor } from '../../shared/services/movements/movement-reads.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listMovementsQuery } from '../../schemas/compiled/movements.js';
 import { MovementListResponse } from '../../schemas/movements.js';

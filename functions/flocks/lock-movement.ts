@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { lockMovement } from '../../shared/services/movements.js';
+import { lockMovement } from '../../shared/services/movements/lock-movement.js';
 import { lockBody, movementParams } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
@@ -15,6 +15,5 @@ export const handler = httpHandler(
     body: lockBody,
     responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },
   },
-  async ({ params, body, user, requestId }) =>
-    ok(await lockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement locked'),
+  async ({ params, body, ctx }) => ok(await lockMovement(ctx, params.flockId, params.cycleId, params.movementId, body.reason), 'Movement locked'),
 );

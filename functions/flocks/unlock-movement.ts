@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { unlockMovement } from '../../shared/services/movements.js';
+import { unlockMovement } from '../../shared/services/movements/lock-movement.js';
 import { lockBody, movementParams } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
@@ -20,6 +20,5 @@ export const handler = httpHandler(
       409: { description: 'Not locked, or locked automatically' },
     },
   },
-  async ({ params, body, user, requestId }) =>
-    ok(await unlockMovement(user, params.flockId, params.cycleId, params.movementId, body.reason, requestId), 'Movement unlocked'),
+  async ({ params, body, ctx }) => ok(await unlockMovement(ctx, params.flockId, params.cycleId, params.movementId, body.reason), 'Movement unlocked'),
 );

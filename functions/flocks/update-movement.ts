@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { updateMovementFor } from '../../shared/services/movements.js';
+import { updateMovement } from '../../shared/services/movements/change-movement.js';
 import { movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
@@ -23,8 +23,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const movement = await updateMovementFor(user, params.flockId, params.cycleId, params.movementId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const movement = await updateMovement(ctx, params.flockId, params.cycleId, params.movementId, body);
     return ok(movement, 'Movement updated', { ETag: `"${movement.version}"` });
   },
 );

@@ -118,8 +118,10 @@ export async function commit(ctx: CommitContext, plan: Plan): Promise<void> {
   const items = writes.map((w) => transactItemOf(w, now));
   if (items.length + extra.length > MAX_TRANSACTION_ITEMS) throw new Conflict(`This write touches more than ${MAX_TRANSACTION_ITEMS} records; split it`);
   if (items.length === 1 && extra.length === 0 && !('check' in writes[0]!)) return single(items[0]!, writes[0]!);
-  await transact([...items, ...extra], (i) =>
-    i < writes.length ? failure(writes[i]!) : new Conflict('The request conflicts with a concurrent change; retry'),
+  // The kept response goes first: a retry that also meets a spent balance must be told it is a retry
+  // (transact reports a failed stored response before any other failure).
+  await transact([...extra, ...items], (i) =>
+    i >= extra.length ? failure(writes[i - extra.length]!) : new Conflict('The request conflicts with a concurrent change; retry'),
   );
 }
 

@@ -72,7 +72,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** Stored item → record; items written before a field existed (the seeded default farm) get its default. */
-function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | undefined {
+export function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | undefined {
   if (!item) return undefined;
   return {
     id: item.id as string,
@@ -92,7 +92,7 @@ function farmFromItem(item: Record<string, unknown> | undefined): FarmRecord | u
   };
 }
 
-function houseFromItem(item: Record<string, unknown> | undefined): HouseRecord | undefined {
+export function houseFromItem(item: Record<string, unknown> | undefined): HouseRecord | undefined {
   if (!item) return undefined;
   return {
     id: item.id as string,

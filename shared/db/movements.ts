@@ -1,9 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
 import { BALANCES, copiesOf } from '../domain/ledger.js';
-import type { MovementType } from '../../schemas/movements.js';
+import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict, type AppError } from '../errors.js';
 import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { MAX_TRANSACTION_ITEMS, transactItemOf, type Write } from './commit.js';
+import { absentOr, all, atLeast, atVersion, eq, gt, isNew, type Condition } from './conditions.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { pick } from './items.js';
 import {
@@ -25,21 +27,7 @@ import {
 } from './keys.js';
 import { queryPage } from './pagination.js';
 
-/** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
-export interface MovementRecord {
-  id: string;
-  cycleId: string;
-  flockId: string;
-  farmId: string;
-  type: MovementType;
-  date: string;
-  fields: Record<string, unknown>;
-  lock: StoredLock | null;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  version: number;
-}
+export type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 
 const FIELDS: readonly (keyof MovementRecord)[] = [
   'id',
@@ -70,13 +58,6 @@ function movementItem(m: MovementRecord) {
     entity: 'Movement',
     ...m,
   };
-}
-
-/** The cycle a group of changes belongs to (transfers change two cycles in one transaction). */
-export interface CycleRef {
-  flockId: string;
-  cycleId: string;
-  farmId: string;
 }
 
 /** Why a ledger write was refused: which record, so the service can name the balance. */
@@ -119,46 +100,19 @@ const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<s
 };
 
 /** The cycle still holds the withdrawal revision a sale read (no medication changed a window since). */
-function withdrawalCondition(rev: number, names: Record<string, string>, values: Record<string, unknown>): string {
-  names['#wrev'] = WITHDRAWAL_REV;
-  values[':wrev'] = rev;
-  return rev === 0 ? '(attribute_not_exists(#wrev) OR #wrev = :wrev)' : '#wrev = :wrev';
-}
+const withdrawalHolds = (rev: number): Condition => (rev === 0 ? absentOr(WITHDRAWAL_REV, 0) : eq(WITHDRAWAL_REV, rev));
 
-function changeUpdate(ref: CycleRef, change: NetChange, now: string, withdrawalRev?: number): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': now };
-  const adds = Object.entries(change.amounts).map(([attr, amount], i) => {
-    names[`#a${i}`] = attr;
-    values[`:a${i}`] = amount;
-    return `#a${i} :a${i}`;
-  });
-  const sets = Object.entries(DESCRIPTORS[change.target.kind](ref, change.target)).map(([attr, v], i) => {
-    names[`#d${i}`] = attr;
-    values[`:d${i}`] = v;
-    return `#d${i} = :d${i}`;
-  });
-  const conditions: string[] = [];
-  if (change.target.kind === 'cycle') {
-    names['#status'] = 'status';
-    values[':active'] = 'active';
-    conditions.push('#status = :active');
-    if (withdrawalRev !== undefined) conditions.push(withdrawalCondition(withdrawalRev, names, values));
-  }
-  if (change.requires) {
-    names['#bal'] = change.requires.attribute;
-    values[':need'] = change.requires.atLeast;
-    conditions.push('#bal >= :need');
-  }
+/** The condition on a cycle a ledger group writes to: open, and (a sale) at the withdrawal revision read. */
+const cycleOpen = (withdrawalRev?: number) => all(eq('status', 'active'), withdrawalRev !== undefined && withdrawalHolds(withdrawalRev));
+
+function changeWrite(ref: CycleRef, change: NetChange, now: string, withdrawalRev: number | undefined): Write {
+  const refused = () => new LedgerRefused(ref, change.target, change.requires?.atLeast, withdrawalRev);
   return {
-    Update: {
-      TableName: tableName(),
-      Key: keyOf(ref, change.target),
-      UpdateExpression: `ADD ${adds.join(', ')} SET ${[...sets, 'updatedAt = :now'].join(', ')}`,
-      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
+    update: keyOf(ref, change.target),
+    add: change.amounts,
+    set: { ...DESCRIPTORS[change.target.kind](ref, change.target), updatedAt: now },
+    when: all(change.target.kind === 'cycle' && cycleOpen(withdrawalRev), change.requires && atLeast(change.requires.attribute, change.requires.atLeast)),
+    failed: refused,
   };
 }
 
@@ -171,16 +125,6 @@ function copyItems(m: MovementRecord): Array<{ key: Key; item: Record<string, un
   );
 }
 
-export interface LedgerGroup {
-  ref: CycleRef;
-  changes: NetChange[];
-  /**
-   * A sale checked against the cycle's withdrawal windows: the cycle's `withdrawalRev` as read before the
-   * windows were (0 when absent). The write commits only if no medication changed a window since.
-   */
-  withdrawalRev?: number;
-}
-
 export interface LedgerWrite {
   groups: LedgerGroup[];
   /** Movements to create (each `attribute_not_exists`). */
@@ -189,98 +133,71 @@ export interface LedgerWrite {
   replaces?: Array<{ movement: MovementRecord; previous: MovementRecord; expectedVersion: number; createdAfter: string }>;
   /** Movements to delete at their version, still unlocked. */
   deletes?: Array<{ movement: MovementRecord; createdAfter: string }>;
-  /** Everything else that must commit with it (audit, the idempotent response); a failure there is `onExtraFailed`. */
-  extra?: TransactItem[];
-  onExtraFailed?: (index: number) => AppError;
 }
 
+const movementChanged = (id: string) => () => new Conflict(`Movement ${id} was changed, locked or already exists; read it again and retry`);
+
+/** Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period). */
+const unlocked = (version: number, createdAfter: string) => all(atVersion(version), eq('lock', null), gt('createdAt', createdAfter));
+
 /**
- * The one way the ledger is written: movements, the cycle counters, farm stocks and daily rollups in
- * one TransactWriteItems; any balance that would go negative or a closed cycle cancels all of it.
+ * The one way the ledger is written: movements (and their copies), the cycle counters, farm stocks and
+ * daily rollups, as the writes of one commit; any balance that would go negative (LedgerRefused, naming
+ * it) or a closed cycle cancels all of it.
  */
-export async function applyLedger(w: LedgerWrite): Promise<void> {
-  const now = new Date().toISOString();
-  const T = tableName();
-  // The extra items go first: when a retried request also meets a spent balance, its stored idempotent
-  // response (an extra item) is what must be reported, so the replay wins over the refusal.
-  const extra = w.extra ?? [];
-  const items: TransactItem[] = [...extra];
-  const meaning: Array<{ ref: CycleRef; change: NetChange; withdrawalRev?: number } | { movement: string } | { extra: number }> = extra.map((_, i) => ({
-    extra: i,
-  }));
-  const copy = (entries: TransactItem[], movementId: string) => {
-    for (const e of entries) {
-      items.push(e);
-      meaning.push({ movement: movementId });
-    }
-  };
-  const putCopies = (m: MovementRecord): TransactItem[] => copyItems(m).map((c) => ({ Put: { TableName: T, Item: { ...c.key, ...c.item } } }));
-  const deleteCopies = (m: MovementRecord, keep: Key[] = []): TransactItem[] =>
+export function ledgerWrites(w: LedgerWrite, now: string): Write[] {
+  const writes: Write[] = [];
+  const putCopies = (m: MovementRecord): Write[] => copyItems(m).map((c) => ({ put: { ...c.key, ...c.item }, failed: movementChanged(m.id) }));
+  const deleteCopies = (m: MovementRecord, keep: Key[] = []): Write[] =>
     copyItems(m)
       .filter((c) => !keep.some((k) => k.PK === c.key.PK && k.SK === c.key.SK))
-      .map((c) => ({ Delete: { TableName: T, Key: c.key } }));
-  for (const m of w.puts ?? []) {
-    items.push({ Put: { TableName: T, Item: movementItem(m), ConditionExpression: 'attribute_not_exists(PK)' } });
-    meaning.push({ movement: m.id });
-    copy(putCopies(m), m.id);
-  }
-  // Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period).
-  const unlocked = (m: MovementRecord, createdAfter: string) => ({
-    ConditionExpression: 'version = :v AND #lock = :none AND createdAt > :after',
-    ExpressionAttributeNames: { '#lock': 'lock' },
-    ExpressionAttributeValues: { ':v': m.version, ':none': null, ':after': createdAfter },
-  });
+      .map((c) => ({ delete: c.key, failed: movementChanged(m.id) }));
+  for (const m of w.puts ?? []) writes.push({ put: movementItem(m), when: isNew(), failed: movementChanged(m.id) }, ...putCopies(m));
   for (const r of w.replaces ?? []) {
-    items.push({ Put: { TableName: T, Item: movementItem(r.movement), ...unlocked({ ...r.movement, version: r.expectedVersion }, r.createdAfter) } });
-    meaning.push({ movement: r.movement.id });
-    copy(
-      [
-        ...deleteCopies(
-          r.previous,
-          copyItems(r.movement).map((c) => c.key),
-        ),
-        ...putCopies(r.movement),
-      ],
-      r.movement.id,
+    const item = movementItem(r.movement);
+    writes.push(
+      { put: item, when: unlocked(r.expectedVersion, r.createdAfter), failed: movementChanged(r.movement.id) },
+      ...deleteCopies(
+        r.previous,
+        copyItems(r.movement).map((c) => c.key),
+      ),
+      ...putCopies(r.movement),
     );
   }
-  for (const d of w.deletes ?? []) {
-    items.push({ Delete: { TableName: T, Key: movementKey(d.movement.cycleId, d.movement.id), ...unlocked(d.movement, d.createdAfter) } });
-    meaning.push({ movement: d.movement.id });
-    copy(deleteCopies(d.movement), d.movement.id);
-  }
+  for (const d of w.deletes ?? [])
+    writes.push(
+      { delete: movementKey(d.movement.cycleId, d.movement.id), when: unlocked(d.movement.version, d.createdAfter), failed: movementChanged(d.movement.id) },
+      ...deleteCopies(d.movement),
+    );
   const windowsChanged = cyclesWithChangedWindows(w);
   for (const g of w.groups) {
     const changes = windowsChanged.has(g.ref.cycleId) ? withRevisionBump(g.changes) : g.changes;
-    for (const change of changes) {
-      items.push(changeUpdate(g.ref, change, now, g.withdrawalRev));
-      meaning.push({ ref: g.ref, change, withdrawalRev: g.withdrawalRev });
-    }
+    for (const change of changes) writes.push(changeWrite(g.ref, change, now, g.withdrawalRev));
     // A write that changes no cycle counter must still find the cycle open.
-    if (!changes.some((c) => c.target.kind === 'cycle')) {
-      const names: Record<string, string> = { '#status': 'status' };
-      const values: Record<string, unknown> = { ':active': 'active' };
-      const conditions = ['#status = :active'];
-      if (g.withdrawalRev !== undefined) conditions.push(withdrawalCondition(g.withdrawalRev, names, values));
-      items.push({
-        ConditionCheck: {
-          TableName: T,
-          Key: cycleKey(g.ref.flockId, g.ref.cycleId),
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
+    if (!changes.some((c) => c.target.kind === 'cycle'))
+      writes.push({
+        check: cycleKey(g.ref.flockId, g.ref.cycleId),
+        when: cycleOpen(g.withdrawalRev),
+        failed: () => new LedgerRefused(g.ref, { kind: 'cycle' }, undefined, g.withdrawalRev),
       });
-      meaning.push({ ref: g.ref, change: { target: { kind: 'cycle' }, amounts: {} }, withdrawalRev: g.withdrawalRev });
-    }
   }
-  if (items.length > 100) throw new Conflict('This write touches more than 100 records; split it');
-  await transact(items, (index) => {
-    const m = meaning[index]!;
-    if ('extra' in m) return w.onExtraFailed?.(m.extra) ?? new Conflict('The request conflicts with a concurrent change; retry');
-    if ('movement' in m) return new Conflict(`Movement ${m.movement} was changed, locked or already exists; read it again and retry`);
-    return new LedgerRefused(m.ref, m.change.target, m.change.requires?.atLeast, m.withdrawalRev);
-  });
+  return writes;
+}
+
+/**
+ * The ledger writes with other items in one TransactWriteItems, for the use cases that still build their
+ * own transaction; a failure among `extra` is `onExtraFailed`.
+ */
+export async function applyLedger(w: LedgerWrite & { extra?: TransactItem[]; onExtraFailed?: (index: number) => AppError }): Promise<void> {
+  const now = new Date().toISOString();
+  const writes = ledgerWrites(w, now);
+  const extra = w.extra ?? [];
+  if (writes.length + extra.length > MAX_TRANSACTION_ITEMS) throw new Conflict(`This write touches more than ${MAX_TRANSACTION_ITEMS} records; split it`);
+  await transact([...extra, ...writes.map((x) => transactItemOf(x, now))], (index) =>
+    index < extra.length
+      ? (w.onExtraFailed?.(index) ?? new Conflict('The request conflicts with a concurrent change; retry'))
+      : (writes[index - extra.length]!.failed?.() ?? new Conflict('The request conflicts with a concurrent change; retry')),
+  );
 }
 
 /**

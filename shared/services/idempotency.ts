@@ -30,15 +30,29 @@ function hashOf(scope: string, payload: unknown): string {
  * with the same key is Refused, and `run` is given a context whose commit keeps the plan's `response` in
  * the same transaction as the write (shared/db/commit.ts).
  */
-export async function idempotentCommand(
+export function idempotentCommand(
   ctx: CommandContext,
   scope: string,
   payload: unknown,
   run: (ctx: CommitContext) => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
+  return idempotentAfterReading(ctx, scope, payload, async () => undefined, run);
+}
+
+/**
+ * The same, with the use case's first read (`read`) made together with the lookup of a kept response, in
+ * one round trip. A failing read (a record out of the caller's scope) fails the request before a replay.
+ */
+export async function idempotentAfterReading<B>(
+  ctx: CommandContext,
+  scope: string,
+  payload: unknown,
+  read: () => Promise<B>,
+  run: (ctx: CommitContext, basis: B) => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
   const key = ctx.idempotencyKey;
   const userId = ctx.caller.id;
-  if (key === undefined) return { ...(await run(ctx)), replayed: false };
+  if (key === undefined) return { ...(await run(ctx, await read())), replayed: false };
   if (!KEY.test(key)) throw new ValidationFailed([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
   const requestHash = hashOf(scope, payload);
   const replay = async () => {
@@ -47,10 +61,12 @@ export async function idempotentCommand(
     if (stored.requestHash !== requestHash) throw new Refused('Idempotency-Key was already used with a different request');
     return { ...stored.response, replayed: true };
   };
-  const earlier = await replay();
-  if (earlier) return earlier;
+  const [basis, earlier] = await Promise.allSettled([read(), replay()]);
+  if (basis.status === 'rejected') throw basis.reason;
+  if (earlier.status === 'rejected') throw earlier.reason;
+  if (earlier.value) return earlier.value;
   try {
-    return { ...(await run({ ...ctx, remember: { userId, key, requestHash } })), replayed: false };
+    return { ...(await run({ ...ctx, remember: { userId, key, requestHash } }, basis.value)), replayed: false };
   } catch (err) {
     // A twin of this request may have won meanwhile (its write is why this one conflicts, e.g. "flock
     // already has an active cycle"): then this is a retry, and it gets the twin's response.

@@ -1,7 +1,8 @@
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { getFlock, type FlockRecord } from '../db/flocks.js';
-import { getSupplierAndOrder, orderNotFound, supplierNotFound } from '../db/procurement.js';
-import { NotFound, ValidationFailed } from '../errors.js';
+import { getSupplierAndOrder } from '../db/procurement.js';
+import { NotFound } from '../errors.js';
+import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences } from '../domain/references.js';
 
 /**
  * The records a request body names by id. Each one must belong to the farm the request acts on (the
@@ -11,8 +12,7 @@ import { NotFound, ValidationFailed } from '../errors.js';
  * tests/security/body-references.test.ts). Services that already read the record with others in one
  * batch throw the same errors from here.
  */
-export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId} not found`);
-export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+export { flockNotFound, cycleNotFound };
 export const userNotFound = (userId: string) => new NotFound(`User ${userId} not found`);
 
 /** A flock of the farm. */
@@ -34,12 +34,7 @@ export async function cycleOfFlock(flock: Pick<FlockRecord, 'id' | 'farmId'>, cy
  * order of the farm, and, when both are named, the order is with that supplier (400 otherwise). One read.
  */
 export async function checkDeliveryReferences(farmId: string, refs: { supplierId?: unknown; orderId?: unknown }): Promise<void> {
-  const supplierId = typeof refs.supplierId === 'string' ? refs.supplierId : undefined;
-  const orderId = typeof refs.orderId === 'string' ? refs.orderId : undefined;
+  const { supplierId, orderId } = deliveryReferenceIds(refs);
   if (!supplierId && !orderId) return;
-  const { supplier, order } = await getSupplierAndOrder(supplierId, orderId);
-  if (supplierId && !supplier?.farmIds.includes(farmId)) throw supplierNotFound(supplierId);
-  if (orderId && order?.farmId !== farmId) throw orderNotFound(orderId);
-  if (supplierId && order && order.supplierId !== supplierId)
-    throw new ValidationFailed([{ field: 'orderId', message: `is an order with supplier ${order.supplierId}, not with supplierId ${supplierId}` }]);
+  judgeDeliveryReferences(farmId, refs, await getSupplierAndOrder(supplierId, orderId));
 }

@@ -5,6 +5,8 @@
  * days. Birds and eggs of the cycle may not be sold inside it without an audited override.
  */
 import { addDays } from '../analytics/figures.js';
+import type { Caller } from '../caller.js';
+import { Conflict, Forbidden } from '../../errors.js';
 
 export interface WithdrawalWindow {
   /** The medication movement that opened it. */
@@ -84,4 +86,54 @@ export function saleRefusal(type: SaleType, cycleId: string, date: string, cover
     `The ${GOODS[type]} of cycle ${cycleId} are under a withdrawal period on ${date}: ${products}. ` +
     `Sell from ${addDays(last, 1)}, or send override {reason} with the manage_compliance capability (audited)`
   );
+}
+
+/** A sale judged against its cycle's windows: the revision read (its write conditions on it) and the windows it falls in. */
+export interface SaleCheck {
+  withdrawalRev: number;
+  /** None: the sale is free, and any override is dropped. */
+  covering: WithdrawalWindow[];
+}
+
+/**
+ * Judges a sale (created, or as it will be after an edit) against the windows of its cycle read after the
+ * revision: free; refused (Conflict naming product and end); or going ahead on its `override`, which
+ * needs manage_compliance (Forbidden, also when this request sends an override that is not needed).
+ * Undefined for a movement that is not a sale.
+ */
+export function judgeSale(
+  caller: Pick<Caller, 'capabilities'>,
+  cycleId: string,
+  sale: { type: string; date: string; override?: { reason: string } | null },
+  overrideSent: boolean,
+  guard: { withdrawalRev: number; windows: readonly WithdrawalWindow[] },
+): SaleCheck | undefined {
+  if (!isSale(sale.type)) return undefined;
+  const mayOverride = caller.capabilities.has('manage_compliance');
+  if (overrideSent && !mayOverride) throw new Forbidden('Overriding a withdrawal period requires the manage_compliance capability');
+  const covering = windowsCovering(guard.windows, sale.date);
+  if (covering.length === 0) return { withdrawalRev: guard.withdrawalRev, covering };
+  if (!sale.override) throw new Conflict(saleRefusal(sale.type, cycleId, sale.date, covering));
+  if (!mayOverride) throw new Forbidden('This sale falls in a withdrawal period: keeping its override requires the manage_compliance capability');
+  return { withdrawalRev: guard.withdrawalRev, covering };
+}
+
+/** The audit event of a sale that goes ahead in a withdrawal period: who (the actor), why and which windows. */
+export function overrideEvent(
+  sale: { id: string; type: string; date: string; flockId: string; cycleId: string; override?: { reason: string } | null },
+  check: SaleCheck,
+) {
+  if (check.covering.length === 0 || !sale.override) return [];
+  return [
+    {
+      action: 'compliance.withdrawal_override',
+      targetType: 'movement',
+      targetId: sale.id,
+      changes: {
+        reason: sale.override.reason,
+        sale: { type: sale.type, date: sale.date, flockId: sale.flockId, cycleId: sale.cycleId },
+        windows: check.covering.map((w) => ({ movementId: w.movementId, product: w.product, date: w.date, endDate: w.endDate })),
+      },
+    },
+  ];
 }

@@ -1,0 +1,109 @@
+import { batchGet } from './client.js';
+import { withdrawalWindows } from './compliance.js';
+import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { farmFromItem, houseFromItem, type FarmRecord, type HouseRecord } from './farms.js';
+import { flockFromItem, type FlockRecord } from './flocks.js';
+import { cycleKey, farmKey, flockKey, houseKey, latestForecastKey, type Key } from './keys.js';
+import { feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
+import { getSupplierAndOrder, type OrderRecord, type SupplierRecord } from './procurement.js';
+import type { FlockForecast } from '../domain/predictive/records.js';
+import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
+
+/**
+ * What recording a movement reads before it decides, in two round trips: first the records the request
+ * names (the cycle, and the flocks birds enter with their forecasts), then what those point at (the
+ * house and farm birds enter, the other cycle of a transfer, the sale's withdrawal windows, the
+ * delivery's supplier and order, the farm's feed in stock), all at once.
+ */
+export interface MovementHeads {
+  cycle: CycleRecord | undefined;
+  /** The cycle's withdrawal revision as read with it (0 when none): a sale's write conditions on it. */
+  withdrawalRev: number;
+  flock?: FlockRecord | undefined;
+  forecast?: FlockForecast | undefined;
+  counterpartFlock?: FlockRecord | undefined;
+  counterpartForecast?: FlockForecast | undefined;
+}
+
+export interface MovementHeadsQuery {
+  flockId: string;
+  cycleId: string;
+  /** Birds enter this cycle's house: its flock and forecast. */
+  withFlock: boolean;
+  /** A transfer's other flock… */
+  counterpartFlockId?: string | undefined;
+  /** …and its forecast, when the birds enter that flock's house. */
+  withCounterpartForecast?: boolean;
+}
+
+const same = (a: Key) => (i: Record<string, unknown>) => i.PK === a.PK && i.SK === a.SK;
+
+/** Round one: ONE consistent BatchGetItem of the records named by the path and body. */
+export async function readMovementHeads(q: MovementHeadsQuery): Promise<MovementHeads> {
+  const keys = { cycle: cycleKey(q.flockId, q.cycleId), flock: flockKey(q.flockId), forecast: latestForecastKey(q.flockId) };
+  const other = q.counterpartFlockId ? { flock: flockKey(q.counterpartFlockId), forecast: latestForecastKey(q.counterpartFlockId) } : undefined;
+  const wanted = [
+    keys.cycle,
+    ...(q.withFlock ? [keys.flock, keys.forecast] : []),
+    ...(other ? [other.flock, ...(q.withCounterpartForecast ? [other.forecast] : [])] : []),
+  ].filter((k, i, all) => all.findIndex((x) => x.PK === k.PK && x.SK === k.SK) === i);
+  const items = await batchGet(wanted, { consistent: true });
+  const forecastOf = (k: Key) => items.find(same(k))?.data as FlockForecast | undefined;
+  const cycleItem = items.find(same(keys.cycle));
+  return {
+    cycle: cycleFromItem(cycleItem),
+    withdrawalRev: Number(cycleItem?.[WITHDRAWAL_REV] ?? 0),
+    ...(q.withFlock ? { flock: flockFromItem(items.find(same(keys.flock))), forecast: forecastOf(keys.forecast) } : {}),
+    ...(other
+      ? {
+          counterpartFlock: flockFromItem(items.find(same(other.flock))),
+          ...(q.withCounterpartForecast ? { counterpartForecast: forecastOf(other.forecast) } : {}),
+        }
+      : {}),
+  };
+}
+
+export interface MovementSurroundings {
+  house?: HouseRecord | undefined;
+  farm?: FarmRecord | undefined;
+  counterpartCycle?: CycleRecord | undefined;
+  supplier?: SupplierRecord | undefined;
+  order?: OrderRecord | undefined;
+  /** The cycle's withdrawal windows from the sale's date on (read after the cycle, whose revision the sale conditions on). */
+  windows?: WithdrawalWindow[];
+  /** The feed types the farm holds (kg > 0), for a consumption that names none. */
+  feedInStock?: string[];
+}
+
+export interface MovementSurroundingsQuery {
+  farmId: string;
+  cycleId: string;
+  /** The house birds enter (its farm is read with it: the density tier). */
+  houseId?: string | null | undefined;
+  counterpartCycle?: { flockId: string; cycleId: string } | undefined;
+  supplierId?: string | undefined;
+  orderId?: string | undefined;
+  windowsFrom?: string | undefined;
+  feedInStock?: boolean;
+}
+
+/** Round two: one BatchGetItem and the Queries it cannot hold, in parallel. */
+export async function readMovementSurroundings(q: MovementSurroundingsQuery): Promise<MovementSurroundings> {
+  const house = q.houseId ? houseKey(q.farmId, q.houseId) : undefined;
+  const farm = q.houseId ? farmKey(q.farmId) : undefined;
+  const other = q.counterpartCycle ? cycleKey(q.counterpartCycle.flockId, q.counterpartCycle.cycleId) : undefined;
+  const keys = [house, farm, other].filter((k): k is Key => k !== undefined);
+  const [items, refs, windows, stock] = await Promise.all([
+    keys.length ? batchGet(keys, { consistent: true }) : Promise.resolve([]),
+    q.supplierId || q.orderId ? getSupplierAndOrder(q.supplierId, q.orderId) : Promise.resolve({}),
+    q.windowsFrom !== undefined ? withdrawalWindows(q.farmId, { from: q.windowsFrom, cycleId: q.cycleId }) : Promise.resolve(undefined),
+    q.feedInStock ? feedTypesInStock(q.farmId) : Promise.resolve(undefined),
+  ]);
+  return {
+    ...(house ? { house: houseFromItem(items.find(same(house))), farm: farmFromItem(items.find(same(farm!))) } : {}),
+    ...(other ? { counterpartCycle: cycleFromItem(items.find(same(other))) } : {}),
+    ...refs,
+    ...(windows ? { windows } : {}),
+    ...(stock ? { feedInStock: stock.map((s) => s.feedType) } : {}),
+  };
+}

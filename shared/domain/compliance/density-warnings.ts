@@ -1,0 +1,99 @@
+import { findBreedStandard, standardWeightGrams } from '../analytics/breed-standards.js';
+import { addDays } from '../analytics/figures.js';
+import { daysBetween } from '../cycle-summary.js';
+import type { FlockForecast } from '../predictive/records.js';
+import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight } from './density.js';
+import type { DensityWarning } from '../../../schemas/warnings.js';
+
+/**
+ * Stocking density ahead of a placement (docs/domain.md, "Compliance"): a bird_inflow, a bird transfer
+ * into a cycle or a completed transfer of birds that would put the receiving flock's house above the
+ * limit answers normally, with a `warnings` entry naming the density, the limit and the date. Never a
+ * refusal: the birds are there (the report's stocking_density rule then shows the days actually over).
+ */
+
+/** The target weight a broiler cycle without a harvest date or target age is looked ahead to (the forecasts' default target). */
+export const DEFAULT_TARGET_GRAMS = 2500;
+
+const SOURCES = {
+  broiler: 'Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m², as the farm declares)',
+  layer: 'Council Directive 1999/74/EC, Art. 4(1)(4) (9 hens/m² of usable area)',
+};
+
+/** The first age (days) at which the breed standard reaches `grams`, if it does. */
+function ageReaching(standard: NonNullable<ReturnType<typeof findBreedStandard>>, grams: number): number | null {
+  for (let age = 0; age <= DENSITY_LOOKAHEAD_DAYS; age++) if ((standardWeightGrams(standard, age)?.grams ?? 0) >= grams) return age;
+  return null;
+}
+
+/** What the density ahead of a placement is judged on: the receiving cycle, its flock, forecast, house and farm as read. */
+export interface Placement {
+  cycle: {
+    id: string;
+    flockId: string;
+    alive: number;
+    birdType: string;
+    hatchDate: string | null;
+    startDate: string;
+    targetWeightGrams: number | null;
+    targetAgeDays: number | null;
+  };
+  flock: { breed: string | null; houseId: string | null } | undefined;
+  forecast: FlockForecast | undefined;
+  house: { id: string; name: string; usableAreaM2: number } | undefined;
+  farm: { densityTier: number } | undefined;
+}
+
+/**
+ * The warnings of `birdsAdded` birds entering the placement's cycle on `date`: none when the flock has no
+ * house with a usable area, or (broilers) no weight to look ahead with (no forecast of this cycle and no
+ * breed standard).
+ */
+export function densityWarningsOf({ cycle, flock, forecast, house, farm }: Placement, birdsAdded: number, date: string): DensityWarning[] {
+  if (!flock?.houseId) return [];
+  const areaM2 = house?.usableAreaM2 ?? 0;
+  if (!house || !(areaM2 > 0)) return [];
+  const birds = Math.max(0, cycle.alive) + birdsAdded;
+  const broiler = cycle.birdType === 'broiler';
+  const tier = farm?.densityTier ?? DEFAULT_DENSITY_TIER;
+  const hatch = cycle.hatchDate ?? cycle.startDate;
+  const standard = broiler ? findBreedStandard(flock.breed, 'broiler') : null;
+  const ownForecast = forecast?.cycleId === cycle.id ? forecast : undefined;
+  const points = [...(ownForecast?.weight.points ?? []), ...(ownForecast?.harvest.weight ? [ownForecast.harvest.weight] : [])];
+  const weightAt = (d: string): DayWeight | null => {
+    const forecastGrams = forecastWeightOn(points, d, daysBetween);
+    if (forecastGrams !== null) return { grams: forecastGrams, source: 'forecast' };
+    const std = standard ? standardWeightGrams(standard, daysBetween(hatch, d)) : null;
+    return std ? { grams: Math.round(std.grams), source: 'breed_standard' } : null;
+  };
+  // broilers are looked ahead to the expected harvest: the forecast's, else the target age, else the day the standard reaches the target weight
+  const reach = standard ? ageReaching(standard, cycle.targetWeightGrams ?? DEFAULT_TARGET_GRAMS) : null;
+  const until = broiler
+    ? (ownForecast?.harvest.date ?? (cycle.targetAgeDays ? addDays(hatch, cycle.targetAgeDays) : reach !== null ? addDays(hatch, reach) : null))
+    : date;
+  if (!until) return [];
+  const over = firstDayOver({ birds, areaM2, birdType: cycle.birdType, tier, from: date, until: until < date ? date : until, weightAt }, addDays);
+  if (!over) return [];
+  const weight = over.weightGrams === null ? '' : ` at the ${over.weightSource === 'forecast' ? 'forecast' : 'breed-standard'} weight of ${over.weightGrams} g`;
+  const limitWords = broiler ? `the farm’s stocking density tier of ${over.limit} kg/m²` : `the limit of ${over.limit} hens/m²`;
+  return [
+    {
+      code: 'stocking_density',
+      message:
+        `${birds} bird(s) in house ${house.name} (${areaM2} m²) would stand at ${over.value} ${over.unit} on ${over.date}${weight}: ` +
+        `above ${limitWords} (${broiler ? SOURCES.broiler : SOURCES.layer})`,
+      flockId: cycle.flockId,
+      cycleId: cycle.id,
+      houseId: house.id,
+      date: over.date,
+      birds,
+      areaM2,
+      value: over.value,
+      limit: over.limit,
+      unit: over.unit,
+      weightGrams: over.weightGrams,
+      weightSource: over.weightSource === 'forecast' || over.weightSource === 'breed_standard' ? over.weightSource : null,
+      source: broiler ? SOURCES.broiler : SOURCES.layer,
+    },
+  ];
+}

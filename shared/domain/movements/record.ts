@@ -1,0 +1,48 @@
+import { ulid } from 'ulidx';
+import type { MovementInput, MovementType } from '../../../schemas/movements.js';
+import type { NetChange, StoredLock } from '../ledger.js';
+
+/** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
+export interface MovementRecord {
+  id: string;
+  cycleId: string;
+  flockId: string;
+  farmId: string;
+  type: MovementType;
+  date: string;
+  fields: Record<string, unknown>;
+  lock: StoredLock | null;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** The cycle a group of changes belongs to (transfers change two cycles in one transaction). */
+export interface CycleRef {
+  flockId: string;
+  cycleId: string;
+  farmId: string;
+}
+
+/** The net changes of one cycle's ledger records (the cycle, its farm's stocks, its day rollups). */
+export interface LedgerGroup {
+  ref: CycleRef;
+  changes: NetChange[];
+  /**
+   * A sale checked against the cycle's withdrawal windows: the cycle's `withdrawalRev` as read before the
+   * windows were (0 when absent). The write commits only if no medication changed a window since.
+   */
+  withdrawalRev?: number | undefined;
+}
+
+export const refOf = (c: { flockId: string; id: string; farmId: string }): CycleRef => ({ flockId: c.flockId, cycleId: c.id, farmId: c.farmId });
+
+/** A new movement of `input` in the cycle, created by `userId` at `now`, with fields the service adds. */
+export function newMovement(input: MovementInput, ref: CycleRef, userId: string, now: string, extraFields: Record<string, unknown> = {}): MovementRecord {
+  const { type, date, ...fields } = input;
+  return { id: ulid(), ...ref, type, date, fields: { ...fields, ...extraFields }, lock: null, createdAt: now, createdBy: userId, updatedAt: now, version: 1 };
+}
+
+/** A stored movement as the input that made it (type, date and fields). */
+export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
