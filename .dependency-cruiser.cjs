@@ -2,7 +2,7 @@
  * The import rules of the layers (docs/architecture.md). `npm run lint` checks them, and
  * tests/unit/architecture.test.ts runs the same check inside `npm test`.
  *
- *   functions/  (one handler per route, and later per IoT rule or job)
+ *   functions/  (one handler per route, IoT rule, scheduled job or self-invoked worker)
  *     └─> shared/http, shared/events (entry-point stacks) ─> shared/services (use cases)
  *                                                              ├─> shared/presentation (charts, CSV, listings)
  *                                                              ├─> shared/db (repositories) ─> DynamoDB

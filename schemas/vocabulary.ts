@@ -110,6 +110,6 @@ export const ANOMALY_SOURCES = ['rule', 'detector', 'schedule'] as const;
 export type AnomalySource = (typeof ANOMALY_SOURCES)[number];
 export const ANOMALY_ACTIONS = ['acknowledge', 'resolve', 'dismiss'] as const;
 export type AnomalyAction = (typeof ANOMALY_ACTIONS)[number];
-/** The statistical detectors (docs/domain.md, "Detectors"). */
+/** The statistical detectors (docs/detections.md, "The detectors"). */
 export const DETECTORS = ['robust_z', 'ewma', 'cusum'] as const;
 export type Detector = (typeof DETECTORS)[number];

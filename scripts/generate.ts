@@ -12,7 +12,7 @@ import { writeGenerated } from './lib/write-file.js';
 
 type Operation = { summary?: string; 'x-capability'?: string; tags?: string[] };
 
-/** Every operation in brief (method, path, summary, capability, group): what overview endpoints list, without the whole document. */
+/** Every operation in short (method, path, summary, capability, group): what overview endpoints list, without the whole document. */
 function operationsOf(doc: { paths?: Record<string, Record<string, Operation>> }) {
   return Object.entries(doc.paths ?? {}).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({

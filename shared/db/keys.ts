@@ -153,7 +153,7 @@ export const incidentDedupKey = (farmId: string, dedupKey: string): Key => ({ PK
 export const RESTRICTION_SK_PREFIX = 'RESTRICTION#';
 export const restrictionKey = (farmId: string, incidentId: string): Key => ({ PK: farmPartition(farmId), SK: `${RESTRICTION_SK_PREFIX}${incidentId}` });
 
-// Rules: user-defined alarms over a calculation or a sensor metric (docs/data-model.md, "Rules and anomalies").
+// Rules: user-defined alarms over a calculation or a sensor metric (docs/data-model.md, "Rules").
 export const rulePartition = (ruleId: string): string => `RULE#${ruleId}`;
 export const ruleKey = (ruleId: string): Key => ({ PK: rulePartition(ruleId), SK: 'META' });
 /** The rule's evaluation state per target (`flock:<id>` or `house:<id>`): its own item, so evaluation never bumps the rule's version. */

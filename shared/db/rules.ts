@@ -18,7 +18,7 @@ import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
 
 /**
- * Rules (docs/data-model.md, "Rules and anomalies"): `RULE#<id>`/`META` listed per farm through GSI1
+ * Rules (docs/data-model.md, "Rules"): `RULE#<id>`/`META` listed per farm through GSI1
  * `RULES#<farmId>` (oldest first); while enabled also on GSI2 `RULES_ENABLED` (`<farmId>#<id>`), which
  * the rule job walks. The evaluation state of each target (a flock or a house) is its own item
  * `STATE#<target>` in the rule's partition, so evaluating never bumps the version a user edits against.

@@ -1,27 +1,9 @@
 /**
  * Flock analytics (pure): the KPIs of a cycle computed from the running counters kept on its record
  * (../db/cycles.ts), so a flock's history, a comparison of flocks and a farm ranking read one item per
- * cycle and never a daily rollup or a movement. Formulas: docs/domain.md, through the helpers of
- * the KPI engine (./analytics/kpis/) and the cycle summary (./cycle-summary.ts).
- *
- * Conventions (the engine's, restricted to what the counters know):
- * - Housed = placed + transferred in. Mortality % = deaths ÷ housed × 100; livability % = (alive + sold +
- *   transferred out) ÷ housed × 100.
- * - Body weight (FCR, EPEF) = the engine's rule (./analytics/kpis/weight.ts `weightOfDay`) at the day the
- *   figures are of (end date, else today): the cycle's latest weighing (`latestWeight`) if at most
- *   `fallbacks.carryForwardWeightDays` old, else the breed standard at that age when
- *   `fallbacks.weightFromBreedStandard`, else null; `assumptions`/`reason` read like the analytics'.
- *   `avgWeight` stays the latest weighing (a measurement), and ADG starts from it.
- * - FCR (broilers) = feed consumed kg ÷ (birds alive × weight kg). A depleted cycle (no bird alive, some
- *   sold or transferred out) uses the birds that left alive, as the engine does on its depletion day.
- * - Age = days from the hatch date (else the start date) to the end date, else today.
- * - ADG since placement = (weight − placement weight) ÷ days from the start date to the weighing. The
- *   record keeps no inflow weights, so the placement weight is the breed standard's at the age at
- *   placement (day 0 for day-old chicks); without a standard (or a value at that age) ADG is null.
- * - EPEF (broilers) = livability % × weight kg × 100 ÷ (age × FCR), from unrounded inputs.
- * - Eggs (layers and breeders): hen-housed eggs = eggs ÷ housed; feed per egg (g) and per dozen (kg)
- *   from the cycle's whole feed consumption (including any rearing weeks in the same cycle).
- * - Water:feed = the cycle's litres ÷ kg of feed (the counters cannot pick the days with both recorded).
+ * cycle and never a daily rollup or a movement.
+ * Conventions (housed, weight, FCR, ADG, EPEF, eggs): docs/analytics-reports.md ("Flock analytics from
+ * the running counters").
  */
 import { ageDays as cycleAgeDays, daysBetween, type CycleCounters } from './cycle-summary.js';
 import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';

@@ -50,20 +50,8 @@ export function sampleStats(samples: readonly number[]): SampleStats {
 }
 
 /**
- * Confidence of one weighing session, from how many birds were weighed (n) and how spread they are (CV):
- *
- * | input | confidence |
- * |---|---|
- * | individual weighings, n ≥ 100 and CV ≤ 10 % | high |
- * | individual weighings, n ≥ 30 and CV ≤ 20 % (and not high) | medium |
- * | an average reported with its sample size ≥ 100 (CV unknown) | medium |
- * | anything else: a single average without (or with a small) sample size, n < 30, CV > 20 %, estimates | low |
- *
- * Rationale: the breeders' management guides ask for at least 100 birds (or 1 % of the house) per
- * weighing; the standard error of the mean is CV ÷ √n, so n ≥ 100 at CV ≤ 10 % puts the mean within
- * about ±2 % (95 %), n = 30 at CV 20 % within about ±7 %. A CV above 20 % is far beyond a normal flock
- * (broilers 8–12 %) and usually means mixed sexes, a biased catch or scale errors. Without the individual
- * weights the CV is unknown, so a reported average is never `high`.
+ * Confidence of one weighing session, from how many birds were weighed (n) and how spread they are (CV).
+ * The table and its rationale: docs/domain.md ("Weighings").
  */
 export function confidenceOf(input: { method: WeightMethod; n: number | null; cv: number | null }): Confidence {
   if (input.method === 'estimated' || input.n === null) return 'low';

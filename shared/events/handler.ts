@@ -9,9 +9,10 @@ import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import { problemsOf } from '../../schemas/problems.js';
 
 /**
- * The entry-point stack for everything that is not HTTP: IoT Core topic rules (a device frame) and
- * scheduled jobs. The same use cases as the routes, called as a system Caller that holds exactly the
- * capabilities the job needs. What a failure means here:
+ * The entry-point stack for everything that is not HTTP: IoT Core topic rules (a device frame),
+ * scheduled jobs and the functions the service invokes itself (alarms on new data, continuity jobs).
+ * The same use cases as the routes, called as a system Caller that holds exactly the capabilities the
+ * job needs. What a failure means here:
  * - bad input or a state the event cannot change (invalid, not found, forbidden, conflict, refused):
  *   logged and dropped — retrying the same event would fail the same way, for ever;
  * - anything else (the database unreachable or throttled, a bug): thrown, so Lambda retries the
@@ -19,7 +20,7 @@ import { problemsOf } from '../../schemas/problems.js';
  * One JSON log line per event (name, request id, outcome, duration); never the payload.
  */
 export interface EventSpec<E> {
-  /** The job or rule, as it appears in logs (`iot-telemetry`, `predictions-nightly`). */
+  /** The job or rule, as it appears in logs (`iot-telemetry`, `predictive-job`). */
   name: string;
   /** Who the use cases act for. */
   caller: Caller;

@@ -48,23 +48,10 @@ import { scopedFlock } from './flocks.js';
 import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveJobResult, PredictiveRunsQuery, RunTrigger } from '../../schemas/predictive.js';
 
 /**
- * Predictive (`/api/v1/predictive`) and its hourly job. The forecasts come from the Analytics V2 engine
- * (one engine: shared/domain/predictive builds on `predictions`, the KPIs and the anomaly rules) fed by
- * `cycleAnalyticsContext` — two round trips per cycle, whatever its number of movements.
- *
- * Finding the active cycles without a Scan: the farms (GSI1 `FARMS`, one Query per 1 MB of farms), then
- * per farm its active flocks (GSI1 `FLOCKS#<farmId>` / `active#…`: one Query) — flocks with an
- * `activeCycleId` are the active cycles. Per farm the run also reads its feed stock (one Query) and its
- * devices (one Query), then per device its last 24 hourly rollups (one Query; silos one more for their
- * daily rollups). Per flock: `cycleAnalyticsContext` (a BatchGetItem, then the days, the weighings and
- * the house in parallel: 4 calls, 3 without a house) and one BatchWriteItem (latest + the day's
- * history). Per farm once more: one BatchWriteItem of the device risks, the farm's feed forecast and the
- * run (25 items a call). A farm with neither an active cycle nor a device costs the job its 3 Queries
- * and writes nothing.
- *
- * A flock that fails (its data makes the engine throw, its cycle vanished, a read failed) is recorded on
- * the run with its message and the run goes on with the others; so does a device. A farm that fails as
- * a whole (its flock list cannot be read) is logged and the job goes on with the next farm.
+ * Predictive (`/api/v1/predictive`) and its hourly job: forecasts from the Analytics V2 engine fed by
+ * `cycleAnalyticsContext`, active cycles found without a Scan (the farms, then each farm's active flocks).
+ * What the job reads and costs: docs/data-model.md ("Predictive"); its failure isolation: docs/decisions.md
+ * ("Predictive"); the models: docs/predictive.md.
  */
 
 /** The hourly job acts as this caller: it reads every farm's cycles and recomputes their forecasts. */

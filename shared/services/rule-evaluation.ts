@@ -31,21 +31,9 @@ import { flockOfFarm } from './references.js';
 import type { BacktestBody, NewDataEventBody } from '../../schemas/rules.js';
 
 /**
- * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation
- * (new daily records, movements, weighings and sensor hours), the rule job (every 15 minutes) and the
- * backtest (POST /rules/{id}/test, which writes nothing). A rule applies to targets: the active flocks of
- * its scope for daily inputs (`flock:<id>`), the houses of its scope for sensor inputs (`house:<id>`), the
- * farm itself for farm-level inputs (`farm:<id>`, the generator drill).
- *
- * Instants: a daily input is evaluated at the end of each day (00:00 UTC after it), a sensor input at
- * the end of each hour; an instant is evaluated once the bucket is complete (the job), or as soon as the
- * day's record arrives (a daily record says the day is done). Per target, the state item remembers the
- * last instant evaluated and the last firing, so a live run continues exactly where the last one stopped
- * and fires exactly what a backtest over the same period fires.
- *
- * Cost per rule and target: the cycle's facts (two round trips, shared by every daily rule of the flock
- * in one pass) or one Query of hourly rollups per device of the house (shared by the hourly rules of the
- * house), one BatchGetItem of states for the whole pass, one Put per state. Never a Scan.
+ * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation, the
+ * rule job (every 15 minutes) and the backtest (POST /rules/{id}/test, which writes nothing).
+ * Targets, instants and what a pass costs: docs/detections.md ("Where and when rules run").
  */
 
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
 /**
- * e2e: governance (issue 14) over real HTTP against serverless-offline and DynamoDB Local, every JSON
+ * e2e: governance (withdrawal periods, compliance report, export and restore) over real HTTP against serverless-offline and DynamoDB Local, every JSON
  * response checked against the closed schema of its operation (checkedClient); exports and restores run in
  * continuityWorker, which the routes start asynchronously through offline's Lambda port.
  *

@@ -690,8 +690,8 @@ function hash(s: string): number {
   return Math.abs(h) % 100_000;
 }
 
-/** The closing figures: requests per operation, per status class, valid vs invalid, known failures (`brief`: totals only). */
-export function summary(brief = false): string {
+/** The closing figures: requests per operation, per status class, valid vs invalid, known failures (`totalsOnly`: without the per-kind and per-operation lines). */
+export function summary(totalsOnly = false): string {
   const total = newCounts();
   const rows: string[] = [];
   for (const [label, c] of perOperation) {
@@ -723,7 +723,7 @@ export function summary(brief = false): string {
     `  sign-ins again after a fuzzed logout: ${total.sessionRefreshes}; fixture records remade after writes changed them: ${refreshes.count} (${Math.round(refreshes.ms)} ms)`,
     `  per status class: ${sorted(total.byClass)}`,
     `  per status: ${sorted(total.byStatus)}`,
-    ...(brief
+    ...(totalsOnly
       ? []
       : [`  per request kind: ${sorted(total.byKind)}`, `  per operation (requests, valid/invalid by the document, status classes, statuses):`, ...rows]),
     `  known failures hit (KNOWN_FAILURES): ${knownHits.size ? [...knownHits].map(([k, n]) => `${k} ×${n}`).join(', ') : 'none'}`,

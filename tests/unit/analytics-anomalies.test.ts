@@ -26,7 +26,7 @@ const weighing = (date: string, grams: number, uniformityPct: number | null = nu
   cv: null,
   uniformityPct,
 });
-const brief = (a: Anomaly[]) => a.map((x) => [x.date, x.metric, x.value, x.threshold, x.severity]);
+const rowsOf = (a: Anomaly[]) => a.map((x) => [x.date, x.metric, x.value, x.threshold, x.severity]);
 
 const B0 = '2026-03-01';
 const b = (n: number) => dateOf(B0, n);
@@ -73,7 +73,7 @@ const layer = (days: Array<Partial<DayTotals>>): CycleInputs => ({
 describe('mortality', () => {
   it('daily above 0.5 % and cumulative above 1 % + 0.06 % × age', () => {
     const a = detectAnomalies(broiler([day(b(1), { deaths: 6 }), day(b(2), { deaths: 10 }), day(b(3), { deaths: 5 })], [], b(3)), config());
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(1), 'dailyMortality', 0.6, 0.5, 'warning'], // 6 ÷ 1000; cumulative 0.6 ≤ 1 + 0.06 × 1 = 1.06
       [b(2), 'dailyMortality', 1.01, 0.5, 'critical'], // 10 ÷ 994 = 1.006 % ≥ 2 × 0.5
       [b(2), 'cumulativeMortality', 1.6, 1.12, 'warning'], // 16 ÷ 1000 > 1 + 0.06 × 2 = 1.12 (< 2.24)
@@ -88,7 +88,7 @@ describe('mortality', () => {
   it('critical cumulative mortality: twice the limit', () => {
     const a = detectAnomalies(broiler([day(b(1), { deaths: 25, deathsByCause: { heat: 25 } })], [], b(1)), config());
     // 25 ÷ 1000 = 2.5 % ≥ 2 × 1.06 = 2.12
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(1), 'dailyMortality', 2.5, 0.5, 'critical'],
       [b(1), 'cumulativeMortality', 2.5, 1.06, 'critical'],
     ]);
@@ -116,7 +116,7 @@ describe('water', () => {
       ),
       config(),
     );
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(1), 'waterFeedRatio', 1.5, 1.6, 'warning'],
       [b(2), 'waterFeedRatio', 2.5, 2, 'critical'],
       [b(4), 'waterFeedRatio', 1.15, 1.6, 'critical'],
@@ -128,7 +128,7 @@ describe('water', () => {
     // expected 1000 hens × 210 ml = 210 l; low = below 210 × (1 − 15 %) = 178.5 l
     const water = [210, 210, 170, 160, 100, 205, 170, 170];
     const a = detectAnomalies(layer(water.map((w) => ({ waterLiters: w }))), config());
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [l(3), 'lowWaterIntake', 23.81, 15, 'warning'], // day 2 of the run: 160 ÷ 210 = 76.19 % → 23.81 % short
       [l(4), 'lowWaterIntake', 52.38, 15, 'critical'], // 100 ÷ 210 = 47.62 % → 52.38 % short ≥ 2 × 15
       [l(7), 'lowWaterIntake', 19.05, 15, 'warning'], // 205 l on day 5 ended the first run; 170, 170 → 80.95 %
@@ -151,7 +151,7 @@ describe('water', () => {
       ),
       config(),
     );
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(21), 'lowWaterIntake', 25, 15, 'warning'],
       [b(22), 'lowWaterIntake', 25, 15, 'warning'],
     ]);
@@ -168,7 +168,7 @@ describe('layers', () => {
     // days 0–6: 900 eggs a day of 1000 hens (90 %); days 7–15: 830 (83 %)
     const eggs = [...Array(7).fill(900), ...Array(9).fill(830)] as number[];
     const a = detectAnomalies(layer(eggs.map((e) => ({ eggsCollected: e }))), config());
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [l(13), 'henDayDrop', 7, 5, 'warning'], // days 0–6 90 % → days 7–13 83 %
       [l(14), 'henDayDrop', 6, 5, 'warning'], // days 1–7 (6 × 900 + 830 = 6230) 89 % → 83 %
       // day 15: days 2–8 (5 × 900 + 2 × 830 = 6160) 88 % → 83 %: 5 points, not more than 5
@@ -185,7 +185,7 @@ describe('layers', () => {
 
   it('a drop of 10 points or more is critical', () => {
     const eggs = [...Array(7).fill(900), ...Array(7).fill(790)] as number[];
-    expect(brief(detectAnomalies(layer(eggs.map((e) => ({ eggsCollected: e }))), config()))).toEqual([[l(13), 'henDayDrop', 11, 5, 'critical']]);
+    expect(rowsOf(detectAnomalies(layer(eggs.map((e) => ({ eggsCollected: e }))), config()))).toEqual([[l(13), 'henDayDrop', 11, 5, 'critical']]);
   });
 
   it('cracked eggs above 3 % of the day’s collection', () => {
@@ -193,7 +193,7 @@ describe('layers', () => {
       layer([{}, { eggsCollected: 1000, eggsCracked: 35 }, { eggsCollected: 1000, eggsCracked: 60 }, { eggsCollected: 1000, eggsCracked: 30 }]),
       config(),
     );
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [l(1), 'crackedEggs', 3.5, 3, 'warning'],
       [l(2), 'crackedEggs', 6, 3, 'critical'], // ≥ 2 × 3
       // day 3: exactly 3 % is not above
@@ -207,7 +207,7 @@ describe('against the breed standard and weighings', () => {
       broiler([day(b(14), { feedConsumedKg: 564.98 })], [weighing(b(7), 190), weighing(b(14), 533), weighing(b(21), 800)], b(21)),
       config(),
     );
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(7), 'weightBelowStandard', 10.8, 10, 'warning'], // (190 − 213) ÷ 213 = −10.80 %
       [b(14), 'fcrAboveStandard', 5.47, 5, 'warning'], // FCR 564.98 ÷ (1000 × 0.533) = 1.06; (1.06 − 1.005) ÷ 1.005 = +5.47 %
       [b(21), 'weightBelowStandard', 20.95, 10, 'critical'], // (800 − 1012) ÷ 1012 = −20.95 % ≥ 2 × 10
@@ -222,7 +222,7 @@ describe('against the breed standard and weighings', () => {
       config(),
     );
     // day 28 at exactly 80 % is not below; day 35 is after asOf
-    expect(brief(a)).toEqual([
+    expect(rowsOf(a)).toEqual([
       [b(14), 'lowUniformity', 75, 80, 'warning'],
       [b(21), 'lowUniformity', 55, 80, 'critical'],
     ]);

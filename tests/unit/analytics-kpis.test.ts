@@ -212,7 +212,7 @@ describe('broiler reference cycle: daily series', () => {
     expect(r.adgSinceLastWeighing.value).toBe(71.4);
   });
 
-  it('day 35: the brief’s reference figures', () => {
+  it('day 35: the reference broiler cycle at harvest (feed, FCR, ADG, livability, EPEF)', () => {
     const r = rowOf(rows, b(35));
     expect(r.cumulativeFeedKg.value).toBe(3450);
     // FCR day 35 = 3,450 kg ÷ (965 birds × 2.31 kg = 2,229.15 kg) = 1.547675

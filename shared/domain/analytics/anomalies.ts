@@ -1,26 +1,7 @@
 /**
  * Anomalies (GET /api/v2/analytics/anomalies/{flockId}/{cycleId}), pure: the days whose KPIs break the
- * `thresholds` of the analytics configuration (defaults and their sources: docs/domain.md). Every day that breaks a
- * rule is reported (a breach lasting five days is five anomalies), sorted by date, then rule.
- *
- * Rules (values are the reported, rounded figures of the daily series and the breed comparison):
- * | metric | breaks when | critical when (the breach is twice the allowed margin) |
- * |---|---|---|
- * | dailyMortality | daily mortality % > dailyMortalityPct | ≥ 2 × dailyMortalityPct |
- * | cumulativeMortality | cumulative mortality % > base + perAgeDay × age days | ≥ 2 × that limit |
- * | waterFeedRatio | ratio < waterFeedRatioMin or > waterFeedRatioMax | outside the band by at least its width (max − min) |
- * | lowWaterIntake | ≥ waterLowIntakeDays consecutive low days (below) | run ≥ 2 × waterLowIntakeDays days, or the day's shortfall ≥ 2 × tolerance |
- * | henDayDrop | the last 7 days' hen-day % is more than henDayWeeklyDropPoints below the 7 days before | drop ≥ 2 × henDayWeeklyDropPoints |
- * | weightBelowStandard | a weighing more than weightBelowStandardPct below the standard | ≥ 2 × weightBelowStandardPct below |
- * | fcrAboveStandard | FCR (weighing days) more than fcrAboveStandardPct above the standard | ≥ 2 × fcrAboveStandardPct above |
- * | lowUniformity | a weighing's uniformity < uniformityMinPct | < uniformityMinPct − (100 − uniformityMinPct) (80 → below 60) |
- * | crackedEggs | cracked % of the day's eggs > crackedEggsMaxPct | ≥ 2 × crackedEggsMaxPct |
- * | waterPh | a water reading's pH < waterPhMin or > waterPhMax (the day's lowest and highest reading) | outside the band by at least 1 pH unit |
- *
- * A low water day (tolerance t = consumption.lowIntakeTolerancePct): water recorded, and either below
- * the expected intake by more than t % (water % of expected < 100 − t), or the water per bird is more
- * than t % below the mean of the 3 days before the run began (all three recorded). A day without a water
- * record is not low and ends a run: one low day is usually noise, two or more an early disease signal.
+ * `thresholds` of the analytics configuration, one anomaly per day and rule broken.
+ * Each rule, when it is critical, and the low water day: docs/analytics-reports.md ("Anomalies").
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { round } from '../weights.js';

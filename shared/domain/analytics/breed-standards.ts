@@ -1,22 +1,7 @@
 /**
- * Breed standards as data (pure, no I/O): the breeders' tables of docs/domain.md transcribed as typed
- * constants, with their publisher, document, edition and an `official | approximate` flag, plus the
- * lookups the analytics need.
- *
- * Ages. Day tables are ages in days from hatch (day 0 = hatch). Week tables are ages in whole weeks;
- * week N is age N × 7 days (week 18 = day 126, the first laying day of `phaseOf` in ../weights.ts).
- *
- * Interpolation. Between two tabulated ages a value is interpolated LINEARLY in age (days); at a
- * tabulated age the table value is returned with `interpolated: false`. Outside a series' tabulated
- * range the value is null with a reason: the standards are never extrapolated.
- *
- * Breed matching (`findBreedStandard`). The free-text breed is normalized (lower case, every character
- * other than a–z and 0–9 dropped) and must EQUAL a standard's normalized name or one of its aliases,
- * AND the flock's bird type must be the standard's. So "Ross 308", "ross-308", "ROSS308" and
- * "Aviagen Ross 308" find Ross 308; "Ross 308 AP" (another Aviagen product with its own objectives),
- * "Cobb 500 SF" (slow-feathering parent line) or "Ross" alone find nothing: no prefix or fuzzy matching,
- * because a near miss would silently compare a flock against the wrong curve. A Ross 308 flock recorded
- * as `breeder` (parent stock, a different standard altogether) finds nothing either.
+ * Breed standards as data (pure, no I/O): the breeders' tables of docs/domain.md as typed constants, with
+ * their publisher, document, edition and an `official | approximate` flag, plus the lookups the analytics need.
+ * Ages, interpolation and breed matching: docs/analytics-reports.md ("Breed standards").
  */
 import type { BirdType } from '../weights.js';
 import { round } from '../weights.js';

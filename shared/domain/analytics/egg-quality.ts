@@ -1,39 +1,8 @@
 /**
- * Egg quality trend (GET /api/v2/analytics/egg-quality-trend/{flockId}): per day or per ISO week,
- * eggs collected and their defects, egg weight and (given hens alive) hen-day %, plus the direction of
- * cracked %, dirty % and egg weight over the last periods. Pure: the cycle's daily rollups in.
- *
- * Every ratio is a Figure (docs/analytics.md "Figures"): `{value, unit}` or `{value: null, unit, reason}`;
- * counts (eggs, saleable eggs, eggs weighed, hen-days) stay plain numbers.
- *
- * Per period
- * - eggs collected, cracked, dirty, double-yolk: sums of the egg_collection movements of the period;
- *   cracked % / dirty % / double-yolk % = count ÷ eggs collected × 100 (null when nothing was collected).
- * - saleable eggs = collected − cracked − dirty (never below 0). Cracked and dirty are counted as
- *   separate eggs (the collection form records each egg under its worst defect; an egg recorded both
- *   cracked and dirty would be subtracted twice, hence the floor at 0). Double-yolk eggs are whole
- *   eggs and stay saleable. Eggs later lost or sold do not change what was saleable at collection.
- * - average egg weight g = Σ (eggs × average weight) ÷ Σ eggs, over the collections that gave a weight
- *   (weighted by eggs, not a mean of daily means); null when none did.
- * - hen-days = Σ over the period's calendar days of the hens alive that day (`hensAlivePerDay`: a date
- *   without an entry takes the latest earlier entry, since hens alive only change on movement days);
- *   hen-day % = eggs collected ÷ hen-days × 100 (docs/domain.md). Null when no hens are given or a day of the
- *   period precedes the first entry.
- * - every calendar day (window 'day') or ISO week, Monday to Sunday (window 'week', key `2026-W03`),
- *   from `from` to `to` is a period, also those without collections (their ratios are null). Edge weeks
- *   are clipped to the range: `days` says how many calendar days a period covers.
- *
- * Trend over the last N periods (default 7 days or 4 weeks): least-squares slope of the metric against
- * the period index, over the periods that have a value (periods without eggs are skipped, not zero), and
- * unweighted (a partial edge week counts as much as a full one). At least 3 points, else
- * `insufficient_data`. The slope is expressed per week (× 7 for daily periods) and compared with a
- * tolerance. Slopes are Figures in percentage points per day or week (`pp/day`, `pp/week`) for cracked
- * and dirty %, in `g/day`, `g/week` for egg weight (4 decimals); mean and latest are in the metric's unit
- * and rounding (% 2 decimals, g 1); the tolerance is a plain number in the unit of `slopePerWeek`: |slope| ≤ tolerance is `stable`. Defaults (`TREND_TOLERANCE`): 0.2 percentage points per
- * week for cracked % and dirty % (a 1 % → 2 % drift over 5 weeks is a real change; daily noise of a few
- * tenths is not), 0.2 g per week for egg weight (egg weight rises ≈ 0.4–0.5 g a week in early lay and
- * ≈ 0.1 g late in lay, so only the early-lay rise shows as a change). Cracked % and dirty % falling is
- * `improving`; egg weight rising is `improving` (eggs are paid by grade, heavier grades pay more).
+ * Egg quality trend (GET /api/v2/analytics/egg-quality-trend/{flockId}): per day or per ISO week, eggs
+ * collected and their defects, egg weight and hen-day %, plus the direction of cracked %, dirty % and egg
+ * weight over the last periods. Pure: the cycle's daily rollups in.
+ * Formulas, trend and tolerances: docs/analytics-reports.md ("Egg quality trend").
  */
 import { daysBetween } from '../cycle-summary.js';
 import { addDays, figure, missing } from './figures.js';

@@ -1,29 +1,7 @@
 /**
- * Predictions (GET /api/v2/analytics/predictions/{flockId}/{cycleId}), pure.
- *
- * Body weight: the flock's weighings fitted against its breed curve.
- * - Fit: actual ≈ r × standard, r by weighted least squares over the weighings whose age the standard
- *   covers: r = Σ wᵢ aᵢ sᵢ ÷ Σ wᵢ sᵢ², with recency weights wᵢ = 0.5^((latest age − ageᵢ) ÷ 7): a weighing
- *   a week older than the latest counts half as much. Residual = weighted RMS of aᵢ − r sᵢ, in g and in %
- *   of the fitted value.
- * - Confidence: high with ≥ 3 weighings and a residual ≤ 3 %; medium with ≥ 2 and ≤ 6 %; else low (a
- *   single weighing always fits exactly, so it says nothing about the shape).
- * - Weight at an age = r × standard(age); the date a target weight is reached = the first age after the
- *   latest weighing at which r × standard ≥ target (or the first weighing at or above it). Both are null
- *   outside the standard's table (no extrapolation of the standard).
- * - No standard, or no weighing within the standard's table: the recent ADG (the two latest weighings,
- *   else since placement) is extrapolated in a straight line, confidence low, and the answer says so.
- *   A standard but no weighing at all: the standard curve itself (r = 1), confidence low.
- *
- * Layer production: the next N weeks' hen-day % = the standard hen-day at each day's age × r, where r =
- * actual eggs ÷ standard eggs (Σ birds present × standard hen-day) over the last 7 days of the series,
- * capped at 100 %; eggs per week = Σ birds alive at asOf × that hen-day (no further mortality projected).
- * Without a hen-day standard the last 7 days' hen-day % is held flat. No eggs in the last 7 days with a
- * standard: the standard itself (r = 1).
- *
- * Every derived figure is a Figure (docs/analytics.md "Figures"): the fit ratio r (`index`, 4 decimals),
- * the residuals (g, %), the extrapolated ADG (g/day), the basis hen-day %; null with the reason where the
- * method used has none. Counts (weighings, eggs, hens) stay plain numbers.
+ * Predictions (GET /api/v2/analytics/predictions/{flockId}/{cycleId}), pure: body weight fitted to the
+ * breed curve, and layer production.
+ * The fit, its confidence and the fallbacks: docs/analytics-reports.md ("Predictions").
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { agesAt, round, type Confidence } from '../weights.js';

@@ -1,36 +1,7 @@
 /**
  * Feed supplier reliability (GET /api/v2/analytics/cycle/{flockId}/{cycleId}/suppliers), from the
- * cycle's feed_delivery movements. Pure: the deliveries in, one entry per supplier out (deliveries
- * without a supplierId are grouped under `unknown`).
- *
- * Per supplier
- * - on-time rate % = deliveries with date ≤ expectedDate ÷ deliveries with an expectedDate × 100;
- *   deliveries without an expectedDate do not count (null when none has one). Late deliveries also give
- *   their mean days late. Lead time = delivery date − orderedDate in days, averaged over the deliveries
- *   that carry an orderedDate (it describes the supplier; it does not enter the score).
- * - quantity accuracy: mean absolute variance % = mean of |quantityKg − orderedQuantityKg| ÷
- *   orderedQuantityKg × 100 over the deliveries with an orderedQuantityKg (null when none), with the
- *   signed mean (negative: short deliveries) and the count of short and over deliveries.
- * - quality issue rate % = deliveries with at least one quality issue ÷ deliveries × 100. Every delivery
- *   counts: a delivery without `qualityIssues` (or with an empty list) was accepted without a complaint.
- *   Issues are counted by kind, each kind once per delivery.
- * - average price per kg = Σ kg × unitPrice ÷ Σ kg over the priced deliveries (null when none), also per
- *   feed type.
- *
- * Reliability score 0–100 (1 decimal) = weighted mean of three components, each 0–100:
- *   on-time = on-time rate %; quantity = max(0, 100 − mean absolute variance %); quality = 100 − issue
- *   rate %. Weights (`SCORE_WEIGHTS`): quality 0.40 (mouldy, wet or contaminated feed harms the flock
- *   directly), on-time 0.35 (a late delivery risks running the house out of feed), quantity 0.25 (a
- *   short delivery is the easiest to correct). The weights are renormalised over the components that
- *   have data (a supplier never given an expectedDate is scored on quality and quantity alone, with
- *   weights 0.40/0.65 and 0.25/0.65); null when no component has data (no deliveries). `basis` says how
- *   many deliveries fed each component.
- *
- * Every rate, mean, price and score is a Figure (docs/analytics.md "Figures"): % and days 2 decimals,
- * price per kg 4 (`<currency>/kg`), components and score `index` (0–100; score 1 decimal, components 2);
- * null with the reason when no delivery carries the input. Counts and kg stay plain numbers.
- *
- * Suppliers are listed by kg delivered (most first), then by id.
+ * cycle's feed_delivery movements. Pure: the deliveries in, one entry per supplier out.
+ * Rates, score, weights and why: docs/analytics-reports.md ("Supplier reliability").
  */
 import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';

@@ -2,42 +2,7 @@
  * Statistical detections (pure): the robust z-score, EWMA and CUSUM detectors run over a cycle's daily
  * KPI series (`detectDaily`) and over one sensor metric of a house, hour by hour (`detectHourly`);
  * `episodes` collapses consecutive detections into the one anomaly that gets stored.
- *
- * Compare with the bird's age, never with a flat mean. A growing flock drinks and eats more every day,
- * so a mean over the cycle would call every late day "high". Each value is therefore first turned into a
- * residual that is comparable from one day to the next, then judged against the flock's OWN recent past:
- * | metric | residual | baseline |
- * |---|---|---|
- * | waterPctOfExpected | water ÷ the expected intake for the age (already age-based), % | the `baselineDays` (14) days before the day |
- * | feedGramsPerBird | feed per bird ÷ the flock's own growth line at that age, % | a Theil–Sen line (feed per bird against age) through the same days |
- * | dailyMortalityPct | the day's mortality, % (no growth trend after the first days; the trailing window is the age match) | the same days |
- * | bodyWeightVsStandard | weighed body weight ÷ breed standard at that age, % (days weighed that very date; only with the `standardWeightGrams` option) | the same days |
- * | hourly sensor metric | value − the house's own line through the SAME HOUR of the previous days (daily rhythm and age trend both removed) | that hour on the days within `baselineHours` (168: 7 days) |
- * The Theil–Sen line (Theil 1950; Sen, JASA 63, 1968: slope = median of the pairwise slopes, intercept =
- * median of y − slope·x) ignores an odd day the way the median does.
- *
- * Baseline: its median is μ₀ and its robust σ is MAD ÷ 0.6745 (1.253314 × mean absolute deviation when
- * the MAD is 0, Iglewicz & Hoaglin), so one past upset does not widen the limits. Below the metric's
- * resolution floor (2 % of expected water or of the feed line, one bird's share of the day's mortality,
- * 1 % of the standard weight, about a sensor's accuracy) σ is raised to the floor: a practical choice, no
- * single source, so that a perfectly steady baseline does not turn rounding into alarms. Where a line is
- * extrapolated, σ is widened by the regression prediction factor √(1 + 1/n + (x − x̄)² ÷ Sxx) (the
- * uncertainty of the line itself). Fewer than half the baseline's buckets with a value (at least 3; 7 of
- * 14 days), or no spread and no floor: no baseline, no detection for that bucket.
- *
- * Each bucket's standardised residual e = (residual − μ₀) ÷ σ (one-step-ahead residuals, the approach
- * Montgomery, Introduction to Statistical Quality Control, ch. 10, gives for processes whose level moves)
- * feeds the three detectors:
- * - robust_z: |e| > 3.5 (Iglewicz & Hoaglin 1993) is a warning, |e| > 7 (twice the limit) critical;
- * - ewma: the EWMA of e (λ 0.2, L 3, Roberts 1959) outside its limits is a warning, beyond twice the
- *   limit's distance critical; score = z ÷ its standard deviation (so |score| > L is out);
- * - cusum: the tabular CUSUM of e (k 0.5 σ, h 5 σ, Page 1954) above h is a warning, above 2 h critical;
- *   score = the alarming sum in σ.
- * EWMA and CUSUM run over consecutive buckets with a residual and restart after a gap (a day or hour
- * without a value or without a baseline: what happened across it is unknown) and after each signal
- * (Montgomery's practice: a shift the moving baseline has since absorbed stops alarming, one that
- * persists signals again). Mortality is reported upwards only. Scores are signed (negative: down).
- * 'info' is never produced here.
+ * How the residuals, baselines and severities work and why: docs/detections.md ("Detections").
  */
 import { DETECTORS, type Detector } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';

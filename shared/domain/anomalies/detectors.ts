@@ -1,29 +1,7 @@
 /**
  * Statistical anomaly detectors (pure): the robust z-score of one value against a baseline, and the two
- * classic charts for small sustained shifts, EWMA and tabular CUSUM. They know nothing of poultry: they
- * take numbers that are already comparable with one another (age-normalised residuals, built by the
- * detections module) and a baseline, and say how far off each value is.
- *
- * - Robust z-score, after Iglewicz & Hoaglin, "How to Detect and Handle Outliers" (ASQC Basic References
- *   in Quality Control vol. 16, 1993): M = 0.6745 (x − median) ÷ MAD, where MAD is the median of the
- *   absolute deviations from the median; |M| > 3.5 flags a potential outlier. 0.6745 is the 75th
- *   percentile of the standard normal, so MAD ÷ 0.6745 (= 1.4826 × MAD) estimates σ for normal data and
- *   M reads as a z-score. Median and MAD ignore a few wild values in the baseline, where mean and
- *   standard deviation would be dragged by them. When more than half the baseline is one value the MAD
- *   is 0: the score then falls back to (x − median) ÷ (1.253314 × mean absolute deviation from the
- *   median), 1.253314 = √(π/2) being σ ÷ mean absolute deviation for normal data (the fallback IBM SPSS
- *   documents for its modified z-score). A baseline of identical values has no spread at all: no score.
- * - EWMA, after Roberts, "Control chart tests based on geometric moving averages" (Technometrics 1,
- *   1959), with the exact (time-varying) limits of Montgomery, Introduction to Statistical Quality
- *   Control, ch. 9: z_t = λ x_t + (1 − λ) z_{t−1}, z_0 = μ₀; limits μ₀ ± L σ √(λ ÷ (2 − λ) × [1 − (1 − λ)^{2t}]).
- *   λ = 0.2 and L = 3 by default (Montgomery: λ between 0.05 and 0.25 works well, L = 3 the usual
- *   choice; λ 0.1–0.3 for shifts of about 1–2 σ).
- * - Tabular CUSUM, after Page, "Continuous inspection schemes" (Biometrika 41, 1954), in Montgomery's
- *   tabular form: S⁺_t = max(0, S⁺_{t−1} + x_t − μ₀ − K), S⁻_t = max(0, S⁻_{t−1} + μ₀ − K − x_t), both
- *   starting at 0, K = k σ, alarm when a sum exceeds H = h σ. k = 0.5 and h = 5 by default: tuned to a
- *   1 σ shift, in-control average run length ≈ 465 points, ≈ 10.4 points to signal a 1 σ shift
- *   (Montgomery, ch. 9). The sums are not reset after an alarm here: a caller that restarts the chart
- *   after a signal (Montgomery's practice) runs it again from the next point.
+ * classic charts for small sustained shifts, EWMA and tabular CUSUM.
+ * Formulas, defaults and their sources: docs/detections.md ("The detectors").
  */
 
 /** Median of plain values (mean of the two middle ones for an even count); NaN for none. */

@@ -1,28 +1,7 @@
 /**
  * Ranked cause hypotheses (pure): when an alarm fires, which cause the figures around it point to, the
- * evidence for and against each, and the check that settles it. A farm manager should look at the
- * cheap, mechanical causes (a blocked drinker line, a stuck sensor, an empty silo) before blaming
- * disease; the patterns below are the field diagnostics of the breeders' management guides (Aviagen,
- * Ross Broiler Management Handbook 2018; Cobb-Vantress, Broiler Management Guide): water intake is the
- * first and most sensitive sign of trouble, and a drop in water with feed intake unchanged points at the
- * water system, not at the birds.
- *
- * | cause | pattern |
- * |---|---|
- * | Sensor fault | the sensor behind the alarm is flat-lining or silent: its figures are not the birds' (every other cause × 0.3) |
- * | Drinker line or nipple fault | water down ≥ 10 % with feed intake normal (within ±5 %) and mortality normal |
- * | Disease | water and feed down ≥ 10 % and mortality up together |
- * | Heat stress | house ≥ 2 °C above the target for the age, with mortality up, water up, feed down |
- * | Ventilation or wet litter | NH₃ above `ammoniaMaxPpm` and humidity above `humidityMaxPct` (CO₂ above 3000 ppm adds) |
- * | Empty silo or bridged feed line | the silo weight not falling while birds eat; feed down with water normal |
- * | Heater fault | house ≥ 2 °C below the target for the age (heaters running without reaching the setpoint) |
- * | Dirty fans, shutters or slipping belts | static pressure up ≥ 15 % at the same setpoint |
- *
- * Mortality is "up" above the `dailyMortalityPct` alarm level, or at least twice its baseline and at
- * least half that level; water and feed changes are against the previous 3 days. The margins (±5 %,
- * 10 %, 2 °C, 15 %) are practical choices, no single source. Scores add up the weights of the evidence
- * (written where each cause is scored), clamped to 0..1 and rounded to 2 decimals; a figure that is not
- * known neither supports nor contradicts. The thresholds default to the analytics configuration's.
+ * evidence for and against each, and the check that settles it.
+ * The patterns, margins and their sources: docs/detections.md ("Causes").
  */
 import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
 import { fmt } from '../analytics/figures.js';

@@ -1,18 +1,6 @@
 /**
  * Device failure risk (pure), from the hourly rollups of the 24 full hours before the evaluation and the
- * device's last seen. Four factors (weight × severity each; combined as in ./model.ts):
- *
- * | factor | weight | severity |
- * |---|---|---|
- * | silent | 1.0 | offline (no reading for `sensorOfflineFactor` × its interval, or never) 1; stale 0.5 (../iot/device-health.ts) |
- * | gaps | 0.6 | share of the hours it should have reported in (since registration) that have no reading, from 10 % |
- * | flat_line | 0.8 | the longest run of consecutive hours in which a metric read one and the same value (min = max): 0 below 6 hours, run ÷ 12 h up to 1 |
- * | drift | 0.7 | its mean against the median of its neighbours' (the other devices of the house reporting the metric, at least 2): 0 within the tolerance, then (|Δ| − tol) ÷ (2 tol) up to 1 |
- *
- * Flat lines are judged on temperature, humidity, CO₂ and static pressure only: a counter (water meter),
- * a silo, a light sensor at night or a gas sensor reading 0 ppm may stay constant for hours while
- * working. Drift tolerances: temperature 2 °C (the climate range's tolerance), humidity 10 points,
- * CO₂ 500 ppm, NH₃ 5 ppm, static pressure 10 Pa.
+ * device's last seen. The four factors and their tolerances: docs/predictive.md ("Device failure risk").
  */
 import type { DeviceKind, DeviceStatus, SensorMetric } from '../../../schemas/vocabulary.js';
 import { TEMPERATURE_TOLERANCE_C } from '../iot/climate.js';

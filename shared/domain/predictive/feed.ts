@@ -1,18 +1,6 @@
 /**
  * Feed forecasts (pure): trailing consumption, run-out dates, and the feed a cycle needs until harvest.
- *
- * - Trailing consumption: the mean of the 3 calendar days before asOf (asOf itself is not over), a day
- *   without a rollup counting as 0 kg; by feed type from the typed consumptions (sensor-only days add to
- *   the total, not to a type).
- * - Run-out: days left = stock ÷ daily; date = asOf + ⌊days left⌋ days (the first day the stock no longer
- *   covers a full day). No consumption: no date ("not consumed in the trailing 3 days").
- * - Feed needed until the harvest age h, from asOf's age a (birds alive at asOf, no mortality projected):
- *   · `breed_fcr_curve` (a breed standard with a cumulative FCR and a weight curve): per bird,
- *     k × (FCR_std(h) × W(h) − FCR_std(a₀) × W(a₀)) ÷ 1000 kg, where W is the weight engine's forecast
- *     (the fitted breed curve), a₀ = a or the standard's first FCR age, and k = the cycle's actual FCR ÷
- *     the standard FCR at its performance date (1 when either is unknown). The forecast FCR at harvest is
- *     then (cumulative feed + need) ÷ (alive × W(h)), which is k × FCR_std(h) when the fit holds;
- *   · `trailing_intake` otherwise: trailing 3-day daily kg × (h − a) days.
+ * The formulas: docs/predictive.md ("Feed").
  */
 import type { DayTotals } from '../analytics/inputs.js';
 import { addDays } from '../analytics/figures.js';

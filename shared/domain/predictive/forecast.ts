@@ -1,24 +1,7 @@
 /**
- * The forecast of one active cycle (pure). Everything about weight and eggs comes from the Analytics V2
- * engine — `predictions` (the breed-curve weight fit and the layer production forecast of
- * ../analytics/predictions.ts), the KPI engine (`dailySeries`, `cycleKpis`) and the anomaly rules — so
- * `/api/v2/analytics/predictions` and `/api/v1/predictive` can never disagree: there is no second model.
- * What this module adds on top:
- *
- * - Weight band. Each forecast weight w carries [w × (1 − p), w × (1 + p)] with
- *   p = min(50 %, max(2 × the fit's weighted residual RMS %, floor) × (1 + horizon days ÷ 28)), floor by
- *   the fit's confidence: high 3 %, medium 5 %, low (or none) 10 %. An empirical band that widens with
- *   the horizon (twice as wide 4 weeks out), not a statistical interval.
- * - Points: weekly from asOf up to the harvest (at most 8 weeks), and the harvest itself.
- * - Harvest: the cycle's `targetAgeDays` when set (the planned age: basis `target_age`); else the age
- *   the target weight is reached (basis `target_weight`), the target being the cycle's
- *   `targetWeightGrams`, else for broilers the configuration's reference body weight
- *   (`ratios.correctedFcrReferenceGrams`, 2,500 g by default: the weight FCRs are corrected to). Layers
- *   and breeders have no harvest unless the cycle plans an age.
- * - Feed needed until harvest (layers: the 8-week horizon) and FCR at harvest: ./feed.ts.
- * - Feed run-out: ./feed.ts (`flockRunOut`). Health risk: ./health.ts.
- * - History: the daily weight path from the day after asOf to the harvest (at least 8 weeks, at most
- *   12) and the harvest forecast, for the accuracy score (./accuracy.ts).
+ * The forecast of one active cycle (pure), built on the Analytics V2 engine (no second model): the weight
+ * band, the points, the harvest, feed, run-out, health risk and the history the accuracy score reads.
+ * How each is computed: docs/predictive.md ("The forecast of an active cycle").
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { detectAnomalies } from '../analytics/anomalies.js';

@@ -1,18 +1,6 @@
 /**
- * The health risk of a cycle (pure), from the anomaly rules of the analytics engine (the same
- * `detectAnomalies` the Analytics V2 anomaly route answers with) over the last 7 days up to asOf.
- *
- * Each rule broken in the window is one factor: weight W of the rule (what it says about disease on its
- * own, table below) × severity (critical 1, warning 0.6) × recency 0.85^(days since it last broke).
- * The score combines the factors (./model.ts): 100 × (1 − Π (1 − cᵢ)).
- *
- * | rule | W | | rule | W |
- * |---|---|---|---|---|
- * | dailyMortality | 0.5 | | weightBelowStandard | 0.3 |
- * | lowWaterIntake | 0.45 | | waterFeedRatio | 0.25 |
- * | henDayDrop | 0.45 | | fcrAboveStandard | 0.2 |
- * | cumulativeMortality | 0.35 | | lowUniformity, waterPh | 0.2 |
- * | crackedEggs | 0.15 | | | |
+ * The health risk of a cycle (pure), from the anomaly rules of the analytics engine over the last 7 days
+ * up to asOf. Factors, weights and the score: docs/predictive.md ("Health risk").
  */
 import type { Anomaly } from '../analytics/anomalies.js';
 import { addDays } from '../analytics/figures.js';

@@ -1,26 +1,7 @@
 /**
  * The alarm-rule engine (pure): a rule aggregates one input over a sliding window of time buckets (UTC days
- * or hours) and fires when a condition holds, at most once per cooldown. The same function evaluates a
- * rule live (the buckets that ended since the last run, with the stored time of the last firing) and
- * backtests it over a period (every bucket, no previous firing): the same buckets give the same firings.
- *
- * - Buckets. A daily input has one point per UTC calendar day ('2026-03-04'), an hourly input one per UTC
- *   hour ('2026-03-04T13'). A bucket is evaluated at the instant it ends (exclusive end), so an hour is
- *   judged once it is complete; a point whose value is null is a bucket without data.
- * - Window. At instant t the window holds the buckets lying entirely within [t − window, t), written as an
- *   ISO 8601 duration (ISO 8601-1:2019, § 5.5.2) of days, weeks, hours and minutes; months and years are
- *   refused because their length varies. A daily input needs whole days, an hourly one whole hours.
- * - Aggregation (RULE_AGGREGATIONS) over the window's non-null values, oldest first: avg, min, max, sum,
- *   last; change = last − first; slope = the least-squares slope per DAY against each bucket's start
- *   (hourly inputs too, so "rising 5 ppm a day" reads the same whatever the bucket). change and slope need
- *   two values.
- * - Condition. A short form compares the aggregate (`value`) with a number or a range (inside/outside
- *   include the bounds on the inside); a json-logic expression (https://jsonlogic.com, applied by
- *   json-logic-js, no code evaluation) may also read the other NAMED_INPUTS, and only a short whitelist
- *   of operators. A condition never fires on a missing figure: a null value, or a null input the
- *   expression reads, is "no data", not a breach.
- * - Cooldown. A condition holding within `cooldownMinutes` of the previous firing is reported as
- *   'cooldown' and does not fire (nor move the cooldown): a lasting breach re-alarms once per cooldown.
+ * or hours) and fires when a condition holds, at most once per cooldown; live runs and backtests alike.
+ * Buckets, windows, aggregations, conditions and cooldowns: docs/detections.md ("The rule engine").
  */
 import jsonLogic from 'json-logic-js';
 import type { RulesLogic } from 'json-logic-js';

@@ -7,7 +7,7 @@ import { stateOf, type AuthUser, type HttpRequest, type RouteSpec } from '../con
 import { authenticateDevice } from '../../services/devices.js';
 
 /**
- * Stage 4: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then
+ * Stage 6: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then
  * the user, read fresh with the revocation marker in one call: deleted → 401, locked or unverified → 403.
  * Capabilities come from the user record, never from the token. A `device` route instead takes a
  * registered device's `X-Device-Key` (wrong, rotated or deleted → 401).

@@ -5,7 +5,7 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.js'
 import { stateOf, type HttpRequest, type RouteSpec } from '../context.js';
 
 /**
- * Stage 2: body size cap (413), content type (415 unless JSON; a body without a Content-Type is read
+ * Stage 5: body size cap (413), content type (415 unless JSON; a body without a Content-Type is read
  * as JSON), then Middy's `http-json-body-parser`: malformed JSON is a 400; a `__proto__` or
  * `constructor.prototype` key (which it refuses) is kept aside for the validation stage to refuse by name. An absent body counts as `{}`, so a missing field is reported by name by the validator.
  */

@@ -6,23 +6,11 @@ import { TooManyRequests } from '../errors.js';
 import { peekState, stateOf, type HttpRequest, type RequestState } from '../context.js';
 
 /**
- * The contract's four limiters as fixed-window DynamoDB counters.
- * - `rateLimit()` STARTS the count BEFORE the body is read: every class of the route, per client IP, so
- *   malformed, oversized and wrongly typed requests are counted too. It does not wait for the answer: the
- *   counter write runs while the body is parsed, the token verified and the user loaded.
- * - `accountRateLimit()` runs after the JSON body: the auth class again per account e-mail on the routes of
- *   COUNTED_PER_ACCOUNT (sign-up; sign-in has its own per-account throttle). It is counted once the
- *   per-client count is known and within the limit (a request refused per client never counts against the
- *   account), also without waiting.
- * - `rateLimitGate()` runs last, right before the handler: it waits for the counts and answers 429, so no
- *   handler work and no write happens for a limited request. A request that fails earlier (400, 401, 403,
- *   413, 415, …) waits for the counts in `onError`, and a 429 takes precedence over its error: the answer is
- *   the same as if the limiter had been awaited first.
- * A route's general class and its specific class (auth, read or date) are ONE UpdateItem on the general
- * counter item when the specific window nests in the general one (the defaults: 60 s or 900 s in 900 s);
- * otherwise two UpdateItems in parallel. Every response carries RateLimit-Policy / RateLimit (IETF
- * draft-ietf-httpapi-ratelimit-headers); a hit limit answers 429 with Retry-After. Counter failures fail
- * open (logged): the limiter never takes the API down.
+ * The limiter classes as fixed-window DynamoDB counters, in three stages: `rateLimit()` starts the
+ * per-client count before the body is read, `accountRateLimit()` adds the per-account count of sign-up,
+ * `rateLimitGate()` waits for both right before the handler (a 429 comes before any handler work, and
+ * before an earlier error).
+ * Order, headers, the one-UpdateItem layout and failing open: docs/decisions.md ("Rate limits").
  */
 interface Hit {
   cls: LimiterClass;

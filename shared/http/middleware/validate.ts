@@ -5,7 +5,7 @@ import type { CompiledSchema } from '../../../schemas/compiled-schema.js';
 import { problemsOf } from '../../../schemas/problems.js';
 
 /**
- * Stage 6: path params, query and body against the route's precompiled validators (all errors at once):
+ * Stage 8: path params, query and body against the route's precompiled validators (all errors at once):
  * 400 `{error, details:[{field, message}]}` with fields like `body.email` or `query.limit`. A route
  * without a query or params schema accepts none.
  */

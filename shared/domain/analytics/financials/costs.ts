@@ -1,22 +1,6 @@
 /**
- * The cost lines of a cycle's financials.
- *
- * Costs
- * - chicks: birds placed with a unitCost at that cost; every other bird placed × pricing.chickPerBird.
- *   Birds transferred in carry no chick cost here (they were bought by the cycle they came from).
- * - feed: feed CONSUMED (not delivered: what was delivered and not eaten is farm stock), per feed type,
- *   valued at the cycle's weighted average delivered price of that type, Σ kg × unitPrice ÷ Σ kg over
- *   the cycle's priced deliveries of that type (counts as priced from movements); when the cycle has no
- *   priced delivery of the type, at pricing.feedPerKgByType[type]; else at pricing.feedPerKg.
- *   Consumption without a feed type (a day whose feedConsumedKg exceeds the sum of its per-type kg) is
- *   valued at the average price of ALL the cycle's priced deliveries, else at pricing.feedPerKg.
- * - water: litres ÷ 1,000 × pricing.waterPerM3.
- * - medication: medication movements × pricing.medicationPerTreatment.
- * - vaccination: for each vaccination movement, the birds present that day × pricing.vaccinationPerBird.
- *   Birds present on a day = birds alive at the start of the day + that day's placements and transfers
- *   in (the day's deaths, culls, sales and transfers out are not subtracted: the rollup does not say
- *   whether they happened before or after the vaccination, and vaccine is bought for the house).
- * - other: birds placed × pricing.otherCostPerBirdPlaced.
+ * The cost lines of a cycle's financials (chicks, feed, water, medication, vaccination, other).
+ * How each line is priced: docs/analytics-reports.md ("Financials").
  */
 import type { PricingConfig } from '../../../../schemas/analytics-config.js';
 import type { DayTotals } from '../inputs.js';

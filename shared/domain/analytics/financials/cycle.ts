@@ -2,19 +2,7 @@
  * A cycle's financials (GET /api/v2/analytics/financials/{flockId}/{cycleId}): the cost lines
  * (./costs.ts) and revenue lines (./revenue.ts) put together with the margin, the kg produced and the
  * unit costs (output shapes: ./types.ts).
- *
- * Ratios
- * - margin = revenue − cost; margin % = margin ÷ revenue × 100 (null without revenue). The value of birds
- *   or eggs still on the farm is not revenue.
- * - kg produced = live kg sold (Σ totalWeightKg of every bird_sale that recorded one, priced or not) +
- *   live kg still alive at `asOf` (`liveWeight.kg`: birds alive × mean body weight, from the KPI engine).
- *   Dead and culled birds produce no kg; birds transferred out leave with their kg uncounted. Null when
- *   birds are alive and their live weight is unknown, or when birds were sold without a recorded weight
- *   (their kg would be missing and the cost per kg overstated).
- * - cost per kg liveweight = total cost ÷ kg produced; cost per bird placed = total cost ÷ birds housed
- *   (placed + transferred in, as the cycle summary counts them); cost per egg = total cost ÷ eggs collected
- *   (null when no eggs were collected: broilers); cost per tray = cost per egg × unitConversions.eggsPerTray;
- *   feed cost share % = feed cost ÷ total cost × 100.
+ * The ratios and when they are null: docs/analytics-reports.md ("Financials").
  */
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { round } from '../../weights.js';
