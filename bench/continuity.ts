@@ -15,6 +15,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { freePort, localClient, startLocalDynamo } from '../scripts/lib/local-dynamodb.js';
 import { ensureTable } from '../scripts/lib/table.js';
+import { serviceEnv } from './lib/bench-db.js';
 
 const FLOCKS = Number(process.env.BENCH_CONTINUITY_FLOCKS ?? 20);
 const MOVEMENTS = Number(process.env.BENCH_CONTINUITY_MOVEMENTS ?? 5000);
@@ -33,12 +34,7 @@ const lambdaStandIn = createServer((req, res) => {
 await once(lambdaStandIn, 'listening');
 const tableName = `bench-${randomBytes(4).toString('hex')}`;
 Object.assign(process.env, {
-  STAGE: 'bench',
-  TABLE_NAME: tableName,
-  DYNAMODB_ENDPOINT: dynamo.endpoint,
-  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-0123456789',
-  LOG_REQUESTS: 'false',
-  AWS_REGION: 'eu-west-1',
+  ...serviceEnv(dynamo.endpoint, tableName),
   EXPORT_DIR: `${process.env.TMPDIR ?? '/tmp'}/flockwise-bench-exports`,
   LAMBDA_ENDPOINT: `http://127.0.0.1:${(lambdaStandIn.address() as AddressInfo).port}`, // the bench calls the worker's code itself
 });

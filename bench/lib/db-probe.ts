@@ -24,14 +24,14 @@ export function resetProbe(): void {
   probe.calls.length = 0;
 }
 
-function categorize(command: string, input: unknown): Category {
+export function categorize(command: string, input: unknown): Category {
   const text = JSON.stringify(input ?? {});
   if (command === 'UpdateItem' && text.includes('RATE#')) return 'limiter';
   if (command === 'BatchGetItem' && text.includes('REVOKED#')) return 'userLoad';
   return 'data';
 }
 
-function itemsOf(output: unknown): number {
+export function itemsOf(output: unknown): number {
   const o = (output ?? {}) as { Item?: unknown; Items?: unknown[]; Responses?: Record<string, unknown[]> | unknown[] };
   let n = o.Item ? 1 : 0;
   if (Array.isArray(o.Items)) n += o.Items.length;
