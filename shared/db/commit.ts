@@ -4,7 +4,7 @@ import type { CommandContext } from '../domain/command.js';
 import { Conflict, PreconditionFailed, type AppError } from '../errors.js';
 import { auditPut } from './audit.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
-import { all, atVersion, compileCondition, isNew, type Condition } from './conditions.js';
+import { all, atVersion, compileCondition, isNew, isTrivial, type Condition } from './conditions.js';
 import { storedResponsePut, type StoredResponse } from './idempotency.js';
 import type { Key } from './keys.js';
 
@@ -145,8 +145,8 @@ async function single(item: TransactItem, w: Write): Promise<void> {
 }
 
 function conditionOf(w: Write): Condition | undefined {
-  if (!w.version) return w.when;
-  return all(atVersion(w.version.read), w.when);
+  const condition = w.version ? all(atVersion(w.version.read), w.when) : w.when;
+  return isTrivial(condition) ? undefined : condition;
 }
 
 /** A write as one element of a TransactWriteItems. */

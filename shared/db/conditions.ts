@@ -40,6 +40,9 @@ export function any(...of: Array<Condition | undefined | false>): Condition {
   return parts.length === 1 ? parts[0]! : { op: 'or', of: parts };
 }
 
+/** A condition that asks nothing (`all()` of only skipped parts): a write with it is unconditional. */
+export const isTrivial = (c: Condition | undefined): boolean => c === undefined || ((c.op === 'and' || c.op === 'or') && c.of.length === 0);
+
 /** The field is absent or holds `value` (a counter or marker that starts out missing). */
 export const absentOr = (field: string, value: unknown): Condition => any(absent(field), eq(field, value));
 
@@ -57,6 +60,7 @@ export interface CompiledCondition {
  * so they never collide with an update expression's own names; a field path `a.b` names each part.
  */
 export function compileCondition(condition: Condition, prefix = 'c'): CompiledCondition {
+  if (isTrivial(condition)) throw new Error('a condition that asks nothing has no expression');
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const byName = new Map<string, string>();
@@ -115,7 +119,7 @@ export function withCondition<T extends { ExpressionAttributeNames?: Record<stri
   input: T,
   condition: Condition | undefined,
 ): T & Partial<CompiledCondition> {
-  if (!condition) return input;
+  if (!condition || isTrivial(condition)) return input;
   const c = compileCondition(condition);
   const names = { ...input.ExpressionAttributeNames, ...c.ExpressionAttributeNames };
   const values = { ...input.ExpressionAttributeValues, ...c.ExpressionAttributeValues };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absentOr, all, any, atLeast, atVersion, compileCondition, eq, isNew, not, sizeBelow } from '../../shared/db/conditions.js';
+import { absentOr, all, any, atLeast, atVersion, compileCondition, eq, isNew, isTrivial, not, sizeBelow } from '../../shared/db/conditions.js';
 
 describe('conditions compile to one DynamoDB expression', () => {
   it('a create never overwrites', () => {
@@ -21,5 +21,13 @@ describe('conditions compile to one DynamoDB expression', () => {
   it('a lone alternative is itself; a dotted path names each part', () => {
     expect(any(eq('a', 1))).toEqual(eq('a', 1));
     expect(compileCondition(eq('lock.type', 'manual')).ConditionExpression).toBe('#c0.#c1 = :c0');
+  });
+});
+
+describe('a condition that asks nothing', () => {
+  it('is trivial, and has no expression', () => {
+    expect(isTrivial(all(undefined, false))).toBe(true);
+    expect(isTrivial(all(eq('a', 1)))).toBe(false);
+    expect(() => compileCondition(all())).toThrow('asks nothing');
   });
 });
