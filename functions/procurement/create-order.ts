@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createOrderFor } from '../../shared/services/procurement.js';
+import { createOrderFor } from '../../shared/services/procurement/orders.js';
 import { createOrderBody } from '../../schemas/compiled/procurement.js';
 import { OrderResponse } from '../../schemas/procurement.js';
 
@@ -19,5 +19,5 @@ export const handler = httpHandler(
       409: { description: 'The supplier is archived' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createOrderFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createOrderFor(ctx, body)),
 );

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createSupplierFor } from '../../shared/services/procurement.js';
+import { createSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { createSupplierBody } from '../../schemas/compiled/procurement.js';
 import { SupplierResponse } from '../../schemas/procurement.js';
 
@@ -18,5 +18,5 @@ export const handler = httpHandler(
       404: { description: 'A farm that does not exist or is not one of yours' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createSupplierFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createSupplierFor(ctx, body)),
 );

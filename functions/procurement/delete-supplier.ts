@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent, ok } from '../../shared/http/responses.js';
-import { deleteSupplierFor } from '../../shared/services/procurement.js';
+import { deleteSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams } from '../../schemas/compiled/procurement.js';
 import { SupplierResponse } from '../../schemas/procurement.js';
 
@@ -20,8 +20,8 @@ export const handler = httpHandler(
       409: { description: 'Changed concurrently, already archived, or it serves farms you cannot see' },
     },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    const result = await deleteSupplierFor(user, params.supplierId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    const result = await deleteSupplierFor(ctx, params.supplierId);
     return result.deleted ? noContent() : ok(result.supplier, 'Supplier archived: it has purchase orders', { ETag: `"${result.supplier.version}"` });
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { orderFor } from '../../shared/services/procurement.js';
+import { orderFor } from '../../shared/services/procurement/orders.js';
 import { orderParams } from '../../schemas/compiled/procurement.js';
 import { OrderWithReceiptsResponse } from '../../schemas/procurement.js';
 

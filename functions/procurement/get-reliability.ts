@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { supplierReliabilityFor } from '../../shared/services/procurement.js';
+import { supplierReliabilityFor } from '../../shared/services/procurement/reliability.js';
 import { supplierParams } from '../../schemas/compiled/procurement.js';
 import { ReliabilityResponse } from '../../schemas/procurement.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { reorderSuggestionsFor } from '../../shared/services/procurement.js';
+import { reorderSuggestionsFor } from '../../shared/services/procurement/suggestions.js';
 import { suggestionsQuery } from '../../schemas/compiled/procurement.js';
 import { SuggestionsResponse } from '../../schemas/procurement.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { supplierFor } from '../../shared/services/procurement.js';
+import { supplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams } from '../../schemas/compiled/procurement.js';
 import { SupplierResponse } from '../../schemas/procurement.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listOrdersFor } from '../../shared/services/procurement.js';
+import { listOrdersFor } from '../../shared/services/procurement/orders.js';
 import { listOrdersQuery } from '../../schemas/compiled/procurement.js';
 import { OrderListResponse } from '../../schemas/procurement.js';
 

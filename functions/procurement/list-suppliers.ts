@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listSuppliersFor } from '../../shared/services/procurement.js';
+import { listSuppliersFor } from '../../shared/services/procurement/suppliers.js';
 import { listSuppliersQuery } from '../../schemas/compiled/procurement.js';
 import { SupplierListResponse } from '../../schemas/procurement.js';
 

@@ -1,7 +1,7 @@
 import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY, IF_MATCH } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { actOnOrder } from '../../shared/services/procurement.js';
+import { actOnOrder } from '../../shared/services/procurement/orders.js';
 import { orderActionBody, orderParams } from '../../schemas/compiled/procurement.js';
 import { OrderResponse, type OrderAction } from '../../schemas/procurement.js';
 
@@ -22,7 +22,6 @@ export function orderActionRoute(action: OrderAction, summary: string, done: str
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
       },
     },
-    async ({ params, body, headers, ifMatch, user, requestId }) =>
-      replayable(await actOnOrder(user, params.orderId, action, body, ifMatch, requestId, headers['idempotency-key'])),
+    async ({ params, body, ctx }) => replayable(await actOnOrder(ctx, params.orderId, action, body)),
   );
 }

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { receiveOrder } from '../../shared/services/procurement.js';
+import { receiveOrder } from '../../shared/services/procurement/receipts.js';
 import { createReceiptBody, orderParams } from '../../schemas/compiled/procurement.js';
 import { ReceiptResponse } from '../../schemas/procurement.js';
 
@@ -25,5 +25,5 @@ export const handler = httpHandler(
       409: { description: 'Not ordered or partially received, the cycle is closed, or the order changed concurrently' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => replayable(await receiveOrder(user, params.orderId, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await receiveOrder(ctx, params.orderId, body)),
 );

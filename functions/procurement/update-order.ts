@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { updateOrderFor } from '../../shared/services/procurement.js';
+import { updateOrderFor } from '../../shared/services/procurement/orders.js';
 import { orderParams, updateOrderBody } from '../../schemas/compiled/procurement.js';
 import { OrderResponse } from '../../schemas/procurement.js';
 
@@ -20,8 +20,8 @@ export const handler = httpHandler(
       409: { description: 'Not a draft, changed concurrently (or a stale `version`), or its supplier was archived' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const order = await updateOrderFor(user, params.orderId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const order = await updateOrderFor(ctx, params.orderId, body);
     return ok(order, 'Purchase order updated', { ETag: `"${order.version}"` });
   },
 );

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { updateSupplierFor } from '../../shared/services/procurement.js';
+import { updateSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams, updateSupplierBody } from '../../schemas/compiled/procurement.js';
 import { SupplierResponse } from '../../schemas/procurement.js';
 
@@ -20,8 +20,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const supplier = await updateSupplierFor(user, params.supplierId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const supplier = await updateSupplierFor(ctx, params.supplierId, body);
     return ok(supplier, 'Supplier updated', { ETag: `"${supplier.version}"` });
   },
 );

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { applyProgramme } from '../../shared/services/schedules.js';
+import { applyProgramme } from '../../shared/services/schedules/programmes.js';
 import { applyProgrammeBody, programmeParams } from '../../schemas/compiled/schedules.js';
 import { AppliedProgrammeResponse } from '../../schemas/schedules.js';
 
@@ -21,5 +21,5 @@ export const handler = httpHandler(
       409: { description: 'The cycle is closed, or the farm has no room for the programme’s schedules (500 a farm)' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => replayable(await applyProgramme(user, params.programmeId, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await applyProgramme(ctx, params.programmeId, body)),
 );

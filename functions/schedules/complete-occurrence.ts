@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { completeOccurrence } from '../../shared/services/schedules.js';
+import { completeOccurrence } from '../../shared/services/schedules/occurrences.js';
 import { completeOccurrenceBody, occurrenceParams } from '../../schemas/compiled/schedules.js';
 import { OCCURRENCE_RESPONSES } from '../../schemas/schedules.js';
 
@@ -20,6 +20,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: OCCURRENCE_RESPONSES,
   },
-  async ({ params, body, headers, user, requestId }) =>
-    replayable(await completeOccurrence(user, params.scheduleId, params.date, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await completeOccurrence(ctx, params.scheduleId, params.date, body)),
 );

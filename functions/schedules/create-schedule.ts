@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createScheduleFor } from '../../shared/services/schedules.js';
+import { createScheduleFor } from '../../shared/services/schedules/schedules.js';
 import { createScheduleBody } from '../../schemas/compiled/schedules.js';
 import { ScheduleResponse } from '../../schemas/schedules.js';
 
@@ -22,5 +22,5 @@ export const handler = httpHandler(
       409: { description: 'The farm keeps 500 schedules already (the cap)' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createScheduleFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createScheduleFor(ctx, body)),
 );

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
-import { deleteScheduleFor } from '../../shared/services/schedules.js';
+import { deleteScheduleFor } from '../../shared/services/schedules/schedules.js';
 import { scheduleParams } from '../../schemas/compiled/schedules.js';
 
 export const handler = httpHandler(
@@ -17,8 +17,8 @@ export const handler = httpHandler(
       409: { description: 'Changed concurrently' },
     },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    await deleteScheduleFor(user, params.scheduleId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    await deleteScheduleFor(ctx, params.scheduleId);
     return noContent();
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { agendaFor } from '../../shared/services/schedules.js';
+import { agendaFor } from '../../shared/services/schedules/agenda.js';
 import { agendaQuery } from '../../schemas/compiled/schedules.js';
 import { AgendaResponse } from '../../schemas/schedules.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { scheduleDtoFor } from '../../shared/services/schedules.js';
+import { scheduleDtoFor } from '../../shared/services/schedules/schedules.js';
 import { scheduleParams } from '../../schemas/compiled/schedules.js';
 import { ScheduleResponse } from '../../schemas/schedules.js';
 

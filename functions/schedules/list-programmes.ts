@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { listProgrammes } from '../../shared/services/schedules.js';
+import { listProgrammes } from '../../shared/services/schedules/programmes.js';
 import { ProgrammeListResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listSchedulesFor } from '../../shared/services/schedules.js';
+import { listSchedulesFor } from '../../shared/services/schedules/schedules.js';
 import { listSchedulesQuery } from '../../schemas/compiled/schedules.js';
 import { ScheduleListResponse } from '../../schemas/schedules.js';
 

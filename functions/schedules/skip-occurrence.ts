@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { skipOccurrence } from '../../shared/services/schedules.js';
+import { skipOccurrence } from '../../shared/services/schedules/occurrences.js';
 import { occurrenceParams, skipOccurrenceBody } from '../../schemas/compiled/schedules.js';
 import { OCCURRENCE_RESPONSES } from '../../schemas/schedules.js';
 
@@ -17,6 +17,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: OCCURRENCE_RESPONSES,
   },
-  async ({ params, body, headers, user, requestId }) =>
-    replayable(await skipOccurrence(user, params.scheduleId, params.date, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await skipOccurrence(ctx, params.scheduleId, params.date, body)),
 );

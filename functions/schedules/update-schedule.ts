@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { updateScheduleFor } from '../../shared/services/schedules.js';
+import { updateScheduleFor } from '../../shared/services/schedules/schedules.js';
 import { scheduleParams, updateScheduleBody } from '../../schemas/compiled/schedules.js';
 import { ScheduleResponse } from '../../schemas/schedules.js';
 
@@ -22,8 +22,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const schedule = await updateScheduleFor(user, params.scheduleId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const schedule = await updateScheduleFor(ctx, params.scheduleId, body);
     return ok(schedule, 'Schedule updated', { ETag: `"${schedule.version}"` });
   },
 );

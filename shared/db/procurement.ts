@@ -1,4 +1,6 @@
-import { batchGet, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, queryAll, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, all, any, contains, exists, isNew, ne, absentOr } from './conditions.js';
 import {
   farmKey,
   purchaseOrderKey,
@@ -12,7 +14,7 @@ import {
 } from './keys.js';
 import { gsi1Page, queryPage } from './pagination.js';
 import { pick } from './items.js';
-import { farmNotFound, versionedUpdate } from './farms.js';
+import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
@@ -134,7 +136,7 @@ const RECEIPT_FIELDS = [
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
 export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
 const supplierChanged = (id: string) => new Conflict(`Supplier ${id} was changed concurrently; read it again and retry`);
-export const orderChanged = (id: string) => new Conflict(`Purchase order ${id} was changed concurrently; read it again and retry`);
+const orderChanged = (id: string) => new Conflict(`Purchase order ${id} was changed concurrently; read it again and retry`);
 
 export const supplierFromItem = (item: Record<string, unknown> | undefined): SupplierRecord | undefined =>
   item ? { ...pick<SupplierRecord>(item, SUPPLIER_FIELDS), archived: item.archived === true, orderCount: Number(item.orderCount ?? 0) } : undefined;
@@ -167,58 +169,37 @@ export async function getSupplierAndOrder(supplierId?: string, orderId?: string)
   };
 }
 
-/** Creates a supplier: every farm it serves must exist (one ConditionCheck each), the supplier is new. */
-export async function createSupplier(s: SupplierRecord, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      ...s.farmIds.map((f) => ({ ConditionCheck: { TableName: T, Key: farmKey(f), ConditionExpression: 'attribute_exists(PK)' } })),
-      { Put: { TableName: T, Item: supplierItem(s), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...extra,
-    ],
-    (i) => (i < s.farmIds.length ? farmNotFound(s.farmIds[i]!) : new Conflict('A supplier with this id already exists')),
-  );
-}
+/** A farm the write names still exists when it commits (a ConditionCheck). */
+const farmExists = (farmId: string): Write => ({ check: farmKey(farmId), when: exists(), failed: () => farmNotFound(farmId) });
 
-/** Changes a supplier at the version read (a rename also moves it in the list); farms it newly serves must exist. */
-export async function updateSupplier(
-  current: SupplierRecord,
-  expectedVersion: number,
-  fields: Partial<SupplierRecord>,
-  newFarms: string[],
-  now: string,
-  extra: TransactItem[],
-) {
-  const T = tableName();
-  const sortKey = fields.name !== undefined ? { GSI1SK: supplierSortKey({ name: fields.name, id: current.id }) } : {};
-  await transact(
-    [
-      ...newFarms.map((f) => ({ ConditionCheck: { TableName: T, Key: farmKey(f), ConditionExpression: 'attribute_exists(PK)' } })),
-      versionedUpdate(supplierKey(current.id), expectedVersion, { ...fields, ...sortKey }, now),
-      ...extra,
-    ],
-    (i) => (i < newFarms.length ? farmNotFound(newFarms[i]!) : supplierChanged(current.id)),
-  );
-}
+/** The supplier's version a change was decided on: what If-Match (and a body's `version`) are compared with. */
+export const supplierVersion = (s: SupplierRecord, stated?: number): Versioned => ({ read: s.version, what: `Supplier ${s.id}`, stated, subject: true });
 
-/** Deletes a supplier that never had an order, at the version read (an order created meanwhile makes it a Conflict). */
-export async function deleteSupplier(current: SupplierRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: supplierKey(current.id),
-          ConditionExpression: '#version = :v AND (attribute_not_exists(orderCount) OR orderCount = :zero)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':v': expectedVersion, ':zero': 0 },
-        },
-      },
-      ...extra,
-    ],
-    () => supplierChanged(current.id),
-  );
-}
+/** The writes of the supplier use cases. */
+export const supplierWrites = {
+  /** A new supplier: every farm it serves must exist (one ConditionCheck each). */
+  create: (s: SupplierRecord): Write[] => [
+    ...s.farmIds.map(farmExists),
+    { put: supplierItem(s), when: isNew(), failed: () => new Conflict('A supplier with this id already exists') },
+  ],
+  /** `fields` at the version read (a rename also moves it in the list); farms it newly serves must exist. */
+  update: (current: SupplierRecord, fields: Partial<SupplierRecord>, newFarms: readonly string[] = [], stated?: number): Write[] => [
+    ...newFarms.map(farmExists),
+    {
+      update: supplierKey(current.id),
+      set: { ...fields, ...(fields.name !== undefined ? { GSI1SK: supplierSortKey({ name: fields.name, id: current.id }) } : {}) },
+      version: supplierVersion(current, stated),
+      failed: () => supplierChanged(current.id),
+    },
+  ],
+  /** Deletes a supplier that never had an order, at the version read (an order created meanwhile makes it a Conflict). */
+  delete: (current: SupplierRecord): Write => ({
+    delete: supplierKey(current.id),
+    when: absentOr('orderCount', 0),
+    version: supplierVersion(current),
+    failed: () => supplierChanged(current.id),
+  }),
+};
 
 /** A page of suppliers by name (one Query on GSI1), optionally only those serving a farm, of a kind, not archived. */
 export async function listSuppliers(
@@ -251,35 +232,38 @@ export async function listSuppliers(
   return { items: page.items.map((i) => supplierFromItem(i)!), nextCursor: page.nextCursor };
 }
 
-/**
- * Creates a draft order: the supplier exists, is not archived and serves the farm, and counts one more
- * order (so deleting it becomes archiving); the farm exists; the order is new.
- */
-export async function createOrder(o: OrderRecord, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { ConditionCheck: { TableName: T, Key: farmKey(o.farmId), ConditionExpression: 'attribute_exists(PK)' } },
-      {
-        Update: {
-          TableName: T,
-          Key: supplierKey(o.supplierId),
-          UpdateExpression: 'ADD orderCount :one',
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(archived) OR archived <> :true) AND contains(farmIds, :farm)',
-          ExpressionAttributeValues: { ':one': 1, ':true': true, ':farm': o.farmId },
-        },
-      },
-      { Put: { TableName: T, Item: orderItem(o), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...extra,
-    ],
-    (i) =>
-      i === 0
-        ? farmNotFound(o.farmId)
-        : i === 1
-          ? new Conflict(`Supplier ${o.supplierId} was archived or no longer serves farm ${o.farmId}`)
-          : new Conflict('A purchase order with this id already exists'),
-  );
-}
+/** The order's version a change was decided on; `subject`: the command's If-Match is about this order. */
+export const orderVersion = (o: OrderRecord, stated?: number, subject = true): Versioned => ({
+  read: o.version,
+  what: `Purchase order ${o.id}`,
+  stated,
+  subject,
+});
+
+/** The writes of the purchase order use cases. */
+export const orderWrites = {
+  /**
+   * A draft order: the farm exists; the supplier exists, is not archived and serves the farm, and counts one
+   * more order (so deleting it becomes archiving); the order is new.
+   */
+  create: (o: OrderRecord): Write[] => [
+    farmExists(o.farmId),
+    {
+      update: supplierKey(o.supplierId),
+      add: { orderCount: 1 },
+      when: all(exists(), any(absent('archived'), ne('archived', true)), contains('farmIds', o.farmId)),
+      failed: () => new Conflict(`Supplier ${o.supplierId} was archived or no longer serves farm ${o.farmId}`),
+    },
+    { put: orderItem(o), when: isNew(), failed: () => new Conflict('A purchase order with this id already exists') },
+  ],
+  /** `fields` of the order at the version read. */
+  update: (current: OrderRecord, fields: Partial<OrderRecord>, version: Versioned = orderVersion(current)): Write => ({
+    update: purchaseOrderKey(current.id),
+    set: fields,
+    version,
+    failed: () => orderChanged(current.id),
+  }),
+};
 
 /** The order and its receipts (oldest first): one Query of its partition. */
 export async function getOrderWithReceipts(id: string): Promise<{ order: OrderRecord; receipts: ReceiptRecord[] } | undefined> {
@@ -294,30 +278,17 @@ export async function getOrderWithReceipts(id: string): Promise<{ order: OrderRe
   return { order, receipts: items.filter((i) => String(i.SK).startsWith(RECEIPT_SK_PREFIX)).map(receiptFromItem) };
 }
 
-/** Sets `fields` of the order at the version read, with the other items of the same transaction. */
-export function orderUpdate(current: OrderRecord, expectedVersion: number, fields: Partial<OrderRecord>, now: string): TransactItem {
-  return versionedUpdate(purchaseOrderKey(current.id), expectedVersion, fields, now);
-}
-
-export async function updateOrder(current: OrderRecord, expectedVersion: number, fields: Partial<OrderRecord>, now: string, extra: TransactItem[]) {
-  await transact([orderUpdate(current, expectedVersion, fields, now), ...extra], () => orderChanged(current.id));
-}
-
-/** A receipt as a Put of the receipt's transaction (new; on the supplier's GSI2 list when it has feed deliveries). */
-export function receiptPut(r: ReceiptRecord): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...receiptKey(r.orderId, r.id),
-        ...(r.deliveries.length ? { ...receiptsOfSupplier(r.supplierId), GSI2SK: `${r.date}#${r.id}` } : {}),
-        type: 'PurchaseReceipt',
-        ...r,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  };
-}
+/** A new receipt (on the supplier's GSI2 list when it has feed deliveries). */
+export const receiptWrite = (r: ReceiptRecord): Write => ({
+  put: {
+    ...receiptKey(r.orderId, r.id),
+    ...(r.deliveries.length ? { ...receiptsOfSupplier(r.supplierId), GSI2SK: `${r.date}#${r.id}` } : {}),
+    type: 'PurchaseReceipt',
+    ...r,
+  },
+  when: isNew(),
+  failed: () => new Conflict('The receipt conflicts with a concurrent change; retry'),
+});
 
 /** Every receipt of a supplier that delivered feed (one Query on GSI2), oldest first. */
 export async function feedReceiptsOfSupplier(supplierId: string): Promise<ReceiptRecord[]> {

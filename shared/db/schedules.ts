@@ -1,10 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, queryAll, queryCount, tableName, transact, type TransactItem } from './client.js';
+import { db, queryAll, queryCount, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, exists, isNew, le } from './conditions.js';
 import { farmKey, OCCURRENCE_SK_PREFIX, occurrenceKey, scheduleCounterKey, scheduleKey, schedulePartition, schedulesOfFarm } from './keys.js';
 import { equalityFilter, pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound, versionedDelete, versionedUpdate } from './farms.js';
+import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
+import { occurrenceTaken } from '../domain/schedules/occurrences.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schemas/schedules.js';
 
 /**
@@ -93,136 +96,85 @@ export async function getSchedule(id: string): Promise<ScheduleRecord | undefine
 }
 
 /** The farm's counter refused the change (it is missing, or the count moved): read it and decide. */
-class CounterRefused extends Conflict {}
-
-/**
- * Creates schedules in ONE transaction: the farm exists, its count of schedules stays within `max` (ADD
- * conditioned on the count, so concurrent creates cannot pass the cap together), each schedule is new,
- * with the other items (audit, idempotent answer). A farm without a counter yet (a new or restored farm,
- * or one from before the counter) has its schedules counted once, and the counter is created on that
- * count (`attribute_not_exists`: a concurrent first create retries on the counter the other one made).
- */
-export async function createSchedules(schedules: ScheduleRecord[], extra: TransactItem[], max: number): Promise<void> {
-  const T = tableName();
-  const farmId = schedules[0]!.farmId;
-  const n = schedules.length;
-  let counted: number | undefined;
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const counter: TransactItem = {
-      Update:
-        counted === undefined
-          ? {
-              TableName: T,
-              Key: scheduleCounterKey(farmId),
-              UpdateExpression: 'ADD #count :n',
-              ConditionExpression: '#count <= :room',
-              ExpressionAttributeNames: { '#count': 'count' },
-              ExpressionAttributeValues: { ':n': n, ':room': max - n },
-            }
-          : {
-              TableName: T,
-              Key: scheduleCounterKey(farmId),
-              UpdateExpression: 'SET #count = :total',
-              ConditionExpression: 'attribute_not_exists(PK)',
-              ExpressionAttributeNames: { '#count': 'count' },
-              ExpressionAttributeValues: { ':total': counted + n },
-            },
-    };
-    try {
-      await transact(
-        [
-          { ConditionCheck: { TableName: T, Key: farmKey(farmId), ConditionExpression: 'attribute_exists(PK)' } },
-          counter,
-          ...schedules.map((s) => ({ Put: { TableName: T, Item: scheduleItem(s), ConditionExpression: 'attribute_not_exists(PK)' } })),
-          ...extra,
-        ],
-        (i) =>
-          i === 0
-            ? farmNotFound(farmId)
-            : i === 1
-              ? new CounterRefused('the farm’s schedule counter refused the change')
-              : new Conflict('A schedule with this id already exists'),
-      );
-      return;
-    } catch (err) {
-      if (!(err instanceof CounterRefused)) throw err;
-    }
-    const stored = await scheduleCount(farmId);
-    counted = stored === undefined ? await countSchedulesOfFarm(farmId) : undefined;
-    const count = stored ?? counted!;
-    if (count + n > max)
-      throw new Conflict(`Farm ${farmId} has ${count} schedules and keeps at most ${max}: delete some (those of ended cycles) before adding ${n} more`);
+export class CounterRefused extends Conflict {
+  constructor() {
+    super('the farm’s schedule counter refused the change');
   }
-  throw new Conflict(`The schedules of farm ${farmId} were changed by concurrent requests; retry`);
 }
 
+/** The schedule's version a change was decided on: what If-Match (and a body's `version`) are compared with. */
+export const scheduleVersion = (s: Pick<ScheduleRecord, 'id' | 'version'>, stated?: number): Versioned => ({
+  read: s.version,
+  what: `Schedule ${s.id}`,
+  stated,
+  subject: true,
+});
+
+/** The writes of the schedule use cases. */
+export const scheduleWrites = {
+  /** The farm of new schedules exists when they are written. */
+  farmExists: (farmId: string): Write => ({ check: farmKey(farmId), when: exists(), failed: () => farmNotFound(farmId) }),
+  create: (s: ScheduleRecord): Write => ({ put: scheduleItem(s), when: isNew(), failed: () => new Conflict('A schedule with this id already exists') }),
+  /** `fields` at the version read (version + 1). */
+  update: (current: Pick<ScheduleRecord, 'id' | 'version'>, fields: Partial<ScheduleRecord>, stated?: number): Write => ({
+    update: scheduleKey(current.id),
+    set: fields,
+    version: scheduleVersion(current, stated),
+    failed: () => changedConcurrently(current.id),
+  }),
+  /** The schedule at its version (its stored outcomes stay: they are the record of what was done). */
+  delete: (current: Pick<ScheduleRecord, 'id' | 'version'>): Write => ({
+    delete: scheduleKey(current.id),
+    version: scheduleVersion(current),
+    failed: () => changedConcurrently(current.id),
+  }),
+  /** The schedule still exists (a check in the outcome's transaction: a deleted schedule takes no outcome). */
+  exists: (id: string): Write => ({ check: scheduleKey(id), when: exists(), failed: () => scheduleNotFound(id) }),
+  /** The outcome of an occurrence: only if the date has none yet. */
+  outcome: (o: OutcomeRecord): Write => ({
+    put: { ...occurrenceKey(o.scheduleId, o.date), type: 'ScheduleOutcome', ...o },
+    when: isNew(),
+    failed: () => new Conflict(occurrenceTaken(o.scheduleId, o.date)),
+  }),
+};
+
+/**
+ * The farm's count of schedules, `SCHEDULECOUNT#<farmId>`/`COUNT`, changed in the transaction of every
+ * create and delete: the per-farm cap holds under concurrent creates. A refusal is CounterRefused.
+ */
+export const scheduleCounterWrites = {
+  /** `n` more, only while the count stays within `max` (ADD conditioned on the count; a missing counter refuses too). */
+  add: (farmId: string, n: number, max: number): Write => ({
+    update: scheduleCounterKey(farmId),
+    add: { count: n },
+    when: le('count', max - n),
+    failed: () => new CounterRefused(),
+  }),
+  /** The counter created on a count (a concurrent first create makes the other one retry on it). */
+  start: (farmId: string, total: number): Write => ({
+    update: scheduleCounterKey(farmId),
+    set: { count: total },
+    when: absent(),
+    failed: () => new CounterRefused(),
+  }),
+  /** One less (only on a counter that exists: a farm without one counts its schedules when it is created). */
+  remove: (farmId: string): Write => ({ update: scheduleCounterKey(farmId), add: { count: -1 }, when: exists(), failed: () => new CounterRefused() }),
+};
+
 /** The farm's count of schedules (undefined before its counter exists). */
-async function scheduleCount(farmId: string): Promise<number | undefined> {
+export async function scheduleCount(farmId: string): Promise<number | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: scheduleCounterKey(farmId), ConsistentRead: true }));
   return typeof res.Item?.count === 'number' ? res.Item.count : undefined;
 }
 
 /** Counts a farm's schedules: once per farm, when its counter is created. */
-const countSchedulesOfFarm = (farmId: string) =>
+export const countSchedulesOfFarm = (farmId: string) =>
   queryCount({
     TableName: tableName(),
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': schedulesOfFarm(farmId).GSI1PK },
   });
-
-/** Sets `fields` if the schedule is at `expectedVersion` (version + 1), with the audit entry. */
-export async function updateSchedule(id: string, expectedVersion: number, fields: Partial<ScheduleRecord>, now: string, extra: TransactItem[]): Promise<void> {
-  await transact([versionedUpdate(scheduleKey(id), expectedVersion, fields, now), ...extra], () => changedConcurrently(id));
-}
-
-/**
- * Deletes the schedule at its version, one less on the farm's counter (its stored outcomes stay: they are
- * the record of what was done). A farm without a counter yet counts its schedules when one is created.
- */
-export async function deleteSchedule(s: Pick<ScheduleRecord, 'id' | 'farmId'>, expectedVersion: number, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  const remove = versionedDelete(scheduleKey(s.id), expectedVersion);
-  const counter: TransactItem = {
-    Update: {
-      TableName: T,
-      Key: scheduleCounterKey(s.farmId),
-      UpdateExpression: 'ADD #count :minus',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':minus': -1 },
-    },
-  };
-  try {
-    await transact([remove, counter, ...extra], (i) =>
-      i === 1 ? new CounterRefused('the farm’s schedule counter refused the change') : changedConcurrently(s.id),
-    );
-  } catch (err) {
-    if (!(err instanceof CounterRefused)) throw err;
-    await transact([remove, ...extra], () => changedConcurrently(s.id));
-  }
-}
-
-/** The outcome of an occurrence as a Put of a transaction: only if the date has none yet. */
-export function outcomePut(o: OutcomeRecord): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...occurrenceKey(o.scheduleId, o.date), type: 'ScheduleOutcome', ...o },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  };
-}
-
-/** The schedule still exists (a check in the outcome's transaction: a deleted schedule takes no outcome). */
-export const scheduleExists = (id: string): TransactItem => ({
-  ConditionCheck: { TableName: tableName(), Key: scheduleKey(id), ConditionExpression: 'attribute_exists(PK)' },
-});
-
-/** Writes an outcome (skip) with its other items; `onFailed` names what failed by its index. */
-export async function writeOutcome(items: TransactItem[], onFailed: (index: number) => Conflict | NotFound): Promise<void> {
-  await transact(items, onFailed);
-}
 
 export async function getOutcome(scheduleId: string, date: string): Promise<OutcomeRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: occurrenceKey(scheduleId, date), ConsistentRead: true }));

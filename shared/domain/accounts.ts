@@ -70,11 +70,5 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** `{field: {from, to}}` for the fields whose value differs (arrays compared by content). */
-export function diff<T extends object>(before: T, after: T, fields: readonly (keyof T)[]): Record<string, { from: unknown; to: unknown }> {
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const f of fields) {
-    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) changes[String(f)] = { from: before[f], to: after[f] };
-  }
-  return changes;
-}
+/** Field diffs live in ./changes.ts (every feature's updates use them); re-exported for the account use cases. */
+export { diff } from './changes.js';

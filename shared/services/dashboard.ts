@@ -15,7 +15,7 @@ import type { Role } from '../domain/capabilities.js';
 import { completeAll } from './analytics-config.js';
 import { salmonellaDueOf } from './compliance-report.js';
 import { farmOfRequest } from './farms.js';
-import { todaysAgenda } from './schedules.js';
+import { todaysAgenda } from './schedules/agenda.js';
 
 /**
  * One summary per role: admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with

@@ -18,7 +18,9 @@ import { farmKey, gsi1 } from '../../shared/db/keys.js';
 import { localToday } from '../../shared/domain/schedules/occurrences.js';
 import type { Caller } from '../../shared/domain/caller.js';
 import { ALL_CAPABILITIES } from '../../shared/domain/capabilities.js';
-import { agendaFor, flagOverdueVaccinations } from '../../shared/services/schedules.js';
+import { commandContext } from '../../shared/domain/command.js';
+import { agendaFor } from '../../shared/services/schedules/agenda.js';
+import { flagOverdueVaccinations, schedulesJobCaller } from '../../shared/services/schedules/overdue.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -413,8 +415,8 @@ describe('schedules', { timeout: 90_000 }, () => {
       })
     ).body.data;
     await f.complete(s.id, day(-1));
-    await flagOverdueVaccinations();
-    await flagOverdueVaccinations();
+    await flagOverdueVaccinations(commandContext(schedulesJobCaller));
+    await flagOverdueVaccinations(commandContext(schedulesJobCaller));
     const anomalies = await call('GET', '/api/v1/anomalies', { token: f.manager.token, query: { farmId: f.farmId, source: 'schedule' } });
     expect(anomalies.status, JSON.stringify(anomalies.body)).toBe(200);
     expect(anomalies.body.data).toHaveLength(1);

@@ -312,3 +312,7 @@ export function occurrenceStatus(date: string, today: string, outcome: Occurrenc
   if (outcome) return outcome.status;
   return date < today ? 'overdue' : 'due';
 }
+
+/** Why an occurrence takes no second completion or skip: the outcome it has (when known). */
+export const occurrenceTaken = (scheduleId: string, date: string, outcome?: OccurrenceOutcome): string =>
+  `The occurrence of ${date} of schedule ${scheduleId} is already ${outcome ? (outcome.status === 'done' ? 'completed' : 'skipped') : 'completed or skipped'}`;
