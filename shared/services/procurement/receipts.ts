@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import { getFlock } from '../../db/flocks.js';
-import { commitWithLedger } from '../../db/ledger-commit.js';
-import type { LedgerGroup, MovementRecord } from '../../db/movements.js';
+import { ledgerWrites, type LedgerGroup, type MovementRecord } from '../../db/movements.js';
+import { commit } from '../../db/commit.js';
 import { orderVersion, orderWrites, receiptWrite, type OrderRecord, type ReceiptLineRecord, type ReceiptRecord } from '../../db/procurement.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
@@ -184,24 +184,24 @@ async function receive(ctx: CommandContext, orderId: string, body: CreateReceipt
     ...(warnings.length ? { warnings } : {}),
   };
   await refusedToConflict(
-    commitWithLedger(
-      ctx,
-      {
-        // the order at the version it was decided on (the receipt is no change the client preconditions)
-        writes: [orderWrites.update(order, fields, orderVersion(order, undefined, false)), receiptWrite(receipt)],
-        audit: [
-          {
-            action: 'purchase_order.receive',
-            targetType: 'purchase_order',
-            targetId: orderId,
-            changes: { receiptId, status: { from: order.status, to: applied.status }, lines: body.lines, movementIds: movements.map((m) => m.id) },
-          },
-        ],
-        changes: [{ type: 'purchase_order', id: orderId, op: 'upsert', version: updated.version }],
-        response,
-      },
-      { groups: [...deltas.values()].map((g) => ({ ref: g.ref, changes: netChanges(g.deltas) })), puts: movements },
-    ),
+    commit(ctx, {
+      // the order at the version it was decided on (the receipt is no change the client preconditions)
+      writes: [
+        orderWrites.update(order, fields, orderVersion(order, undefined, false)),
+        receiptWrite(receipt),
+        ...ledgerWrites({ groups: [...deltas.values()].map((g) => ({ ref: g.ref, changes: netChanges(g.deltas) })), puts: movements }, ctx.now.toISOString()),
+      ],
+      audit: [
+        {
+          action: 'purchase_order.receive',
+          targetType: 'purchase_order',
+          targetId: orderId,
+          changes: { receiptId, status: { from: order.status, to: applied.status }, lines: body.lines, movementIds: movements.map((m) => m.id) },
+        },
+      ],
+      changes: [{ type: 'purchase_order', id: orderId, op: 'upsert', version: updated.version }],
+      response,
+    }),
   );
   for (const flockId of flocks) await alarmsOnFlockData({ farmId: order.farmId, flockId }, body.date);
   return response;

@@ -1,6 +1,6 @@
 import { commit, type Plan } from '../../db/commit.js';
+import { ledgerWrites } from '../../db/movements.js';
 import { getCycle, type CycleRecord } from '../../db/cycles.js';
-import { commitWithLedger } from '../../db/ledger-commit.js';
 import { getOutcome, scheduleWrites, type OutcomeRecord, type ScheduleRecord } from '../../db/schedules.js';
 import { hasWeighingOn } from '../../db/weights.js';
 import type { CommandContext } from '../../domain/command.js';
@@ -173,7 +173,16 @@ export async function completeOccurrence(ctx: CommandContext, id: string, date: 
     }
     const { cycle } = movement;
     await refusedToConflict(
-      commitWithLedger(ctx, plan, { groups: [{ ref: refOf(cycle), changes: netChanges(effectsOf(movement.input, 1)) }], puts: [movement.record] }),
+      commit(ctx, {
+        ...plan,
+        writes: [
+          ...plan.writes,
+          ...ledgerWrites(
+            { groups: [{ ref: refOf(cycle), changes: netChanges(effectsOf(movement.input, 1)) }], puts: [movement.record] },
+            ctx.now.toISOString(),
+          ),
+        ],
+      }),
     );
     await alarmsOnFlockData({ farmId: cycle.farmId, flockId: cycle.flockId }, date);
     return response;
