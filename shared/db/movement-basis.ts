@@ -107,3 +107,38 @@ export async function readMovementSurroundings(q: MovementSurroundingsQuery): Pr
     ...(stock ? { feedInStock: stock.map((s) => s.feedType) } : {}),
   };
 }
+
+/** What a movement's reads ask for besides its cycle (shared/domain/movements/create.ts, `movementReads`). */
+export interface MovementReadsQuery {
+  withFlock: boolean;
+  counterpartFlockId?: string | undefined;
+  withCounterpartForecast: boolean;
+  supplierId?: string | undefined;
+  orderId?: string | undefined;
+  windowsFrom?: string | undefined;
+  feedInStock: boolean;
+}
+
+/**
+ * Both rounds: the records named (round one), then what they point at (round two, skipped when the cycle
+ * does not exist). The house read is the receiving flock's, and the other side's cycle its active one,
+ * only within the cycle's farm: nothing of another farm is read on a body's say-so.
+ */
+export async function readMovementBasis(flockId: string, cycleId: string, q: MovementReadsQuery) {
+  const heads = await readMovementHeads({ flockId, cycleId, ...q });
+  const { cycle } = heads;
+  if (!cycle) return { heads, around: {} as MovementSurroundings };
+  const receiving = q.withFlock ? heads.flock : q.withCounterpartForecast ? heads.counterpartFlock : undefined;
+  const other = heads.counterpartFlock;
+  const around = await readMovementSurroundings({
+    farmId: cycle.farmId,
+    cycleId,
+    houseId: receiving?.farmId === cycle.farmId ? receiving.houseId : undefined,
+    counterpartCycle: other?.activeCycleId && other.farmId === cycle.farmId ? { flockId: other.id, cycleId: other.activeCycleId } : undefined,
+    supplierId: q.supplierId,
+    orderId: q.orderId,
+    windowsFrom: q.windowsFrom,
+    feedInStock: q.feedInStock,
+  });
+  return { heads, around, receiving };
+}

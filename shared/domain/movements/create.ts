@@ -4,11 +4,12 @@ import type { DensityWarning } from '../../../schemas/warnings.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { densityWarningsOf, type Placement } from '../compliance/density-warnings.js';
-import { judgeSale, overrideEvent, type SaleCheck, type WithdrawalWindow } from '../compliance/withdrawals.js';
+import { isSale, judgeSale, overrideEvent, type SaleCheck, type WithdrawalWindow } from '../compliance/withdrawals.js';
+import { visibleTo } from '../farm-access.js';
 import { effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../ledger.js';
-import { flockNotFound, judgeDeliveryReferences } from '../references.js';
+import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
-import { newMovement, refOf, type LedgerGroup, type MovementRecord } from './record.js';
+import { movementDto, newMovement, refOf, type LedgerGroup, type MovementRecord } from './record.js';
 
 /**
  * Recording a movement, decided without I/O from what the use case read (shared/db/movement-basis.ts):
@@ -17,12 +18,30 @@ import { newMovement, refOf, type LedgerGroup, type MovementRecord } from './rec
  */
 
 /** A cycle as the decision needs it. */
-export type CycleFacts = Placement['cycle'] & { farmId: string; status: string; endDate: string | null };
+export type CycleFacts = Placement['cycle'] & { farmId: string; status: string; endDate: string | null; closedAt: string | null };
+
+/** What recording `body` reads, besides its cycle: the repository's query (shared/db/movement-basis.ts). */
+export function movementReads(body: MovementInput) {
+  const side = receivingSide(body.type);
+  return {
+    /** Birds enter this cycle's house: its flock and forecast. */
+    withFlock: side === 'own',
+    counterpartFlockId: isBirdTransfer(body.type) && 'counterpartFlockId' in body ? body.counterpartFlockId : undefined,
+    withCounterpartForecast: side === 'counterpart',
+    ...deliveryReferenceIds(body as { supplierId?: unknown; orderId?: unknown }),
+    windowsFrom: isSale(body.type) ? body.date : undefined,
+    feedInStock: needsFeedType(body),
+  };
+}
+export type MovementReads = ReturnType<typeof movementReads>;
 
 export interface CreateFacts {
-  caller: Pick<Caller, 'id' | 'capabilities'>;
+  caller: Pick<Caller, 'id' | 'capabilities' | 'allFarms' | 'farmIds'>;
   now: Date;
-  cycle: CycleFacts;
+  /** Movements older than this many hours lock automatically (the answer shows the lock that applies). */
+  autoLockHours: number;
+  /** The cycle named by the path, as read (undefined: none). */
+  cycle: CycleFacts | undefined;
   /** The cycle's withdrawal revision (read with it) and its windows from the sale's date on: a sale. */
   sale?: { withdrawalRev: number; windows: readonly WithdrawalWindow[] } | undefined;
   /** The feed types the farm holds: a consumption without a type. */
@@ -36,6 +55,8 @@ export interface CreateFacts {
 }
 
 export interface MovementDecision {
+  /** The movement as answered. */
+  answer: ReturnType<typeof movementDto>;
   /** The input as recorded (a sale's override dropped when it falls in no window). */
   input: MovementInput;
   own: MovementRecord;
@@ -70,8 +91,9 @@ function counterpartCycle(cycle: CycleFacts, facts: CreateFacts['counterpart'], 
   return active;
 }
 
-export function decideMovementCreate(body: MovementInput, facts: CreateFacts): MovementDecision {
-  const { cycle, caller } = facts;
+export function decideMovementCreate(flockId: string, cycleId: string, body: MovementInput, facts: CreateFacts): MovementDecision {
+  const { caller } = facts;
+  const cycle = visibleTo(caller, facts.cycle, () => cycleNotFound(flockId, cycleId));
   if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycle.id} is closed; it takes no new movements`);
   const problems = movementProblems(body, cycle, latestAllowedDate(facts.now));
   if (problems.length) throw new ValidationFailed(problems);
@@ -111,5 +133,6 @@ export function decideMovementCreate(body: MovementInput, facts: CreateFacts): M
         sale,
       )
     : [];
-  return { input, own, ...(mirror ? { mirror } : {}), groups, warnings, audit };
+  const answer = movementDto(own, cycle, facts.now, facts.autoLockHours);
+  return { answer, input, own, ...(mirror ? { mirror } : {}), groups, warnings, audit };
 }

@@ -1,6 +1,7 @@
 import { ulid } from 'ulidx';
 import type { MovementInput, MovementType } from '../../../schemas/movements.js';
-import type { NetChange, StoredLock } from '../ledger.js';
+import { effectiveLock, type NetChange, type StoredLock } from '../ledger.js';
+import { MOVEMENT_METADATA } from '../../../schemas/movements.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
 export interface MovementRecord {
@@ -46,3 +47,33 @@ export function newMovement(input: MovementInput, ref: CycleRef, userId: string,
 
 /** A stored movement as the input that made it (type, date and fields). */
 export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
+
+const METADATA = new Set<string>(MOVEMENT_METADATA);
+
+/**
+ * A movement as answered: the metadata and, at the same level, its fields (the type's and the
+ * service's), the names a write uses, so what is read can be sent back. A stored field never hides the
+ * metadata (the catalogue uses none of its names: tests/unit/movement-shape.test.ts).
+ */
+export function movementAnswer(m: MovementRecord) {
+  const fields = Object.fromEntries(Object.entries(m.fields).filter(([k]) => !METADATA.has(k)));
+  return {
+    id: m.id,
+    flockId: m.flockId,
+    cycleId: m.cycleId,
+    farmId: m.farmId,
+    type: m.type,
+    date: m.date,
+    ...fields,
+    lock: m.lock,
+    createdAt: m.createdAt,
+    createdBy: m.createdBy,
+    updatedAt: m.updatedAt,
+    version: m.version,
+  };
+}
+
+/** The movement as answered, with the lock that applies at `now`: its own, else automatic (cycle closed, or older than `autoLockHours`). */
+export function movementDto(m: MovementRecord, cycle: { status: string; closedAt: string | null }, now: Date, autoLockHours: number) {
+  return movementAnswer({ ...m, lock: effectiveLock(m, cycle, now, autoLockHours) });
+}

@@ -3,7 +3,7 @@ import type { CycleRecord } from '../../db/cycles.js';
 import { balanceOf, LedgerRefused, type MovementRecord } from '../../db/movements.js';
 import { effectiveLock, type Target } from '../../domain/ledger.js';
 import { Conflict } from '../../errors.js';
-import { MOVEMENT_METADATA } from '../../../schemas/movements.js';
+import { movementAnswer, movementDto } from '../../domain/movements/record.js';
 
 /** What every movement use case answers with, and how a refused ledger write is told. */
 
@@ -12,33 +12,10 @@ export function withCurrentLock(m: MovementRecord, cycle: Pick<CycleRecord, 'sta
   return { ...m, lock: effectiveLock(m, cycle, now, settings().autoLockHours) };
 }
 
-const METADATA = new Set<string>(MOVEMENT_METADATA);
-
-/**
- * A movement as answered (its lock already the current one): the metadata and, at the same level, its
- * fields (the type's and the service's), the names a write uses, so what is read can be sent back. A
- * stored field never hides the metadata (the catalogue uses none of its names: tests/unit/movement-shape.test.ts).
- */
-export function movementAnswer(m: MovementRecord) {
-  const fields = Object.fromEntries(Object.entries(m.fields).filter(([k]) => !METADATA.has(k)));
-  return {
-    id: m.id,
-    flockId: m.flockId,
-    cycleId: m.cycleId,
-    farmId: m.farmId,
-    type: m.type,
-    date: m.date,
-    ...fields,
-    lock: m.lock,
-    createdAt: m.createdAt,
-    createdBy: m.createdBy,
-    updatedAt: m.updatedAt,
-    version: m.version,
-  };
-}
+export { movementAnswer };
 
 export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()) {
-  return movementAnswer(withCurrentLock(m, cycle, now));
+  return movementDto(m, cycle, now, settings().autoLockHours);
 }
 
 /** Movements created before this instant are locked automatically: edits and deletes condition on being younger. */
