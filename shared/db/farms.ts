@@ -185,14 +185,6 @@ export async function listAllFarms(opts: { limit: number; cursor?: string }): Pr
   return { items: page.items.map((i) => farmFromItem(i)!), nextCursor: page.nextCursor };
 }
 
-/** The version of a farm a change was decided on (its If-Match and stated `version` are about it). */
-export const farmVersion = (farm: FarmRecord, stated: number | undefined): Versioned => ({
-  read: farm.version,
-  what: `Farm ${farm.id}`,
-  stated,
-  subject: true,
-});
-
 /** The writes of farms: a new farm, a change (only the named attributes: other modules keep on the item survive). */
 export const farmWrites = {
   create: (farm: FarmRecord): Write => ({ put: farmItem(farm), when: isNew() }),
@@ -296,13 +288,6 @@ export async function listHouses(farmId: string, opts: { limit: number; cursor?:
   );
   return { items: page.items.map((i) => houseFromItem(i)!), nextCursor: page.nextCursor };
 }
-
-export const houseVersion = (house: HouseRecord, stated: number | undefined): Versioned => ({
-  read: house.version,
-  what: `House ${house.id}`,
-  stated,
-  subject: true,
-});
 
 /**
  * The writes of houses. A create: the farm must exist (→ NotFound), the name must be free in the farm

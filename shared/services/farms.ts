@@ -3,17 +3,15 @@ import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import type { CommandContext } from '../domain/command.js';
-import { checkVersion, commit, type AuditEvent } from '../db/commit.js';
+import { checkVersion, commit, type AuditEvent, type Versioned } from '../db/commit.js';
 import {
   farmNotFound,
-  farmVersion,
   farmWrites,
   findHouseInFarms,
   getFarm,
   getFarmAndHouse,
   getFarmsByIds,
   houseNotFound,
-  houseVersion,
   houseWrites,
   listAllFarms,
   listHouses,
@@ -191,7 +189,7 @@ const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa
 
 export async function updateFarmFor(ctx: CommandContext, farmId: string, body: UpdateFarmBody): Promise<FarmRecord> {
   const current = await visibleFarm(ctx.caller, farmId);
-  const version = farmVersion(current, body.version);
+  const version: Versioned = { read: current.version, what: `Farm ${farmId}`, stated: body.version, subject: true };
   // a stale version answers before the body is judged and before "nothing to change"
   checkVersion(ctx, version);
   const next: FarmRecord = {
@@ -278,7 +276,7 @@ const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] 
 
 export async function updateHouseFor(ctx: CommandContext, farmId: string, houseId: string, body: UpdateHouseBody): Promise<HouseRecord> {
   const current = await visibleHouse(ctx.caller, farmId, houseId);
-  const version = houseVersion(current, body.version);
+  const version: Versioned = { read: current.version, what: `House ${houseId}`, stated: body.version, subject: true };
   // a stale version answers before "nothing to change"
   checkVersion(ctx, version);
   const name = body.name !== undefined ? displayName(body.name) : undefined;
