@@ -65,12 +65,12 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
   };
 }
 
+const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+
 /** The cycle, if it exists under that flock and the caller may see its farm: one read. */
 export async function scopedCycle(user: Caller, flockId: string, cycleId: string): Promise<CycleRecord> {
   return visibleTo(user, await getCycle(flockId, cycleId), () => cycleNotFound(flockId, cycleId));
 }
-
-const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 
 /**
  * A cycle with its flock and the stored analytics configuration: ONE BatchGetItem. Another farm's cycle
@@ -125,7 +125,11 @@ export async function startCycle(ctx: CommandContext, flockId: string, body: Cre
       version: 1,
     };
     // a new cycle has no bird and no weighing yet: its KPIs do not depend on the weight fallbacks
-    const response = { created: true, message: 'Cycle started', data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }) };
+    const response = {
+      created: true,
+      message: 'Cycle started',
+      data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }, ctx.now),
+    };
     await commit(ctx, {
       writes: cycleWrites.start(cycle, flock.version, busy),
       audit: [{ action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate } }],
@@ -199,7 +203,7 @@ export async function closeCycleFor(
       { type: 'flock', id: flockId, op: 'upsert' },
     ],
   });
-  // read again after the commit: the close does not hold the cycle's version (movements may have moved its
-  // counters since it was read), so the answer is the cycle as stored, with its version
+  // read again after the commit: the close is not conditioned on the version read (movements may have moved
+  // the counters since), so the answer is the cycle as stored, with its version
   return { cycle: (await getCycle(flockId, cycleId))!, basis };
 }

@@ -169,7 +169,7 @@ export async function rotateDeviceSecret(ctx: CommandContext, deviceId: string) 
     audit: [{ action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { keyIssuedAt: now } }],
     changes: [{ type: 'device', id: deviceId, op: 'upsert', version: device.version }],
   });
-  return { ...(await deviceView(device)), secret, deviceKey: deviceKeyOf(deviceId, secret) };
+  return { ...toDeviceDto(device, ctx.now.getTime(), await healthFactors()), secret, deviceKey: deviceKeyOf(deviceId, secret) };
 }
 
 export async function deleteDeviceFor(ctx: CommandContext, deviceId: string): Promise<void> {
