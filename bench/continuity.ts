@@ -45,6 +45,7 @@ try {
   client.destroy();
   const { db } = await import('../shared/db/client.js');
   const { systemCaller } = await import('../shared/domain/caller.js');
+  const { commandContext } = await import('../shared/domain/command.js');
   const { ALL_CAPABILITIES } = await import('../shared/domain/capabilities.js');
   const { ensureDefaultFarm } = await import('../shared/db/farms.js');
   const { createFlockFor } = await import('../shared/services/flocks.js');
@@ -60,8 +61,10 @@ try {
   const start = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const seeded = performance.now();
   for (let f = 0; f < FLOCKS; f++) {
-    const flock = (await createFlockFor(admin, { name: `Bench flock ${f}`, birdType: 'broiler', farmId, hatchDate: start }, 'bench')).data as { id: string };
-    const cycle = (await startCycle(admin, flock.id, { startDate: start }, 'bench')).data as { id: string };
+    const flock = (
+      await createFlockFor(commandContext(admin, { requestId: 'bench' }), { name: `Bench flock ${f}`, birdType: 'broiler', farmId, hatchDate: start })
+    ).data as { id: string };
+    const cycle = (await startCycle(commandContext(admin, { requestId: 'bench' }), flock.id, { startDate: start })).data as { id: string };
     await createMovementFor(admin, flock.id, cycle.id, { type: 'bird_inflow', date: start, quantity: 100_000 } as never, undefined);
     let template: Record<string, unknown> | undefined;
     for await (const item of partitionItems(`CYCLE#${cycle.id}`)) if (String(item.SK).startsWith('MOV#')) template = item;

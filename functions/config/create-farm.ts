@@ -15,5 +15,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Farm created', schema: FarmResponse }, 409: { description: 'The creator cannot be assigned another farm' } },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createFarmFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createFarmFor(ctx, body)),
 );

@@ -20,5 +20,5 @@ export const handler = httpHandler(
       409: { description: 'The farm already has a house of this name (compared case- and space-insensitively)' },
     },
   },
-  async ({ params, body, headers, user, requestId }) => replayable(await createHouseFor(user, params.farmId, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await createHouseFor(ctx, params.farmId, body)),
 );

@@ -20,8 +20,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ body, ifMatch, user, requestId }) => {
-    const state = await updateAnalyticsConfig(user, body, ifMatch, requestId);
+  async ({ body, ctx }) => {
+    const state = await updateAnalyticsConfig(ctx, body);
     return ok(toAnalyticsConfigDto(state), 'Analytics configuration updated', { ETag: `"${state.version}"` });
   },
 );

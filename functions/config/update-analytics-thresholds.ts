@@ -19,8 +19,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ body, ifMatch, user, requestId }) => {
-    const state = await updateAnalyticsThresholds(user, body, ifMatch, requestId);
+  async ({ body, ctx }) => {
+    const state = await updateAnalyticsThresholds(ctx, body);
     return ok(toAnalyticsConfigDto(state), 'Analytics thresholds updated', { ETag: `"${state.version}"` });
   },
 );

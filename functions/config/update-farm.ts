@@ -21,8 +21,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const farm = await updateFarmFor(user, params.farmId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const farm = await updateFarmFor(ctx, params.farmId, body);
     return ok(toFarmDto(farm), 'Farm updated', { ETag: `"${farm.version}"` });
   },
 );

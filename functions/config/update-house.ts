@@ -21,8 +21,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const house = await updateHouseFor(user, params.farmId, params.houseId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const house = await updateHouseFor(ctx, params.farmId, params.houseId, body);
     return ok(toHouseDto(house), 'House updated', { ETag: `"${house.version}"` });
   },
 );

@@ -11,8 +11,8 @@ export const handler = httpHandler(
     params: flockIdParams,
     responses: { 204: { description: 'Archived' }, 409: { description: 'The flock has an active cycle' } },
   },
-  async ({ params, user, requestId }) => {
-    await archiveFlockFor(user, params.flockId, requestId);
+  async ({ params, ctx }) => {
+    await archiveFlockFor(ctx, params.flockId);
     return noContent();
   },
 );

@@ -13,8 +13,8 @@ export const handler = httpHandler(
     body: closeCycleBody,
     responses: { 200: { description: 'The closed cycle', schema: CycleResponse }, 409: { description: 'Already closed' } },
   },
-  async ({ params, body, user, requestId }) => {
-    const { cycle, basis } = await closeCycleFor(user, params.flockId, params.cycleId, body, requestId);
+  async ({ params, body, ctx }) => {
+    const { cycle, basis } = await closeCycleFor(ctx, params.flockId, params.cycleId, body);
     return ok(toCycleDto(cycle, basis), 'Cycle closed');
   },
 );

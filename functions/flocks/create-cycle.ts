@@ -16,5 +16,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Cycle started', schema: CycleResponse }, 409: { description: 'The flock already has an active cycle, or is archived' } },
   },
-  async ({ params, body, headers, user, requestId }) => replayable(await startCycle(user, params.flockId, body, requestId, headers['idempotency-key'])),
+  async ({ params, body, ctx }) => replayable(await startCycle(ctx, params.flockId, body)),
 );

@@ -15,5 +15,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Flock created', schema: FlockResponse } },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createFlockFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createFlockFor(ctx, body)),
 );

@@ -23,8 +23,8 @@ export const handler = httpHandler(
       422: { description: 'Idempotency-Key reused with another body' },
     },
   },
-  async ({ params, body, headers, user }) => {
-    const result = await recordWeightFor(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
+  async ({ params, body, ctx }) => {
+    const result = await recordWeightFor(ctx, params.flockId, params.cycleId, body);
     return replayable(result);
   },
 );

@@ -30,8 +30,8 @@ export const handler = httpHandler(
       },
     },
   },
-  async ({ params, body, headers, user }) => {
-    const result = await submitDailyRecord(user, params.flockId, params.cycleId, body, headers['idempotency-key']);
+  async ({ params, body, ctx }) => {
+    const result = await submitDailyRecord(ctx, params.flockId, params.cycleId, body);
     return replayable(result);
   },
 );

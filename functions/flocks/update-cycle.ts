@@ -19,8 +19,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const { cycle: saved, basis } = await updateCycleFor(user, params.flockId, params.cycleId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const { cycle: saved, basis } = await updateCycleFor(ctx, params.flockId, params.cycleId, body);
     return ok(toCycleDto(saved, basis), 'Cycle updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -19,8 +19,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const saved = await updateFlockFor(user, params.flockId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const saved = await updateFlockFor(ctx, params.flockId, body);
     return ok(toFlockDto(saved), 'Flock updated', { ETag: `"${saved.version}"` });
   },
 );

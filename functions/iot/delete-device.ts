@@ -13,8 +13,8 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: { 204: { description: 'Removed' }, 404: { description: 'No such device, or one of a farm you cannot see' }, ...IF_MATCH_RESPONSES },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    await deleteDeviceFor(user, params.deviceId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    await deleteDeviceFor(ctx, params.deviceId);
     return noContent();
   },
 );

@@ -21,5 +21,5 @@ export const handler = httpHandler(
       404: { description: 'No such house in the farm, or not one of your farms (same answer)' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await registerDevice(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await registerDevice(ctx, body)),
 );

@@ -18,8 +18,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    const device = await rotateDeviceSecret(user, params.deviceId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    const device = await rotateDeviceSecret(ctx, params.deviceId);
     return ok(device, 'Secret rotated; keep it, it is not shown again', { ETag: `"${device.version}"` });
   },
 );

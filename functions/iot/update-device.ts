@@ -20,8 +20,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const device = await updateDeviceFor(user, params.deviceId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const device = await updateDeviceFor(ctx, params.deviceId, body);
     return ok(await deviceView(device), 'Device updated', { ETag: `"${device.version}"` });
   },
 );

@@ -25,8 +25,8 @@ export const handler = httpHandler(
       422: { description: 'Idempotency-Key reused with another body' },
     },
   },
-  async ({ body, headers, user }) => {
-    const result = await ingestScaleBatch(user, body, headers['idempotency-key']);
+  async ({ body, ctx }) => {
+    const result = await ingestScaleBatch(ctx, body);
     return replayable(result);
   },
 );

@@ -1,8 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, transact, type TransactItem } from './client.js';
+import { db, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { isNew } from './conditions.js';
 import { ANALYTICS_CONFIG_HISTORY_PARTITION, analyticsConfigKey, analyticsConfigVersionKey } from './keys.js';
 import { queryPage } from './pagination.js';
-import { Conflict, type AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
 /**
@@ -33,32 +35,17 @@ export async function getStoredAnalyticsConfig(): Promise<AnalyticsConfigVersion
   return res.Item ? fromItem(res.Item) : undefined;
 }
 
-/** Writes version `next.version`, on the condition that the stored one is still `next.version − 1` (0: none stored). */
-export async function saveAnalyticsConfig(next: AnalyticsConfigVersion, extra: TransactItem[], onConflict: () => AppError): Promise<void> {
-  const T = tableName();
-  const previous = next.version - 1;
-  await transact(
-    [
-      {
-        Put: {
-          TableName: T,
-          Item: { ...analyticsConfigKey(), type: 'AnalyticsConfig', ...next },
-          ...(previous === 0
-            ? { ConditionExpression: 'attribute_not_exists(PK)' }
-            : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous } }),
-        },
-      },
-      {
-        Put: {
-          TableName: T,
-          Item: { ...analyticsConfigVersionKey(next.version), type: 'AnalyticsConfigVersion', ...next },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      ...extra,
-    ],
-    (index) => (index <= 1 ? onConflict() : new Conflict('analytics configuration changed concurrently')),
-  );
+/**
+ * The writes of a new configuration version `next.version`: the version in force, on the condition that
+ * the stored one is still the version read (`version`; none stored yet: a new item), and its history copy
+ * (new); either condition failing is `failed`.
+ */
+export function analyticsConfigWrites(next: AnalyticsConfigVersion, version: Versioned, failed: () => AppError): Write[] {
+  const first = version.read === 0;
+  return [
+    { put: { ...analyticsConfigKey(), type: 'AnalyticsConfig', ...next }, ...(first ? { when: isNew() } : { version }), failed },
+    { put: { ...analyticsConfigVersionKey(next.version), type: 'AnalyticsConfigVersion', ...next }, when: isNew(), failed },
+  ];
 }
 
 /** Versions, newest first. */

@@ -1,7 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 import { CYCLE_COUNTERS, type CycleCounters } from '../domain/cycle-summary.js';
-import { db, tableName, transact, type TransactItem } from './client.js';
+import { db, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { all, eq, isNew } from './conditions.js';
 import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
@@ -79,85 +81,49 @@ export async function locateCycle(cycleId: string): Promise<{ flockId: string; f
   return item ? { flockId: String(item.flockId), farmId: String(item.farmId) } : undefined;
 }
 
-/** Starts a cycle: the cycle, and the flock pointing at it, only if the flock has no active cycle and is unchanged. */
-export async function createCycle(cycle: CycleRecord, flockVersion: number, extra: TransactItem[], onFlockBusy: () => Conflict): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { Put: { TableName: T, Item: cycleItem(cycle), ConditionExpression: 'attribute_not_exists(PK)' } },
+/**
+ * The writes of cycles. A start: the cycle, and the flock pointing at it, only if the flock is unchanged
+ * (its version read), active and without an active cycle (else `busy`). A change of the cycle's own
+ * fields (never its counters, which only the ledger changes) at the version read. A close: the cycle
+ * while still active, and the flock freed for the next one; the close is not conditioned on the
+ * cycle's version (a movement written meanwhile moves only its counters), so both bump it by one.
+ */
+export const cycleWrites = {
+  start: (cycle: CycleRecord, flockVersion: number, busy: () => AppError): Write[] => [
+    { put: cycleItem(cycle), when: isNew(), failed: () => new Conflict('A cycle with this id already exists') },
+    {
+      update: flockKey(cycle.flockId),
+      set: { activeCycleId: cycle.id },
+      version: { read: flockVersion, what: `Flock ${cycle.flockId}` },
+      when: all(eq('activeCycleId', null), eq('status', 'active')),
+      failed: busy,
+    },
+  ],
+  update: (cycle: CycleRecord, fields: Record<string, unknown>, version: Versioned): Write => ({
+    update: cycleKey(cycle.flockId, cycle.id),
+    set: fields,
+    version,
+  }),
+  close: (cycle: CycleRecord, endDate: string, now: string): Write[] => {
+    const alreadyClosed = () => new Conflict(`Cycle ${cycle.id} is already closed`);
+    return [
       {
-        Update: {
-          TableName: T,
-          Key: flockKey(cycle.flockId),
-          UpdateExpression: 'SET activeCycleId = :c, updatedAt = :now, version = version + :one',
-          ConditionExpression: 'version = :v AND activeCycleId = :none AND #status = :active',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':c': cycle.id, ':now': cycle.createdAt, ':one': 1, ':v': flockVersion, ':none': null, ':active': 'active' },
-        },
-      },
-      ...extra,
-    ],
-    (i) => (i === 1 ? onFlockBusy() : new Conflict('A cycle with this id already exists')),
-  );
-}
-
-/** Replaces the cycle's own fields (not its counters, which only the ledger changes) at `expectedVersion`. */
-export async function updateCycleFields(cycle: CycleRecord, fields: Record<string, unknown>, expectedVersion: number, extra: TransactItem[]): Promise<void> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':v': expectedVersion, ':next': expectedVersion + 1, ':now': new Date().toISOString() };
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    return `#f${i} = :f${i}`;
-  });
-  await transact(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: cycleKey(cycle.flockId, cycle.id),
-          UpdateExpression: `SET ${[...sets, 'version = :next', 'updatedAt = :now'].join(', ')}`,
-          ConditionExpression: 'version = :v',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
-      ...extra,
-    ],
-    () => new Conflict(`Cycle ${cycle.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
-  );
-}
-
-/** Closes the cycle and frees the flock for the next one, in one transaction. */
-export async function closeCycle(cycle: CycleRecord, endDate: string, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  const now = new Date().toISOString();
-  await transact(
-    [
-      {
-        Update: {
-          TableName: T,
-          Key: cycleKey(cycle.flockId, cycle.id),
-          UpdateExpression: 'SET #status = :closed, endDate = :end, closedAt = :now, updatedAt = :now, version = version + :one',
-          ConditionExpression: '#status = :active',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':closed': 'closed', ':active': 'active', ':end': endDate, ':now': now, ':one': 1 },
-        },
+        update: cycleKey(cycle.flockId, cycle.id),
+        set: { status: 'closed', endDate, closedAt: now, updatedAt: now },
+        add: { version: 1 },
+        when: eq('status', 'active'),
+        failed: alreadyClosed,
       },
       {
-        Update: {
-          TableName: T,
-          Key: flockKey(cycle.flockId),
-          UpdateExpression: 'SET activeCycleId = :none, updatedAt = :now, version = version + :one',
-          ConditionExpression: 'activeCycleId = :c',
-          ExpressionAttributeValues: { ':none': null, ':c': cycle.id, ':now': now, ':one': 1 },
-        },
+        update: flockKey(cycle.flockId),
+        set: { activeCycleId: null, updatedAt: now },
+        add: { version: 1 },
+        when: eq('activeCycleId', cycle.id),
+        failed: alreadyClosed,
       },
-      ...extra,
-    ],
-    () => new Conflict(`Cycle ${cycle.id} is already closed`),
-  );
-}
+    ];
+  },
+};
 
 export async function listCycles(flockId: string, opts: { limit: number; cursor?: string }) {
   const page = await queryPage(

@@ -1,5 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName, type TransactItem } from './client.js';
+import type { AppError } from '../errors.js';
+import { batchGet, db, tableName } from './client.js';
+import type { Write } from './commit.js';
+import { isNew } from './conditions.js';
 import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './keys.js';
 import { pick } from './items.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
@@ -40,16 +43,12 @@ export async function getDailyRecord(cycleId: string, date: string): Promise<Dai
   return res.Item ? fromItem(res.Item) : undefined;
 }
 
-/** The day's form as one element of the ledger transaction: new (no record yet) or replacing the version read. */
-export function dailyRecordPut(record: DailyRecord, expectedVersion: number | undefined): TransactItem {
+/** The day's form, written with the ledger: new (no record yet) or replacing the version read; either failing is `failed`. */
+export function dailyRecordWrite(record: DailyRecord, read: number | undefined, failed: () => AppError): Write {
   return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...dailyRecordKey(record.cycleId, record.date), entity: 'DailyRecord', ...record },
-      ...(expectedVersion === undefined
-        ? { ConditionExpression: 'attribute_not_exists(PK)' }
-        : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
-    },
+    put: { ...dailyRecordKey(record.cycleId, record.date), entity: 'DailyRecord', ...record },
+    ...(read === undefined ? { when: isNew() } : { version: { read, what: `The daily record of ${record.date}` } }),
+    failed,
   };
 }
 

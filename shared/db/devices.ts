@@ -1,8 +1,10 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { db, tableName, transact, type TransactItem } from './client.js';
+import { db, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, all, any, eq, exists, isNew, lt, withCondition } from './conditions.js';
 import { DEVICES_DUE, deviceDueSortKey, deviceKey, deviceOfFarmSortKey, devicesOfFarm, houseKey } from './keys.js';
-import { versionedUpdate, houseNotFound } from './farms.js';
+import { houseNotFound } from './farms.js';
 import { queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -73,54 +75,31 @@ export async function getDevice(deviceId: string, opts: { consistent?: boolean }
   return deviceFromItem(res.Item);
 }
 
-/** Registers a device in its house (which must exist: ConditionCheck → NotFound), with the audit entries, in one transaction. */
-export async function createDevice(device: DeviceRecord, audit: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { ConditionCheck: { TableName: T, Key: houseKey(device.farmId, device.houseId), ConditionExpression: 'attribute_exists(PK)' } },
-      { Put: { TableName: T, Item: item(device), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...audit,
-    ],
-    (i) => (i === 0 ? houseNotFound(device.houseId) : new Conflict('A device with this id already exists')),
-  );
-}
-
 export type DeviceChanges = Partial<Pick<DeviceRecord, 'name' | 'houseId' | 'metrics' | 'reportingIntervalSeconds' | 'secretHash' | 'keyIssuedAt'>>;
 
-/** Applies `changes` at `expectedVersion` (else Conflict); a move to another house re-sorts it in the farm's list and checks that house exists. */
-export async function updateDevice(current: DeviceRecord, expectedVersion: number, changes: DeviceChanges, now: string, audit: TransactItem[]): Promise<void> {
-  const T = tableName();
-  const moved = changes.houseId !== undefined && changes.houseId !== current.houseId;
-  const fields: Record<string, unknown> = { ...changes, ...(moved ? { GSI1SK: deviceOfFarmSortKey(changes.houseId!, current.id) } : {}) };
-  const items: TransactItem[] = [
-    ...(moved ? [{ ConditionCheck: { TableName: T, Key: houseKey(current.farmId, changes.houseId!), ConditionExpression: 'attribute_exists(PK)' } }] : []),
-    versionedUpdate(deviceKey(current.id), expectedVersion, fields, now),
-    ...audit,
-  ];
-  await transact(items, (i) =>
-    moved && i === 0 ? houseNotFound(changes.houseId!) : new Conflict(`Device ${current.id} was changed concurrently; read it again and retry`),
-  );
-}
+const changedConcurrently = (deviceId: string) => () => new Conflict(`Device ${deviceId} was changed concurrently; read it again and retry`);
+const houseExists = (farmId: string, houseId: string): Write => ({ check: houseKey(farmId, houseId), when: exists(), failed: () => houseNotFound(houseId) });
 
-/** Removes the registration at `expectedVersion` (its rollups stay as history; raw readings expire). */
-export async function deleteDevice(current: DeviceRecord, expectedVersion: number, audit: TransactItem[]): Promise<void> {
-  await transact(
-    [
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: deviceKey(current.id),
-          ConditionExpression: 'attribute_exists(PK) AND #version = :v',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':v': expectedVersion },
-        },
-      },
-      ...audit,
-    ],
-    () => new Conflict(`Device ${current.id} was changed concurrently; read it again and retry`),
-  );
-}
+/**
+ * The writes of the registry: a device registered in its house (which must exist → NotFound); a change
+ * at the version read (a move to another house re-sorts it in the farm's list and checks that house
+ * exists); a removal at the version read (its rollups stay as history; raw readings expire).
+ */
+export const deviceWrites = {
+  register: (device: DeviceRecord): Write[] => [
+    houseExists(device.farmId, device.houseId),
+    { put: item(device), when: isNew(), failed: () => new Conflict('A device with this id already exists') },
+  ],
+  update: (current: DeviceRecord, changes: DeviceChanges, version: Versioned): Write[] => {
+    const moved = changes.houseId !== undefined && changes.houseId !== current.houseId;
+    const set = { ...changes, ...(moved ? { GSI1SK: deviceOfFarmSortKey(changes.houseId!, current.id) } : {}) };
+    return [
+      ...(moved ? [houseExists(current.farmId, changes.houseId!)] : []),
+      { update: deviceKey(current.id), set, version, failed: changedConcurrently(current.id) },
+    ];
+  },
+  remove: (current: DeviceRecord, version: Versioned): Write => ({ delete: deviceKey(current.id), version, failed: changedConcurrently(current.id) }),
+};
 
 /** A page of a farm's devices, by house then id (one Query on GSI1; `houseId` narrows the key, `kind` filters). */
 export async function listDevicesOfFarm(
@@ -165,24 +144,26 @@ export async function recordLastSeen(
 ): Promise<boolean> {
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deviceKey(deviceId),
-        UpdateExpression:
-          'SET lastSeen = :seen, latest = :latest, healthStatus = :online, GSI2PK = :due, GSI2SK = :dueSk' +
-          (seen.recovering ? ', healthChangedAt = :now' : ''),
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastSeen) OR lastSeen = :null OR lastSeen < :minute)',
-        ExpressionAttributeValues: {
-          ':seen': seen.lastSeen,
-          ':latest': seen.latest,
-          ...(seen.recovering ? { ':now': seen.now } : {}),
-          ':online': 'online',
-          ':due': DEVICES_DUE.GSI2PK,
-          ':dueSk': deviceDueSortKey(seen.dueAt, deviceId),
-          ':null': null,
-          ':minute': seen.minuteStart,
-        },
-      }),
+      new UpdateCommand(
+        withCondition(
+          {
+            TableName: tableName(),
+            Key: deviceKey(deviceId),
+            UpdateExpression:
+              'SET lastSeen = :seen, latest = :latest, healthStatus = :online, GSI2PK = :due, GSI2SK = :dueSk' +
+              (seen.recovering ? ', healthChangedAt = :now' : ''),
+            ExpressionAttributeValues: {
+              ':seen': seen.lastSeen,
+              ':latest': seen.latest,
+              ...(seen.recovering ? { ':now': seen.now } : {}),
+              ':online': 'online',
+              ':due': DEVICES_DUE.GSI2PK,
+              ':dueSk': deviceDueSortKey(seen.dueAt, deviceId),
+            },
+          },
+          all(exists(), any(absent('lastSeen'), eq('lastSeen', null), lt('lastSeen', seen.minuteStart))),
+        ),
+      ),
     );
     return true;
   } catch (err) {
@@ -213,20 +194,19 @@ export async function devicesDue(nowIso: string, limit: number): Promise<DeviceR
 export async function recordHealth(deviceId: string, t: { lastSeen: string; status: DeviceStatus; dueAt: string | null; now: string }): Promise<boolean> {
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deviceKey(deviceId),
-        UpdateExpression: t.dueAt
-          ? 'SET healthStatus = :s, healthChangedAt = :now, GSI2SK = :dueSk'
-          : 'SET healthStatus = :s, healthChangedAt = :now REMOVE GSI2PK, GSI2SK',
-        ConditionExpression: 'attribute_exists(PK) AND lastSeen = :seen',
-        ExpressionAttributeValues: {
-          ':s': t.status,
-          ':now': t.now,
-          ':seen': t.lastSeen,
-          ...(t.dueAt ? { ':dueSk': deviceDueSortKey(t.dueAt, deviceId) } : {}),
-        },
-      }),
+      new UpdateCommand(
+        withCondition(
+          {
+            TableName: tableName(),
+            Key: deviceKey(deviceId),
+            UpdateExpression: t.dueAt
+              ? 'SET healthStatus = :s, healthChangedAt = :now, GSI2SK = :dueSk'
+              : 'SET healthStatus = :s, healthChangedAt = :now REMOVE GSI2PK, GSI2SK',
+            ExpressionAttributeValues: { ':s': t.status, ':now': t.now, ...(t.dueAt ? { ':dueSk': deviceDueSortKey(t.dueAt, deviceId) } : {}) },
+          },
+          all(exists(), eq('lastSeen', t.lastSeen)),
+        ),
+      ),
     );
     return true;
   } catch (err) {

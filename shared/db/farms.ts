@@ -1,8 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, tableName, type TransactItem } from './client.js';
+import { commit, type Versioned, type Write } from './commit.js';
+import { absent, all, any, eq, exists, isNew, sizeBelow } from './conditions.js';
 import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
 import { queryPage } from './pagination.js';
+import { systemCaller } from '../domain/caller.js';
+import { commandContext } from '../domain/command.js';
 import { nameKey } from '../domain/names.js';
 import { Conflict, NotFound, type AppError } from '../errors.js';
 
@@ -123,11 +127,10 @@ export async function getDefaultFarmId(): Promise<string | undefined> {
 export async function ensureDefaultFarm(name: string): Promise<{ id: string; created: boolean }> {
   const existing = await getDefaultFarmId();
   if (existing) return { id: existing, created: false };
-  const id = ulid();
-  const now = new Date().toISOString();
-  const T = tableName();
+  const ctx = commandContext(systemCaller('default-farm', [], 'all'));
+  const now = ctx.now.toISOString();
   const farm: FarmRecord = {
-    id,
+    id: ulid(),
     name,
     location: null,
     countryCode: null,
@@ -143,14 +146,8 @@ export async function ensureDefaultFarm(name: string): Promise<{ id: string; cre
     version: 1,
   };
   try {
-    await transact(
-      [
-        { Put: { TableName: T, Item: { ...defaultFarmKey(), type: 'DefaultFarm', farmId: id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-        { Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ],
-      () => new Conflict('default farm already exists'),
-    );
-    return { id, created: true };
+    await commit(ctx, { writes: [{ put: { ...defaultFarmKey(), type: 'DefaultFarm', farmId: farm.id }, when: isNew() }, farmWrites.create(farm)] });
+    return { id: farm.id, created: true };
   } catch (err) {
     if (err instanceof Conflict) return { id: (await getDefaultFarmId())!, created: false };
     throw err;
@@ -188,32 +185,29 @@ export async function listAllFarms(opts: { limit: number; cursor?: string }): Pr
   return { items: page.items.map((i) => farmFromItem(i)!), nextCursor: page.nextCursor };
 }
 
-/**
- * Creates a farm (`attribute_not_exists`) with its audit entries in one transaction. With `assignTo`,
- * the same transaction appends the farm to that user's `farmIds` (an atomic `list_append`, so a
- * concurrent change of the user is never overwritten; `version` is bumped so a stale admin PATCH of the
- * user is a Conflict) as long as the user exists and holds fewer than `maxFarms` farms (else the error `onRefused` names).
- */
-export async function createFarm(
-  farm: FarmRecord,
-  opts: { audit: TransactItem[]; assignTo?: { userId: string; maxFarms: number; onRefused: () => AppError } },
-): Promise<void> {
-  const T = tableName();
-  const items: TransactItem[] = [{ Put: { TableName: T, Item: farmItem(farm), ConditionExpression: 'attribute_not_exists(PK)' } }];
-  if (opts.assignTo) {
-    items.push({
-      Update: {
-        TableName: T,
-        Key: userKey(opts.assignTo.userId),
-        UpdateExpression: 'SET farmIds = list_append(if_not_exists(farmIds, :none), :farm), updatedAt = :now ADD version :one',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(farmIds) OR size(farmIds) < :max)',
-        ExpressionAttributeValues: { ':none': [], ':farm': [farm.id], ':now': farm.createdAt, ':one': 1, ':max': opts.assignTo.maxFarms },
-      },
-    });
-  }
-  items.push(...opts.audit);
-  await transact(items, (i) => (i === 1 && opts.assignTo ? opts.assignTo.onRefused() : new Conflict('A record with this id already exists')));
-}
+/** The writes of farms: a new farm, a change (only the named attributes: other modules keep on the item survive). */
+export const farmWrites = {
+  create: (farm: FarmRecord): Write => ({ put: farmItem(farm), when: isNew() }),
+  /** A rename also moves the farm in the admin list (GSI1SK). */
+  update: (farmId: string, changes: FarmChanges, version: Versioned): Write => ({
+    update: farmKey(farmId),
+    set: { ...changes, ...(changes.name !== undefined ? { GSI1SK: farmSortKey(changes.name, farmId) } : {}) },
+    version,
+  }),
+  /**
+   * The farm appended to its creator's `farmIds` (an atomic `list_append`, so a concurrent change of the
+   * user is never overwritten; `version` is bumped so a stale admin PATCH of the user is a Conflict), as
+   * long as the user exists and holds fewer than `maxFarms` farms (else the error `refused` names).
+   */
+  assignCreator: (userId: string, farmId: string, now: string, maxFarms: number, refused: () => AppError): Write => ({
+    update: userKey(userId),
+    append: { farmIds: [farmId] },
+    set: { updatedAt: now },
+    add: { version: 1 },
+    when: all(exists(), any(absent('farmIds'), sizeBelow('farmIds', maxFarms))),
+    failed: refused,
+  }),
+};
 
 /** The `Delete` of a record, conditional on it existing at the version read (a lost race: the condition fails). */
 export function versionedDelete(key: Key, expectedVersion: number): TransactItem {
@@ -265,20 +259,6 @@ export function versionedUpdate(
   };
 }
 
-/**
- * Applies `changes` to the farm if it is still at `expectedVersion` (else Conflict), with the audit entries,
- * in one transaction. Only the named attributes change (attributes other modules keep on the farm item
- * survive); a rename also moves the farm in the admin list (GSI1SK).
- */
-export async function updateFarm(farmId: string, expectedVersion: number, changes: FarmChanges, now: string, audit: TransactItem[]): Promise<void> {
-  const fields: Record<string, unknown> = { ...changes };
-  if (changes.name !== undefined) fields.GSI1SK = farmSortKey(changes.name, farmId);
-  await transact(
-    [versionedUpdate(farmKey(farmId), expectedVersion, fields, now), ...audit],
-    () => new Conflict(`Farm ${farmId} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
-  );
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Houses
 
@@ -310,63 +290,31 @@ export async function listHouses(farmId: string, opts: { limit: number; cursor?:
 }
 
 /**
- * Creates a house in one transaction: the farm must exist (ConditionCheck → NotFound), the name must be free
- * in the farm (uniqueness item, `attribute_not_exists` → Conflict), the house is new (`attribute_not_exists`),
- * plus the audit entries. Concurrent creates of one name: exactly one wins.
+ * The writes of houses. A create: the farm must exist (→ NotFound), the name must be free in the farm
+ * (its uniqueness item is new → Conflict), the house is new; concurrent creates of one name: exactly one
+ * wins. A change at the version read; a rename (another normalized name) releases the old name item and
+ * claims the new one (Conflict when the new name is taken).
  */
-export async function createHouse(house: HouseRecord, audit: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { ConditionCheck: { TableName: T, Key: farmKey(house.farmId), ConditionExpression: 'attribute_exists(PK)' } },
-      {
-        Put: {
-          TableName: T,
-          Item: { ...houseNameKey(house.farmId, house.nameKey), type: 'HouseNameClaim', houseId: house.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      { Put: { TableName: T, Item: houseItem(house), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...audit,
-    ],
-    (i) => (i === 0 ? farmNotFound(house.farmId) : i === 1 ? houseNameTaken(house.name) : new Conflict('A record with this id already exists')),
-  );
-}
+export const houseWrites = {
+  create: (house: HouseRecord): Write[] => [
+    { check: farmKey(house.farmId), when: exists(), failed: () => farmNotFound(house.farmId) },
+    nameClaim(house.farmId, house.nameKey, house.id, house.name),
+    { put: houseItem(house), when: isNew() },
+  ],
+  update: (current: HouseRecord, changes: HouseChanges, version: Versioned): Write[] => {
+    const write: Write = { update: houseKey(current.farmId, current.id), set: { ...changes }, version };
+    if (changes.nameKey === undefined || changes.nameKey === current.nameKey) return [write];
+    const changed = () => new Conflict(`House ${current.id} was changed by another request (expected version ${version.read}); read it again and retry`);
+    return [
+      write,
+      { delete: houseNameKey(current.farmId, current.nameKey), when: any(absent(), eq('houseId', current.id)), failed: changed },
+      nameClaim(current.farmId, changes.nameKey, current.id, changes.name ?? current.name),
+    ];
+  },
+};
 
-/**
- * Applies `changes` to the house if it is still at `expectedVersion` (else Conflict). A rename (another
- * normalized name) releases the old name item and claims the new one in the same transaction (Conflict when
- * the new name is taken).
- */
-export async function updateHouse(current: HouseRecord, expectedVersion: number, changes: HouseChanges, now: string, audit: TransactItem[]): Promise<void> {
-  const T = tableName();
-  const items: TransactItem[] = [versionedUpdate(houseKey(current.farmId, current.id), expectedVersion, { ...changes }, now)];
-  const renamed = changes.nameKey !== undefined && changes.nameKey !== current.nameKey;
-  if (renamed) {
-    items.push(
-      {
-        Delete: {
-          TableName: T,
-          Key: houseNameKey(current.farmId, current.nameKey),
-          ConditionExpression: 'attribute_not_exists(PK) OR houseId = :id',
-          ExpressionAttributeValues: { ':id': current.id },
-        },
-      },
-      {
-        Put: {
-          TableName: T,
-          Item: { ...houseNameKey(current.farmId, changes.nameKey!), type: 'HouseNameClaim', houseId: current.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-    );
-  }
-  items.push(...audit);
-  await transact(items, (i) =>
-    renamed && i === 2
-      ? houseNameTaken(changes.name ?? current.name)
-      : new Conflict(`House ${current.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
-  );
+function nameClaim(farmId: string, key: string, houseId: string, name: string): Write {
+  return { put: { ...houseNameKey(farmId, key), type: 'HouseNameClaim', houseId }, when: isNew(), failed: () => houseNameTaken(name) };
 }
 
 /** The house with this id in any of these farms (one BatchGetItem of ≤ 100 keys), or undefined. */

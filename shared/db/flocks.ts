@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../errors.js';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { Conflict, type AppError } from '../errors.js';
+import { batchGet, db, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { isNew, type Condition } from './conditions.js';
 import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
 import { pick } from './items.js';
 import { queriesPage } from './pagination.js';
@@ -60,39 +62,15 @@ export async function placementExists(farmId: string, houseId: string | null | u
   return { farm: found.some((i) => i.SK === 'META'), house: !houseId || found.some((i) => i.SK === `HOUSE#${houseId}`) };
 }
 
-export async function createFlock(flock: FlockRecord, extra: TransactItem[] = []): Promise<void> {
-  await transact(
-    [{ Put: { TableName: tableName(), Item: flockItem(flock), ConditionExpression: 'attribute_not_exists(PK)' } }, ...extra],
-    () => new Conflict('A flock with this id already exists'),
-  );
-}
-
-/** Replaces the flock if still at `expectedVersion`; `condition` adds a rule (e.g. no active cycle). */
-export function flockPut(flock: FlockRecord, expectedVersion: number, condition?: { expression: string; values: Record<string, unknown> }): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: flockItem(flock),
-      ConditionExpression: `attribute_exists(PK) AND version = :v${condition ? ` AND ${condition.expression}` : ''}`,
-      ExpressionAttributeValues: { ':v': expectedVersion, ...(condition?.values ?? {}) },
-    },
-  };
-}
-
-export async function saveFlock(
-  flock: FlockRecord,
-  expectedVersion: number,
-  extra: TransactItem[] = [],
-  condition?: { expression: string; values: Record<string, unknown> },
-  onFailed?: () => Error,
-): Promise<void> {
-  await transact(
-    [flockPut(flock, expectedVersion, condition), ...extra],
-    () =>
-      (onFailed?.() as Conflict | undefined) ??
-      new Conflict(`Flock ${flock.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
-  );
-}
+/** The writes of flocks: a new one, or the whole flock replaced at the version read (`when`: a rule besides, e.g. no active cycle). */
+export const flockWrites = {
+  create: (flock: FlockRecord): Write => ({ put: flockItem(flock), when: isNew(), failed: () => new Conflict('A flock with this id already exists') }),
+  replace: (flock: FlockRecord, version: Versioned, rule?: { when: Condition; failed: () => AppError }): Write => ({
+    put: flockItem(flock),
+    version,
+    ...(rule ?? {}),
+  }),
+};
 
 /** Every farm id (admins list flocks across all farms). */
 export async function allFarmIds(): Promise<string[]> {

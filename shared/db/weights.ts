@@ -1,7 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayAggregate, WeightMethod } from '../domain/weights.js';
 import type { AppError } from '../errors.js';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, tableName, type TransactItem } from './client.js';
+import { transactItemOf, type Write } from './commit.js';
+import { absent, all, any, eq, isNew, le } from './conditions.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { deviceFromItem, type DeviceRecord } from './devices.js';
 import { flockFromItem, type FlockRecord } from './flocks.js';
@@ -73,54 +75,35 @@ export function weightFromItem(item: Record<string, unknown> | undefined): Weigh
 
 export const weightKeyOf = (r: Pick<WeightRecord, 'cycleId' | 'date' | 'method' | 'id'>) => weightKey(r.cycleId, r.date, r.method, r.id);
 
-/** Creates a session (`expectedVersion` null: must not exist) or replaces it at the version read. */
-export function weightPut(r: WeightRecord, expectedVersion: number | null): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...weightKeyOf(r), entity: 'Weight', ...r },
-      ...(expectedVersion === null
-        ? { ConditionExpression: 'attribute_not_exists(PK)' }
-        : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
-    },
-  };
-}
-
 /**
- * Sets the cycle's latest weight (read by the summary's FCR) if the cycle is still open and the latest
- * weighing it holds is not newer; a concurrent newer weighing or a close fails the transaction.
+ * The writes of weighings: a session, new (`read` undefined: it must not exist) or replacing the version
+ * read; the cycle's latest weight (read by the summary's FCR), set if the cycle is still open and the
+ * latest weighing it holds is not newer (a concurrent newer weighing or a close fails it). `failed`: the
+ * error either condition failing means.
  */
-export function latestWeightUpdate(cycle: Pick<CycleRecord, 'flockId' | 'id'>, latest: { date: string; grams: number }, now: string): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: cycleKey(cycle.flockId, cycle.id),
-      UpdateExpression: 'SET latestWeight = :lw, updatedAt = :now',
-      ConditionExpression:
-        '#status = :active AND (attribute_not_exists(latestWeight) OR attribute_type(latestWeight, :nullType) OR latestWeight.#date <= :date)',
-      ExpressionAttributeNames: { '#status': 'status', '#date': 'date' },
-      ExpressionAttributeValues: { ':lw': latest, ':now': now, ':active': 'active', ':nullType': 'NULL', ':date': latest.date },
-    },
-  };
-}
+export const weightWrites = {
+  session: (r: WeightRecord, read: number | undefined, failed: () => AppError): Write => ({
+    put: { ...weightKeyOf(r), entity: 'Weight', ...r },
+    ...(read === undefined ? { when: isNew() } : { version: { read, what: `Weighing ${r.id} of ${r.date}` } }),
+    failed,
+  }),
+  latest: (cycle: Pick<CycleRecord, 'flockId' | 'id'>, latest: { date: string; grams: number }, now: string, failed: () => AppError): Write => ({
+    update: cycleKey(cycle.flockId, cycle.id),
+    set: { latestWeight: latest, updatedAt: now },
+    when: all(eq('status', 'active'), any(absent('latestWeight'), eq('latestWeight', null), le('latestWeight.date', latest.date))),
+    failed,
+  }),
+};
 
 /** The cycle must still be open (a weighing older than the latest one leaves the cycle as it is). */
-export function cycleOpenCheck(cycle: Pick<CycleRecord, 'flockId' | 'id'>): TransactItem {
-  return {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: cycleKey(cycle.flockId, cycle.id),
-      ConditionExpression: '#status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':active': 'active' },
-    },
-  };
-}
+export const cycleIsOpen = (cycle: Pick<CycleRecord, 'flockId' | 'id'>, failed?: () => AppError): Write => ({
+  check: cycleKey(cycle.flockId, cycle.id),
+  when: eq('status', 'active'),
+  ...(failed ? { failed } : {}),
+});
 
-/** One TransactWriteItems: the sessions, the cycle's latest weight (or open check) and the idempotent response. */
-export async function writeWeights(items: TransactItem[], onConditionFailed: (index: number) => AppError): Promise<void> {
-  await transact(items, onConditionFailed);
-}
+/** The same check as one item of a transaction that is not yet a commit (the water readings'). */
+export const cycleOpenCheck = (cycle: Pick<CycleRecord, 'flockId' | 'id'>): TransactItem => transactItemOf(cycleIsOpen(cycle), '');
 
 /** A scale batch's state in ONE read: the flock, the cycle and the device's stored sessions of the batch's dates. */
 export async function scaleState(

@@ -1,8 +1,8 @@
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { auditPut } from '../db/audit.js';
-import { getStoredAnalyticsConfig, listAnalyticsConfigVersions, saveAnalyticsConfig, type AnalyticsConfigVersion } from '../db/analytics-config.js';
+import { diff } from '../domain/accounts.js';
+import type { CommandContext } from '../domain/command.js';
+import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions, type AnalyticsConfigVersion } from '../db/analytics-config.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
 import {
   ANALYTICS_DEFAULTS,
   ANALYTICS_SECTIONS,
@@ -71,59 +71,52 @@ function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSec
 
 type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
 
-/** Replaces the named sections (omitted fields → defaults) at the expected version. */
-export async function updateAnalyticsConfig(
-  user: Caller,
-  body: UpdateAnalyticsConfigBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-): Promise<AnalyticsConfigState> {
+/** Replaces the named sections (omitted fields → defaults) at the version read. */
+export async function updateAnalyticsConfig(ctx: CommandContext, body: UpdateAnalyticsConfigBody): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...sections } = body;
-  return replaceSections(user, sections as SectionChanges, precondition, bodyVersion, requestId);
+  return replaceSections(ctx, sections as SectionChanges, bodyVersion);
 }
 
-async function replaceSections(
-  user: Caller,
-  sections: SectionChanges,
-  precondition: Precondition | undefined,
-  bodyVersion: number | undefined,
-  requestId: string,
-  bodyIsSection = false,
-) {
+async function replaceSections(ctx: CommandContext, sections: SectionChanges, bodyVersion: number | undefined, bodyIsSection = false) {
   const current = await currentAnalyticsConfig();
-  const version = expectedVersion(current.version, { precondition, stated: bodyVersion }, 'The analytics configuration');
+  const version: Versioned = { read: current.version, what: 'The analytics configuration', stated: bodyVersion, subject: true };
+  // a stale version answers before the sections are judged and before "nothing to change" (also at version 0: nothing stored)
+  checkVersion(ctx, version);
   const config = structuredClone(current.config);
-  const changedSections: AnalyticsSectionName[] = [];
   for (const name of ANALYTICS_SECTIONS) {
     const given = sections[name];
-    if (given === undefined) continue;
-    const next = completeSection(name, given as never);
-    if (JSON.stringify(next) === JSON.stringify(config[name])) continue;
-    (config as Record<AnalyticsSectionName, unknown>)[name] = next;
-    changedSections.push(name);
+    if (given !== undefined) (config as Record<AnalyticsSectionName, unknown>)[name] = completeSection(name, given as never);
   }
+  const changes = diff(current.config, config, ANALYTICS_SECTIONS);
+  const changedSections = ANALYTICS_SECTIONS.filter((s) => s in changes);
   if (changedSections.length === 0) return current;
   assertOrdered(config, changedSections, bodyIsSection);
-  const now = new Date().toISOString();
-  const next: AnalyticsConfigVersion = { config, version: version + 1, changedSections, updatedAt: now, updatedBy: user.id, requestId };
-  const changes = Object.fromEntries(changedSections.map((s) => [s, { from: current.config[s], to: config[s] }]));
-  await saveAnalyticsConfig(
-    next,
-    [auditPut({ actorId: user.id, action: 'analytics_config.update', targetType: 'analytics_config', targetId: 'analytics', changes, requestId })],
-    () => new Conflict(`The analytics configuration was changed concurrently (it is no longer at version ${version}); read it again and retry`),
-  );
-  return { config, version: next.version, updatedAt: now, updatedBy: user.id };
+  const now = ctx.now.toISOString();
+  const next: AnalyticsConfigVersion = {
+    config,
+    version: version.read + 1,
+    changedSections,
+    updatedAt: now,
+    updatedBy: ctx.caller.id,
+    requestId: ctx.requestId,
+  };
+  const changed = () =>
+    new Conflict(`The analytics configuration was changed concurrently (it is no longer at version ${version.read}); read it again and retry`);
+  await commit(ctx, {
+    writes: analyticsConfigWrites(next, version, changed),
+    audit: [{ action: 'analytics_config.update', targetType: 'analytics_config', targetId: 'analytics', changes }],
+    changes: [{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: next.version }],
+  });
+  return { config, version: next.version, updatedAt: now, updatedBy: ctx.caller.id };
 }
 
 /** `PUT …/analytics/thresholds`: the thresholds section only. */
 export async function updateAnalyticsThresholds(
-  user: Caller,
+  ctx: CommandContext,
   body: Partial<AnalyticsSections['thresholds']> & { version?: number },
-  precondition: Precondition | undefined,
-  requestId: string,
 ): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...thresholds } = body;
-  return replaceSections(user, { thresholds }, precondition, bodyVersion, requestId, true);
+  return replaceSections(ctx, { thresholds }, bodyVersion, true);
 }
 
 export async function analyticsConfigHistory(query: { limit?: number; cursor?: string }) {

@@ -7,6 +7,7 @@ import type { FlockRecord } from '../db/flocks.js';
 import { writeWaterReading, type WaterReadingRecord } from '../db/water-readings.js';
 import { Conflict, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
+import { commandContext } from '../domain/command.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { scopedCycle } from './cycles.js';
 import { scopedFlock } from './flocks.js';
@@ -82,13 +83,12 @@ export async function recordAgeAdjustedData(user: Caller, flockId: string, body:
   const flock = await scopedFlock(user, flockId);
   const cycleId = activeCycleOf(flock, 'age-adjusted data');
   const date = body.date ?? today();
-  const stored = await recordWeightFor(
-    user,
-    flockId,
-    cycleId,
-    { date, grams: body.value, ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}), ...(body.notes ? { notes: body.notes } : {}) },
-    idempotencyKey,
-  );
+  const stored = await recordWeightFor(commandContext(user, { idempotencyKey }), flockId, cycleId, {
+    date,
+    grams: body.value,
+    ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}),
+    ...(body.notes ? { notes: body.notes } : {}),
+  });
   const weighing = stored.data as { ageDays: number };
   const { ageDays } = weighing;
   const referenceAgeDays = body.referenceAgeDays ?? DEFAULT_REFERENCE_AGE[flock.birdType];

@@ -1,18 +1,18 @@
 import { ulid } from 'ulidx';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import type { CommandContext } from '../domain/command.js';
 import { ZERO_COUNTERS, ageDays } from '../domain/cycle-summary.js';
 import { headlineKpis, type WeightFallbacks } from '../domain/flock-analytics.js';
 import { latestAllowedDate } from '../domain/weights.js';
-import { auditPut } from '../db/audit.js';
 import { readCycleHead } from '../db/analytics.js';
-import { closeCycle, createCycle, getCycle, listCycles, updateCycleFields, type CycleRecord } from '../db/cycles.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
+import { cycleWrites, getCycle, listCycles, type CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { scopedFlock } from './flocks.js';
 import { completeAll, currentAnalyticsConfig } from './analytics-config.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
 
@@ -65,11 +65,11 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
   };
 }
 
+const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
+
 /** The cycle, if it exists under that flock and the caller may see its farm: one read. */
 export async function scopedCycle(user: Caller, flockId: string, cycleId: string): Promise<CycleRecord> {
-  const cycle = await getCycle(flockId, cycleId);
-  if (!cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
-  return cycle;
+  return visibleTo(user, await getCycle(flockId, cycleId), () => cycleNotFound(flockId, cycleId));
 }
 
 /**
@@ -78,8 +78,13 @@ export async function scopedCycle(user: Caller, flockId: string, cycleId: string
  */
 export async function scopedCycleHead(user: Caller, flockId: string, cycleId: string) {
   const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
-  if (!flock || !cycle || !canAccessFarm(user, cycle.farmId)) throw new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
-  return { flock, cycle, storedConfig };
+  const head = flock && cycle ? { flock, cycle, storedConfig } : undefined;
+  return visibleTo(
+    user,
+    head,
+    () => cycleNotFound(flockId, cycleId),
+    (h) => h.cycle.farmId,
+  );
 }
 
 /** The cycle with what its KPIs need: the flock's breed and the configuration's weight fallbacks (one read). */
@@ -88,9 +93,9 @@ export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleI
   return { cycle, basis: { breed: flock.breed, fallbacks: completeAll(storedConfig?.config).fallbacks } };
 }
 
-export async function startCycle(user: Caller, flockId: string, body: CreateCycleBody, requestId: string, idempotencyKey?: string) {
-  return idempotent(user.id, idempotencyKey, `cycle:${flockId}`, body, async (remember) => {
-    const flock = await scopedFlock(user, flockId);
+export async function startCycle(ctx: CommandContext, flockId: string, body: CreateCycleBody) {
+  return idempotentCommand(ctx, `cycle:${flockId}`, body, async (ctx) => {
+    const flock = await scopedFlock(ctx.caller, flockId);
     const busy = () =>
       new Conflict(
         flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`,
@@ -98,7 +103,7 @@ export async function startCycle(user: Caller, flockId: string, body: CreateCycl
     if (flock.activeCycleId || flock.status !== 'active') throw busy();
     if (flock.hatchDate && body.startDate < flock.hatchDate)
       throw new ValidationFailed([{ field: 'startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
-    const now = new Date().toISOString();
+    const now = ctx.now.toISOString();
     const cycle: CycleRecord = {
       ...ZERO_COUNTERS,
       id: ulid(),
@@ -120,23 +125,20 @@ export async function startCycle(user: Caller, flockId: string, body: CreateCycl
       version: 1,
     };
     // a new cycle has no bird and no weighing yet: its KPIs do not depend on the weight fallbacks
-    const response = { created: true, message: 'Cycle started', data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }) };
-    await createCycle(
-      cycle,
-      flock.version,
-      [
-        ...remember(response),
-        auditPut({
-          actorId: user.id,
-          action: 'cycle.create',
-          targetType: 'cycle',
-          targetId: cycle.id,
-          changes: { flockId, startDate: cycle.startDate },
-          requestId,
-        }),
+    const response = {
+      created: true,
+      message: 'Cycle started',
+      data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }, ctx.now),
+    };
+    await commit(ctx, {
+      writes: cycleWrites.start(cycle, flock.version, busy),
+      audit: [{ action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate } }],
+      changes: [
+        { type: 'cycle', id: cycle.id, op: 'upsert', version: 1 },
+        { type: 'flock', id: flockId, op: 'upsert', version: flock.version + 1 },
       ],
-      busy,
-    );
+      response,
+    });
     return response;
   });
 }
@@ -152,47 +154,56 @@ export async function listCyclesFor(user: Caller, flockId: string, query: { limi
 const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
 
 export async function updateCycleFor(
-  user: Caller,
+  ctx: CommandContext,
   flockId: string,
   cycleId: string,
   body: UpdateCycleBody,
-  precondition: Precondition | undefined,
-  requestId: string,
 ): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
-  const { cycle: current, basis } = await scopedCycleWithBasis(user, flockId, cycleId);
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Cycle ${cycleId}`);
+  const { cycle: current, basis } = await scopedCycleWithBasis(ctx.caller, flockId, cycleId);
+  const version: Versioned = { read: current.version, what: `Cycle ${cycleId}`, stated: body.version, subject: true };
+  // a stale version answers before "nothing to change"
+  checkVersion(ctx, version);
   const fields: Record<string, unknown> = {};
   for (const f of EDITABLE) if (body[f] !== undefined) fields[f] = body[f];
   const next = { ...current, ...fields } as CycleRecord;
   const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return { cycle: current, basis };
-  await updateCycleFields(current, fields, version, [
-    auditPut({ actorId: user.id, action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes, requestId }),
-  ]);
-  return { cycle: { ...next, version: version + 1, updatedAt: new Date().toISOString() }, basis };
+  const saved = { ...next, version: current.version + 1, updatedAt: ctx.now.toISOString() };
+  await commit(ctx, {
+    writes: [cycleWrites.update(current, fields, version)],
+    audit: [{ action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes }],
+    changes: [{ type: 'cycle', id: cycleId, op: 'upsert', version: saved.version }],
+  });
+  return { cycle: saved, basis };
 }
 
 export async function closeCycleFor(
-  user: Caller,
+  ctx: CommandContext,
   flockId: string,
   cycleId: string,
   body: CloseCycleBody,
-  requestId: string,
 ): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
-  const { cycle, basis } = await scopedCycleWithBasis(user, flockId, cycleId);
+  const { cycle, basis } = await scopedCycleWithBasis(ctx.caller, flockId, cycleId);
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
-  const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
+  const endDate = body.endDate ?? ctx.now.toISOString().slice(0, 10);
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
-  if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
-  await closeCycle(cycle, endDate, [
-    auditPut({
-      actorId: user.id,
-      action: 'cycle.close',
-      targetType: 'cycle',
-      targetId: cycleId,
-      changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' },
-      requestId,
-    }),
-  ]);
+  if (endDate > latestAllowedDate(ctx.now)) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
+  await commit(ctx, {
+    writes: cycleWrites.close(cycle, endDate, ctx.now.toISOString()),
+    audit: [
+      {
+        action: 'cycle.close',
+        targetType: 'cycle',
+        targetId: cycleId,
+        changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' },
+      },
+    ],
+    changes: [
+      { type: 'cycle', id: cycleId, op: 'upsert' },
+      { type: 'flock', id: flockId, op: 'upsert' },
+    ],
+  });
+  // read again after the commit: the close is not conditioned on the version read (movements may have moved
+  // the counters since), so the answer is the cycle as stored, with its version
   return { cycle: (await getCycle(flockId, cycleId))!, basis };
 }

@@ -4,13 +4,16 @@ import { movementsOfForm, formProblems } from '../domain/daily-records.js';
 import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
 import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
 import { latestAllowedDate } from '../domain/weights.js';
-import { dailyRecordPut, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
+import { transactItemOf } from '../db/commit.js';
+import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
+import { storedResponsePut } from '../db/idempotency.js';
 import { applyLedger, type MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
+import type { CommandContext } from '../domain/command.js';
 import { scopedCycle } from './cycles.js';
-import { DuplicateRequest, idempotent } from './idempotency.js';
+import { DuplicateRequest, idempotentCommand } from './idempotency.js';
 import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 import { alarmsOnFlockData } from './new-data.js';
@@ -57,11 +60,11 @@ export async function dailyRecordForm(user: Caller, flockId: string, cycleId: st
   return { date: day, ageDays, stage, ...formOf(stage), existing: existing ? toDailyRecordDto(existing) : null };
 }
 
-export async function submitDailyRecord(user: Caller, flockId: string, cycleId: string, form: DailyRecordBody, idempotencyKey: string | undefined) {
-  const cycle = await scopedCycle(user, flockId, cycleId);
-  return idempotent(user.id, idempotencyKey, `daily:${cycleId}`, form, async (remember) => {
+export async function submitDailyRecord(ctx: CommandContext, flockId: string, cycleId: string, form: DailyRecordBody) {
+  const cycle = await scopedCycle(ctx.caller, flockId, cycleId);
+  return idempotentCommand(ctx, `daily:${cycleId}`, form, async (ctx) => {
     if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
-    const today = latestAllowedDate(new Date());
+    const today = latestAllowedDate(ctx.now);
     const dateProblems =
       form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
     const { stage } = dayOf(cycle, form.date);
@@ -76,12 +79,12 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
     const existing = await getDailyRecord(cycleId, form.date);
     const previous: MovementRecord[] = existing ? await movementsById(cycleId, existing.movementIds) : [];
     for (const m of previous) assertUnlocked(m, cycle);
-    const now = new Date().toISOString();
+    const now = ctx.now.toISOString();
     const ref = refOf(cycle);
     const movements: MovementRecord[] = [];
     for (const input of movementsOfForm(form)) {
       const feedType = await resolveFeedType(input, cycle.farmId);
-      movements.push(record(input, ref, user.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
+      movements.push(record(input, ref, ctx.caller.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
     }
     const { date: _date, ...fields } = form;
     const daily: DailyRecord = {
@@ -93,7 +96,7 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
       movementIds: movements.map((m) => m.id),
       warnings: check.warnings,
       createdAt: existing?.createdAt ?? now,
-      createdBy: existing?.createdBy ?? user.id,
+      createdBy: existing?.createdBy ?? ctx.caller.id,
       updatedAt: now,
       version: (existing?.version ?? 0) + 1,
     };
@@ -103,15 +106,17 @@ export async function submitDailyRecord(user: Caller, flockId: string, cycleId: 
       message: existing ? 'Daily record replaced' : 'Daily record saved',
       data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
     };
-    const stored = remember(response);
+    // The ledger (movements, counters, stocks) commits in its own one transaction; the day's form and the
+    // idempotent response join it as its extra items.
+    const stored = ctx.remember ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, response)] : [];
+    const concurrent = () => new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`);
     await refusedToConflict(
       applyLedger({
         groups: [{ ref, changes: netChanges(deltas) }],
         puts: movements,
         deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff() })),
-        extra: [...stored, dailyRecordPut(daily, existing?.version)],
-        onExtraFailed: (i) =>
-          i < stored.length ? new DuplicateRequest() : new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`),
+        extra: [...stored, transactItemOf(dailyRecordWrite(daily, existing?.version, concurrent), now)],
+        onExtraFailed: (i) => (i < stored.length ? new DuplicateRequest() : concurrent()),
       }),
     );
     // the day is recorded: the farm's daily rules and the detectors judge it now

@@ -1,27 +1,18 @@
 import { ulid } from 'ulidx';
 import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../auth/device-keys.js';
-import { auditPut } from '../db/audit.js';
-import {
-  allDevicesOfFarm,
-  createDevice,
-  deleteDevice,
-  deviceNotFound,
-  getDevice,
-  listDevicesOfFarm,
-  updateDevice,
-  type DeviceChanges,
-  type DeviceRecord,
-} from '../db/devices.js';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
+import { allDevicesOfFarm, deviceNotFound, deviceWrites, getDevice, listDevicesOfFarm, type DeviceChanges, type DeviceRecord } from '../db/devices.js';
+import { diff } from '../domain/accounts.js';
+import { visibleTo } from '../domain/farm-access.js';
 import type { Caller } from '../domain/caller.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import type { CommandContext } from '../domain/command.js';
 import { deviceStatus, type HealthFactors } from '../domain/iot/device-health.js';
 import { KIND_METRICS, declaredMetricProblems } from '../domain/iot/metrics.js';
 import { displayName } from '../domain/names.js';
 import { Unauthenticated, ValidationFailed } from '../errors.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { farmOfListRequest, houseOfCaller } from './farms.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { CreateDeviceBody, ListDevicesQuery, UpdateDeviceBody } from '../../schemas/iot.js';
 
 /**
@@ -74,16 +65,14 @@ function metricsOrThrow(kind: CreateDeviceBody['kind'], metrics: CreateDeviceBod
 
 /** The device if the caller may see it; else the one NotFound (also for a device of another farm). */
 export async function visibleDevice(user: Caller, deviceId: string): Promise<DeviceRecord> {
-  const device = await getDevice(deviceId);
-  if (!device || !canAccessFarm(user, device.farmId)) throw deviceNotFound(deviceId);
-  return device;
+  return visibleTo(user, await getDevice(deviceId), () => deviceNotFound(deviceId));
 }
 
-export async function registerDevice(user: Caller, body: CreateDeviceBody, requestId: string, idempotencyKey?: string) {
-  return idempotent(user.id, idempotencyKey, 'device', body, async (remember) => {
-    const house = await houseOfCaller(user, body.houseId, body.farmId);
+export async function registerDevice(ctx: CommandContext, body: CreateDeviceBody) {
+  return idempotentCommand(ctx, 'device', body, async (ctx) => {
+    const house = await houseOfCaller(ctx.caller, body.houseId, body.farmId);
     const metrics = metricsOrThrow(body.kind, body.metrics);
-    const now = new Date().toISOString();
+    const now = ctx.now.toISOString();
     const secret = newDeviceSecret();
     const device: DeviceRecord = {
       id: ulid(),
@@ -99,12 +88,12 @@ export async function registerDevice(user: Caller, body: CreateDeviceBody, reque
       latest: {},
       healthStatus: 'offline',
       healthChangedAt: null,
-      createdBy: user.id,
+      createdBy: ctx.caller.id,
       createdAt: now,
       updatedAt: now,
       version: 1,
     };
-    const dto = toDeviceDto(device, Date.now(), await healthFactors());
+    const dto = toDeviceDto(device, ctx.now.getTime(), await healthFactors());
     // A replay (same Idempotency-Key) answers with the device but never the secret: it is stored nowhere.
     const replay = {
       created: true,
@@ -112,10 +101,12 @@ export async function registerDevice(user: Caller, body: CreateDeviceBody, reque
       data: dto,
     };
     const { secretHash: _h, latest: _l, ...audited } = device;
-    await createDevice(device, [
-      ...remember(replay),
-      auditPut({ actorId: user.id, action: 'device.create', targetType: 'device', targetId: device.id, changes: audited, requestId }),
-    ]);
+    await commit(ctx, {
+      writes: deviceWrites.register(device),
+      audit: [{ action: 'device.create', targetType: 'device', targetId: device.id, changes: audited }],
+      changes: [{ type: 'device', id: device.id, op: 'upsert', version: 1 }],
+      response: replay,
+    });
     return {
       created: true,
       message: 'Device registered; keep the secret, it is not shown again',
@@ -139,52 +130,55 @@ export async function listDevicesFor(user: Caller, query: ListDevicesQuery) {
 
 const DEVICE_FIELDS = ['name', 'houseId', 'metrics', 'reportingIntervalSeconds'] as const;
 
-export async function updateDeviceFor(user: Caller, deviceId: string, body: UpdateDeviceBody, precondition: Precondition | undefined, requestId: string) {
-  const current = await visibleDevice(user, deviceId);
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Device ${deviceId}`);
-  const changes: DeviceChanges = {};
-  if (body.name !== undefined && displayName(body.name) !== current.name) changes.name = displayName(body.name);
-  if (body.houseId !== undefined && body.houseId !== current.houseId) changes.houseId = body.houseId;
-  if (body.metrics !== undefined && JSON.stringify(body.metrics) !== JSON.stringify(current.metrics))
-    changes.metrics = metricsOrThrow(current.kind, body.metrics);
-  if (body.reportingIntervalSeconds !== undefined && body.reportingIntervalSeconds !== current.reportingIntervalSeconds) {
-    changes.reportingIntervalSeconds = body.reportingIntervalSeconds;
-  }
-  if (Object.keys(changes).length === 0) return current;
-  const now = new Date().toISOString();
-  const audited = Object.fromEntries(DEVICE_FIELDS.filter((f) => f in changes).map((f) => [f, { from: current[f], to: changes[f] }]));
-  await updateDevice(current, version, changes, now, [
-    auditPut({ actorId: user.id, action: 'device.update', targetType: 'device', targetId: deviceId, changes: audited, requestId }),
-  ]);
-  return { ...current, ...changes, updatedAt: now, version: version + 1 };
+/** The version of the device a change was decided on: the If-Match (and a stated `version`) are about it. */
+const deviceVersion = (d: DeviceRecord, stated?: number): Versioned => ({ read: d.version, what: `Device ${d.id}`, stated, subject: true });
+
+export async function updateDeviceFor(ctx: CommandContext, deviceId: string, body: UpdateDeviceBody) {
+  const current = await visibleDevice(ctx.caller, deviceId);
+  const version = deviceVersion(current, body.version);
+  // a stale version answers before the metrics are judged and before "nothing to change"
+  checkVersion(ctx, version);
+  const next = {
+    ...current,
+    ...(body.name !== undefined ? { name: displayName(body.name) } : {}),
+    ...(body.houseId !== undefined ? { houseId: body.houseId } : {}),
+    ...(body.metrics !== undefined ? { metrics: body.metrics } : {}),
+    ...(body.reportingIntervalSeconds !== undefined ? { reportingIntervalSeconds: body.reportingIntervalSeconds } : {}),
+  };
+  const audited = diff(current, next, DEVICE_FIELDS);
+  if (audited.metrics) metricsOrThrow(current.kind, next.metrics);
+  if (Object.keys(audited).length === 0) return current;
+  const changes: DeviceChanges = Object.fromEntries(Object.keys(audited).map((f) => [f, next[f as (typeof DEVICE_FIELDS)[number]]]));
+  const saved = { ...current, ...changes, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  await commit(ctx, {
+    writes: deviceWrites.update(current, changes, version),
+    audit: [{ action: 'device.update', targetType: 'device', targetId: deviceId, changes: audited }],
+    changes: [{ type: 'device', id: deviceId, op: 'upsert', version: saved.version }],
+  });
+  return saved;
 }
 
 /** A new secret; the old key stops working at once. */
-export async function rotateDeviceSecret(user: Caller, deviceId: string, precondition: Precondition | undefined, requestId: string) {
-  const current = await visibleDevice(user, deviceId);
-  const version = expectedVersion(current.version, { precondition, stated: undefined }, `Device ${deviceId}`);
+export async function rotateDeviceSecret(ctx: CommandContext, deviceId: string) {
+  const current = await visibleDevice(ctx.caller, deviceId);
   const secret = newDeviceSecret();
-  const now = new Date().toISOString();
-  await updateDevice(current, version, { secretHash: hashDeviceSecret(secret), keyIssuedAt: now }, now, [
-    auditPut({ actorId: user.id, action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { keyIssuedAt: now }, requestId }),
-  ]);
-  const device = { ...current, keyIssuedAt: now, updatedAt: now, version: version + 1 };
-  return { ...(await deviceView(device)), secret, deviceKey: deviceKeyOf(deviceId, secret) };
+  const now = ctx.now.toISOString();
+  const device = { ...current, keyIssuedAt: now, updatedAt: now, version: current.version + 1 };
+  await commit(ctx, {
+    writes: deviceWrites.update(current, { secretHash: hashDeviceSecret(secret), keyIssuedAt: now }, deviceVersion(current)),
+    audit: [{ action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { keyIssuedAt: now } }],
+    changes: [{ type: 'device', id: deviceId, op: 'upsert', version: device.version }],
+  });
+  return { ...toDeviceDto(device, ctx.now.getTime(), await healthFactors()), secret, deviceKey: deviceKeyOf(deviceId, secret) };
 }
 
-export async function deleteDeviceFor(user: Caller, deviceId: string, precondition: Precondition | undefined, requestId: string): Promise<void> {
-  const current = await visibleDevice(user, deviceId);
-  const version = expectedVersion(current.version, { precondition, stated: undefined }, `Device ${deviceId}`);
-  await deleteDevice(current, version, [
-    auditPut({
-      actorId: user.id,
-      action: 'device.delete',
-      targetType: 'device',
-      targetId: deviceId,
-      changes: { name: current.name, houseId: current.houseId },
-      requestId,
-    }),
-  ]);
+export async function deleteDeviceFor(ctx: CommandContext, deviceId: string): Promise<void> {
+  const current = await visibleDevice(ctx.caller, deviceId);
+  await commit(ctx, {
+    writes: [deviceWrites.remove(current, deviceVersion(current))],
+    audit: [{ action: 'device.delete', targetType: 'device', targetId: deviceId, changes: { name: current.name, houseId: current.houseId } }],
+    changes: [{ type: 'device', id: deviceId, op: 'delete' }],
+  });
 }
 
 /** The device a key names, if the key is right: a wrong, rotated or malformed key, or a deleted device, is the same 401. */

@@ -1,22 +1,20 @@
 import { ensureDefaultRules } from './default-rules.js';
 import { ulid } from 'ulidx';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { auditPut } from '../db/audit.js';
+import type { CommandContext } from '../domain/command.js';
+import { checkVersion, commit, type AuditEvent, type Versioned } from '../db/commit.js';
 import {
-  createFarm,
-  createHouse,
   farmNotFound,
+  farmWrites,
   findHouseInFarms,
   getFarm,
   getFarmAndHouse,
   getFarmsByIds,
   houseNotFound,
+  houseWrites,
   listAllFarms,
   listHouses,
-  updateFarm,
-  updateHouse,
   type FarmChanges,
   type FarmRecord,
   type HouseChanges,
@@ -29,7 +27,7 @@ import { locateCycle } from '../db/cycles.js';
 import { allFarmIds } from '../db/flocks.js';
 import { scopedFlock } from './flocks.js';
 import { openCursor, sealCursor } from '../db/pagination.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
 
 /**
@@ -101,10 +99,13 @@ function timeZoneOrThrow(zone: string): string {
 
 /** The farm if the caller may see it and it exists; otherwise the one NotFound (no read for a farm out of scope). */
 async function visibleFarm(user: Caller, farmId: string): Promise<FarmRecord> {
-  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  const farm = await getFarm(farmId);
-  if (!farm) throw farmNotFound(farmId);
-  return farm;
+  const farm = canAccessFarm(user, farmId) ? await getFarm(farmId) : undefined;
+  return visibleTo(
+    user,
+    farm,
+    () => farmNotFound(farmId),
+    (f) => f.id,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -139,10 +140,11 @@ export async function listFarmsFor(user: Caller, opts: { limit: number; cursor?:
 
 export const getFarmFor = visibleFarm;
 
-export async function createFarmFor(user: Caller, body: CreateFarmBody, requestId: string, idempotencyKey?: string) {
-  return idempotent(user.id, idempotencyKey, 'farm', body, async (remember) => {
+export async function createFarmFor(ctx: CommandContext, body: CreateFarmBody) {
+  const { caller } = ctx;
+  return idempotentCommand(ctx, 'farm', body, async (ctx) => {
     const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
-    const now = new Date().toISOString();
+    const now = ctx.now.toISOString();
     const farm: FarmRecord = {
       id: ulid(),
       name: displayName(body.name),
@@ -154,40 +156,24 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
       waterReserveLiters: body.waterReserveLiters ?? null,
       notes: cleanText(body.notes),
       isDefault: false,
-      createdBy: user.id,
+      createdBy: caller.id,
       createdAt: now,
       updatedAt: now,
       version: 1,
     };
-    const assign = !user.allFarms;
-    if (assign && user.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
+    const assign = !caller.allFarms;
+    if (assign && caller.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
     const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
-    const audit = [
-      auditPut({
-        actorId: user.id,
-        action: 'farm.create',
-        targetType: 'farm',
-        targetId: farm.id,
-        changes: { ...fields, ...(assign ? { assignedTo: user.id } : {}) },
-        requestId,
-      }),
+    const audit: AuditEvent[] = [
+      { action: 'farm.create', targetType: 'farm', targetId: farm.id, changes: { ...fields, ...(assign ? { assignedTo: caller.id } : {}) } },
     ];
-    if (assign) {
-      audit.push(
-        auditPut({
-          actorId: user.id,
-          action: 'farm.assign-creator',
-          targetType: 'user',
-          targetId: user.id,
-          changes: { farmIds: { added: [farm.id] } },
-          requestId,
-        }),
-      );
-    }
+    if (assign) audit.push({ action: 'farm.assign-creator', targetType: 'user', targetId: caller.id, changes: { farmIds: { added: [farm.id] } } });
     const response = { created: true, message: 'Farm created', data: toFarmDto(farm) };
-    await createFarm(farm, {
-      audit: [...remember(response), ...audit],
-      ...(assign ? { assignTo: { userId: user.id, maxFarms: MAX_FARMS_PER_USER, onRefused: farmLimitReached } } : {}),
+    await commit(ctx, {
+      writes: [farmWrites.create(farm), ...(assign ? [farmWrites.assignCreator(caller.id, farm.id, now, MAX_FARMS_PER_USER, farmLimitReached)] : [])],
+      audit,
+      changes: [{ type: 'farm', id: farm.id, op: 'upsert', version: 1 }],
+      response,
     });
     // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
     await ensureDefaultRules(farm.id).catch((err) =>
@@ -201,15 +187,11 @@ export async function createFarmFor(user: Caller, body: CreateFarmBody, requestI
 
 const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'densityTier', 'waterReserveLiters', 'notes'] as const;
 
-export async function updateFarmFor(
-  user: Caller,
-  farmId: string,
-  body: UpdateFarmBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-): Promise<FarmRecord> {
-  const current = await visibleFarm(user, farmId);
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Farm ${farmId}`);
+export async function updateFarmFor(ctx: CommandContext, farmId: string, body: UpdateFarmBody): Promise<FarmRecord> {
+  const current = await visibleFarm(ctx.caller, farmId);
+  const version: Versioned = { read: current.version, what: `Farm ${farmId}`, stated: body.version, subject: true };
+  // a stale version answers before the body is judged and before "nothing to change"
+  checkVersion(ctx, version);
   const next: FarmRecord = {
     ...current,
     ...(body.name !== undefined ? { name: displayName(body.name) } : {}),
@@ -224,11 +206,13 @@ export async function updateFarmFor(
   const changes = diff(current, next, FARM_FIELDS);
   if (Object.keys(changes).length === 0) return current;
   const set: FarmChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof FARM_FIELDS)[number]]]));
-  const now = new Date().toISOString();
-  await updateFarm(farmId, version, set, now, [
-    auditPut({ actorId: user.id, action: 'farm.update', targetType: 'farm', targetId: farmId, changes, requestId }),
-  ]);
-  return { ...next, updatedAt: now, version: version + 1 };
+  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  await commit(ctx, {
+    writes: [farmWrites.update(farmId, set, version)],
+    audit: [{ action: 'farm.update', targetType: 'farm', targetId: farmId, changes }],
+    changes: [{ type: 'farm', id: farmId, op: 'upsert', version: saved.version }],
+  });
+  return saved;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -242,21 +226,24 @@ export async function listHousesFor(user: Caller, farmId: string, opts: { limit:
   return page;
 }
 
-/** The house with one read (farm and house together): a missing farm answers like a farm out of scope. */
+/** The house with one read (farm and house together; none for a farm out of scope): a missing farm answers like a farm out of scope. */
 async function visibleHouse(user: Caller, farmId: string, houseId: string): Promise<HouseRecord> {
-  if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  const { farm, house } = await getFarmAndHouse(farmId, houseId);
-  if (!farm) throw farmNotFound(farmId);
-  if (!house) throw houseNotFound(houseId);
-  return house;
+  const { farm, house } = canAccessFarm(user, farmId) ? await getFarmAndHouse(farmId, houseId) : { farm: undefined, house: undefined };
+  visibleTo(
+    user,
+    farm,
+    () => farmNotFound(farmId),
+    (f) => f.id,
+  );
+  return visibleTo(user, house, () => houseNotFound(houseId));
 }
 
 export const getHouseFor = visibleHouse;
 
-export async function createHouseFor(user: Caller, farmId: string, body: CreateHouseBody, requestId: string, idempotencyKey?: string) {
-  return idempotent(user.id, idempotencyKey, `house:${farmId}`, body, async (remember) => {
-    if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-    const now = new Date().toISOString();
+export async function createHouseFor(ctx: CommandContext, farmId: string, body: CreateHouseBody) {
+  return idempotentCommand(ctx, `house:${farmId}`, body, async (ctx) => {
+    if (!canAccessFarm(ctx.caller, farmId)) throw farmNotFound(farmId);
+    const now = ctx.now.toISOString();
     const name = displayName(body.name);
     const house: HouseRecord = {
       id: ulid(),
@@ -267,7 +254,7 @@ export async function createHouseFor(user: Caller, farmId: string, body: CreateH
       capacity: body.capacity,
       houseType: body.type ?? null,
       notes: cleanText(body.notes),
-      createdBy: user.id,
+      createdBy: ctx.caller.id,
       createdAt: now,
       updatedAt: now,
       version: 1,
@@ -275,26 +262,23 @@ export async function createHouseFor(user: Caller, farmId: string, body: CreateH
     const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
     // The farm's existence is checked inside the transaction (ConditionCheck → the same NotFound).
     const response = { created: true, message: 'House created', data: toHouseDto(house) };
-    await createHouse(house, [
-      ...remember(response),
-      auditPut({ actorId: user.id, action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType }, requestId }),
-    ]);
+    await commit(ctx, {
+      writes: houseWrites.create(house),
+      audit: [{ action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType } }],
+      changes: [{ type: 'house', id: house.id, op: 'upsert', version: 1 }],
+      response,
+    });
     return response;
   });
 }
 
 const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
 
-export async function updateHouseFor(
-  user: Caller,
-  farmId: string,
-  houseId: string,
-  body: UpdateHouseBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-): Promise<HouseRecord> {
-  const current = await visibleHouse(user, farmId, houseId);
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `House ${houseId}`);
+export async function updateHouseFor(ctx: CommandContext, farmId: string, houseId: string, body: UpdateHouseBody): Promise<HouseRecord> {
+  const current = await visibleHouse(ctx.caller, farmId, houseId);
+  const version: Versioned = { read: current.version, what: `House ${houseId}`, stated: body.version, subject: true };
+  // a stale version answers before "nothing to change"
+  checkVersion(ctx, version);
   const name = body.name !== undefined ? displayName(body.name) : undefined;
   const next: HouseRecord = {
     ...current,
@@ -311,11 +295,13 @@ export async function updateHouseFor(
   // The audit speaks the API's names: `type`, not the stored `houseType`.
   const { houseType: typeChange, ...rest } = changes;
   const audited = typeChange ? { ...rest, type: typeChange } : rest;
-  const now = new Date().toISOString();
-  await updateHouse(current, version, set, now, [
-    auditPut({ actorId: user.id, action: 'house.update', targetType: 'house', targetId: houseId, changes: audited, requestId }),
-  ]);
-  return { ...next, updatedAt: now, version: version + 1 };
+  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  await commit(ctx, {
+    writes: houseWrites.update(current, set, version),
+    audit: [{ action: 'house.update', targetType: 'house', targetId: houseId, changes: audited }],
+    changes: [{ type: 'house', id: houseId, op: 'upsert', version: saved.version }],
+  });
+  return saved;
 }
 
 /** The farm a farm-wide request is about (inventory, recommendations…): `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */
@@ -340,9 +326,7 @@ export function farmOfRequest(user: Caller, farmId: string | undefined): string 
  */
 export async function houseOfCaller(user: Caller, houseId: string, farmId: string | undefined): Promise<HouseRecord> {
   if (farmId !== undefined) return visibleHouse(user, farmId, houseId);
-  const found = await findHouseInFarms(user.allFarms ? await allFarmIds() : user.farmIds, houseId);
-  if (!found) throw houseNotFound(houseId);
-  return found;
+  return visibleTo(user, await findHouseInFarms(user.allFarms ? await allFarmIds() : user.farmIds, houseId), () => houseNotFound(houseId));
 }
 
 /** The farm-scoped records a list may name besides its farm: each of them tells the farm. */

@@ -1,13 +1,14 @@
 import { ulid } from 'ulidx';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { auditPut } from '../db/audit.js';
+import type { CommandContext } from '../domain/command.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
+import { eq } from '../db/conditions.js';
 import { farmNotFound, getDefaultFarmId, houseNotFound } from '../db/farms.js';
-import { allFarmIds, createFlock, getFlock, listFlocks, placementExists, saveFlock, type FlockRecord } from '../db/flocks.js';
+import { allFarmIds, flockWrites, getFlock, listFlocks, placementExists, type FlockRecord } from '../db/flocks.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../schemas/flocks.js';
 
 /** Flocks, scoped to the caller's farms: another farm's flock is answered as missing. */
@@ -32,9 +33,7 @@ export function toFlockDto(f: FlockRecord) {
 }
 
 export async function scopedFlock(user: Caller, flockId: string): Promise<FlockRecord> {
-  const flock = await getFlock(flockId);
-  if (!flock || !canAccessFarm(user, flock.farmId)) throw new NotFound(`Flock ${flockId} not found`);
-  return flock;
+  return visibleTo(user, await getFlock(flockId), () => new NotFound(`Flock ${flockId} not found`));
 }
 
 /** Checks (with one read) that the caller may place a flock on this farm and house: another farm's, like a missing one, is a 404 naming it. */
@@ -44,12 +43,12 @@ async function checkPlacement(user: Caller, farmId: string, houseId: string | nu
   if (!exists.house) throw houseNotFound(houseId!);
 }
 
-export async function createFlockFor(user: Caller, body: CreateFlockBody, requestId: string, idempotencyKey?: string) {
-  return idempotent(user.id, idempotencyKey, 'flock', body, async (remember) => {
+export async function createFlockFor(ctx: CommandContext, body: CreateFlockBody) {
+  return idempotentCommand(ctx, 'flock', body, async (ctx) => {
     const farmId = body.farmId ?? (await getDefaultFarmId());
     if (!farmId) throw new ValidationFailed([{ field: 'farmId', message: 'is required: there is no default farm' }]);
-    await checkPlacement(user, farmId, body.houseId);
-    const now = new Date().toISOString();
+    await checkPlacement(ctx.caller, farmId, body.houseId);
+    const now = ctx.now.toISOString();
     const flock: FlockRecord = {
       id: ulid(),
       farmId,
@@ -67,17 +66,12 @@ export async function createFlockFor(user: Caller, body: CreateFlockBody, reques
       version: 1,
     };
     const response = { created: true, message: 'Flock created', data: toFlockDto(flock) };
-    await createFlock(flock, [
-      ...remember(response),
-      auditPut({
-        actorId: user.id,
-        action: 'flock.create',
-        targetType: 'flock',
-        targetId: flock.id,
-        changes: { name: flock.name, farmId, birdType: flock.birdType },
-        requestId,
-      }),
-    ]);
+    await commit(ctx, {
+      writes: [flockWrites.create(flock)],
+      audit: [{ action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType } }],
+      changes: [{ type: 'flock', id: flock.id, op: 'upsert', version: 1 }],
+      response,
+    });
     return response;
   });
 }
@@ -97,49 +91,39 @@ export async function listFlocksFor(user: Caller, query: ListFlocksQuery) {
 
 const EDITABLE = ['name', 'breed', 'houseId', 'hatchDate', 'source', 'notes'] as const;
 
-export async function updateFlockFor(
-  user: Caller,
-  flockId: string,
-  body: UpdateFlockBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-): Promise<FlockRecord> {
-  const current = await scopedFlock(user, flockId);
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Flock ${flockId}`);
-  if (body.houseId) await checkPlacement(user, current.farmId, body.houseId);
+export async function updateFlockFor(ctx: CommandContext, flockId: string, body: UpdateFlockBody): Promise<FlockRecord> {
+  const current = await scopedFlock(ctx.caller, flockId);
+  const version: Versioned = { read: current.version, what: `Flock ${flockId}`, stated: body.version, subject: true };
+  // a stale version answers before the house is checked and before "nothing to change"
+  checkVersion(ctx, version);
+  if (body.houseId) await checkPlacement(ctx.caller, current.farmId, body.houseId);
   const next: FlockRecord = { ...current };
   for (const field of EDITABLE)
     if (body[field] !== undefined)
       (next as unknown as Record<string, unknown>)[field] = typeof body[field] === 'string' ? (body[field] as string).trim() : body[field];
   const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return current;
-  const saved = { ...next, updatedAt: new Date().toISOString(), version: version + 1 };
-  await saveFlock(saved, version, [auditPut({ actorId: user.id, action: 'flock.update', targetType: 'flock', targetId: flockId, changes, requestId })]);
+  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  await commit(ctx, {
+    writes: [flockWrites.replace(saved, version)],
+    audit: [{ action: 'flock.update', targetType: 'flock', targetId: flockId, changes }],
+    changes: [{ type: 'flock', id: flockId, op: 'upsert', version: saved.version }],
+  });
   return saved;
 }
 
 /** Archives the flock (its history stays); refused while a cycle is active. */
-export async function archiveFlockFor(user: Caller, flockId: string, requestId: string): Promise<void> {
-  const current = await scopedFlock(user, flockId);
+export async function archiveFlockFor(ctx: CommandContext, flockId: string): Promise<void> {
+  const current = await scopedFlock(ctx.caller, flockId);
   if (current.status === 'archived') return;
   const activeCycle = () =>
     new Conflict(`Flock ${flockId} has an active cycle${current.activeCycleId ? ` (${current.activeCycleId})` : ''}; close it before archiving the flock`);
   if (current.activeCycleId) throw activeCycle();
-  const saved: FlockRecord = { ...current, status: 'archived', updatedAt: new Date().toISOString(), version: current.version + 1 };
-  await saveFlock(
-    saved,
-    current.version,
-    [
-      auditPut({
-        actorId: user.id,
-        action: 'flock.archive',
-        targetType: 'flock',
-        targetId: flockId,
-        changes: { status: { from: 'active', to: 'archived' } },
-        requestId,
-      }),
-    ],
-    { expression: 'activeCycleId = :none', values: { ':none': null } },
-    activeCycle,
-  );
+  const saved: FlockRecord = { ...current, status: 'archived', updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  await commit(ctx, {
+    // the archive takes no If-Match: only the version read conditions it, and a cycle started meanwhile refuses it
+    writes: [flockWrites.replace(saved, { read: current.version, what: `Flock ${flockId}` }, { when: eq('activeCycleId', null), failed: activeCycle })],
+    audit: [{ action: 'flock.archive', targetType: 'flock', targetId: flockId, changes: { status: { from: 'active', to: 'archived' } } }],
+    changes: [{ type: 'flock', id: flockId, op: 'upsert', version: saved.version }],
+  });
 }

@@ -1,6 +1,7 @@
 import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
 import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
 import { systemCaller } from '../domain/caller.js';
+import { commandContext } from '../domain/command.js';
 import { breachesOf } from '../domain/iot/climate.js';
 import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
@@ -300,7 +301,7 @@ async function afterCounting(
  */
 async function weighingsToCycle(caller: ReturnType<typeof systemCaller>, body: Parameters<typeof ingestScaleBatch>[1]): Promise<void> {
   try {
-    await ingestScaleBatch(caller, body, undefined);
+    await ingestScaleBatch(commandContext(caller), body);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     console.warn(

@@ -1,5 +1,5 @@
 import { ulid } from 'ulidx';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { visibleTo } from '../domain/farm-access.js';
 import {
   agesAt,
   confidenceOf,
@@ -13,17 +13,18 @@ import {
   readingDate,
   type RejectReason,
 } from '../domain/weights.js';
-import type { TransactItem } from '../db/client.js';
+import { commit, type Write } from '../db/commit.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { deviceNotFound } from '../db/devices.js';
 import { getFarmAndHouse, houseNotFound } from '../db/farms.js';
 import { getFlock } from '../db/flocks.js';
-import { cycleOpenCheck, latestWeightUpdate, listWeights, scaleState, weightPut, writeWeights, type WeightRecord } from '../db/weights.js';
+import { cycleIsOpen, listWeights, scaleState, weightWrites, type WeightRecord } from '../db/weights.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
+import type { CommandContext } from '../domain/command.js';
 import { scopedCycle, scopedCycleHead } from './cycles.js';
 import { farmPeriodDays } from './periods.js';
-import { DuplicateRequest, idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
 import { alarmsOnFlockData } from './new-data.js';
 
@@ -78,6 +79,7 @@ class StaleRead extends Conflict {
     super('The cycle changed while the weighing was written; retry');
   }
 }
+const stale = () => new StaleRead();
 const MAX_ATTEMPTS = 8;
 /** Before reading again after a lost race: a short jittered pause, so racing writers spread out. */
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
@@ -89,20 +91,21 @@ function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
 }
 
 /** A manual weighing session: the record and the cycle's latest weight in one transaction; idempotent with a key. */
-export async function recordWeightFor(user: Caller, flockId: string, cycleId: string, body: RecordWeightBody, idempotencyKey: string | undefined) {
+export async function recordWeightFor(ctx: CommandContext, flockId: string, cycleId: string, body: RecordWeightBody) {
+  const user = ctx.caller;
   // Scope first: a record of another farm is NotFound whatever the body says. The flock names the house weighed in.
   const head = await scopedCycleHead(user, flockId, cycleId);
   let cycle = head.cycle;
   const houseId = head.flock.houseId;
   const problems = manualInputProblems(body);
   if (problems.length) throw new ValidationFailed(problems);
-  checkManualDate(body.date, cycle, new Date());
+  checkManualDate(body.date, cycle, ctx.now);
   const stats = manualStats(body);
-  return idempotent(user.id, idempotencyKey, `weight:${cycleId}`, body, async (remember) => {
+  return idempotentCommand(ctx, `weight:${cycleId}`, body, async (ctx) => {
     const id = ulid();
+    const now = ctx.now.toISOString();
     for (let attempt = 1; ; attempt++) {
       if (cycle.status !== 'active') throw closed(cycleId);
-      const now = new Date().toISOString();
       const record: WeightRecord = {
         id,
         cycleId,
@@ -126,13 +129,15 @@ export async function recordWeightFor(user: Caller, flockId: string, cycleId: st
       };
       const latest = takesLatest(cycle, body.date);
       const response = { created: true, message: 'Weight recorded', data: { ...toWeightDto(record, cycle), latestWeightUpdated: latest } };
-      const items = [
-        weightPut(record, null),
-        latest ? latestWeightUpdate(cycle, { date: body.date, grams: stats.mean }, now) : cycleOpenCheck(cycle),
-        ...remember(response),
-      ];
       try {
-        await writeWeights(items, (i) => (i >= 2 ? new DuplicateRequest() : new StaleRead()));
+        await commit(ctx, {
+          writes: [
+            weightWrites.session(record, undefined, stale),
+            latest ? weightWrites.latest(cycle, { date: body.date, grams: stats.mean }, now, stale) : cycleIsOpen(cycle, stale),
+          ],
+          changes: [{ type: 'weight', id, op: 'upsert', version: 1 }],
+          response,
+        });
         await alarmsOnFlockData({ farmId: cycle.farmId, flockId }, body.date);
         return response;
       } catch (err) {
@@ -166,7 +171,8 @@ interface DayReport {
  * implausible readings, outliers and readings outside the cycle rejected and counted. The sessions, the
  * cycle's latest weight and the idempotent response are one transaction.
  */
-export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idempotencyKey: string | undefined) {
+export async function ingestScaleBatch(ctx: CommandContext, body: ScaleIngestBody) {
+  const user = ctx.caller;
   const dates = [...new Set(body.weighings.map((w) => readingDate(w.at)))].sort();
   if (dates.length > MAX_BATCH_DATES) {
     throw new ValidationFailed([
@@ -176,19 +182,18 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
   const flockMissing = () => new NotFound(`Flock ${body.flockId} not found`);
   let cycleId = body.cycleId;
   if (!cycleId) {
-    const flock = await getFlock(body.flockId);
-    if (!flock || !canAccessFarm(user, flock.farmId)) throw flockMissing();
+    const flock = visibleTo(user, await getFlock(body.flockId), flockMissing);
     if (!flock.activeCycleId) throw new Conflict(`Flock ${body.flockId} has no active cycle; start one or send cycleId`);
     cycleId = flock.activeCycleId;
   }
   const resolvedCycleId = cycleId;
   const load = async () => {
     const state = await scaleState(body.flockId, resolvedCycleId, body.deviceId, dates);
-    if (!state.flock || !canAccessFarm(user, state.flock.farmId)) throw flockMissing();
-    if (!state.cycle || !canAccessFarm(user, state.cycle.farmId)) throw new NotFound(`Cycle ${resolvedCycleId} of flock ${body.flockId} not found`);
+    const flock = visibleTo(user, state.flock, flockMissing);
+    const cycle = visibleTo(user, state.cycle, () => new NotFound(`Cycle ${resolvedCycleId} of flock ${body.flockId} not found`));
     // the scale: a device registered in the flock's farm (another farm's, or an id never registered, is a missing one)
-    if (state.device?.farmId !== state.flock.farmId) throw deviceNotFound(body.deviceId);
-    return { flock: state.flock, cycle: state.cycle, days: state.days, device: state.device };
+    if (state.device?.farmId !== flock.farmId) throw deviceNotFound(body.deviceId);
+    return { flock, cycle, days: state.days, device: state.device };
   };
   let state = await load();
   if (!state.device.metrics.includes('birdWeightGrams'))
@@ -203,12 +208,12 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
   }
   const houseId = body.houseId ?? state.flock.houseId ?? null;
 
-  return idempotent(user.id, idempotencyKey, `scale:${body.flockId}:${body.deviceId}`, body, async (remember) => {
+  return idempotentCommand(ctx, `scale:${body.flockId}:${body.deviceId}`, body, async (ctx) => {
+    const nowMs = ctx.now.getTime();
+    const now = ctx.now.toISOString();
     for (let attempt = 1; ; attempt++) {
       const { cycle } = state;
       if (cycle.status !== 'active') throw closed(cycle.id);
-      const nowMs = Date.now();
-      const now = new Date(nowMs).toISOString();
       const rejectedBy: Record<RejectReason, number> = { outsideCycle: 0, implausible: 0, outlier: 0 };
       const perDate = new Map<string, { plausible: number[]; rejected: number }>(dates.map((d) => [d, { plausible: [], rejected: 0 }]));
       for (const w of body.weighings) {
@@ -222,7 +227,7 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
           bucket.rejected += 1;
         } else bucket.plausible.push(w.grams);
       }
-      const writes: Array<{ record: WeightRecord; expectedVersion: number | null }> = [];
+      const sessions: Array<{ record: WeightRecord; read: number | undefined }> = [];
       const days: DayReport[] = [];
       for (const date of dates) {
         const { plausible, rejected } = perDate.get(date)!;
@@ -254,7 +259,7 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
             updatedAt: now,
             version: (stored?.version ?? 0) + 1,
           };
-          writes.push({ record: session, expectedVersion: stored ? stored.version : null });
+          sessions.push({ record: session, read: stored?.version });
         }
         days.push({
           date,
@@ -263,7 +268,7 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
           session: session ? toWeightDto(session, cycle, state.flock.houseId) : null,
         });
       }
-      const newest = writes.at(-1)?.record;
+      const newest = sessions.at(-1)?.record;
       const latest = newest !== undefined && takesLatest(cycle, newest.date);
       const accepted = days.reduce((a, d) => a + d.accepted, 0);
       const response = {
@@ -280,15 +285,17 @@ export async function ingestScaleBatch(user: Caller, body: ScaleIngestBody, idem
           days,
         },
       };
-      const items: TransactItem[] = writes.map((w) => weightPut(w.record, w.expectedVersion));
-      if (newest) items.push(latest ? latestWeightUpdate(cycle, { date: newest.date, grams: newest.grams }, now) : cycleOpenCheck(cycle));
-      const ledgerItems = items.length;
-      items.push(...remember(response));
-      if (items.length === 0) return response; // nothing accepted, no Idempotency-Key: nothing to write
+      const writes: Write[] = sessions.map((w) => weightWrites.session(w.record, w.read, stale));
+      if (newest) writes.push(latest ? weightWrites.latest(cycle, { date: newest.date, grams: newest.grams }, now, stale) : cycleIsOpen(cycle, stale));
+      if (writes.length === 0 && !ctx.remember) return response; // nothing accepted, no Idempotency-Key: nothing to write
       try {
-        await writeWeights(items, (i) => (i >= ledgerItems ? new DuplicateRequest() : new StaleRead()));
+        await commit(ctx, {
+          writes,
+          changes: sessions.map((w) => ({ type: 'weight', id: `${w.record.id}@${w.record.date}`, op: 'upsert' as const, version: w.record.version })),
+          response,
+        });
         // each day whose session changed is judged by the alarms (a scale batch holds a day or two)
-        for (const w of writes) await alarmsOnFlockData({ farmId: cycle.farmId, flockId: cycle.flockId }, w.record.date);
+        for (const w of sessions) await alarmsOnFlockData({ farmId: cycle.farmId, flockId: cycle.flockId }, w.record.date);
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;

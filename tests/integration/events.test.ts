@@ -28,7 +28,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
     const farmId = await defaultFarmId();
     const job = eventHandler(
       { name: 'test-create-flock', caller: systemCaller('test', ['manage_flocks'], 'all'), payload: createFlockBody },
-      ({ event, caller, requestId }) => createFlockFor(caller, event as CreateFlockBody, requestId),
+      ({ event, ctx }) => createFlockFor(ctx, event as CreateFlockBody),
     );
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     // the suite silences the success lines (LOG_REQUESTS=false); this test reads one
@@ -64,8 +64,8 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
   it('drops what the caller may not see: a system caller scoped to one farm finds no flock of another', async () => {
     const farmId = await defaultFarmId();
     const elsewhere = await otherFarm('Events elsewhere');
-    const created = await eventHandler({ name: 'seed', caller: systemCaller('seed', ['manage_flocks'], 'all') }, ({ caller, requestId }) =>
-      createFlockFor(caller, { name: 'Elsewhere flock', birdType: 'layer', farmId: elsewhere }, requestId),
+    const created = await eventHandler({ name: 'seed', caller: systemCaller('seed', ['manage_flocks'], 'all') }, ({ ctx }) =>
+      createFlockFor(ctx, { name: 'Elsewhere flock', birdType: 'layer', farmId: elsewhere }),
     )({}, context);
     const flockId = created.status === 'done' ? (created.result.data as { id: string }).id : '';
     vi.spyOn(console, 'log').mockImplementation(() => {});

@@ -22,7 +22,10 @@ import { farmFixture, type Fixture } from '../security/support/fixture.js';
 import { apiRoutes, fill, hasBody, type Route } from '../security/support/routes.js';
 import { setAt, validBody, variants, type Schema } from '../security/support/schema.js';
 import { raiseAnomaly } from '../../shared/services/anomalies.js';
-import { weightPut, writeWeights } from '../../shared/db/weights.js';
+import { commit } from '../../shared/db/commit.js';
+import { weightWrites } from '../../shared/db/weights.js';
+import { systemCaller } from '../../shared/domain/caller.js';
+import { commandContext } from '../../shared/domain/command.js';
 import { Conflict } from '../../shared/errors.js';
 import { handler as telemetryRule } from '../../functions/iot/telemetry-rule.js';
 import { outcomeText, type RuleOutcome } from '../../scripts/lib/mqtt-bridge.js';
@@ -294,7 +297,7 @@ describe('nonsense is refused', () => {
       updatedAt: now,
       version: 1,
     };
-    await writeWeights([weightPut(legacy, null)], () => new Conflict('exists'));
+    await commit(commandContext(systemCaller('test', [], 'all')), { writes: [weightWrites.session(legacy, undefined, () => new Conflict('exists'))] });
     const list = await call('GET', `${c.base}/weights`, { token: manager.token });
     expect((list.body.data as Json[]).map((w) => [w.date, w.houseId])).toEqual([
       [day(-4), houseId],
