@@ -4,16 +4,15 @@ import { movementsOfForm, formProblems } from '../domain/daily-records.js';
 import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
 import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
 import { latestAllowedDate } from '../domain/weights.js';
-import { transactItemOf } from '../db/commit.js';
+import { commit } from '../db/commit.js';
 import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
-import { storedResponsePut } from '../db/idempotency.js';
-import { applyLedger, type MovementRecord } from '../db/movements.js';
+import { ledgerWrites, type MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import type { CommandContext } from '../domain/command.js';
 import { scopedCycle } from './cycles.js';
-import { DuplicateRequest, idempotentCommand } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 import { alarmsOnFlockData } from './new-data.js';
@@ -78,7 +77,7 @@ export async function submitDailyRecord(ctx: CommandContext, flockId: string, cy
 
     const existing = await getDailyRecord(cycleId, form.date);
     const previous: MovementRecord[] = existing ? await movementsById(cycleId, existing.movementIds) : [];
-    for (const m of previous) assertUnlocked(m, cycle);
+    for (const m of previous) assertUnlocked(m, cycle, ctx.now);
     const now = ctx.now.toISOString();
     const ref = refOf(cycle);
     const movements: MovementRecord[] = [];
@@ -106,17 +105,26 @@ export async function submitDailyRecord(ctx: CommandContext, flockId: string, cy
       message: existing ? 'Daily record replaced' : 'Daily record saved',
       data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
     };
-    // The ledger (movements, counters, stocks) commits in its own one transaction; the day's form and the
-    // idempotent response join it as its extra items.
-    const stored = ctx.remember ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, response)] : [];
+    // The day's form, its movements and the ledger changes commit together.
     const concurrent = () => new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`);
     await refusedToConflict(
-      applyLedger({
-        groups: [{ ref, changes: netChanges(deltas) }],
-        puts: movements,
-        deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff() })),
-        extra: [...stored, transactItemOf(dailyRecordWrite(daily, existing?.version, concurrent), now)],
-        onExtraFailed: (i) => (i < stored.length ? new DuplicateRequest() : concurrent()),
+      commit(ctx, {
+        writes: [
+          dailyRecordWrite(daily, existing?.version, concurrent),
+          ...ledgerWrites(
+            {
+              groups: [{ ref, changes: netChanges(deltas) }],
+              puts: movements,
+              deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff(ctx.now) })),
+            },
+            now,
+          ),
+        ],
+        changes: [
+          ...previous.map((m) => ({ type: 'movement', id: m.id, op: 'delete' as const })),
+          ...movements.map((m) => ({ type: 'movement', id: m.id, op: 'upsert' as const, version: m.version })),
+        ],
+        response,
       }),
     );
     // the day is recorded: the farm's daily rules and the detectors judge it now
