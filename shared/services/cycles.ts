@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { ZERO_COUNTERS, ageDays } from '../domain/cycle-summary.js';
+import { ZERO_COUNTERS } from '../domain/cycle-summary.js';
 import { headlineKpis, type WeightFallbacks } from '../domain/flock-analytics.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { auditPut } from '../db/audit.js';
@@ -15,6 +15,7 @@ import { completeAll, currentAnalyticsConfig } from './analytics-config.js';
 import { idempotent } from './idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
+import { ageDays, isoDate } from '../platform/calendar.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 
@@ -181,7 +182,7 @@ export async function closeCycleFor(
 ): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
   const { cycle, basis } = await scopedCycleWithBasis(user, flockId, cycleId);
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
-  const endDate = body.endDate ?? new Date().toISOString().slice(0, 10);
+  const endDate = body.endDate ?? isoDate(new Date());
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
   if (endDate > latestAllowedDate(new Date())) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
   await closeCycle(cycle, endDate, [

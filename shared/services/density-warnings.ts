@@ -2,10 +2,9 @@ import type { CycleRecord } from '../db/cycles.js';
 import { getFarm, getHouse } from '../db/farms.js';
 import { flockWithForecast } from '../db/forecasts.js';
 import { findBreedStandard, standardWeightGrams } from '../domain/analytics/breed-standards.js';
-import { addDays } from '../domain/analytics/figures.js';
-import { daysBetween } from '../domain/cycle-summary.js';
 import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight } from '../domain/compliance/density.js';
 import type { DensityWarning } from '../../schemas/warnings.js';
+import { addDays, daysBetween } from '../platform/calendar.js';
 
 /**
  * Stocking density ahead of a placement (docs/domain.md, "Compliance"): a bird_inflow, a bird transfer

@@ -35,8 +35,6 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { effectsOf, movementProblems, netChanges, type Delta } from '../domain/ledger.js';
 import { latestAllowedDate, round } from '../domain/weights.js';
-import { localToday } from '../domain/schedules/occurrences.js';
-import { addDays } from '../domain/analytics/figures.js';
 import { figure, missing } from '../domain/analytics/figures.js';
 import { supplierReliability, type FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import { applyReceipt, fillRate, lineProblems, orderTotal, outstanding, receivable, reorder, transition } from '../domain/procurement.js';
@@ -64,6 +62,7 @@ import type {
   UpdateOrderBody,
   UpdateSupplierBody,
 } from '../../schemas/procurement.js';
+import { addDays, isoDate, localToday } from '../platform/calendar.js';
 
 /**
  * Procurement (`/api/v1/procurement`): suppliers, purchase orders and their receipts. A receipt writes
@@ -74,7 +73,7 @@ import type {
  */
 
 type Remember = Parameters<Parameters<typeof idempotent>[4]>[0];
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => isoDate(new Date());
 
 // ---------------------------------------------------------------------------------------------------
 // Suppliers

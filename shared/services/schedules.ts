@@ -30,17 +30,13 @@ import { canAccessFarm } from '../domain/farm-access.js';
 import { effectsOf, movementProblems, netChanges } from '../domain/ledger.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import {
-  addDays,
-  daysFrom,
   detailsProblems,
   isOccurrence,
   lastOccurrenceOf,
-  localToday,
   occurrencesBetween,
   occurrenceStatus,
   timingProblems,
   timingStartProblems,
-  toDay,
 } from '../domain/schedules/occurrences.js';
 import { periodDays } from '../domain/periods.js';
 import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
@@ -64,6 +60,7 @@ import type {
   SkipOccurrenceBody,
   UpdateScheduleBody,
 } from '../../schemas/schedules.js';
+import { addDays, daysBetween, isoDate, localToday } from '../platform/calendar.js';
 
 /**
  * Schedules (`/api/v1/schedules`): tasks with a timing whose occurrences are computed on the farm's
@@ -161,7 +158,7 @@ export async function createScheduleFor(user: Caller, body: CreateScheduleBody, 
       assignee: body.assignee ?? null,
     };
     const details = body.details ?? {};
-    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId }, { today: toDay(Date.now()) });
+    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId }, { today: isoDate(Date.now()) });
     if (problems.length) throw new ValidationFailed(problems);
     const { placementDate } = await placementOrThrow(farmId, placement);
     const now = new Date().toISOString();
@@ -221,7 +218,7 @@ export async function updateScheduleFor(user: Caller, id: string, body: UpdateSc
     EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f])).map((f) => [f, { from: current[f], to: next[f] }]),
   );
   if (Object.keys(changes).length === 0) return toScheduleDto(current);
-  const problems = scheduleProblems(next, 'timing' in changes ? { today: toDay(Date.now()) } : undefined);
+  const problems = scheduleProblems(next, 'timing' in changes ? { today: isoDate(Date.now()) } : undefined);
   if (problems.length) throw new ValidationFailed(problems);
   const { placementDate } = await placementOrThrow(current.farmId, next);
   const lastOccurrence = lastOccurrenceOf(next.timing) ?? null;
@@ -303,7 +300,8 @@ export async function agendaFor(user: Caller, query: AgendaQuery, now = new Date
   const days = periodDays(query, timezone);
   const from = days.from ?? today;
   const to = days.to ?? from;
-  if (daysFrom(from, to) >= AGENDA_MAX_DAYS) throw new ValidationFailed([{ field: 'to', message: `must be within ${AGENDA_MAX_DAYS} days of from (${from})` }]);
+  if (daysBetween(from, to) >= AGENDA_MAX_DAYS)
+    throw new ValidationFailed([{ field: 'to', message: `must be within ${AGENDA_MAX_DAYS} days of from (${from})` }]);
   return { farmId, timezone, today, from, to, ...(await agendaOf(farmId, from, to, today)) };
 }
 
@@ -623,7 +621,7 @@ async function flagFarm(farmId: string, now: Date): Promise<number> {
   const overdue = (await occurrencesOf(schedules, addDays(today, -OVERDUE_LOOKBACK_DAYS), addDays(today, -1), today)).filter((o) => o.status === 'overdue');
   for (const o of overdue) {
     const s = schedules.find((x) => x.id === o.scheduleId)!;
-    const late = daysFrom(o.date, today);
+    const late = daysBetween(o.date, today);
     await raiseAnomaly({
       farmId,
       houseId: s.houseId,

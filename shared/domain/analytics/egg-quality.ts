@@ -35,9 +35,9 @@
  * ≈ 0.1 g late in lay, so only the early-lay rise shows as a change). Cracked % and dirty % falling is
  * `improving`; egg weight rising is `improving` (eggs are paid by grade, heavier grades pay more).
  */
-import { daysBetween } from '../cycle-summary.js';
-import { addDays, figure, missing } from './figures.js';
+import { figure, missing } from './figures.js';
 import type { DayTotals, Figure } from './inputs.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export type EggQualityWindow = 'day' | 'week';
 export type TrendDirection = 'improving' | 'stable' | 'worsening' | 'insufficient_data';

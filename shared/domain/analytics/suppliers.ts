@@ -32,10 +32,10 @@
  *
  * Suppliers are listed by kg delivered (most first), then by id.
  */
-import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
 import { figure, missing } from './figures.js';
 import type { Figure } from './inputs.js';
+import { daysBetween } from '../../platform/calendar.js';
 
 /** One feed_delivery movement as the analytics needs it. */
 export interface FeedDeliveryFact {

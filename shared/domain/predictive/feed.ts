@@ -15,9 +15,9 @@
  *   · `trailing_intake` otherwise: trailing 3-day daily kg × (h − a) days.
  */
 import type { DayTotals } from '../analytics/inputs.js';
-import { addDays } from '../analytics/figures.js';
 import { round1, round3 } from './model.js';
 import type { RunOut } from './records.js';
+import { addDays } from '../../platform/calendar.js';
 
 /** Days of the trailing consumption window. */
 export const TRAILING_DAYS = 3;
