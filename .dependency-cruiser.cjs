@@ -8,6 +8,10 @@
  *                                                              ├─> shared/db (repositories) ─> DynamoDB
  *                                                              ├─> shared/aws (other AWS calls: invoking the service's own functions)
  *                                                              └─> shared/domain (pure) ─> schemas (shapes, vocabulary) ─> shared/errors
+ *
+ *   shared/platform (calendar, retry, log): below every layer, any of them may import it; it imports
+ *   nothing of shared/ but shared/config and shared/errors.ts. The domain takes the pure ones only
+ *   (calendar, retry), never the logger.
  */
 const layer = (name) => `^shared/${name}/`;
 
@@ -29,10 +33,10 @@ module.exports = {
     },
     {
       name: 'domain-pure',
-      comment: 'The domain is pure: no repository, no I/O library.',
+      comment: 'The domain is pure: no repository, no I/O library, no logger.',
       severity: 'error',
       from: { path: layer('domain') },
-      to: { path: [layer('db'), '^node_modules/@aws-sdk/', '^node:(fs|net|http|https|child_process)'] },
+      to: { path: [layer('db'), '^shared/platform/log\\.ts$', '^node_modules/@aws-sdk/', '^node:(fs|net|http|https|child_process)'] },
     },
     {
       name: 'presentation-below-services',
@@ -43,10 +47,17 @@ module.exports = {
     },
     {
       name: 'schemas-own-vocabulary',
-      comment: 'Schemas are the shared vocabulary: they import nothing of shared/ but the error types.',
+      comment: 'Schemas are the shared vocabulary: they import nothing of shared/ but the error types and the platform (calendar dates).',
       severity: 'error',
       from: { path: '^schemas/' },
-      to: { path: '^shared/', pathNot: '^shared/errors\\.ts$' },
+      to: { path: '^shared/', pathNot: ['^shared/errors\\.ts$', layer('platform')] },
+    },
+    {
+      name: 'platform-below-all',
+      comment: 'shared/platform (calendar, retry, log) sits below every layer: it imports nothing of shared/ but the settings and the error types.',
+      severity: 'error',
+      from: { path: layer('platform') },
+      to: { path: '^shared/', pathNot: [layer('platform'), layer('config'), '^shared/errors\\.ts$'] },
     },
     {
       name: 'handlers-call-services',

@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../shared/errors.js';
 import type { CompiledSchema } from './compiled-schema.js';
 import { depthProblems, MAX_DAYS_AHEAD_KEYWORD, MIN_DATE_KEYWORD, textProblems } from './input-limits.js';
+import { isoDate } from '../shared/platform/calendar.js';
 
 /**
  * What a precompiled validator finds wrong with some data, as `{field, message}` pairs named from the
@@ -99,7 +100,7 @@ function messageOf(e: ErrorObject): string {
     case MIN_DATE_KEYWORD:
       return `must not be before ${p.limit}`;
     case MAX_DAYS_AHEAD_KEYWORD:
-      return `must not be after ${new Date(Date.now() + Number(p.limit) * 86_400_000).toISOString().slice(0, 10)} (${p.limit} days after today)`;
+      return `must not be after ${isoDate(Date.now() + Number(p.limit) * 86_400_000)} (${p.limit} days after today)`;
     case 'uniqueItems':
       return `must NOT have duplicate items (items ## ${p.j} and ${p.i} are identical)`;
     case 'multipleOf':

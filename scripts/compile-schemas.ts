@@ -54,7 +54,8 @@ function newAjv(coerce: boolean): Ajv {
     error: { message: 'is too far ahead', params: ({ schema }) => _`{limit: ${schema}}` },
     code(cxt) {
       const { data, schema } = cxt;
-      cxt.fail(_`${data}.length === 10 && ${data} > new Date(Date.now() + ${schema} * 86400000).toISOString().slice(0, 10)`);
+      // the one date function of shared/platform/calendar.ts, imported by the validator module (see requiresToImports)
+      cxt.fail(_`${data}.length === 10 && ${data} > require("../../shared/platform/calendar.js").isoDate(Date.now() + ${schema} * 86400000)`);
     },
   });
   return ajv;

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { connectAsync } from 'mqtt';
 import { FAULT_KINDS, simulateFarm, type FaultKind, type FaultSpec, type SimDevice, type SimMetrics } from './lib/farm-simulator.js';
 import { telemetryTopic } from './lib/mqtt-bridge.js';
+import { isoDate } from '../shared/platform/calendar.js';
 
 const env = process.env;
 const USAGE = `npm run sensors -- [options]
@@ -145,8 +146,6 @@ interface Named {
   name: string;
 }
 
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** The newest stored reading of a device since `fromMs` (hourly rollups to find the hour, then its raw readings), or null. */
 async function newestReading(api: ReturnType<typeof apiClient>, deviceId: string, fromMs: number): Promise<{ tsMs: number; metrics: SimMetrics } | null> {
   const to = new Date(Date.now() + 10 * 60_000).toISOString();
@@ -193,7 +192,7 @@ async function main(): Promise<void> {
       if (i === 0 && active.hatchDate) ageDays = (nowMs - Date.parse(`${active.hatchDate}T00:00:00Z`)) / 86_400_000;
       continue;
     }
-    const hatchDate = dateOf(nowMs - o.ageDays * 86_400_000);
+    const hatchDate = isoDate(nowMs - o.ageDays * 86_400_000);
     const flock = (
       await api.call<{ data: Named }>('POST', '/api/v1/flocks', {
         name: `Simulated broilers, house ${i + 1}`,

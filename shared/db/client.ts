@@ -11,6 +11,7 @@ import {
 import { settings } from '../config/env.js';
 import type { Key } from './keys.js';
 import { Conflict, DuplicateRequest, type AppError } from '../errors.js';
+import { pause, retry, type Backoff, type RetryPolicy } from '../platform/retry.js';
 
 /** The only DynamoDB client of the service. Local endpoints (DynamoDB Local) get fixed fake credentials. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -56,6 +57,18 @@ export function resetDb(): void {
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 export type { TransactItem };
 
+/** A transaction cancelled by concurrent ones: 8 tries in all, pauses up to 30 ms, 60 ms, … 1.92 s. */
+const TRANSACT_RETRY: RetryPolicy = { attempts: 8, baseMs: 15, capMs: 1920 };
+/** Items or keys a batch call left unprocessed (throttling), sent again after up to 40 ms, 80 ms, … 2.56 s. */
+export const BATCH_BACKOFF: Backoff = { baseMs: 20, capMs: 2560 };
+
+/** Cancelled only by concurrent transactions (TransactionConflict), no condition failed: another try may pass. */
+function lostRace(err: unknown): boolean {
+  if (!(err instanceof TransactionCanceledException)) return false;
+  const codes = (err.CancellationReasons ?? []).map((r) => r.Code);
+  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+}
+
 /**
  * Runs a TransactWriteItems (all or nothing). When a condition fails, `onConditionFailed(index)` names
  * the typed error for the item that failed (e.g. the e-mail uniqueness item → Conflict).
@@ -63,22 +76,20 @@ export type { TransactItem };
 export async function transact(items: TransactItem[], onConditionFailed: (index: number) => AppError): Promise<void> {
   // Concurrent transactions on the same item cancel each other (TransactionConflict) before any condition
   // is judged: retry those with jittered backoff, so only real condition failures reach the caller.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (err) {
-      if (!(err instanceof TransactionCanceledException)) throw err;
-      const reasons = err.CancellationReasons ?? [];
-      const failing = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-      // A stored idempotent response that already exists outranks every other failure: the request was
-      // a retry, and the caller replays the first answer (shared/services/idempotency.ts).
-      if (failing.some((i) => isStoredResponse(items[i]))) throw new DuplicateRequest();
-      if (failing.length > 0) throw onConditionFailed(failing[0]!);
-      if (!reasons.some((r) => r.Code === 'TransactionConflict')) throw err;
-      if (attempt >= 8) throw new Conflict('The record was changed by concurrent requests; retry');
-      await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
-    }
+  try {
+    await retry(() => db().send(new TransactWriteCommand({ TransactItems: items })), {
+      ...TRANSACT_RETRY,
+      retryOn: lostRace,
+      exhausted: () => new Conflict('The record was changed by concurrent requests; retry'),
+    });
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const failing = (err.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    // A stored idempotent response that already exists outranks every other failure: the request was
+    // a retry, and the caller replays the first answer (shared/services/idempotency.ts).
+    if (failing.some((i) => isStoredResponse(items[i]))) throw new DuplicateRequest();
+    if (failing.length > 0) throw onConditionFailed(failing[0]!);
+    throw err;
   }
 }
 
@@ -109,6 +120,7 @@ export async function batchGet(keys: readonly Key[], opts: { consistent?: boolea
     let pending: Record<string, unknown>[] = keys.slice(i, i + 100).map((k) => ({ ...k }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 5) throw new Error('BatchGetItem left keys unprocessed after 5 attempts');
+      if (attempt > 0) await pause(attempt, BATCH_BACKOFF);
       const res = await db().send(
         new BatchGetCommand({
           RequestItems: {

@@ -1,5 +1,6 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { BATCH_BACKOFF, batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { pause } from '../platform/retry.js';
 import {
   breachesPartition,
   dayRollupKey,
@@ -268,7 +269,7 @@ async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
     let pending = requests.slice(i, i + 25);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 8) throw new Error('BatchWriteItem left items unprocessed after 8 attempts');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      if (attempt > 0) await pause(attempt, BATCH_BACKOFF);
       const res = await db().send(new BatchWriteCommand({ RequestItems: { [T()]: pending } }));
       pending = (res.UnprocessedItems?.[T()] as Record<string, unknown>[] | undefined) ?? [];
     }

@@ -1,5 +1,6 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName } from './client.js';
+import { BATCH_BACKOFF, batchGet, db, queryAll, tableName } from './client.js';
+import { pause } from '../platform/retry.js';
 import {
   cyclePartition,
   deviceRiskKey,
@@ -86,7 +87,7 @@ export async function putItems(items: readonly Item[]): Promise<void> {
     let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === 6) throw new Error('BatchWriteItem left items unprocessed after 6 attempts');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      if (attempt > 0) await pause(attempt, BATCH_BACKOFF);
       const res = await db().send(new BatchWriteCommand({ RequestItems: { [T]: pending } }));
       pending = (res.UnprocessedItems?.[T] as typeof pending | undefined) ?? [];
     }

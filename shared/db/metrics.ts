@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from './client.js';
 import { metricsKey } from './keys.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * Rate-limit refusals per day for the admin dashboard: one `ADD` per client, class and window that a
@@ -19,7 +20,7 @@ export async function countRateLimited(classes: readonly string[], now = new Dat
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: metricsKey(RATE_LIMITED, now.toISOString().slice(0, 10)),
+      Key: metricsKey(RATE_LIMITED, isoDate(now)),
       UpdateExpression: `ADD #total :one, ${adds.join(', ')} SET expiresAt = :ttl`,
       ExpressionAttributeNames: { ...names, '#total': 'total' },
       ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(now.getTime() / 1000) + KEEP_SECONDS },

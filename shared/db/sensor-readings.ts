@@ -1,6 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { BATCH_BACKOFF, batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import {
   DAY_ROLLUP_SK_PREFIX,
   HOUR_ROLLUP_SK_PREFIX,
@@ -15,9 +15,10 @@ import {
 } from './keys.js';
 import { Conflict } from '../errors.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
-import { dayOf, hourOf } from '../domain/iot/readings.js';
 import type { Breach } from '../domain/iot/climate.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
+import { isoDate, isoHour } from '../platform/calendar.js';
+import { pause } from '../platform/retry.js';
 
 /**
  * A device's readings (docs/data-model.md, "Sensors"):
@@ -190,7 +191,7 @@ export async function putRawReadings(deviceId: string, readings: readonly RawRea
   const T = tableName();
   const byHour = new Map<string, RawReading[]>();
   for (const r of [...readings].sort((a, b) => a.tsMs - b.tsMs)) {
-    const hour = hourOf(r.tsMs);
+    const hour = isoHour(r.tsMs);
     const list = byHour.get(hour);
     if (list) list.push(r);
     else byHour.set(hour, [r]);
@@ -221,7 +222,7 @@ export async function putRawReadings(deviceId: string, readings: readonly RawRea
       let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt === 6) throw new Error('BatchWriteItem left raw readings unprocessed after 6 attempts');
-        if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
+        if (attempt > 0) await pause(attempt, BATCH_BACKOFF);
         const res = await db().send(new BatchWriteCommand({ RequestItems: { [T]: pending as never } }));
         pending = (res.UnprocessedItems?.[T] as Record<string, unknown>[] | undefined) ?? [];
       }
@@ -270,7 +271,7 @@ export async function rawReadingsOfDay(
 export async function storedRawTimes(deviceId: string, tsMs: readonly number[]): Promise<Set<number>> {
   const byDay = new Map<string, number[]>();
   for (const ms of tsMs) {
-    const day = dayOf(ms);
+    const day = isoDate(ms);
     const list = byDay.get(day);
     if (list) list.push(ms);
     else byDay.set(day, [ms]);
@@ -324,7 +325,7 @@ export async function rollupsBetween(
 export async function recordBreaches(farmId: string, houseId: string, deviceId: string, breaches: readonly Breach[], now: string): Promise<void> {
   const groups = new Map<string, Breach[]>();
   for (const b of breaches) {
-    const key = `${hourOf(b.tsMs)}|${b.metric}|${b.direction}`;
+    const key = `${isoHour(b.tsMs)}|${b.metric}|${b.direction}`;
     const list = groups.get(key);
     if (list) list.push(b);
     else groups.set(key, [b]);

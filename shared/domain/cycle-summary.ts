@@ -25,15 +25,3 @@ export type CycleCounter = (typeof CYCLE_COUNTERS)[number];
 export type CycleCounters = Record<CycleCounter, number>;
 
 export const ZERO_COUNTERS: CycleCounters = recordOf(CYCLE_COUNTERS, () => 0);
-
-const DAY = 86_400_000;
-
-/** Whole days from `from` to `to` (calendar dates or timestamps). */
-export function daysBetween(from: string, to: string): number {
-  return Math.floor((Date.parse(to.slice(0, 10)) - Date.parse(from.slice(0, 10))) / DAY);
-}
-
-export function ageDays(hatchDate: string | null, startDate: string, endDate: string | null, today: Date): number {
-  const until = endDate ?? today.toISOString().slice(0, 10);
-  return Math.max(0, daysBetween(hatchDate ?? startDate, until));
-}

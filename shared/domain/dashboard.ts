@@ -5,7 +5,8 @@
  */
 import type { AnalyticsSections, ThresholdsConfig } from '../../schemas/analytics-config.js';
 import type { DayTotals } from './analytics/inputs.js';
-import { ageDays, type CycleCounters } from './cycle-summary.js';
+import type { CycleCounters } from './cycle-summary.js';
+import { ageDays, daysBetween } from '../platform/calendar.js';
 import { headlineKpis } from './flock-analytics.js';
 import { round, type BirdType } from './weights.js';
 
@@ -136,7 +137,7 @@ export function tasksOf(flocks: readonly FlockToday[], today: string): Task[] {
     const base = { flockId: f.flock.id, flockName: f.flock.name, cycleId: f.cycle.id };
     if (dailyRecordDue(f, today)) out.push({ ...base, kind: 'daily_record', due: today, message: `Fill in today’s daily record for ${f.flock.name}` });
     const last = f.cycle.latestWeight?.date ?? f.cycle.startDate;
-    const age = Math.floor((Date.parse(today) - Date.parse(last)) / 86_400_000);
+    const age = daysBetween(last, today);
     if (age >= WEIGHING_INTERVAL_DAYS) {
       out.push({
         ...base,

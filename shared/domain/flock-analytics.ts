@@ -5,7 +5,8 @@
  * Conventions (housed, weight, FCR, ADG, EPEF, eggs): docs/analytics-reports.md ("Flock analytics from
  * the running counters").
  */
-import { ageDays as cycleAgeDays, daysBetween, type CycleCounters } from './cycle-summary.js';
+import type { CycleCounters } from './cycle-summary.js';
+import { ageDays as cycleAgeDays, daysBetween, isoDate } from '../platform/calendar.js';
 import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';
 import { figure, fmt, missing, plainFigure } from './analytics/figures.js';
 import type { Figure } from './analytics/inputs.js';
@@ -81,8 +82,6 @@ export const LAYERS_ONLY = 'layers and breeders only';
 const NO_BIRDS = 'no birds placed yet';
 const NO_LIVE_BIRDS = 'no live birds: every bird died or was culled';
 
-const today10 = (today: Date) => today.toISOString().slice(0, 10);
-
 /** The placement weight ADG starts from: the breed standard at the age at placement, or why there is none. */
 export function placementWeightOf(
   flock: FlockFacts,
@@ -121,7 +120,7 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallba
   const laying = isLayingType(birdType);
   const hatch = c.hatchDate ?? flock.hatchDate;
   const housed = c.placed + c.transferredIn;
-  const asOf = c.endDate ?? today10(today);
+  const asOf = c.endDate ?? isoDate(today);
   const age = cycleAgeDays(hatch, c.startDate, c.endDate, today);
   const feed = c.feedConsumedKg;
   const eggs = c.eggsCollected;

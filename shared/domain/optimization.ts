@@ -8,6 +8,7 @@ import type { Anomaly } from './analytics/anomalies.js';
 import type { BreedComparison, ComparisonDay } from './analytics/comparison.js';
 import type { CycleKpis } from './analytics/kpis/types.js';
 import { round } from './weights.js';
+import { DAY_MS, isoDate } from '../platform/calendar.js';
 
 export interface Evidence {
   metric: string;
@@ -39,7 +40,7 @@ type Rule = { id: string; propose: (i: ProposalInputs) => Omit<Proposal, 'rule'>
 
 const lastWith = (days: readonly ComparisonDay[], pick: (d: ComparisonDay) => number | null) => [...days].reverse().find((d) => pick(d) !== null);
 const recent = (i: ProposalInputs, metric: string) => {
-  const from = new Date(Date.parse(i.asOf) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const from = isoDate(Date.parse(i.asOf) - 6 * DAY_MS);
   return i.anomalies.filter((a) => a.metric === metric && a.date >= from && a.date <= i.asOf);
 };
 

@@ -1,6 +1,5 @@
 import { ValidationFailed } from '../errors.js';
-import { addDays } from './analytics/figures.js';
-import { localDateOf } from './schedules/occurrences.js';
+import { addDays, dayStartMs, localDateOf } from '../platform/calendar.js';
 
 /**
  * The one meaning of a period a client sends (`from`, `to`: the schemas `PeriodFrom`, `PeriodTo`): each end is a
@@ -32,7 +31,7 @@ export const isCalendarDate = (value: string): boolean => CALENDAR_DATE.test(val
  * UTC midnight; found by halving that span (the local date never goes back as time goes on).
  */
 export function startOfLocalDay(date: string, timeZone: string): number {
-  const utcMidnight = Date.parse(`${date}T00:00:00.000Z`);
+  const utcMidnight = dayStartMs(date);
   let before = utcMidnight - 15 * HOUR_MS;
   let from = utcMidnight + 15 * HOUR_MS;
   while (from - before > 1) {

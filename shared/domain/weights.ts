@@ -4,7 +4,7 @@
  * Definitions: docs/domain.md (CV % = sample SD (n−1) ÷ mean × 100; uniformity % = share of the
  * weighed birds within ±10 % of the mean).
  */
-import { daysBetween } from './cycle-summary.js';
+import { daysBetween, isoDate } from '../platform/calendar.js';
 
 import { MAX_PLAUSIBLE_GRAMS, MIN_PLAUSIBLE_GRAMS, type BirdType, type Confidence, type Phase, type WeightMethod } from '../../schemas/vocabulary.js';
 
@@ -107,7 +107,7 @@ export function agesAt(date: string, cycle: { startDate: string; hatchDate: stri
 
 /** The latest calendar date that is "today" somewhere (UTC+14): later dates are in the future everywhere. */
 export function latestAllowedDate(now: Date): string {
-  return new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10);
+  return isoDate(now.getTime() + 14 * 3600_000);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ulid } from 'ulidx';
 import { isDatabaseUnavailable } from '../db/client.js';
+import { endInvocation, invocationIds, log as logLine, startInvocation } from '../platform/log.js';
 import type { Caller } from '../domain/caller.js';
 import { commandContext, type CommandContext } from '../domain/command.js';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, Refused, Unauthenticated, ValidationFailed, type FieldError } from '../errors.js';
@@ -40,7 +41,7 @@ type EventRequest = Request<unknown, EventOutcome<unknown>, Error, Context, Even
 
 function log(name: string, request: EventRequest, level: 'info' | 'warn' | 'error', outcome: string, extra: Record<string, unknown> = {}) {
   const durationMs = Math.round((performance.now() - request.internal.started) * 10) / 10;
-  console.log(JSON.stringify({ level, msg: 'event', name, requestId: request.context.awsRequestId, outcome, durationMs, ...extra }));
+  logLine[level]('event', { name, ...invocationIds(request.context.awsRequestId), outcome, durationMs, ...extra });
 }
 
 /** A request id for every event (Lambda's, or a new one when invoked without), the start time, one log line when done. */
@@ -48,11 +49,14 @@ const eventContext = (name: string): EventMiddleware => ({
   before: (request) => {
     request.context = { ...(request.context ?? {}), awsRequestId: request.context?.awsRequestId || ulid() } as Context;
     request.internal.started = performance.now();
+    startInvocation(invocationIds(request.context.awsRequestId));
   },
   // like the request log, the success line is silenced by LOG_REQUESTS=false (drops and retries always log)
   after: (request) => {
     if (process.env.LOG_REQUESTS !== 'false') log(name, request, 'info', 'done');
+    endInvocation();
   },
+  onError: () => endInvocation(),
 });
 
 /** The error's message followed by its first fields and their problems (what a log line of the drop can be read by). */

@@ -49,6 +49,8 @@ export type AuthUser = UserRecord & Caller & { token: { jti: string; expiresAt: 
 /** Per-request state the middleware fills in, stage by stage. */
 export interface RequestState {
   requestId: string;
+  /** The caller's `X-Correlation-Id` when valid, else the request id: every log line of the request carries it. */
+  correlationId: string;
   startedAt: number;
   method: string;
   /** The route template (`/api/v1/admin/users/{userId}`), not the concrete path. */

@@ -7,12 +7,12 @@ import { dailySeries } from '../domain/analytics/kpis/daily.js';
 import type { DailyKpis } from '../domain/analytics/kpis/types.js';
 import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/anomalies/signals.js';
 import { systemCaller } from '../domain/caller.js';
-import { hourOf } from '../domain/iot/readings.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
 import type { FarmFacts } from '../domain/rules/calculations.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
+import { isoHour } from '../platform/calendar.js';
 
 /**
  * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
@@ -101,7 +101,7 @@ export class AlarmData {
     const data = this.devices(farmId).then(async (all) => {
       const devices = all.filter((d) => d.houseId === houseId);
       const [rollups, flock] = await Promise.all([
-        Promise.all(devices.map((d) => rollupsBetween(d.id, 'hour', hourOf(range.fromMs), hourOf(range.toMs - 1)))),
+        Promise.all(devices.map((d) => rollupsBetween(d.id, 'hour', isoHour(range.fromMs), isoHour(range.toMs - 1)))),
         houseFlock(farmId, houseId),
       ]);
       return { hours: rollups.flat().map((r) => ({ hour: r.bucket, stats: r.stats })), flock };
@@ -116,7 +116,7 @@ export async function climateAround(target: Target, data: AlarmData, at: string)
   if (!target.houseId) return { climate: NO_CLIMATE, houseName: null };
   const devices = await data.devices(target.farmId);
   const [house, flock] = await Promise.all([getHouse(target.farmId, target.houseId), houseFlock(target.farmId, target.houseId)]);
-  const hour = hourOf(Date.parse(at) - 1);
+  const hour = isoHour(Date.parse(at) - 1);
   const values: Partial<Record<SensorMetric, number>> = {};
   const sums = new Map<SensorMetric, { sum: number; n: number }>();
   const cached = target.kind === 'house' ? await data.house(target.farmId, target.houseId, Date.parse(at) - HOUR_MS, Date.parse(at)) : null;

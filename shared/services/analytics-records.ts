@@ -17,13 +17,14 @@ import { recordWeightFor } from './weights.js';
 import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
 import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
 import type { MovementInput } from '../../schemas/movements.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * The Analytics V2 writes of the interface contract (service version 2.0.0). Each is a record of the
  * flock's ACTIVE cycle, so it shows in that cycle's KPIs: egg production is an egg_collection movement
  * (ledger, egg stock, daily rollup); a water reading is kept with its pH on the day's rollup.
  */
-const today = (now = new Date()) => now.toISOString().slice(0, 10);
+const today = (now = new Date()) => isoDate(now);
 
 function activeCycleOf(flock: FlockRecord, what: string): string {
   if (!flock.activeCycleId) throw new Conflict(`Flock ${flock.id} has no active cycle; start one before recording ${what}`);

@@ -9,6 +9,7 @@ import { BREED_STANDARDS } from '../domain/analytics/breed-standards.js';
 import type { Caller } from '../domain/caller.js';
 import { completeAll } from './analytics-config.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
@@ -37,7 +38,7 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
 export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
   const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
   const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
-  const today = now.toISOString().slice(0, 10);
+  const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
   return {
     flock,

@@ -34,6 +34,7 @@ import { farmPeriodInstants } from './periods.js';
 import { incidentFor, openIncident } from './incidents.js';
 import type { AnomalyActionBody, EscalateAnomalyBody, ListAnomaliesQuery } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
+import { pause, type RetryPolicy } from '../platform/retry.js';
 
 /**
  * Anomalies (`/api/v1/anomalies`): raised by the rule job and the detector job through `raiseAnomaly`
@@ -124,9 +125,8 @@ export async function anomalyFor(user: Caller, id: string): Promise<AnomalyDto> 
 // ---------------------------------------------------------------------------------------------------
 // Raising (the rule and detector jobs)
 
-/** How often a firing re-reads and retries after losing a race (another firing of its key, an action). */
-const RAISE_ATTEMPTS = 10;
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(5 * 2 ** attempt, 200)));
+/** How often a firing re-reads and retries after losing a race (another firing of its key, an action), and its pauses (up to 20 ms, 40 ms, … 200 ms). */
+const RAISE_RETRY: RetryPolicy = { attempts: 10, baseMs: 10, capMs: 200 };
 
 /** An ISO instant as stored (`toISOString`: what the list's `from`/`to` compare with). */
 function instant(value: string, field: string): string {
@@ -181,8 +181,8 @@ function newAnomaly(f: AnomalyFiring, at: { judgedUntil: string; seenAt: string 
  */
 export async function raiseAnomaly(firing: AnomalyFiring): Promise<{ anomaly: AnomalyDto; created: boolean }> {
   const judgedUntil = instant(firing.at, 'at');
-  for (let attempt = 1; attempt <= RAISE_ATTEMPTS; attempt++) {
-    if (attempt > 1) await backoff(attempt);
+  for (let attempt = 1; attempt <= RAISE_RETRY.attempts; attempt++) {
+    if (attempt > 1) await pause(attempt - 1, RAISE_RETRY);
     const heldBy = await openAnomalyOfDedupKey(firing.farmId, firing.dedupKey);
     const now = new Date().toISOString();
     const at = { judgedUntil, seenAt: seenAt(judgedUntil, now) };

@@ -13,9 +13,6 @@ import { findBreedStandard, standardWeightGrams } from '../domain/analytics/bree
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../domain/compliance/air.js';
-import { addDays } from '../domain/analytics/figures.js';
-import { daysBetween } from '../domain/cycle-summary.js';
-import { localDateOf } from '../domain/schedules/occurrences.js';
 import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../domain/compliance/density.js';
 import {
   airQualityRule,
@@ -37,6 +34,7 @@ import { occurrencesBetween } from '../domain/schedules/occurrences.js';
 import { programmeOf } from '../domain/schedules/programmes.js';
 import { toCsv } from '../presentation/csv.js';
 import { scopedCycleHead } from './cycles.js';
+import { addDays, daysBetween, localDateOf } from '../platform/calendar.js';
 
 /** The compliance report of a cycle and a farm's status (docs/domain.md, "Compliance"). Reads only; writes nothing. */
 

@@ -4,7 +4,6 @@ import { createSample, samplesPage, withdrawalWindowsPage, type SampleRecord } f
 import { getCycle } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
 import type { Caller } from '../domain/caller.js';
-import { daysBetween } from '../domain/cycle-summary.js';
 import { isActive, type WithdrawalWindow } from '../domain/compliance/withdrawals.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { latestAllowedDate } from '../domain/weights.js';
@@ -13,10 +12,11 @@ import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '.
 import { farmOfListRequest } from './farms.js';
 import { cycleNotFound } from './references.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';
+import { daysBetween, isoDate } from '../platform/calendar.js';
 
 /** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
 
-const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+const todayUtc = (now = new Date()) => isoDate(now);
 
 export function toWindowDto(w: WithdrawalWindow, today: string) {
   const active = isActive(w, today);

@@ -12,6 +12,7 @@ import { farmStockFor } from './inventory.js';
 import { silosOfFarm } from './predictive.js';
 import { idempotent } from './idempotency.js';
 import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../schemas/continuity.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * Continuity, the reading side: backups (point-in-time recovery, the objectives, the last export per
@@ -42,7 +43,7 @@ export function toDrillDto(d: DrillRecord) {
 export async function recordDrill(user: Caller, body: CreateDrillBody, requestId: string, idempotencyKey?: string) {
   const farmId = farmOfRequest(user, body.farmId);
   return idempotent(user.id, idempotencyKey, `continuity-drill:${farmId}`, body, async (remember) => {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = isoDate(new Date());
     if (body.date > today) throw new ValidationFailed([{ field: 'date', message: `must not be after today (${today})` }]);
     const drill: DrillRecord = {
       id: ulid(),
@@ -81,7 +82,7 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 /** Days of feed (the silo sensors' kg ÷ their outflow when the farm has some with a reading, else the farm's stock ÷ the active cycles' mean consumption over the last 3 complete days), of water (the declared reserve, likewise), drills. */
 export async function readinessFor(user: Caller, farmId: string) {
   if (!canAccessFarm(user, farmId)) throw farmNotFound(farmId);
-  const today = new Date().toISOString().slice(0, 10);
+  const today = isoDate(new Date());
   const [stock, drills, farm, silos] = await Promise.all([farmStockFor(user, { farmId }), listDrills(farmId), getFarm(farmId), silosOfFarm(farmId, today)]);
   const days = trailingDays(today);
   const cycleIds = stock.birds.flocks.flatMap((f) => (f.cycleId ? [f.cycleId] : []));

@@ -45,6 +45,7 @@ import { farmOfRequest, MAX_FARMS_PER_USER } from './farms.js';
 import { farmStockFor } from './inventory.js';
 import { idempotent } from './idempotency.js';
 import type { ContinuityJobEvent, CreateExportBody, CreateRestoreBody } from '../../schemas/continuity.js';
+import { log } from '../platform/log.js';
 
 /**
  * Business continuity (`/api/v1/continuity`): a farm's export to a versioned JSON Lines file, streamed
@@ -107,7 +108,7 @@ async function start(event: ContinuityJobEvent, fail: () => Promise<void>): Prom
   try {
     await invokeAsync('continuityWorker', event);
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'continuity worker not started', event, error: message(err) }));
+    log.warn('continuity worker not started', { event, error: message(err) });
     await fail().catch(() => undefined);
   }
 }

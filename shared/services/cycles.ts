@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import type { CommandContext } from '../domain/command.js';
-import { ZERO_COUNTERS, ageDays } from '../domain/cycle-summary.js';
+import { ZERO_COUNTERS } from '../domain/cycle-summary.js';
 import { headlineKpis, type WeightFallbacks } from '../domain/flock-analytics.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { readCycleHead } from '../db/analytics.js';
@@ -15,6 +15,7 @@ import { completeAll, currentAnalyticsConfig } from './analytics-config.js';
 import { idempotentCommand } from './idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
+import { ageDays, isoDate } from '../platform/calendar.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 
@@ -185,7 +186,7 @@ export async function closeCycleFor(
 ): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
   const { cycle, basis } = await scopedCycleWithBasis(ctx.caller, flockId, cycleId);
   if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
-  const endDate = body.endDate ?? ctx.now.toISOString().slice(0, 10);
+  const endDate = body.endDate ?? isoDate(ctx.now);
   if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
   if (endDate > latestAllowedDate(ctx.now)) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
   await commit(ctx, {

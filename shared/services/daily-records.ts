@@ -1,5 +1,4 @@
 import { readCycleDay } from '../db/analytics.js';
-import { daysBetween } from '../domain/cycle-summary.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
 import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
 import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
@@ -16,6 +15,7 @@ import { idempotentCommand } from './idempotency.js';
 import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { daysBetween, isoDate } from '../platform/calendar.js';
 
 /**
  * Daily records: one form per cycle and day. Submitting writes the matching movements; a
@@ -51,7 +51,7 @@ function dayOf(cycle: CycleRecord, date: string): { ageDays: number; stage: Stag
  */
 export async function dailyRecordForm(user: Caller, flockId: string, cycleId: string, date: string | undefined, now = new Date()) {
   const cycle = await scopedCycle(user, flockId, cycleId);
-  const day = date ?? now.toISOString().slice(0, 10);
+  const day = date ?? isoDate(now);
   const problems = recordDateProblems(day, cycle, latestAllowedDate(now));
   if (problems.length) throw new ValidationFailed(problems);
   const { ageDays, stage } = dayOf(cycle, day);

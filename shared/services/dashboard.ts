@@ -16,6 +16,7 @@ import { completeAll } from './analytics-config.js';
 import { salmonellaDueOf } from './compliance-report.js';
 import { farmOfRequest } from './farms.js';
 import { todaysAgenda } from './schedules/agenda.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * One summary per role: admin (users, system, rate-limit refusals of the last 7 days, recent audit; plus a farm's view with
@@ -42,8 +43,8 @@ const VET_ANOMALY_METRICS = [
 const DAY = 86_400_000;
 
 async function farmView(farmId: string, now: Date) {
-  const today = now.toISOString().slice(0, 10);
-  const yesterday = new Date(now.getTime() - DAY).toISOString().slice(0, 10);
+  const today = isoDate(now);
+  const yesterday = isoDate(now.getTime() - DAY);
   const day = await readFarmDay(farmId, today, yesterday);
   if (!day.farmExists) throw farmNotFound(farmId);
   const flocks: FlockToday[] = day.flocks.map((f) => ({
@@ -164,7 +165,7 @@ async function viewerSummary(farmId: string, now: Date) {
 }
 
 async function adminSummary(now: Date) {
-  const days = [0, 1, 2, 3, 4, 5, 6].map((back) => new Date(now.getTime() - back * DAY).toISOString().slice(0, 10));
+  const days = [0, 1, 2, 3, 4, 5, 6].map((back) => isoDate(now.getTime() - back * DAY));
   const [users, audit, rateLimited] = await Promise.all([userCounts(), listAudit({ limit: 10 }), rateLimitedOn(days)]);
   return {
     users,

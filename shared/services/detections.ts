@@ -2,10 +2,10 @@ import { detectorLastDay, recordDetectorDay } from '../db/rules.js';
 import { detectDaily, type Detection } from '../domain/anomalies/detections.js';
 import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
 import { signalsOfDay } from '../domain/anomalies/signals.js';
-import { daysBetween } from '../domain/cycle-summary.js';
-import { dayAfter, dayBefore } from '../domain/iot/readings.js';
 import { climateAround, type AlarmData } from './alarm-data.js';
 import { raiseAnomaly } from './anomalies.js';
+import { addDays, daysBetween, isoDate } from '../platform/calendar.js';
+import { log } from '../platform/log.js';
 
 /**
  * The statistical detectors as a use case: the same `detectDaily` that GET /api/v2/analytics/anomalies
@@ -28,7 +28,7 @@ const MAX_DAYS_PER_RUN = 14;
 async function raise(data: AlarmData, flock: { farmId: string; flockId: string; cycleId: string; houseId: string | null }, d: Detection, requestId: string) {
   const { series, ctx } = await data.cycle(flock.flockId, flock.cycleId);
   const target = { id: `flock:${flock.flockId}`, kind: 'flock' as const, ...flock };
-  const at = `${dayAfter(d.bucket)}T00:00:00.000Z`;
+  const at = `${addDays(d.bucket, 1)}T00:00:00.000Z`;
   const { climate, houseName } = await climateAround(target, data, at);
   const t = ctx.config.thresholds;
   const signals = signalsOfDay(series, d.bucket, {
@@ -84,10 +84,10 @@ export async function detectOnFlock(
   } else {
     const last = await detectorLastDay(flock.flockId, cycleId);
     to = period.until;
-    from = last ? dayAfter(last) : to;
+    from = last ? addDays(last, 1) : to;
     if (from > to) return 0;
     let earliest = to;
-    for (let i = 1; i < MAX_DAYS_PER_RUN; i++) earliest = dayBefore(earliest);
+    for (let i = 1; i < MAX_DAYS_PER_RUN; i++) earliest = addDays(earliest, -1);
     if (from < earliest) from = earliest;
   }
   const { series } = await data.cycle(flock.flockId, cycleId);
@@ -100,7 +100,7 @@ export async function detectOnFlock(
 
 /** The job's detector pass: every active flock of these farms, over the days completed since the last run (yesterday, UTC, at the latest). */
 export async function runDetectorJob(farmIds: readonly string[], data: AlarmData, now: Date, requestId: string) {
-  const until = dayBefore(now.toISOString().slice(0, 10));
+  const until = addDays(isoDate(now), -1);
   const result = { flocks: 0, detections: 0, errors: [] as Array<{ flockId: string; error: string }> };
   for (const farmId of farmIds) {
     const flocks = await data.flocks(farmId);
@@ -110,7 +110,7 @@ export async function runDetectorJob(farmIds: readonly string[], data: AlarmData
         result.detections += await detectOnFlock(data, { farmId, flockId: f.id }, { until }, requestId);
       } catch (err) {
         const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        console.warn(JSON.stringify({ level: 'warn', msg: 'detectors failed', flockId: f.id, error }));
+        log.warn('detectors failed', { flockId: f.id, error });
         result.errors.push({ flockId: f.id, error });
       }
     }

@@ -5,6 +5,7 @@ import { healthFactors } from './devices.js';
 import { openDeviceOfflineIncident } from './incidents.js';
 import { AppError } from '../errors.js';
 import { systemCaller } from '../domain/caller.js';
+import { log } from '../platform/log.js';
 
 /** Who the job acts as: it reads and marks devices of every farm, nothing else. */
 export const deviceHealthCaller = systemCaller('device-health', [], 'all');
@@ -31,7 +32,7 @@ async function offlineIncident(device: Parameters<typeof openDeviceOfflineIncide
     await openDeviceOfflineIncident(device);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    console.warn(JSON.stringify({ level: 'warn', msg: 'offline incident not opened', deviceId: device.deviceId, error: err.name, reason: err.message }));
+    log.warn('offline incident not opened', { deviceId: device.deviceId, error: err.name, reason: err.message });
   }
 }
 

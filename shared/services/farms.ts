@@ -29,6 +29,7 @@ import { scopedFlock } from './flocks.js';
 import { openCursor, sealCursor } from '../db/pagination.js';
 import { idempotentCommand } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';
+import { log } from '../platform/log.js';
 
 /**
  * Farms and houses (the Configuration group), scoped to the caller's farms (../domain/farm-access.ts):
@@ -177,9 +178,7 @@ export async function createFarmFor(ctx: CommandContext, body: CreateFarmBody) {
     });
     // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
     await ensureDefaultRules(farm.id).catch((err) =>
-      console.warn(
-        JSON.stringify({ level: 'warn', msg: 'default rules not written', farmId: farm.id, error: err instanceof Error ? err.message : String(err) }),
-      ),
+      log.warn('default rules not written', { farmId: farm.id, error: err instanceof Error ? err.message : String(err) }),
     );
     return response;
   });

@@ -1,5 +1,4 @@
 import { canAccessFarm } from '../domain/farm-access.js';
-import { ageDays } from '../domain/cycle-summary.js';
 import { plainFigure } from '../domain/analytics/figures.js';
 import {
   type WeightFallbacks,
@@ -23,6 +22,7 @@ import { completeAll } from './analytics-config.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfRequest } from './farms.js';
 import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-analytics.js';
+import { ageDays, isoDate } from '../platform/calendar.js';
 
 /**
  * Flock analytics: a flock's KPI history across its cycles, flocks and cycles side by side,
@@ -36,8 +36,6 @@ import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-
 export const MAX_HISTORY_CYCLES = 100;
 /** Ranking considers at most this many flocks of a farm. */
 export const MAX_RANKED_FLOCKS = 1000;
-
-const today10 = (now: Date) => now.toISOString().slice(0, 10);
 
 type FlockHead = Pick<FlockRecord, 'id' | 'farmId' | 'houseId' | 'name' | 'birdType' | 'breed' | 'hatchDate' | 'status' | 'activeCycleId'>;
 
@@ -79,7 +77,7 @@ export async function flockHistory(user: Caller, flockId: string, now = new Date
   const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, fallbacks, now) }));
   const best = bestPerKpi(withKpis.map((e) => ({ key: e.cycle.id, kpis: e.kpis })));
   return {
-    asOf: today10(now),
+    asOf: isoDate(now),
     flock: flockDto(flock),
     complete,
     cycles: withKpis.map((e, i) => ({
@@ -161,7 +159,7 @@ export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now
   }));
   const best = bestPerKpi(rows.map((r, index) => ({ key: index, kpis: r.kpis })));
   return {
-    asOf: today10(now),
+    asOf: isoDate(now),
     items: rows,
     best: Object.fromEntries(
       Object.entries(best).map(([kpi, b]) => [
@@ -208,7 +206,7 @@ export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = n
     farmId,
     kpi: { name: def.name, unit: def.unit, better: def.better, description: def.description },
     status,
-    asOf: today10(now),
+    asOf: isoDate(now),
     total: ranked.length,
     ranked: ranked.filter((r) => r.rank !== null).length,
     complete,

@@ -9,6 +9,7 @@ import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { farmPeriodDays } from './periods.js';
 import { movementAnswer, withCurrentLock } from './movements.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
+import { isoDate } from '../platform/calendar.js';
 
 /**
  * Inventory of one farm: current stock, and the movement search and
@@ -104,6 +105,6 @@ export async function exportMovementsFor(user: Caller, query: InventoryExportQue
   const csv = movementsCsv(locked);
   if (Buffer.byteLength(csv) > EXPORT_MAX_BYTES)
     throw new Invalid(`The export is larger than ${EXPORT_MAX_BYTES / 1_000_000} MB; narrow the date range (from, to) or filter by type or flock`);
-  const today = new Date().toISOString().slice(0, 10);
+  const today = isoDate(new Date());
   return { filename: `movements-${farmId}-${search.from ?? 'all'}-${search.to ?? today}.csv`, csv, rows: locked.length };
 }

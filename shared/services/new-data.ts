@@ -1,5 +1,6 @@
 import { invokeAsync } from '../aws/lambda.js';
 import type { NewDataEventBody } from '../../schemas/rules.js';
+import { log } from '../platform/log.js';
 
 /**
  * What new farm data sets off, for the write use cases (daily records, movements, weighings, sensor
@@ -12,7 +13,7 @@ async function announce(event: NewDataEventBody): Promise<void> {
   try {
     await invokeAsync('rulesOnNewData', event);
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'alarms on new data not started', event, error: err instanceof Error ? err.message : String(err) }));
+    log.warn('alarms on new data not started', { event, error: err instanceof Error ? err.message : String(err) });
   }
 }
 

@@ -19,7 +19,6 @@ import {
 } from '../db/forecasts.js';
 import { activeFlocksOfFarm, farmStock, type FlockSummary } from '../db/inventory.js';
 import { rollupsBetween } from '../db/sensor-readings.js';
-import { addDays } from '../domain/analytics/figures.js';
 import { effectiveWeighings } from '../domain/analytics/kpis/context.js';
 import { systemCaller, type Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
@@ -46,6 +45,8 @@ import { healthFactors } from './devices.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { scopedFlock } from './flocks.js';
 import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveJobResult, PredictiveRunsQuery, RunTrigger } from '../../schemas/predictive.js';
+import { addDays, isoDate } from '../platform/calendar.js';
+import { log } from '../platform/log.js';
 
 /**
  * Predictive (`/api/v1/predictive`) and its hourly job: forecasts from the Analytics V2 engine fed by
@@ -230,7 +231,7 @@ async function runFarm(caller: Caller, farmId: string, o: FarmRunOptions): Promi
   }
   const farmFeed = o.only ? null : farmFeedForecast(farmId, asOf, computedAt, stockKgByType, farmConsumption, deviceData.silos, forecasts, errors);
 
-  for (const e of errors) console.warn(JSON.stringify({ level: 'warn', msg: 'predictive: not evaluated', runId: o.runId, farmId, ...e }));
+  for (const e of errors) log.warn('predictive: not evaluated', { runId: o.runId, farmId, ...e });
   const finished = Date.now();
   const run: PredictiveRun = {
     id: o.runId,
@@ -348,7 +349,7 @@ export async function runPredictiveJob(now = new Date()): Promise<PredictiveJobR
       totals.errors += run.errors.length;
     } catch (err) {
       totals.errors++;
-      console.error(JSON.stringify({ level: 'error', msg: 'predictive: farm not evaluated', runId, farmId, error: messageOf(err) }));
+      log.error('predictive: farm not evaluated', { runId, farmId, error: messageOf(err) });
     }
   }
   return { runId, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ...totals };
@@ -417,7 +418,7 @@ export async function forecastAccuracyFor(caller: Caller, query: PredictiveAccur
     if (query.farmId !== undefined && query.farmId !== flock.farmId) throw new NotFound(`Flock ${query.flockId} not found`);
     farmId = flock.farmId;
   } else farmId = farmOfRequest(caller, query.farmId);
-  const to = now.toISOString().slice(0, 10);
+  const to = isoDate(now);
   const from = addDays(to, -(query.days ?? 90));
   const history = await forecastHistory(farmId, from, query.flockId);
   const cycles = [...new Set(history.map((h) => h.cycleId))];

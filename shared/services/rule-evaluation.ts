@@ -29,6 +29,8 @@ import { ensureDefaultRules } from './default-rules.js';
 import { domainCondition } from './rules.js';
 import { flockOfFarm } from './references.js';
 import type { BacktestBody, NewDataEventBody } from '../../schemas/rules.js';
+import { datesCovering, dayStartMs } from '../platform/calendar.js';
+import { log } from '../platform/log.js';
 
 /**
  * Rule evaluation: the one path from a rule and its data to firings, shared by the live evaluation, the
@@ -53,12 +55,6 @@ const windowMs = (rule: RuleRecord): number => {
 const basisOf = (rule: RuleRecord): Basis => inputOf(rule.input)?.basis ?? 'day';
 const isFarmLevel = (rule: RuleRecord): boolean => inputOf(rule.input)?.appliesTo === 'farm';
 const farmTarget = (farmId: string): Target => ({ id: `farm:${farmId}`, kind: 'farm', farmId, houseId: null, flockId: null, cycleId: null });
-/** The UTC days whose bucket lies within [fromMs, toMs). */
-function daysBetween(fromMs: number, toMs: number): string[] {
-  const days: string[] = [];
-  for (let t = floorTo(fromMs, DAY_MS); t < toMs; t += DAY_MS) days.push(iso(t).slice(0, 10));
-  return days;
-}
 /** A stored rule as the engine evaluates it (live and backtest alike). */
 const specOf = (rule: RuleRecord) => ({
   input: rule.input,
@@ -94,7 +90,7 @@ function targetsOf(rule: RuleRecord, farm: FarmData): Target[] {
 
 /** The points of a rule's input for a target, and what the signals of a firing are built from. */
 async function pointsOf(rule: RuleRecord, target: Target, data: AlarmData, fromMs: number, toMs: number): Promise<SeriesPoint[]> {
-  if (target.kind === 'farm') return farmPoints(rule.input, await data.farm(target.farmId), daysBetween(fromMs, toMs));
+  if (target.kind === 'farm') return farmPoints(rule.input, await data.farm(target.farmId), datesCovering(fromMs, toMs));
   if (target.kind === 'flock') {
     const { ctx, series } = await data.cycle(target.flockId!, target.cycleId!);
     return dailyPoints(rule.input, { inputs: ctx.inputs, config: ctx.config, series });
@@ -275,7 +271,7 @@ async function evaluatePass(
       let afterMs: number;
       let untilMs: number;
       if (opts.only?.day && basis === 'day') {
-        afterMs = Date.parse(`${opts.only.day}T00:00:00.000Z`);
+        afterMs = dayStartMs(opts.only.day);
         untilMs = afterMs + DAY_MS;
       } else {
         untilMs = floorTo(nowMs, step);
@@ -305,7 +301,7 @@ async function evaluatePass(
       if (!state || JSON.stringify(stateOf(state)) !== JSON.stringify(stateOf(next))) written.push({ ruleId: rule.id, state: next });
     } catch (err) {
       const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      console.warn(JSON.stringify({ level: 'warn', msg: 'rule evaluation failed', ruleId: rule.id, target: target.id, error }));
+      log.warn('rule evaluation failed', { ruleId: rule.id, target: target.id, error });
       result.errors.push({ ruleId: rule.id, target: target.id, error });
     }
   }

@@ -5,7 +5,7 @@ import { commandContext } from '../domain/command.js';
 import { breachesOf } from '../domain/iot/climate.js';
 import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
-import { dayAfter, dayBefore, dayOf, hourOf, screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
+import { screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
 import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
 import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed } from '../errors.js';
 import { settings } from '../config/env.js';
@@ -15,6 +15,9 @@ import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
 import { alarmsOnSensorHour } from './new-data.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 import type { TelemetryEventBody } from '../../schemas/iot.js';
+import { addDays, isoDate, isoHour } from '../platform/calendar.js';
+import { pause, type RetryPolicy } from '../platform/retry.js';
+import { log } from '../platform/log.js';
 
 /**
  * Sensor ingestion: ONE use case for the HTTP route (a device key) and the IoT Core rule (a topic),
@@ -37,7 +40,8 @@ export interface IngestOutcome {
 
 /** Transaction items per chunk of hours: 2 per hour (claims + rollup), 1 per day, 1 per cycle day. */
 const MAX_TRANSACTION_ITEMS = 100;
-const MAX_ATTEMPTS = 12;
+/** A chunk that lost a race reads and writes again: 12 tries in all, jittered pauses up to 8 ms, 16 ms, … 88 ms. */
+const CHUNK_RETRY: RetryPolicy = { attempts: 12, baseMs: 4, capMs: 88 };
 const DAY_MS = 86_400_000;
 
 /** Splits readings (sorted) into groups whose transaction stays within 100 items. */
@@ -47,8 +51,8 @@ function chunksOf(candidates: readonly Candidate[], counterDevice: boolean): Can
   let hours = new Set<string>();
   let days = new Set<string>();
   for (const c of candidates) {
-    const h = hourOf(c.tsMs);
-    const d = dayOf(c.tsMs);
+    const h = isoHour(c.tsMs);
+    const d = isoDate(c.tsMs);
     const nextHours = hours.has(h) ? hours.size : hours.size + 1;
     const nextDays = days.has(d) ? days.size : days.size + 1;
     // a counter device also writes the day after each day (its figure depends on the day before) on the cycle
@@ -87,18 +91,18 @@ const RAW_REPAIR_AFTER_MS = 30_000;
 /** One chunk: read, decide, write; retried from the read when another writer got there first. */
 async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], house: () => Promise<HouseFlock | null>, now: string): Promise<ChunkResult> {
   const counterDevice = feedsHouseFigures(device.metrics);
-  const hours = [...new Set(chunk.map((c) => hourOf(c.tsMs)))];
-  const days = [...new Set(chunk.map((c) => dayOf(c.tsMs)))];
-  const readDays = counterDevice ? [...new Set(days.flatMap((d) => [dayBefore(d), d, dayAfter(d)]))].sort() : days;
+  const hours = [...new Set(chunk.map((c) => isoHour(c.tsMs)))];
+  const days = [...new Set(chunk.map((c) => isoDate(c.tsMs)))];
+  const readDays = counterDevice ? [...new Set(days.flatMap((d) => [addDays(d, -1), d, addDays(d, 1)]))].sort() : days;
   for (let attempt = 1; ; attempt++) {
     const state = await readBuckets(device.id, hours, readDays);
     const seenOf = new Map(state.hours.map((h) => [h.hour, h.seen]));
-    const fresh = chunk.filter((c) => !seenOf.get(hourOf(c.tsMs))!.has(offsetInHour(c.tsMs)));
+    const fresh = chunk.filter((c) => !seenOf.get(isoHour(c.tsMs))!.has(offsetInHour(c.tsMs)));
     const freshSet = new Set(fresh);
     const duplicates = chunk.filter((c) => !freshSet.has(c));
     const settledBefore = new Date(Date.parse(now) - RAW_REPAIR_AFTER_MS).toISOString();
     const settled = new Set(state.hours.filter((h) => h.claimedAt !== null && h.claimedAt < settledBefore).map((h) => h.hour));
-    const settledDuplicates = duplicates.filter((c) => settled.has(hourOf(c.tsMs)));
+    const settledDuplicates = duplicates.filter((c) => settled.has(isoHour(c.tsMs)));
     const dayState = new Map<string, DayState>(state.days.map((d) => [d.day, d]));
     const known: Partial<Record<SensorMetric, CounterPoint[]>> = {};
     for (const d of state.days) {
@@ -110,7 +114,7 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
 
     const write: BucketWrite = { hours: [], days: [], cycleDays: [] };
     for (const h of state.hours) {
-      const mine = kept.filter((c) => hourOf(c.tsMs) === h.hour);
+      const mine = kept.filter((c) => isoHour(c.tsMs) === h.hour);
       if (mine.length === 0) continue;
       write.hours.push({
         hour: h.hour,
@@ -122,7 +126,7 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     }
     const newStats = new Map<string, BucketStats>(state.days.map((d) => [d.day, d.stats]));
     for (const day of days) {
-      const mine = kept.filter((c) => dayOf(c.tsMs) === day);
+      const mine = kept.filter((c) => isoDate(c.tsMs) === day);
       if (mine.length === 0) continue;
       const d = dayState.get(day)!;
       const stats = addToBucket(d.stats, mine);
@@ -132,13 +136,13 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     if (counterDevice) {
       const flock = await house();
       // a changed day changes its own figure and the next day's (which counts from this day's last reading)
-      const touched = [...new Set(write.days.flatMap((d) => [d.day, dayAfter(d.day)]))].filter(
+      const touched = [...new Set(write.days.flatMap((d) => [d.day, addDays(d.day, 1)]))].filter(
         (d) => newStats.get(d) && Object.keys(newStats.get(d)!).length > 0,
       );
       const today = now.slice(0, 10);
       for (const day of touched) {
         if (!flock || day < flock.cycle.startDate || day > today) continue;
-        const water = waterLitersOfDay(newStats.get(day), newStats.get(dayBefore(day)));
+        const water = waterLitersOfDay(newStats.get(day), newStats.get(addDays(day, -1)));
         const feed = feedKgOfDay(newStats.get(day));
         write.cycleDays.push({
           cycleId: flock.cycle.id,
@@ -154,9 +158,9 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
     } catch (err) {
       // BucketsChanged (a Conflict): a version moved; a plain Conflict: DynamoDB kept cancelling it for a concurrent transaction
       if (!(err instanceof Conflict)) throw err;
-      if (attempt >= MAX_ATTEMPTS)
+      if (attempt >= CHUNK_RETRY.attempts)
         throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
-      await new Promise((r) => setTimeout(r, Math.random() * 8 * attempt));
+      await pause(attempt, CHUNK_RETRY);
     }
   }
 }
@@ -222,7 +226,7 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
 function completesAnHour(lastSeen: string | null, counted: readonly Candidate[]): boolean {
   if (counted.length === 0) return false;
   const newest = Math.max(...counted.map((c) => c.tsMs));
-  return lastSeen === null || hourOf(newest) > hourOf(Date.parse(lastSeen));
+  return lastSeen === null || isoHour(newest) > isoHour(Date.parse(lastSeen));
 }
 
 /**
@@ -274,7 +278,7 @@ async function afterCounting(
   // the flock matters for the temperature curve and a scale's weighings only
   const flock = counted.some((c) => c.metrics.temperatureC !== undefined || c.metrics.birdWeightGrams !== undefined) ? await house() : null;
   const { thresholds } = (await config).config;
-  const breaches = breachesOf(counted, thresholds, (tsMs) => flockOn(flock, dayOf(tsMs)));
+  const breaches = breachesOf(counted, thresholds, (tsMs) => flockOn(flock, isoDate(tsMs)));
   const tasks: Promise<unknown>[] = [];
   if (breaches.length > 0) tasks.push(recordBreaches(device.farmId, device.houseId, device.id, breaches, now));
   const weighings = counted.filter((c) => c.metrics.birdWeightGrams !== undefined);
@@ -304,9 +308,7 @@ async function weighingsToCycle(caller: ReturnType<typeof systemCaller>, body: P
     await ingestScaleBatch(commandContext(caller), body);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'scale weighings not added to the cycle', deviceId: body.deviceId, error: err.name, reason: err.message }),
-    );
+    log.warn('scale weighings not added to the cycle', { deviceId: body.deviceId, error: err.name, reason: err.message });
   }
 }
 

@@ -2,7 +2,6 @@ import { allDevicesOfFarm } from '../db/devices.js';
 import { rawReadingsOfDay, rollupsBetween } from '../db/sensor-readings.js';
 import { conditionStatus, expectedRange } from '../domain/iot/climate.js';
 import { METRICS, unitsOf } from '../domain/iot/metrics.js';
-import { dayAfter, dayOf, hourOf } from '../domain/iot/readings.js';
 import { summaryOf, type MetricStat } from '../domain/iot/rollups.js';
 import type { Caller } from '../domain/caller.js';
 import { ValidationFailed } from '../errors.js';
@@ -13,6 +12,7 @@ import { flockOn, houseFlock } from './house-flocks.js';
 import { farmPeriodInstants } from './periods.js';
 import type { ReadingsQuery } from '../../schemas/iot.js';
 import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.js';
+import { datesCovering, isoDate, isoHour } from '../platform/calendar.js';
 
 /** The longest period each resolution answers in one response. */
 const MAX_SPAN_MS: Record<ReadingResolution, number> = { raw: 2 * 86_400_000, hour: 90 * 86_400_000, day: 1100 * 86_400_000 };
@@ -45,13 +45,11 @@ export async function deviceReadings(user: Caller, deviceId: string, query: Read
   const to = new Date(toMs).toISOString();
   const base = { deviceId, resolution, from, to, units: onlyMetric(unitsOf(device.metrics), query.metric) };
   if (resolution === 'raw') {
-    const days: string[] = [];
-    for (let d = dayOf(fromMs); d <= dayOf(toMs - 1); d = dayAfter(d)) days.push(d);
-    const parts = await Promise.all(days.map((d) => rawReadingsOfDay(deviceId, d, from, to)));
+    const parts = await Promise.all(datesCovering(fromMs, toMs).map((d) => rawReadingsOfDay(deviceId, d, from, to)));
     const readings = parts.flat().map((r) => ({ ts: r.ts, metrics: onlyMetric(r.metrics, query.metric) }));
     return { ...base, buckets: [], readings: readings.filter((r) => Object.keys(r.metrics).length > 0) };
   }
-  const bucketOf = resolution === 'hour' ? hourOf : dayOf;
+  const bucketOf = resolution === 'hour' ? isoHour : isoDate;
   const rows = await rollupsBetween(deviceId, resolution, bucketOf(fromMs), bucketOf(toMs - 1));
   const buckets = rows
     .map((row) => ({
@@ -106,7 +104,7 @@ export async function houseConditions(user: Caller, houseId: string, farmId: str
           id: flock.flock.id,
           cycleId: flock.cycle.id,
           birdType: flock.cycle.birdType,
-          ageDays: flockOn(flock, dayOf(nowMs))?.ageDays ?? 0,
+          ageDays: flockOn(flock, isoDate(nowMs))?.ageDays ?? 0,
         }
       : null,
     conditions,

@@ -27,6 +27,7 @@ import { farmPeriodDays } from './periods.js';
 import { idempotentCommand } from './idempotency.js';
 import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
 import { alarmsOnFlockData } from './new-data.js';
+import { pause, type RetryPolicy } from '../platform/retry.js';
 
 /**
  * Body weights of a cycle: manual weighing sessions, automatic scale batches, and the
@@ -80,9 +81,8 @@ class StaleRead extends Conflict {
   }
 }
 const stale = () => new StaleRead();
-const MAX_ATTEMPTS = 8;
-/** Before reading again after a lost race: a short jittered pause, so racing writers spread out. */
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+/** After a lost race, read again and retry: 8 tries in all, short jittered pauses (up to 10 ms, 20 ms, … 70 ms) so racing writers spread out. */
+const WRITE_RETRY: RetryPolicy = { attempts: 8, baseMs: 5, capMs: 70 };
 const closed = (cycleId: string) => new Conflict(`Cycle ${cycleId} is closed; it takes no new weighings`);
 
 function checkManualDate(date: string, cycle: CycleRecord, now: Date): void {
@@ -142,8 +142,8 @@ export async function recordWeightFor(ctx: CommandContext, flockId: string, cycl
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;
-        if (attempt >= MAX_ATTEMPTS) throw new Conflict('The cycle kept changing while the weighing was written; retry');
-        await backoff(attempt);
+        if (attempt >= WRITE_RETRY.attempts) throw new Conflict('The cycle kept changing while the weighing was written; retry');
+        await pause(attempt, WRITE_RETRY);
         cycle = await scopedCycle(user, flockId, cycleId);
       }
     }
@@ -299,8 +299,8 @@ export async function ingestScaleBatch(ctx: CommandContext, body: ScaleIngestBod
         return response;
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;
-        if (attempt >= MAX_ATTEMPTS) throw new Conflict('The scale’s sessions kept changing concurrently; retry the batch');
-        await backoff(attempt);
+        if (attempt >= WRITE_RETRY.attempts) throw new Conflict('The scale’s sessions kept changing concurrently; retry the batch');
+        await pause(attempt, WRITE_RETRY);
         state = await load();
       }
     }

@@ -14,13 +14,15 @@ import { createFlockFor, scopedFlock } from '../../shared/services/flocks.js';
 import { createFlockBody } from '../../schemas/compiled/flocks.js';
 import type { CreateFlockBody } from '../../schemas/flocks.js';
 import { defaultFarmId, otherFarm } from '../support/farms.js';
+import { log as serviceLog } from '../../shared/platform/log.js';
+import { captureLogs, type CapturedLogs, type LogLine } from '../support/logs.js';
 
 const context = { awsRequestId: 'req-event-1' } as Context;
 
 afterEach(() => vi.restoreAllMocks());
 
-function logLines(spy: ReturnType<typeof vi.spyOn>): Record<string, unknown>[] {
-  return spy.mock.calls.map((c: unknown[]) => JSON.parse(String(c[0])) as Record<string, unknown>).filter((l: Record<string, unknown>) => l.msg === 'event');
+function logLines(logs: CapturedLogs): LogLine[] {
+  return logs.lines().filter((l) => l.msg === 'event');
 }
 
 describe('shared/events: the same use cases for IoT rules and jobs', () => {
@@ -30,7 +32,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
       { name: 'test-create-flock', caller: systemCaller('test', ['manage_flocks'], 'all'), payload: createFlockBody },
       ({ event, ctx }) => createFlockFor(ctx, event as CreateFlockBody),
     );
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const log = captureLogs();
     // the suite silences the success lines (LOG_REQUESTS=false); this test reads one
     process.env.LOG_REQUESTS = 'true';
     const outcome = await job({ name: 'Job flock', birdType: 'broiler', farmId }, context).finally(() => {
@@ -43,10 +45,20 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
     expect(logLines(log)).toEqual([expect.objectContaining({ level: 'info', name: 'test-create-flock', requestId: 'req-event-1', outcome: 'done' })]);
   });
 
+  it('every line logged while an event runs carries its request id and correlation id (the request id: an event has no caller’s id)', async () => {
+    const logs = captureLogs();
+    const job = eventHandler({ name: 'test-ids', caller: systemCaller('test', [], 'all') }, async () => serviceLog.warn('from the use case', { n: 1 }));
+    await job({}, { awsRequestId: 'req-ids-1' } as Context);
+    serviceLog.warn('after the event');
+    const [inside, outside] = logs.lines().filter((l) => l.msg !== 'event');
+    expect(inside).toEqual({ level: 'warn', msg: 'from the use case', requestId: 'req-ids-1', correlationId: 'req-ids-1', n: 1 });
+    expect(outside).toEqual({ level: 'warn', msg: 'after the event' });
+  });
+
   it('drops a payload that breaks its schema, naming the fields, and writes nothing', async () => {
     const run = vi.fn();
     const job = eventHandler({ name: 'test-bad-payload', caller: systemCaller('test', ['manage_flocks'], 'all'), payload: createFlockBody }, run);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const log = captureLogs();
     const outcome = await job({ name: 'x', birdType: 'ostrich', secret: 'do-not-log-me' }, context);
     // the reason names the fields, as the HTTP path does (the MQTT bridge prints it)
     expect(outcome).toMatchObject({
@@ -58,7 +70,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
     const [line] = logLines(log);
     expect(line).toMatchObject({ level: 'warn', outcome: 'dropped', error: 'ValidationFailed' });
     expect(line!.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'birdType' }), expect.objectContaining({ field: 'secret' })]));
-    expect(JSON.stringify(log.mock.calls)).not.toContain('do-not-log-me');
+    expect(log.text()).not.toContain('do-not-log-me');
   });
 
   it('drops what the caller may not see: a system caller scoped to one farm finds no flock of another', async () => {
@@ -68,7 +80,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
       createFlockFor(ctx, { name: 'Elsewhere flock', birdType: 'layer', farmId: elsewhere }),
     )({}, context);
     const flockId = created.status === 'done' ? (created.result.data as { id: string }).id : '';
-    vi.spyOn(console, 'log').mockImplementation(() => {});
+    captureLogs();
     const scoped = eventHandler({ name: 'test-scoped', caller: systemCaller('scoped', ['view_analytics'], [farmId]) }, ({ caller }) =>
       scopedFlock(caller, flockId),
     );
@@ -76,7 +88,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
   });
 
   it('throws transient and unexpected failures, so Lambda retries them and dead-letters them in the end', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const log = captureLogs();
     const caller = systemCaller('test', [], 'all');
     await expect(
       eventHandler({ name: 'test-db-down', caller }, async () => {
@@ -102,7 +114,7 @@ describe('shared/events: the same use cases for IoT rules and jobs', () => {
   });
 
   it('gives every event a request id, also when invoked without a Lambda context', async () => {
-    vi.spyOn(console, 'log').mockImplementation(() => {});
+    captureLogs();
     const seen: string[] = [];
     const job = eventHandler({ name: 'test-id', caller: systemCaller('test', [], 'all') }, async ({ requestId }) => seen.push(requestId));
     await job({}, undefined as unknown as Context);

@@ -29,6 +29,7 @@ import { commandContext } from '../../shared/domain/command.js';
 import { Conflict } from '../../shared/errors.js';
 import { handler as telemetryRule } from '../../functions/iot/telemetry-rule.js';
 import { outcomeText, type RuleOutcome } from '../../scripts/lib/mqtt-bridge.js';
+import { captureLogs } from '../support/logs.js';
 
 // hundreds of requests from the same accounts: the per-client limits are not what this file is about
 for (const cls of ['GENERAL', 'AUTH', 'READ', 'DATE', 'INGEST']) process.env[`RATE_LIMIT_${cls}_MAX`] ??= '1000000';
@@ -336,7 +337,7 @@ describe('nonsense is refused', () => {
   });
 
   it('the IoT rule drops a frame naming the field and the problem, and the MQTT bridge prints them', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const log = captureLogs();
     const outcome = (await telemetryRule(
       { farmId: 'farm-1', deviceId: '01JD3Y4Z9V6Q8K2M5N7P0R1S3T', receivedAt: Date.now(), ts: 'yesterday', metrics: { temperatureC: 24 } },
       { awsRequestId: 'inputs-rule' } as Context,
@@ -348,7 +349,7 @@ describe('nonsense is refused', () => {
       details: [{ field: 'ts', message: 'must match format "date-time"' }],
     });
     expect(outcomeText(outcome)).toBe(`dropped: Validation failed: ${named}`);
-    const line = log.mock.calls.map((c) => JSON.parse(String(c[0])) as Json).find((l) => l.msg === 'event');
+    const line = log.lines().find((l) => l.msg === 'event');
     expect(line).toMatchObject({ outcome: 'dropped', reason: `Validation failed: ${named}` });
   });
 });

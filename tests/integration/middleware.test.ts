@@ -5,6 +5,8 @@ import { httpHandler, publicHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { dbCalls, resetDbCalls, totalDbCalls } from '../../shared/db/client.js';
 import type { Context } from 'aws-lambda';
+import { log as serviceLog } from '../../shared/platform/log.js';
+import { captureLogs } from '../support/logs.js';
 
 const context = {} as Context;
 
@@ -85,7 +87,7 @@ describe('responses', () => {
 
 describe('errors', () => {
   it('an unexpected error is a 500 {error} with nothing leaked; the log keeps name and message but no stack', async () => {
-    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const logs = captureLogs();
     const broken = publicHandler({ summary: 'broken', responses: {} }, async () => {
       throw new TypeError('cannot read properties of undefined');
     });
@@ -93,17 +95,69 @@ describe('errors', () => {
     expect(res.statusCode).toBe(500);
     expect(JSON.parse(res.body)).toEqual({ error: 'Internal server error' });
     expect(res.headers?.['X-Content-Type-Options']).toBe('nosniff');
-    const logged = spy.mock.calls.map((c) => String(c[0])).join('\n');
+    const logged = logs.text();
     expect(logged).toContain('"msg":"unhandled error"');
     expect(logged).toContain('"error":"TypeError","message":"cannot read properties of undefined"');
     expect(logged).not.toContain('middleware.test.ts');
     expect(logged).not.toMatch(/\n\s+at /);
     expect(res.body).not.toContain('undefined');
-    spy.mockRestore();
+    vi.restoreAllMocks();
   });
 
   it('a route without a declared capability cannot be built (deny by default)', () => {
     expect(() => httpHandler({ summary: 'x', responses: {} } as never, async () => ok(null))).toThrow(/must declare its capability/);
+  });
+});
+
+describe('log lines', () => {
+  /** A route whose use case logs a line of its own, and its request line (LOG_REQUESTS=true for the call). */
+  async function linesOf(headers: Record<string, string>): Promise<{ requestId: string; lines: Record<string, unknown>[] }> {
+    const logs = captureLogs();
+    const route = publicHandler({ summary: 'logs', responses: {} }, async () => {
+      serviceLog.warn('from the use case', { step: 1 });
+      return ok(null);
+    });
+    const event = buildEvent('GET', '/logs', '/logs', {}, { headers });
+    process.env.LOG_REQUESTS = 'true';
+    const res = await route(event, context).finally(() => {
+      process.env.LOG_REQUESTS = 'false';
+    });
+    vi.restoreAllMocks();
+    expect(res.statusCode).toBe(200);
+    return { requestId: event.requestContext.requestId, lines: logs.lines() };
+  }
+
+  it('every line of a request carries its request id and the caller’s X-Correlation-Id', async () => {
+    const { requestId, lines } = await linesOf({ 'X-Correlation-Id': 'order-flow-42' });
+    expect(lines).toEqual([
+      { level: 'warn', msg: 'from the use case', requestId, correlationId: 'order-flow-42', step: 1 },
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        requestId,
+        correlationId: 'order-flow-42',
+        method: 'GET',
+        route: '/logs',
+        status: 200,
+        userId: null,
+      }),
+    ]);
+  });
+
+  it('without a usable X-Correlation-Id (none, too long, not visible ASCII) the correlation id is the request id', async () => {
+    const sent: Record<string, string>[] = [
+      {},
+      { 'x-correlation-id': 'x'.repeat(129) },
+      { 'X-Correlation-Id': 'two words' },
+      { 'X-Correlation-Id': 'line\nbreak' },
+    ];
+    for (const headers of sent) {
+      const { requestId, lines } = await linesOf(headers);
+      expect(lines.map((l) => [l.requestId, l.correlationId])).toEqual([
+        [requestId, requestId],
+        [requestId, requestId],
+      ]);
+    }
   });
 });
 

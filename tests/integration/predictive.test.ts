@@ -22,6 +22,7 @@ import { checkedCall } from '../support/contract.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { house, otherFarm } from '../support/farms.js';
 import { ingest, minutesAgo, registerDevice } from '../support/iot.js';
+import { captureLogs } from '../support/logs.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -191,12 +192,13 @@ describe('the hourly job', () => {
     // the flock still names its active cycle, whose record is gone: reading it fails for this flock only
     await db().send(new DeleteCommand({ TableName: tableName(), Key: cycleKey(broken.flock.id, broken.cycle.id) }));
 
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = captureLogs();
     const manual = await f.run({ farmId: f.farmId });
-    expect(JSON.parse(String(warn.mock.calls.at(-1)?.[0]))).toMatchObject({ level: 'warn', msg: 'predictive: not evaluated', flockId: broken.flock.id });
+    expect(warn.lines().at(-1)).toMatchObject({ level: 'warn', msg: 'predictive: not evaluated', flockId: broken.flock.id });
     expect(manual.errors).toEqual([{ flockId: broken.flock.id, deviceId: null, message: `Cycle ${broken.cycle.id} of flock ${broken.flock.id} not found` }]);
 
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    vi.restoreAllMocks();
+    const log = captureLogs();
     resetDbCalls();
     process.env.LOG_REQUESTS = 'true'; // the suite silences the success lines; this test reads the job's
     const outcome = await jobHandler({}, context).finally(() => {
@@ -208,7 +210,7 @@ describe('the hourly job', () => {
     expect(result).toMatchObject({ runId: expect.any(String), farms: expect.any(Number) });
     expect(result.errors).toBeGreaterThanOrEqual(1);
     expect(result.forecasts).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(String(log.mock.calls.at(-1)?.[0]))).toMatchObject({ msg: 'event', name: 'predictive-job', outcome: 'done' });
+    expect(log.lines().at(-1)).toMatchObject({ msg: 'event', name: 'predictive-job', outcome: 'done' });
     console.info(`predictive job over ${result.farms} farms, ${result.flocks} cycles, ${result.devices} devices: ${JSON.stringify(calls)}`);
 
     const runs = (await call('GET', `${P}/runs`, { token: f.manager.token })).body;

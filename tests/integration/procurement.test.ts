@@ -14,7 +14,7 @@ import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { farmKey } from '../../shared/db/keys.js';
-import { localToday } from '../../shared/domain/schedules/occurrences.js';
+import { localToday } from '../../shared/platform/calendar.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

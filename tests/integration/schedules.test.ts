@@ -15,12 +15,12 @@ import { day, flockWithCycle } from '../support/cycles.js';
 import { house } from '../support/farms.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { farmKey, gsi1 } from '../../shared/db/keys.js';
-import { localToday } from '../../shared/domain/schedules/occurrences.js';
 import type { Caller } from '../../shared/domain/caller.js';
 import { ALL_CAPABILITIES } from '../../shared/domain/capabilities.js';
 import { commandContext } from '../../shared/domain/command.js';
 import { agendaFor } from '../../shared/services/schedules/agenda.js';
 import { flagOverdueVaccinations, schedulesJobCaller } from '../../shared/services/schedules/overdue.js';
+import { localToday } from '../../shared/platform/calendar.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -579,10 +579,13 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
 
   resetDbCalls();
   const done = recordWrites();
-  // the service logs an unhandled error (name and message) with console.error: keep it for the report
+  // the service logs an unhandled error (name and message) as a JSON line on stderr: keep it for the report
   const serverLog: string[] = [];
-  const consoleError = console.error;
-  console.error = (...args: unknown[]) => void serverLog.push(args.map(String).join(' '));
+  const stderrWrite = process.stderr.write;
+  process.stderr.write = ((chunk: unknown) => {
+    serverLog.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stderr.write;
   let res: CallResult;
   try {
     res = await call(op.method, concretePath(op, req.params), opts);
@@ -590,7 +593,7 @@ export async function runOne(world: World, op: Operation, req: GeneratedRequest)
     // the handler threw past its own error middleware: as bad as a 500
     res = { status: 599, headers: {}, body: undefined, raw: `handler threw: ${(err as Error).stack?.slice(0, 500)}` };
   } finally {
-    console.error = consoleError;
+    process.stderr.write = stderrWrite;
   }
   const { written: writes, attempted } = done();
   // the service's own counters (shared/db/client.ts) must see the same write calls as the recorder: a write

@@ -20,6 +20,7 @@ import { handler as telemetryRule } from '../../functions/iot/telemetry-rule.js'
 import { adminLogin } from '../support/accounts.js';
 import { call, type CallResult } from '../support/api.js';
 import { ingest, iotFarm, minutesAgo, registerDevice, type IotFarm } from '../support/iot.js';
+import { captureLogs, type CapturedLogs } from '../support/logs.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -440,12 +441,10 @@ describe('API1 object-level authorization: devices, houses and keys of another f
 describe('the IoT Core rule (functions/iot/telemetry-rule.ts)', () => {
   const rule = (event: unknown) => telemetryRule(event, { awsRequestId: 't' } as never);
   /** The rule's log lines (one per message): kept quiet here, and checked to never hold the payload. */
-  let logged: string[] = [];
+  let logs: CapturedLogs;
+  const logged = () => logs.text().split('\n').filter(Boolean);
   beforeEach(() => {
-    logged = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '));
-    });
+    logs = captureLogs();
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -471,8 +470,8 @@ describe('the IoT Core rule (functions/iot/telemetry-rule.ts)', () => {
         expect(outcome, label).toEqual({ status: 'dropped', reason: expect.stringContaining(reason) });
       }
     }
-    expect(logged.filter((l) => l.includes('"outcome":"dropped"'))).toHaveLength(2 * cases.length);
-    for (const line of logged) expect(line, 'a log line holds the payload').not.toContain(frame.ts);
+    expect(logged().filter((l) => l.includes('"outcome":"dropped"'))).toHaveLength(2 * cases.length);
+    for (const line of logged()) expect(line, 'a log line holds the payload').not.toContain(frame.ts);
     await expectNothingWritten(before, 'dropped rule messages');
     expect(await deviceOf(A.token, d.id)).toEqual(viewBefore);
     expect(await storedReadings(A.token, d.id)).toEqual({ raw: [], hourly: [] });
@@ -515,7 +514,7 @@ describe('the IoT Core rule (functions/iot/telemetry-rule.ts)', () => {
       const outcome = await rule(event);
       expect(outcome.status, `${label} → ${JSON.stringify(outcome)}`).toBe('dropped');
     }
-    for (const line of logged) expect(line, 'a log line holds the payload').not.toContain(frame.ts);
+    for (const line of logged()) expect(line, 'a log line holds the payload').not.toContain(frame.ts);
     await expectNothingWritten(before, 'malformed rule messages');
     expect((await deviceOf(A.token, d.id)).lastSeen).toBeNull();
   });

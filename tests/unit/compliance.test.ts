@@ -5,9 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { airHourStatus, hoursOfDays, houseAir, worstHourlyMeans } from '../../shared/domain/compliance/air.js';
-import { addDays } from '../../shared/domain/analytics/figures.js';
-import { daysBetween } from '../../shared/domain/cycle-summary.js';
-import { localDateOf } from '../../shared/domain/schedules/occurrences.js';
 import { birdsPerDay, densityOf, firstDayOver, forecastWeightOn, weightOn } from '../../shared/domain/compliance/density.js';
 import {
   airQualityRule,
@@ -21,6 +18,7 @@ import {
 import { broilerSampling, cycleSampling, layerSampling, openSampling } from '../../shared/domain/compliance/sampling.js';
 import { adherenceOf, type VaccinationOccurrence } from '../../shared/domain/compliance/vaccination.js';
 import { saleRefusal, windowOf, windowsCovering, withdrawalEnd } from '../../shared/domain/compliance/withdrawals.js';
+import { addDays, daysBetween, localDateOf } from '../../shared/platform/calendar.js';
 
 const med = (date: string, fields: Record<string, unknown>) => ({
   id: 'M1',

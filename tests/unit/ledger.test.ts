@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { copiesOf, effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../../shared/domain/ledger.js';
 import { ValidationFailed } from '../../shared/errors.js';
-import { ZERO_COUNTERS, ageDays } from '../../shared/domain/cycle-summary.js';
+import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
 import { headlineKpis } from '../../shared/domain/flock-analytics.js';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { stageOf, checkDailyRecord } from '../../shared/domain/production-stage.js';
 import { movementsOfForm, formProblems } from '../../shared/domain/daily-records.js';
+import { ageDays } from '../../shared/platform/calendar.js';
 
 describe('ledger effects', () => {
   it('a mortality removes birds alive and counts a death by cause on the day', () => {

@@ -1,12 +1,10 @@
 /** Schedules: the pure occurrence computation (every timing, the RRULE subset, ages), the farm's today, details per kind, the programmes. */
 import { describe, expect, it } from 'vitest';
 import {
-  addDays,
   detailsProblems,
   expansionCounter,
   isOccurrence,
   lastOccurrenceOf,
-  localToday,
   occurrencesBetween,
   occurrenceStatus,
   parseRrule,
@@ -15,6 +13,7 @@ import {
 } from '../../shared/domain/schedules/occurrences.js';
 import type { ScheduleTiming } from '../../schemas/schedules.js';
 import { PROGRAMMES } from '../../shared/domain/schedules/programmes.js';
+import { addDays, localToday } from '../../shared/platform/calendar.js';
 
 const none = { placementDate: null };
 

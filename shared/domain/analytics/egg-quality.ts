@@ -4,9 +4,9 @@
  * weight over the last periods. Pure: the cycle's daily rollups in.
  * Formulas, trend and tolerances: docs/analytics-reports.md ("Egg quality trend").
  */
-import { daysBetween } from '../cycle-summary.js';
-import { addDays, figure, missing } from './figures.js';
+import { figure, missing } from './figures.js';
 import type { DayTotals, Figure } from './inputs.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export type EggQualityWindow = 'day' | 'week';
 export type TrendDirection = 'improving' | 'stable' | 'worsening' | 'insufficient_data';

@@ -1,7 +1,6 @@
 /**
- * Small helpers shared by the analytics modules: building `Figure`s, calendar dates, ledger days.
+ * Small helpers shared by the analytics modules: building `Figure`s, ledger days.
  */
-import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
 import { DAY_COUNTER_MAPS, DAY_COUNTERS, emptyDay, type DayTotals, type Figure } from './inputs.js';
 
@@ -25,19 +24,6 @@ export function plainFigure(f: Figure): Figure {
   if (f.reason !== undefined) out.reason = f.reason;
   if (f.assumptions) out.assumptions = f.assumptions;
   return out;
-}
-
-const DAY_MS = 86_400_000;
-
-/** Calendar date `n` days after `date` (YYYY-MM-DD, UTC calendar). */
-export function addDays(date: string, n: number): string {
-  return new Date(Date.parse(date.slice(0, 10)) + n * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Every calendar date from `from` to `to`, both included (empty when `to` is before `from`). */
-export function dateRange(from: string, to: string): string[] {
-  const n = daysBetween(from, to);
-  return Array.from({ length: Math.max(0, n + 1) }, (_, i) => addDays(from, i));
 }
 
 /** Two rollups of the same date added together (numbers summed, per-key records merged). */

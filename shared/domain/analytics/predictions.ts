@@ -7,13 +7,14 @@ import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { agesAt, round, type Confidence } from '../weights.js';
 import { findBreedStandard, seriesRangeDays, standardValue, standardWeightGrams, type BreedStandard } from './breed-standards.js';
 import { noStandardReason, standardRef, type StandardRef } from './comparison.js';
-import { addDays, figure, fmt, missing } from './figures.js';
+import { figure, fmt, missing } from './figures.js';
 import type { CycleInputs, Figure, WeighingPoint } from './inputs.js';
 import { effectiveWeighings, INDEX, isLayingType, placementWeight, seriesEnd } from './kpis/context.js';
 import { dateOfAge } from './kpis/cycle.js';
 import { dailySeries } from './kpis/daily.js';
 import { ageWeekOf } from './kpis/eggs.js';
 import type { DailyKpis } from './kpis/types.js';
+import { addDays } from '../../platform/calendar.js';
 
 /** Recency half-life of the weight fit, days of age. */
 export const FIT_HALF_LIFE_DAYS = 7;

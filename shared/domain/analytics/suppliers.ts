@@ -3,10 +3,10 @@
  * cycle's feed_delivery movements. Pure: the deliveries in, one entry per supplier out.
  * Rates, score, weights and why: docs/analytics-reports.md ("Supplier reliability").
  */
-import { daysBetween } from '../cycle-summary.js';
 import { round } from '../weights.js';
 import { figure, missing } from './figures.js';
 import type { Figure } from './inputs.js';
+import { daysBetween } from '../../platform/calendar.js';
 
 /** One feed_delivery movement as the analytics needs it. */
 export interface FeedDeliveryFact {

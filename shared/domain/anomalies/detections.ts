@@ -6,6 +6,7 @@
  */
 import { DETECTORS, type Detector } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';
+import { addDays, isoHour } from '../../platform/calendar.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { cusum, ewma, median, robustScale } from './detectors.js';
 
@@ -568,8 +569,8 @@ export function detectHourly(
 
 /** The bucket right after `bucket` (next day or next hour), or null for another format. */
 function nextBucket(bucket: string): string | null {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(bucket)) return new Date(Date.parse(bucket) + DAY_MS).toISOString().slice(0, 10);
-  if (HOUR_BUCKET.test(bucket)) return new Date(Date.parse(`${bucket}:00:00Z`) + HOUR_MS).toISOString().slice(0, 13);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(bucket)) return addDays(bucket, 1);
+  if (HOUR_BUCKET.test(bucket)) return isoHour(Date.parse(`${bucket}:00:00Z`) + HOUR_MS);
   return null;
 }
 

@@ -13,6 +13,7 @@
  * The compliant share is compliant hours ÷ all hours of the period: hours without data are not compliant.
  */
 import type { BucketStats } from '../iot/rollups.js';
+import { dayStartMs, isoHour } from '../../platform/calendar.js';
 
 export const NH3_MAX_PPM = 20;
 export const CO2_MAX_PPM = 3000;
@@ -64,11 +65,11 @@ export function hoursOfDays(from: string, to: string, nowMs: number, localDateOf
   const HOUR = 3_600_000;
   const out: string[] = [];
   // a farm-local day starts at most 14 h before and ends at most 12 h after the UTC day of the same date
-  const first = Date.parse(`${from}T00:00:00Z`) - 14 * HOUR;
+  const first = dayStartMs(from) - 14 * HOUR;
   const last = Math.min(Date.parse(`${to}T23:00:00Z`) + 14 * HOUR, nowMs - HOUR);
   for (let ms = first; ms <= last; ms += HOUR) {
     const d = localDateOf(ms);
-    if (d >= from && d <= to) out.push(new Date(ms).toISOString().slice(0, 13));
+    if (d >= from && d <= to) out.push(isoHour(ms));
   }
   return out;
 }

@@ -1,6 +1,5 @@
 import { findBreedStandard, standardWeightGrams } from '../analytics/breed-standards.js';
-import { addDays } from '../analytics/figures.js';
-import { daysBetween } from '../cycle-summary.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 import type { FlockForecast } from '../predictive/records.js';
 import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight } from './density.js';
 import type { DensityWarning } from '../../../schemas/warnings.js';

@@ -4,8 +4,7 @@
  * No 517/2011, Annex, 2.1); broilers within the three weeks before they leave for slaughter (Reg. (EU)
  * No 200/2012, Annex, 2.1), within the control programmes of Reg. (EC) No 2160/2003.
  */
-import { addDays } from '../analytics/figures.js';
-import { daysBetween } from '../cycle-summary.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export type SamplingStatus = 'done' | 'late' | 'early' | 'missed' | 'due' | 'upcoming';
 

@@ -10,7 +10,7 @@
  *   decision not to give it is on record);
  * - due: today's occurrence not yet completed (no finding: the day is not over).
  */
-import { daysBetween } from '../cycle-summary.js';
+import { daysBetween } from '../../platform/calendar.js';
 
 export type AdherenceStatus = 'on_time' | 'late' | 'skipped' | 'missed' | 'due';
 

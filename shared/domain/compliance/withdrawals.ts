@@ -4,7 +4,7 @@
  * day, counted from the END of the treatment: last treatment day (`date` + `treatmentDays` − 1) plus N full
  * days. Birds and eggs of the cycle may not be sold inside it without an audited override.
  */
-import { addDays } from '../analytics/figures.js';
+import { addDays } from '../../platform/calendar.js';
 import type { Caller } from '../caller.js';
 import { Conflict, Forbidden } from '../../errors.js';
 

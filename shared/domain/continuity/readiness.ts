@@ -4,6 +4,7 @@
  */
 import type { DrillKind } from '../../../schemas/continuity.js';
 import { FEED_LEFT_MIN_DAYS } from '../rules/defaults.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 /** How often each drill is due. Generator: weekly, 30–60 minutes under load (Mississippi State University Extension, IS1952). */
 export const DRILL_INTERVAL_DAYS: Record<DrillKind, number> = { generator: 7, alarm: 30, fire: 365 };
@@ -20,10 +21,6 @@ export interface DrillFact {
   date: string;
   result: 'passed' | 'partial' | 'failed';
 }
-
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /**
  * Where a kind of drill stands on `today` (the one definition of "due", read by the readiness report and

@@ -74,10 +74,3 @@ function readingProblem(frame: Frame, declared: ReadonlySet<SensorMetric>, opts:
   }
   return null;
 }
-
-/** UTC buckets of a reading: `2026-11-24T13` and `2026-11-24`. */
-export const hourOf = (tsMs: number): string => new Date(tsMs).toISOString().slice(0, 13);
-export const dayOf = (tsMs: number): string => new Date(tsMs).toISOString().slice(0, 10);
-/** The UTC day before / after a `YYYY-MM-DD` day. */
-export const dayBefore = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-export const dayAfter = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

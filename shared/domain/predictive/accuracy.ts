@@ -10,10 +10,9 @@
  *   before a weighing contributes up to 7 pairs (a longer horizon, more pairs: MAPE is over pairs).
  *   The weighing of a date is the engine's effective one (the most confident session of that date).
  */
-import { addDays } from '../analytics/figures.js';
-import { daysBetween } from '../cycle-summary.js';
 import { round2 } from './model.js';
 import type { Accuracy, ForecastHistory } from './records.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export interface ActualWeight {
   cycleId: string;

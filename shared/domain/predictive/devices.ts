@@ -6,6 +6,7 @@ import type { DeviceKind, DeviceStatus, SensorMetric } from '../../../schemas/vo
 import { TEMPERATURE_TOLERANCE_C } from '../iot/climate.js';
 import { deviceStatus, type HealthFactors } from '../iot/device-health.js';
 import type { BucketStats } from '../iot/rollups.js';
+import { isoHour } from '../../platform/calendar.js';
 import { clamp01, combinedScore, riskLevel, round1, round2 } from './model.js';
 import type { DeviceRisk } from './records.js';
 
@@ -41,14 +42,12 @@ export interface DeviceSeries {
   hours: ReadonlyArray<{ bucket: string; stats: BucketStats }>;
 }
 
-const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
-
 /** The window: the 24 full UTC hours before the hour of `nowMs`, as bucket names (oldest first) and times. */
 export function riskWindow(nowMs: number): { buckets: string[]; from: string; to: string } {
   const end = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   const start = end - RISK_WINDOW_HOURS * HOUR_MS;
   return {
-    buckets: Array.from({ length: RISK_WINDOW_HOURS }, (_, i) => hourOf(start + i * HOUR_MS)),
+    buckets: Array.from({ length: RISK_WINDOW_HOURS }, (_, i) => isoHour(start + i * HOUR_MS)),
     from: new Date(start).toISOString(),
     to: new Date(end).toISOString(),
   };
@@ -70,7 +69,7 @@ function silentFactor(d: DeviceInfo, status: DeviceStatus): Factor | null {
 }
 
 function gapsFactor(s: DeviceSeries, buckets: readonly string[]): Factor | null {
-  const since = hourOf(Date.parse(s.device.createdAt));
+  const since = isoHour(Date.parse(s.device.createdAt));
   const due = buckets.filter((b) => b >= since);
   if (due.length === 0) return null;
   const expected = Math.min(due.length, Math.floor((due.length * 3600) / s.device.reportingIntervalSeconds));

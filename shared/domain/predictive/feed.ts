@@ -3,9 +3,9 @@
  * The formulas: docs/predictive.md ("Feed").
  */
 import type { DayTotals } from '../analytics/inputs.js';
-import { addDays } from '../analytics/figures.js';
 import { round1, round3 } from './model.js';
 import type { RunOut } from './records.js';
+import { addDays } from '../../platform/calendar.js';
 
 /** Days of the trailing consumption window. */
 export const TRAILING_DAYS = 3;

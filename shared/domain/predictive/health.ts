@@ -3,11 +3,10 @@
  * up to asOf. Factors, weights and the score: docs/predictive.md ("Health risk").
  */
 import type { Anomaly } from '../analytics/anomalies.js';
-import { addDays } from '../analytics/figures.js';
-import { daysBetween } from '../cycle-summary.js';
 import type { AnomalyMetric } from '../../../schemas/vocabulary.js';
 import { combinedScore, riskLevel, round1 } from './model.js';
 import type { HealthRisk } from './records.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export const HEALTH_WINDOW_DAYS = 7;
 export const HEALTH_WEIGHTS: Record<AnomalyMetric, number> = {

@@ -1,38 +1,12 @@
 import type { FieldError } from '../../errors.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../../schemas/schedules.js';
+import { addDays, dayStartMs, daysBetween, isoDate } from '../../platform/calendar.js';
 
 /**
  * Occurrences of a schedule: computed from its timing, never stored ahead. Every date here is a
  * farm-local calendar date (YYYY-MM-DD); calendar arithmetic is done on UTC midnights, which has no
  * daylight-saving gaps, so a date never shifts. The farm's clock only decides which date is "today".
  */
-
-const DAY_MS = 86_400_000;
-
-export const toDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-export const dayMs = (date: string): number => Date.parse(`${date}T00:00:00Z`);
-export const addDays = (date: string, days: number): string => toDay(dayMs(date) + days * DAY_MS);
-export const daysFrom = (from: string, to: string): number => Math.round((dayMs(to) - dayMs(from)) / DAY_MS);
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The calendar date an instant (ms since the epoch, or an ISO timestamp) falls on in an IANA time zone:
- * the farm's own calendar, on which schedules, completions, orders and compliance are dated. One formatter per zone.
- */
-export function localDateOf(instant: number | string, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, f);
-  }
-  const parts = f.formatToParts(typeof instant === 'number' ? instant : Date.parse(instant));
-  const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
-/** The calendar date it is at `now` on the farm's clock (an IANA zone). */
-export const localToday = (now: Date, timeZone: string): string => localDateOf(now.getTime(), timeZone);
 
 const FREQS = { DAILY: 'DAILY', WEEKLY: 'WEEKLY', MONTHLY: 'MONTHLY' } as const;
 /** RFC 5545 weekday codes, by JavaScript's getUTCDay() (0 = Sunday). */
@@ -103,7 +77,7 @@ export function parseRrule(value: string): { rule: ParsedRrule } | { problems: s
   if (u !== undefined) {
     const m = /^(\d{4})(\d{2})(\d{2})$/.exec(u);
     const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-    if (!m || toDay(dayMs(date)) !== date) problems.push('UNTIL must be a date YYYYMMDD');
+    if (!m || isoDate(dayStartMs(date)) !== date) problems.push('UNTIL must be a date YYYYMMDD');
     else until = date;
   }
   if (count !== null && until !== null) problems.push('COUNT and UNTIL may not both be given');
@@ -113,33 +87,33 @@ export function parseRrule(value: string): { rule: ParsedRrule } | { problems: s
 
 /** The first day of the month `months` after the month of `date`. */
 function monthStart(date: string, months: number): string {
-  const d = new Date(dayMs(date));
-  return toDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
+  const d = new Date(dayStartMs(date));
+  return isoDate(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
 }
 
 /** The dates of one period of the rule (a day, a week from Monday, a month), before the limits. */
 function periodDates(rule: ParsedRrule, dtstart: string, k: number): string[] {
   const weekdays = rule.byday.map((d) => WEEKDAYS[d]);
-  const start = new Date(dayMs(dtstart));
+  const start = new Date(dayStartMs(dtstart));
   if (rule.freq === 'DAILY') return [addDays(dtstart, k * rule.interval)];
   if (rule.freq === 'WEEKLY') {
     // weeks start on Monday (WKST=MO, RFC 5545's default); without BYDAY, the weekday of the start
     const monday = addDays(dtstart, -((start.getUTCDay() + 6) % 7) + k * 7 * rule.interval);
     const days = weekdays.length ? weekdays : [start.getUTCDay()];
-    return [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i)).filter((d) => days.includes(new Date(dayMs(d)).getUTCDay() as never));
+    return [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i)).filter((d) => days.includes(new Date(dayStartMs(d)).getUTCDay() as never));
   }
   const month = start.getUTCMonth() + k * rule.interval;
   const year = start.getUTCFullYear() + Math.floor(month / 12);
   const m = ((month % 12) + 12) % 12;
   const length = new Date(Date.UTC(year, m + 1, 0)).getUTCDate();
-  const all = Array.from({ length }, (_, i) => toDay(Date.UTC(year, m, i + 1)));
+  const all = Array.from({ length }, (_, i) => isoDate(Date.UTC(year, m, i + 1)));
   // BYDAY expands to those weekdays of the month; BYMONTHDAY (negative: from the end) selects or limits;
   // neither: the start's day of the month (a month without it has no occurrence)
   const byMonthDay = (d: string) => {
     const day = Number(d.slice(8));
     return rule.bymonthday.some((n) => (n > 0 ? n === day : length + 1 + n === day));
   };
-  if (weekdays.length) return all.filter((d) => weekdays.includes(new Date(dayMs(d)).getUTCDay() as never) && (!rule.bymonthday.length || byMonthDay(d)));
+  if (weekdays.length) return all.filter((d) => weekdays.includes(new Date(dayStartMs(d)).getUTCDay() as never) && (!rule.bymonthday.length || byMonthDay(d)));
   if (rule.bymonthday.length) return all.filter(byMonthDay);
   return all.filter((d) => Number(d.slice(8)) === start.getUTCDate());
 }
@@ -147,10 +121,10 @@ function periodDates(rule: ParsedRrule, dtstart: string, k: number): string[] {
 /** The first period with a date on or after `lo`: every period before it ends before `lo` (arithmetic, no expansion). */
 function firstPeriod(rule: ParsedRrule, dtstart: string, lo: string): number {
   if (lo <= dtstart) return 0;
-  const start = new Date(dayMs(dtstart));
-  if (rule.freq === 'DAILY') return Math.floor(daysFrom(dtstart, lo) / rule.interval);
-  if (rule.freq === 'WEEKLY') return Math.floor(daysFrom(addDays(dtstart, -((start.getUTCDay() + 6) % 7)), lo) / (7 * rule.interval));
-  const end = new Date(dayMs(lo));
+  const start = new Date(dayStartMs(dtstart));
+  if (rule.freq === 'DAILY') return Math.floor(daysBetween(dtstart, lo) / rule.interval);
+  if (rule.freq === 'WEEKLY') return Math.floor(daysBetween(addDays(dtstart, -((start.getUTCDay() + 6) % 7)), lo) / (7 * rule.interval));
+  const end = new Date(dayStartMs(lo));
   const months = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth();
   return Math.floor(months / rule.interval);
 }
@@ -176,7 +150,7 @@ function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string, end:
     if (dates.length && dates[0]! > last) break;
     for (const d of dates) {
       if (d < dtstart || d > last) continue;
-      if (rule.freq === 'DAILY' && weekdays.length && !weekdays.includes(new Date(dayMs(d)).getUTCDay() as never)) continue;
+      if (rule.freq === 'DAILY' && weekdays.length && !weekdays.includes(new Date(dayStartMs(d)).getUTCDay() as never)) continue;
       if (rule.freq === 'DAILY' && rule.bymonthday.length && !periodDates({ ...rule, freq: 'MONTHLY', byday: [], interval: 1 }, d, 0).includes(d)) continue;
       produced += 1;
       if (counted && produced > rule.count!) return out;
@@ -211,7 +185,7 @@ export function occurrencesBetween(timing: ScheduleTiming, from: string, to: str
   if ('ageDays' in timing) {
     if (!basis.placementDate) return [];
     const placed = basis.placementDate;
-    const [youngest, oldest] = [daysFrom(placed, from), daysFrom(placed, to)];
+    const [youngest, oldest] = [daysBetween(placed, from), daysBetween(placed, to)];
     const ages = [...new Set(timing.ageDays)].filter((age) => age >= youngest && age <= oldest).sort((a, b) => a - b);
     expansionCounter.dates += ages.length;
     return ages.map((age) => addDays(placed, age));
@@ -219,7 +193,7 @@ export function occurrencesBetween(timing: ScheduleTiming, from: string, to: str
   if ('every' in timing) {
     const step = timing.every * (timing.unit === 'week' ? 7 : 1);
     const last = timing.until && timing.until < to ? timing.until : to;
-    const start = timing.from >= from ? 0 : Math.ceil(daysFrom(timing.from, from) / step);
+    const start = timing.from >= from ? 0 : Math.ceil(daysBetween(timing.from, from) / step);
     const out: string[] = [];
     for (let k = start; out.length < MAX_OCCURRENCES; k++) {
       const d = addDays(timing.from, k * step);

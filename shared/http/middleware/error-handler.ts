@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isDatabaseUnavailable } from '../../db/client.js';
 import { Unavailable } from '../../errors.js';
+import { log } from '../../platform/log.js';
 import { peekState, type HttpRequest, type RouteSpec } from '../context.js';
 import { answerFor } from '../errors.js';
 import { errorBody, json } from '../responses.js';
@@ -18,7 +19,7 @@ export function errorHandler(spec: RouteSpec): MiddlewareObj {
   const onError = (request: HttpRequest) => {
     let err = request.error;
     if (isDatabaseUnavailable(err)) {
-      console.error(JSON.stringify({ level: 'error', msg: 'database unavailable', requestId: peekState(request)?.requestId ?? null, error: err?.name }));
+      log.error('database unavailable', { ...idsOf(request), error: err?.name });
       err = new Unavailable('Service temporarily unavailable; retry shortly');
     }
     const answer = answerFor(err, locate, challenge);
@@ -26,18 +27,16 @@ export function errorHandler(spec: RouteSpec): MiddlewareObj {
       request.response = json(answer.statusCode, errorBody(answer.message, answer.details), answer.headers);
       return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'unhandled error',
-        requestId: peekState(request)?.requestId ?? null,
-        error: err?.name ?? 'Error',
-        message: err?.message ?? String(err),
-      }),
-    );
+    log.error('unhandled error', { ...idsOf(request), error: err?.name ?? 'Error', message: err?.message ?? String(err) });
     request.response = json(500, { error: 'Internal server error' });
   };
   return { onError } as MiddlewareObj;
+}
+
+/** The request's ids for a line of its own (the request context may not have run when an early stage failed). */
+function idsOf(request: HttpRequest): { requestId: string | null; correlationId?: string } {
+  const state = peekState(request);
+  return state ? { requestId: state.requestId, correlationId: state.correlationId } : { requestId: null };
 }
 
 const LOCATED = /^(body|query|params|headers)(\.|$)/;

@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { COUNTED_PER_ACCOUNT, limiterClassesFor, rateLimits, type LimiterClass, type RateLimit } from '../../config/rate-limits.js';
 import { countRateLimited } from '../../db/metrics.js';
 import { hitCounters } from '../../db/rate-limits.js';
+import { log } from '../../platform/log.js';
 import { TooManyRequests } from '../errors.js';
 import { peekState, stateOf, type HttpRequest, type RequestState } from '../context.js';
 
@@ -77,7 +78,7 @@ async function count(state: RequestState, limits: Record<LimiterClass, RateLimit
     try {
       hits = await hit(limits, classes, client, now);
     } catch (err) {
-      console.error(JSON.stringify({ level: 'error', msg: 'rate limiter unavailable, failing open', requestId: state.requestId, error: (err as Error).name }));
+      log.error('rate limiter unavailable, failing open', { requestId: state.requestId, correlationId: state.correlationId, error: (err as Error).name });
       return {};
     }
     const all = [...(hitsOf.get(state) ?? []), ...hits];
@@ -115,7 +116,7 @@ async function recordRateLimited(state: RequestState, classes: LimiterClass[]): 
   try {
     await countRateLimited(classes);
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'rate-limit metric not recorded', requestId: state.requestId, error: (err as Error).name }));
+    log.error('rate-limit metric not recorded', { requestId: state.requestId, correlationId: state.correlationId, error: (err as Error).name });
   }
 }
 

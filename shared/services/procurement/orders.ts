@@ -17,7 +17,7 @@ import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import { lineProblems, orderTotal, transition } from '../../domain/procurement.js';
-import { localToday } from '../../domain/schedules/occurrences.js';
+import { localToday } from '../../platform/calendar.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';

@@ -3,7 +3,7 @@ import { farmWithForecast } from '../../db/forecasts.js';
 import { farmNotFound } from '../../db/farms.js';
 import { ordersOfFarm } from '../../db/procurement.js';
 import type { Caller } from '../../domain/caller.js';
-import { addDays } from '../../domain/analytics/figures.js';
+import { addDays } from '../../platform/calendar.js';
 import { reorder } from '../../domain/procurement.js';
 import { round } from '../../domain/weights.js';
 import { farmOfRequest } from '../farms.js';

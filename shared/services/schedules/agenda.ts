@@ -2,7 +2,8 @@ import { farmNotFound, getFarm } from '../../db/farms.js';
 import { allSchedulesOfFarm, outcomesBetween, type OutcomeRecord, type ScheduleRecord } from '../../db/schedules.js';
 import type { Caller } from '../../domain/caller.js';
 import { periodDays } from '../../domain/periods.js';
-import { addDays, daysFrom, localToday, occurrencesBetween, occurrenceStatus } from '../../domain/schedules/occurrences.js';
+import { occurrencesBetween, occurrenceStatus } from '../../domain/schedules/occurrences.js';
+import { addDays, daysBetween, localToday } from '../../platform/calendar.js';
 import { ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
 import type { AgendaQuery } from '../../../schemas/schedules.js';
@@ -65,7 +66,8 @@ export async function agendaFor(user: Caller, query: AgendaQuery, now = new Date
   const days = periodDays(query, timezone);
   const from = days.from ?? today;
   const to = days.to ?? from;
-  if (daysFrom(from, to) >= AGENDA_MAX_DAYS) throw new ValidationFailed([{ field: 'to', message: `must be within ${AGENDA_MAX_DAYS} days of from (${from})` }]);
+  if (daysBetween(from, to) >= AGENDA_MAX_DAYS)
+    throw new ValidationFailed([{ field: 'to', message: `must be within ${AGENDA_MAX_DAYS} days of from (${from})` }]);
   return { farmId, timezone, today, from, to, ...(await agendaOf(farmId, from, to, today)) };
 }
 

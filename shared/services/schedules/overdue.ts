@@ -2,7 +2,7 @@ import { allFarmIds } from '../../db/flocks.js';
 import { allSchedulesOfFarm } from '../../db/schedules.js';
 import { systemCaller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
-import { addDays, daysFrom } from '../../domain/schedules/occurrences.js';
+import { addDays, daysBetween } from '../../platform/calendar.js';
 import { raiseAnomaly } from '../anomalies.js';
 import { farmToday, occurrencesOf } from './agenda.js';
 
@@ -41,7 +41,7 @@ async function flagFarm(farmId: string, now: Date): Promise<number> {
   const overdue = (await occurrencesOf(schedules, addDays(today, -OVERDUE_LOOKBACK_DAYS), addDays(today, -1), today)).filter((o) => o.status === 'overdue');
   for (const o of overdue) {
     const s = schedules.find((x) => x.id === o.scheduleId)!;
-    const late = daysFrom(o.date, today);
+    const late = daysBetween(o.date, today);
     await raiseAnomaly({
       farmId,
       houseId: s.houseId,

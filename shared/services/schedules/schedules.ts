@@ -20,7 +20,8 @@ import type { Caller } from '../../domain/caller.js';
 import { diff } from '../../domain/changes.js';
 import type { CommandContext } from '../../domain/command.js';
 import { visibleTo } from '../../domain/farm-access.js';
-import { detailsProblems, lastOccurrenceOf, timingProblems, timingStartProblems, toDay } from '../../domain/schedules/occurrences.js';
+import { detailsProblems, lastOccurrenceOf, timingProblems, timingStartProblems } from '../../domain/schedules/occurrences.js';
+import { isoDate } from '../../platform/calendar.js';
 import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { farmOfListRequest, farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
@@ -144,7 +145,7 @@ export async function createScheduleFor(ctx: CommandContext, body: CreateSchedul
       assignee: body.assignee ?? null,
     };
     const details = body.details ?? {};
-    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId }, { today: toDay(ctx.now.getTime()) });
+    const problems = scheduleProblems({ kind: body.kind, details, timing: body.timing, cycleId: placement.cycleId }, { today: isoDate(ctx.now) });
     if (problems.length) throw new ValidationFailed(problems);
     const { placementDate } = await placementOrThrow(farmId, placement);
     const now = ctx.now.toISOString();
@@ -200,7 +201,7 @@ export async function updateScheduleFor(ctx: CommandContext, id: string, body: U
   };
   const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return toScheduleDto(current);
-  const problems = scheduleProblems(next, 'timing' in changes ? { today: toDay(ctx.now.getTime()) } : undefined);
+  const problems = scheduleProblems(next, 'timing' in changes ? { today: isoDate(ctx.now) } : undefined);
   if (problems.length) throw new ValidationFailed(problems);
   const { placementDate } = await placementOrThrow(current.farmId, next);
   const lastOccurrence = lastOccurrenceOf(next.timing) ?? null;

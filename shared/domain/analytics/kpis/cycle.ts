@@ -3,7 +3,7 @@
  */
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { agesAt } from '../../weights.js';
-import { addDays, figure, missing } from '../figures.js';
+import { figure, missing } from '../figures.js';
 import type { CycleInputs, DayTotals, Figure } from '../inputs.js';
 import { contextOf, D_KG, INDEX, PCT, seriesEnd, sum } from './context.js';
 import { calendarDays, dailySeries } from './daily.js';
@@ -11,6 +11,7 @@ import { eggFigures, peakProduction } from './eggs.js';
 import { cycleWaterFeedRatio } from './feed-water.js';
 import type { CycleKpis, DailyKpis, WeightFigure } from './types.js';
 import { weighingFigure } from './weight.js';
+import { addDays } from '../../../platform/calendar.js';
 
 function causesOf(rows: readonly DailyKpis[]): Record<string, number> {
   const out: Record<string, number> = {};

@@ -8,7 +8,7 @@
  */
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { agesAt, phaseOf } from '../../weights.js';
-import { dateRange, figure, ledgerByDate, missing } from '../figures.js';
+import { figure, ledgerByDate, missing } from '../figures.js';
 import { emptyDay, type CycleInputs, type DayTotals } from '../inputs.js';
 import { advance, birdsOfDay, livabilityPct, mortalityPct, START, type Running } from './birds.js';
 import { broilerFigures } from './broiler.js';
@@ -17,6 +17,7 @@ import { eggFigures } from './eggs.js';
 import { expectedWater, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
 import type { DailyKpis } from './types.js';
 import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
+import { dateRange } from '../../../platform/calendar.js';
 
 function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
   const { date } = day;

@@ -10,13 +10,13 @@
  *   weighings ÷ the days between them.
  * - Stocking density = birds alive at the end of the day × weight kg ÷ house m² (and birds ÷ m²).
  */
-import { daysBetween } from '../../cycle-summary.js';
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { standardWeightGrams, type BreedStandard } from '../breed-standards.js';
 import { figure, missing } from '../figures.js';
 import type { Figure, WeighingPoint } from '../inputs.js';
 import { D_G, D_KG, D_PCT, PCT, type Context } from './context.js';
 import type { DatedFigure, WeightFigure } from './types.js';
+import { daysBetween } from '../../../platform/calendar.js';
 
 export interface WeightOnDay {
   grams: number | null;
