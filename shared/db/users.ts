@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
 import { batchGet, db, tableName } from './client.js';
 import type { Write } from './commit.js';
-import { eq, isNew } from './conditions.js';
+import { absent, all, any, eq, exists, isNew, sizeBelow } from './conditions.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
@@ -78,6 +78,21 @@ export function userDelete(user: UserRecord): Write[] {
     { delete: userKey(user.id), version: { read: user.version, what: `User ${user.id}` }, failed: changed },
     { delete: emailKey(user.email), when: eq('userId', user.id), failed: changed },
   ];
+}
+
+/**
+ * A farm added to a user's `farmIds` (an atomic append, bumping the user's version), only while the user
+ * exists and holds fewer than `maxFarms`: else the commit fails with `refused()`.
+ */
+export function userFarmAdded(userId: string, farmId: string, maxFarms: number, now: string, refused: () => Conflict): Write {
+  return {
+    update: userKey(userId),
+    set: { updatedAt: now },
+    append: { farmIds: [farmId] },
+    add: { version: 1 },
+    when: all(exists(), any(absent('farmIds'), sizeBelow('farmIds', maxFarms))),
+    failed: refused,
+  };
 }
 
 export async function getUser(id: string): Promise<UserRecord | undefined> {
