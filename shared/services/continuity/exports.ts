@@ -24,7 +24,7 @@ import { scopedCycleWithBasis, toCycleDto } from '../cycles.js';
 import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
 import { idempotentCommand } from '../idempotency.js';
-import { continuityCaller, failJob, message, nowIn, start, toExportDto } from './jobs.js';
+import { continuityCaller, failJob, message, nowIn, startJob, toExportDto } from './jobs.js';
 import type { CreateExportBody } from '../../../schemas/continuity.js';
 
 /** A farm's export: requested by a user, written by the worker into a JSON Lines file, then downloaded. */
@@ -70,10 +70,7 @@ export async function requestExport(ctx: CommandContext, body: CreateExportBody)
     });
     return response;
   });
-  if (!result.replayed) {
-    const id = (result.data as { id: string }).id;
-    await start({ kind: 'export', id }, () => failJob(ctx, 'export', id, 'the export worker could not be started'));
-  }
+  await startJob(ctx, 'export', result);
   return result;
 }
 

@@ -5,6 +5,7 @@ import { invokeAsync } from '../../aws/lambda.js';
 import { systemCaller } from '../../domain/caller.js';
 import { commandContext, type CommandContext } from '../../domain/command.js';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from '../../domain/continuity/format.js';
+import type { IdempotentResult } from '../idempotency.js';
 import type { ContinuityJobEvent } from '../../../schemas/continuity.js';
 
 /**
@@ -65,13 +66,18 @@ export function toRestoreDto(r: RestoreRecord) {
   };
 }
 
-/** Starts the worker on a job; a job that cannot be started is failed at once (never left pending). */
-export async function start(event: ContinuityJobEvent, fail: () => Promise<void>): Promise<void> {
+/**
+ * Starts the worker on a job just requested (a replayed request started it the first time); a job that
+ * cannot be started is failed at once (never left pending).
+ */
+export async function startJob(ctx: CommandContext, kind: ContinuityJobEvent['kind'], requested: IdempotentResult): Promise<void> {
+  if (requested.replayed) return;
+  const event: ContinuityJobEvent = { kind, id: (requested.data as { id: string }).id };
   try {
     await invokeAsync('continuityWorker', event);
   } catch (err) {
     console.warn(JSON.stringify({ level: 'warn', msg: 'continuity worker not started', event, error: message(err) }));
-    await fail().catch(() => undefined);
+    await failJob(ctx, kind, event.id, `the ${kind} worker could not be started`).catch(() => undefined);
   }
 }
 

@@ -13,7 +13,7 @@ import { Conflict, Forbidden, NotFound } from '../../errors.js';
 import { MAX_FARMS_PER_USER } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import { figuresOf, visibleExport } from './exports.js';
-import { failJob, message, nowIn, start, toRestoreDto } from './jobs.js';
+import { failJob, message, nowIn, startJob, toRestoreDto } from './jobs.js';
 import { failAfterBatches, readExport, RestoreRefused, restoredItem, type ReadExport } from './restore-file.js';
 import type { CreateRestoreBody } from '../../../schemas/continuity.js';
 
@@ -82,10 +82,7 @@ export async function requestRestore(ctx: CommandContext, body: CreateRestoreBod
     });
     return response;
   });
-  if (!result.replayed) {
-    const id = (result.data as { id: string }).id;
-    await start({ kind: 'restore', id }, () => failJob(ctx, 'restore', id, 'the restore worker could not be started'));
-  }
+  await startJob(ctx, 'restore', result);
   return result;
 }
 
