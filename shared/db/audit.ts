@@ -1,6 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { db, tableName, type TransactItem } from './client.js';
+import { tableName, type TransactItem } from './client.js';
 import { auditKey, gsi1 } from './keys.js';
 import { queryPage } from './pagination.js';
 
@@ -38,10 +37,6 @@ export function auditPut(input: AuditInput, at = new Date()): TransactItem {
  */
 export function auditWrite(input: AuditInput, at: Date): { put: Record<string, unknown> } {
   return { put: auditItem(input, at) };
-}
-
-export async function recordAudit(input: AuditInput): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input, new Date()) }));
 }
 
 export async function listAudit(opts: { limit: number; cursor?: string; targetId?: string }) {

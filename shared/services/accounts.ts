@@ -14,7 +14,7 @@ import {
   normalizeEmail,
   type LoginRefusal,
 } from '../domain/accounts.js';
-import { auditWrite, recordAudit } from '../db/audit.js';
+import { auditWrite } from '../db/audit.js';
 import { commit } from '../db/commit.js';
 import { NoticeAlreadySent, noticeOncePerWindow, outboxWrite } from '../db/outbox.js';
 import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../db/login-throttle.js';
@@ -46,8 +46,9 @@ export function toUserDto(user: UserRecord) {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
 /**
- * The command context of an account acting on itself without a session (sign-up, e-mail verification):
- * the account is the caller the audit names.
+ * The command context of a request about an account without a session (sign-up, sign-in, e-mail
+ * verification): the account is the caller the audit names; an anonymous attempt's entries name no actor
+ * (auditWrite).
  */
 function asAccount(user: UserRecord, requestId: string, now: Date): CommandContext {
   return commandContext({ id: user.id, role: user.role, capabilities: new Set(), farmIds: user.farmIds, allFarms: false }, { requestId, now });
@@ -125,7 +126,8 @@ const INVALID_CREDENTIALS = 'Invalid e-mail or password';
  */
 export async function login(body: LoginBody, client: string, requestId: string) {
   const email = normalizeEmail(body.email);
-  const now = Math.floor(Date.now() / 1000);
+  const at = new Date();
+  const now = Math.floor(at.getTime() / 1000);
   const read = await readLoginState(email, client, now, LOGIN_THROTTLE.accountWindowSeconds);
   const refusal = loginRefusal(read.throttle, now);
   if (refusal) throw throttled(refusal);
@@ -136,7 +138,7 @@ export async function login(body: LoginBody, client: string, requestId: string) 
   const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !passwordOk) {
     const accountFailures = await countAccountLoginFailure(email, now, LOGIN_THROTTLE.accountWindowSeconds);
-    if (user) await auditThrottle(user, client, next, accountFailures, read.throttle.accountWindowEndsAt, requestId);
+    if (user) await auditThrottle(asAccount(user, requestId, at), client, next, accountFailures, read.throttle.accountWindowEndsAt);
     throw new Unauthenticated(INVALID_CREDENTIALS);
   }
   await clearLoginAttempts(email, client);
@@ -149,18 +151,23 @@ const throttled = (refusal: LoginRefusal) => new Forbidden(loginRefusalMessage(r
 
 /** The moments an admin wants to see: a client of a registered account is first delayed; the account reaches its ceiling. */
 async function auditThrottle(
-  user: UserRecord,
+  ctx: CommandContext,
   client: string,
   attempt: { attempts: number; openAt: number },
   accountFailures: number,
   windowEndsAt: number,
-  requestId: string,
 ): Promise<void> {
+  // the attempts are anonymous: the entries name no actor
   const entry = (action: string, changes: Record<string, unknown>) =>
-    recordAudit({ actorId: null, action, targetType: 'user', targetId: user.id, changes, requestId });
+    auditWrite({ actorId: null, action, targetType: 'user', targetId: ctx.caller.id, changes, requestId: ctx.requestId }, ctx.now);
   const at = (epoch: number) => new Date(epoch * 1000).toISOString();
-  if (attempt.attempts === LOGIN_THROTTLE.freeFailures) await entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) });
-  if (accountFailures === LOGIN_THROTTLE.accountMaxFailures) await entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) });
+  const writes = [
+    ...(attempt.attempts === LOGIN_THROTTLE.freeFailures
+      ? [entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) })]
+      : []),
+    ...(accountFailures === LOGIN_THROTTLE.accountMaxFailures ? [entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) })] : []),
+  ];
+  if (writes.length) await commit(ctx, { writes });
 }
 
 /** Revokes the caller's token until it would have expired anyway. */
