@@ -24,7 +24,7 @@ import { scopedCycleWithBasis, toCycleDto } from '../cycles.js';
 import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
 import { idempotentCommand } from '../idempotency.js';
-import { continuityCaller, failJob, message, nowIn, startJob, toExportDto } from './jobs.js';
+import { continuityCaller, failJob, jobStarted, message, nowIn, startJob, toExportDto } from './jobs.js';
 import type { CreateExportBody } from '../../../schemas/continuity.js';
 
 /** A farm's export: requested by a user, written by the worker into a JSON Lines file, then downloaded. */
@@ -132,9 +132,7 @@ export async function runExport(ctx: CommandContext, id: string): Promise<{ stat
   if (!job) throw exportNotFound(id);
   if (job.status !== 'pending') return { status: job.status };
   const started = performance.now();
-  const starting = nowIn(ctx);
-  const startedAt = starting.now.toISOString();
-  await commit(starting, { writes: [jobMove(exportKey(id), `Export ${id}`, job.version, { status: 'running', startedAt })] });
+  const startedAt = await jobStarted(ctx, 'export', job);
   const sink = openExportSink(job.objectKey);
   try {
     const digest = new ExportDigest();

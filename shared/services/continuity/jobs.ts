@@ -70,7 +70,7 @@ export function toRestoreDto(r: RestoreRecord) {
  * Starts the worker on a job just requested (a replayed request started it the first time); a job that
  * cannot be started is failed at once (never left pending).
  */
-export async function startJob(ctx: CommandContext, kind: ContinuityJobEvent['kind'], requested: IdempotentResult): Promise<void> {
+export async function startJob(ctx: CommandContext, kind: JobKind, requested: IdempotentResult): Promise<void> {
   if (requested.replayed) return;
   const event: ContinuityJobEvent = { kind, id: (requested.data as { id: string }).id };
   try {
@@ -81,11 +81,22 @@ export async function startJob(ctx: CommandContext, kind: ContinuityJobEvent['ki
   }
 }
 
+type JobKind = ContinuityJobEvent['kind'];
+const jobKey = (kind: JobKind, id: string) => (kind === 'export' ? exportKey(id) : restoreKey(id));
+
+/** The worker takes a pending job (read at `version`): it is running from now on, the instant returned. */
+export async function jobStarted(ctx: CommandContext, kind: JobKind, job: { id: string; version: number }): Promise<string> {
+  const at = nowIn(ctx);
+  const startedAt = at.now.toISOString();
+  const what = `${kind === 'export' ? 'Export' : 'Restore'} ${job.id}`;
+  await commit(at, { writes: [jobMove(jobKey(kind, job.id), what, job.version, { status: 'running', startedAt })] });
+  return startedAt;
+}
+
 /** Marks a job failed, naming why (a job already completed or failed stays as it is). */
-export async function failJob(ctx: CommandContext, kind: 'export' | 'restore', id: string, error: string): Promise<void> {
+export async function failJob(ctx: CommandContext, kind: JobKind, id: string, error: string): Promise<void> {
   const job = kind === 'export' ? await getExport(id) : await getRestore(id);
   if (!job || job.status === 'completed' || job.status === 'failed') return;
   const at = nowIn(ctx);
-  const key = kind === 'export' ? exportKey(id) : restoreKey(id);
-  await commit(at, { writes: [jobMove(key, `${kind} ${id}`, job.version, { status: 'failed', error, finishedAt: at.now.toISOString() })] });
+  await commit(at, { writes: [jobMove(jobKey(kind, id), `${kind} ${id}`, job.version, { status: 'failed', error, finishedAt: at.now.toISOString() })] });
 }

@@ -13,7 +13,7 @@ import { Conflict, Forbidden, NotFound } from '../../errors.js';
 import { MAX_FARMS_PER_USER } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import { figuresOf, visibleExport } from './exports.js';
-import { failJob, message, nowIn, startJob, toRestoreDto } from './jobs.js';
+import { failJob, jobStarted, message, nowIn, startJob, toRestoreDto } from './jobs.js';
 import { failAfterBatches, readExport, RestoreRefused, restoredItem, type ReadExport } from './restore-file.js';
 import type { CreateRestoreBody } from '../../../schemas/continuity.js';
 
@@ -135,9 +135,7 @@ export async function runRestore(ctx: CommandContext, id: string): Promise<{ sta
   if (!job) throw restoreNotFound(id);
   if (job.status !== 'pending') return { status: job.status };
   const started = performance.now();
-  const starting = nowIn(ctx);
-  const now = starting.now.toISOString();
-  await commit(starting, { writes: [jobMove(restoreKey(id), `Restore ${id}`, job.version, { status: 'running', startedAt: now })] });
+  const now = await jobStarted(ctx, 'restore', job);
   const written: Key[] = [];
   const counts: Record<string, number> = {};
   try {
