@@ -51,10 +51,10 @@ try {
   const { createFlockFor } = await import('../shared/services/flocks.js');
   const { startCycle } = await import('../shared/services/cycles.js');
   const { createMovementFor } = await import('../shared/services/movements.js');
-  const { partitionItems } = await import('../shared/db/continuity.js');
-  const { exportPut, restorePut, createJob } = await import('../shared/db/continuity.js');
-  const { pendingExport, pendingRestore, runExport, runRestore } = await import('../shared/services/continuity.js');
-  const { getExport, getRestore } = await import('../shared/db/continuity.js');
+  const { exportCreate, getExport, getRestore, partitionItems, restoreCreate } = await import('../shared/db/continuity.js');
+  const { commit } = await import('../shared/db/commit.js');
+  const { pendingExport, runExport } = await import('../shared/services/continuity/exports.js');
+  const { pendingRestore, runRestore } = await import('../shared/services/continuity/restores.js');
 
   const admin = systemCaller('bench', ALL_CAPABILITIES, 'all');
   const { id: farmId } = await ensureDefaultFarm('Bench farm');
@@ -93,11 +93,12 @@ try {
   const now = new Date().toISOString();
   const job = pendingExport({ farmId, farmName: 'Bench farm', createdBy: admin.id }, now);
   const exportId = job.id;
-  await createJob([exportPut(job)]);
+  const ctx = commandContext(admin);
+  await commit(ctx, { writes: [exportCreate(job)] });
   sample();
   const rssBefore = process.memoryUsage().rss;
   let t = performance.now();
-  await runExport(exportId);
+  await runExport(ctx, exportId);
   const exportMs = performance.now() - t;
   const e = (await getExport(exportId))!;
   if (e.status !== 'completed') throw new Error(`export ${e.status}: ${e.error}`);
@@ -109,11 +110,11 @@ try {
 
   const restore = pendingRestore({ exportId, sourceFarmId: farmId, farmName: 'Bench farm (restored)', createdBy: admin.id, assignTo: null }, now);
   const restoreId = restore.id;
-  await createJob([restorePut(restore)]);
+  await commit(ctx, { writes: [restoreCreate(restore)] });
   peakRss = 0;
   peakHeap = 0;
   t = performance.now();
-  await runRestore(restoreId);
+  await runRestore(ctx, restoreId);
   const restoreMs = performance.now() - t;
   clearInterval(timer);
   sample();

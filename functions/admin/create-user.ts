@@ -15,5 +15,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'User created', schema: UserResponse }, 409: { description: 'E-mail already registered' } },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createUserAsAdmin(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createUserAsAdmin(ctx, body)),
 );

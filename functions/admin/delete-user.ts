@@ -11,8 +11,8 @@ export const handler = httpHandler(
     params: userIdParams,
     responses: { 204: { description: 'Deleted' } },
   },
-  async ({ params, user, requestId }) => {
-    await deleteUserAsAdmin(user, params.userId, requestId);
+  async ({ params, ctx }) => {
+    await deleteUserAsAdmin(ctx, params.userId);
     return noContent();
   },
 );

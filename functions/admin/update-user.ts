@@ -21,8 +21,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const saved = await patchUserAsAdmin(user, params.userId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const saved = await patchUserAsAdmin(ctx, params.userId, body);
     return ok(toUserDto(saved), 'User updated', { ETag: `"${saved.version}"` });
   },
 );

@@ -14,8 +14,8 @@ export const handler = httpHandler(
     body: logoutBody,
     responses: { 200: { description: 'Token revoked', schema: LogoutResponse } },
   },
-  async ({ user, requestId }) => {
-    await logout(user, user.token, requestId);
+  async ({ user, ctx }) => {
+    await logout(ctx, user.token);
     return ok({ revoked: true, tokenId: user.token.jti }, 'Signed out; discard the token');
   },
 );

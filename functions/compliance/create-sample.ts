@@ -20,5 +20,5 @@ export const handler = httpHandler(
       404: { description: 'No such flock, or not one of yours' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createSampleFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createSampleFor(ctx, body)),
 );

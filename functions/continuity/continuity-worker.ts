@@ -1,5 +1,6 @@
 import { eventHandler } from '../../shared/events/handler.js';
-import { continuityCaller, runContinuityJob } from '../../shared/services/continuity.js';
+import { continuityCaller } from '../../shared/services/continuity/jobs.js';
+import { runContinuityJob } from '../../shared/services/continuity/worker.js';
 import { continuityJobBody } from '../../schemas/compiled/continuity.js';
 
 /**
@@ -7,6 +8,6 @@ import { continuityJobBody } from '../../schemas/compiled/continuity.js';
  * that is no longer pending is left alone, so Lambda's retries never run it twice; a failure is recorded
  * on the job (a restore removes what it wrote first).
  */
-export const handler = eventHandler({ name: 'continuity-worker', caller: continuityCaller, payload: continuityJobBody }, async ({ event }) =>
-  runContinuityJob(event),
+export const handler = eventHandler({ name: 'continuity-worker', caller: continuityCaller, payload: continuityJobBody }, async ({ event, ctx }) =>
+  runContinuityJob(ctx, event),
 );

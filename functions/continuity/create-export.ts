@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { accepted } from '../../shared/http/responses.js';
-import { requestExport } from '../../shared/services/continuity.js';
+import { requestExport } from '../../shared/services/continuity/exports.js';
 import { createExportBody } from '../../schemas/compiled/continuity.js';
 import { ExportResponse } from '../../schemas/continuity.js';
 
@@ -21,5 +21,5 @@ export const handler = httpHandler(
       404: { description: 'No such farm, or not one of yours' },
     },
   },
-  async ({ body, headers, user, requestId }) => accepted(await requestExport(user, body, requestId, headers['idempotency-key']), '/api/v1/continuity/exports/'),
+  async ({ body, ctx }) => accepted(await requestExport(ctx, body), '/api/v1/continuity/exports/'),
 );

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { accepted } from '../../shared/http/responses.js';
-import { requestRestore } from '../../shared/services/continuity.js';
+import { requestRestore } from '../../shared/services/continuity/restores.js';
 import { createRestoreBody } from '../../schemas/compiled/continuity.js';
 import { RestoreResponse } from '../../schemas/continuity.js';
 
@@ -24,6 +24,5 @@ export const handler = httpHandler(
       409: { description: 'The export is not completed, or you hold the most farms a user may' },
     },
   },
-  async ({ body, headers, user, requestId }) =>
-    accepted(await requestRestore(user, body, requestId, headers['idempotency-key']), '/api/v1/continuity/restores/'),
+  async ({ body, ctx }) => accepted(await requestRestore(ctx, body), '/api/v1/continuity/restores/'),
 );

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler.js';
-import { exportFileFor } from '../../shared/services/continuity.js';
+import { exportFileFor } from '../../shared/services/continuity/exports.js';
 import { exportParams } from '../../schemas/compiled/continuity.js';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { exportFor } from '../../shared/services/continuity.js';
+import { exportFor } from '../../shared/services/continuity/exports.js';
 import { exportParams } from '../../schemas/compiled/continuity.js';
 import { ExportResponse } from '../../schemas/continuity.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { readinessFor } from '../../shared/services/continuity-readiness.js';
+import { readinessFor } from '../../shared/services/continuity/readiness.js';
 import { readinessParams } from '../../schemas/compiled/continuity.js';
 import { ReadinessResponse } from '../../schemas/continuity.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { restoreFor } from '../../shared/services/continuity.js';
+import { restoreFor } from '../../shared/services/continuity/restores.js';
 import { restoreParams } from '../../schemas/compiled/continuity.js';
 import { RestoreResponse } from '../../schemas/continuity.js';
 

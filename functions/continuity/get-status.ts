@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { continuityStatusFor } from '../../shared/services/continuity-readiness.js';
+import { continuityStatusFor } from '../../shared/services/continuity/readiness.js';
 import { StatusResponse } from '../../schemas/continuity.js';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listDrillsFor } from '../../shared/services/continuity-readiness.js';
+import { listDrillsFor } from '../../shared/services/continuity/readiness.js';
 import { listDrillsQuery } from '../../schemas/compiled/continuity.js';
 import { DrillListResponse } from '../../schemas/continuity.js';
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { recordDrill } from '../../shared/services/continuity-readiness.js';
+import { recordDrill } from '../../shared/services/continuity/readiness.js';
 import { createDrillBody } from '../../schemas/compiled/continuity.js';
 import { DrillResponse } from '../../schemas/continuity.js';
 
@@ -16,5 +16,5 @@ export const handler = httpHandler(
     headers: IDEMPOTENCY_KEY,
     responses: { 201: { description: 'Recorded', schema: DrillResponse }, 404: { description: 'No such farm, or not one of yours' } },
   },
-  async ({ body, headers, user, requestId }) => replayable(await recordDrill(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await recordDrill(ctx, body)),
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { transferFor } from '../../shared/services/transfers.js';
+import { transferFor } from '../../shared/services/transfers/reads.js';
 import { transferParams } from '../../schemas/compiled/sharing.js';
 import { TransferResponse } from '../../schemas/sharing.js';
 

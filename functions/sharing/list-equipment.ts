@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listEquipmentFor } from '../../shared/services/transfers.js';
+import { listEquipmentFor } from '../../shared/services/transfers/reads.js';
 import { listEquipmentQuery } from '../../schemas/compiled/sharing.js';
 import { EquipmentListResponse } from '../../schemas/sharing.js';
 

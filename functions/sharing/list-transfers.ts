@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listTransfersFor } from '../../shared/services/transfers.js';
+import { listTransfersFor } from '../../shared/services/transfers/reads.js';
 import { listTransfersQuery } from '../../schemas/compiled/sharing.js';
 import { TransferListResponse } from '../../schemas/sharing.js';
 

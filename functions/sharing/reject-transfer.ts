@@ -1,3 +1,3 @@
 import { transferActionRoute } from './transfer-action.js';
 
-export const handler = transferActionRoute('reject', 'Reject a transfer (requested → rejected)', 'a user of the receiving farm', '', '');
+export const handler = transferActionRoute('reject', { summary: 'Reject a transfer (requested → rejected)', who: 'a user of the receiving farm' });

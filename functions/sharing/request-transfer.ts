@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { requestTransfer } from '../../shared/services/transfers.js';
+import { requestTransfer } from '../../shared/services/transfers/requests.js';
 import { createTransferBody } from '../../schemas/compiled/sharing.js';
 import { TransferResponse } from '../../schemas/sharing.js';
 
@@ -24,5 +24,5 @@ export const handler = httpHandler(
       409: { description: 'The sending farm is under a movement restriction (names the incident)' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await requestTransfer(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await requestTransfer(ctx, body)),
 );

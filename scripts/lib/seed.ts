@@ -2,9 +2,12 @@
 import { ulid } from 'ulidx';
 import { hashPassword } from '../../shared/auth/passwords.js';
 import { normalizeEmail } from '../../shared/domain/accounts.js';
-import { auditPut } from '../../shared/db/audit.js';
+import { auditWrite } from '../../shared/db/audit.js';
+import { commit } from '../../shared/db/commit.js';
+import { systemCaller } from '../../shared/domain/caller.js';
+import { commandContext } from '../../shared/domain/command.js';
 import { ensureDefaultFarm } from '../../shared/db/farms.js';
-import { createUser, getUserIdByEmail } from '../../shared/db/users.js';
+import { getUserIdByEmail, userCreate, type UserRecord } from '../../shared/db/users.js';
 import { ensureDefaultRules } from '../../shared/services/default-rules.js';
 import { Conflict } from '../../shared/errors.js';
 
@@ -15,26 +18,27 @@ export async function seed(admin: { email: string; password: string; name?: stri
   const email = normalizeEmail(admin.email);
   const existing = await getUserIdByEmail(email);
   if (existing) return { farmId: farm.id, adminId: existing, adminCreated: false };
-  const now = new Date().toISOString();
+  const at = new Date();
+  const now = at.toISOString();
   const id = ulid();
   try {
-    await createUser(
-      {
-        id,
-        email,
-        name: admin.name ?? 'Administrator',
-        role: 'admin',
-        explicitCapabilities: null,
-        farmIds: [farm.id],
-        verified: true,
-        locked: false,
-        passwordHash: await hashPassword(admin.password),
-        createdAt: now,
-        updatedAt: now,
-        version: 1,
-      },
-      [auditPut({ actorId: null, action: 'seed.admin.create', targetType: 'user', targetId: id, changes: { email, role: 'admin' }, requestId: null })],
-    );
+    const user: UserRecord = {
+      id,
+      email,
+      name: admin.name ?? 'Administrator',
+      role: 'admin',
+      explicitCapabilities: null,
+      farmIds: [farm.id],
+      verified: true,
+      locked: false,
+      passwordHash: await hashPassword(admin.password),
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    // nobody signed in creates the first admin: the audit entry names no actor
+    const audit = { actorId: null, action: 'seed.admin.create', targetType: 'user', targetId: id, changes: { email, role: 'admin' }, requestId: null };
+    await commit(commandContext(systemCaller('seed', [], 'all'), { now: at }), { writes: [...userCreate(user), auditWrite(audit, at)] });
   } catch (err) {
     if (err instanceof Conflict) return { farmId: farm.id, adminId: (await getUserIdByEmail(email))!, adminCreated: false };
     throw err;

@@ -1,6 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { db, tableName, type TransactItem } from './client.js';
+import { tableName, type TransactItem } from './client.js';
 import { auditKey, gsi1 } from './keys.js';
 import { queryPage } from './pagination.js';
 
@@ -31,8 +30,13 @@ export function auditPut(input: AuditInput, at = new Date()): TransactItem {
   return { Put: { TableName: tableName(), Item: auditItem(input, at) } };
 }
 
-export async function recordAudit(input: AuditInput): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: auditItem(input, new Date()) }));
+/**
+ * An audit entry as a write of a commit's plan, for an actor the command's caller does not name: nobody
+ * (an anonymous sign-up that met a registered address) or the user a worker acts for (a restore opens its
+ * farm in the name of whoever asked for it). Every other entry is a plan's `audit`.
+ */
+export function auditWrite(input: AuditInput, at: Date): { put: Record<string, unknown> } {
+  return { put: auditItem(input, at) };
 }
 
 export async function listAudit(opts: { limit: number; cursor?: string; targetId?: string }) {

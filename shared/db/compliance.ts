@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
-import { db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { db, queryAll, tableName } from './client.js';
+import type { Write } from './commit.js';
+import { isNew } from './conditions.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
 import { cycleKey, farmPartition, SAMPLE_SK_PREFIX, sampleKey, samplesOfFlockPrefix, WITHDRAWAL_SK_PREFIX } from './keys.js';
@@ -141,21 +143,13 @@ const SAMPLE_FIELDS = [
 ] as const satisfies readonly (keyof SampleRecord)[];
 const sampleFromItem = (i: Record<string, unknown>) => pick<SampleRecord>(i, SAMPLE_FIELDS, null);
 
-/** Writes a new sample (never over another) with what must commit with it (audit, the idempotent response). */
-export async function createSample(s: SampleRecord, extra: TransactItem[], onExtraFailed: () => Conflict): Promise<void> {
-  await transact(
-    [
-      ...extra,
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...sampleKey(s.farmId, s.flockId, s.date, s.id), entity: 'SalmonellaSample', ...s },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-    ],
-    (i) => (i < extra.length ? onExtraFailed() : new Conflict(`Sample ${s.id} already exists`)),
-  );
+/** A new sample (never over another). */
+export function sampleCreate(s: SampleRecord): Write {
+  return {
+    put: { ...sampleKey(s.farmId, s.flockId, s.date, s.id), entity: 'SalmonellaSample', ...s },
+    when: isNew(),
+    failed: () => new Conflict(`Sample ${s.id} already exists`),
+  };
 }
 
 /** A page of a farm's samples (or one flock's), by flock then date. */

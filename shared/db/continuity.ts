@@ -1,6 +1,8 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { BATCH_BACKOFF, batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { BATCH_BACKOFF, batchGet, db, queryAll, tableName } from './client.js';
 import { pause } from '../platform/retry.js';
+import type { Write } from './commit.js';
+import { all, eq, exists, isNew } from './conditions.js';
 import {
   breachesPartition,
   dayRollupKey,
@@ -13,7 +15,6 @@ import {
   flocksOfFarm,
   gsi1,
   restoreKey,
-  userKey,
 } from './keys.js';
 import { pick } from './items.js';
 import { Conflict } from '../errors.js';
@@ -136,21 +137,14 @@ const T = () => tableName();
 // ---------------------------------------------------------------------------------------------------
 // Jobs
 
-export const exportPut = (e: ExportRecord): TransactItem => ({
-  Put: {
-    TableName: T(),
-    Item: { ...exportKey(e.id), ...exportsOfFarm(e.farmId), GSI1SK: `${e.createdAt}#${e.id}`, type: 'Export', ...e },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  },
+/** A new export job. */
+export const exportCreate = (e: ExportRecord): Write => ({
+  put: { ...exportKey(e.id), ...exportsOfFarm(e.farmId), GSI1SK: `${e.createdAt}#${e.id}`, type: 'Export', ...e },
+  when: isNew(),
 });
 
-export const restorePut = (r: RestoreRecord): TransactItem => ({
-  Put: { TableName: T(), Item: { ...restoreKey(r.id), type: 'Restore', ...r }, ConditionExpression: 'attribute_not_exists(PK)' },
-});
-
-export async function createJob(items: TransactItem[]): Promise<void> {
-  await transact(items, () => new Conflict('A record with this id already exists'));
-}
+/** A new restore job. */
+export const restoreCreate = (r: RestoreRecord): Write => ({ put: { ...restoreKey(r.id), type: 'Restore', ...r }, when: isNew() });
 
 export async function getExport(id: string): Promise<ExportRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: T(), Key: exportKey(id), ConsistentRead: true }));
@@ -178,29 +172,9 @@ export async function latestExportOf(farmId: string): Promise<ExportRecord | und
   return item ? pick<ExportRecord>(item, EXPORT_FIELDS, null) : undefined;
 }
 
-/** The job moves on (SET of the fields, version + 1), only from the version read: a lost race is a Conflict. */
-export function jobUpdate(key: Key, expectedVersion: number, fields: Record<string, unknown>): TransactItem {
-  const names: Record<string, string> = { '#version': 'version' };
-  const values: Record<string, unknown> = { ':expected': expectedVersion, ':one': 1 };
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    return `#f${i} = :f${i}`;
-  });
-  return {
-    Update: {
-      TableName: T(),
-      Key: key,
-      UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
-      ConditionExpression: '#version = :expected',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
-export async function moveJob(items: TransactItem[], what: string): Promise<void> {
-  await transact(items, () => new Conflict(`${what} was changed concurrently`));
+/** The job moves on (its fields set), only from the version read: a lost race is a Conflict naming the job (`what`). */
+export function jobMove(key: Key, what: string, readVersion: number, fields: Record<string, unknown>): Write {
+  return { update: key, set: fields, version: { read: readVersion, what }, failed: () => new Conflict(`${what} was changed concurrently`) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -280,51 +254,29 @@ export const putItems = (items: Record<string, unknown>[]) => batchWrite(items.m
 export const deleteItems = (keys: Key[]) => batchWrite(keys.map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } })));
 
 /**
- * The restored farm becomes usable, all at once: its META item gets its place in the farm list (GSI1)
- * and loses the `restoring` mark, the creator (non-admin) gets it in `farmIds`, the job completes.
+ * The restored farm becomes usable: its META item gets its place in the farm list (GSI1) and loses the
+ * `restoring` mark (only while it still has it). The restore commits it with the job's completion and,
+ * for a non-admin creator, the farm added to their `farmIds`.
  */
-export async function openRestoredFarm(opts: {
-  farmId: string;
-  name: string;
-  assignTo: string | null;
-  maxFarms: number;
-  now: string;
-  job: TransactItem;
-  audit: TransactItem[];
-  onRefused: () => Conflict;
-}): Promise<void> {
-  const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: T(),
-        Key: farmKey(opts.farmId),
-        UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, updatedAt = :now REMOVE restoring',
-        ConditionExpression: 'attribute_exists(PK) AND restoring = :yes',
-        ExpressionAttributeValues: { ':pk': gsi1.farms.GSI1PK, ':sk': `${opts.name.toLowerCase()}#${opts.farmId}`, ':now': opts.now, ':yes': true },
-      },
-    },
-    opts.job,
-  ];
-  if (opts.assignTo) {
-    items.push({
-      Update: {
-        TableName: T(),
-        Key: userKey(opts.assignTo),
-        UpdateExpression: 'SET farmIds = list_append(if_not_exists(farmIds, :none), :farm), updatedAt = :now ADD version :one',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(farmIds) OR size(farmIds) < :max)',
-        ExpressionAttributeValues: { ':none': [], ':farm': [opts.farmId], ':now': opts.now, ':one': 1, ':max': opts.maxFarms },
-      },
-    });
-  }
-  items.push(...opts.audit);
-  await transact(items, (i) => (i === 2 ? opts.onRefused() : new Conflict(`Restore of farm ${opts.farmId} was changed concurrently`)));
+export function restoredFarmOpen(farmId: string, name: string, now: string, failed: () => Conflict): Write {
+  return {
+    update: farmKey(farmId),
+    set: { GSI1PK: gsi1.farms.GSI1PK, GSI1SK: `${name.toLowerCase()}#${farmId}`, updatedAt: now },
+    remove: ['restoring'],
+    when: all(exists(), eq('restoring', true)),
+    failed,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Drills
 
-export function drillPut(d: DrillRecord): TransactItem {
-  return { Put: { TableName: T(), Item: { ...drillKey(d.farmId, d.date, d.id), type: 'Drill', ...d }, ConditionExpression: 'attribute_not_exists(PK)' } };
+/** A new drill record, of a farm that exists (the check fails the commit when the farm is gone). */
+export function drillCreate(d: DrillRecord): Write[] {
+  return [
+    { check: farmKey(d.farmId), when: exists() },
+    { put: { ...drillKey(d.farmId, d.date, d.id), type: 'Drill', ...d }, when: isNew() },
+  ];
 }
 
 /** A farm's drills, newest first (a farm records a few a week: one Query of all pages). */

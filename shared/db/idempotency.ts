@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type TransactItem } from './client.js';
+import { compileCondition, isNew } from './conditions.js';
 import { idempotencyKey } from './keys.js';
 
 /**
@@ -33,7 +34,7 @@ export function storedResponsePut(userId: string, key: string, requestHash: stri
         response,
         expiresAt: Math.floor(Date.now() / 1000) + IDEMPOTENCY_TTL_SECONDS,
       },
-      ConditionExpression: 'attribute_not_exists(PK)',
+      ...compileCondition(isNew()),
     },
   };
 }

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LoginThrottleState } from '../domain/accounts.js';
 import { batchGet, db, queryAll, tableName } from './client.js';
+import { eq, isNew, withCondition } from './conditions.js';
 import { LOGIN_THROTTLE_SK_PREFIX, emailKey, loginAccountKey, loginClientKey } from './keys.js';
 
 /**
@@ -57,13 +58,17 @@ export async function countLoginAttempt(
   const first = read.storedAttempts === undefined;
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: loginClientKey(email, client),
-        UpdateExpression: 'SET attempts = :n, openAt = :open, expiresAt = :exp',
-        ConditionExpression: first ? 'attribute_not_exists(PK)' : 'attempts = :read',
-        ExpressionAttributeValues: { ':n': next.attempts, ':open': next.openAt, ':exp': expiresAt, ...(first ? {} : { ':read': read.storedAttempts }) },
-      }),
+      new UpdateCommand(
+        withCondition(
+          {
+            TableName: tableName(),
+            Key: loginClientKey(email, client),
+            UpdateExpression: 'SET attempts = :n, openAt = :open, expiresAt = :exp',
+            ExpressionAttributeValues: { ':n': next.attempts, ':open': next.openAt, ':exp': expiresAt },
+          },
+          first ? isNew() : eq('attempts', read.storedAttempts),
+        ),
+      ),
     );
     return true;
   } catch (err) {

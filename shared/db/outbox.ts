@@ -1,45 +1,43 @@
 import { ulid } from 'ulidx';
-import { tableName, transactUnless, type TransactItem } from './client.js';
+import type { Write } from './commit.js';
+import { isNew } from './conditions.js';
 import { Conflict } from '../errors.js';
 import { emailNoticeKey, outboxKey } from './keys.js';
 
-/** Messages for delivery (e-mail) written in the same transaction as the change that causes them. */
-export function outboxPut(kind: string, payload: Record<string, unknown>, ttlSeconds: number): TransactItem {
+/** Messages for delivery (e-mail), written in the same commit as the change that causes them. */
+export function outboxWrite(kind: string, payload: Record<string, unknown>, ttlSeconds: number, now: Date): Write {
   const id = ulid();
   return {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...outboxKey(id),
-        type: 'OutboxMessage',
-        id,
-        kind,
-        payload,
-        createdAt: new Date().toISOString(),
-        expiresAt: Math.floor(Date.now() / 1000) + ttlSeconds,
-      },
+    put: {
+      ...outboxKey(id),
+      type: 'OutboxMessage',
+      id,
+      kind,
+      payload,
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + ttlSeconds,
     },
   };
 }
 
+/** This window's notice of that kind to that address was written already: nothing is written again. */
+export class NoticeAlreadySent extends Conflict {}
+
 /**
- * A notice mailed to an address at most once per window (`windowSeconds`, aligned to the epoch): the outbox
- * message (kept `ttlSeconds` for the mailer), a marker of the window and any extra items (audit) in one
- * transaction. Returns false, writing nothing, when this window's notice of that kind was already written.
+ * A notice mailed to an address at most once per window (`windowSeconds`, aligned to the epoch): a marker
+ * of the window, which must be new (else the commit fails with NoticeAlreadySent), and the outbox message
+ * (kept `ttlSeconds` for the mailer).
  */
-export async function outboxNoticeOncePerWindow(
-  notice: { to: string; kind: string; windowSeconds: number; ttlSeconds: number },
-  extra: TransactItem[] = [],
-): Promise<boolean> {
+export function noticeOncePerWindow(notice: { to: string; kind: string; windowSeconds: number; ttlSeconds: number }, now: Date): Write[] {
   const { to: email, kind, windowSeconds } = notice;
-  const now = Math.floor(Date.now() / 1000);
-  const windowStart = now - (now % windowSeconds);
-  const marker: TransactItem = {
-    Put: {
-      TableName: tableName(),
-      Item: { ...emailNoticeKey(email, kind, windowStart), type: 'EmailNotice', expiresAt: windowStart + windowSeconds },
-      ConditionExpression: 'attribute_not_exists(PK)',
+  const seconds = Math.floor(now.getTime() / 1000);
+  const windowStart = seconds - (seconds % windowSeconds);
+  return [
+    {
+      put: { ...emailNoticeKey(email, kind, windowStart), type: 'EmailNotice', expiresAt: windowStart + windowSeconds },
+      when: isNew(),
+      failed: () => new NoticeAlreadySent(`The ${kind} notice was not written`),
     },
-  };
-  return transactUnless([marker, outboxPut(kind, { to: email }, notice.ttlSeconds), ...extra], 0, () => new Conflict(`The ${kind} notice was not written`));
+    outboxWrite(kind, { to: email }, notice.ttlSeconds, now),
+  ];
 }

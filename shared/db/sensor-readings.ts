@@ -1,6 +1,7 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { BATCH_BACKOFF, batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { absent, compileCondition, eq, withCondition } from './conditions.js';
 import {
   DAY_ROLLUP_SK_PREFIX,
   HOUR_ROLLUP_SK_PREFIX,
@@ -94,19 +95,12 @@ export interface BucketWrite {
   cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number }>;
 }
 
-const versionCondition = (readVersion: number) => (readVersion === 0 ? 'attribute_not_exists(#version)' : '#version = :read');
+/** Still at the version read: absent when that was 0 (nothing yet). */
+const stillAt = (readVersion: number) => (readVersion === 0 ? absent('version') : eq('version', readVersion));
 
 /** A rollup written whole, as `version`, if it is still at the version read (absent when 0). */
 function rollupPut(item: Record<string, unknown>, readVersion: number, version: number, now: string): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...item, version, updatedAt: now },
-      ConditionExpression: versionCondition(readVersion),
-      ExpressionAttributeNames: { '#version': 'version' },
-      ...(readVersion ? { ExpressionAttributeValues: { ':read': readVersion } } : {}),
-    },
-  };
+  return { Put: { TableName: tableName(), Item: { ...item, version, updatedAt: now }, ...compileCondition(stillAt(readVersion)) } };
 }
 
 /**
@@ -118,20 +112,16 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
   const items: TransactItem[] = [];
   for (const h of w.hours) {
     items.push({
-      Update: {
-        TableName: T,
-        Key: hourClaimsKey(deviceId, h.hour),
-        UpdateExpression: 'SET #version = :next, #type = :type, updatedAt = :now ADD seen :offsets',
-        ConditionExpression: versionCondition(h.readVersion),
-        ExpressionAttributeNames: { '#version': 'version', '#type': 'type' },
-        ExpressionAttributeValues: {
-          ':next': h.readVersion + 1,
-          ':type': 'SensorClaims',
-          ':offsets': new Set(h.newOffsets),
-          ':now': now,
-          ...(h.readVersion ? { ':read': h.readVersion } : {}),
+      Update: withCondition(
+        {
+          TableName: T,
+          Key: hourClaimsKey(deviceId, h.hour),
+          UpdateExpression: 'SET #version = :next, #type = :type, updatedAt = :now ADD seen :offsets',
+          ExpressionAttributeNames: { '#version': 'version', '#type': 'type' },
+          ExpressionAttributeValues: { ':next': h.readVersion + 1, ':type': 'SensorClaims', ':offsets': new Set(h.newOffsets), ':now': now },
         },
-      },
+        stillAt(h.readVersion),
+      ),
     });
     // The hour's rollup is only ever written in a transaction with its claims, conditional on the version read.
     items.push(

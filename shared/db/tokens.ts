@@ -1,35 +1,24 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, type TransactItem } from './client.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.js';
+import type { Write } from './commit.js';
+import { all, eq, gt, isNew } from './conditions.js';
 import { revokedTokenKey, verificationTokenKey } from './keys.js';
 
-const epoch = (ms: number) => Math.floor(ms / 1000);
+const epoch = (at: Date) => Math.floor(at.getTime() / 1000);
 
 /** Revokes a token id until the token's own expiry (TTL removes the marker afterwards). */
-export async function revokeToken(jti: string, expiresAtSeconds: number, userId: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...revokedTokenKey(jti), type: 'RevokedToken', userId, expiresAt: expiresAtSeconds } }));
+export function tokenRevocation(jti: string, expiresAtSeconds: number, userId: string): Write {
+  return { put: { ...revokedTokenKey(jti), type: 'RevokedToken', userId, expiresAt: expiresAtSeconds } };
 }
 
-/** The hashed e-mail verification token, as one element of the signup transaction. */
-export function verificationTokenPut(tokenHash: string, userId: string, ttlSeconds: number): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...verificationTokenKey(tokenHash), type: 'VerificationToken', userId, expiresAt: epoch(Date.now()) + ttlSeconds },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  };
+/** The hashed e-mail verification token, valid `ttlSeconds` from `now`: a write of the sign-up. */
+export function verificationTokenCreate(tokenHash: string, userId: string, ttlSeconds: number, now: Date): Write {
+  return { put: { ...verificationTokenKey(tokenHash), type: 'VerificationToken', userId, expiresAt: epoch(now) + ttlSeconds }, when: isNew() };
 }
 
-/** Consumes a verification token as part of a transaction: fails unless it exists and is unexpired. */
-export function verificationTokenDelete(tokenHash: string, userId: string): TransactItem {
-  return {
-    Delete: {
-      TableName: tableName(),
-      Key: verificationTokenKey(tokenHash),
-      ConditionExpression: 'userId = :u AND expiresAt > :now',
-      ExpressionAttributeValues: { ':u': userId, ':now': epoch(Date.now()) },
-    },
-  };
+/** Consumes a verification token: the write fails unless the token is the user's and unexpired at `now`. */
+export function verificationTokenConsume(tokenHash: string, userId: string, now: Date): Write {
+  return { delete: verificationTokenKey(tokenHash), when: all(eq('userId', userId), gt('expiresAt', epoch(now))) };
 }
 
 export async function getVerificationToken(tokenHash: string): Promise<{ userId: string; expiresAt: number } | undefined> {

@@ -1,5 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
+import { auditPut } from './audit.js';
+import { batchGet, db, tableName } from './client.js';
+import { checkVersion, transactItemOf, type CommitContext, type Plan, type Write } from './commit.js';
+import { absent, eq, isNew } from './conditions.js';
+import { storedResponsePut } from './idempotency.js';
+import { applyLedger, type LedgerWrite } from './movements.js';
 import {
   equipmentHeldBy,
   equipmentKey,
@@ -12,8 +17,7 @@ import {
 } from './keys.js';
 import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
-import { versionedUpdate } from './farms.js';
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict, DuplicateRequest, NotFound } from '../errors.js';
 import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
 
 /**
@@ -130,9 +134,11 @@ export async function restrictionsOf(farmId: string): Promise<string[]> {
   return [...ids].sort();
 }
 
-/** The transaction item that holds only while the farm has no restricting incident (the flag's set is absent once emptied). */
-export const unrestricted = (farmId: string): TransactItem => ({
-  ConditionCheck: { TableName: tableName(), Key: restrictionFlagKey(farmId), ConditionExpression: 'attribute_not_exists(incidentIds)' },
+/** The check that holds only while the farm has no restricting incident (the flag's set is absent once emptied). */
+export const unrestricted = (farmId: string): Write => ({
+  check: restrictionFlagKey(farmId),
+  when: absent('incidentIds'),
+  failed: () => new FarmRestricted(farmId, []),
 });
 
 export async function getTransfer(id: string): Promise<TransferRecord | undefined> {
@@ -141,32 +147,33 @@ export async function getTransfer(id: string): Promise<TransferRecord | undefine
 }
 
 /**
- * Writes a new transfer in ONE transaction: the sending farm is not restricted (the receiving farm is not looked up),
- * the transfer (`attribute_not_exists`) and the extra items (audit, idempotent answer).
+ * A new transfer: the sending farm is not restricted (the receiving farm is not looked up: a request
+ * answers alike for a real and a made-up farm, docs/decisions.md, "References in bodies"), and the
+ * transfer is new.
  */
-export async function createTransfer(t: TransferRecord, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      // the receiving farm is not looked up: a request answers alike for a real and a made-up farm (docs/decisions.md, "References in bodies")
-      unrestricted(t.from.farmId),
-      { Put: { TableName: T, Item: transferItem(t), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...extra,
-    ],
-    (i) => (i === 0 ? new FarmRestricted(t.from.farmId, []) : new Conflict('A transfer with this id already exists')),
-  );
+export function transferCreate(t: TransferRecord): Write[] {
+  return [unrestricted(t.from.farmId), { put: transferItem(t), when: isNew(), failed: () => new Conflict('A transfer with this id already exists') }];
+}
+
+/** The transfer's status changed by another request since it was read: the service names what it is now. */
+export class TransferLost extends Conflict {
+  constructor(readonly transferId: string) {
+    super(`Transfer ${transferId} was changed concurrently`);
+  }
 }
 
 /**
- * The transfer's status change at the version read, and only from the status read (a completion also
- * from `approved` only): the first item of the transaction that carries it.
+ * The transfer's step at the version read (`stated`: the body's version; the request's If-Match is about
+ * it too), and only from the status read (a completion also from `approved` only).
  */
-export const transferUpdate = (current: TransferRecord, expectedVersion: number, fields: Partial<TransferRecord>, now: string): TransactItem =>
-  versionedUpdate(transferKey(current.id), expectedVersion, fields, now, { status: current.status });
-
-/** A status change that writes nothing else (approve, reject, cancel): the update and its audit entry. */
-export async function updateTransfer(update: TransactItem, extra: TransactItem[], onLost: () => Conflict): Promise<void> {
-  await transact([update, ...extra], (i) => (i === 0 ? onLost() : new Conflict('The request conflicts with a concurrent change; retry')));
+export function transferStep(current: TransferRecord, fields: Partial<TransferRecord>, stated: number | undefined): Write {
+  return {
+    update: transferKey(current.id),
+    set: fields,
+    version: { read: current.version, what: `Transfer ${current.id}`, stated, subject: true },
+    when: eq('status', current.status),
+    failed: () => new TransferLost(current.id),
+  };
 }
 
 export interface EquipmentRecord {
@@ -190,8 +197,7 @@ export async function getEquipment(ids: readonly string[]): Promise<EquipmentRec
 }
 
 /** A completion's move of one piece of equipment: a registered piece changes holder only if the sender holds it; a new one is registered, held by the receiver. */
-export function equipmentMove(line: EquipmentLine, fromFarmId: string, toFarmId: string, now: string): TransactItem {
-  const T = tableName();
+export function equipmentMove(line: EquipmentLine, fromFarmId: string, toFarmId: string, now: string): Write {
   if (line.registers) {
     const item: EquipmentRecord = {
       id: line.equipmentId,
@@ -203,21 +209,16 @@ export function equipmentMove(line: EquipmentLine, fromFarmId: string, toFarmId:
     };
     const listed = { ...equipmentHeldBy(toFarmId), GSI1SK: equipmentSortKey(item), ...equipmentOwnedBy(fromFarmId), GSI2SK: equipmentSortKey(item) };
     return {
-      Put: {
-        TableName: T,
-        Item: { ...equipmentKey(line.equipmentId), type: 'Equipment', ...listed, ...item },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
+      put: { ...equipmentKey(line.equipmentId), type: 'Equipment', ...listed, ...item },
+      when: isNew(),
+      failed: () => new Conflict(`Equipment ${line.equipmentId} is already registered`),
     };
   }
   return {
-    Update: {
-      TableName: T,
-      Key: equipmentKey(line.equipmentId),
-      UpdateExpression: 'SET holderFarmId = :to, GSI1PK = :held, updatedAt = :now',
-      ConditionExpression: 'holderFarmId = :from',
-      ExpressionAttributeValues: { ':to': toFarmId, ':held': equipmentHeldBy(toFarmId).GSI1PK, ':from': fromFarmId, ':now': now },
-    },
+    update: equipmentKey(line.equipmentId),
+    set: { holderFarmId: toFarmId, GSI1PK: equipmentHeldBy(toFarmId).GSI1PK, updatedAt: now },
+    when: eq('holderFarmId', fromFarmId),
+    failed: () => new Conflict(`Equipment ${line.equipmentId} is no longer held by farm ${fromFarmId}`),
   };
 }
 
@@ -233,9 +234,20 @@ export async function listEquipmentOfFarm(
   return { items: page.items.map((i) => pick<EquipmentRecord>(i, EQUIPMENT_FIELDS, null)), nextCursor: page.nextCursor };
 }
 
-/** A completion that writes the register (equipment): the transfer's update, the restriction check, the moves and the extra items, all or nothing. */
-export async function completeEquipmentTransfer(items: TransactItem[], onFailed: (index: number) => Conflict): Promise<void> {
-  await transact(items, onFailed);
+/**
+ * A ledger transfer's completion: the plan (the transfer's step, the restriction check, the audit, the
+ * idempotent response) commits inside the ledger's own transaction (applyLedger: both sides' movements,
+ * balances and rollups), all or nothing. The plan's versions are compared first, as `commit` does.
+ */
+export async function commitWithLedger(ctx: CommitContext, ledger: Pick<LedgerWrite, 'groups' | 'puts'>, plan: Plan): Promise<void> {
+  for (const w of plan.writes) if (w.version) checkVersion(ctx, w.version);
+  const now = ctx.now.toISOString();
+  const extra = [
+    ...plan.writes.map((w) => transactItemOf(w, now)),
+    ...(plan.audit ?? []).map((a) => auditPut({ ...a, actorId: ctx.caller.id, requestId: ctx.requestId }, ctx.now)),
+    ...(ctx.remember && plan.response ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, plan.response)] : []),
+  ];
+  await applyLedger({ ...ledger, extra, onExtraFailed: (i) => plan.writes[i]?.failed?.() ?? new DuplicateRequest() });
 }
 
 /** The two lists of a farm's transfers: those it sends (GSI1) and those it receives (GSI2), both by `<createdAt>#<id>`. */

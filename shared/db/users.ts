@@ -1,7 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
-import { batchGet, db, tableName, transact, transactUnless, type TransactItem } from './client.js';
+import { batchGet, db, tableName } from './client.js';
+import type { Write } from './commit.js';
+import { absent, all, any, eq, exists, isNew, sizeBelow } from './conditions.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
@@ -46,28 +48,51 @@ function toItem(user: UserRecord) {
   return { ...userKey(user.id), ...gsi1.users, GSI1SK: `${user.email}#${user.id}`, type: 'User', ...user };
 }
 
-const emailTaken = () => new Conflict('An account with this e-mail already exists');
+/** The e-mail belongs to another account already. */
+export class EmailTaken extends Conflict {
+  constructor() {
+    super('An account with this e-mail already exists');
+  }
+}
 
-/** Creates the user and claims its e-mail in one transaction (plus any extra items: audit, tokens). */
-export async function createUser(user: UserRecord, extra: TransactItem[] = []): Promise<void> {
-  if (!(await createUserUnlessEmailTaken(user, extra))) throw emailTaken();
+/** A new user and the claim of its e-mail, both new: a taken e-mail fails the commit with EmailTaken. */
+export function userCreate(user: UserRecord): Write[] {
+  return [
+    { put: { ...emailKey(user.email), type: 'EmailClaim', userId: user.id }, when: isNew(), failed: () => new EmailTaken() },
+    { put: toItem(user), when: isNew() },
+  ];
 }
 
 /**
- * createUser for sign-up, which tells nobody whether an address is registered: false (and nothing written)
- * when the e-mail already belongs to an account, instead of a Conflict.
+ * The user as changed (`next`), written over the version read (`current.version`, bumped by the commit
+ * with `updatedAt`); the body's stated version and the request's If-Match are about this user.
  */
-export async function createUserUnlessEmailTaken(user: UserRecord, extra: TransactItem[] = []): Promise<boolean> {
-  const T = tableName();
-  return transactUnless(
-    [
-      { Put: { TableName: T, Item: { ...emailKey(user.email), type: 'EmailClaim', userId: user.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Put: { TableName: T, Item: toItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...extra,
-    ],
-    0,
-    () => new Conflict('A record with this id already exists'),
-  );
+export function userChange(current: UserRecord, next: UserRecord, stated?: number): Write {
+  return { put: toItem(next), version: { read: current.version, what: `User ${current.id}`, stated, subject: true } };
+}
+
+/** Removes the user at the version read, and frees its e-mail (the claim, if it is still this user's). */
+export function userDelete(user: UserRecord): Write[] {
+  const changed = () => new Conflict(`User ${user.id} was changed by another request; read it again and retry`);
+  return [
+    { delete: userKey(user.id), version: { read: user.version, what: `User ${user.id}` }, failed: changed },
+    { delete: emailKey(user.email), when: eq('userId', user.id), failed: changed },
+  ];
+}
+
+/**
+ * A farm added to a user's `farmIds` (an atomic append, bumping the user's version), only while the user
+ * exists and holds fewer than `maxFarms`: else the commit fails with `refused()`.
+ */
+export function userFarmAdded(userId: string, farmId: string, maxFarms: number, now: string, refused: () => Conflict): Write {
+  return {
+    update: userKey(userId),
+    set: { updatedAt: now },
+    append: { farmIds: [farmId] },
+    add: { version: 1 },
+    when: all(exists(), any(absent('farmIds'), sizeBelow('farmIds', maxFarms))),
+    failed: refused,
+  };
 }
 
 export async function getUser(id: string): Promise<UserRecord | undefined> {
@@ -106,36 +131,6 @@ export async function loadUserAndRevocation(userId: string, jti: string): Promis
     user: fromItem(found.find((i) => i.PK === uk.PK)),
     revoked: found.some((i) => i.PK === rk.PK),
   };
-}
-
-/** Writes a changed user if nobody else changed it since `expectedVersion` (else Conflict), with extra items. */
-export async function saveUser(user: UserRecord, expectedVersion: number, extra: TransactItem[] = []): Promise<void> {
-  await transact(
-    [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: toItem(user),
-          ConditionExpression: 'attribute_exists(PK) AND version = :v',
-          ExpressionAttributeValues: { ':v': expectedVersion },
-        },
-      },
-      ...extra,
-    ],
-    () => new Conflict(`User ${user.id} was changed by another request (expected version ${expectedVersion}); read it again and retry`),
-  );
-}
-
-export async function deleteUser(user: UserRecord, extra: TransactItem[] = []): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { Delete: { TableName: T, Key: userKey(user.id), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': user.version } } },
-      { Delete: { TableName: T, Key: emailKey(user.email), ConditionExpression: 'userId = :id', ExpressionAttributeValues: { ':id': user.id } } },
-      ...extra,
-    ],
-    () => new Conflict(`User ${user.id} was changed by another request; read it again and retry`),
-  );
 }
 
 export async function listUsers(opts: { limit: number; cursor?: string; role?: Role }) {

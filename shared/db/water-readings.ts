@@ -1,4 +1,6 @@
-import { tableName, transact, type TransactItem } from './client.js';
+import { transact, type TransactItem } from './client.js';
+import { transactItemOf, type Write } from './commit.js';
+import { absent, any, isNew, sizeBelow } from './conditions.js';
 import { dayRollupKey, waterReadingKey } from './keys.js';
 import { cycleOpenCheck } from './weights.js';
 import { Conflict, type AppError } from '../errors.js';
@@ -28,37 +30,26 @@ export interface WaterReadingRecord {
   createdBy: string;
 }
 
-export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => AppError): Promise<void> {
-  const T = tableName();
-  const items: TransactItem[] = [
+/** The reading (new) and its pH appended to the day's rollup, which keeps at most MAX_READINGS_PER_DAY. */
+export function waterReadingWrites(r: WaterReadingRecord): Write[] {
+  return [
+    { put: { ...waterReadingKey(r.cycleId, r.date, r.id), type: 'WaterReading', ...r }, when: isNew() },
     {
-      Put: { TableName: T, Item: { ...waterReadingKey(r.cycleId, r.date, r.id), type: 'WaterReading', ...r }, ConditionExpression: 'attribute_not_exists(PK)' },
+      update: dayRollupKey(r.cycleId, r.date),
+      set: { entity: 'DayRollup', cycleId: r.cycleId, flockId: r.flockId, date: r.date, updatedAt: r.createdAt },
+      append: { waterPh: [r.pH] },
+      when: any(absent('waterPh'), sizeBelow('waterPh', MAX_READINGS_PER_DAY)),
+      failed: () => new Conflict(`${r.date} already has ${MAX_READINGS_PER_DAY} water readings; that is the most one day keeps`),
     },
-    {
-      Update: {
-        TableName: T,
-        Key: dayRollupKey(r.cycleId, r.date),
-        UpdateExpression:
-          'SET waterPh = list_append(if_not_exists(waterPh, :empty), :ph), entity = :entity, cycleId = :cycleId, flockId = :flockId, #date = :date, updatedAt = :now',
-        ConditionExpression: 'attribute_not_exists(waterPh) OR size(waterPh) < :max',
-        ExpressionAttributeNames: { '#date': 'date' },
-        ExpressionAttributeValues: {
-          ':empty': [],
-          ':ph': [r.pH],
-          ':entity': 'DayRollup',
-          ':cycleId': r.cycleId,
-          ':flockId': r.flockId,
-          ':date': r.date,
-          ':now': r.createdAt,
-          ':max': MAX_READINGS_PER_DAY,
-        },
-      },
-    },
-    cycleOpenCheck({ flockId: r.flockId, id: r.cycleId }),
-    ...extra,
   ];
+}
+
+/** The reading's writes, the check that its cycle is open, and the extra items (the idempotent answer, audit), in one transaction. */
+export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => AppError): Promise<void> {
+  const writes = waterReadingWrites(r);
+  const items: TransactItem[] = [...writes.map((w) => transactItemOf(w, r.createdAt)), cycleOpenCheck({ flockId: r.flockId, id: r.cycleId }), ...extra];
   await transact(items, (index) => {
-    if (index === 1) return new Conflict(`${r.date} already has ${MAX_READINGS_PER_DAY} water readings; that is the most one day keeps`);
+    if (index === 1) return writes[1]!.failed!();
     if (index === 2) return new Conflict(`Cycle ${r.cycleId} is closed; it takes no new readings`);
     return index > 2 ? onExtraFailed() : new Conflict('The reading was written concurrently; retry');
   });

@@ -14,13 +14,14 @@ import {
   normalizeEmail,
   type LoginRefusal,
 } from '../domain/accounts.js';
-import { auditPut, recordAudit } from '../db/audit.js';
-import { outboxNoticeOncePerWindow, outboxPut } from '../db/outbox.js';
+import { auditWrite } from '../db/audit.js';
+import { commit } from '../db/commit.js';
+import { NoticeAlreadySent, noticeOncePerWindow, outboxWrite } from '../db/outbox.js';
 import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../db/login-throttle.js';
-import { getVerificationToken, revokeToken, verificationTokenDelete, verificationTokenPut } from '../db/tokens.js';
-import { createUserUnlessEmailTaken, getUser, getUserForSignIn, getUserIdByEmail, saveUser, type UserRecord } from '../db/users.js';
-import { Invalid, Forbidden, Unauthenticated } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
+import { getVerificationToken, tokenRevocation, verificationTokenConsume, verificationTokenCreate } from '../db/tokens.js';
+import { EmailTaken, getUser, getUserForSignIn, getUserIdByEmail, userChange, userCreate, type UserRecord } from '../db/users.js';
+import { commandContext, type CommandContext } from '../domain/command.js';
+import { Conflict, Invalid, Forbidden, Unauthenticated } from '../errors.js';
 import type { SignupBody, LoginBody } from '../../schemas/auth.js';
 
 /** Sign-up, sign-in, sign-out and e-mail verification. */
@@ -45,6 +46,15 @@ export function toUserDto(user: UserRecord) {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
 
 /**
+ * The command context of a request about an account without a session (sign-up, sign-in, e-mail
+ * verification): the account is the caller the audit names; an anonymous attempt's entries name no actor
+ * (auditWrite).
+ */
+function asAccount(user: UserRecord, requestId: string, now: Date): CommandContext {
+  return commandContext({ id: user.id, role: user.role, capabilities: new Set(), farmIds: user.farmIds, allFarms: false }, { requestId, now });
+}
+
+/**
  * Sign-up answers the same whether the address is new or already has an account (OWASP Authentication
  * Cheat Sheet, "Authentication and Error Messages"): the same answer after the same work (the password is
  * hashed, the claim read and one transaction written either way). A new address gets an unverified viewer
@@ -57,7 +67,8 @@ export async function signup(body: SignupBody, requestId: string): Promise<{ ema
   const [passwordHash, existingId] = await Promise.all([hashPassword(body.password), getUserIdByEmail(email)]);
   const verificationToken = randomBytes(32).toString('base64url');
   const { isProduction } = settings();
-  const now = new Date().toISOString();
+  const at = new Date();
+  const now = at.toISOString();
   const user: UserRecord = {
     id: ulid(),
     email,
@@ -72,21 +83,32 @@ export async function signup(body: SignupBody, requestId: string): Promise<{ ema
     updatedAt: now,
     version: 1,
   };
+  const ctx = asAccount(user, requestId, at);
   const created =
     existingId === undefined &&
-    (await createUserUnlessEmailTaken(user, [
-      verificationTokenPut(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS),
-      auditPut({ actorId: user.id, action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email, role: user.role }, requestId }),
-      // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
-      ...(isProduction ? [outboxPut('verify-email', { to: email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS)] : []),
-    ]));
+    (await commit(ctx, {
+      writes: [
+        ...userCreate(user),
+        verificationTokenCreate(sha256(verificationToken), user.id, VERIFICATION_TOKEN_TTL_SECONDS, at),
+        // In production the token leaves only by e-mail (an outbox item for the mailer); elsewhere it is returned.
+        ...(isProduction ? [outboxWrite('verify-email', { to: email, token: verificationToken }, VERIFICATION_TOKEN_TTL_SECONDS, at)] : []),
+      ],
+      audit: [{ action: 'auth.signup', targetType: 'user', targetId: user.id, changes: { email, role: user.role } }],
+    }).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof EmailTaken) return false;
+        throw err;
+      },
+    ));
   if (!created) {
-    // registered already (or just now, by a concurrent sign-up): tell the owner, not the caller
+    // registered already (or just now, by a concurrent sign-up): tell the owner, not the caller; nobody is the actor
     const ownerId = existingId ?? (await getUserIdByEmail(email));
-    await outboxNoticeOncePerWindow(
-      { to: email, kind: 'account-exists', windowSeconds: ACCOUNT_EXISTS_NOTICE_SECONDS, ttlSeconds: VERIFICATION_TOKEN_TTL_SECONDS },
-      [auditPut({ actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email }, requestId })],
-    );
+    const notice = { to: email, kind: 'account-exists', windowSeconds: ACCOUNT_EXISTS_NOTICE_SECONDS, ttlSeconds: VERIFICATION_TOKEN_TTL_SECONDS };
+    const audit = { actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email }, requestId };
+    await commit(ctx, { writes: [...noticeOncePerWindow(notice, at), auditWrite(audit, at)] }).catch((err) => {
+      if (!(err instanceof NoticeAlreadySent)) throw err;
+    });
   }
   return { email, ...(isProduction ? {} : { verificationToken }) };
 }
@@ -104,7 +126,8 @@ const INVALID_CREDENTIALS = 'Invalid e-mail or password';
  */
 export async function login(body: LoginBody, client: string, requestId: string) {
   const email = normalizeEmail(body.email);
-  const now = Math.floor(Date.now() / 1000);
+  const at = new Date();
+  const now = Math.floor(at.getTime() / 1000);
   const read = await readLoginState(email, client, now, LOGIN_THROTTLE.accountWindowSeconds);
   const refusal = loginRefusal(read.throttle, now);
   if (refusal) throw throttled(refusal);
@@ -115,7 +138,7 @@ export async function login(body: LoginBody, client: string, requestId: string) 
   const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !passwordOk) {
     const accountFailures = await countAccountLoginFailure(email, now, LOGIN_THROTTLE.accountWindowSeconds);
-    if (user) await auditThrottle(user, client, next, accountFailures, read.throttle.accountWindowEndsAt, requestId);
+    if (user) await auditThrottle(asAccount(user, requestId, at), client, next, accountFailures, read.throttle.accountWindowEndsAt);
     throw new Unauthenticated(INVALID_CREDENTIALS);
   }
   await clearLoginAttempts(email, client);
@@ -128,45 +151,47 @@ const throttled = (refusal: LoginRefusal) => new Forbidden(loginRefusalMessage(r
 
 /** The moments an admin wants to see: a client of a registered account is first delayed; the account reaches its ceiling. */
 async function auditThrottle(
-  user: UserRecord,
+  ctx: CommandContext,
   client: string,
   attempt: { attempts: number; openAt: number },
   accountFailures: number,
   windowEndsAt: number,
-  requestId: string,
 ): Promise<void> {
+  // the attempts are anonymous: the entries name no actor
   const entry = (action: string, changes: Record<string, unknown>) =>
-    recordAudit({ actorId: null, action, targetType: 'user', targetId: user.id, changes, requestId });
+    auditWrite({ actorId: null, action, targetType: 'user', targetId: ctx.caller.id, changes, requestId: ctx.requestId }, ctx.now);
   const at = (epoch: number) => new Date(epoch * 1000).toISOString();
-  if (attempt.attempts === LOGIN_THROTTLE.freeFailures) await entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) });
-  if (accountFailures === LOGIN_THROTTLE.accountMaxFailures) await entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) });
+  const writes = [
+    ...(attempt.attempts === LOGIN_THROTTLE.freeFailures
+      ? [entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) })]
+      : []),
+    ...(accountFailures === LOGIN_THROTTLE.accountMaxFailures ? [entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) })] : []),
+  ];
+  if (writes.length) await commit(ctx, { writes });
 }
 
 /** Revokes the caller's token until it would have expired anyway. */
-export async function logout(user: Caller, token: { jti: string; expiresAt: number }, requestId: string): Promise<void> {
-  await revokeToken(token.jti, token.expiresAt, user.id);
-  await recordAudit({ actorId: user.id, action: 'auth.logout', targetType: 'token', targetId: token.jti, changes: { revoked: true }, requestId });
+export async function logout(ctx: CommandContext, token: { jti: string; expiresAt: number }): Promise<void> {
+  await commit(ctx, {
+    writes: [tokenRevocation(token.jti, token.expiresAt, ctx.caller.id)],
+    audit: [{ action: 'auth.logout', targetType: 'token', targetId: token.jti, changes: { revoked: true } }],
+  });
 }
 
 const invalidVerification = () => new Invalid('Invalid or expired verification token', [{ field: 'token', message: 'is invalid or expired' }]);
 
 export async function verifyEmail(token: string, requestId: string) {
+  const at = new Date();
   const hash = sha256(token);
   const record = await getVerificationToken(hash);
-  if (!record || record.expiresAt <= Math.floor(Date.now() / 1000)) throw invalidVerification();
+  if (!record || record.expiresAt <= Math.floor(at.getTime() / 1000)) throw invalidVerification();
   const user = await getUser(record.userId);
   if (!user) throw invalidVerification();
-  const updated: UserRecord = { ...user, verified: true, updatedAt: new Date().toISOString(), version: user.version + 1 };
-  await saveUser(updated, user.version, [
-    verificationTokenDelete(hash, user.id),
-    auditPut({
-      actorId: user.id,
-      action: 'auth.verify-email',
-      targetType: 'user',
-      targetId: user.id,
-      changes: { verified: { from: user.verified, to: true } },
-      requestId,
-    }),
-  ]);
-  return updated;
+  const next: UserRecord = { ...user, verified: true };
+  const changed = () => new Conflict(`User ${user.id} was changed by another request (expected version ${user.version}); read it again and retry`);
+  await commit(asAccount(user, requestId, at), {
+    writes: [userChange(user, next), { ...verificationTokenConsume(hash, user.id, at), failed: changed }],
+    audit: [{ action: 'auth.verify-email', targetType: 'user', targetId: user.id, changes: { verified: { from: user.verified, to: true } } }],
+  });
+  return { ...next, updatedAt: at.toISOString(), version: user.version + 1 };
 }

@@ -3,18 +3,17 @@ import { ulid } from 'ulidx';
 import { hashPassword } from '../auth/passwords.js';
 import { capabilityGrantProblems, catalogue, type Role } from '../domain/capabilities.js';
 import { diff, normalizeEmail } from '../domain/accounts.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { auditPut } from '../db/audit.js';
+import type { CommandContext } from '../domain/command.js';
+import { checkVersion, commit } from '../db/commit.js';
 import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
 import { clearLoginThrottles } from '../db/login-throttle.js';
-import { createUser, deleteUser, getUserOrThrow, listUsers, saveUser, type UserRecord } from '../db/users.js';
+import { getUserOrThrow, listUsers, userChange, userCreate, userDelete, type UserRecord } from '../db/users.js';
 import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
 import { toUserDto } from './accounts.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
 
-/** The admin control plane for users. Every change is audited in its own transaction. */
+/** The admin control plane for users. Every change commits with its audit entry. */
 
 async function checkGrants(role: Role, capabilities: readonly string[] | null | undefined, farmIds: readonly string[] | undefined): Promise<void> {
   const details: FieldError[] = [];
@@ -26,14 +25,14 @@ async function checkGrants(role: Role, capabilities: readonly string[] | null | 
   if (details.length > 0) throw new ValidationFailed(details);
 }
 
-export async function createUserAsAdmin(actor: Caller, body: CreateUserBody, requestId: string, idempotencyKey?: string) {
+export async function createUserAsAdmin(ctx: CommandContext, body: CreateUserBody) {
   // The password is part of the request's fingerprint only as a hash: the stored fingerprint never holds it.
   const fingerprint = { ...body, password: createHash('sha256').update(body.password).digest('base64url') };
-  return idempotent(actor.id, idempotencyKey, 'user', fingerprint, async (remember) => {
+  return idempotentCommand(ctx, 'user', fingerprint, async (ctx) => {
     const role = body.role ?? 'viewer';
     await checkGrants(role, body.capabilities, body.farmIds);
     const defaultFarm = body.farmIds ? undefined : await getDefaultFarmId();
-    const now = new Date().toISOString();
+    const now = ctx.now.toISOString();
     const user: UserRecord = {
       id: ulid(),
       email: normalizeEmail(body.email),
@@ -50,25 +49,23 @@ export async function createUserAsAdmin(actor: Caller, body: CreateUserBody, req
     };
     const { passwordHash: _omit, ...visible } = user;
     const response = { created: true, message: 'User created', data: toUserDto(user) };
-    await createUser(user, [
-      ...remember(response),
-      auditPut({ actorId: actor.id, action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible, requestId }),
-    ]);
+    await commit(ctx, {
+      writes: userCreate(user),
+      audit: [{ action: 'admin.user.create', targetType: 'user', targetId: user.id, changes: visible }],
+      changes: [{ type: 'user', id: user.id, op: 'upsert', version: 1 }],
+      response,
+    });
     return response;
   });
 }
 
 const PATCHABLE = ['name', 'role', 'explicitCapabilities', 'locked', 'verified', 'farmIds'] as const;
 
-export async function patchUserAsAdmin(
-  actor: Caller,
-  userId: string,
-  body: PatchUserBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-): Promise<UserRecord> {
+export async function patchUserAsAdmin(ctx: CommandContext, userId: string, body: PatchUserBody): Promise<UserRecord> {
   const current = await getUserOrThrow(userId);
-  expectedVersion(current.version, { precondition, stated: body.version }, `User ${userId}`);
+  const version = { read: current.version, what: `User ${userId}`, stated: body.version, subject: true };
+  // the version is compared before the request's other checks: a stale one answers first
+  checkVersion(ctx, version);
   const next: UserRecord = {
     ...current,
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
@@ -78,34 +75,31 @@ export async function patchUserAsAdmin(
     ...(body.verified !== undefined ? { verified: body.verified } : {}),
     ...(body.farmIds !== undefined ? { farmIds: body.farmIds } : {}),
   };
-  if (actor.id === userId && (next.role !== 'admin' || next.locked)) {
+  if (ctx.caller.id === userId && (next.role !== 'admin' || next.locked)) {
     throw new Conflict('You cannot remove your own admin role or lock your own account');
   }
   await checkGrants(next.role, body.capabilities === undefined ? null : body.capabilities, body.farmIds);
   const changes = diff(current, next, PATCHABLE);
   if (Object.keys(changes).length === 0) return current;
-  const saved: UserRecord = { ...next, updatedAt: new Date().toISOString(), version: current.version + 1 };
-  await saveUser(saved, current.version, [
-    auditPut({ actorId: actor.id, action: 'admin.user.update', targetType: 'user', targetId: userId, changes, requestId }),
-  ]);
+  await commit(ctx, {
+    writes: [userChange(current, next, body.version)],
+    audit: [{ action: 'admin.user.update', targetType: 'user', targetId: userId, changes }],
+    changes: [{ type: 'user', id: userId, op: 'upsert', version: current.version + 1 }],
+  });
+  const saved: UserRecord = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
   // Unlocking also lifts the sign-in throttle: the account's ceiling and every client's delay.
   if (changes.locked && !saved.locked) await clearLoginThrottles(saved.email);
   return saved;
 }
 
-export async function deleteUserAsAdmin(actor: Caller, userId: string, requestId: string): Promise<void> {
-  if (actor.id === userId) throw new Conflict('You cannot delete your own account');
+export async function deleteUserAsAdmin(ctx: CommandContext, userId: string): Promise<void> {
+  if (ctx.caller.id === userId) throw new Conflict('You cannot delete your own account');
   const user = await getUserOrThrow(userId);
-  await deleteUser(user, [
-    auditPut({
-      actorId: actor.id,
-      action: 'admin.user.delete',
-      targetType: 'user',
-      targetId: userId,
-      changes: { email: user.email, role: user.role },
-      requestId,
-    }),
-  ]);
+  await commit(ctx, {
+    writes: userDelete(user),
+    audit: [{ action: 'admin.user.delete', targetType: 'user', targetId: userId, changes: { email: user.email, role: user.role } }],
+    changes: [{ type: 'user', id: userId, op: 'delete' }],
+  });
 }
 
 /** A page of users, optionally of one role. */

@@ -1,17 +1,18 @@
 import { ulid } from 'ulidx';
-import { auditPut } from '../db/audit.js';
-import { createSample, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../db/compliance.js';
+import { commit } from '../db/commit.js';
+import { sampleCreate, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../db/compliance.js';
 import { getCycle } from '../db/cycles.js';
 import { getFlock } from '../db/flocks.js';
 import type { Caller } from '../domain/caller.js';
+import type { CommandContext } from '../domain/command.js';
 import { isActive, type WithdrawalWindow } from '../domain/compliance/withdrawals.js';
-import { canAccessFarm } from '../domain/farm-access.js';
+import { visibleTo } from '../domain/farm-access.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../schemas/compliance.js';
 import { farmOfListRequest } from './farms.js';
 import { cycleNotFound } from './references.js';
-import { DuplicateRequest, idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import { daysBetween, isoDate } from '../platform/calendar.js';
 
 /** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
@@ -50,9 +51,8 @@ export function toSampleDto(s: SampleRecord) {
 }
 
 /** The flock (of a farm the caller sees) and the cycle a sample belongs to: the one named, else the flock's active one. */
-async function sampledCycle(user: Caller, flockId: string, cycleId: string | undefined) {
-  const flock = await getFlock(flockId);
-  if (!flock || !canAccessFarm(user, flock.farmId)) throw new NotFound(`Flock ${flockId} not found`);
+async function sampledCycle(caller: Caller, flockId: string, cycleId: string | undefined) {
+  const flock = visibleTo(caller, await getFlock(flockId), () => new NotFound(`Flock ${flockId} not found`));
   const id = cycleId ?? flock.activeCycleId;
   if (!id) return { flock, cycle: undefined };
   const cycle = await getCycle(flockId, id);
@@ -61,11 +61,11 @@ async function sampledCycle(user: Caller, flockId: string, cycleId: string | und
 }
 
 /** Records a Salmonella sample of a flock (Reg. (EC) 2160/2003); audited, idempotent with a key. */
-export async function createSampleFor(user: Caller, body: CreateSampleBody, requestId: string, idempotencyKey?: string) {
-  const { flock, cycle } = await sampledCycle(user, body.flockId, body.cycleId);
-  return idempotent(user.id, idempotencyKey, `sample:${flock.id}`, body, async (remember) => {
+export async function createSampleFor(ctx: CommandContext, body: CreateSampleBody) {
+  const { flock, cycle } = await sampledCycle(ctx.caller, body.flockId, body.cycleId);
+  return idempotentCommand(ctx, `sample:${flock.id}`, body, async (ctx) => {
     const problems = [];
-    if (body.date > latestAllowedDate(new Date())) problems.push({ field: 'date', message: 'must not be in the future' });
+    if (body.date > latestAllowedDate(ctx.now)) problems.push({ field: 'date', message: 'must not be in the future' });
     if (cycle && body.date < cycle.startDate) problems.push({ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` });
     if (problems.length) throw new ValidationFailed(problems);
     const sample: SampleRecord = {
@@ -78,19 +78,17 @@ export async function createSampleFor(user: Caller, body: CreateSampleBody, requ
       laboratory: body.laboratory ?? null,
       result: body.result ?? 'pending',
       notes: body.notes ?? null,
-      createdAt: new Date().toISOString(),
-      createdBy: user.id,
+      createdAt: ctx.now.toISOString(),
+      createdBy: ctx.caller.id,
       version: 1,
     };
     const response = { created: true, message: 'Sample recorded', data: toSampleDto(sample) };
-    await createSample(
-      sample,
-      [
-        ...remember(response),
-        auditPut({ actorId: user.id, action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample }, requestId }),
-      ],
-      () => new DuplicateRequest(),
-    );
+    await commit(ctx, {
+      writes: [sampleCreate(sample)],
+      audit: [{ action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample } }],
+      changes: [{ type: 'sample', id: sample.id, op: 'upsert', version: 1 }],
+      response,
+    });
     return response;
   });
 }

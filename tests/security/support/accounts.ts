@@ -6,7 +6,10 @@
 import { ulid } from 'ulidx';
 import { hashPassword } from '../../../shared/auth/passwords.js';
 import { issueToken } from '../../../shared/auth/tokens.js';
-import { createUser, type UserRecord } from '../../../shared/db/users.js';
+import { commit } from '../../../shared/db/commit.js';
+import { userCreate, type UserRecord } from '../../../shared/db/users.js';
+import { systemCaller } from '../../../shared/domain/caller.js';
+import { commandContext } from '../../../shared/domain/command.js';
 import { PASSWORD, uniqueEmail } from '../../support/accounts.js';
 
 export interface Account {
@@ -36,7 +39,7 @@ export async function account(fields: Partial<Omit<UserRecord, 'passwordHash'>> 
     ...fields,
     passwordHash: await sharedHash,
   };
-  await createUser(user);
+  await commit(commandContext(systemCaller('security-fixture', [], 'all')), { writes: userCreate(user) });
   return { id: user.id, email: user.email, token: await session(user.id) };
 }
 

@@ -1,18 +1,19 @@
 import { ulid } from 'ulidx';
-import { auditPut } from '../db/audit.js';
-import { consumedOn, createJob, drillPut, latestExportOf, listDrills, type DrillRecord } from '../db/continuity.js';
-import { farmNotFound, getFarm, getFarmsByIds, listAllFarms } from '../db/farms.js';
-import { continuousBackups } from '../aws/export-store.js';
-import type { Caller } from '../domain/caller.js';
-import { canAccessFarm } from '../domain/farm-access.js';
-import { drillStatus, feedDays, trailingDays, waterDays } from '../domain/continuity/readiness.js';
-import { ValidationFailed } from '../errors.js';
-import { farmOfRequest } from './farms.js';
-import { farmStockFor } from './inventory.js';
-import { silosOfFarm } from './predictive.js';
-import { idempotent } from './idempotency.js';
-import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../schemas/continuity.js';
-import { isoDate } from '../platform/calendar.js';
+import { commit } from '../../db/commit.js';
+import { consumedOn, drillCreate, latestExportOf, listDrills, type DrillRecord } from '../../db/continuity.js';
+import { farmNotFound, getFarm, getFarmsByIds, listAllFarms } from '../../db/farms.js';
+import { continuousBackups } from '../../aws/export-store.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
+import { canAccessFarm } from '../../domain/farm-access.js';
+import { drillStatus, feedDays, trailingDays, waterDays } from '../../domain/continuity/readiness.js';
+import { ValidationFailed } from '../../errors.js';
+import { farmOfRequest } from '../farms.js';
+import { farmStockFor } from '../inventory.js';
+import { silosOfFarm } from '../predictive.js';
+import { idempotentCommand } from '../idempotency.js';
+import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../../schemas/continuity.js';
+import { isoDate } from '../../platform/calendar.js';
 
 /**
  * Continuity, the reading side: backups (point-in-time recovery, the objectives, the last export per
@@ -40,10 +41,10 @@ export function toDrillDto(d: DrillRecord) {
   };
 }
 
-export async function recordDrill(user: Caller, body: CreateDrillBody, requestId: string, idempotencyKey?: string) {
-  const farmId = farmOfRequest(user, body.farmId);
-  return idempotent(user.id, idempotencyKey, `continuity-drill:${farmId}`, body, async (remember) => {
-    const today = isoDate(new Date());
+export async function recordDrill(ctx: CommandContext, body: CreateDrillBody) {
+  const farmId = farmOfRequest(ctx.caller, body.farmId);
+  return idempotentCommand(ctx, `continuity-drill:${farmId}`, body, async (ctx) => {
+    const today = isoDate(ctx.now);
     if (body.date > today) throw new ValidationFailed([{ field: 'date', message: `must not be after today (${today})` }]);
     const drill: DrillRecord = {
       id: ulid(),
@@ -53,20 +54,21 @@ export async function recordDrill(user: Caller, body: CreateDrillBody, requestId
       durationMinutes: body.durationMinutes,
       result: body.result,
       notes: body.notes?.trim() ?? null,
-      recordedBy: user.id,
-      createdAt: new Date().toISOString(),
+      recordedBy: ctx.caller.id,
+      createdAt: ctx.now.toISOString(),
     };
-    const answer = { created: true, message: 'Drill recorded', data: toDrillDto(drill) };
-    await createJob([
-      { ConditionCheck: { TableName: drillPut(drill).Put!.TableName, Key: { PK: `FARM#${farmId}`, SK: 'META' }, ConditionExpression: 'attribute_exists(PK)' } },
-      drillPut(drill),
-      ...remember(answer),
-      auditPut({ actorId: user.id, action: 'continuity.drill', targetType: 'farm', targetId: farmId, changes: toDrillDto(drill), requestId }),
-    ]).catch(async (err) => {
+    const response = { created: true, message: 'Drill recorded', data: toDrillDto(drill) };
+    await commit(ctx, {
+      writes: drillCreate(drill),
+      audit: [{ action: 'continuity.drill', targetType: 'farm', targetId: farmId, changes: toDrillDto(drill) }],
+      changes: [{ type: 'drill', id: drill.id, op: 'upsert' }],
+      response,
+    }).catch(async (err: unknown) => {
+      // the farm's check failed, or something else: a missing farm is named as such
       if (!(await getFarm(farmId))) throw farmNotFound(farmId);
       throw err;
     });
-    return answer;
+    return response;
   });
 }
 
