@@ -4,7 +4,7 @@
  * evidence that triggered it. A rule proposes at most once per cycle (the service keeps a guard item).
  */
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
-import type { Anomaly } from './analytics/anomalies.js';
+import type { ThresholdBreach } from './analytics/threshold-breaches.js';
 import type { BreedComparison, ComparisonDay } from './analytics/comparison.js';
 import type { CycleKpis } from './analytics/kpis/types.js';
 import { round } from './weights.js';
@@ -29,7 +29,7 @@ export interface Proposal {
 export interface ProposalInputs {
   kpis: CycleKpis;
   comparison: BreedComparison;
-  anomalies: readonly Anomaly[];
+  anomalies: readonly ThresholdBreach[];
   config: AnalyticsSections;
   /** The last date the proposals look at (recent anomalies: this date and the 6 days before). */
   asOf: string;

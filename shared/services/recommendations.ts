@@ -13,7 +13,7 @@ import {
   saveDecision,
   type RecommendationRecord,
 } from '../db/recommendations.js';
-import { detectAnomalies } from '../domain/analytics/anomalies.js';
+import { thresholdBreaches } from '../domain/analytics/threshold-breaches.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
 import { dailySeries } from '../domain/analytics/kpis/daily.js';
@@ -165,7 +165,7 @@ export async function generateProposals(user: Caller, body: GenerateRecommendati
   const found = proposals({
     kpis: cycleKpis(ctx.inputs, ctx.config, series),
     comparison,
-    anomalies: detectAnomalies(ctx.inputs, ctx.config, { series, comparison }),
+    anomalies: thresholdBreaches(ctx.inputs, ctx.config, { series, comparison }),
     config: ctx.config,
     asOf: ctx.inputs.asOf,
   });

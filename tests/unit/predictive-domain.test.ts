@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type * as P from '../../schemas/predictive.js';
 import { ROSS_308, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
-import type { Anomaly } from '../../shared/domain/analytics/anomalies.js';
+import type { ThresholdBreach } from '../../shared/domain/analytics/threshold-breaches.js';
 import { emptyDay, type CycleInputs, type DayTotals, type WeighingPoint } from '../../shared/domain/analytics/inputs.js';
 import { predictWeight, predictions } from '../../shared/domain/analytics/predictions.js';
 import type { BucketStats } from '../../shared/domain/iot/rollups.js';
@@ -228,7 +228,7 @@ describe('feed run-out', () => {
 
 describe('health risk', () => {
   const asOf = '2026-05-10';
-  const anomaly = (date: string, metric: Anomaly['metric'], severity: Anomaly['severity']): Anomaly => ({
+  const anomaly = (date: string, metric: ThresholdBreach['metric'], severity: ThresholdBreach['severity']): ThresholdBreach => ({
     date,
     metric,
     severity,

@@ -1,6 +1,6 @@
 /**
  * The health risk of a cycle (pure), from the anomaly rules of the analytics engine (the same
- * `detectAnomalies` the Analytics V2 anomaly route answers with) over the last 7 days up to asOf.
+ * `thresholdBreaches` the Analytics V2 anomaly route answers with) over the last 7 days up to asOf.
  *
  * Each rule broken in the window is one factor: weight W of the rule (what it says about disease on its
  * own, table below) × severity (critical 1, warning 0.6) × recency 0.85^(days since it last broke).
@@ -14,7 +14,7 @@
  * | cumulativeMortality | 0.35 | | lowUniformity, waterPh | 0.2 |
  * | crackedEggs | 0.15 | | | |
  */
-import type { Anomaly } from '../analytics/anomalies.js';
+import type { ThresholdBreach } from '../analytics/threshold-breaches.js';
 import { addDays } from '../analytics/figures.js';
 import { daysBetween } from '../cycle-summary.js';
 import type { AnomalyMetric } from '../../../schemas/vocabulary.js';
@@ -38,10 +38,10 @@ const SEVERITY = { warning: 0.6, critical: 1 } as const;
 const RECENCY = 0.85;
 
 /** The health risk of the anomalies found up to `asOf` (only the last 7 days count). */
-export function healthRisk(anomalies: readonly Anomaly[], asOf: string): HealthRisk {
+export function healthRisk(anomalies: readonly ThresholdBreach[], asOf: string): HealthRisk {
   const from = addDays(asOf, -(HEALTH_WINDOW_DAYS - 1));
   const recent = anomalies.filter((a) => a.date >= from && a.date <= asOf);
-  const byMetric = new Map<AnomalyMetric, Anomaly[]>();
+  const byMetric = new Map<AnomalyMetric, ThresholdBreach[]>();
   for (const a of recent) byMetric.set(a.metric, [...(byMetric.get(a.metric) ?? []), a]);
   const factors = [...byMetric].map(([metric, list]) => {
     const latest = list.reduce((a, b) => (b.date >= a.date ? b : a));
