@@ -5,7 +5,7 @@ import { activeFlocksOfFarm } from '../db/inventory.js';
 import { rollupsBetween } from '../db/sensor-readings.js';
 import { dailySeries } from '../domain/analytics/kpis/daily.js';
 import type { DailyKpis } from '../domain/analytics/kpis/types.js';
-import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/anomalies/signals.js';
+import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/diagnosis/signals.js';
 import { systemCaller } from '../domain/caller.js';
 import { hourOf } from '../domain/iot/readings.js';
 import type { BucketStats } from '../domain/iot/rollups.js';

@@ -1,6 +1,6 @@
 import type { ChartKind } from '../presentation/charts/analytics.js';
 import { thresholdBreaches } from '../domain/analytics/threshold-breaches.js';
-import { detectDaily } from '../domain/anomalies/detections.js';
+import { detectDaily } from '../domain/detection/daily.js';
 import { listBreedStandards } from '../domain/analytics/breed-standards.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-quality.js';

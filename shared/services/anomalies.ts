@@ -18,16 +18,7 @@ import {
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import {
-  escalationDescription,
-  escalationTitle,
-  incidentCategoryOf,
-  incidentSeverityOf,
-  isOpen,
-  repeatOf,
-  seenAt,
-  transition,
-} from '../domain/anomalies/lifecycle.js';
+import { escalationDescription, escalationTitle, incidentCategoryOf, incidentSeverityOf, isOpen, repeatOf, seenAt, transition } from '../domain/anomalies.js';
 import { Conflict, ValidationFailed } from '../errors.js';
 import { farmOfListRequest } from './farms.js';
 import { farmPeriodInstants } from './periods.js';

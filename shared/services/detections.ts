@@ -1,7 +1,8 @@
 import { detectorLastDay, recordDetectorDay } from '../db/rules.js';
-import { detectDaily, type Detection } from '../domain/anomalies/detections.js';
-import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
-import { signalsOfDay } from '../domain/anomalies/signals.js';
+import { detectDaily } from '../domain/detection/daily.js';
+import type { Detection } from '../domain/detection/engine.js';
+import { rankHypotheses } from '../domain/diagnosis/hypotheses.js';
+import { signalsOfDay } from '../domain/diagnosis/signals.js';
 import { daysBetween } from '../domain/cycle-summary.js';
 import { dayAfter, dayBefore } from '../domain/iot/readings.js';
 import { climateAround, type AlarmData } from './alarm-data.js';

@@ -11,9 +11,9 @@ import {
   type RuleRecord,
   type RuleState,
 } from '../db/rules.js';
-import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
-import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../domain/anomalies/lifecycle.js';
-import { signalsOfDay } from '../domain/anomalies/signals.js';
+import { rankHypotheses } from '../domain/diagnosis/hypotheses.js';
+import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../domain/anomalies.js';
+import { signalsOfDay } from '../domain/diagnosis/signals.js';
 import type { Caller } from '../domain/caller.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { dailyPoints, farmPoints, hourlyPoints, inputOf } from '../domain/rules/calculations.js';

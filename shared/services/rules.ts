@@ -18,7 +18,7 @@ import { expectedVersion, type Precondition } from '../domain/concurrency.js';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
 import { conditionProblem, parseWindow, windowProblem, type RuleCondition, cooldownMinutesOf, durationOfMinutes } from '../domain/rules/evaluation.js';
-import { seenAt } from '../domain/anomalies/lifecycle.js';
+import { seenAt } from '../domain/anomalies.js';
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { flockNotFound } from './references.js';
