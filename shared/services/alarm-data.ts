@@ -18,7 +18,7 @@ import type { SensorMetric } from '../../schemas/vocabulary.js';
  * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
  * context and daily series, a house's hourly rollups, a farm's own facts (its drills) and the climate
  * around an instant. Shared by the
- * rules (./rule-evaluation.ts) and the statistical detectors (./detections.ts), so new data of a flock
+ * rules (./rules/evaluation.ts) and the statistical detectors (./detections.ts), so new data of a flock
  * is read once for both.
  */
 

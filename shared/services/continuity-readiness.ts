@@ -9,7 +9,7 @@ import { drillStatus, feedDays, trailingDays, waterDays } from '../domain/contin
 import { ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { farmStockFor } from './inventory.js';
-import { silosOfFarm } from './predictive.js';
+import { silosOfFarm } from './predictive/feed.js';
 import { idempotent } from './idempotency.js';
 import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../schemas/continuity.js';
 

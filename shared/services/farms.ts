@@ -1,4 +1,4 @@
-import { ensureDefaultRules } from './default-rules.js';
+import { ensureDefaultRules } from './rules/defaults.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';

@@ -45,7 +45,7 @@ import {
 import { periodDays } from '../domain/periods.js';
 import { PROGRAMMES, programmeOf } from '../domain/schedules/programmes.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../errors.js';
-import { raiseAnomaly } from './anomalies.js';
+import { raiseAnomaly } from './anomalies/raising.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { cycleNotFound, flockNotFound, userNotFound } from './references.js';
 import { DuplicateRequest, idempotent } from './idempotency.js';

@@ -19,7 +19,8 @@ import { bandPct, flockForecast } from '../../shared/domain/predictive/forecast.
 import { healthRisk } from '../../shared/domain/predictive/health.js';
 import { combinedScore, PREDICTIVE_MODEL_VERSION, riskLevel } from '../../shared/domain/predictive/model.js';
 import type { ForecastHistory } from '../../shared/domain/predictive/records.js';
-import type * as S from '../../shared/services/predictive.js';
+import type * as S from '../../shared/services/predictive/reads.js';
+import type * as R from '../../shared/services/predictive/runs.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Compile-time: what the services answer is what the schemas document.
@@ -33,7 +34,7 @@ type Checks = [
   Assert<Equals<DataOf<typeof P.FlockForecastResponse>, Returned<typeof S.flockForecastFor>>>,
   Assert<Equals<DataOf<typeof P.FarmForecastResponse>, Returned<typeof S.farmForecastFor>>>,
   Assert<Equals<DataOf<typeof P.DeviceRisksResponse>, Returned<typeof S.deviceRisksFor>>>,
-  Assert<Equals<DataOf<typeof P.PredictiveRunResponse>, Returned<typeof S.runForecasts>>>,
+  Assert<Equals<DataOf<typeof P.PredictiveRunResponse>, Returned<typeof R.runForecasts>>>,
   Assert<Equals<DataOf<typeof P.AccuracyResponse>, Returned<typeof S.forecastAccuracyFor>>>,
   Assert<Equals<Static<typeof P.PredictiveRunDto>[], Returned<typeof S.listRunsFor>['items']>>,
 ];
