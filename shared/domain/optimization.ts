@@ -1,6 +1,6 @@
 /**
- * Recommendations the system proposes from a cycle's analytics, pure: each rule reads
- * the cycle KPIs, the breed comparison and the anomalies and, when it fires, proposes what to do with the
+ * Recommendations the system proposes from a cycle's analytics, pure: each rule reads the cycle KPIs,
+ * the breed comparison and the threshold breaches and, when it fires, proposes what to do with the
  * evidence that triggered it. A rule proposes at most once per cycle (the service keeps a guard item).
  */
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
@@ -29,9 +29,9 @@ export interface Proposal {
 export interface ProposalInputs {
   kpis: CycleKpis;
   comparison: BreedComparison;
-  anomalies: readonly ThresholdBreach[];
+  breaches: readonly ThresholdBreach[];
   config: AnalyticsSections;
-  /** The last date the proposals look at (recent anomalies: this date and the 6 days before). */
+  /** The last date the proposals look at (recent breaches: this date and the 6 days before). */
   asOf: string;
 }
 
@@ -40,7 +40,7 @@ type Rule = { id: string; propose: (i: ProposalInputs) => Omit<Proposal, 'rule'>
 const lastWith = (days: readonly ComparisonDay[], pick: (d: ComparisonDay) => number | null) => [...days].reverse().find((d) => pick(d) !== null);
 const recent = (i: ProposalInputs, metric: string) => {
   const from = new Date(Date.parse(i.asOf) - 6 * 86_400_000).toISOString().slice(0, 10);
-  return i.anomalies.filter((a) => a.metric === metric && a.date >= from && a.date <= i.asOf);
+  return i.breaches.filter((a) => a.metric === metric && a.date >= from && a.date <= i.asOf);
 };
 
 export const RULES: readonly Rule[] = [

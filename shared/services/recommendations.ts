@@ -154,7 +154,7 @@ export async function generateProposals(ctx: CommandContext, body: GenerateRecom
   const found = proposals({
     kpis: cycleKpis(analytics.inputs, analytics.config, series),
     comparison,
-    anomalies: thresholdBreaches(analytics.inputs, analytics.config, { series, comparison }),
+    breaches: thresholdBreaches(analytics.inputs, analytics.config, { series, comparison }),
     config: analytics.config,
     asOf: analytics.inputs.asOf,
   });

@@ -693,7 +693,7 @@ describe('outputs are JSON-ready (no NaN, Infinity or undefined values lost on t
       cycle: cycleKpis(inputs, config()),
       comparison: compareWithStandard(inputs, config()),
       predictions: predictions(inputs, config()),
-      anomalies: thresholdBreaches(inputs, config()),
+      breaches: thresholdBreaches(inputs, config()),
     };
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
     expect(JSON.stringify(out)).not.toMatch(/NaN|Infinity/);

@@ -59,7 +59,8 @@ const ESCALATE_ATTEMPTS = 4;
  * the anomaly and its flock; severity and category from the anomaly unless given) and keeps the
  * incident's id on the anomaly, acknowledging it if it was open. Once escalated, escalating again
  * answers the same incident (`created` false). A resolved or dismissed anomaly that was never escalated
- * cannot be (409).
+ * cannot be (409). Two commits: the incident is opened by its own use case (which may join an incident
+ * already open under the same dedup key), then the anomaly is linked to it at the version read.
  */
 export async function escalateAnomaly(
   ctx: CommandContext,
