@@ -1,7 +1,7 @@
 import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { actOnAnomaly } from '../../shared/services/anomalies.js';
+import { actOnAnomaly } from '../../shared/services/anomalies/lifecycle.js';
 import { anomalyActionBody, anomalyParams } from '../../schemas/compiled/anomalies.js';
 import { AnomalyResponse } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
@@ -23,8 +23,8 @@ export function anomalyActionRoute(action: AnomalyAction, summary: string, done:
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
       },
     },
-    async ({ params, body, ifMatch, user, requestId }) => {
-      const anomaly = await actOnAnomaly(user, params.anomalyId, action, body, ifMatch, requestId);
+    async ({ params, body, ctx }) => {
+      const anomaly = await actOnAnomaly(ctx, params.anomalyId, action, body);
       return ok(anomaly, `Anomaly ${done}`, { ETag: `"${anomaly.version}"` });
     },
   );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { created, ok } from '../../shared/http/responses.js';
-import { escalateAnomaly } from '../../shared/services/anomalies.js';
+import { escalateAnomaly } from '../../shared/services/anomalies/lifecycle.js';
 import { anomalyParams, escalateAnomalyBody } from '../../schemas/compiled/anomalies.js';
 import { AnomalyEscalationResponse } from '../../schemas/anomalies.js';
 
@@ -22,8 +22,8 @@ export const handler = httpHandler(
       409: { description: 'Resolved or dismissed, or changed concurrently' },
     },
   },
-  async ({ params, body, user, requestId }) => {
-    const escalation = await escalateAnomaly(user, params.anomalyId, body, requestId);
+  async ({ params, body, ctx }) => {
+    const escalation = await escalateAnomaly(ctx, params.anomalyId, body);
     const data = { anomaly: escalation.anomaly, incident: escalation.incident };
     return escalation.created ? created(data, 'Anomaly escalated') : ok(data, 'Anomaly already escalated');
   },

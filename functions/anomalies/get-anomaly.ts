@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { anomalyFor } from '../../shared/services/anomalies.js';
+import { anomalyFor } from '../../shared/services/anomalies/reading.js';
 import { anomalyParams } from '../../schemas/compiled/anomalies.js';
 import { AnomalyResponse } from '../../schemas/anomalies.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listAnomaliesFor } from '../../shared/services/anomalies.js';
+import { listAnomaliesFor } from '../../shared/services/anomalies/reading.js';
 import { listAnomaliesQuery } from '../../schemas/compiled/anomalies.js';
 import { AnomalyListResponse } from '../../schemas/anomalies.js';
 

@@ -2,4 +2,4 @@ import { eventHandler } from '../../shared/events/handler.js';
 import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/device-health.js';
 
 /** Every 5 minutes: records the devices that went stale or offline (the dashboard and incidents read the transitions). */
-export const handler = eventHandler({ name: 'device-health', caller: deviceHealthCaller }, async ({ ctx }) => checkDeviceHealth(ctx.now));
+export const handler = eventHandler({ name: 'device-health', caller: deviceHealthCaller }, async ({ ctx }) => checkDeviceHealth(ctx));

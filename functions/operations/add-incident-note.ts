@@ -18,5 +18,5 @@ export const handler = httpHandler(
       404: { description: 'No such incident, or not yours' },
     },
   },
-  async ({ params, body, user }) => ok(await addIncidentNote(user, params.incidentId, body.text), 'Note added'),
+  async ({ params, body, ctx }) => ok(await addIncidentNote(ctx, params.incidentId, body.text), 'Note added'),
 );

@@ -29,8 +29,8 @@ export function incidentActionRoute(action: IncidentAction, summary: string, don
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
       },
     },
-    async ({ params, body, ifMatch, user, requestId }) => {
-      const incident = await actOnIncident(user, params.incidentId, action, body, ifMatch, requestId);
+    async ({ params, body, ctx }) => {
+      const incident = await actOnIncident(ctx, params.incidentId, action, body);
       return ok(incident, `Incident ${done}`, { ETag: `"${incident.version}"` });
     },
   );

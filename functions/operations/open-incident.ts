@@ -21,5 +21,5 @@ export const handler = httpHandler(
       404: { description: 'No such farm, or not one of yours' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await openIncident(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await openIncident(ctx, body)),
 );

@@ -21,8 +21,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const incident = await updateIncidentFor(user, params.incidentId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const incident = await updateIncidentFor(ctx, params.incidentId, body);
     return ok(incident, 'Incident updated', { ETag: `"${incident.version}"` });
   },
 );

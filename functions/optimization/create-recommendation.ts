@@ -17,5 +17,5 @@ export const handler = httpHandler(
       404: { description: 'No such flock, or not one of yours' },
     },
   },
-  async ({ body, headers, user, requestId }) => replayable(await createRecommendationFor(user, body, requestId, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await createRecommendationFor(ctx, body)),
 );

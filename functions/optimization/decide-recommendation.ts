@@ -24,8 +24,8 @@ export const decisionHandler = (decision: 'accepted' | 'dismissed') => {
         409: { description: 'Already decided, or changed concurrently' },
       },
     },
-    async ({ params, body, ifMatch, user, requestId }) => {
-      const rec = await decideRecommendation(user, params.recommendationId, decision, body, ifMatch, requestId);
+    async ({ params, body, ctx }) => {
+      const rec = await decideRecommendation(ctx, params.recommendationId, decision, body);
       return ok(toRecommendationDto(rec), `Recommendation ${decision}`, { ETag: `"${rec.version}"` });
     },
   );

@@ -17,8 +17,8 @@ export const handler = httpHandler(
       404: { description: 'No such flock or cycle, or not one of yours' },
     },
   },
-  async ({ body, user, requestId }) => {
-    const result = await generateProposals(user, body, requestId);
+  async ({ body, ctx }) => {
+    const result = await generateProposals(ctx, body);
     return ok({ ...result, created: result.created.map(toRecommendationDto) }, `${result.created.length} recommendation(s) proposed`);
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { forecastAccuracyFor } from '../../shared/services/predictive.js';
+import { forecastAccuracyFor } from '../../shared/services/predictive/reads.js';
 import { predictiveAccuracyQuery } from '../../schemas/compiled/predictive.js';
 import { AccuracyResponse } from '../../schemas/predictive.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { farmForecastFor } from '../../shared/services/predictive.js';
+import { farmForecastFor } from '../../shared/services/predictive/reads.js';
 import { predictiveFarmParams } from '../../schemas/compiled/predictive.js';
 import { FarmForecastResponse } from '../../schemas/predictive.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { flockForecastFor } from '../../shared/services/predictive.js';
+import { flockForecastFor } from '../../shared/services/predictive/reads.js';
 import { predictiveFlockParams } from '../../schemas/compiled/predictive.js';
 import { FlockForecastResponse } from '../../schemas/predictive.js';
 

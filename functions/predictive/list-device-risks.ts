@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { deviceRisksFor } from '../../shared/services/predictive.js';
+import { deviceRisksFor } from '../../shared/services/predictive/reads.js';
 import { predictiveDevicesQuery } from '../../schemas/compiled/predictive.js';
 import { DeviceRisksResponse } from '../../schemas/predictive.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listRunsFor } from '../../shared/services/predictive.js';
+import { listRunsFor } from '../../shared/services/predictive/reads.js';
 import { predictiveRunsQuery } from '../../schemas/compiled/predictive.js';
 import { PredictiveRunListResponse } from '../../schemas/predictive.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { runForecasts } from '../../shared/services/predictive.js';
+import { runForecasts } from '../../shared/services/predictive/runs.js';
 import { predictiveRunBody } from '../../schemas/compiled/predictive.js';
 import { PredictiveRunResponse } from '../../schemas/predictive.js';
 
@@ -18,5 +18,5 @@ export const handler = httpHandler(
       409: { description: 'The flock has no active cycle' },
     },
   },
-  async ({ body, user }) => ok(await runForecasts(user, body), 'Forecasts recomputed'),
+  async ({ body, ctx }) => ok(await runForecasts(ctx, body), 'Forecasts recomputed'),
 );

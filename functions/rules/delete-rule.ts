@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
-import { deleteRuleFor } from '../../shared/services/rules.js';
+import { deleteRuleFor } from '../../shared/services/rules/definitions.js';
 import { ruleParams } from '../../schemas/compiled/rules.js';
 
 export const handler = httpHandler(
@@ -13,8 +13,8 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 404: { description: 'No such rule, or one of a farm you cannot see' }, ...IF_MATCH_RESPONSES },
   },
-  async ({ params, ifMatch, user, requestId }) => {
-    await deleteRuleFor(user, params.ruleId, ifMatch, requestId);
+  async ({ params, ctx }) => {
+    await deleteRuleFor(ctx, params.ruleId);
     return noContent();
   },
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { ruleFor } from '../../shared/services/rules.js';
+import { ruleFor } from '../../shared/services/rules/definitions.js';
 import { ruleParams } from '../../schemas/compiled/rules.js';
 import { RuleResponse } from '../../schemas/rules.js';
 

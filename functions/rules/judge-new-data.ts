@@ -1,6 +1,6 @@
 import { eventHandler } from '../../shared/events/handler.js';
 import { rulesCaller } from '../../shared/services/alarm-data.js';
-import { onNewData } from '../../shared/services/rule-evaluation.js';
+import { onNewData } from '../../shared/services/rules/jobs.js';
 import { newDataEventBody } from '../../schemas/compiled/rules.js';
 
 /**
@@ -8,4 +8,6 @@ import { newDataEventBody } from '../../schemas/compiled/rules.js';
  * house's sensors cross into a new hour: the rules and detectors judge it. A failure is retried by
  * Lambda; the alarm job catches up on what is left.
  */
-export const handler = eventHandler({ name: 'alarms-new-data', caller: rulesCaller, payload: newDataEventBody }, async ({ event }) => onNewData(event));
+export const handler = eventHandler({ name: 'alarms-new-data', caller: rulesCaller, payload: newDataEventBody }, async ({ event, ctx }) =>
+  onNewData(ctx, event),
+);

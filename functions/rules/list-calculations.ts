@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { calculationCatalogue } from '../../shared/services/rules.js';
+import { calculationCatalogue } from '../../shared/services/rules/definitions.js';
 import { CalculationsResponse } from '../../schemas/rules.js';
 
 export const handler = httpHandler(

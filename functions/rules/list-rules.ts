@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listRulesFor } from '../../shared/services/rules.js';
+import { listRulesFor } from '../../shared/services/rules/definitions.js';
 import { listRulesQuery } from '../../schemas/compiled/rules.js';
 import { RuleListResponse } from '../../schemas/rules.js';
 

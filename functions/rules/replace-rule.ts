@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { replaceRuleFor } from '../../shared/services/rules.js';
+import { replaceRuleFor } from '../../shared/services/rules/definitions.js';
 import { replaceRuleBody, ruleParams } from '../../schemas/compiled/rules.js';
 import { RuleResponse } from '../../schemas/rules.js';
 
@@ -19,8 +19,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const rule = await replaceRuleFor(user, params.ruleId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const rule = await replaceRuleFor(ctx, params.ruleId, body);
     return ok(rule, 'Rule replaced', { ETag: `"${rule.version}"` });
   },
 );

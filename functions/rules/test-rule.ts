@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { backtestRule } from '../../shared/services/rule-evaluation.js';
+import { backtestRule } from '../../shared/services/rules/backtest.js';
 import { backtestBody, ruleParams } from '../../schemas/compiled/rules.js';
 import { BacktestResponse } from '../../schemas/rules.js';
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { updateRuleFor } from '../../shared/services/rules.js';
+import { updateRuleFor } from '../../shared/services/rules/definitions.js';
 import { ruleParams, updateRuleBody } from '../../schemas/compiled/rules.js';
 import { RuleResponse } from '../../schemas/rules.js';
 
@@ -20,8 +20,8 @@ export const handler = httpHandler(
       ...IF_MATCH_RESPONSES,
     },
   },
-  async ({ params, body, ifMatch, user, requestId }) => {
-    const rule = await updateRuleFor(user, params.ruleId, body, ifMatch, requestId);
+  async ({ params, body, ctx }) => {
+    const rule = await updateRuleFor(ctx, params.ruleId, body);
     return ok(rule, 'Rule updated', { ETag: `"${rule.version}"` });
   },
 );

@@ -8,13 +8,13 @@ import { systemCaller } from '../../shared/domain/caller.js';
 import { commandContext } from '../../shared/domain/command.js';
 import { ensureDefaultFarm } from '../../shared/db/farms.js';
 import { getUserIdByEmail, userCreate, type UserRecord } from '../../shared/db/users.js';
-import { ensureDefaultRules } from '../../shared/services/default-rules.js';
+import { ensureDefaultRules } from '../../shared/services/rules/defaults.js';
 import { Conflict } from '../../shared/errors.js';
 
 export async function seed(admin: { email: string; password: string; name?: string }): Promise<{ farmId: string; adminId: string; adminCreated: boolean }> {
   if (admin.password.length < 10) throw new Error('ADMIN_PASSWORD must be at least 10 characters');
   const farm = await ensureDefaultFarm('Default farm');
-  await ensureDefaultRules(farm.id);
+  await ensureDefaultRules(commandContext(systemCaller('seed', [], 'all')), farm.id);
   const email = normalizeEmail(admin.email);
   const existing = await getUserIdByEmail(email);
   if (existing) return { farmId: farm.id, adminId: existing, adminCreated: false };

@@ -1,10 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, any, eq, exists, isNew } from './conditions.js';
 import { anomaliesOfFarm, anomalyDedupKey, anomalyKey, farmKey } from './keys.js';
 import { queryPage } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
-import { farmNotFound, versionedUpdate } from './farms.js';
+import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
 
@@ -128,29 +129,23 @@ export async function openAnomalyOfDedupKey(farmId: string, dedupKey: string): P
 /** The dedup key is held by another open anomaly (a concurrent firing won the race). */
 export class AnomalyDedupTaken extends Conflict {}
 
+/** A repeat lost its race: the anomaly moved meanwhile (another firing, an action), so the firing reads it again. */
+export class AnomalyMoved extends Conflict {}
+
 /**
- * Raises an anomaly in ONE transaction: the farm exists, its dedup claim (`attribute_not_exists`: a
- * concurrent firing with the same key loses with AnomalyDedupTaken and joins the winner), the anomaly
- * (`attribute_not_exists`) and the transaction's other items (audit).
+ * The writes that raise an anomaly: the farm exists, its dedup claim (a concurrent firing with the same
+ * key loses with AnomalyDedupTaken and joins the winner), the anomaly itself.
  */
-export async function createAnomaly(anomaly: AnomalyRecord, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      { ConditionCheck: { TableName: T, Key: farmKey(anomaly.farmId), ConditionExpression: 'attribute_exists(PK)' } },
-      {
-        Put: {
-          TableName: T,
-          Item: { ...anomalyDedupKey(anomaly.farmId, anomaly.dedupKey), type: 'AnomalyDedup', anomalyId: anomaly.id, since: anomaly.firstSeenAt },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      { Put: { TableName: T, Item: anomalyItem(anomaly), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...extra,
-    ],
-    (i) =>
-      i === 0 ? farmNotFound(anomaly.farmId) : i === 1 ? new AnomalyDedupTaken('dedup key held') : new Conflict('An anomaly with this id already exists'),
-  );
+export function raisingWrites(anomaly: AnomalyRecord): Write[] {
+  return [
+    { check: farmKey(anomaly.farmId), when: exists(), failed: () => farmNotFound(anomaly.farmId) },
+    {
+      put: { ...anomalyDedupKey(anomaly.farmId, anomaly.dedupKey), type: 'AnomalyDedup', anomalyId: anomaly.id, since: anomaly.firstSeenAt },
+      when: isNew(),
+      failed: () => new AnomalyDedupTaken('dedup key held'),
+    },
+    { put: anomalyItem(anomaly), when: isNew(), failed: () => new Conflict('An anomaly with this id already exists') },
+  ];
 }
 
 /** The fields as set on the item: moving `firstSeenAt` moves the anomaly in the farm's list (GSI1SK) too. */
@@ -159,55 +154,31 @@ function storedFields(current: AnomalyRecord, fields: Partial<AnomalyRecord>): R
   return first !== undefined && first !== current.firstSeenAt ? { ...fields, GSI1SK: sortKey(first, current.id) } : fields;
 }
 
-/**
- * A repeat firing: sets `fields` if the anomaly is still at `expectedVersion` AND open or acknowledged
- * (one UpdateItem). False when it moved meanwhile (another firing, an action): the caller reads it again.
- */
-export async function recordRepeat(current: AnomalyRecord, expectedVersion: number, fields: Partial<AnomalyRecord>, now: string): Promise<boolean> {
-  const update = versionedUpdate(anomalyKey(current.id), expectedVersion, storedFields(current, fields), now).Update!;
-  try {
-    await db().send(
-      new UpdateCommand({
-        ...update,
-        ConditionExpression: `${update.ConditionExpression} AND #status IN (:open, :acknowledged)`,
-        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
-        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':open': 'open', ':acknowledged': 'acknowledged' },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
+const what = (id: string) => `Anomaly ${id}`;
 
-/** Sets `fields` if the anomaly is at `expectedVersion` (version + 1), with the transaction's other items (release of the claim, audit…). */
-export async function updateAnomaly(
-  current: AnomalyRecord,
-  expectedVersion: number,
-  fields: Partial<AnomalyRecord>,
-  now: string,
-  extra: TransactItem[],
-): Promise<void> {
-  await transact([versionedUpdate(anomalyKey(current.id), expectedVersion, storedFields(current, fields), now), ...extra], () =>
-    changedConcurrently(current.id),
-  );
-}
-
-/** Releases a dedup claim, only if it still names this anomaly. */
-export const anomalyDedupRelease = (farmId: string, dedupKey: string, anomalyId: string): TransactItem => ({
-  Delete: {
-    TableName: tableName(),
-    Key: anomalyDedupKey(farmId, dedupKey),
-    ConditionExpression: 'attribute_not_exists(PK) OR anomalyId = :id',
-    ExpressionAttributeValues: { ':id': anomalyId },
-  },
+/** A repeat firing: `fields` on the anomaly read, while it is still at that version AND open or acknowledged (else AnomalyMoved). */
+export const repeatWrite = (current: AnomalyRecord, fields: Partial<AnomalyRecord>): Write => ({
+  update: anomalyKey(current.id),
+  set: storedFields(current, fields),
+  version: { read: current.version, what: what(current.id) },
+  when: any(eq('status', 'open'), eq('status', 'acknowledged')),
+  failed: () => new AnomalyMoved(`Anomaly ${current.id} moved on`),
 });
 
-/** Drops a claim left naming an anomaly that is no longer open (never written so: released in the transaction of the move), only if it still names it. */
-export async function releaseStaleClaim(farmId: string, dedupKey: string, anomalyId: string): Promise<void> {
-  await transact([anomalyDedupRelease(farmId, dedupKey, anomalyId)], () => new Conflict('The dedup claim moved on'));
-}
+/** A change of the anomaly read at `version` (an action, an escalation). */
+export const anomalyChange = (current: AnomalyRecord, fields: Partial<AnomalyRecord>, version: Omit<Versioned, 'what'>): Write => ({
+  update: anomalyKey(current.id),
+  set: storedFields(current, fields),
+  version: { ...version, what: what(current.id) },
+  failed: () => changedConcurrently(current.id),
+});
+
+/** Releases a dedup claim, only if it still names this anomaly. */
+export const claimRelease = (farmId: string, dedupKey: string, anomalyId: string): Write => ({
+  delete: anomalyDedupKey(farmId, dedupKey),
+  when: any(absent(), eq('anomalyId', anomalyId)),
+  failed: () => new Conflict('The dedup claim moved on'),
+});
 
 export interface AnomalyFilters {
   houseId?: string | undefined;

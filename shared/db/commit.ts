@@ -50,6 +50,10 @@ export type Write =
       add?: Record<string, number>;
       /** Values appended to list attributes (created empty when absent). */
       append?: Record<string, unknown[]>;
+      /** Strings added to string-set attributes (created when absent). */
+      addToSet?: Record<string, readonly string[]>;
+      /** Strings taken out of string-set attributes (DynamoDB drops a set left empty). */
+      deleteFromSet?: Record<string, readonly string[]>;
       remove?: string[];
     })
   | (WriteBase & { delete: Key })
@@ -215,6 +219,15 @@ function updateExpression(w: Extract<Write, { update: Key }>, now: string) {
     const i = slot(field, amount);
     adds.push(`#u${i} :u${i}`);
   }
+  for (const [field, members] of Object.entries(w.addToSet ?? {})) {
+    const i = slot(field, new Set(members));
+    adds.push(`#u${i} :u${i}`);
+  }
+  const deletes: string[] = [];
+  for (const [field, members] of Object.entries(w.deleteFromSet ?? {})) {
+    const i = slot(field, new Set(members));
+    deletes.push(`#u${i} :u${i}`);
+  }
   for (const field of w.remove ?? []) {
     const i = n++;
     names[`#u${i}`] = field;
@@ -230,6 +243,7 @@ function updateExpression(w: Extract<Write, { update: Key }>, now: string) {
   const parts = [
     sets.length ? `SET ${sets.join(', ')}` : '',
     adds.length ? `ADD ${adds.join(', ')}` : '',
+    deletes.length ? `DELETE ${deletes.join(', ')}` : '',
     removes.length ? `REMOVE ${removes.join(', ')}` : '',
   ].filter(Boolean);
   return { expression: parts.join(' '), names, values };

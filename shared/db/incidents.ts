@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulidx';
-import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { batchGet, db, queryAll, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, all, any, eq, exists, isNew } from './conditions.js';
 import {
   anomalyKey,
   anomalyPartition,
@@ -20,7 +21,7 @@ import {
 } from './keys.js';
 import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound, versionedUpdate } from './farms.js';
+import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
 
@@ -87,21 +88,11 @@ const changedConcurrently = (id: string) => new Conflict(`Incident ${id} was cha
 const fromItem = (item: Record<string, unknown> | undefined): IncidentRecord | undefined => (item ? pick<IncidentRecord>(item, FIELDS) : undefined);
 const incidentItem = (i: IncidentRecord) => ({ ...incidentKey(i.id), ...incidentsOfFarm(i.farmId), GSI1SK: `${i.createdAt}#${i.id}`, type: 'Incident', ...i });
 
-/** The id of the event a `timelinePut` writes. */
-export const eventIdOf = (put: TransactItem): string => String(put.Put!.Item!.id);
-
-/** A timeline event as a Put of the same transaction (append-only: `attribute_not_exists`). */
-export function timelinePut(incidentId: string, event: Omit<TimelineEvent, 'id'>): TransactItem {
-  const id = ulid();
+/** A timeline event as a write of the same commit (append-only: a create). */
+export function timelineWrite(incidentId: string, event: TimelineEvent): Write {
   const { type: eventType, ...rest } = event;
-  return {
-    Put: {
-      TableName: tableName(),
-      // `type` names the item kind in the table; the event's own type is `eventType`
-      Item: { ...incidentEventKey(incidentId, id), type: 'IncidentEvent', eventType, id, ...rest },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  };
+  // `type` names the item kind in the table; the event's own type is `eventType`
+  return { put: { ...incidentEventKey(incidentId, event.id), type: 'IncidentEvent', eventType, ...rest }, when: isNew() };
 }
 
 /** The incident and its timeline, oldest first: one Query of its partition. */
@@ -126,109 +117,68 @@ export async function openIncidentOfDedupKey(farmId: string, dedupKey: string): 
   return res.Item?.incidentId as string | undefined;
 }
 
-/**
- * Opens an incident in ONE transaction: the farm exists, its dedup item is claimed (`attribute_not_exists`:
- * a concurrent twin loses and joins the winner), the restriction item of a disease suspicion, the
- * incident, its first timeline event and the audit entries. Throws DedupTaken when the key is held.
- */
+/** The dedup key is held by another open incident (a concurrent twin won the race): this request joins it. */
 export class DedupTaken extends Conflict {}
 
-export async function createIncident(incident: IncidentRecord, extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  const items: TransactItem[] = [
-    { ConditionCheck: { TableName: T, Key: farmKey(incident.farmId), ConditionExpression: 'attribute_exists(PK)' } },
+/**
+ * The writes that open an incident: the farm exists, its dedup item is claimed (a concurrent twin loses
+ * with DedupTaken and joins the winner), the incident itself.
+ */
+export function openingWrites(incident: IncidentRecord): Write[] {
+  return [
+    { check: farmKey(incident.farmId), when: exists(), failed: () => farmNotFound(incident.farmId) },
     ...(incident.dedupKey
       ? [
           {
-            Put: {
-              TableName: T,
-              Item: { ...incidentDedupKey(incident.farmId, incident.dedupKey), type: 'IncidentDedup', incidentId: incident.id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
+            put: { ...incidentDedupKey(incident.farmId, incident.dedupKey), type: 'IncidentDedup', incidentId: incident.id },
+            when: isNew(),
+            failed: () => new DedupTaken('dedup key held'),
           },
         ]
       : []),
-    { Put: { TableName: T, Item: incidentItem(incident), ConditionExpression: 'attribute_not_exists(PK)' } },
-    ...extra,
+    { put: incidentItem(incident), when: isNew(), failed: () => new Conflict('An incident with this id already exists') },
   ];
-  await transact(items, (i) =>
-    i === 0
-      ? farmNotFound(incident.farmId)
-      : incident.dedupKey && i === 1
-        ? new DedupTaken('dedup key held')
-        : new Conflict('An incident with this id already exists'),
-  );
 }
 
 /**
- * The restriction a disease suspicion puts on its farm (created with the incident or when recategorised),
- * with the farm's restriction flag (the set of restricting incidents) in the same transaction: what a
- * transfer's completion ConditionChecks (shared/db/transfers.ts).
+ * The restriction a disease suspicion puts on its farm (written with the incident or when recategorised),
+ * with the farm's restriction flag (the set of restricting incidents) in the same commit: what a
+ * transfer's completion checks (shared/db/transfers.ts).
  */
-export const restrictionPut = (farmId: string, incidentId: string, since: string): TransactItem[] => [
-  { Put: { TableName: tableName(), Item: { ...restrictionKey(farmId, incidentId), type: 'MovementRestriction', incidentId, since } } },
-  restrictionFlag(farmId, incidentId, 'ADD'),
+export const restrictionWrites = (farmId: string, incidentId: string, since: string): Write[] => [
+  { put: { ...restrictionKey(farmId, incidentId), type: 'MovementRestriction', incidentId, since } },
+  { update: restrictionFlagKey(farmId), set: { type: 'MovementRestrictionFlag', farmId }, addToSet: { incidentIds: [incidentId] } },
 ];
-export const restrictionDelete = (farmId: string, incidentId: string): TransactItem[] => [
-  { Delete: { TableName: tableName(), Key: restrictionKey(farmId, incidentId) } },
-  restrictionFlag(farmId, incidentId, 'DELETE'),
+export const restrictionLiftWrites = (farmId: string, incidentId: string): Write[] => [
+  { delete: restrictionKey(farmId, incidentId) },
+  { update: restrictionFlagKey(farmId), set: { type: 'MovementRestrictionFlag', farmId }, deleteFromSet: { incidentIds: [incidentId] } },
 ];
-const restrictionFlag = (farmId: string, incidentId: string, op: 'ADD' | 'DELETE'): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: restrictionFlagKey(farmId),
-    UpdateExpression: `SET #type = :type, farmId = :farm ${op} incidentIds :id`,
-    ExpressionAttributeNames: { '#type': 'type' },
-    ExpressionAttributeValues: { ':type': 'MovementRestrictionFlag', ':farm': farmId, ':id': new Set([incidentId]) },
-  },
-});
+
 /** Releases a dedup key, only if it still names this incident. */
-export const dedupRelease = (farmId: string, dedupKey: string, incidentId: string): TransactItem => ({
-  Delete: {
-    TableName: tableName(),
-    Key: incidentDedupKey(farmId, dedupKey),
-    ConditionExpression: 'attribute_not_exists(PK) OR incidentId = :id',
-    ExpressionAttributeValues: { ':id': incidentId },
-  },
+export const dedupReleaseWrite = (farmId: string, dedupKey: string, incidentId: string): Write => ({
+  delete: incidentDedupKey(farmId, dedupKey),
+  when: any(absent(), eq('incidentId', incidentId)),
 });
 
-/** Sets `fields` if the incident is at `expectedVersion` (version + 1), with the transaction's other items (its timeline event, audit…). */
-export async function updateIncident(
-  current: IncidentRecord,
-  expectedVersion: number,
-  fields: Partial<IncidentRecord>,
-  now: string,
-  extra: TransactItem[],
-): Promise<void> {
-  await transact([versionedUpdate(incidentKey(current.id), expectedVersion, fields, now), ...extra], () => changedConcurrently(current.id));
-}
+/** Sets `fields` on the incident read at `version` (the commit bumps it). */
+export const incidentChange = (current: IncidentRecord, fields: Partial<IncidentRecord>, version: Versioned): Write => ({
+  update: incidentKey(current.id),
+  set: fields,
+  version,
+  failed: () => changedConcurrently(current.id),
+});
 
-/** Appends an event to an existing incident's timeline (a note), nothing else. */
-export async function appendTimeline(incidentId: string, event: TransactItem): Promise<void> {
-  await transact([{ ConditionCheck: { TableName: tableName(), Key: incidentKey(incidentId), ConditionExpression: 'attribute_exists(PK)' } }, event], () =>
-    incidentNotFound(incidentId),
-  );
-}
+/** The incident exists (a note appends to its timeline and changes nothing else). */
+export const incidentExists = (incidentId: string): Write => ({ check: incidentKey(incidentId), when: exists(), failed: () => incidentNotFound(incidentId) });
 
-/** A repeat of an open incident's dedup key: one more occurrence and a `repeated` event, whatever its version. */
-export async function recordRepeat(incidentId: string, now: string, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: incidentKey(incidentId),
-          UpdateExpression: 'SET #updatedAt = :now ADD occurrences :one, #version :one',
-          ConditionExpression: 'attribute_exists(PK) AND #status IN (:t, :a)',
-          ExpressionAttributeNames: { '#updatedAt': 'updatedAt', '#version': 'version', '#status': 'status' },
-          ExpressionAttributeValues: { ':now': now, ':one': 1, ':t': 'triggered', ':a': 'acknowledged' },
-        },
-      },
-      ...extra,
-    ],
-    () => changedConcurrently(incidentId),
-  );
-}
+/** A repeat of an open incident's dedup key: one more occurrence and version, whatever the version read, while it is open. */
+export const repeatWrite = (incidentId: string, now: string): Write => ({
+  update: incidentKey(incidentId),
+  set: { updatedAt: now },
+  add: { occurrences: 1, version: 1 },
+  when: all(exists(), any(eq('status', 'triggered'), eq('status', 'acknowledged'))),
+  failed: () => changedConcurrently(incidentId),
+});
 
 /** A page of a farm's incidents, newest first (one Query on GSI1; status, severity and category filter). */
 export async function listIncidentsOfFarm(

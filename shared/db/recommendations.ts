@@ -1,9 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, transact, type TransactItem } from './client.js';
+import { db, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { isNew } from './conditions.js';
 import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsOfFlock } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
-import { Conflict, type AppError } from '../errors.js';
+import { Conflict } from '../errors.js';
 import type { Evidence } from '../domain/optimization.js';
 
 /**
@@ -70,24 +72,20 @@ const item = (r: RecommendationRecord) => {
   };
 };
 
-export function recommendationPut(r: RecommendationRecord): TransactItem {
-  return { Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'attribute_not_exists(PK)' } };
-}
+/** A new recommendation (a create). */
+export const recommendationCreate = (r: RecommendationRecord): Write => ({
+  put: item(r),
+  when: isNew(),
+  failed: () => new Conflict('Recommendation id collision; retry'),
+});
 
-/** The guard of a system proposal (fails when the rule already proposed for the cycle). */
-export function proposalPut(r: RecommendationRecord & { cycleId: string; rule: string }): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...proposalKey(r.cycleId, r.rule), type: 'Proposal', recommendationId: r.id },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  };
-}
-
-export async function createRecommendations(items: TransactItem[], onFailed: (index: number) => AppError): Promise<void> {
-  await transact(items, onFailed);
-}
+/** The guard of a system proposal: its rule proposes once per cycle (a second proposal is ProposedBefore). */
+export class ProposedBefore extends Conflict {}
+export const proposalGuard = (r: RecommendationRecord & { cycleId: string; rule: string }): Write => ({
+  put: { ...proposalKey(r.cycleId, r.rule), type: 'Proposal', recommendationId: r.id },
+  when: isNew(),
+  failed: () => new ProposedBefore(`${r.rule} already proposed for cycle ${r.cycleId}`),
+});
 
 export async function getRecommendation(id: string): Promise<RecommendationRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: recommendationKey(id), ConsistentRead: true }));
@@ -108,13 +106,12 @@ export async function proposedRules(cycleId: string): Promise<Set<string>> {
   return new Set((res.Items ?? []).map((i) => String(i.SK).slice('PROPOSAL#'.length)));
 }
 
-/** Writes a decision at the version read (a concurrent decision is a Conflict). */
-export async function saveDecision(r: RecommendationRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [{ Put: { TableName: tableName(), Item: item(r), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } }, ...extra],
-    () => new Conflict(`Recommendation ${r.id} was changed concurrently; read it again`),
-  );
-}
+/** A decision on the recommendation read at `version` (a concurrent decision is a Conflict). */
+export const decisionWrite = (next: RecommendationRecord, version: Versioned): Write => ({
+  put: item(next),
+  version,
+  failed: () => new Conflict(`Recommendation ${next.id} was changed concurrently; read it again`),
+});
 
 export interface RecommendationFilter {
   status?: string;

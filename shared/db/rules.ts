@@ -1,5 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName, transact, type TransactItem } from './client.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName } from './client.js';
+import type { Versioned, Write } from './commit.js';
+import { absent, any, eq, exists, isNew, le, lt } from './conditions.js';
 import {
   defaultRulesMarkerKey,
   detectorStateKey,
@@ -13,7 +15,7 @@ import {
 } from './keys.js';
 import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound, versionedDelete } from './farms.js';
+import { farmNotFound } from './farms.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
 
@@ -108,77 +110,49 @@ function ruleItem(r: RuleRecord): Record<string, unknown> {
   };
 }
 
-/** A new rule as a Put (`attribute_not_exists`), for a transaction of its own or of the farm's creation. */
-export const rulePut = (r: RuleRecord): TransactItem => ({
-  Put: { TableName: tableName(), Item: ruleItem(r), ConditionExpression: 'attribute_not_exists(PK)' },
-});
+/** A new rule (a create), in its own commit or with the farm's creation or the default rules. */
+export const ruleCreate = (r: RuleRecord): Write => ({ put: ruleItem(r), when: isNew(), failed: () => new Conflict('A rule with this id already exists') });
 
-/** Creates a rule if its farm exists (one transaction). */
-export async function createRule(rule: RuleRecord, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [{ ConditionCheck: { TableName: tableName(), Key: farmKey(rule.farmId), ConditionExpression: 'attribute_exists(PK)' } }, rulePut(rule), ...extra],
-    (i) => (i === 0 ? farmNotFound(rule.farmId) : new Conflict('A rule with this id already exists')),
-  );
-}
+/** The writes that create a rule: its farm exists, the rule itself. */
+export const ruleCreation = (rule: RuleRecord): Write[] => [
+  { check: farmKey(rule.farmId), when: exists(), failed: () => farmNotFound(rule.farmId) },
+  ruleCreate(rule),
+];
+
+/** The default rules were already written (or a concurrent run moved the marker first): nothing is written. */
+export class DefaultRulesClaimed extends Conflict {}
 
 /**
- * Writes the default rules of a farm once: the marker item is claimed in the same transaction
- * (`attribute_not_exists`) with the keys of the defaults written, so a second call (or a concurrent one)
- * writes nothing. False when they were written before.
+ * The writes of a farm's first default rules: the marker item (a create, keeping the keys of the defaults
+ * written) with the rules, so a second call (or a concurrent one) writes nothing (DefaultRulesClaimed).
  */
-export async function putDefaultRulesOnce(farmId: string, rules: readonly RuleRecord[], now: string): Promise<boolean> {
+export function firstDefaultRules(farmId: string, rules: readonly RuleRecord[], now: string): Write[] {
   const keys = rules.flatMap((r) => (r.defaultKey ? [r.defaultKey] : []));
-  return claimed(() =>
-    transact(
-      [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now, keys },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        ...rules.map(rulePut),
-      ],
-      () => new Conflict('default rules already written'),
-    ),
-  );
+  return [
+    {
+      put: { ...defaultRulesMarkerKey(farmId), type: 'DefaultRules', at: now, keys },
+      when: isNew(),
+      failed: () => new DefaultRulesClaimed('default rules already written'),
+    },
+    ...rules.map(ruleCreate),
+  ];
 }
 
 /**
- * Adds defaults introduced after the farm's were written (`rules`), once: the marker moves from the `at`
- * it was read at to the new key list in the same transaction, so a concurrent run writes nothing.
+ * The writes that add defaults introduced after the farm's were written (`rules`): the marker moves from
+ * the `at` it was read at to the new key list with them, so a concurrent run writes nothing.
  */
-export async function addDefaultRulesOnce(farmId: string, rules: readonly RuleRecord[], marker: DefaultRulesMarker, now: string): Promise<boolean> {
+export function laterDefaultRules(farmId: string, rules: readonly RuleRecord[], marker: DefaultRulesMarker, now: string): Write[] {
   const keys = [...marker.keys, ...rules.flatMap((r) => (r.defaultKey ? [r.defaultKey] : []))];
-  return claimed(() =>
-    transact(
-      [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: defaultRulesMarkerKey(farmId),
-            UpdateExpression: 'SET #keys = :keys, #at = :now',
-            ConditionExpression: '#at = :was',
-            ExpressionAttributeNames: { '#keys': 'keys', '#at': 'at' },
-            ExpressionAttributeValues: { ':keys': keys, ':now': now, ':was': marker.at },
-          },
-        },
-        ...rules.map(rulePut),
-      ],
-      () => new Conflict('default rules changed concurrently'),
-    ),
-  );
-}
-
-async function claimed(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (err instanceof Conflict) return false;
-    throw err;
-  }
+  return [
+    {
+      update: defaultRulesMarkerKey(farmId),
+      set: { keys, at: now },
+      when: eq('at', marker.at),
+      failed: () => new DefaultRulesClaimed('default rules changed concurrently'),
+    },
+    ...rules.map(ruleCreate),
+  ];
 }
 
 export interface DefaultRulesMarker {
@@ -211,37 +185,14 @@ export async function getRuleWithStates(id: string): Promise<{ rule: RuleRecord;
   return { rule: fromItem(meta), states };
 }
 
-/** Replaces the rule if it is still at `expectedVersion` (the whole item: enabling or disabling moves it on or off GSI2). */
-export async function replaceRule(next: RuleRecord, expectedVersion: number, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: ruleItem(next),
-          ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':expected': expectedVersion },
-        },
-      },
-      ...extra,
-    ],
-    () => changedConcurrently(next.id),
-  );
-}
+/** The rule replaced as a whole at the version read (enabling or disabling moves it on or off GSI2). */
+export const ruleReplace = (next: RuleRecord, version: Versioned): Write => ({ put: ruleItem(next), version, failed: () => changedConcurrently(next.id) });
 
-/** Deletes the rule at `expectedVersion` with its states (a rule has one state per flock or house: a handful). */
-export async function deleteRule(rule: RuleRecord, expectedVersion: number, states: readonly RuleState[], extra: TransactItem[]): Promise<void> {
-  const T = tableName();
-  await transact(
-    [
-      versionedDelete(ruleKey(rule.id), expectedVersion),
-      ...states.slice(0, 80).map((s) => ({ Delete: { TableName: T, Key: ruleStateKey(rule.id, s.target) } })),
-      ...extra,
-    ],
-    () => changedConcurrently(rule.id),
-  );
-}
+/** The rule deleted at the version read, with its states (a rule has one state per flock or house: a handful). */
+export const ruleDeletion = (rule: RuleRecord, version: Versioned, states: readonly RuleState[]): Write[] => [
+  { delete: ruleKey(rule.id), version, failed: () => changedConcurrently(rule.id) },
+  ...states.slice(0, 80).map((s): Write => ({ delete: ruleStateKey(rule.id, s.target) })),
+];
 
 /** A page of a farm's rules, oldest first (one Query on GSI1; `enabled` and `input` filter). */
 export async function listRulesOfFarm(
@@ -284,54 +235,22 @@ export async function statesOf(pairs: ReadonlyArray<{ ruleId: string; target: st
   return new Map(found.map((item) => [`${String(item.PK).slice('RULE#'.length)}|${String(item.target)}`, pick<RuleState>(item, STATE_FIELDS, null)]));
 }
 
-const statePut = (ruleId: string, state: RuleState) => ({
-  TableName: tableName(),
-  Item: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
-  // a state without an instant (nothing in the scope to judge) only yields to an older rule version
-  ...(state.lastEvaluatedAt === null
-    ? { ConditionExpression: 'attribute_not_exists(PK) OR ruleVersion <= :v', ExpressionAttributeValues: { ':v': state.ruleVersion } }
-    : {
-        ConditionExpression: 'attribute_not_exists(PK) OR attribute_not_exists(lastEvaluatedAt) OR lastEvaluatedAt <= :at OR ruleVersion < :v',
-        ExpressionAttributeValues: { ':at': state.lastEvaluatedAt, ':v': state.ruleVersion },
-      }),
+/** A newer state of the same rule and target was there first: this one is not written. */
+export class StaleRuleState extends Conflict {}
+
+/**
+ * An evaluation recorded: only forward in time (`lastEvaluatedAt` never moves back, so a late, slower
+ * evaluation of an older instant does not undo a newer one); a state without an instant (nothing in the
+ * scope to judge) only yields to an older rule version. Else StaleRuleState.
+ */
+export const ruleStateWrite = (ruleId: string, state: RuleState): Write => ({
+  put: { ...ruleStateKey(ruleId, state.target), type: 'RuleState', ...state },
+  when:
+    state.lastEvaluatedAt === null
+      ? any(absent(), le('ruleVersion', state.ruleVersion))
+      : any(absent(), absent('lastEvaluatedAt'), le('lastEvaluatedAt', state.lastEvaluatedAt), lt('ruleVersion', state.ruleVersion)),
+  failed: () => new StaleRuleState('a newer rule state'),
 });
-
-/**
- * Records an evaluation: only forward in time (`lastEvaluatedAt` never moves back, so a late, slower
- * evaluation of an older instant does not undo a newer one). False when a newer state was already there.
- */
-export async function putRuleState(ruleId: string, state: RuleState): Promise<boolean> {
-  try {
-    await db().send(new PutCommand(statePut(ruleId, state)));
-    return true;
-  } catch (err) {
-    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw err;
-  }
-}
-
-/**
- * Records the evaluations of a pass: in one transaction per 100 (one call for the usual handful); when
- * one of them lost to a newer state, each is written on its own so the others still move forward.
- */
-export async function putRuleStates(states: ReadonlyArray<{ ruleId: string; state: RuleState }>): Promise<void> {
-  for (let i = 0; i < states.length; i += 100) {
-    const chunk = states.slice(i, i + 100);
-    if (chunk.length === 1) {
-      await putRuleState(chunk[0]!.ruleId, chunk[0]!.state);
-      continue;
-    }
-    try {
-      await transact(
-        chunk.map((s) => ({ Put: statePut(s.ruleId, s.state) })),
-        () => new Conflict('a newer rule state'),
-      );
-    } catch (err) {
-      if (!(err instanceof Conflict)) throw err;
-      for (const s of chunk) await putRuleState(s.ruleId, s.state);
-    }
-  }
-}
 
 /** The last day the detectors judged on a cycle (null: none yet). */
 export async function detectorLastDay(flockId: string, cycleId: string): Promise<string | null> {
@@ -339,18 +258,12 @@ export async function detectorLastDay(flockId: string, cycleId: string): Promise
   return (res.Item?.lastDay as string | undefined) ?? null;
 }
 
-/** Moves the detectors' last judged day forward (never back: a slower run of an older day does not undo a newer one). */
-export async function recordDetectorDay(flockId: string, cycleId: string, day: string): Promise<void> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...detectorStateKey(flockId, cycleId), type: 'DetectorState', lastDay: day },
-        ConditionExpression: 'attribute_not_exists(lastDay) OR lastDay <= :day',
-        ExpressionAttributeValues: { ':day': day },
-      }),
-    );
-  } catch (err) {
-    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-  }
-}
+/** A later day was recorded first (a slower run of an older day): this one is not written. */
+export class StaleDetectorDay extends Conflict {}
+
+/** The detectors' last judged day, moved forward (never back: a slower run of an older day does not undo a newer one). */
+export const detectorDayWrite = (flockId: string, cycleId: string, day: string): Write => ({
+  put: { ...detectorStateKey(flockId, cycleId), type: 'DetectorState', lastDay: day },
+  when: any(absent('lastDay'), le('lastDay', day)),
+  failed: () => new StaleDetectorDay('a later day was judged'),
+});

@@ -1,10 +1,10 @@
 /**
- * Recommendations the system proposes from a cycle's analytics, pure: each rule reads
- * the cycle KPIs, the breed comparison and the anomalies and, when it fires, proposes what to do with the
+ * Recommendations the system proposes from a cycle's analytics, pure: each rule reads the cycle KPIs,
+ * the breed comparison and the threshold breaches and, when it fires, proposes what to do with the
  * evidence that triggered it. A rule proposes at most once per cycle (the service keeps a guard item).
  */
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
-import type { Anomaly } from './analytics/anomalies.js';
+import type { ThresholdBreach } from './analytics/threshold-breaches.js';
 import type { BreedComparison, ComparisonDay } from './analytics/comparison.js';
 import type { CycleKpis } from './analytics/kpis/types.js';
 import { round } from './weights.js';
@@ -30,9 +30,9 @@ export interface Proposal {
 export interface ProposalInputs {
   kpis: CycleKpis;
   comparison: BreedComparison;
-  anomalies: readonly Anomaly[];
+  breaches: readonly ThresholdBreach[];
   config: AnalyticsSections;
-  /** The last date the proposals look at (recent anomalies: this date and the 6 days before). */
+  /** The last date the proposals look at (recent breaches: this date and the 6 days before). */
   asOf: string;
 }
 
@@ -41,7 +41,7 @@ type Rule = { id: string; propose: (i: ProposalInputs) => Omit<Proposal, 'rule'>
 const lastWith = (days: readonly ComparisonDay[], pick: (d: ComparisonDay) => number | null) => [...days].reverse().find((d) => pick(d) !== null);
 const recent = (i: ProposalInputs, metric: string) => {
   const from = isoDate(Date.parse(i.asOf) - 6 * DAY_MS);
-  return i.anomalies.filter((a) => a.metric === metric && a.date >= from && a.date <= i.asOf);
+  return i.breaches.filter((a) => a.metric === metric && a.date >= from && a.date <= i.asOf);
 };
 
 export const RULES: readonly Rule[] = [

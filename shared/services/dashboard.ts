@@ -1,5 +1,5 @@
 import { devicesNotOnline } from './devices.js';
-import { openAnomaliesSummary, openAnomalyChecks } from './anomalies.js';
+import { openAnomaliesSummary, openAnomalyChecks } from './anomalies/reading.js';
 import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
 import { alertsOf, dueActionsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';

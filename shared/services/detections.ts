@@ -1,11 +1,14 @@
-import { detectorLastDay, recordDetectorDay } from '../db/rules.js';
-import { detectDaily, type Detection } from '../domain/anomalies/detections.js';
-import { rankHypotheses } from '../domain/anomalies/hypotheses.js';
-import { signalsOfDay } from '../domain/anomalies/signals.js';
-import { climateAround, type AlarmData } from './alarm-data.js';
-import { raiseAnomaly } from './anomalies.js';
+import { commit } from '../db/commit.js';
+import { detectorDayWrite, detectorLastDay, StaleDetectorDay } from '../db/rules.js';
+import type { CommandContext } from '../domain/command.js';
+import { detectDaily } from '../domain/detection/daily.js';
+import type { Detection } from '../domain/detection/engine.js';
+import { rankHypotheses } from '../domain/diagnosis/hypotheses.js';
+import { signalsOfDay } from '../domain/diagnosis/signals.js';
 import { addDays, daysBetween, isoDate } from '../platform/calendar.js';
 import { log } from '../platform/log.js';
+import { climateAround, type AlarmData } from './alarm-data.js';
+import { raiseAnomaly } from './anomalies/raising.js';
 
 /**
  * The statistical detectors as a use case: the same `detectDaily` that GET /api/v2/analytics/anomalies
@@ -25,12 +28,12 @@ const UNITS: Record<string, string> = {
 /** At most this many days are judged per flock and run (a longer pause is caught up over the next runs). */
 const MAX_DAYS_PER_RUN = 14;
 
-async function raise(data: AlarmData, flock: { farmId: string; flockId: string; cycleId: string; houseId: string | null }, d: Detection, requestId: string) {
-  const { series, ctx } = await data.cycle(flock.flockId, flock.cycleId);
+async function raise(ctx: CommandContext, data: AlarmData, flock: { farmId: string; flockId: string; cycleId: string; houseId: string | null }, d: Detection) {
+  const { series, ctx: analytics } = await data.cycle(flock.flockId, flock.cycleId);
   const target = { id: `flock:${flock.flockId}`, kind: 'flock' as const, ...flock };
   const at = `${addDays(d.bucket, 1)}T00:00:00.000Z`;
   const { climate, houseName } = await climateAround(target, data, at);
-  const t = ctx.config.thresholds;
+  const t = analytics.config.thresholds;
   const signals = signalsOfDay(series, d.bucket, {
     metric: d.metric,
     houseName,
@@ -39,7 +42,7 @@ async function raise(data: AlarmData, flock: { farmId: string; flockId: string; 
     waterChangePct: d.metric === 'waterPctOfExpected' && d.expected > 0 ? Math.round((d.deviation / d.expected) * 1000) / 10 : null,
     thresholds: { ammoniaMaxPpm: t.ammoniaMaxPpm, humidityMaxPct: t.humidityMaxPct, dailyMortalityPct: t.dailyMortalityPct },
   });
-  return raiseAnomaly({
+  return raiseAnomaly(ctx, {
     farmId: flock.farmId,
     houseId: flock.houseId,
     flockId: flock.flockId,
@@ -56,7 +59,7 @@ async function raise(data: AlarmData, flock: { farmId: string; flockId: string; 
     window: { from: `${d.window.from}T00:00:00.000Z`, to: at, duration: `P${daysBetween(d.window.from, d.window.to) + 1}D` },
     severity: d.severity,
     title: d.message,
-    evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId },
+    evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId: ctx.requestId },
     hypotheses: rankHypotheses(signals),
     dedupKey: `detector:${flock.flockId}:${d.metric}:${d.detector}:${d.direction}`,
     at,
@@ -68,10 +71,10 @@ async function raise(data: AlarmData, flock: { farmId: string; flockId: string; 
  * the last judged one up to `until` (the job). Returns how many detections were stored.
  */
 export async function detectOnFlock(
+  ctx: CommandContext,
   data: AlarmData,
   flock: { farmId: string; flockId: string },
   period: { day: string } | { until: string },
-  requestId: string,
 ): Promise<number> {
   const active = (await data.flocks(flock.farmId)).find((f) => f.id === flock.flockId && f.activeCycleId);
   if (!active) return 0;
@@ -93,21 +96,26 @@ export async function detectOnFlock(
   const { series } = await data.cycle(flock.flockId, cycleId);
   const found = detectDaily(series).filter((d) => d.bucket >= from && d.bucket <= to);
   const target = { farmId: flock.farmId, flockId: flock.flockId, cycleId, houseId: active.houseId ?? null };
-  for (const d of found) await raise(data, target, d, requestId);
-  await recordDetectorDay(flock.flockId, cycleId, to);
+  for (const d of found) await raise(ctx, data, target, d);
+  try {
+    await commit(ctx, { writes: [detectorDayWrite(flock.flockId, cycleId, to)] });
+  } catch (err) {
+    // a later day was recorded by a faster run: it stands
+    if (!(err instanceof StaleDetectorDay)) throw err;
+  }
   return found.length;
 }
 
 /** The job's detector pass: every active flock of these farms, over the days completed since the last run (yesterday, UTC, at the latest). */
-export async function runDetectorJob(farmIds: readonly string[], data: AlarmData, now: Date, requestId: string) {
-  const until = addDays(isoDate(now), -1);
+export async function runDetectorJob(ctx: CommandContext, farmIds: readonly string[], data: AlarmData) {
+  const until = addDays(isoDate(ctx.now), -1);
   const result = { flocks: 0, detections: 0, errors: [] as Array<{ flockId: string; error: string }> };
   for (const farmId of farmIds) {
     const flocks = await data.flocks(farmId);
     for (const f of flocks.filter((x) => x.activeCycleId)) {
       result.flocks++;
       try {
-        result.detections += await detectOnFlock(data, { farmId, flockId: f.id }, { until }, requestId);
+        result.detections += await detectOnFlock(ctx, data, { farmId, flockId: f.id }, { until });
       } catch (err) {
         const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
         log.warn('detectors failed', { flockId: f.id, error });

@@ -1,3 +1,4 @@
+import type { CommandContext } from '../domain/command.js';
 import { devicesDue, recordHealth } from '../db/devices.js';
 import { deviceStatus, nextStatusChangeAt } from '../domain/iot/device-health.js';
 import type { DeviceStatus } from '../../schemas/vocabulary.js';
@@ -27,9 +28,9 @@ export interface HealthTransition {
 }
 
 /** An offline device opens (or joins) its incident; a refusal is logged and the job goes on with the other devices. */
-async function offlineIncident(device: Parameters<typeof openDeviceOfflineIncident>[0]): Promise<void> {
+async function offlineIncident(ctx: CommandContext, device: Parameters<typeof openDeviceOfflineIncident>[1]): Promise<void> {
   try {
-    await openDeviceOfflineIncident(device);
+    await openDeviceOfflineIncident(ctx, device);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     log.warn('offline incident not opened', { deviceId: device.deviceId, error: err.name, reason: err.message });
@@ -40,7 +41,8 @@ const PAGE = 200;
 /** Pages per run: a backlog larger than this is finished by the next run. */
 const MAX_PAGES = 25;
 
-export async function checkDeviceHealth(now = new Date()): Promise<{ checked: number; transitions: HealthTransition[] }> {
+export async function checkDeviceHealth(ctx: CommandContext): Promise<{ checked: number; transitions: HealthTransition[] }> {
+  const { now } = ctx;
   const nowMs = now.getTime();
   const nowIso = now.toISOString();
   const factors = await healthFactors();
@@ -58,7 +60,7 @@ export async function checkDeviceHealth(now = new Date()): Promise<{ checked: nu
         const recorded = await recordHealth(d.id, { lastSeen: d.lastSeen, status, dueAt: next === null ? null : new Date(next).toISOString(), now: nowIso });
         if (recorded && status !== d.healthStatus) {
           transitions.push({ deviceId: d.id, farmId: d.farmId, houseId: d.houseId, from: d.healthStatus, to: status, lastSeen: d.lastSeen });
-          if (status === 'offline') await offlineIncident({ deviceId: d.id, farmId: d.farmId, name: d.name, lastSeen: d.lastSeen });
+          if (status === 'offline') await offlineIncident(ctx, { deviceId: d.id, farmId: d.farmId, name: d.name, lastSeen: d.lastSeen });
         }
         return 1;
       }),

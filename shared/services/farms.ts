@@ -1,4 +1,4 @@
-import { ensureDefaultRules } from './default-rules.js';
+import { ensureDefaultRules } from './rules/defaults.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
@@ -177,7 +177,7 @@ export async function createFarmFor(ctx: CommandContext, body: CreateFarmBody) {
       response,
     });
     // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
-    await ensureDefaultRules(farm.id).catch((err) =>
+    await ensureDefaultRules(ctx, farm.id).catch((err) =>
       log.warn('default rules not written', { farmId: farm.id, error: err instanceof Error ? err.message : String(err) }),
     );
     return response;

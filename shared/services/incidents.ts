@@ -1,45 +1,44 @@
 import { ulid } from 'ulidx';
-import { auditPut } from '../db/audit.js';
-import type { TransactItem } from '../db/client.js';
+import { checkVersion, commit, type Versioned, type Write } from '../db/commit.js';
 import {
-  appendTimeline,
-  createIncident,
   DedupTaken,
-  dedupRelease,
+  dedupReleaseWrite,
+  farmsOfLinked,
   getIncidentWithTimeline,
+  incidentChange,
+  incidentExists,
   incidentNotFound,
   incidentsOfFarmSince,
   listIncidentsOfFarm,
   openIncidentOfDedupKey,
   openIncidentsOfFarm,
-  recordRepeat,
-  restrictionDelete,
-  restrictionPut,
-  timelinePut,
-  eventIdOf,
-  farmsOfLinked,
-  updateIncident,
+  openingWrites,
+  repeatWrite,
+  restrictionLiftWrites,
+  restrictionWrites,
+  timelineWrite,
   type IncidentRecord,
   type TimelineEvent,
 } from '../db/incidents.js';
 import { getUser } from '../db/users.js';
+import { diff } from '../domain/accounts.js';
 import type { Caller } from '../domain/caller.js';
 import type { Capability } from '../domain/capabilities.js';
 import { systemCaller } from '../domain/caller.js';
-import { canAccessFarm } from '../domain/farm-access.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
+import type { CommandContext } from '../domain/command.js';
+import { visibleTo } from '../domain/farm-access.js';
 import { assigneeMay, isOpen, mayActOn, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
 import { Conflict, Forbidden, ValidationFailed } from '../errors.js';
 import { farmOfRequest } from './farms.js';
 import { userNotFound } from './references.js';
-import { idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
 import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.js';
 
 /**
  * Incidents (`/api/v1/operations`): opened by hand, by a job (the device health job for an offline
  * sensor) or, later, by a rule action or an anomaly's escalation; owned by an assignee until resolved;
- * every change appends to the timeline in its own transaction and is audited. Scoped to the caller's
+ * every change appends to the timeline in the same commit and is audited. Scoped to the caller's
  * farms like every farm record (an incident of another farm does not exist for the caller).
  */
 
@@ -75,9 +74,12 @@ const withTimeline = (incident: IncidentRecord, timeline: TimelineEvent[]) => ({
 
 /** The incident and its timeline if the caller may see it (one Query); else the one NotFound. */
 async function visibleIncident(user: Caller, id: string): Promise<{ incident: IncidentRecord; timeline: TimelineEvent[] }> {
-  const found = await getIncidentWithTimeline(id);
-  if (!found || !canAccessFarm(user, found.incident.farmId)) throw incidentNotFound(id);
-  return found;
+  return visibleTo(
+    user,
+    await getIncidentWithTimeline(id),
+    () => incidentNotFound(id),
+    (found) => found.incident.farmId,
+  );
 }
 
 /**
@@ -95,20 +97,34 @@ async function incidentToActOn(user: Caller, id: string, action: IncidentAction 
 }
 
 /**
- * Writes a change (its fields at the version read, its timeline event and the other items of the same
- * transaction) and answers with the incident as written: no second read.
+ * Commits a change (its fields at the version read, its timeline event, the other writes and the audit
+ * entry, at once) and answers with the incident as written: no second read.
  */
 async function applyChange(
+  ctx: CommandContext,
   found: { incident: IncidentRecord; timeline: TimelineEvent[] },
-  version: number,
+  version: Versioned,
   fields: Partial<IncidentRecord>,
-  event: Omit<TimelineEvent, 'id'>,
-  extra: TransactItem[],
+  event: Omit<TimelineEvent, 'id' | 'at' | 'actorId'>,
+  plan: { writes: Write[]; audit: { action: string; changes: Record<string, unknown> } },
 ) {
-  const put = timelinePut(found.incident.id, event);
-  await updateIncident(found.incident, version, fields, event.at, [put, ...extra]);
-  const written = { ...found.incident, ...fields, version: version + 1, updatedAt: event.at };
-  return withTimeline(written, [...found.timeline, { id: eventIdOf(put), ...event }]);
+  const { id } = found.incident;
+  const now = ctx.now.toISOString();
+  const written: TimelineEvent = { id: ulid(), at: now, actorId: ctx.caller.id, ...event };
+  const next = { ...found.incident, ...fields, version: version.read + 1, updatedAt: now };
+  await commit(ctx, {
+    writes: [incidentChange(found.incident, fields, version), timelineWrite(id, written), ...plan.writes],
+    audit: [{ ...plan.audit, targetType: 'incident', targetId: id }],
+    changes: [{ type: 'incident', id, op: 'upsert', version: next.version }],
+  });
+  return withTimeline(next, [...found.timeline, written]);
+}
+
+/** The version of an incident a change is decided on: If-Match or a stated `version`, checked before anything else is decided. */
+function versionOf(ctx: CommandContext, incident: IncidentRecord, stated: number | undefined): Versioned {
+  const version = { read: incident.version, what: `Incident ${incident.id}`, stated, subject: true };
+  checkVersion(ctx, version);
+  return version;
 }
 
 export async function incidentFor(user: Caller, id: string) {
@@ -145,40 +161,36 @@ async function linksOrThrow(farmId: string, l: CreateIncidentBody['links']): Pro
   if (problems.length > 0) throw new ValidationFailed(problems);
 }
 
-type Remember = Parameters<Parameters<typeof idempotent>[4]>[0];
-
-/** Joins the open incident of a dedup key: one more occurrence and a `repeated` event (and the idempotent answer, in the same transaction). */
-async function joinOpen(user: Caller, incidentId: string, note: string, remember: Remember) {
-  const now = new Date().toISOString();
-  const repeated = { at: now, type: 'repeated' as const, actorId: user.id, note, changes: null };
-  const event = timelinePut(incidentId, repeated);
+/**
+ * Joins the open incident of a dedup key: one more occurrence and a `repeated` event (and the idempotent
+ * answer, in the same commit).
+ */
+async function joinOpen(ctx: CommandContext, incidentId: string, note: string) {
+  const now = ctx.now.toISOString();
+  const repeated: TimelineEvent = { id: ulid(), at: now, type: 'repeated', actorId: ctx.caller.id, note, changes: null };
   const found = await getIncidentWithTimeline(incidentId);
   if (!found) throw new Conflict('The open incident of this dedup key is gone; retry');
   // the answer is the incident as it is once this repeat is recorded
   const joined = { ...found.incident, occurrences: found.incident.occurrences + 1, version: found.incident.version + 1, updatedAt: now };
-  const answer = {
-    created: false,
-    message: 'Joined the open incident with this dedup key',
-    data: withTimeline(joined, [...found.timeline, { id: eventIdOf(event), ...repeated }]),
-  };
-  await recordRepeat(incidentId, now, [event, ...remember(answer)]);
-  // live, the incident as it is now (concurrent repeats may have moved it further than the stored answer says)
-  return { ...answer, data: await incidentFor(user, incidentId) };
+  const answer = { created: false, message: 'Joined the open incident with this dedup key', data: withTimeline(joined, [...found.timeline, repeated]) };
+  await commit(ctx, { writes: [repeatWrite(incidentId, now), timelineWrite(incidentId, repeated)], response: answer });
+  // read again, live: concurrent repeats may have moved the incident further than the stored answer says
+  return { ...answer, data: await incidentFor(ctx.caller, incidentId) };
 }
 
 /** Opens an incident, or joins the open one of its dedup key; with an Idempotency-Key a retry gets the first answer. */
-export async function openIncident(user: Caller, body: CreateIncidentBody, requestId: string, idempotencyKey?: string) {
-  const farmId = farmOfRequest(user, body.farmId);
-  return idempotent(user.id, idempotencyKey, `incident:${farmId}`, body, (remember) => openOrJoin(user, farmId, body, requestId, remember));
+export async function openIncident(ctx: CommandContext, body: CreateIncidentBody) {
+  const farmId = farmOfRequest(ctx.caller, body.farmId);
+  return idempotentCommand(ctx, `incident:${farmId}`, body, (ctx) => openOrJoin(ctx, farmId, body));
 }
 
-async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody, requestId: string, remember: Remember) {
+async function openOrJoin(ctx: CommandContext, farmId: string, body: CreateIncidentBody) {
   await Promise.all([assigneeOrThrow(farmId, body.assigneeId), linksOrThrow(farmId, body.links)]);
   if (body.dedupKey) {
     const open = await openIncidentOfDedupKey(farmId, body.dedupKey);
-    if (open) return joinOpen(user, open, body.title, remember);
+    if (open) return joinOpen(ctx, open, body.title);
   }
-  const now = new Date().toISOString();
+  const now = ctx.now.toISOString();
   const incident: IncidentRecord = {
     id: ulid(),
     farmId,
@@ -191,7 +203,7 @@ async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody
     links: links(body.links),
     dedupKey: body.dedupKey ?? null,
     occurrences: 1,
-    openedBy: user.id,
+    openedBy: ctx.caller.id,
     createdAt: now,
     acknowledgedAt: null,
     resolvedAt: null,
@@ -199,22 +211,25 @@ async function openOrJoin(user: Caller, farmId: string, body: CreateIncidentBody
     updatedAt: now,
     version: 1,
   };
-  const created = { at: now, type: 'created' as const, actorId: user.id, note: incident.description, changes: null };
-  const event = timelinePut(incident.id, created);
-  const answer = { created: true, message: 'Incident opened', data: withTimeline(incident, [{ id: eventIdOf(event), ...created }]) };
+  const created: TimelineEvent = { id: ulid(), at: now, type: 'created', actorId: ctx.caller.id, note: incident.description, changes: null };
+  const answer = { created: true, message: 'Incident opened', data: withTimeline(incident, [created]) };
   try {
-    await createIncident(incident, [
-      ...remember(answer),
-      event,
-      ...(restrictsMovements(incident.category) ? restrictionPut(farmId, incident.id, now) : []),
-      auditPut({ actorId: user.id, action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident), requestId }),
-    ]);
+    await commit(ctx, {
+      writes: [
+        ...openingWrites(incident),
+        timelineWrite(incident.id, created),
+        ...(restrictsMovements(incident.category) ? restrictionWrites(farmId, incident.id, now) : []),
+      ],
+      audit: [{ action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident) }],
+      changes: [{ type: 'incident', id: incident.id, op: 'upsert', version: 1 }],
+      response: answer,
+    });
   } catch (err) {
     // a twin with the same dedup key won the race: this request joins it
     if (!(err instanceof DedupTaken)) throw err;
     const winner = await openIncidentOfDedupKey(farmId, body.dedupKey!);
     if (!winner) throw new Conflict('The dedup key was taken and released meanwhile; retry');
-    return joinOpen(user, winner, body.title, remember);
+    return joinOpen(ctx, winner, body.title);
   }
   return answer;
 }
@@ -228,10 +243,10 @@ export async function listIncidentsFor(user: Caller, query: ListIncidentsQuery) 
 
 const EDITABLE = ['title', 'description', 'category', 'severity', 'assigneeId', 'links'] as const;
 
-export async function updateIncidentFor(user: Caller, id: string, body: UpdateIncidentBody, precondition: Precondition | undefined, requestId: string) {
-  const found = await visibleIncident(user, id);
+export async function updateIncidentFor(ctx: CommandContext, id: string, body: UpdateIncidentBody) {
+  const found = await visibleIncident(ctx.caller, id);
   const current = found.incident;
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
+  const version = versionOf(ctx, current, body.version);
   if (current.status === 'closed') throw new Conflict(`Incident ${id} is closed; add a note instead`);
   await Promise.all([
     body.assigneeId !== undefined ? assigneeOrThrow(current.farmId, body.assigneeId) : undefined,
@@ -246,61 +261,53 @@ export async function updateIncidentFor(user: Caller, id: string, body: UpdateIn
     ...(body.assigneeId !== undefined ? { assigneeId: body.assigneeId } : {}),
     ...(body.links !== undefined ? { links: links(body.links) } : {}),
   };
-  const changes = Object.fromEntries(
-    EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(next[f])).map((f) => [f, { from: current[f], to: next[f] }]),
-  );
+  const changes = diff(current, next, EDITABLE);
   if (Object.keys(changes).length === 0) return withTimeline(current, found.timeline);
-  const now = new Date().toISOString();
-  const restriction = restrictsMovements(next.category) !== restrictsMovements(current.category);
+  const restricts = restrictsMovements(next.category);
+  const restriction = restricts !== restrictsMovements(current.category);
   const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]]));
-  return applyChange(found, version, fields, { at: now, type: 'updated', actorId: user.id, note: null, changes }, [
-    ...(restriction ? (restrictsMovements(next.category) ? restrictionPut(current.farmId, id, now) : restrictionDelete(current.farmId, id)) : []),
-    auditPut({ actorId: user.id, action: 'incident.update', targetType: 'incident', targetId: id, changes, requestId }),
-  ]);
+  return applyChange(
+    ctx,
+    found,
+    version,
+    fields,
+    { type: 'updated', note: null, changes },
+    {
+      writes: restriction ? (restricts ? restrictionWrites(current.farmId, id, ctx.now.toISOString()) : restrictionLiftWrites(current.farmId, id)) : [],
+      audit: { action: 'incident.update', changes },
+    },
+  );
 }
 
 /** acknowledge, resolve or close: an illegal move is a Conflict naming the status; the dedup key is released once it is no longer open, the restriction once closed. */
-export async function actOnIncident(
-  user: Caller,
-  id: string,
-  action: IncidentAction,
-  body: IncidentActionBody,
-  precondition: Precondition | undefined,
-  requestId: string,
-) {
-  const found = await incidentToActOn(user, id, action);
+export async function actOnIncident(ctx: CommandContext, id: string, action: IncidentAction, body: IncidentActionBody) {
+  const found = await incidentToActOn(ctx.caller, id, action);
   const current = found.incident;
-  const version = expectedVersion(current.version, { precondition, stated: body.version }, `Incident ${id}`);
+  const version = versionOf(ctx, current, body.version);
   const move = transition(current.status, action);
   if ('refused' in move) throw new Conflict(move.refused);
-  const now = new Date().toISOString();
   const stamp = { acknowledged: 'acknowledgedAt', resolved: 'resolvedAt', closed: 'closedAt' } as const;
-  const fields: Partial<IncidentRecord> = { status: move.to, [stamp[move.to as keyof typeof stamp]]: now };
-  const releases =
-    current.dedupKey && isOpen(current.status) && !isOpen(move.to)
-      ? [dedupRelease(current.farmId, current.dedupKey, id)]
-      : ([] as ReturnType<typeof dedupRelease>[]);
-  return applyChange(found, version, fields, { at: now, type: move.to as TimelineEvent['type'], actorId: user.id, note: body.note ?? null, changes: null }, [
-    ...releases,
-    ...(move.to === 'closed' && restrictsMovements(current.category) ? restrictionDelete(current.farmId, id) : []),
-    auditPut({
-      actorId: user.id,
-      action: `incident.${action}`,
-      targetType: 'incident',
-      targetId: id,
-      changes: { status: { from: current.status, to: move.to } },
-      requestId,
-    }),
-  ]);
+  const fields: Partial<IncidentRecord> = { status: move.to, [stamp[move.to as keyof typeof stamp]]: ctx.now.toISOString() };
+  const release = current.dedupKey && isOpen(current.status) && !isOpen(move.to) ? [dedupReleaseWrite(current.farmId, current.dedupKey, id)] : [];
+  return applyChange(
+    ctx,
+    found,
+    version,
+    fields,
+    { type: move.to as TimelineEvent['type'], note: body.note ?? null, changes: null },
+    {
+      writes: [...release, ...(move.to === 'closed' && restrictsMovements(current.category) ? restrictionLiftWrites(current.farmId, id) : [])],
+      audit: { action: `incident.${action}`, changes: { status: { from: current.status, to: move.to } } },
+    },
+  );
 }
 
 /** A note on the timeline (also on a closed incident: the timeline is the record); it does not change the incident's version. */
-export async function addIncidentNote(user: Caller, id: string, text: string) {
-  const found = await incidentToActOn(user, id, 'note');
-  const note = { at: new Date().toISOString(), type: 'note' as const, actorId: user.id, note: text.trim(), changes: null };
-  const put = timelinePut(id, note);
-  await appendTimeline(id, put);
-  return withTimeline(found.incident, [...found.timeline, { id: eventIdOf(put), ...note }]);
+export async function addIncidentNote(ctx: CommandContext, id: string, text: string) {
+  const found = await incidentToActOn(ctx.caller, id, 'note');
+  const note: TimelineEvent = { id: ulid(), at: ctx.now.toISOString(), type: 'note', actorId: ctx.caller.id, note: text.trim(), changes: null };
+  await commit(ctx, { writes: [incidentExists(id), timelineWrite(id, note)] });
+  return withTimeline(found.incident, [...found.timeline, note]);
 }
 
 export async function incidentMetrics(user: Caller, query: IncidentMetricsQuery) {
@@ -312,10 +319,17 @@ export async function incidentMetrics(user: Caller, query: IncidentMetricsQuery)
 /** Who the device health job opens incidents as. */
 const healthJob = systemCaller('device-health', ['manage_incidents'], 'all');
 
+interface OfflineDevice {
+  deviceId: string;
+  farmId: string;
+  name: string;
+  lastSeen: string;
+}
+
 /** The device health job's incident for a device that went offline (one open incident per device: its dedup key). */
-export async function openDeviceOfflineIncident(device: { deviceId: string; farmId: string; name: string; lastSeen: string }) {
+export function openDeviceOfflineIncident(ctx: CommandContext, device: OfflineDevice) {
   return openIncident(
-    healthJob,
+    { ...ctx, caller: healthJob, idempotencyKey: undefined },
     {
       farmId: device.farmId,
       title: `Sensor ${device.name} is offline (last seen ${device.lastSeen})`,
@@ -324,7 +338,6 @@ export async function openDeviceOfflineIncident(device: { deviceId: string; farm
       links: { deviceIds: [device.deviceId] },
       dedupKey: `device-offline:${device.deviceId}`,
     },
-    'device-health',
   );
 }
 

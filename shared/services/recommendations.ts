@@ -1,30 +1,29 @@
 import { ulid } from 'ulidx';
-import { canAccessFarm } from '../domain/farm-access.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { auditPut } from '../db/audit.js';
 import { getCycle } from '../db/cycles.js';
+import { checkVersion, commit } from '../db/commit.js';
 import {
-  createRecommendations,
+  decisionWrite,
   getRecommendation,
   listRecommendations,
-  proposalPut,
+  proposalGuard,
   proposedRules,
-  recommendationPut,
-  saveDecision,
+  recommendationCreate,
   type RecommendationRecord,
 } from '../db/recommendations.js';
-import { detectAnomalies } from '../domain/analytics/anomalies.js';
+import { thresholdBreaches } from '../domain/analytics/threshold-breaches.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
 import { dailySeries } from '../domain/analytics/kpis/daily.js';
-import { proposals, RULE_IDS } from '../domain/optimization.js';
-import { cycleAnalyticsContext } from './analytics.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
+import type { CommandContext } from '../domain/command.js';
+import { visibleTo } from '../domain/farm-access.js';
+import { proposals, RULE_IDS } from '../domain/optimization.js';
+import { Conflict, NotFound, ValidationFailed } from '../errors.js';
+import { cycleAnalyticsContext } from './analytics.js';
 import { farmOfRequest } from './farms.js';
-import { cycleNotFound } from './references.js';
 import { scopedFlock } from './flocks.js';
-import { DuplicateRequest, idempotent } from './idempotency.js';
+import { idempotentCommand } from './idempotency.js';
+import { cycleNotFound } from './references.js';
 import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecommendationsBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
 
 /**
@@ -40,8 +39,8 @@ type RecommendationContent = Pick<
 >;
 
 /** A new, undecided recommendation for a flock. */
-function openRecommendation(user: Caller, flock: { id: string; farmId: string }, content: RecommendationContent): RecommendationRecord {
-  const now = new Date().toISOString();
+function openRecommendation(ctx: CommandContext, flock: { id: string; farmId: string }, content: RecommendationContent): RecommendationRecord {
+  const now = ctx.now.toISOString();
   return {
     id: ulid(),
     farmId: flock.farmId,
@@ -52,21 +51,21 @@ function openRecommendation(user: Caller, flock: { id: string; farmId: string },
     decidedBy: null,
     decisionNote: null,
     createdAt: now,
-    createdBy: user.id,
+    createdBy: ctx.caller.id,
     updatedAt: now,
     version: 1,
   };
 }
 
-export async function createRecommendationFor(user: Caller, body: CreateRecommendationBody, requestId: string, idempotencyKey: string | undefined) {
-  return idempotent(user.id, idempotencyKey, 'recommendation', body, async (remember) => {
-    const flock = await scopedFlock(user, body.flockId);
+export async function createRecommendationFor(ctx: CommandContext, body: CreateRecommendationBody) {
+  return idempotentCommand(ctx, 'recommendation', body, async (ctx) => {
+    const flock = await scopedFlock(ctx.caller, body.flockId);
     const cycleId = body.cycleId ?? flock.activeCycleId;
     // any cycle of the flock may be named, a closed one too (a lesson for the next cycle)
     if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
       throw cycleNotFound(flock.id, body.cycleId);
     }
-    const rec = openRecommendation(user, flock, {
+    const rec = openRecommendation(ctx, flock, {
       cycleId: cycleId ?? null,
       category: body.category,
       priority: body.priority ?? 'medium',
@@ -77,29 +76,18 @@ export async function createRecommendationFor(user: Caller, body: CreateRecommen
       evidence: [],
     });
     const response = { created: true, message: 'Recommendation created', data: toRecommendationDto(rec) };
-    await createRecommendations(
-      [
-        recommendationPut(rec),
-        ...remember(response),
-        auditPut({
-          actorId: user.id,
-          action: 'recommendation.create',
-          targetType: 'recommendation',
-          targetId: rec.id,
-          changes: { flockId: rec.flockId, category: rec.category },
-          requestId,
-        }),
-      ],
-      (index) => (index === 1 ? new DuplicateRequest() : new Conflict('Recommendation id collision; retry')),
-    );
+    await commit(ctx, {
+      writes: [recommendationCreate(rec)],
+      audit: [{ action: 'recommendation.create', targetType: 'recommendation', targetId: rec.id, changes: { flockId: rec.flockId, category: rec.category } }],
+      changes: [{ type: 'recommendation', id: rec.id, op: 'upsert', version: 1 }],
+      response,
+    });
     return response;
   });
 }
 
 export async function scopedRecommendation(user: Caller, id: string): Promise<RecommendationRecord> {
-  const rec = await getRecommendation(id);
-  if (!rec || !canAccessFarm(user, rec.farmId)) throw new NotFound(`Recommendation ${id} not found`);
-  return rec;
+  return visibleTo(user, await getRecommendation(id), () => new NotFound(`Recommendation ${id} not found`));
 }
 
 export async function listRecommendationsFor(user: Caller, query: ListRecommendationsQuery) {
@@ -117,36 +105,37 @@ export async function listRecommendationsFor(user: Caller, query: ListRecommenda
 
 /** open → accepted | dismissed, once; a decided recommendation is a Conflict naming its state. */
 export async function decideRecommendation(
-  user: Caller,
+  ctx: CommandContext,
   id: string,
   decision: 'accepted' | 'dismissed',
   body: DecideRecommendationBody,
-  precondition: Precondition | undefined,
-  requestId: string,
 ): Promise<RecommendationRecord> {
-  const rec = await scopedRecommendation(user, id);
-  const version = expectedVersion(rec.version, { precondition, stated: body.version }, `Recommendation ${id}`);
+  const rec = await scopedRecommendation(ctx.caller, id);
+  const version = { read: rec.version, what: `Recommendation ${id}`, stated: body.version, subject: true };
+  checkVersion(ctx, version);
   if (rec.status !== 'open') throw new Conflict(`Recommendation ${id} is already ${rec.status}`);
-  const now = new Date().toISOString();
+  const now = ctx.now.toISOString();
   const next: RecommendationRecord = {
     ...rec,
     status: decision,
     decidedAt: now,
-    decidedBy: user.id,
+    decidedBy: ctx.caller.id,
     decisionNote: body.note?.trim() ?? null,
     updatedAt: now,
-    version: version + 1,
+    version: rec.version + 1,
   };
-  await saveDecision(next, version, [
-    auditPut({
-      actorId: user.id,
-      action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`,
-      targetType: 'recommendation',
-      targetId: id,
-      changes: { status: { from: 'open', to: decision } },
-      requestId,
-    }),
-  ]);
+  await commit(ctx, {
+    writes: [decisionWrite(next, version)],
+    audit: [
+      {
+        action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`,
+        targetType: 'recommendation',
+        targetId: id,
+        changes: { status: { from: 'open', to: decision } },
+      },
+    ],
+    changes: [{ type: 'recommendation', id, op: 'upsert', version: next.version }],
+  });
   return next;
 }
 
@@ -155,19 +144,19 @@ export async function decideRecommendation(
  * proposals, each with its evidence; a rule that already proposed for this cycle is not proposed again
  * (its guard item makes concurrent runs safe too). Answers what was created and what was skipped.
  */
-export async function generateProposals(user: Caller, body: GenerateRecommendationsBody, requestId: string) {
-  const flock = await scopedFlock(user, body.flockId);
+export async function generateProposals(ctx: CommandContext, body: GenerateRecommendationsBody) {
+  const flock = await scopedFlock(ctx.caller, body.flockId);
   const cycleId = body.cycleId ?? flock.activeCycleId;
   if (!cycleId) throw new ValidationFailed([{ field: 'cycleId', message: `is required: flock ${flock.id} has no active cycle` }]);
-  const ctx = await cycleAnalyticsContext(user, flock.id, cycleId);
-  const series = dailySeries(ctx.inputs, ctx.config);
-  const comparison = compareWithStandard(ctx.inputs, ctx.config, series);
+  const analytics = await cycleAnalyticsContext(ctx.caller, flock.id, cycleId);
+  const series = dailySeries(analytics.inputs, analytics.config);
+  const comparison = compareWithStandard(analytics.inputs, analytics.config, series);
   const found = proposals({
-    kpis: cycleKpis(ctx.inputs, ctx.config, series),
+    kpis: cycleKpis(analytics.inputs, analytics.config, series),
     comparison,
-    anomalies: detectAnomalies(ctx.inputs, ctx.config, { series, comparison }),
-    config: ctx.config,
-    asOf: ctx.inputs.asOf,
+    breaches: thresholdBreaches(analytics.inputs, analytics.config, { series, comparison }),
+    config: analytics.config,
+    asOf: analytics.inputs.asOf,
   });
   const already = await proposedRules(cycleId);
   const created: RecommendationRecord[] = [];
@@ -177,7 +166,7 @@ export async function generateProposals(user: Caller, body: GenerateRecommendati
       skipped.push(p.rule);
       continue;
     }
-    const rec = openRecommendation(user, flock, {
+    const rec = openRecommendation(ctx, flock, {
       cycleId,
       category: p.category,
       priority: p.priority,
@@ -187,22 +176,13 @@ export async function generateProposals(user: Caller, body: GenerateRecommendati
       rule: p.rule,
       evidence: p.evidence,
     }) as RecommendationRecord & { cycleId: string; rule: string };
+    // one commit per proposal: one a concurrent run made first is skipped, the others are still created
     try {
-      await createRecommendations(
-        [
-          proposalPut(rec),
-          recommendationPut(rec),
-          auditPut({
-            actorId: user.id,
-            action: 'recommendation.propose',
-            targetType: 'recommendation',
-            targetId: rec.id,
-            changes: { rule: p.rule, cycleId },
-            requestId,
-          }),
-        ],
-        () => new Conflict(p.rule),
-      );
+      await commit(ctx, {
+        writes: [proposalGuard(rec), recommendationCreate(rec)],
+        audit: [{ action: 'recommendation.propose', targetType: 'recommendation', targetId: rec.id, changes: { rule: p.rule, cycleId } }],
+        changes: [{ type: 'recommendation', id: rec.id, op: 'upsert', version: 1 }],
+      });
       created.push(rec);
     } catch (err) {
       if (!(err instanceof Conflict)) throw err;

@@ -9,8 +9,9 @@ import { call } from '../support/api.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { flockWithCycle } from '../support/cycles.js';
 import { house, otherFarm } from '../support/farms.js';
-import { openAnomaliesSummary, raiseAnomaly } from '../../shared/services/anomalies.js';
-import { firing, key } from '../support/anomalies.js';
+import { raiseAnomaly } from '../../shared/services/anomalies/raising.js';
+import { openAnomaliesSummary } from '../../shared/services/anomalies/reading.js';
+import { firing, jobContext, key } from '../support/anomalies.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -37,14 +38,21 @@ describe('anomalies', () => {
   it('a repeat firing of an open anomaly’s dedup key updates it: occurrences, the newest measurement, the higher severity', async () => {
     const f = await farmWithManager();
     const first = firing(f.farmId, { at: hoursAgo(3), severity: 'warning', observed: 150 });
-    const raised = await raiseAnomaly(first);
+    const raised = await raiseAnomaly(jobContext(), first);
     expect(raised.created).toBe(true);
     expect(raised.anomaly).toMatchObject({ status: 'open', occurrences: 1, severity: 'warning', observed: 150, version: 1, incidentId: null, notes: [] });
-    const again = await raiseAnomaly({ ...first, at: hoursAgo(1), severity: 'critical', observed: 90, deviation: -55, evidence: { readings: 13 } });
+    const again = await raiseAnomaly(jobContext(), {
+      ...first,
+      at: hoursAgo(1),
+      severity: 'critical',
+      observed: 90,
+      deviation: -55,
+      evidence: { readings: 13 },
+    });
     expect(again.created).toBe(false);
     expect(again.anomaly.id).toBe(raised.anomaly.id);
     // a late firing about an older instant counts, but neither lowers the severity nor replaces the newest measurement
-    const late = await raiseAnomaly({ ...first, at: hoursAgo(2), severity: 'info', observed: 140 });
+    const late = await raiseAnomaly(jobContext(), { ...first, at: hoursAgo(2), severity: 'info', observed: 140 });
     expect(late.anomaly.id).toBe(raised.anomaly.id);
     const stored = (await f.get(raised.anomaly.id)).body.data;
     expect(stored).toMatchObject({
@@ -63,7 +71,7 @@ describe('anomalies', () => {
   it('10 concurrent firings of one dedup key leave one anomaly counting 10; once resolved the key raises a new one', async () => {
     const f = await farmWithManager();
     const one = firing(f.farmId, { dedupKey: key('detector'), source: 'detector', ruleId: null, detector: { name: 'robust_z', parameters: { z: 3.5 } } });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => raiseAnomaly({ ...one, observed: 100 + i })));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => raiseAnomaly(jobContext(), { ...one, observed: 100 + i })));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const ids = new Set(results.map((r) => r.anomaly.id));
     expect(ids.size).toBe(1);
@@ -72,7 +80,7 @@ describe('anomalies', () => {
     expect((await f.list({ source: 'detector' })).data.map((a) => a.id)).toEqual([id]);
 
     expect((await f.act(id!, 'resolve')).status).toBe(200);
-    const fresh = await raiseAnomaly({ ...one, at: hoursAgo(0.5) });
+    const fresh = await raiseAnomaly(jobContext(), { ...one, at: hoursAgo(0.5) });
     expect(fresh.created).toBe(true);
     expect(fresh.anomaly.id).not.toBe(id);
     expect((await f.get(id!)).body.data).toMatchObject({ status: 'resolved', occurrences: 10 });
@@ -80,7 +88,7 @@ describe('anomalies', () => {
 
   it('move open → acknowledged → resolved | dismissed, conditionally, audited; illegal moves are 409 naming the status', async () => {
     const f = await farmWithManager();
-    const id = (await raiseAnomaly(firing(f.farmId))).anomaly.id;
+    const id = (await raiseAnomaly(jobContext(), firing(f.farmId))).anomaly.id;
     const got = await f.get(id);
     expect(got.headers.ETag).toBe('"1"');
     expect((await f.act(id, 'acknowledge', { ifMatch: '"7"' })).status).toBe(412);
@@ -105,7 +113,7 @@ describe('anomalies', () => {
       expect(res.body.error).toMatch(/^An anomaly that is resolved cannot be /);
     }
     // open → dismissed directly; dismissed is final
-    const other = (await raiseAnomaly(firing(f.farmId))).anomaly.id;
+    const other = (await raiseAnomaly(jobContext(), firing(f.farmId))).anomaly.id;
     expect((await f.act(other, 'dismiss', { note: 'Meter was being serviced' })).body.data).toMatchObject({ status: 'dismissed', acknowledgedAt: null });
     expect((await f.act(other, 'resolve')).body.error).toBe('An anomaly that is dismissed cannot be resolved (allowed from open or acknowledged)');
 
@@ -120,10 +128,11 @@ describe('anomalies', () => {
     const f = await farmWithManager();
     const houseId = await house(f.farmId);
     const { flock } = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, houseId });
-    const a = (await raiseAnomaly(firing(f.farmId, { at: hoursAgo(50), severity: 'info' }))).anomaly.id;
-    const b = (await raiseAnomaly(firing(f.farmId, { at: hoursAgo(30), severity: 'critical', houseId, flockId: flock.id }))).anomaly.id;
+    const a = (await raiseAnomaly(jobContext(), firing(f.farmId, { at: hoursAgo(50), severity: 'info' }))).anomaly.id;
+    const b = (await raiseAnomaly(jobContext(), firing(f.farmId, { at: hoursAgo(30), severity: 'critical', houseId, flockId: flock.id }))).anomaly.id;
     const c = (
       await raiseAnomaly(
+        jobContext(),
         firing(f.farmId, { at: hoursAgo(10), source: 'detector', ruleId: null, detector: { name: 'cusum', parameters: { k: 0.5, h: 5 } }, houseId }),
       )
     ).anomaly.id;
@@ -174,7 +183,7 @@ describe('anomalies', () => {
   it('is scoped to the caller’s farms, and its changes need manage_incidents', async () => {
     const f = await farmWithManager();
     const g = await farmWithManager();
-    const id = (await raiseAnomaly(firing(f.farmId))).anomaly.id;
+    const id = (await raiseAnomaly(jobContext(), firing(f.farmId))).anomaly.id;
     for (const [method, path] of [
       ['GET', `/api/v1/anomalies/${id}`],
       ['POST', `/api/v1/anomalies/${id}/acknowledge`],
@@ -200,7 +209,7 @@ describe('anomalies', () => {
   it('escalates to one incident linked both ways; escalating again answers the same incident', async () => {
     const f = await farmWithManager();
     const { flock } = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, houseId: await house(f.farmId) });
-    const id = (await raiseAnomaly(firing(f.farmId, { flockId: flock.id, severity: 'warning' }))).anomaly.id;
+    const id = (await raiseAnomaly(jobContext(), firing(f.farmId, { flockId: flock.id, severity: 'warning' }))).anomaly.id;
     const first = await call('POST', `/api/v1/anomalies/${id}/escalate`, { token: f.manager.token, body: { note: 'Vet informed' } });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const { anomaly, incident } = first.body.data;
@@ -227,13 +236,13 @@ describe('anomalies', () => {
     expect(incidents.map((i) => i.id)).toEqual([incident.id]);
 
     // an anomaly resolved before anyone escalated it is not escalated afterwards; given severity and category win
-    const done = (await raiseAnomaly(firing(f.farmId, { metric: 'dailyMortality', unit: '%', severity: 'info' }))).anomaly.id;
+    const done = (await raiseAnomaly(jobContext(), firing(f.farmId, { metric: 'dailyMortality', unit: '%', severity: 'info' }))).anomaly.id;
     await f.act(done, 'resolve');
     expect((await call('POST', `/api/v1/anomalies/${done}/escalate`, { token: f.manager.token, body: {} })).status).toBe(409);
-    const mortality = (await raiseAnomaly(firing(f.farmId, { metric: 'dailyMortality', unit: '%', severity: 'info' }))).anomaly.id;
+    const mortality = (await raiseAnomaly(jobContext(), firing(f.farmId, { metric: 'dailyMortality', unit: '%', severity: 'info' }))).anomaly.id;
     const welfare = await call('POST', `/api/v1/anomalies/${mortality}/escalate`, { token: f.manager.token, body: {} });
     expect(welfare.body.data.incident).toMatchObject({ category: 'welfare', severity: 'low', links: { flockIds: [] } });
-    const given = (await raiseAnomaly(firing(f.farmId, { metric: 'temperatureC', unit: '°C', severity: 'critical' }))).anomaly.id;
+    const given = (await raiseAnomaly(jobContext(), firing(f.farmId, { metric: 'temperatureC', unit: '°C', severity: 'critical' }))).anomaly.id;
     const custom = await call('POST', `/api/v1/anomalies/${given}/escalate`, {
       token: f.manager.token,
       body: { title: 'Heat stress in house 1', category: 'equipment', severity: 'medium' },
@@ -244,8 +253,8 @@ describe('anomalies', () => {
   it('an incident links only anomalies of its farm', async () => {
     const f = await farmWithManager();
     const g = await farmWithManager();
-    const mine = (await raiseAnomaly(firing(f.farmId))).anomaly.id;
-    const foreign = (await raiseAnomaly(firing(g.farmId))).anomaly.id;
+    const mine = (await raiseAnomaly(jobContext(), firing(f.farmId))).anomaly.id;
+    const foreign = (await raiseAnomaly(jobContext(), firing(g.farmId))).anomaly.id;
     const open = (anomalyIds: string[]) =>
       call('POST', '/api/v1/operations/incidents', {
         token: f.manager.token,

@@ -75,6 +75,16 @@ describe('commit: the one write of a use case', () => {
     expect((await read(stock))?.kg).toBe(50);
   });
 
+  it('adds strings to a set and takes them out; a set left empty is gone', async () => {
+    const id = ulid();
+    await commit(ctx(), { writes: [{ update: key(id), set: { type: 'Flag' }, addToSet: { ids: ['a', 'b'] } }] });
+    expect((await read(id))?.ids).toEqual(new Set(['a', 'b']));
+    await commit(ctx(), { writes: [{ update: key(id), deleteFromSet: { ids: ['a'] } }] });
+    expect((await read(id))?.ids).toEqual(new Set(['b']));
+    await commit(ctx(), { writes: [{ update: key(id), deleteFromSet: { ids: ['b'] } }] });
+    expect(await read(id)).toEqual({ ...key(id), type: 'Flag' });
+  });
+
   it('refuses a plan beyond one transaction before writing', async () => {
     const writes = Array.from({ length: 101 }, () => ({ put: { ...key(ulid()), version: 1 }, when: isNew() }));
     resetDbCalls();

@@ -13,7 +13,8 @@ import { day, flockWithCycle } from '../support/cycles.js';
 import { house, otherFarm } from '../support/farms.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { defaultRulesMarkerKey } from '../../shared/db/keys.js';
-import { runAlarmJob } from '../../shared/services/rule-evaluation.js';
+import { runAlarmJob } from '../../shared/services/rules/jobs.js';
+import { alarmJob } from '../support/anomalies.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -51,7 +52,7 @@ describe('readiness alarms', () => {
     expect(readiness.drills.find((d: Json) => d.kind === 'generator')).toMatchObject({ overdue: true, dueDate: day(-3), daysOverdue: 3 });
     expect(readiness.feed).toMatchObject({ daysLeft: 2, low: true });
 
-    const job = await runAlarmJob('test-readiness');
+    const job = await runAlarmJob(alarmJob('test-readiness'));
     expect(job.rules.errors).toEqual([]);
     expect(job.defaultRulesWritten).toBeGreaterThanOrEqual(1);
     const rules = (await call('GET', '/api/v1/rules', { token: manager.token, query: { farmId, limit: '100' } })).body.data as Json[];
@@ -74,13 +75,13 @@ describe('readiness alarms', () => {
     expect(overdue.dedupKey).toBe(`rule:${drillRule.id}:farm:${farmId}`);
 
     // the job again: nothing new to judge, nothing raised twice
-    const again = await runAlarmJob('test-readiness-2');
+    const again = await runAlarmJob(alarmJob('test-readiness-2'));
     expect(again.rules.firings).toBe(0);
     expect((await readinessAnomalies()).map((a) => [a.id, a.occurrences])).toEqual(raised.map((a) => [a.id, 1]));
 
     // a drill today: judged at the end of today the drill is not due, so no new firing
     expect((await drill(day(0), 'drill-today')).status).toBe(201);
-    await runAlarmJob('test-readiness-3', new Date(Date.parse(`${day(1)}T00:30:00.000Z`)));
+    await runAlarmJob(alarmJob('test-readiness-3', new Date(Date.parse(`${day(1)}T00:30:00.000Z`))));
     const status = (await call('GET', `/api/v1/rules/${drillRule.id}`, { token: manager.token })).body.data.status as Json[];
     expect(status).toEqual([expect.objectContaining({ target: `farm:${farmId}`, state: 'ok', lastFiredAt: `${day(0)}T00:00:00.000Z` })]);
     const after = (await anomalies()).filter((a) => a.metric === DRILL);
@@ -116,13 +117,13 @@ describe('readiness alarms', () => {
     );
     const manager = await userWith({ role: 'manager', farmIds: [farmId] });
     const list = async () => (await call('GET', '/api/v1/rules', { token: manager.token, query: { farmId, limit: '100' } })).body.data as Json[];
-    await runAlarmJob('test-upgrade');
+    await runAlarmJob(alarmJob('test-upgrade'));
     const added = await list();
     expect(added.map((r) => r.defaultKey)).toEqual(['default:generator-drill']);
-    await runAlarmJob('test-upgrade-2');
+    await runAlarmJob(alarmJob('test-upgrade-2'));
     expect((await list()).length).toBe(1);
     expect((await call('DELETE', `/api/v1/rules/${added[0]!.id}`, { token: manager.token })).status).toBe(204);
-    await runAlarmJob('test-upgrade-3');
+    await runAlarmJob(alarmJob('test-upgrade-3'));
     expect(await list()).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ import { call as inProcessCall } from '../support/api.js';
 import { checkedCall } from '../support/contract.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { day, flockWithCycle } from '../support/cycles.js';
-import { raiseAnomaly } from '../../shared/services/anomalies.js';
+import { raiseAnomaly } from '../../shared/services/anomalies/raising.js';
+import { jobContext } from '../support/anomalies.js';
 import type { Role } from '../../shared/domain/capabilities.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -50,7 +51,7 @@ async function situation(role: Exclude<Role, 'admin'> | 'admin') {
   await ok('acknowledge', call('POST', `/api/v1/operations/incidents/${taken.id}/acknowledge`, { token: manager.token, body: {} }));
   await incident({ title: 'Birds panting in the back', category: 'welfare' });
   const at = new Date(Date.now() - 3_600_000).toISOString();
-  await raiseAnomaly({
+  await raiseAnomaly(jobContext(), {
     farmId,
     houseId: null,
     flockId: running.flock.id,

@@ -12,7 +12,8 @@ import { ingest, iotFarm, minutesAgo, registerDevice } from '../support/iot.js';
 import { house, otherFarm } from '../support/farms.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { restrictionKey } from '../../shared/db/keys.js';
-import { checkDeviceHealth } from '../../shared/services/device-health.js';
+import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/device-health.js';
+import { commandContext } from '../../shared/domain/command.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -224,9 +225,9 @@ describe('incidents', () => {
     const d = await registerDevice(s, { name: 'Climate back' });
     await ingest(d.key, [{ ts: minutesAgo(1), metrics: { temperatureC: 22, humidityPct: 55 } }]);
     const later = (m: number) => new Date(Date.now() + m * 60_000);
-    await checkDeviceHealth(later(3));
-    await checkDeviceHealth(later(6));
-    await checkDeviceHealth(later(7));
+    await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(3) }));
+    await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(6) }));
+    await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(7) }));
     const list = (await call('GET', '/api/v1/operations/incidents', { token: s.token, query: { farmId: s.farmId } })).body.data as Json[];
     const mine = list.filter((i) => i.links.deviceIds.includes(d.id));
     expect(mine).toHaveLength(1);

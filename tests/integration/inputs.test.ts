@@ -16,12 +16,12 @@ import { call, type CallResult } from '../support/api.js';
 import { adminLogin, userWith } from '../support/accounts.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { house } from '../support/farms.js';
-import { firing } from '../support/anomalies.js';
+import { firing, jobContext } from '../support/anomalies.js';
 import { registerDevice } from '../support/iot.js';
 import { farmFixture, type Fixture } from '../security/support/fixture.js';
 import { apiRoutes, fill, hasBody, type Route } from '../security/support/routes.js';
 import { setAt, validBody, variants, type Schema } from '../security/support/schema.js';
-import { raiseAnomaly } from '../../shared/services/anomalies.js';
+import { raiseAnomaly } from '../../shared/services/anomalies/raising.js';
 import { commit } from '../../shared/db/commit.js';
 import { weightWrites } from '../../shared/db/weights.js';
 import { systemCaller } from '../../shared/domain/caller.js';
@@ -98,6 +98,7 @@ describe('periods: a date is the farm’s day, a timestamp an instant, on every 
     // 12:00 UTC on 2026-11-20 is 02:00 on 2026-11-21 in Kiritimati, whose 21st starts at 2026-11-20T10:00Z
     const at = '2026-11-20T12:00:00.000Z';
     const { anomaly } = await raiseAnomaly(
+      jobContext(),
       firing(farmId, { at, window: { from: '2026-11-20T11:00:00.000Z', to: at, duration: 'PT1H' }, dedupKey: 'periods:water' }),
     );
     const found = async (query: Record<string, string>) => {

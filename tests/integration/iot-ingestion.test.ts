@@ -12,7 +12,8 @@ import { flockWithCycle } from '../support/cycles.js';
 import { ingest, iotFarm, minutesAgo, registerDevice, type IotFarm } from '../support/iot.js';
 import { db, dbCalls, resetDbCalls, tableName } from '../../shared/db/client.js';
 import { breachesPartition } from '../../shared/db/keys.js';
-import { checkDeviceHealth } from '../../shared/services/device-health.js';
+import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/device-health.js';
+import { commandContext } from '../../shared/domain/command.js';
 import { handler as telemetryRule } from '../../functions/iot/telemetry-rule.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -400,10 +401,12 @@ describe('the IoT Core rule and the health job', () => {
     await ingest(d.key, [{ ts: minutesAgo(1), metrics: { temperatureC: 22, humidityPct: 55 } }]);
     const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
     const mine = (r: Awaited<ReturnType<typeof checkDeviceHealth>>) => r.transitions.filter((t) => t.deviceId === d.id);
-    expect(mine(await checkDeviceHealth(later(0)))).toEqual([]);
-    expect(mine(await checkDeviceHealth(later(2)))).toMatchObject([{ from: 'online', to: 'stale', farmId: f.farmId, houseId: f.houseId }]);
-    expect(mine(await checkDeviceHealth(later(2)))).toEqual([]);
-    expect(mine(await checkDeviceHealth(later(5)))).toMatchObject([{ from: 'stale', to: 'offline' }]);
-    expect(mine(await checkDeviceHealth(later(60)))).toEqual([]);
+    expect(mine(await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(0) })))).toEqual([]);
+    expect(mine(await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(2) })))).toMatchObject([
+      { from: 'online', to: 'stale', farmId: f.farmId, houseId: f.houseId },
+    ]);
+    expect(mine(await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(2) })))).toEqual([]);
+    expect(mine(await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(5) })))).toMatchObject([{ from: 'stale', to: 'offline' }]);
+    expect(mine(await checkDeviceHealth(commandContext(deviceHealthCaller, { now: later(60) })))).toEqual([]);
   });
 });

@@ -15,7 +15,8 @@ import { db, dbCalls, resetDbCalls, tableName, totalDbCalls } from '../../shared
 import { cycleKey } from '../../shared/db/keys.js';
 import { ROSS_308, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
 import { systemCaller } from '../../shared/domain/caller.js';
-import { runForecasts } from '../../shared/services/predictive.js';
+import { commandContext } from '../../shared/domain/command.js';
+import { runForecasts } from '../../shared/services/predictive/runs.js';
 import { userWith } from '../support/accounts.js';
 import { call as inProcessCall } from '../support/api.js';
 import { checkedCall } from '../support/contract.js';
@@ -75,9 +76,8 @@ describe('forecasts of a Ross 308 cycle', () => {
 
     // The forecast as the job would have made it at day 21 (now injected).
     const run = await runForecasts(
-      systemCaller('test', ['view_analytics', 'manage_flocks'], [f.farmId]),
+      commandContext(systemCaller('test', ['view_analytics', 'manage_flocks'], [f.farmId]), { now: new Date(`${age(21)}T09:00:00Z`) }),
       { flockId: c.flock.id },
-      { now: new Date(`${age(21)}T09:00:00Z`) },
     );
     expect(run).toMatchObject({ farmId: f.farmId, trigger: 'manual', scope: { flockId: c.flock.id }, items: { flocks: 1, forecasts: 1 }, errors: [] });
 
@@ -251,9 +251,9 @@ describe('the hourly job', () => {
       const c = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, startDate: day(-7), houseId });
       await c.move({ type: 'bird_inflow', date: day(-7), quantity: 100 });
     }
-    const caller = systemCaller('test', ['view_analytics', 'manage_flocks'], [f.farmId]);
+    const ctx = commandContext(systemCaller('test', ['view_analytics', 'manage_flocks'], [f.farmId]));
     resetDbCalls();
-    const run = await runForecasts(caller, { farmId: f.farmId });
+    const run = await runForecasts(ctx, { farmId: f.farmId });
     expect(run.items).toEqual({ flocks: 3, forecasts: 3, devices: 0 });
     // farm: GetItem farm + GetItem config (health factors) + Query flocks + Query stock + Query devices + 1 BatchWriteItem (run)
     // per cycle: BatchGetItem (flock, cycle, config) + Query days + Query weighings + BatchGetItem house + BatchWriteItem (latest + history)
@@ -261,7 +261,7 @@ describe('the hourly job', () => {
     expect(dbCalls).toEqual({ GetItem: 2, Query: 3 + 2 * 3, BatchGetItem: 2 * 3, BatchWriteItem: 1 + 3 });
     const oneFlock = (await call('GET', '/api/v1/flocks', { token: f.manager.token, query: { farmId: f.farmId } })).body.data[0];
     resetDbCalls();
-    await runForecasts(caller, { flockId: oneFlock.id });
+    await runForecasts(ctx, { flockId: oneFlock.id });
     // one flock: GetItem flock + GetItem config + Query stock + Query house devices + Query the farm's latest forecasts + the cycle's 4 + 2 writes
     expect(dbCalls).toEqual({ GetItem: 2, Query: 3 + 2, BatchGetItem: 2, BatchWriteItem: 2 });
   });

@@ -12,7 +12,8 @@ import { house, otherFarm } from '../support/farms.js';
 import { ingest, registerDevice } from '../support/iot.js';
 import { dbCalls, resetDbCalls } from '../../shared/db/client.js';
 import { invocations } from '../support/lambda.js';
-import { runAlarmJob } from '../../shared/services/rule-evaluation.js';
+import { runAlarmJob } from '../../shared/services/rules/jobs.js';
+import { alarmJob } from '../support/anomalies.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -89,6 +90,29 @@ describe('rules', () => {
     expect((await call('GET', `/api/v1/rules/${victim.id}`, { token: f.manager.token })).status).toBe(404);
     const again = (await call('GET', '/api/v1/rules', { token: f.manager.token, query: { farmId: f.farmId, limit: '100' } })).body.data as Json[];
     expect(again.length).toBe(defaults.length - 1);
+  });
+
+  it('an Idempotency-Key makes a retried creation answer the first rule; another body with the same key is refused', async () => {
+    const farmId = await otherFarm('Idempotent rules farm');
+    const manager = await userWith({ role: 'manager', farmIds: [farmId] });
+    const create = (body: Json) =>
+      call('POST', '/api/v1/rules', {
+        token: manager.token,
+        headers: { 'Idempotency-Key': 'create-mortality-rule' },
+        body: { ...mortalityRule, scope: { farmId }, severity: 'warning', actions: ['raise_anomaly'], ...body },
+      });
+    const first = await create({});
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.ETag).toBe('"1"');
+    expect(first.headers['Idempotent-Replayed']).toBeUndefined();
+    const retry = await create({});
+    expect(retry.status).toBe(201);
+    expect(retry.headers['Idempotent-Replayed']).toBe('true');
+    expect(retry.headers.ETag).toBe('"1"');
+    expect(retry.body.data).toEqual(first.body.data);
+    expect((await create({ name: 'Another rule' })).status).toBe(422);
+    const listed = (await call('GET', '/api/v1/rules', { token: manager.token, query: { farmId, limit: '100' } })).body.data as Json[];
+    expect(listed.filter((r) => r.defaultKey === null).map((r) => r.id)).toEqual([first.body.data.id]);
   });
 
   it('refuses what it cannot evaluate with 400 naming the field, hides other farms’ rules and needs manage_rules to write', async () => {
@@ -227,7 +251,7 @@ describe('rules', () => {
       })
     ).body.data as Json;
     resetDbCalls();
-    const job = await runAlarmJob('test-job');
+    const job = await runAlarmJob(alarmJob('test-job'));
     console.info(`the alarm job (${job.rules.rules} rules, ${job.rules.targets} targets, ${job.detectors.flocks} flocks): ${JSON.stringify(dbCalls)}`);
     expect(dbCalls.Scan).toBeUndefined();
     expect(job.rules.errors).toEqual([]);
@@ -241,7 +265,7 @@ describe('rules', () => {
     const f = await farmWithFlock('Quiet farm');
     const rules = (await call('GET', '/api/v1/rules', { token: f.manager.token, query: { farmId: f.farmId, limit: '100' } })).body.data as Json[];
     const nh3 = rules.find((r) => r.defaultKey === 'default:nh3')!;
-    await runAlarmJob('test-quiet');
+    await runAlarmJob(alarmJob('test-quiet'));
     // no sensor in the farm: nothing to judge, and the status says so
     expect((await f.getRule(nh3.id)).status).toEqual([
       {
@@ -255,7 +279,7 @@ describe('rules', () => {
     ]);
     // a sensor that never reported: its house is judged, without values
     await registerDevice({ farmId: f.farmId, houseId: f.houseId, token: f.manager.token }, { kind: 'air_quality', name: 'NH3 sensor' });
-    await runAlarmJob('test-quiet-2');
+    await runAlarmJob(alarmJob('test-quiet-2'));
     const status = (await f.getRule(nh3.id)).status as Json[];
     expect(status).toEqual([expect.objectContaining({ target: `house:${f.houseId}`, state: 'no_data', lastFiredAt: null })]);
     expect(status[0]!.reason).toBe('no ammonia values to judge yet');

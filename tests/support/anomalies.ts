@@ -1,6 +1,15 @@
 /** Anomaly fixtures: a rule's firing (a water drop in the last hour by default), with a dedup key of its own. */
 import { randomBytes } from 'node:crypto';
-import type { AnomalyFiring } from '../../shared/services/anomalies.js';
+import { systemCaller } from '../../shared/domain/caller.js';
+import { commandContext } from '../../shared/domain/command.js';
+import { rulesCaller } from '../../shared/services/alarm-data.js';
+import type { AnomalyFiring } from '../../shared/services/anomalies/raising.js';
+
+/** The command context of a job that raises anomalies (the rule, detector and schedule jobs build theirs so). */
+/** The command context of one run of the alarm job (the event handler gives it the invocation's request id). */
+export const alarmJob = (requestId: string, now?: Date) => commandContext(rulesCaller, { requestId, ...(now ? { now } : {}) });
+
+export const jobContext = () => commandContext(systemCaller('test-job', [], 'all'), { requestId: `test-${randomBytes(4).toString('hex')}` });
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
 export const key = (tag: string) => `${tag}:${randomBytes(4).toString('hex')}`;

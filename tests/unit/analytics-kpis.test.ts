@@ -7,7 +7,7 @@ import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import type { DailyKpis } from '../../shared/domain/analytics/kpis/types.js';
 import { compareWithStandard } from '../../shared/domain/analytics/comparison.js';
 import { predictions } from '../../shared/domain/analytics/predictions.js';
-import { detectAnomalies } from '../../shared/domain/analytics/anomalies.js';
+import { thresholdBreaches } from '../../shared/domain/analytics/threshold-breaches.js';
 
 /**
  * Every expected number below is worked out by hand in the comment next to it, from the formulas of
@@ -693,7 +693,7 @@ describe('outputs are JSON-ready (no NaN, Infinity or undefined values lost on t
       cycle: cycleKpis(inputs, config()),
       comparison: compareWithStandard(inputs, config()),
       predictions: predictions(inputs, config()),
-      anomalies: detectAnomalies(inputs, config()),
+      breaches: thresholdBreaches(inputs, config()),
     };
     expect(JSON.parse(JSON.stringify(out))).toEqual(out);
     expect(JSON.stringify(out)).not.toMatch(/NaN|Infinity/);

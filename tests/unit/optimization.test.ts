@@ -36,7 +36,7 @@ const inputs = (over: Partial<ProposalInputs> & { days?: ComparisonDay[] } = {})
     interpolation: 'linear',
     days: over.days ?? [],
   } as BreedComparison,
-  anomalies: [],
+  breaches: [],
   config: ANALYTICS_DEFAULTS,
   asOf: '2026-03-01',
   ...over,
@@ -86,8 +86,8 @@ describe('proposal rules', () => {
       message: 'm',
       evidence: {},
     });
-    expect(proposals(inputs({ anomalies: [alarm('2026-02-20', 'critical')] }))).toEqual([]);
-    const [p] = proposals(inputs({ anomalies: [alarm('2026-02-23', 'warning'), alarm('2026-02-28', 'critical')] }));
+    expect(proposals(inputs({ breaches: [alarm('2026-02-20', 'critical')] }))).toEqual([]);
+    const [p] = proposals(inputs({ breaches: [alarm('2026-02-23', 'warning'), alarm('2026-02-28', 'critical')] }));
     expect(p).toMatchObject({ rule: 'mortality_above_limit', priority: 'high' });
     expect(p!.evidence).toHaveLength(2);
   });

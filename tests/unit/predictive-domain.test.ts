@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import type * as P from '../../schemas/predictive.js';
 import { ROSS_308, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
-import type { Anomaly } from '../../shared/domain/analytics/anomalies.js';
+import type { ThresholdBreach } from '../../shared/domain/analytics/threshold-breaches.js';
 import { emptyDay, type CycleInputs, type DayTotals, type WeighingPoint } from '../../shared/domain/analytics/inputs.js';
 import { predictWeight, predictions } from '../../shared/domain/analytics/predictions.js';
 import type { BucketStats } from '../../shared/domain/iot/rollups.js';
@@ -19,7 +19,8 @@ import { bandPct, flockForecast } from '../../shared/domain/predictive/forecast.
 import { healthRisk } from '../../shared/domain/predictive/health.js';
 import { combinedScore, PREDICTIVE_MODEL_VERSION, riskLevel } from '../../shared/domain/predictive/model.js';
 import type { ForecastHistory } from '../../shared/domain/predictive/records.js';
-import type * as S from '../../shared/services/predictive.js';
+import type * as S from '../../shared/services/predictive/reads.js';
+import type * as R from '../../shared/services/predictive/runs.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Compile-time: what the services answer is what the schemas document.
@@ -33,7 +34,7 @@ type Checks = [
   Assert<Equals<DataOf<typeof P.FlockForecastResponse>, Returned<typeof S.flockForecastFor>>>,
   Assert<Equals<DataOf<typeof P.FarmForecastResponse>, Returned<typeof S.farmForecastFor>>>,
   Assert<Equals<DataOf<typeof P.DeviceRisksResponse>, Returned<typeof S.deviceRisksFor>>>,
-  Assert<Equals<DataOf<typeof P.PredictiveRunResponse>, Returned<typeof S.runForecasts>>>,
+  Assert<Equals<DataOf<typeof P.PredictiveRunResponse>, Returned<typeof R.runForecasts>>>,
   Assert<Equals<DataOf<typeof P.AccuracyResponse>, Returned<typeof S.forecastAccuracyFor>>>,
   Assert<Equals<Static<typeof P.PredictiveRunDto>[], Returned<typeof S.listRunsFor>['items']>>,
 ];
@@ -228,7 +229,7 @@ describe('feed run-out', () => {
 
 describe('health risk', () => {
   const asOf = '2026-05-10';
-  const anomaly = (date: string, metric: Anomaly['metric'], severity: Anomaly['severity']): Anomaly => ({
+  const anomaly = (date: string, metric: ThresholdBreach['metric'], severity: ThresholdBreach['severity']): ThresholdBreach => ({
     date,
     metric,
     severity,

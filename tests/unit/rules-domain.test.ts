@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS, type AnalyticsSections } from '../../schemas/analytics-config.js';
-import { detectAnomalies } from '../../shared/domain/analytics/anomalies.js';
+import { thresholdBreaches } from '../../shared/domain/analytics/threshold-breaches.js';
 import { cycleFinancials } from '../../shared/domain/analytics/financials/cycle.js';
 import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/analytics/inputs.js';
 import { cycleKpis } from '../../shared/domain/analytics/kpis/cycle.js';
@@ -409,7 +409,7 @@ describe('daily points', () => {
     const c = waterCycle();
     const rule = defaultRules(c.config).find((r) => r.defaultKey === 'default:water-drop')!;
     const run = evaluateRule({ ...rule, basis: 'day' }, dailyPoints(rule.input, c), { after: null, until: `${b(23)}T00:00:00.000Z`, lastFiredAt: null });
-    const anomalies = detectAnomalies(c.inputs, c.config).filter((a) => a.metric === 'lowWaterIntake');
+    const anomalies = thresholdBreaches(c.inputs, c.config).filter((a) => a.metric === 'lowWaterIntake');
     expect(buckets(run.firings)).toEqual([b(21), b(22)]);
     expect(buckets(run.firings)).toEqual(anomalies.map((a) => a.date));
   });
@@ -576,7 +576,7 @@ describe('default rules', () => {
     const c = cycleOf(broiler([day(b(1), { deaths: 6 }), day(b(2), { deaths: 10 }), day(b(3), { deaths: 5 })], b(3)));
     const rule = byKey(defaultRules(c.config)).get('default:cumulative-mortality')!;
     const run = evaluateRule({ ...rule, basis: 'day' }, dailyPoints(rule.input, c), { after: null, until: `${b(4)}T00:00:00.000Z`, lastFiredAt: null });
-    const flagged = detectAnomalies(c.inputs, c.config).filter((a) => a.metric === 'cumulativeMortality');
+    const flagged = thresholdBreaches(c.inputs, c.config).filter((a) => a.metric === 'cumulativeMortality');
     expect(buckets(run.firings)).toEqual([b(2), b(3)]);
     expect(buckets(run.firings)).toEqual(flagged.map((a) => a.date));
   });

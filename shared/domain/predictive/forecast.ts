@@ -4,7 +4,7 @@
  * How each is computed: docs/predictive.md ("The forecast of an active cycle").
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
-import { detectAnomalies } from '../analytics/anomalies.js';
+import { thresholdBreaches } from '../analytics/threshold-breaches.js';
 import { ageInDays, findBreedStandard, standardValue } from '../analytics/breed-standards.js';
 import type { CycleInputs } from '../analytics/inputs.js';
 import { effectiveWeighings, isLayingType, seriesEnd } from '../analytics/kpis/context.js';
@@ -197,7 +197,7 @@ export function flockForecast(x: FlockForecastInput): FlockForecastResult {
       totalEggs: allKnown ? round3(weeks.reduce((a, w) => a + w.eggs!, 0)) : null,
       reason: production.reason ?? (weeks.length && !allKnown ? 'some weeks are outside the breed’s hen-day table' : null),
     },
-    health: healthRisk(detectAnomalies(inputs, config, { series }), asOf),
+    health: healthRisk(thresholdBreaches(inputs, config, { series }), asOf),
     assumptions: [...base.weight.assumptions, ...production.assumptions],
   };
   return {

@@ -1,8 +1,9 @@
 /**
- * The health risk of a cycle (pure), from the anomaly rules of the analytics engine over the last 7 days
- * up to asOf. Factors, weights and the score: docs/predictive.md ("Health risk").
+ * The health risk of a cycle (pure), from the threshold breaches of the analytics engine (the same
+ * `thresholdBreaches` the Analytics V2 anomaly route answers with) over the last 7 days up to asOf.
+ * Factors, weights and the score: docs/predictive.md ("Health risk").
  */
-import type { Anomaly } from '../analytics/anomalies.js';
+import type { ThresholdBreach } from '../analytics/threshold-breaches.js';
 import type { AnomalyMetric } from '../../../schemas/vocabulary.js';
 import { combinedScore, riskLevel, round1 } from './model.js';
 import type { HealthRisk } from './records.js';
@@ -24,11 +25,11 @@ export const HEALTH_WEIGHTS: Record<AnomalyMetric, number> = {
 const SEVERITY = { warning: 0.6, critical: 1 } as const;
 const RECENCY = 0.85;
 
-/** The health risk of the anomalies found up to `asOf` (only the last 7 days count). */
-export function healthRisk(anomalies: readonly Anomaly[], asOf: string): HealthRisk {
+/** The health risk of the threshold breaches found up to `asOf` (only the last 7 days count). */
+export function healthRisk(breaches: readonly ThresholdBreach[], asOf: string): HealthRisk {
   const from = addDays(asOf, -(HEALTH_WINDOW_DAYS - 1));
-  const recent = anomalies.filter((a) => a.date >= from && a.date <= asOf);
-  const byMetric = new Map<AnomalyMetric, Anomaly[]>();
+  const recent = breaches.filter((a) => a.date >= from && a.date <= asOf);
+  const byMetric = new Map<AnomalyMetric, ThresholdBreach[]>();
   for (const a of recent) byMetric.set(a.metric, [...(byMetric.get(a.metric) ?? []), a]);
   const factors = [...byMetric].map(([metric, list]) => {
     const latest = list.reduce((a, b) => (b.date >= a.date ? b : a));

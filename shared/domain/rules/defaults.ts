@@ -57,7 +57,7 @@ const hourly = (d: Omit<RuleDraft, 'aggregation' | 'cooldownMinutes' | 'enabled'
   ...d,
 });
 
-/** The keys of the first default set: a farm whose marker predates the key list has these (../../services/default-rules.ts). */
+/** The keys of the first default set: a farm whose marker predates the key list has these (../../services/rules/defaults.ts). */
 export const FIRST_DEFAULT_KEYS: readonly string[] = [
   'default:daily-mortality',
   'default:cumulative-mortality',

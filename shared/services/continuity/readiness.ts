@@ -10,7 +10,7 @@ import { drillStatus, feedDays, trailingDays, waterDays } from '../../domain/con
 import { ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
-import { silosOfFarm } from '../predictive.js';
+import { silosOfFarm } from '../predictive/feed.js';
 import { idempotentCommand } from '../idempotency.js';
 import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../../schemas/continuity.js';
 import { isoDate } from '../../platform/calendar.js';

@@ -1,3 +1,4 @@
+import { isoDate } from '../../platform/calendar.js';
 import { farmStock, exportFarmMovements } from '../../db/inventory.js';
 import { farmWithForecast } from '../../db/forecasts.js';
 import { farmNotFound } from '../../db/farms.js';
@@ -9,7 +10,7 @@ import { round } from '../../domain/weights.js';
 import { farmOfRequest } from '../farms.js';
 import type { SuggestionsQuery } from '../../../schemas/procurement.js';
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => isoDate(new Date());
 
 /** Days between ordering and delivery the suggestions assume when the supplier has no lead time on record. */
 export const DEFAULT_LEAD_DAYS = 3;

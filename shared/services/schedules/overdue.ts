@@ -3,7 +3,7 @@ import { allSchedulesOfFarm } from '../../db/schedules.js';
 import { systemCaller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { addDays, daysBetween } from '../../platform/calendar.js';
-import { raiseAnomaly } from '../anomalies.js';
+import { raiseAnomaly } from '../anomalies/raising.js';
 import { farmToday, occurrencesOf } from './agenda.js';
 
 /** How far back the overdue job looks for vaccinations not done (older ones were flagged already). */
@@ -25,7 +25,7 @@ export async function flagOverdueVaccinations(
   const farmIds = await allFarmIds();
   for (const farmId of farmIds) {
     try {
-      flagged += await flagFarm(farmId, ctx.now);
+      flagged += await flagFarm(ctx, farmId);
     } catch (err) {
       // one farm's failure is recorded and the job goes on with the others (the next run retries it)
       failed.push({ farmId, error: err instanceof Error ? err.message : String(err) });
@@ -34,15 +34,15 @@ export async function flagOverdueVaccinations(
   return { farms: farmIds.length, flagged, failed };
 }
 
-async function flagFarm(farmId: string, now: Date): Promise<number> {
+async function flagFarm(ctx: CommandContext, farmId: string): Promise<number> {
   const schedules = await allSchedulesOfFarm(farmId, 'vaccination');
   if (schedules.length === 0) return 0;
-  const { today } = await farmToday(farmId, now);
+  const { today } = await farmToday(farmId, ctx.now);
   const overdue = (await occurrencesOf(schedules, addDays(today, -OVERDUE_LOOKBACK_DAYS), addDays(today, -1), today)).filter((o) => o.status === 'overdue');
   for (const o of overdue) {
     const s = schedules.find((x) => x.id === o.scheduleId)!;
     const late = daysBetween(o.date, today);
-    await raiseAnomaly({
+    await raiseAnomaly(ctx, {
       farmId,
       houseId: s.houseId,
       flockId: s.flockId,
@@ -55,13 +55,13 @@ async function flagFarm(farmId: string, now: Date): Promise<number> {
       observed: late,
       expected: 0,
       deviation: late,
-      window: { from: `${o.date}T00:00:00.000Z`, to: now.toISOString(), duration: `P${late}D` },
+      window: { from: `${o.date}T00:00:00.000Z`, to: ctx.now.toISOString(), duration: `P${late}D` },
       severity: late >= 3 ? 'critical' : 'warning',
       title: `Vaccination overdue: ${s.title} (due ${o.date}, ${late} day(s) late)`,
       evidence: { scheduleId: s.id, date: o.date, vaccine: s.details.vaccine ?? null, method: s.details.method ?? null },
       hypotheses: [],
       dedupKey: `schedule-overdue:${s.id}:${o.date}`,
-      at: now.toISOString(),
+      at: ctx.now.toISOString(),
     });
   }
   return overdue.length;

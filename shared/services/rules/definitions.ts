@@ -1,33 +1,36 @@
 import { ulid } from 'ulidx';
-import { auditPut } from '../db/audit.js';
-import { farmNotFound, getFarmAndHouse, houseNotFound } from '../db/farms.js';
-import { getFlock } from '../db/flocks.js';
+import { checkVersion, commit, type Versioned } from '../../db/commit.js';
+import { farmNotFound, getFarmAndHouse, houseNotFound } from '../../db/farms.js';
+import { getFlock } from '../../db/flocks.js';
 import {
-  createRule,
-  deleteRule,
   getRuleWithStates,
   listRulesOfFarm,
   NO_TARGET,
-  replaceRule,
+  ruleCreation,
+  ruleDeletion,
   ruleNotFound,
+  ruleReplace,
   type RuleRecord,
   type RuleState,
-} from '../db/rules.js';
-import type { Caller } from '../domain/caller.js';
-import { expectedVersion, type Precondition } from '../domain/concurrency.js';
-import { canAccessFarm } from '../domain/farm-access.js';
-import { CALCULATIONS, inputOf } from '../domain/rules/calculations.js';
-import { conditionProblem, parseWindow, windowProblem, type RuleCondition, cooldownMinutesOf, durationOfMinutes } from '../domain/rules/evaluation.js';
-import { seenAt } from '../domain/anomalies/lifecycle.js';
-import { ValidationFailed } from '../errors.js';
-import { farmOfRequest } from './farms.js';
-import { flockNotFound } from './references.js';
-import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../schemas/rules.js';
+} from '../../db/rules.js';
+import { diff } from '../../domain/accounts.js';
+import { seenAt } from '../../domain/anomalies.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
+import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
+import { CALCULATIONS, inputOf } from '../../domain/rules/calculations.js';
+import { conditionProblem, parseWindow, windowProblem, type RuleCondition, cooldownMinutesOf, durationOfMinutes } from '../../domain/rules/evaluation.js';
+import { ValidationFailed } from '../../errors.js';
+import { farmOfRequest } from '../farms.js';
+import { idempotentCommand } from '../idempotency.js';
+import { flockNotFound } from '../references.js';
+import type { CreateRuleBody, ListRulesQuery, ReplaceRuleBody, UpdateRuleBody } from '../../../schemas/rules.js';
 
 /**
  * Rules (`/api/v1/rules`): alarms as data, scoped to a farm, a house or a flock. This module keeps them
- * (create, replace, change, delete with If-Match; every change audited) and answers the calculation
- * catalogue; ./rule-evaluation.ts evaluates them. A rule of another farm does not exist for the caller.
+ * (create with an Idempotency-Key; replace, change, delete with If-Match; every change audited) and
+ * answers the calculation catalogue; ./evaluation.ts evaluates them. A rule of another farm does not
+ * exist for the caller.
  */
 
 export type RuleDto = ReturnType<typeof toRuleDto>;
@@ -157,28 +160,47 @@ async function checkedFields(user: Caller, body: CreateRuleBody | ReplaceRuleBod
   return fields;
 }
 
-export async function createRuleFor(user: Caller, body: CreateRuleBody, requestId: string) {
-  const fields = await checkedFields(user, body);
-  const now = new Date().toISOString();
-  const rule: RuleRecord = {
-    id: ulid(),
-    farmId: fields.scope.farmId,
-    ...fields,
-    defaultKey: null,
-    createdBy: user.id,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  await createRule(rule, [auditPut({ actorId: user.id, action: 'rule.create', targetType: 'rule', targetId: rule.id, changes: fields, requestId })]);
-  return toRuleDto(rule);
+/** Creates a rule; with an Idempotency-Key a retry gets the first answer and another body with the same key is refused. */
+export async function createRuleFor(ctx: CommandContext, body: CreateRuleBody) {
+  return idempotentCommand(ctx, 'rule', body, async (ctx) => {
+    const fields = await checkedFields(ctx.caller, body);
+    const now = ctx.now.toISOString();
+    const rule: RuleRecord = {
+      id: ulid(),
+      farmId: fields.scope.farmId,
+      ...fields,
+      defaultKey: null,
+      createdBy: ctx.caller.id,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const response = { created: true, message: 'Rule created', data: toRuleDto(rule) };
+    await commit(ctx, {
+      writes: ruleCreation(rule),
+      audit: [{ action: 'rule.create', targetType: 'rule', targetId: rule.id, changes: fields }],
+      changes: [{ type: 'rule', id: rule.id, op: 'upsert', version: 1 }],
+      response,
+    });
+    return response;
+  });
 }
 
 /** The rule and its states if the caller may see it (one Query); else the one NotFound. */
 async function visibleRule(user: Caller, id: string) {
-  const found = await getRuleWithStates(id);
-  if (!found || !canAccessFarm(user, found.rule.farmId)) throw ruleNotFound(id);
-  return found;
+  return visibleTo(
+    user,
+    await getRuleWithStates(id),
+    () => ruleNotFound(id),
+    (found) => found.rule.farmId,
+  );
+}
+
+/** The version of a rule a change is decided on: If-Match or a stated `version`, checked before the definition is. */
+function versionOf(ctx: CommandContext, rule: RuleRecord, stated?: number): Versioned {
+  const version = { read: rule.version, what: `Rule ${rule.id}`, stated, subject: true };
+  checkVersion(ctx, version);
+  return version;
 }
 
 export async function ruleFor(user: Caller, id: string) {
@@ -195,29 +217,31 @@ export async function listRulesFor(user: Caller, query: ListRulesQuery) {
 
 const EDITABLE = ['name', 'scope', 'input', 'window', 'aggregation', 'condition', 'severity', 'actions', 'cooldownMinutes', 'enabled'] as const;
 
-async function writeChange(user: Caller, current: RuleRecord, version: number, fields: RuleFields, requestId: string, states: readonly RuleState[]) {
+async function writeChange(ctx: CommandContext, current: RuleRecord, version: Versioned, fields: RuleFields, states: readonly RuleState[]) {
   if (fields.scope.farmId !== current.farmId) throw new ValidationFailed([{ field: 'scope.farmId', message: `a rule stays in its farm (${current.farmId})` }]);
-  const changes = Object.fromEntries(
-    EDITABLE.filter((f) => JSON.stringify(current[f]) !== JSON.stringify(fields[f])).map((f) => [f, { from: current[f], to: fields[f] }]),
-  );
+  const changes = diff<RuleFields>(current, fields, EDITABLE);
   if (Object.keys(changes).length === 0) return toRuleDto(current, states);
-  const next: RuleRecord = { ...current, ...fields, version: version + 1, updatedAt: new Date().toISOString() };
-  await replaceRule(next, version, [auditPut({ actorId: user.id, action: 'rule.update', targetType: 'rule', targetId: current.id, changes, requestId })]);
+  const next: RuleRecord = { ...current, ...fields, version: version.read + 1, updatedAt: ctx.now.toISOString() };
+  await commit(ctx, {
+    writes: [ruleReplace(next, version)],
+    audit: [{ action: 'rule.update', targetType: 'rule', targetId: current.id, changes }],
+    changes: [{ type: 'rule', id: current.id, op: 'upsert', version: next.version }],
+  });
   // the states were computed with the old definition: the next evaluation starts afresh
   return toRuleDto(next, []);
 }
 
 /** PUT: the whole definition again; If-Match or `version`. */
-export async function replaceRuleFor(user: Caller, id: string, body: ReplaceRuleBody, precondition: Precondition | undefined, requestId: string) {
-  const { rule, states } = await visibleRule(user, id);
-  const version = expectedVersion(rule.version, { precondition, stated: body.version }, `Rule ${id}`);
-  return writeChange(user, rule, version, await checkedFields(user, body), requestId, states);
+export async function replaceRuleFor(ctx: CommandContext, id: string, body: ReplaceRuleBody) {
+  const { rule, states } = await visibleRule(ctx.caller, id);
+  const version = versionOf(ctx, rule, body.version);
+  return writeChange(ctx, rule, version, await checkedFields(ctx.caller, body), states);
 }
 
 /** PATCH: the named fields; the result is checked as a whole (a new input may need another window). */
-export async function updateRuleFor(user: Caller, id: string, body: UpdateRuleBody, precondition: Precondition | undefined, requestId: string) {
-  const { rule, states } = await visibleRule(user, id);
-  const version = expectedVersion(rule.version, { precondition, stated: body.version }, `Rule ${id}`);
+export async function updateRuleFor(ctx: CommandContext, id: string, body: UpdateRuleBody) {
+  const { rule, states } = await visibleRule(ctx.caller, id);
+  const version = versionOf(ctx, rule, body.version);
   const { version: _v, ...changes } = body;
   const merged = {
     name: rule.name,
@@ -233,13 +257,15 @@ export async function updateRuleFor(user: Caller, id: string, body: UpdateRuleBo
     enabled: rule.enabled,
     ...changes,
   } as CreateRuleBody;
-  return writeChange(user, rule, version, await checkedFields(user, merged), requestId, states);
+  return writeChange(ctx, rule, version, await checkedFields(ctx.caller, merged), states);
 }
 
-export async function deleteRuleFor(user: Caller, id: string, precondition: Precondition | undefined, requestId: string): Promise<void> {
-  const { rule, states } = await visibleRule(user, id);
-  const version = expectedVersion(rule.version, { precondition }, `Rule ${id}`);
-  await deleteRule(rule, version, states, [
-    auditPut({ actorId: user.id, action: 'rule.delete', targetType: 'rule', targetId: id, changes: { name: rule.name }, requestId }),
-  ]);
+export async function deleteRuleFor(ctx: CommandContext, id: string): Promise<void> {
+  const { rule, states } = await visibleRule(ctx.caller, id);
+  const version = versionOf(ctx, rule);
+  await commit(ctx, {
+    writes: ruleDeletion(rule, version, states),
+    audit: [{ action: 'rule.delete', targetType: 'rule', targetId: id, changes: { name: rule.name } }],
+    changes: [{ type: 'rule', id, op: 'delete' }],
+  });
 }

@@ -127,3 +127,23 @@ export function cusum(values: readonly number[], opts: { mu0: number; sigma: num
     return { index, high, low, alarm };
   });
 }
+
+/** Theil–Sen line through (x, y): slope = median of pairwise slopes, intercept = median of y − slope·x. */
+export function theilSen(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
+  const slopes: number[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      if (xs[j] !== xs[i]) slopes.push((ys[j]! - ys[i]!) / (xs[j]! - xs[i]!));
+    }
+  }
+  const slope = slopes.length ? median(slopes) : 0;
+  return { slope, intercept: median(ys.map((y, i) => y - slope * xs[i]!)) };
+}
+
+/** The regression prediction factor √(1 + 1/n + (x − x̄)² ÷ Sxx) at x (1 when the xs do not spread). */
+export function predictionFactor(xs: readonly number[], x: number): number {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sxx = xs.reduce((a, b) => a + (b - mean) ** 2, 0);
+  return sxx > 0 ? Math.sqrt(1 + 1 / n + (x - mean) ** 2 / sxx) : 1;
+}

@@ -1,9 +1,10 @@
 /**
- * Anomalies (pure): the lifecycle open → acknowledged → resolved | dismissed (acknowledging may be
- * skipped; a resolved or dismissed anomaly never moves again), how a repeat firing of an open anomaly's
- * dedup key updates it, and how an anomaly becomes an incident when it is escalated.
+ * Anomalies (pure): the records a rule's or a detector's firing is stored as (shared/db/anomalies.ts),
+ * their lifecycle open → acknowledged → resolved | dismissed (acknowledging may be skipped; a resolved or
+ * dismissed anomaly never moves again), how a repeat firing of an open anomaly's dedup key updates it,
+ * and how an anomaly becomes an incident when it is escalated.
  */
-import type { AnomalyAction, AnomalyStatus, IncidentCategory, IncidentSeverity, RuleSeverity } from '../../../schemas/vocabulary.js';
+import type { AnomalyAction, AnomalyStatus, IncidentCategory, IncidentSeverity, RuleSeverity } from '../../schemas/vocabulary.js';
 
 const MOVES: Record<AnomalyAction, { from: readonly AnomalyStatus[]; to: AnomalyStatus }> = {
   acknowledge: { from: ['open'], to: 'acknowledged' },

@@ -3,9 +3,12 @@ import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/analytics/inputs.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import type { DailyKpis } from '../../shared/domain/analytics/kpis/types.js';
-import { cusum, ewma, robustScale, robustZ } from '../../shared/domain/anomalies/detectors.js';
-import { detectDaily, detectHourly, episodes, type Detection } from '../../shared/domain/anomalies/detections.js';
-import { rankHypotheses, type Signals } from '../../shared/domain/anomalies/hypotheses.js';
+import { cusum, ewma, robustScale, robustZ } from '../../shared/domain/detection/detectors.js';
+import { detectDaily } from '../../shared/domain/detection/daily.js';
+import type { Detection } from '../../shared/domain/detection/engine.js';
+import { episodes } from '../../shared/domain/detection/episodes.js';
+import { detectHourly } from '../../shared/domain/detection/hourly.js';
+import { rankHypotheses, type Signals } from '../../shared/domain/diagnosis/hypotheses.js';
 
 /**
  * The detectors on hand-computed arrays, the detections on a hand-built broiler cycle (built from

@@ -14,9 +14,9 @@ import { dailySeries } from './kpis/daily.js';
 import { baselineMl } from './kpis/feed-water.js';
 import type { DailyKpis } from './kpis/types.js';
 
-export type Severity = 'warning' | 'critical';
+export type BreachSeverity = 'warning' | 'critical';
 
-export interface Anomaly {
+export interface ThresholdBreach {
   date: string;
   metric: AnomalyMetric;
   /** The figure that broke the rule, in `unit`. */
@@ -24,7 +24,7 @@ export interface Anomaly {
   /** The limit it broke, in `unit`. */
   threshold: number;
   unit: string;
-  severity: Severity;
+  severity: BreachSeverity;
   message: string;
   /** The figures that triggered it. */
   evidence: Record<string, number | string | null>;
@@ -32,10 +32,10 @@ export interface Anomaly {
 
 type Thresholds = AnalyticsSections['thresholds'];
 
-const sev = (critical: boolean): Severity => (critical ? 'critical' : 'warning');
+const sev = (critical: boolean): BreachSeverity => (critical ? 'critical' : 'warning');
 const r2 = (n: number) => round(n, 2) + 0;
 
-function dailyMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+function dailyMortality(rows: readonly DailyKpis[], t: Thresholds): ThresholdBreach[] {
   return rows.flatMap((r) => {
     const v = r.dailyMortalityPct.value;
     if (v === null || v <= t.dailyMortalityPct) return [];
@@ -57,7 +57,7 @@ function dailyMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
   });
 }
 
-function cumulativeMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+function cumulativeMortality(rows: readonly DailyKpis[], t: Thresholds): ThresholdBreach[] {
   return rows.flatMap((r) => {
     const v = r.cumulativeMortalityPct.value;
     const limit = r2(t.cumulativeMortalityBasePct + t.cumulativeMortalityPerAgeDayPct * r.ageDays);
@@ -77,7 +77,7 @@ function cumulativeMortality(rows: readonly DailyKpis[], t: Thresholds): Anomaly
   });
 }
 
-function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): ThresholdBreach[] {
   const width = t.waterFeedRatioMax - t.waterFeedRatioMin;
   return rows.flatMap((r) => {
     const v = r.waterFeedRatio.value;
@@ -99,8 +99,8 @@ function waterFeedRatio(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
   });
 }
 
-function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: number): Anomaly[] {
-  const out: Anomaly[] = [];
+function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: number): ThresholdBreach[] {
+  const out: ThresholdBreach[] = [];
   let run = 0;
   let runStart = 0;
   rows.forEach((r, i) => {
@@ -148,9 +148,9 @@ function windowHenDay(rows: readonly DailyKpis[]): number | null {
   return hens > 0 ? (rows.reduce((a, r) => a + r.eggs.collected, 0) / hens) * 100 : null;
 }
 
-function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean): Anomaly[] {
+function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean): ThresholdBreach[] {
   if (!laying || rows.length < 14) return [];
-  const out: Anomaly[] = [];
+  const out: ThresholdBreach[] = [];
   for (let i = 13; i < rows.length; i++) {
     const prevRows = rows.slice(i - 13, i - 6);
     const curRows = rows.slice(i - 6, i + 1);
@@ -180,10 +180,10 @@ function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean):
   return out;
 }
 
-function standardDeviations(cmp: BreedComparison, t: Thresholds): Anomaly[] {
+function standardDeviations(cmp: BreedComparison, t: Thresholds): ThresholdBreach[] {
   const name = cmp.standard?.name ?? '';
   return cmp.days.flatMap((d) => {
-    const out: Anomaly[] = [];
+    const out: ThresholdBreach[] = [];
     const w = d.bodyWeight;
     if (w.deviationPct !== null && -w.deviationPct > t.weightBelowStandardPct) {
       const below = -w.deviationPct;
@@ -215,7 +215,7 @@ function standardDeviations(cmp: BreedComparison, t: Thresholds): Anomaly[] {
   });
 }
 
-function lowUniformity(inputs: CycleInputs, t: Thresholds): Anomaly[] {
+function lowUniformity(inputs: CycleInputs, t: Thresholds): ThresholdBreach[] {
   const end = seriesEnd(inputs);
   const floor = t.uniformityMinPct;
   return effectiveWeighings(inputs.weighings)
@@ -232,7 +232,7 @@ function lowUniformity(inputs: CycleInputs, t: Thresholds): Anomaly[] {
     }));
 }
 
-function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
+function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): ThresholdBreach[] {
   return rows.flatMap((r) => {
     const v = r.crackedPct.value;
     if (v === null || v <= t.crackedEggsMaxPct) return [];
@@ -252,14 +252,14 @@ function crackedEggs(rows: readonly DailyKpis[], t: Thresholds): Anomaly[] {
 }
 
 /** Drinking-water pH outside [waterPhMin, waterPhMax] (POST …/water-readings keeps each day's readings on its rollup). */
-function waterPh(inputs: CycleInputs, t: Thresholds): Anomaly[] {
+function waterPh(inputs: CycleInputs, t: Thresholds): ThresholdBreach[] {
   const end = seriesEnd(inputs);
   return inputs.days.flatMap((d) => {
     const readings = d.waterPh ?? [];
     if (readings.length === 0 || d.date > end) return [];
     const low = Math.min(...readings);
     const high = Math.max(...readings);
-    const out: Anomaly[] = [];
+    const out: ThresholdBreach[] = [];
     const evidence = { readings: readings.length, lowest: low, highest: high, acceptableMin: t.waterPhMin, acceptableMax: t.waterPhMax };
     if (low < t.waterPhMin) {
       out.push({
@@ -289,12 +289,12 @@ function waterPh(inputs: CycleInputs, t: Thresholds): Anomaly[] {
   });
 }
 
-/** Every anomaly of the cycle, by date then rule (see the module note). The series and comparison may be passed in when already computed. */
-export function detectAnomalies(
+/** Every threshold breach of the cycle, by date then rule (see the module note). The series and comparison may be passed in when already computed. */
+export function thresholdBreaches(
   inputs: CycleInputs,
   config: AnalyticsSections,
   precomputed: { series?: readonly DailyKpis[]; comparison?: BreedComparison } = {},
-): Anomaly[] {
+): ThresholdBreach[] {
   const rows = precomputed.series ?? dailySeries(inputs, config);
   const cmp = precomputed.comparison ?? compareWithStandard(inputs, config, rows);
   const t = config.thresholds;

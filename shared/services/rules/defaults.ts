@@ -1,7 +1,14 @@
 import { ulid } from 'ulidx';
-import { addDefaultRulesOnce, defaultRulesMarker, putDefaultRulesOnce, type RuleRecord } from '../db/rules.js';
-import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../domain/rules/defaults.js';
-import { currentAnalyticsConfig } from './analytics-config.js';
+import { commit } from '../../db/commit.js';
+import { defaultRulesMarker, firstDefaultRules, laterDefaultRules, type RuleRecord } from '../../db/rules.js';
+import { systemCaller } from '../../domain/caller.js';
+import { commandContext, type CommandContext } from '../../domain/command.js';
+import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../../domain/rules/defaults.js';
+import { currentAnalyticsConfig } from '../analytics-config.js';
+import { Conflict } from '../../errors.js';
+
+/** Who writes the default rules (their `createdBy`). */
+const defaultRulesCaller = systemCaller('default-rules', [], 'all');
 
 const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
   id: ulid(),
@@ -17,7 +24,7 @@ const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
   cooldownMinutes: d.cooldownMinutes,
   enabled: d.enabled,
   defaultKey: d.defaultKey,
-  createdBy: 'system:default-rules',
+  createdBy: defaultRulesCaller.id,
   createdAt: now,
   updatedAt: now,
   version: 1,
@@ -30,14 +37,22 @@ const fromDraft = (farmId: string, d: RuleDraft, now: string): RuleRecord => ({
  * that have the earlier set, on the next run of the alarm job. Never twice: the marker keeps the keys
  * written, so a manager who deletes a default keeps it deleted.
  */
-export async function ensureDefaultRules(farmId: string): Promise<boolean> {
+export async function ensureDefaultRules(ctx: CommandContext, farmId: string): Promise<boolean> {
   const marker = await defaultRulesMarker(farmId);
   const had = marker ? new Set(marker.legacy ? FIRST_DEFAULT_KEYS : marker.keys) : new Set<string>();
   const missing = DEFAULT_KEYS.filter((k) => !had.has(k));
   if (missing.length === 0) return false;
-  const [{ config }, now] = [await currentAnalyticsConfig(), new Date().toISOString()];
+  const { config } = await currentAnalyticsConfig();
+  const now = ctx.now.toISOString();
   const drafts = defaultRules(config).filter((d) => missing.includes(d.defaultKey));
   const rules = drafts.map((d) => fromDraft(farmId, d, now));
-  if (!marker) return putDefaultRulesOnce(farmId, rules, now);
-  return addDefaultRulesOnce(farmId, rules, { ...marker, keys: [...had] }, now);
+  const writes = marker ? laterDefaultRules(farmId, rules, { ...marker, keys: [...had] }, now) : firstDefaultRules(farmId, rules, now);
+  try {
+    await commit(commandContext(defaultRulesCaller, { requestId: ctx.requestId, now: ctx.now }), { writes });
+    return true;
+  } catch (err) {
+    // written meanwhile by a concurrent run (or a rule id taken): nothing more to write
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS, type AnalyticsSections } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs, type DayTotals, type WeighingPoint } from '../../shared/domain/analytics/inputs.js';
-import { detectAnomalies, type Anomaly } from '../../shared/domain/analytics/anomalies.js';
+import { thresholdBreaches, type ThresholdBreach } from '../../shared/domain/analytics/threshold-breaches.js';
 
 /**
  * Each rule on a small cycle built to break it (and to stay just inside it on the neighbouring days).
@@ -26,7 +26,7 @@ const weighing = (date: string, grams: number, uniformityPct: number | null = nu
   cv: null,
   uniformityPct,
 });
-const rowsOf = (a: Anomaly[]) => a.map((x) => [x.date, x.metric, x.value, x.threshold, x.severity]);
+const rowsOf = (a: ThresholdBreach[]) => a.map((x) => [x.date, x.metric, x.value, x.threshold, x.severity]);
 
 const B0 = '2026-03-01';
 const b = (n: number) => dateOf(B0, n);
@@ -72,7 +72,7 @@ const layer = (days: Array<Partial<DayTotals>>): CycleInputs => ({
 
 describe('mortality', () => {
   it('daily above 0.5 % and cumulative above 1 % + 0.06 % × age', () => {
-    const a = detectAnomalies(broiler([day(b(1), { deaths: 6 }), day(b(2), { deaths: 10 }), day(b(3), { deaths: 5 })], [], b(3)), config());
+    const a = thresholdBreaches(broiler([day(b(1), { deaths: 6 }), day(b(2), { deaths: 10 }), day(b(3), { deaths: 5 })], [], b(3)), config());
     expect(rowsOf(a)).toEqual([
       [b(1), 'dailyMortality', 0.6, 0.5, 'warning'], // 6 ÷ 1000; cumulative 0.6 ≤ 1 + 0.06 × 1 = 1.06
       [b(2), 'dailyMortality', 1.01, 0.5, 'critical'], // 10 ÷ 994 = 1.006 % ≥ 2 × 0.5
@@ -86,7 +86,7 @@ describe('mortality', () => {
   });
 
   it('critical cumulative mortality: twice the limit', () => {
-    const a = detectAnomalies(broiler([day(b(1), { deaths: 25, deathsByCause: { heat: 25 } })], [], b(1)), config());
+    const a = thresholdBreaches(broiler([day(b(1), { deaths: 25, deathsByCause: { heat: 25 } })], [], b(1)), config());
     // 25 ÷ 1000 = 2.5 % ≥ 2 × 1.06 = 2.12
     expect(rowsOf(a)).toEqual([
       [b(1), 'dailyMortality', 2.5, 0.5, 'critical'],
@@ -96,14 +96,14 @@ describe('mortality', () => {
   });
 
   it('the thresholds come from the configuration', () => {
-    const a = detectAnomalies(broiler([day(b(1), { deaths: 6 })], [], b(1)), config({ dailyMortalityPct: 1 }));
+    const a = thresholdBreaches(broiler([day(b(1), { deaths: 6 })], [], b(1)), config({ dailyMortalityPct: 1 }));
     expect(a).toEqual([]);
   });
 });
 
 describe('water', () => {
   it('water:feed ratio outside 1.6–2.0; critical when outside by the band width (0.4)', () => {
-    const a = detectAnomalies(
+    const a = thresholdBreaches(
       broiler(
         [
           day(b(1), { waterLiters: 30, feedConsumedKg: 20 }), // 1.5: 0.1 below
@@ -127,7 +127,7 @@ describe('water', () => {
   it('low intake against the expected 210 ml per hen for 2+ consecutive days', () => {
     // expected 1000 hens × 210 ml = 210 l; low = below 210 × (1 − 15 %) = 178.5 l
     const water = [210, 210, 170, 160, 100, 205, 170, 170];
-    const a = detectAnomalies(layer(water.map((w) => ({ waterLiters: w }))), config());
+    const a = thresholdBreaches(layer(water.map((w) => ({ waterLiters: w }))), config());
     expect(rowsOf(a)).toEqual([
       [l(3), 'lowWaterIntake', 23.81, 15, 'warning'], // day 2 of the run: 160 ÷ 210 = 76.19 % → 23.81 % short
       [l(4), 'lowWaterIntake', 52.38, 15, 'critical'], // 100 ÷ 210 = 47.62 % → 52.38 % short ≥ 2 × 15
@@ -140,7 +140,7 @@ describe('water', () => {
   it('low intake as a drop against the days before the run (broilers drinking above the age rule)', () => {
     // age 20: expected 20 × 5.7 ml × 1000 = 114 l, so 150–200 l is never "below expected";
     // days 17–19 drank 200 ml per bird; day 20 160 (−20 %), days 21, 22 150 (−25 %) against those 200 ml
-    const a = detectAnomalies(
+    const a = thresholdBreaches(
       broiler(
         [17, 18, 19]
           .map((n) => day(b(n), { waterLiters: 200 }))
@@ -159,7 +159,7 @@ describe('water', () => {
   });
 
   it('one low day is noise', () => {
-    expect(detectAnomalies(layer([210, 170, 210].map((w) => ({ waterLiters: w }))), config())).toEqual([]);
+    expect(thresholdBreaches(layer([210, 170, 210].map((w) => ({ waterLiters: w }))), config())).toEqual([]);
   });
 });
 
@@ -167,7 +167,7 @@ describe('layers', () => {
   it('hen-day falling more than 5 points within 7 days (week on week)', () => {
     // days 0–6: 900 eggs a day of 1000 hens (90 %); days 7–15: 830 (83 %)
     const eggs = [...Array(7).fill(900), ...Array(9).fill(830)] as number[];
-    const a = detectAnomalies(layer(eggs.map((e) => ({ eggsCollected: e }))), config());
+    const a = thresholdBreaches(layer(eggs.map((e) => ({ eggsCollected: e }))), config());
     expect(rowsOf(a)).toEqual([
       [l(13), 'henDayDrop', 7, 5, 'warning'], // days 0–6 90 % → days 7–13 83 %
       [l(14), 'henDayDrop', 6, 5, 'warning'], // days 1–7 (6 × 900 + 830 = 6230) 89 % → 83 %
@@ -185,11 +185,11 @@ describe('layers', () => {
 
   it('a drop of 10 points or more is critical', () => {
     const eggs = [...Array(7).fill(900), ...Array(7).fill(790)] as number[];
-    expect(rowsOf(detectAnomalies(layer(eggs.map((e) => ({ eggsCollected: e }))), config()))).toEqual([[l(13), 'henDayDrop', 11, 5, 'critical']]);
+    expect(rowsOf(thresholdBreaches(layer(eggs.map((e) => ({ eggsCollected: e }))), config()))).toEqual([[l(13), 'henDayDrop', 11, 5, 'critical']]);
   });
 
   it('cracked eggs above 3 % of the day’s collection', () => {
-    const a = detectAnomalies(
+    const a = thresholdBreaches(
       layer([{}, { eggsCollected: 1000, eggsCracked: 35 }, { eggsCollected: 1000, eggsCracked: 60 }, { eggsCollected: 1000, eggsCracked: 30 }]),
       config(),
     );
@@ -203,7 +203,7 @@ describe('layers', () => {
 
 describe('against the breed standard and weighings', () => {
   it('weight more than 10 % below and FCR more than 5 % above Ross 308 (weighing days)', () => {
-    const a = detectAnomalies(
+    const a = thresholdBreaches(
       broiler([day(b(14), { feedConsumedKg: 564.98 })], [weighing(b(7), 190), weighing(b(14), 533), weighing(b(21), 800)], b(21)),
       config(),
     );
@@ -217,7 +217,7 @@ describe('against the breed standard and weighings', () => {
   });
 
   it('uniformity below 80 %; critical below 60 %', () => {
-    const a = detectAnomalies(
+    const a = thresholdBreaches(
       broiler([], [weighing(b(14), 500, 75), weighing(b(21), 1000, 55), weighing(b(28), 1600, 80), weighing(b(35), 2300, 50)], b(28), null),
       config(),
     );
@@ -229,7 +229,7 @@ describe('against the breed standard and weighings', () => {
   });
 
   it('an unknown breed raises no standard anomaly', () => {
-    const a = detectAnomalies(broiler([], [weighing(b(21), 500)], b(21), 'Heritage Red'), config());
+    const a = thresholdBreaches(broiler([], [weighing(b(21), 500)], b(21), 'Heritage Red'), config());
     expect(a).toEqual([]);
   });
 });
@@ -255,7 +255,7 @@ describe('water pH (readings kept on the day rollups)', () => {
       weighings: [],
       asOf: '2026-01-05',
     };
-    const found = detectAnomalies(inputs, ANALYTICS_DEFAULTS).filter((a) => a.metric === 'waterPh');
+    const found = thresholdBreaches(inputs, ANALYTICS_DEFAULTS).filter((a) => a.metric === 'waterPh');
     // defaults 6.0–8.0: 5.9 is 0.1 below (warning), 9.1 is 1.1 above (critical), 6.0 and 8.0 are inside, 4.9 is 1.1 below (critical)
     expect(found.map((a) => [a.date, a.value, a.threshold, a.severity])).toEqual([
       ['2026-01-02', 5.9, 6, 'warning'],
