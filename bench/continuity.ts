@@ -50,7 +50,7 @@ try {
   const { ensureDefaultFarm } = await import('../shared/db/farms.js');
   const { createFlockFor } = await import('../shared/services/flocks.js');
   const { startCycle } = await import('../shared/services/cycles.js');
-  const { createMovementFor } = await import('../shared/services/movements.js');
+  const { recordMovement } = await import('../shared/services/movements/record-movement.js');
   const { exportCreate, getExport, getRestore, partitionItems, restoreCreate } = await import('../shared/db/continuity.js');
   const { commit } = await import('../shared/db/commit.js');
   const { pendingExport, runExport } = await import('../shared/services/continuity/exports.js');
@@ -65,7 +65,7 @@ try {
       await createFlockFor(commandContext(admin, { requestId: 'bench' }), { name: `Bench flock ${f}`, birdType: 'broiler', farmId, hatchDate: start })
     ).data as { id: string };
     const cycle = (await startCycle(commandContext(admin, { requestId: 'bench' }), flock.id, { startDate: start })).data as { id: string };
-    await createMovementFor(admin, flock.id, cycle.id, { type: 'bird_inflow', date: start, quantity: 100_000 } as never, undefined);
+    await recordMovement(commandContext(admin), flock.id, cycle.id, { type: 'bird_inflow', date: start, quantity: 100_000 } as never);
     let template: Record<string, unknown> | undefined;
     for await (const item of partitionItems(`CYCLE#${cycle.id}`)) if (String(item.SK).startsWith('MOV#')) template = item;
     const clones: Record<string, unknown>[] = [];

@@ -11,7 +11,8 @@ import { availableGroups, SERVICE } from '../../shared/presentation/service-info
 import { scopedCycleWithBasis, toCycleDto } from '../../shared/services/cycles.js';
 import { getUserOrThrow } from '../../shared/db/users.js';
 import { toUserDto } from '../../shared/services/accounts.js';
-import { createMovementFor } from '../../shared/services/movements.js';
+import { recordMovement } from '../../shared/services/movements/record-movement.js';
+import { commandContext } from '../../shared/domain/command.js';
 import { breakdown, fmt, probe, resetProbe, type CallBreakdown } from '../lib/db-probe.js';
 import { round, summarize, unionLength, type Summary } from '../lib/stats.js';
 import { waterBody, type Fixtures } from './fixtures.js';
@@ -85,7 +86,7 @@ export async function measureMiddleware({ api, token, adminId, user, main }: Fix
       path: `${main.base}/movements`,
       body: waterBody,
       auth: true,
-      bare: async () => replayable(await createMovementFor(user, main.flockId, main.cycleId, waterBody() as never, undefined)),
+      bare: async () => replayable(await recordMovement(commandContext(user), main.flockId, main.cycleId, waterBody() as never)),
     },
   ];
 

@@ -22,8 +22,8 @@ export const handler = httpHandler(
       409: { description: 'No active cycle, or the cycle closed meanwhile' },
     },
   },
-  async ({ params, body, headers, user }) => {
-    const result = await recordAgeAdjustedData(user, params.flockId, body, headers['idempotency-key']);
+  async ({ params, body, ctx }) => {
+    const result = await recordAgeAdjustedData(ctx, params.flockId, body);
     return replayable(result);
   },
 );

@@ -21,5 +21,5 @@ export const handler = httpHandler(
       409: { description: 'No active cycle, a broiler flock, or the cycle closed meanwhile' },
     },
   },
-  async ({ body, headers, user }) => replayable(await recordEggProduction(user, body, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await recordEggProduction(ctx, body)),
 );

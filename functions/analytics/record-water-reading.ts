@@ -20,5 +20,5 @@ export const handler = httpHandler(
       409: { description: 'No active cycle, the cycle closed meanwhile, or the day already holds the most readings it keeps' },
     },
   },
-  async ({ body, headers, user }) => replayable(await recordWaterReading(user, body, headers['idempotency-key'])),
+  async ({ body, ctx }) => replayable(await recordWaterReading(ctx, body)),
 );

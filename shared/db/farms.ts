@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
-import { batchGet, db, tableName, type TransactItem } from './client.js';
+import { batchGet, db, tableName } from './client.js';
 import { commit, type Versioned, type Write } from './commit.js';
 import { absent, all, any, eq, exists, isNew, sizeBelow } from './conditions.js';
-import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey, type Key } from './keys.js';
+import { HOUSE_SK_PREFIX, defaultFarmKey, farmKey, gsi1, houseKey, houseNameKey, userKey } from './keys.js';
 import { queryPage } from './pagination.js';
 import { systemCaller } from '../domain/caller.js';
 import { commandContext } from '../domain/command.js';
@@ -208,56 +208,6 @@ export const farmWrites = {
     failed: refused,
   }),
 };
-
-/** The `Delete` of a record, conditional on it existing at the version read (a lost race: the condition fails). */
-export function versionedDelete(key: Key, expectedVersion: number): TransactItem {
-  return {
-    Delete: {
-      TableName: tableName(),
-      Key: key,
-      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':expected': expectedVersion },
-    },
-  };
-}
-
-/**
- * `SET` of the changed fields + version bump, conditional on the version read (farms, houses, devices),
- * and on the attributes in `unchanged` still holding the values read (a transfer's status).
- */
-export function versionedUpdate(
-  key: Key,
-  expectedVersion: number,
-  fields: Record<string, unknown>,
-  now: string,
-  unchanged: Record<string, unknown> = {},
-): TransactItem {
-  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1, ':now': now };
-  const sets = ['#version = :next', '#updatedAt = :now'];
-  Object.entries(fields).forEach(([field, value], i) => {
-    names[`#f${i}`] = field;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  const conditions = ['attribute_exists(PK)', '#version = :expected'];
-  Object.entries(unchanged).forEach(([field, value], i) => {
-    names[`#u${i}`] = field;
-    values[`:u${i}`] = value;
-    conditions.push(`#u${i} = :u${i}`);
-  });
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Houses

@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { NetChange, StoredLock, Target } from '../domain/ledger.js';
+import type { NetChange, Target } from '../domain/ledger.js';
 import { BALANCES, copiesOf } from '../domain/ledger.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
-import { Conflict, type AppError } from '../errors.js';
-import { batchGet, db, tableName, transact, type TransactItem } from './client.js';
-import { MAX_TRANSACTION_ITEMS, transactItemOf, type Write } from './commit.js';
+import { Conflict } from '../errors.js';
+import { batchGet, db, tableName } from './client.js';
+import type { Write } from './commit.js';
 import { absentOr, all, atLeast, atVersion, eq, gt, isNew, type Condition } from './conditions.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { pick } from './items.js';
@@ -185,22 +185,6 @@ export function ledgerWrites(w: LedgerWrite, now: string): Write[] {
 }
 
 /**
- * The ledger writes with other items in one TransactWriteItems, for the use cases that still build their
- * own transaction; a failure among `extra` is `onExtraFailed`.
- */
-export async function applyLedger(w: LedgerWrite & { extra?: TransactItem[]; onExtraFailed?: (index: number) => AppError }): Promise<void> {
-  const now = new Date().toISOString();
-  const writes = ledgerWrites(w, now);
-  const extra = w.extra ?? [];
-  if (writes.length + extra.length > MAX_TRANSACTION_ITEMS) throw new Conflict(`This write touches more than ${MAX_TRANSACTION_ITEMS} records; split it`);
-  await transact([...extra, ...writes.map((x) => transactItemOf(x, now))], (index) =>
-    index < extra.length
-      ? (w.onExtraFailed?.(index) ?? new Conflict('The request conflicts with a concurrent change; retry'))
-      : (writes[index - extra.length]!.failed?.() ?? new Conflict('The request conflicts with a concurrent change; retry')),
-  );
-}
-
-/**
  * The cycle attribute every write that opens, moves or closes a withdrawal window adds 1 to, in the same
  * transaction: a sale that read the windows conditions on it, so a sale and a medication never both pass
  * on stale reads (docs/decisions.md, "Compliance").
@@ -246,25 +230,6 @@ export async function getCycleAndMovement(flockId: string, cycleId: string, move
     cycle: cycleFromItem(items.find((i) => String(i.SK).startsWith(CYCLE_SK_PREFIX))),
     movement: movementFromItem(items.find((i) => String(i.SK).startsWith(MOVEMENT_SK_PREFIX))),
   };
-}
-
-export async function setLock(m: MovementRecord, lock: StoredLock | null, extra: TransactItem[]): Promise<void> {
-  await transact(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: movementKey(m.cycleId, m.id),
-          UpdateExpression: 'SET #lock = :lock, version = version + :one, updatedAt = :now',
-          ConditionExpression: 'version = :v',
-          ExpressionAttributeNames: { '#lock': 'lock' },
-          ExpressionAttributeValues: { ':lock': lock, ':one': 1, ':now': new Date().toISOString(), ':v': m.version },
-        },
-      },
-      ...extra,
-    ],
-    () => new Conflict(`Movement ${m.id} was changed by another request; read it again and retry`),
-  );
 }
 
 /** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */

@@ -1,10 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut } from './audit.js';
 import { batchGet, db, tableName } from './client.js';
-import { checkVersion, transactItemOf, type CommitContext, type Plan, type Write } from './commit.js';
+import type { Write } from './commit.js';
 import { absent, eq, isNew } from './conditions.js';
-import { storedResponsePut } from './idempotency.js';
-import { applyLedger, type LedgerWrite } from './movements.js';
 import {
   equipmentHeldBy,
   equipmentKey,
@@ -17,7 +14,7 @@ import {
 } from './keys.js';
 import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
-import { Conflict, DuplicateRequest, NotFound } from '../errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
 
 /**
@@ -232,22 +229,6 @@ export async function listEquipmentOfFarm(
 ): Promise<{ items: EquipmentRecord[]; nextCursor: string | null }> {
   const page = side === 'held' ? await gsi1Page(equipmentHeldBy(farmId), {}, opts) : await gsi2Page(equipmentOwnedBy(farmId), {}, opts);
   return { items: page.items.map((i) => pick<EquipmentRecord>(i, EQUIPMENT_FIELDS, null)), nextCursor: page.nextCursor };
-}
-
-/**
- * A ledger transfer's completion: the plan (the transfer's step, the restriction check, the audit, the
- * idempotent response) commits inside the ledger's own transaction (applyLedger: both sides' movements,
- * balances and rollups), all or nothing. The plan's versions are compared first, as `commit` does.
- */
-export async function commitWithLedger(ctx: CommitContext, ledger: Pick<LedgerWrite, 'groups' | 'puts'>, plan: Plan): Promise<void> {
-  for (const w of plan.writes) if (w.version) checkVersion(ctx, w.version);
-  const now = ctx.now.toISOString();
-  const extra = [
-    ...plan.writes.map((w) => transactItemOf(w, now)),
-    ...(plan.audit ?? []).map((a) => auditPut({ ...a, actorId: ctx.caller.id, requestId: ctx.requestId }, ctx.now)),
-    ...(ctx.remember && plan.response ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, plan.response)] : []),
-  ];
-  await applyLedger({ ...ledger, extra, onExtraFailed: (i) => plan.writes[i]?.failed?.() ?? new DuplicateRequest() });
 }
 
 /** The two lists of a farm's transfers: those it sends (GSI1) and those it receives (GSI2), both by `<createdAt>#<id>`. */

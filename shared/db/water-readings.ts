@@ -1,9 +1,7 @@
-import { transact, type TransactItem } from './client.js';
-import { transactItemOf, type Write } from './commit.js';
+import type { Write } from './commit.js';
 import { absent, any, isNew, sizeBelow } from './conditions.js';
 import { dayRollupKey, waterReadingKey } from './keys.js';
-import { cycleOpenCheck } from './weights.js';
-import { Conflict, type AppError } from '../errors.js';
+import { Conflict } from '../errors.js';
 
 /**
  * Drinking-water readings: the reading itself and its pH appended to the day's rollup (`waterPh`), in one
@@ -42,15 +40,4 @@ export function waterReadingWrites(r: WaterReadingRecord): Write[] {
       failed: () => new Conflict(`${r.date} already has ${MAX_READINGS_PER_DAY} water readings; that is the most one day keeps`),
     },
   ];
-}
-
-/** The reading's writes, the check that its cycle is open, and the extra items (the idempotent answer, audit), in one transaction. */
-export async function writeWaterReading(r: WaterReadingRecord, extra: TransactItem[], onExtraFailed: () => AppError): Promise<void> {
-  const writes = waterReadingWrites(r);
-  const items: TransactItem[] = [...writes.map((w) => transactItemOf(w, r.createdAt)), cycleOpenCheck({ flockId: r.flockId, id: r.cycleId }), ...extra];
-  await transact(items, (index) => {
-    if (index === 1) return writes[1]!.failed!();
-    if (index === 2) return new Conflict(`Cycle ${r.cycleId} is closed; it takes no new readings`);
-    return index > 2 ? onExtraFailed() : new Conflict('The reading was written concurrently; retry');
-  });
 }

@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayAggregate, WeightMethod } from '../domain/weights.js';
 import type { AppError } from '../errors.js';
-import { batchGet, db, tableName, type TransactItem } from './client.js';
-import { transactItemOf, type Write } from './commit.js';
+import { batchGet, db, tableName } from './client.js';
+import type { Write } from './commit.js';
 import { absent, all, any, eq, isNew, le } from './conditions.js';
 import { cycleFromItem, type CycleRecord } from './cycles.js';
 import { deviceFromItem, type DeviceRecord } from './devices.js';
@@ -101,9 +101,6 @@ export const cycleIsOpen = (cycle: Pick<CycleRecord, 'flockId' | 'id'>, failed?:
   when: eq('status', 'active'),
   ...(failed ? { failed } : {}),
 });
-
-/** The same check as one item of a transaction that is not yet a commit (the water readings'). */
-export const cycleOpenCheck = (cycle: Pick<CycleRecord, 'flockId' | 'id'>): TransactItem => transactItemOf(cycleIsOpen(cycle), '');
 
 /** A scale batch's state in ONE read: the flock, the cycle and the device's stored sessions of the batch's dates. */
 export async function scaleState(

@@ -4,15 +4,16 @@ import { recordDateProblems } from '../domain/ledger.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { assessPh } from '../domain/water-quality.js';
 import type { FlockRecord } from '../db/flocks.js';
-import { writeWaterReading, type WaterReadingRecord } from '../db/water-readings.js';
+import { commit } from '../db/commit.js';
+import { waterReadingWrites, type WaterReadingRecord } from '../db/water-readings.js';
+import { cycleIsOpen } from '../db/weights.js';
 import { Conflict, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
-import { commandContext } from '../domain/command.js';
+import type { CommandContext } from '../domain/command.js';
 import { currentAnalyticsConfig } from './analytics-config.js';
 import { scopedCycle } from './cycles.js';
 import { scopedFlock } from './flocks.js';
-import { DuplicateRequest, idempotent } from './idempotency.js';
-import { createMovementFor } from './movements.js';
+import { idempotentCommand } from './idempotency.js';
+import { recordMovement } from './movements/record-movement.js';
 import { recordWeightFor } from './weights.js';
 import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
 import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
@@ -31,24 +32,24 @@ function activeCycleOf(flock: FlockRecord, what: string): string {
   return flock.activeCycleId;
 }
 
-export async function recordEggProduction(user: Caller, body: EggProductionBody, idempotencyKey: string | undefined) {
-  const flock = await scopedFlock(user, body.flockId);
+export async function recordEggProduction(ctx: CommandContext, body: EggProductionBody) {
+  const flock = await scopedFlock(ctx.caller, body.flockId);
   if (flock.birdType === 'broiler') throw new Conflict(`Flock ${flock.id} is a broiler flock; egg production is recorded for layers and breeders`);
   const { flockId, date, ...fields } = body;
-  const input = { type: 'egg_collection', date: date ?? today(), ...fields } as MovementInput;
-  return createMovementFor(user, flockId, activeCycleOf(flock, 'egg production'), input, idempotencyKey);
+  const input = { type: 'egg_collection', date: date ?? today(ctx.now), ...fields } as MovementInput;
+  return recordMovement(ctx, flockId, activeCycleOf(flock, 'egg production'), input);
 }
 
 export function toWaterReadingDto(r: WaterReadingRecord, thresholds: ThresholdsConfig) {
   return { ...r, assessment: assessPh(r.pH, thresholds) };
 }
 
-export async function recordWaterReading(user: Caller, body: WaterReadingBody, idempotencyKey: string | undefined) {
-  const flock = await scopedFlock(user, body.flockId);
+export async function recordWaterReading(ctx: CommandContext, body: WaterReadingBody) {
+  const flock = await scopedFlock(ctx.caller, body.flockId);
   const cycleId = activeCycleOf(flock, 'water readings');
-  return idempotent(user.id, idempotencyKey, `water-reading:${flock.id}`, body, async (remember) => {
-    const [cycle, { config }] = await Promise.all([scopedCycle(user, flock.id, cycleId), currentAnalyticsConfig()]);
-    const now = new Date();
+  return idempotentCommand(ctx, `water-reading:${flock.id}`, body, async (ctx) => {
+    const [cycle, { config }] = await Promise.all([scopedCycle(ctx.caller, flock.id, cycleId), currentAnalyticsConfig()]);
+    const now = ctx.now;
     const date = body.date ?? today(now);
     const problems = recordDateProblems(date, cycle, latestAllowedDate(now));
     if (problems.length) throw new ValidationFailed(problems);
@@ -67,10 +68,14 @@ export async function recordWaterReading(user: Caller, body: WaterReadingBody, i
       source: body.source ?? null,
       notes: body.notes ?? null,
       createdAt: now.toISOString(),
-      createdBy: user.id,
+      createdBy: ctx.caller.id,
     };
     const response = { created: true, message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) };
-    await writeWaterReading(record, remember(response), () => new DuplicateRequest());
+    await commit(ctx, {
+      writes: [...waterReadingWrites(record), cycleIsOpen(cycle, () => new Conflict(`Cycle ${cycleId} is closed; it takes no new readings`))],
+      changes: [{ type: 'water_reading', id: record.id, op: 'upsert' }],
+      response,
+    });
     return response;
   });
 }
@@ -80,11 +85,11 @@ export async function recordWaterReading(user: Caller, body: WaterReadingBody, i
  * (so FCR, ADG, EPEF and the breed comparison use it) and answered with its standard and its value at a
  * reference age. A retry with the same Idempotency-Key replays the weighing and answers the same figures.
  */
-export async function recordAgeAdjustedData(user: Caller, flockId: string, body: AgeAdjustedDataBody, idempotencyKey: string | undefined) {
-  const flock = await scopedFlock(user, flockId);
+export async function recordAgeAdjustedData(ctx: CommandContext, flockId: string, body: AgeAdjustedDataBody) {
+  const flock = await scopedFlock(ctx.caller, flockId);
   const cycleId = activeCycleOf(flock, 'age-adjusted data');
-  const date = body.date ?? today();
-  const stored = await recordWeightFor(commandContext(user, { idempotencyKey }), flockId, cycleId, {
+  const date = body.date ?? today(ctx.now);
+  const stored = await recordWeightFor(ctx, flockId, cycleId, {
     date,
     grams: body.value,
     ...(body.sampleSize ? { sampleSize: body.sampleSize } : {}),

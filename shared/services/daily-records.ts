@@ -1,18 +1,19 @@
 import { readCycleDay } from '../db/analytics.js';
 import { movementsOfForm, formProblems } from '../domain/daily-records.js';
-import { effectsOf, netChanges, recordDateProblems } from '../domain/ledger.js';
+import { effectsOf, feedTypeFromStock, needsFeedType, netChanges, recordDateProblems } from '../domain/ledger.js';
 import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
 import { latestAllowedDate } from '../domain/weights.js';
 import { commit } from '../db/commit.js';
 import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
-import { ledgerWrites, type MovementRecord } from '../db/movements.js';
+import { feedTypesInStock, ledgerWrites, type MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import type { CommandContext } from '../domain/command.js';
 import { scopedCycle } from './cycles.js';
 import { idempotentCommand } from './idempotency.js';
-import { assertUnlocked, autoLockCutoff, inputOf, record, refOf, refusedToConflict, resolveFeedType, toMovementDto } from './movements.js';
+import { inputOf, newMovement, refOf } from '../domain/movements/record.js';
+import { assertUnlocked, autoLockCutoff, refusedToConflict, toMovementDto } from './movements/answers.js';
 import type { DailyRecordBody } from '../../schemas/daily-records.js';
 import { alarmsOnFlockData } from './new-data.js';
 import { daysBetween, isoDate } from '../platform/calendar.js';
@@ -81,9 +82,12 @@ export async function submitDailyRecord(ctx: CommandContext, flockId: string, cy
     const now = ctx.now.toISOString();
     const ref = refOf(cycle);
     const movements: MovementRecord[] = [];
-    for (const input of movementsOfForm(form)) {
-      const feedType = await resolveFeedType(input, cycle.farmId);
-      movements.push(record(input, ref, ctx.caller.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
+    const inputs = movementsOfForm(form);
+    // a consumption without a feed type draws from the farm's only feed in stock (read once, when needed)
+    const inStock = inputs.some(needsFeedType) ? (await feedTypesInStock(cycle.farmId)).map((s) => s.feedType) : [];
+    for (const input of inputs) {
+      const feedType = needsFeedType(input) ? feedTypeFromStock(cycle.farmId, inStock) : undefined;
+      movements.push(newMovement(input, ref, ctx.caller.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
     }
     const { date: _date, ...fields } = form;
     const daily: DailyRecord = {

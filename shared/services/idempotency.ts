@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { getStoredResponse, storedResponsePut, type StoredResponse } from '../db/idempotency.js';
-import type { TransactItem } from '../db/client.js';
+import { getStoredResponse, type StoredResponse } from '../db/idempotency.js';
 import type { CommitContext } from '../db/commit.js';
 import type { CommandContext } from '../domain/command.js';
-import type { Caller } from '../domain/caller.js';
 import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
 
@@ -75,18 +73,4 @@ export async function idempotentAfterReading<B>(
     if (winner) return winner;
     throw err;
   }
-}
-
-/** The same for a use case that builds its own transaction: `remember(response)` is the item keeping the response. */
-export function idempotent(
-  userId: string,
-  key: string | undefined,
-  scope: string,
-  payload: unknown,
-  run: (remember: (response: StoredResponse) => TransactItem[]) => Promise<StoredResponse>,
-): Promise<IdempotentResult> {
-  const caller: Caller = { id: userId, role: 'system', capabilities: new Set(), farmIds: [], allFarms: false };
-  return idempotentCommand({ caller, requestId: null, idempotencyKey: key, now: new Date() }, scope, payload, (ctx) =>
-    run((response) => (ctx.remember ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, response)] : [])),
-  );
 }

@@ -7,7 +7,7 @@ import { farmNotFound } from '../db/farms.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { farmPeriodDays } from './periods.js';
-import { movementAnswer, withCurrentLock } from './movements.js';
+import { movementAnswer, withCurrentLock } from './movements/answers.js';
 import type { InventoryExportQuery, InventoryMovementsQuery, InventoryStockQuery } from '../../schemas/inventory.js';
 import { isoDate } from '../platform/calendar.js';
 

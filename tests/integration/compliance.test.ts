@@ -15,7 +15,10 @@ import { adminLogin, userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { ingest, registerDevice } from '../support/iot.js';
-import { applyLedger, type MovementRecord } from '../../shared/db/movements.js';
+import { ledgerWrites, type MovementRecord } from '../../shared/db/movements.js';
+import { commit } from '../../shared/db/commit.js';
+import { commandContext } from '../../shared/domain/command.js';
+import { systemCaller } from '../../shared/domain/caller.js';
 import { effectsOf, netChanges } from '../../shared/domain/ledger.js';
 import { Conflict } from '../../shared/errors.js';
 
@@ -164,7 +167,8 @@ describe('withdrawal periods', () => {
       version: 1,
     };
     // read before the medication: revision 0; the cycle holds 1 now
-    await expect(applyLedger({ groups: [{ ref, changes: netChanges(effectsOf(input)), withdrawalRev: 0 }], puts: [sale] })).rejects.toBeInstanceOf(Conflict);
+    const write = ledgerWrites({ groups: [{ ref, changes: netChanges(effectsOf(input)), withdrawalRev: 0 }], puts: [sale] }, now);
+    await expect(commit(commandContext(systemCaller('compliance-test', [], 'all')), { writes: write })).rejects.toBeInstanceOf(Conflict);
     expect((await call('GET', f.base, { token: f.manager.token })).body.data.birds.sold).toBe(0);
   });
 

@@ -30,7 +30,9 @@ describe('the one write path', () => {
   });
 
   it('no version is compared by hand', () => {
-    expect(offenders(/expectedVersion\(|\.version\s*[!=]==|[!=]==\s*[\w.]*\.version\b|#version\s*=\s*:|version\s*=\s*:(v|previous|expected)\b/)).toEqual([]);
+    // (a rule state's `ruleVersion` names the definition that judged it: a fact of the rule, not a lost race)
+    const byHand = offenders(/expectedVersion\(|\.version\s*[!=]==|[!=]==\s*[\w.]*\.version\b|(#version|\bversion)\s*=\s*:(v|previous|expected)\b/);
+    expect(byHand.filter((line) => !/ruleVersion/.test(line))).toEqual([]);
   });
 
   it('the write-path primitives are the only writers of transactions for use cases', () => {

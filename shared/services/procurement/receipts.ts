@@ -14,7 +14,8 @@ import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { scopedCycle } from '../cycles.js';
 import { densityWarnings } from '../density-warnings.js';
 import { idempotentCommand } from '../idempotency.js';
-import { refOf, record, refusedToConflict } from '../movements.js';
+import { newMovement, refOf } from '../../domain/movements/record.js';
+import { refusedToConflict } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';
 import { flockNotFound } from '../references.js';
 import { farmDate, toOrderDto, toReceiptDto, visibleOrder } from './orders.js';
@@ -150,7 +151,7 @@ async function receive(ctx: CommandContext, orderId: string, body: CreateReceipt
     const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
     problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
     const ref = refOf(cycle);
-    const m = record(input, ref, caller.id, now, { receiptId });
+    const m = newMovement(input, ref, caller.id, now, { receiptId });
     movements.push(m);
     const group = deltas.get(cycle.id) ?? { ref, deltas: [] };
     group.deltas.push(...effectsOf(input, 1));

@@ -9,7 +9,8 @@ import { isOccurrence, occurrenceTaken } from '../../domain/schedules/occurrence
 import { latestAllowedDate } from '../../domain/weights.js';
 import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../errors.js';
 import { idempotentCommand } from '../idempotency.js';
-import { record, refOf, refusedToConflict, toMovementDto } from '../movements.js';
+import { newMovement, refOf, type MovementRecord } from '../../domain/movements/record.js';
+import { refusedToConflict, toMovementDto } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';
 import { farmToday, occurrenceView } from './agenda.js';
 import { visibleSchedule } from './schedules.js';
@@ -135,14 +136,14 @@ export async function completeOccurrence(ctx: CommandContext, id: string, date: 
     if (weighingId) await weighingOrThrow(s, date, weighingId);
     const at = now.toISOString();
     const input = movementInputOf(s, date, body);
-    let movement: { input: MovementInput; record: ReturnType<typeof record>; cycle: CycleRecord } | undefined;
+    let movement: { input: MovementInput; record: MovementRecord; cycle: CycleRecord } | undefined;
     if (input) {
       const cycle = s.flockId && s.cycleId ? await getCycle(s.flockId, s.cycleId) : undefined;
       if (!cycle) throw new Conflict(`The cycle ${s.cycleId} of schedule ${id} no longer exists`);
       const shape = problemsOf(input.type === 'vaccination' ? vaccinationMovementBody : medicationMovementBody, input);
       const consistency = movementProblems(input, cycle, latestAllowedDate(now));
       if (shape.length || consistency.length) throw new ValidationFailed([...shape, ...consistency].map((p) => ({ ...p, field: `movement.${p.field}` })));
-      movement = { input, record: record(input, refOf(cycle), ctx.caller.id, at), cycle };
+      movement = { input, record: newMovement(input, refOf(cycle), ctx.caller.id, at), cycle };
     }
     const outcome: OutcomeRecord = {
       scheduleId: id,

@@ -1,8 +1,7 @@
 import { commit, type CommitContext, type Plan } from '../../db/commit.js';
 import { getCycle } from '../../db/cycles.js';
-import type { MovementRecord } from '../../db/movements.js';
+import { ledgerWrites, type MovementRecord } from '../../db/movements.js';
 import {
-  commitWithLedger,
   equipmentMove,
   FarmRestricted,
   restrictionsOf,
@@ -18,7 +17,8 @@ import { isLedgerKind, transferMovements } from '../../domain/transfers.js';
 import { latestAllowedDate } from '../../domain/weights.js';
 import { Conflict } from '../../errors.js';
 import { densityWarnings } from '../density-warnings.js';
-import { record, refOf, refusedToConflict } from '../movements.js';
+import { newMovement, refOf } from '../../domain/movements/record.js';
+import { refusedToConflict } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';
 import { lostRace, restricted, toTransferDto } from './reads.js';
 import type { MovementInput } from '../../../schemas/movements.js';
@@ -82,10 +82,10 @@ export async function complete(ctx: CommitContext, t: TransferRecord, step: Tran
   if (problems.length) throw new Conflict(`The transfer's movements cannot be dated ${date} in their cycles (${problems.join('; ')})`);
   // locked: a transfer's movements change only with the transfer (unlocking is audited)
   const lock = { type: 'manual' as const, reason: `written by transfer ${t.id}`, at: now, by: ctx.caller.id };
-  const outRecord: MovementRecord = { ...record(out, refOf(fromCycle!), ctx.caller.id, now), lock };
-  const inRecord: MovementRecord = { ...record(into, refOf(toCycle!), ctx.caller.id, now), lock };
+  const outRecord: MovementRecord = { ...newMovement(out, refOf(fromCycle!), ctx.caller.id, now), lock };
+  const inRecord: MovementRecord = { ...newMovement(into, refOf(toCycle!), ctx.caller.id, now), lock };
   if (t.kind === 'birds') {
-    // the pair points at each other, as createMovementFor writes a flock-to-flock transfer
+    // the pair points at each other, as recording a transfer between two flocks does
     outRecord.fields = { ...outRecord.fields, counterpartCycleId: toCycle!.id, counterpartMovementId: inRecord.id };
     inRecord.fields = { ...inRecord.fields, counterpartCycleId: fromCycle!.id, counterpartMovementId: outRecord.id };
   }
@@ -101,7 +101,8 @@ export async function complete(ctx: CommitContext, t: TransferRecord, step: Tran
     ],
     puts: [outRecord, inRecord],
   };
-  await refusedToConflict(commitWithLedger(ctx, ledger, plan(fields, response, { movements: { out: outRecord.id, in: inRecord.id } }))).catch(named);
+  const steps = plan(fields, response, { movements: { out: outRecord.id, in: inRecord.id } });
+  await refusedToConflict(commit(ctx, { ...steps, writes: [...steps.writes, ...ledgerWrites(ledger, now)] })).catch(named);
   await Promise.all([
     alarmsOnFlockData({ farmId: t.from.farmId, flockId: t.from.flockId! }, date),
     alarmsOnFlockData({ farmId: t.to.farmId, flockId: t.to.flockId! }, date),
