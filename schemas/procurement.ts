@@ -3,7 +3,7 @@ import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Suc
 import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 import { FEED_QUALITY_ISSUES } from './movements.js';
-import { SupplierReliabilityDto } from './analytics.js';
+import { SupplierReliabilityDto } from './analytics-suppliers.js';
 import { FigureDto } from './figures.js';
 
 /**

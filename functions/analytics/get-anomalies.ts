@@ -3,7 +3,7 @@ import { ok } from '../../shared/http/responses.js';
 import { anomalyReport } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { anomaliesQuery } from '../../schemas/compiled/analytics.js';
-import { AnomaliesResponse } from '../../schemas/analytics.js';
+import { AnomaliesResponse } from '../../schemas/analytics-anomalies.js';
 
 export const handler = httpHandler(
   {

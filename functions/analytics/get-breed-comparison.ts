@@ -3,7 +3,7 @@ import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { breedReport, cycleChart } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { breedAnalyticsQuery } from '../../schemas/compiled/analytics.js';
-import { BreedAnalyticsResponse } from '../../schemas/analytics.js';
+import { BreedAnalyticsResponse } from '../../schemas/analytics-breed.js';
 
 export const handler = httpHandler(
   {

@@ -3,7 +3,7 @@ import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { cycleChart, dailyReport } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyAnalyticsQuery } from '../../schemas/compiled/analytics.js';
-import { DailyAnalyticsResponse } from '../../schemas/analytics.js';
+import { DailyAnalyticsResponse } from '../../schemas/analytics-kpis.js';
 
 export const handler = httpHandler(
   {

@@ -3,7 +3,7 @@ import { ok } from '../../shared/http/responses.js';
 import { predictionReport } from '../../shared/services/analytics-reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { predictionsQuery } from '../../schemas/compiled/analytics.js';
-import { PredictionsResponse } from '../../schemas/analytics.js';
+import { PredictionsResponse } from '../../schemas/analytics-predictions.js';
 
 export const handler = httpHandler(
   {

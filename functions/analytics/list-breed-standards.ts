@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { breedStandards } from '../../shared/services/analytics-reports.js';
-import { BreedStandardsResponse } from '../../schemas/analytics.js';
+import { BreedStandardsResponse } from '../../schemas/analytics-breed.js';
 
 export const handler = httpHandler(
   {

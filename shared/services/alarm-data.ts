@@ -8,7 +8,7 @@ import type { DailyKpis } from '../domain/analytics/kpis/types.js';
 import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/diagnosis/signals.js';
 import { systemCaller } from '../domain/caller.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
-import type { FarmFacts } from '../domain/rules/calculations.js';
+import type { FarmFacts } from '../domain/rules/farm-points.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
 import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';

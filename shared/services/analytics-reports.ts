@@ -7,7 +7,8 @@ import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-
 import { cycleFinancials } from '../domain/analytics/financials/cycle.js';
 import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
 import { dailySeries } from '../domain/analytics/kpis/daily.js';
-import { predictions, type PredictionOptions } from '../domain/analytics/predictions.js';
+import { predictions } from '../domain/analytics/predictions.js';
+import type { PredictionOptions } from '../domain/analytics/weight-prediction.js';
 import { supplierReliability } from '../domain/analytics/suppliers.js';
 import { readCycleDeliveries } from '../db/analytics.js';
 import { ValidationFailed } from '../errors.js';

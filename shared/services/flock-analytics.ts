@@ -1,19 +1,8 @@
 import { canAccessFarm } from '../domain/farm-access.js';
 import { plainFigure } from '../domain/analytics/figures.js';
-import {
-  type WeightFallbacks,
-  KPI_CATALOGUE,
-  bestPerKpi,
-  changesBetween,
-  cycleSummaryKpis,
-  kpiDefinition,
-  noKpis,
-  parseCompareSelection,
-  rankBy,
-  type CompareRef,
-  type CycleSummaryKpis,
-  type RankableKpi,
-} from '../domain/flock-analytics.js';
+import { type WeightFallbacks, cycleSummaryKpis, noKpis, type CycleSummaryKpis } from '../domain/flock-analytics.js';
+import { parseCompareSelection, type CompareRef } from '../domain/flock-compare-selection.js';
+import { KPI_CATALOGUE, bestPerKpi, changesBetween, kpiDefinition, rankBy, type RankableKpi } from '../domain/flock-kpi-ranking.js';
 import type { CycleRecord } from '../db/cycles.js';
 import type { FlockRecord } from '../db/flocks.js';
 import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../db/flock-analytics.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs, type DayTotals, type WeighingPoint } from '../../shared/domain/analytics/inputs.js';
-import { fitConfidence, fitRatio, forecastProduction, predictWeight, predictions } from '../../shared/domain/analytics/predictions.js';
+import { predictions } from '../../shared/domain/analytics/predictions.js';
+import { forecastProduction } from '../../shared/domain/analytics/production-forecast.js';
+import { fitConfidence, fitRatio, predictWeight } from '../../shared/domain/analytics/weight-prediction.js';
 
 /** Every expected number is worked out by hand in the comment next to it. */
 

@@ -6,7 +6,13 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import type * as A from '../../schemas/analytics.js';
+import type { AnomaliesResponse } from '../../schemas/analytics-anomalies.js';
+import type { BreedAnalyticsResponse, BreedStandardsResponse } from '../../schemas/analytics-breed.js';
+import type { EggQualityResponse } from '../../schemas/analytics-egg-quality.js';
+import type { FinancialsResponse } from '../../schemas/analytics-financials.js';
+import type { CycleAnalyticsResponse, DailyAnalyticsResponse } from '../../schemas/analytics-kpis.js';
+import type { PredictionsResponse } from '../../schemas/analytics-predictions.js';
+import type { SuppliersResponse } from '../../schemas/analytics-suppliers.js';
 import type * as D from '../../schemas/dashboard.js';
 import type * as reports from '../../shared/services/analytics-reports.js';
 import type { dashboardFor } from '../../shared/services/dashboard.js';
@@ -24,15 +30,15 @@ type DataOf<S extends TSchema> = Static<S> extends { data: infer D } ? D : never
 type Returned<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 type Checks = [
-  Assert<Equals<DataOf<typeof A.DailyAnalyticsResponse>, Returned<typeof reports.dailyReport>>>,
-  Assert<Equals<DataOf<typeof A.CycleAnalyticsResponse>, Returned<typeof reports.cycleReport>>>,
-  Assert<Equals<DataOf<typeof A.BreedAnalyticsResponse>, Returned<typeof reports.breedReport>>>,
-  Assert<Equals<DataOf<typeof A.FinancialsResponse>, Returned<typeof reports.financialReport>>>,
-  Assert<Equals<DataOf<typeof A.PredictionsResponse>, Returned<typeof reports.predictionReport>>>,
-  Assert<Equals<DataOf<typeof A.AnomaliesResponse>, Returned<typeof reports.anomalyReport>>>,
-  Assert<Equals<DataOf<typeof A.SuppliersResponse>, Returned<typeof reports.supplierReport>>>,
-  Assert<Equals<DataOf<typeof A.EggQualityResponse>, Returned<typeof reports.eggQualityReport>>>,
-  Assert<Equals<DataOf<typeof A.BreedStandardsResponse>, ReturnType<typeof reports.breedStandards>>>,
+  Assert<Equals<DataOf<typeof DailyAnalyticsResponse>, Returned<typeof reports.dailyReport>>>,
+  Assert<Equals<DataOf<typeof CycleAnalyticsResponse>, Returned<typeof reports.cycleReport>>>,
+  Assert<Equals<DataOf<typeof BreedAnalyticsResponse>, Returned<typeof reports.breedReport>>>,
+  Assert<Equals<DataOf<typeof FinancialsResponse>, Returned<typeof reports.financialReport>>>,
+  Assert<Equals<DataOf<typeof PredictionsResponse>, Returned<typeof reports.predictionReport>>>,
+  Assert<Equals<DataOf<typeof AnomaliesResponse>, Returned<typeof reports.anomalyReport>>>,
+  Assert<Equals<DataOf<typeof SuppliersResponse>, Returned<typeof reports.supplierReport>>>,
+  Assert<Equals<DataOf<typeof EggQualityResponse>, Returned<typeof reports.eggQualityReport>>>,
+  Assert<Equals<DataOf<typeof BreedStandardsResponse>, ReturnType<typeof reports.breedStandards>>>,
   // The dashboard: its pieces, then the union of the role views (told apart by `role`).
   Assert<Equals<Static<typeof D.FlockCardDto>, ReturnType<typeof flockCard>>>,
   Assert<Equals<Static<typeof D.DashboardTotalsDto>, ReturnType<typeof totalsOf>>>,

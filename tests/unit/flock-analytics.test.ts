@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
-import {
-  KPI_CATALOGUE,
-  RANKABLE_KPIS,
-  bestPerKpi,
-  changesBetween,
-  cycleSummaryKpis,
-  noKpis,
-  parseCompareSelection,
-  rankBy,
-  type CycleSummaryInput,
-} from '../../shared/domain/flock-analytics.js';
+import { cycleSummaryKpis, noKpis, type CycleSummaryInput } from '../../shared/domain/flock-analytics.js';
+import { parseCompareSelection } from '../../shared/domain/flock-compare-selection.js';
+import { KPI_CATALOGUE, RANKABLE_KPIS, bestPerKpi, changesBetween, rankBy } from '../../shared/domain/flock-kpi-ranking.js';
 
 /**
  * Flock analytics from a cycle record's running counters. Every expected number is worked out by hand in

@@ -6,21 +6,14 @@ import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/
 import { cycleKpis } from '../../shared/domain/analytics/kpis/cycle.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import type { BucketStats, MetricStat } from '../../shared/domain/iot/rollups.js';
-import { CALCULATIONS, calculationById, dailyPoints, farmPoints, hourlyPoints, inputOf } from '../../shared/domain/rules/calculations.js';
+import { CALCULATIONS, calculationById, inputOf } from '../../shared/domain/rules/calculations.js';
+import { conditionHolds, conditionProblem, type RuleCondition } from '../../shared/domain/rules/conditions.js';
+import { dailyPoints } from '../../shared/domain/rules/daily-points.js';
 import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../../shared/domain/rules/defaults.js';
-import {
-  aggregate,
-  bucketEnd,
-  conditionHolds,
-  conditionProblem,
-  evaluateRule,
-  parseWindow,
-  windowProblem,
-  type Evaluation,
-  type RuleCondition,
-  type RuleSpec,
-  type SeriesPoint,
-} from '../../shared/domain/rules/evaluation.js';
+import { evaluateRule, type Evaluation, type RuleSpec, type SeriesPoint } from '../../shared/domain/rules/evaluation.js';
+import { farmPoints } from '../../shared/domain/rules/farm-points.js';
+import { hourlyPoints } from '../../shared/domain/rules/hourly-points.js';
+import { aggregate, bucketEnd, parseWindow, windowProblem } from '../../shared/domain/rules/windows.js';
 
 /**
  * The alarm-rule engine on hand-built series: windows, aggregations, conditions, cooldown, live runs that

@@ -16,7 +16,7 @@
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../../schemas/vocabulary.js';
 import { TEMPERATURE_TOLERANCE_C } from '../iot/climate.js';
-import type { RuleCondition } from './evaluation.js';
+import type { RuleCondition } from './conditions.js';
 
 export interface RuleDraft {
   name: string;
