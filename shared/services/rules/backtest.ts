@@ -4,7 +4,7 @@ import type { Caller } from '../../domain/caller.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import { evaluateRule, type Basis } from '../../domain/rules/evaluation.js';
 import { ValidationFailed } from '../../errors.js';
-import { AlarmData, type FarmData, type Target } from '../alarm-data.js';
+import { AlarmData, type FarmData, type Target } from './alarm-data.js';
 import { farmPeriodInstants } from '../periods.js';
 import { flockOfFarm } from '../references.js';
 import { basisOf, bucketMs, DAY_MS, farmOf, farmTarget, floorTo, isFarmLevel, iso, pointsOf, specOf, windowMs } from './evaluation.js';

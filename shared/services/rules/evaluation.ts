@@ -6,8 +6,8 @@ import type { CommandContext } from '../../domain/command.js';
 import { dailyPoints, farmPoints, hourlyPoints, inputOf } from '../../domain/rules/calculations.js';
 import { evaluateRule, parseWindow, type Basis, type SeriesPoint } from '../../domain/rules/evaluation.js';
 import { Conflict } from '../../errors.js';
-import type { AlarmData, FarmData, Target } from '../alarm-data.js';
-import { flockOn } from '../house-flocks.js';
+import type { AlarmData, FarmData, Target } from './alarm-data.js';
+import { flockOn } from '../flocks/house-flocks.js';
 import { domainCondition } from './definitions.js';
 import { act } from './firing.js';
 
