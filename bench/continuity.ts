@@ -48,8 +48,8 @@ try {
   const { commandContext } = await import('../shared/domain/command.js');
   const { ALL_CAPABILITIES } = await import('../shared/domain/capabilities.js');
   const { ensureDefaultFarm } = await import('../shared/db/farms.js');
-  const { createFlockFor } = await import('../shared/services/flocks.js');
-  const { startCycle } = await import('../shared/services/cycles.js');
+  const { createFlockFor } = await import('../shared/services/flocks/flocks.js');
+  const { startCycle } = await import('../shared/services/flocks/cycles.js');
   const { recordMovement } = await import('../shared/services/movements/record-movement.js');
   const { exportCreate, getExport, getRestore, partitionItems, restoreCreate } = await import('../shared/db/continuity.js');
   const { commit } = await import('../shared/db/commit.js');

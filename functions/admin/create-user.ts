@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createUserAsAdmin } from '../../shared/services/admin-users.js';
+import { createUserAsAdmin } from '../../shared/services/accounts/admin-users.js';
 import { createUserBody } from '../../schemas/compiled/admin.js';
 import { UserResponse } from '../../schemas/admin.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/responses.js';
-import { deleteUserAsAdmin } from '../../shared/services/admin-users.js';
+import { deleteUserAsAdmin } from '../../shared/services/accounts/admin-users.js';
 import { userIdParams } from '../../schemas/compiled/admin.js';
 
 export const handler = httpHandler(

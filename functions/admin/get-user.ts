@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { getUserFor } from '../../shared/services/admin-users.js';
+import { getUserFor } from '../../shared/services/accounts/admin-users.js';
 import { userIdParams } from '../../schemas/compiled/admin.js';
 import { UserResponse } from '../../schemas/admin.js';
 

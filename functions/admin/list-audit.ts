@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listAuditFor } from '../../shared/services/audit.js';
+import { listAuditFor } from '../../shared/services/accounts/audit.js';
 import { listAuditQuery } from '../../schemas/compiled/admin.js';
 import { AuditListResponse } from '../../schemas/admin.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { capabilityCatalogue } from '../../shared/services/admin-users.js';
+import { capabilityCatalogue } from '../../shared/services/accounts/admin-users.js';
 import { CapabilityListResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(

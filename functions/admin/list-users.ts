@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listUsersFor } from '../../shared/services/admin-users.js';
+import { listUsersFor } from '../../shared/services/accounts/admin-users.js';
 import { listUsersQuery } from '../../schemas/compiled/admin.js';
 import { UserListResponse } from '../../schemas/admin.js';
 

@@ -1,8 +1,8 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { patchUserAsAdmin } from '../../shared/services/admin-users.js';
-import { toUserDto } from '../../shared/services/accounts.js';
+import { patchUserAsAdmin } from '../../shared/services/accounts/admin-users.js';
+import { toUserDto } from '../../shared/services/accounts/accounts.js';
 import { patchUserBody, userIdParams } from '../../schemas/compiled/admin.js';
 import { UserResponse } from '../../schemas/admin.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { anomalyReport } from '../../shared/services/analytics-reports.js';
+import { anomalyReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { anomaliesQuery } from '../../schemas/compiled/analytics.js';
 import { AnomaliesResponse } from '../../schemas/analytics-anomalies.js';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
-import { breedReport, cycleChart } from '../../shared/services/analytics-reports.js';
+import { breedReport, cycleChart } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { breedAnalyticsQuery } from '../../schemas/compiled/analytics.js';
 import { BreedAnalyticsResponse } from '../../schemas/analytics-breed.js';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { cycleReport } from '../../shared/services/analytics-reports.js';
+import { cycleReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { CycleAnalyticsResponse } from '../../schemas/analytics-kpis.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
-import { cycleChart, dailyReport } from '../../shared/services/analytics-reports.js';
+import { cycleChart, dailyReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyAnalyticsQuery } from '../../schemas/compiled/analytics.js';
 import { DailyAnalyticsResponse } from '../../schemas/analytics-kpis.js';

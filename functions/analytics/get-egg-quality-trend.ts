@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { eggQualityReport } from '../../shared/services/analytics-reports.js';
+import { eggQualityReport } from '../../shared/services/analytics/reports.js';
 import { eggQualityQuery, flockIdParams } from '../../schemas/compiled/analytics.js';
 import { EggQualityResponse } from '../../schemas/analytics-egg-quality.js';
 

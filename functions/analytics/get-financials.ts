@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { financialReport } from '../../shared/services/analytics-reports.js';
+import { financialReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { FinancialsResponse } from '../../schemas/analytics-financials.js';
 

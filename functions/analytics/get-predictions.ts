@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { predictionReport } from '../../shared/services/analytics-reports.js';
+import { predictionReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { predictionsQuery } from '../../schemas/compiled/analytics.js';
 import { PredictionsResponse } from '../../schemas/analytics-predictions.js';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { supplierReport } from '../../shared/services/analytics-reports.js';
+import { supplierReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { SuppliersResponse } from '../../schemas/analytics-suppliers.js';
 

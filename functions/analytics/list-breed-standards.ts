@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { breedStandards } from '../../shared/services/analytics-reports.js';
+import { breedStandards } from '../../shared/services/analytics/reports.js';
 import { BreedStandardsResponse } from '../../schemas/analytics-breed.js';
 
 export const handler = httpHandler(

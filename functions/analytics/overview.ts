@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { breedStandardNames } from '../../shared/services/analytics.js';
+import { breedStandardNames } from '../../shared/services/analytics/cycle-context.js';
 import { CHARTS } from '../../schemas/analytics.js';
 import { AnalyticsOverviewResponse } from '../../schemas/analytics.js';
 import operations from '../../schemas/compiled/operations.json' with { type: 'json' };

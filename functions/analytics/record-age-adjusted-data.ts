@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { recordAgeAdjustedData } from '../../shared/services/analytics-records.js';
+import { recordAgeAdjustedData } from '../../shared/services/analytics/records.js';
 import { ageAdjustedDataBody, flockIdParams } from '../../schemas/compiled/analytics.js';
 import { AgeAdjustedResponse } from '../../schemas/analytics.js';
 

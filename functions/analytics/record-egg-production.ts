@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { recordEggProduction } from '../../shared/services/analytics-records.js';
+import { recordEggProduction } from '../../shared/services/analytics/records.js';
 import { eggProductionBody } from '../../schemas/compiled/analytics.js';
 import { EggProductionResponse } from '../../schemas/analytics.js';
 

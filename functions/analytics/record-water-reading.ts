@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { recordWaterReading } from '../../shared/services/analytics-records.js';
+import { recordWaterReading } from '../../shared/services/analytics/records.js';
 import { waterReadingBody } from '../../schemas/compiled/analytics.js';
 import { WaterReadingResponse } from '../../schemas/analytics.js';
 

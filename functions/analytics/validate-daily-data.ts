@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { validateDailyData } from '../../shared/services/daily-records.js';
+import { validateDailyData } from '../../shared/services/flocks/daily-records.js';
 import { validateDailyDataBody } from '../../schemas/compiled/daily-records.js';
 import { DailyCheckResponse } from '../../schemas/daily-records.js';
 

@@ -1,6 +1,6 @@
 import { publicHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/responses.js';
-import { login, toUserDto } from '../../shared/services/accounts.js';
+import { login, toUserDto } from '../../shared/services/accounts/accounts.js';
 import { loginBody } from '../../schemas/compiled/auth.js';
 import { LoginResponse } from '../../schemas/auth.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { logout } from '../../shared/services/accounts.js';
+import { logout } from '../../shared/services/accounts/accounts.js';
 import { logoutBody } from '../../schemas/compiled/auth.js';
 import { LogoutResponse } from '../../schemas/auth.js';
 

@@ -1,6 +1,6 @@
 import { publicHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/responses.js';
-import { signup } from '../../shared/services/accounts.js';
+import { signup } from '../../shared/services/accounts/accounts.js';
 import { signupBody } from '../../schemas/compiled/auth.js';
 import { SignupResponse } from '../../schemas/auth.js';
 

@@ -1,6 +1,6 @@
 import { publicHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { toUserDto, verifyEmail } from '../../shared/services/accounts.js';
+import { toUserDto, verifyEmail } from '../../shared/services/accounts/accounts.js';
 import { verifyEmailBody } from '../../schemas/compiled/auth.js';
 import { VerifyEmailResponse } from '../../schemas/auth.js';
 

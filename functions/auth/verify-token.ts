@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { toUserDto } from '../../shared/services/accounts.js';
+import { toUserDto } from '../../shared/services/accounts/accounts.js';
 import { verifyTokenBody } from '../../schemas/compiled/auth.js';
 import { VerifyTokenResponse } from '../../schemas/auth.js';
 

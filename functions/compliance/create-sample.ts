@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createSampleFor } from '../../shared/services/compliance.js';
+import { createSampleFor } from '../../shared/services/compliance/compliance.js';
 import { createSampleBody } from '../../schemas/compiled/compliance.js';
 import { SampleResponse } from '../../schemas/compliance.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { complianceReportCsv, complianceReportFor } from '../../shared/services/compliance-report.js';
+import { complianceReportCsv, complianceReportFor } from '../../shared/services/compliance/report.js';
 import { complianceReportParams } from '../../schemas/compiled/compliance.js';
 import { ComplianceReportResponse } from '../../schemas/compliance.js';
 

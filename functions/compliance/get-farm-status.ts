@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { farmComplianceStatusFor } from '../../shared/services/compliance-report.js';
+import { farmComplianceStatusFor } from '../../shared/services/compliance/report.js';
 import { complianceFarmParams } from '../../schemas/compiled/compliance.js';
 import { FarmComplianceStatusResponse } from '../../schemas/compliance.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listSamplesFor } from '../../shared/services/compliance.js';
+import { listSamplesFor } from '../../shared/services/compliance/compliance.js';
 import { listSamplesQuery } from '../../schemas/compiled/compliance.js';
 import { SampleListResponse } from '../../schemas/compliance.js';
 

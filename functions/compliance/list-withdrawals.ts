@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listWithdrawalsFor } from '../../shared/services/compliance.js';
+import { listWithdrawalsFor } from '../../shared/services/compliance/compliance.js';
 import { listWithdrawalsQuery } from '../../schemas/compiled/compliance.js';
 import { WithdrawalListResponse } from '../../schemas/compliance.js';
 

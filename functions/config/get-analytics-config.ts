@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { currentAnalyticsConfig, toAnalyticsConfigDto } from '../../shared/services/analytics-config.js';
+import { currentAnalyticsConfig, toAnalyticsConfigDto } from '../../shared/services/analytics/config.js';
 import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
 
 export const handler = httpHandler(

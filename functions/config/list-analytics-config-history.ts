@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { analyticsConfigHistory, toAnalyticsConfigVersionDto } from '../../shared/services/analytics-config.js';
+import { analyticsConfigHistory, toAnalyticsConfigVersionDto } from '../../shared/services/analytics/config.js';
 import { analyticsConfigHistoryQuery } from '../../schemas/compiled/analytics-config.js';
 import { AnalyticsConfigHistoryResponse } from '../../schemas/analytics-config.js';
 

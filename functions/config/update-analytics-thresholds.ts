@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { toAnalyticsConfigDto, updateAnalyticsThresholds } from '../../shared/services/analytics-config.js';
+import { toAnalyticsConfigDto, updateAnalyticsThresholds } from '../../shared/services/analytics/config.js';
 import { updateThresholdsBody } from '../../schemas/compiled/analytics-config.js';
 import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { compareFlocks } from '../../shared/services/flock-analytics.js';
+import { compareFlocks } from '../../shared/services/analytics/flock-analytics.js';
 import { compareFlocksQuery } from '../../schemas/compiled/flock-analytics.js';
 import { CompareFlocksResponse } from '../../schemas/flock-analytics.js';
 

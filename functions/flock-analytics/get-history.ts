@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { flockHistory } from '../../shared/services/flock-analytics.js';
+import { flockHistory } from '../../shared/services/analytics/flock-analytics.js';
 import { flockIdParams } from '../../schemas/compiled/analytics.js';
 import { FlockHistoryResponse } from '../../schemas/flock-analytics.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { kpiCatalogue } from '../../shared/services/flock-analytics.js';
+import { kpiCatalogue } from '../../shared/services/analytics/flock-analytics.js';
 import { KpiCatalogueResponse } from '../../schemas/flock-analytics.js';
 
 export const handler = httpHandler(

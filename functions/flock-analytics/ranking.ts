@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { rankFlocks } from '../../shared/services/flock-analytics.js';
+import { rankFlocks } from '../../shared/services/analytics/flock-analytics.js';
 import { flockRankingQuery } from '../../schemas/compiled/flock-analytics.js';
 import { FlockRankingResponse } from '../../schemas/flock-analytics.js';
 

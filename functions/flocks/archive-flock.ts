@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/responses.js';
-import { archiveFlockFor } from '../../shared/services/flocks.js';
+import { archiveFlockFor } from '../../shared/services/flocks/flocks.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 
 export const handler = httpHandler(

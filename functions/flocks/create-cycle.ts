@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { startCycle } from '../../shared/services/cycles.js';
+import { startCycle } from '../../shared/services/flocks/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { createCycleBody } from '../../schemas/compiled/cycles.js';
 import { CycleResponse } from '../../schemas/cycles.js';

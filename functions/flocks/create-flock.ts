@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { createFlockFor } from '../../shared/services/flocks.js';
+import { createFlockFor } from '../../shared/services/flocks/flocks.js';
 import { createFlockBody } from '../../schemas/compiled/flocks.js';
 import { FlockResponse } from '../../schemas/flocks.js';
 

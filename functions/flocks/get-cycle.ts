@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { scopedCycleWithBasis, toCycleDto } from '../../shared/services/cycles.js';
+import { scopedCycleWithBasis, toCycleDto } from '../../shared/services/flocks/cycles.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { CycleResponse } from '../../schemas/cycles.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { dailyRecordForm } from '../../shared/services/daily-records.js';
+import { dailyRecordForm } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyRecordFormQuery } from '../../schemas/compiled/daily-records.js';
 import { DailyRecordFormResponse } from '../../schemas/daily-records.js';

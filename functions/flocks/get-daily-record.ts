@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { getDailyRecordFor } from '../../shared/services/daily-records.js';
+import { getDailyRecordFor } from '../../shared/services/flocks/daily-records.js';
 import { dailyRecordParams } from '../../schemas/compiled/daily-records.js';
 import { DailyRecordWithFiguresResponse } from '../../schemas/daily-records.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { scopedFlock, toFlockDto } from '../../shared/services/flocks.js';
+import { scopedFlock, toFlockDto } from '../../shared/services/flocks/flocks.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { FlockResponse } from '../../schemas/flocks.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listCyclesFor, toCycleDto } from '../../shared/services/cycles.js';
+import { listCyclesFor, toCycleDto } from '../../shared/services/flocks/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { listCyclesQuery } from '../../schemas/compiled/cycles.js';
 import { CycleListResponse } from '../../schemas/cycles.js';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listDailyRecordsFor } from '../../shared/services/daily-records.js';
+import { listDailyRecordsFor } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listDailyRecordsQuery } from '../../schemas/compiled/daily-records.js';
 import { DailyRecordListResponse } from '../../schemas/daily-records.js';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listFlocksFor, toFlockDto } from '../../shared/services/flocks.js';
+import { listFlocksFor, toFlockDto } from '../../shared/services/flocks/flocks.js';
 import { listFlocksQuery } from '../../schemas/compiled/flocks.js';
 import { FlockListResponse } from '../../schemas/flocks.js';
 

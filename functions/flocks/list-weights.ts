@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listWeightsFor } from '../../shared/services/weights.js';
+import { listWeightsFor } from '../../shared/services/flocks/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listWeightsQuery } from '../../schemas/compiled/weights.js';
 import { WeightListResponse } from '../../schemas/weights.js';

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { recordWeightFor } from '../../shared/services/weights.js';
+import { recordWeightFor } from '../../shared/services/flocks/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { recordWeightBody } from '../../schemas/compiled/weights.js';
 import { RecordWeightResponse } from '../../schemas/weights.js';

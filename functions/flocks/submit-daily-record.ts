@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { submitDailyRecord } from '../../shared/services/daily-records.js';
+import { submitDailyRecord } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyRecordBody } from '../../schemas/compiled/daily-records.js';
 import { ErrorResponse } from '../../schemas/common.js';

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { toCycleDto, updateCycleFor } from '../../shared/services/cycles.js';
+import { toCycleDto, updateCycleFor } from '../../shared/services/flocks/cycles.js';
 import { cycleParams, updateCycleBody } from '../../schemas/compiled/cycles.js';
 import { CycleResponse } from '../../schemas/cycles.js';
 

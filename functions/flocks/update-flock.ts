@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
-import { toFlockDto, updateFlockFor } from '../../shared/services/flocks.js';
+import { toFlockDto, updateFlockFor } from '../../shared/services/flocks/flocks.js';
 import { flockIdParams, updateFlockBody } from '../../schemas/compiled/flocks.js';
 import { FlockResponse } from '../../schemas/flocks.js';
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
-import { deleteDeviceFor } from '../../shared/services/devices.js';
+import { deleteDeviceFor } from '../../shared/services/iot/devices.js';
 import { deviceParams } from '../../schemas/compiled/iot.js';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { deviceReadings } from '../../shared/services/sensor-reads.js';
+import { deviceReadings } from '../../shared/services/iot/reads.js';
 import { deviceParams, readingsQuery } from '../../schemas/compiled/iot.js';
 import { ReadingsResponse } from '../../schemas/iot.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { deviceView, visibleDevice } from '../../shared/services/devices.js';
+import { deviceView, visibleDevice } from '../../shared/services/iot/devices.js';
 import { deviceParams } from '../../schemas/compiled/iot.js';
 import { DeviceResponse } from '../../schemas/iot.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { houseConditions } from '../../shared/services/sensor-reads.js';
+import { houseConditions } from '../../shared/services/iot/reads.js';
 import { houseConditionsParams, houseConditionsQuery } from '../../schemas/compiled/iot.js';
 import { HouseConditionsResponse } from '../../schemas/iot.js';
 

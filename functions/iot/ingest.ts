@@ -1,6 +1,6 @@
 import { deviceHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
-import { ingestReadings } from '../../shared/services/sensor-ingestion.js';
+import { ingestReadings } from '../../shared/services/iot/ingestion.js';
 import { ingestBody } from '../../schemas/compiled/iot.js';
 import { IngestResponse } from '../../schemas/iot.js';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
-import { listDevicesFor } from '../../shared/services/devices.js';
+import { listDevicesFor } from '../../shared/services/iot/devices.js';
 import { listDevicesQuery } from '../../schemas/compiled/iot.js';
 import { DeviceListResponse } from '../../schemas/iot.js';
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
-import { registerDevice } from '../../shared/services/devices.js';
+import { registerDevice } from '../../shared/services/iot/devices.js';
 import { createDeviceBody } from '../../schemas/compiled/iot.js';
 import { DeviceWithSecretResponse } from '../../schemas/iot.js';
 

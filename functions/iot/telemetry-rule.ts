@@ -1,5 +1,5 @@
 import { eventHandler } from '../../shared/events/handler.js';
-import { ingestFromRule, telemetryCaller } from '../../shared/services/sensor-ingestion.js';
+import { ingestFromRule, telemetryCaller } from '../../shared/services/iot/ingestion.js';
 import { telemetryEventBody } from '../../schemas/compiled/iot.js';
 
 /**

@@ -1,5 +1,5 @@
 import { eventHandler } from '../../shared/events/handler.js';
-import { rulesCaller } from '../../shared/services/alarm-data.js';
+import { rulesCaller } from '../../shared/services/rules/alarm-data.js';
 import { onNewData } from '../../shared/services/rules/jobs.js';
 import { newDataEventBody } from '../../schemas/compiled/rules.js';
 

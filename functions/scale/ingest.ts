@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { replayable } from '../../shared/http/responses.js';
-import { ingestScaleBatch } from '../../shared/services/weights.js';
+import { ingestScaleBatch } from '../../shared/services/flocks/weights.js';
 import { scaleIngestBody } from '../../schemas/compiled/weights.js';
 import { ScaleIngestResponse } from '../../schemas/weights.js';
 

@@ -1,4 +1,4 @@
-import { devicesNotOnline } from './devices.js';
+import { devicesNotOnline } from './iot/devices.js';
 import { openAnomaliesSummary, openAnomalyChecks } from './anomalies/reading.js';
 import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
@@ -12,8 +12,8 @@ import { farmStock } from '../db/inventory.js';
 import { listRecommendations } from '../db/recommendations.js';
 import type { Caller } from '../domain/caller.js';
 import type { Role } from '../domain/capabilities.js';
-import { completeAll } from './analytics-config.js';
-import { salmonellaDueOf } from './compliance-report.js';
+import { completeAll } from './analytics/config.js';
+import { salmonellaDueOf } from './compliance/report.js';
 import { farmOfRequest } from './farms.js';
 import { todaysAgenda } from './schedules/agenda.js';
 import { isoDate } from '../platform/calendar.js';

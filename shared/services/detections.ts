@@ -7,7 +7,7 @@ import { rankHypotheses } from '../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../domain/diagnosis/signals.js';
 import { addDays, daysBetween, isoDate } from '../platform/calendar.js';
 import { log } from '../platform/log.js';
-import { climateAround, type AlarmData } from './alarm-data.js';
+import { climateAround, type AlarmData } from './rules/alarm-data.js';
 import { raiseAnomaly } from './anomalies/raising.js';
 
 /**

@@ -25,7 +25,7 @@ import type { Caller } from '../domain/caller.js';
 import { displayName, nameKey } from '../domain/names.js';
 import { locateCycle } from '../db/cycles.js';
 import { allFarmIds } from '../db/flocks.js';
-import { scopedFlock } from './flocks.js';
+import { scopedFlock } from './flocks/flocks.js';
 import { openCursor, sealCursor } from '../db/pagination.js';
 import { idempotentCommand } from './idempotency.js';
 import type { CreateFarmBody, CreateHouseBody, UpdateFarmBody, UpdateHouseBody } from '../../schemas/farms.js';

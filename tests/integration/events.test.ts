@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemCaller } from '../../shared/domain/caller.js';
 import { Unavailable } from '../../shared/errors.js';
 import { eventHandler } from '../../shared/events/handler.js';
-import { createFlockFor, scopedFlock } from '../../shared/services/flocks.js';
+import { createFlockFor, scopedFlock } from '../../shared/services/flocks/flocks.js';
 import { createFlockBody } from '../../schemas/compiled/flocks.js';
 import type { CreateFlockBody } from '../../schemas/flocks.js';
 import { defaultFarmId, otherFarm } from '../support/farms.js';

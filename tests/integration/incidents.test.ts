@@ -12,7 +12,7 @@ import { ingest, iotFarm, minutesAgo, registerDevice } from '../support/iot.js';
 import { house, otherFarm } from '../support/farms.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { restrictionKey } from '../../shared/db/keys.js';
-import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/device-health.js';
+import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/iot/device-health.js';
 import { commandContext } from '../../shared/domain/command.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -12,7 +12,7 @@ import { flockWithCycle } from '../support/cycles.js';
 import { ingest, iotFarm, minutesAgo, registerDevice, type IotFarm } from '../support/iot.js';
 import { db, dbCalls, resetDbCalls, tableName } from '../../shared/db/client.js';
 import { breachesPartition } from '../../shared/db/keys.js';
-import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/device-health.js';
+import { checkDeviceHealth, deviceHealthCaller } from '../../shared/services/iot/device-health.js';
 import { commandContext } from '../../shared/domain/command.js';
 import { handler as telemetryRule } from '../../functions/iot/telemetry-rule.js';
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemCaller } from '../../shared/domain/caller.js';
 import { commandContext } from '../../shared/domain/command.js';
-import { rulesCaller } from '../../shared/services/alarm-data.js';
+import { rulesCaller } from '../../shared/services/rules/alarm-data.js';
 import type { AnomalyFiring } from '../../shared/services/anomalies/raising.js';
 
 /** The command context of a job that raises anomalies (the rule, detector and schedule jobs build theirs so). */

@@ -14,9 +14,9 @@ import type { CycleAnalyticsResponse, DailyAnalyticsResponse } from '../../schem
 import type { PredictionsResponse } from '../../schemas/analytics-predictions.js';
 import type { SuppliersResponse } from '../../schemas/analytics-suppliers.js';
 import type * as D from '../../schemas/dashboard.js';
-import type * as reports from '../../shared/services/analytics-reports.js';
+import type * as reports from '../../shared/services/analytics/reports.js';
 import type { dashboardFor } from '../../shared/services/dashboard.js';
-import type { SalmonellaDue, salmonellaDueOf } from '../../shared/services/compliance-report.js';
+import type { SalmonellaDue, salmonellaDueOf } from '../../shared/services/compliance/report.js';
 import type { Alert, Task, flockCard, totalsOf } from '../../shared/domain/dashboard.js';
 import type { Withdrawal } from '../../shared/db/dashboard.js';
 import type { FarmStock } from '../../shared/db/inventory.js';

@@ -1,6 +1,6 @@
 /**
  * Sensor ingestion throughput and cost (bench section 6), against the bench's DynamoDB Local table:
- *   a. the use case in process: `ingestReadings` (shared/services/sensor-ingestion.ts), batches of 500
+ *   a. the use case in process: `ingestReadings` (shared/services/iot/ingestion.ts), batches of 500
  *      frames, several devices at once, each device's frames one a minute back in time from now (in-process.ts);
  *   b. the same over HTTP: POST /api/v1/iot/ingest through serverless-offline (X-Device-Key) (http.ts);
  *   c. the IoT Core rule's function (functions/iot/telemetry-rule.ts), one frame per invocation as the

@@ -20,7 +20,7 @@ export async function ingestionRig(o: IngestionBenchOptions) {
 
   const { db, tableName } = await import('../../../shared/db/client.js');
   const { getDevice } = await import('../../../shared/db/devices.js');
-  const { ingestReadings } = await import('../../../shared/services/sensor-ingestion.js');
+  const { ingestReadings } = await import('../../../shared/services/iot/ingestion.js');
   const { handler: telemetryRule } = await import('../../../functions/iot/telemetry-rule.js');
   const { putRawReadings } = await import('../../../shared/db/sensor-readings.js');
   const { settings } = await import('../../../shared/config/env.js');

@@ -4,7 +4,7 @@ import { effectiveCapabilities } from '../../domain/capabilities.js';
 import { loadUserAndRevocation, type UserRecord } from '../../db/users.js';
 import { Forbidden, Unauthenticated } from '../../errors.js';
 import { stateOf, type AuthUser, type HttpRequest, type RouteSpec } from '../context.js';
-import { authenticateDevice } from '../../services/devices.js';
+import { authenticateDevice } from '../../services/iot/devices.js';
 
 /**
  * Stage 6: bearer JWT (jose, pinned algorithm, iss/aud/exp required) → 401; revoked token → 401; then

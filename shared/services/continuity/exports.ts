@@ -19,8 +19,8 @@ import {
 } from '../../domain/continuity/format.js';
 import { cycleKpis } from '../../domain/analytics/kpis/cycle.js';
 import { Conflict, NotFound } from '../../errors.js';
-import { cycleAnalyticsContext } from '../analytics.js';
-import { scopedCycleWithBasis, toCycleDto } from '../cycles.js';
+import { cycleAnalyticsContext } from '../analytics/cycle-context.js';
+import { scopedCycleWithBasis, toCycleDto } from '../flocks/cycles.js';
 import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
 import { idempotentCommand } from '../idempotency.js';

@@ -13,7 +13,7 @@ import type { FlockForecast } from '../../domain/predictive/records.js';
 import { confidenceOf } from '../../domain/weights.js';
 import { NotFound } from '../../errors.js';
 import { farmOfListRequest, farmOfRequest } from '../farms.js';
-import { scopedFlock } from '../flocks.js';
+import { scopedFlock } from '../flocks/flocks.js';
 import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveRunsQuery } from '../../../schemas/predictive.js';
 
 /** What predictive answers (`GET /api/v1/predictive/…`): the forecasts the runs wrote (./runs.ts), their runs and their accuracy. */

@@ -17,10 +17,10 @@ import { flockForecast } from '../../domain/predictive/forecast.js';
 import { PREDICTIVE_MODEL_VERSION } from '../../domain/predictive/model.js';
 import type { DeviceRisk, FlockForecast, PredictiveRun, RunError } from '../../domain/predictive/records.js';
 import { Conflict } from '../../errors.js';
-import { cycleAnalyticsContext, type CycleAnalyticsContext } from '../analytics.js';
-import { healthFactors } from '../devices.js';
+import { cycleAnalyticsContext, type CycleAnalyticsContext } from '../analytics/cycle-context.js';
+import { healthFactors } from '../iot/devices.js';
 import { farmOfRequest } from '../farms.js';
-import { scopedFlock } from '../flocks.js';
+import { scopedFlock } from '../flocks/flocks.js';
 import { farmFeedForecast, siloOf, supplyOf, type Silo } from './feed.js';
 import type { PredictiveJobResult, RunTrigger } from '../../../schemas/predictive.js';
 

@@ -4,7 +4,7 @@ import { canAccessFarm } from '../../domain/farm-access.js';
 import { figure, missing } from '../../domain/analytics/figures.js';
 import { supplierReliability } from '../../domain/analytics/suppliers.js';
 import { fillRate } from '../../domain/procurement.js';
-import { currentAnalyticsConfig } from '../analytics-config.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
 import { visibleSupplier } from './suppliers.js';
 
 /**

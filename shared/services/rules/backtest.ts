@@ -5,7 +5,7 @@ import { visibleTo } from '../../domain/farm-access.js';
 import { evaluateRule } from '../../domain/rules/evaluation.js';
 import type { Basis } from '../../domain/rules/windows.js';
 import { ValidationFailed } from '../../errors.js';
-import { AlarmData, type FarmData, type Target } from '../alarm-data.js';
+import { AlarmData, type FarmData, type Target } from './alarm-data.js';
 import { farmPeriodInstants } from '../periods.js';
 import { flockOfFarm } from '../references.js';
 import { basisOf, bucketMs, DAY_MS, farmOf, farmTarget, floorTo, isFarmLevel, iso, pointsOf, specOf, windowMs } from './evaluation.js';

@@ -4,7 +4,7 @@ import { defaultRulesMarker, firstDefaultRules, laterDefaultRules, type RuleReco
 import { systemCaller } from '../../domain/caller.js';
 import { commandContext, type CommandContext } from '../../domain/command.js';
 import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../../domain/rules/defaults.js';
-import { currentAnalyticsConfig } from '../analytics-config.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
 import { Conflict } from '../../errors.js';
 
 /** Who writes the default rules (their `createdBy`). */

@@ -10,8 +10,8 @@ import { farmPoints } from '../../domain/rules/farm-points.js';
 import { hourlyPoints } from '../../domain/rules/hourly-points.js';
 import { parseWindow, type Basis } from '../../domain/rules/windows.js';
 import { Conflict } from '../../errors.js';
-import type { AlarmData, FarmData, Target } from '../alarm-data.js';
-import { flockOn } from '../house-flocks.js';
+import type { AlarmData, FarmData, Target } from './alarm-data.js';
+import { flockOn } from '../flocks/house-flocks.js';
 import { domainCondition } from './definitions.js';
 import { act } from './firing.js';
 

@@ -5,7 +5,7 @@ import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../../domain/diagnosis/signals.js';
 import { inputOf } from '../../domain/rules/calculations.js';
 import type { Evaluation } from '../../domain/rules/evaluation.js';
-import { climateAround, rulesCaller, type AlarmData, type Target } from '../alarm-data.js';
+import { climateAround, rulesCaller, type AlarmData, type Target } from './alarm-data.js';
 import { raiseAnomaly } from '../anomalies/raising.js';
 import { openIncident } from '../incidents.js';
 

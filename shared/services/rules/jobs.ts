@@ -1,7 +1,7 @@
 import { allFarmIds } from '../../db/flocks.js';
 import { allEnabledRules, enabledRulesOfFarm } from '../../db/rules.js';
 import type { CommandContext } from '../../domain/command.js';
-import { AlarmData } from '../alarm-data.js';
+import { AlarmData } from './alarm-data.js';
 import { detectOnFlock, runDetectorJob } from '../detections.js';
 import { ensureDefaultRules } from './defaults.js';
 import { basisOf, evaluatePass, type PassResult } from './evaluation.js';

@@ -16,7 +16,7 @@ import { effectsOf, movementProblems, netChanges } from '../../domain/ledger.js'
 import { isLedgerKind, transferMovements } from '../../domain/transfers.js';
 import { latestAllowedDate } from '../../domain/weights.js';
 import { Conflict } from '../../errors.js';
-import { densityWarnings } from '../density-warnings.js';
+import { densityWarnings } from '../compliance/density-warnings.js';
 import { newMovement, refOf } from '../../domain/movements/record.js';
 import { refusedToConflict } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';

@@ -1,21 +1,21 @@
-import type { ChartKind } from '../presentation/charts/analytics.js';
-import { thresholdBreaches } from '../domain/analytics/threshold-breaches.js';
-import { detectDaily } from '../domain/detection/daily.js';
-import { listBreedStandards } from '../domain/analytics/breed-standards.js';
-import { compareWithStandard } from '../domain/analytics/comparison.js';
-import { eggQualityTrend, type EggQualityWindow } from '../domain/analytics/egg-quality.js';
-import { cycleFinancials } from '../domain/analytics/financials/cycle.js';
-import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
-import { dailySeries } from '../domain/analytics/kpis/daily.js';
-import { predictions } from '../domain/analytics/predictions.js';
-import type { PredictionOptions } from '../domain/analytics/weight-prediction.js';
-import { supplierReliability } from '../domain/analytics/suppliers.js';
-import { readCycleDeliveries } from '../db/analytics.js';
-import { ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
-import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
-import { scopedFlock } from './flocks.js';
-import { farmPeriodDays } from './periods.js';
+import type { ChartKind } from '../../presentation/charts/analytics.js';
+import { thresholdBreaches } from '../../domain/analytics/threshold-breaches.js';
+import { detectDaily } from '../../domain/detection/daily.js';
+import { listBreedStandards } from '../../domain/analytics/breed-standards.js';
+import { compareWithStandard } from '../../domain/analytics/comparison.js';
+import { eggQualityTrend, type EggQualityWindow } from '../../domain/analytics/egg-quality.js';
+import { cycleFinancials } from '../../domain/analytics/financials/cycle.js';
+import { cycleKpis } from '../../domain/analytics/kpis/cycle.js';
+import { dailySeries } from '../../domain/analytics/kpis/daily.js';
+import { predictions } from '../../domain/analytics/predictions.js';
+import type { PredictionOptions } from '../../domain/analytics/weight-prediction.js';
+import { supplierReliability } from '../../domain/analytics/suppliers.js';
+import { readCycleDeliveries } from '../../db/analytics.js';
+import { ValidationFailed } from '../../errors.js';
+import type { Caller } from '../../domain/caller.js';
+import { cycleAnalyticsContext, type CycleAnalyticsContext } from './cycle-context.js';
+import { scopedFlock } from '../flocks/flocks.js';
+import { farmPeriodDays } from '../periods.js';
 
 /**
  * The Analytics V2 reads of one cycle. Each loads the cycle's facts once (cycleAnalyticsContext: two
@@ -97,7 +97,7 @@ export async function eggQualityReport(user: Caller, flockId: string, query: { c
 /** One chart of the cycle as an SVG document (daily and breed reads with `Accept: image/svg+xml`). */
 export async function cycleChart(user: Caller, flockId: string, cycleId: string, kind: ChartKind): Promise<string> {
   // Loaded on first use: the JSON answers of these routes do not pay for d3 at cold start.
-  const [{ analyticsChart }, ctx] = await Promise.all([import('../presentation/charts/analytics.js'), cycleAnalyticsContext(user, flockId, cycleId)]);
+  const [{ analyticsChart }, ctx] = await Promise.all([import('../../presentation/charts/analytics.js'), cycleAnalyticsContext(user, flockId, cycleId)]);
   const series = dailySeries(ctx.inputs, ctx.config);
   return analyticsChart(kind, { flockName: ctx.flock.name, breed: ctx.flock.breed, series, comparison: compareWithStandard(ctx.inputs, ctx.config, series) });
 }

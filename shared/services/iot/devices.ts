@@ -1,19 +1,19 @@
 import { ulid } from 'ulidx';
-import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../auth/device-keys.js';
-import { checkVersion, commit, type Versioned } from '../db/commit.js';
-import { allDevicesOfFarm, deviceNotFound, deviceWrites, getDevice, listDevicesOfFarm, type DeviceChanges, type DeviceRecord } from '../db/devices.js';
-import { diff } from '../domain/accounts.js';
-import { visibleTo } from '../domain/farm-access.js';
-import type { Caller } from '../domain/caller.js';
-import type { CommandContext } from '../domain/command.js';
-import { deviceStatus, type HealthFactors } from '../domain/iot/device-health.js';
-import { KIND_METRICS, declaredMetricProblems } from '../domain/iot/metrics.js';
-import { displayName } from '../domain/names.js';
-import { Unauthenticated, ValidationFailed } from '../errors.js';
-import { currentAnalyticsConfig } from './analytics-config.js';
-import { farmOfListRequest, houseOfCaller } from './farms.js';
-import { idempotentCommand } from './idempotency.js';
-import type { CreateDeviceBody, ListDevicesQuery, UpdateDeviceBody } from '../../schemas/iot.js';
+import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../../auth/device-keys.js';
+import { checkVersion, commit, type Versioned } from '../../db/commit.js';
+import { allDevicesOfFarm, deviceNotFound, deviceWrites, getDevice, listDevicesOfFarm, type DeviceChanges, type DeviceRecord } from '../../db/devices.js';
+import { diff } from '../../domain/accounts.js';
+import { visibleTo } from '../../domain/farm-access.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
+import { deviceStatus, type HealthFactors } from '../../domain/iot/device-health.js';
+import { KIND_METRICS, declaredMetricProblems } from '../../domain/iot/metrics.js';
+import { displayName } from '../../domain/names.js';
+import { Unauthenticated, ValidationFailed } from '../../errors.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
+import { farmOfListRequest, houseOfCaller } from '../farms.js';
+import { idempotentCommand } from '../idempotency.js';
+import type { CreateDeviceBody, ListDevicesQuery, UpdateDeviceBody } from '../../../schemas/iot.js';
 
 /**
  * The device registry (`/api/v1/iot/devices`), scoped to the caller's farms like every farm record: a

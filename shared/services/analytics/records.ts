@@ -1,24 +1,24 @@
 import { ulid } from 'ulidx';
-import { ageAdjustedWeight, DEFAULT_REFERENCE_AGE } from '../domain/analytics-age-adjusted.js';
-import { recordDateProblems } from '../domain/ledger.js';
-import { latestAllowedDate } from '../domain/weights.js';
-import { assessPh } from '../domain/water-quality.js';
-import type { FlockRecord } from '../db/flocks.js';
-import { commit } from '../db/commit.js';
-import { waterReadingWrites, type WaterReadingRecord } from '../db/water-readings.js';
-import { cycleIsOpen } from '../db/weights.js';
-import { Conflict, ValidationFailed } from '../errors.js';
-import type { CommandContext } from '../domain/command.js';
-import { currentAnalyticsConfig } from './analytics-config.js';
-import { scopedCycle } from './cycles.js';
-import { scopedFlock } from './flocks.js';
-import { idempotentCommand } from './idempotency.js';
-import { recordMovement } from './movements/record-movement.js';
-import { recordWeightFor } from './weights.js';
-import type { ThresholdsConfig } from '../../schemas/analytics-config.js';
-import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../schemas/analytics.js';
-import type { MovementInput } from '../../schemas/movements.js';
-import { isoDate } from '../platform/calendar.js';
+import { ageAdjustedWeight, DEFAULT_REFERENCE_AGE } from '../../domain/analytics-age-adjusted.js';
+import { recordDateProblems } from '../../domain/ledger.js';
+import { latestAllowedDate } from '../../domain/weights.js';
+import { assessPh } from '../../domain/water-quality.js';
+import type { FlockRecord } from '../../db/flocks.js';
+import { commit } from '../../db/commit.js';
+import { waterReadingWrites, type WaterReadingRecord } from '../../db/water-readings.js';
+import { cycleIsOpen } from '../../db/weights.js';
+import { Conflict, ValidationFailed } from '../../errors.js';
+import type { CommandContext } from '../../domain/command.js';
+import { currentAnalyticsConfig } from './config.js';
+import { scopedCycle } from '../flocks/cycles.js';
+import { scopedFlock } from '../flocks/flocks.js';
+import { idempotentCommand } from '../idempotency.js';
+import { recordMovement } from '../movements/record-movement.js';
+import { recordWeightFor } from '../flocks/weights.js';
+import type { ThresholdsConfig } from '../../../schemas/analytics-config.js';
+import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../../schemas/analytics.js';
+import type { MovementInput } from '../../../schemas/movements.js';
+import { isoDate } from '../../platform/calendar.js';
 
 /**
  * The Analytics V2 writes of the interface contract (service version 2.0.0). Each is a record of the

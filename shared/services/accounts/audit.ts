@@ -1,4 +1,4 @@
-import { listAudit, toAuditDto } from '../db/audit.js';
+import { listAudit, toAuditDto } from '../../db/audit.js';
 
 /** The audit log, newest first: who changed what, when (optionally of one record). */
 export async function listAuditFor(query: { limit?: number; cursor?: string; targetId?: string }) {

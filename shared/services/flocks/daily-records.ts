@@ -1,22 +1,22 @@
-import { readCycleDay } from '../db/analytics.js';
-import { movementsOfForm, formProblems } from '../domain/daily-records.js';
-import { effectsOf, feedTypeFromStock, needsFeedType, netChanges, recordDateProblems } from '../domain/ledger.js';
-import { checkDailyRecord, formOf, stageOf, type Stage } from '../domain/production-stage.js';
-import { latestAllowedDate } from '../domain/weights.js';
-import { commit } from '../db/commit.js';
-import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../db/daily-records.js';
-import { feedTypesInStock, ledgerWrites, type MovementRecord } from '../db/movements.js';
-import type { CycleRecord } from '../db/cycles.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
-import type { CommandContext } from '../domain/command.js';
+import { readCycleDay } from '../../db/analytics.js';
+import { movementsOfForm, formProblems } from '../../domain/daily-records.js';
+import { effectsOf, feedTypeFromStock, needsFeedType, netChanges, recordDateProblems } from '../../domain/ledger.js';
+import { checkDailyRecord, formOf, stageOf, type Stage } from '../../domain/production-stage.js';
+import { latestAllowedDate } from '../../domain/weights.js';
+import { commit } from '../../db/commit.js';
+import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../../db/daily-records.js';
+import { feedTypesInStock, ledgerWrites, type MovementRecord } from '../../db/movements.js';
+import type { CycleRecord } from '../../db/cycles.js';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
 import { scopedCycle } from './cycles.js';
-import { idempotentCommand } from './idempotency.js';
-import { inputOf, newMovement, refOf } from '../domain/movements/record.js';
-import { assertUnlocked, autoLockCutoff, refusedToConflict, toMovementDto } from './movements/answers.js';
-import type { DailyRecordBody } from '../../schemas/daily-records.js';
-import { alarmsOnFlockData } from './new-data.js';
-import { daysBetween, isoDate } from '../platform/calendar.js';
+import { idempotentCommand } from '../idempotency.js';
+import { inputOf, newMovement, refOf } from '../../domain/movements/record.js';
+import { assertUnlocked, autoLockCutoff, refusedToConflict, toMovementDto } from '../movements/answers.js';
+import type { DailyRecordBody } from '../../../schemas/daily-records.js';
+import { alarmsOnFlockData } from '../new-data.js';
+import { daysBetween, isoDate } from '../../platform/calendar.js';
 
 /**
  * Daily records: one form per cycle and day. Submitting writes the matching movements; a

@@ -1,15 +1,15 @@
 import { ulid } from 'ulidx';
-import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
-import { diff } from '../domain/accounts.js';
-import type { CommandContext } from '../domain/command.js';
-import { checkVersion, commit, type Versioned } from '../db/commit.js';
-import { eq } from '../db/conditions.js';
-import { farmNotFound, getDefaultFarmId, houseNotFound } from '../db/farms.js';
-import { allFarmIds, flockWrites, getFlock, listFlocks, placementExists, type FlockRecord } from '../db/flocks.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
-import { idempotentCommand } from './idempotency.js';
-import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../schemas/flocks.js';
+import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
+import { diff } from '../../domain/accounts.js';
+import type { CommandContext } from '../../domain/command.js';
+import { checkVersion, commit, type Versioned } from '../../db/commit.js';
+import { eq } from '../../db/conditions.js';
+import { farmNotFound, getDefaultFarmId, houseNotFound } from '../../db/farms.js';
+import { allFarmIds, flockWrites, getFlock, listFlocks, placementExists, type FlockRecord } from '../../db/flocks.js';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import type { Caller } from '../../domain/caller.js';
+import { idempotentCommand } from '../idempotency.js';
+import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../../schemas/flocks.js';
 
 /** Flocks, scoped to the caller's farms: another farm's flock is answered as missing. */
 

@@ -1,8 +1,8 @@
-import { diff } from '../domain/accounts.js';
-import type { CommandContext } from '../domain/command.js';
-import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions, type AnalyticsConfigVersion } from '../db/analytics-config.js';
-import { checkVersion, commit, type Versioned } from '../db/commit.js';
-import { Conflict, ValidationFailed } from '../errors.js';
+import { diff } from '../../domain/accounts.js';
+import type { CommandContext } from '../../domain/command.js';
+import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions, type AnalyticsConfigVersion } from '../../db/analytics-config.js';
+import { checkVersion, commit, type Versioned } from '../../db/commit.js';
+import { Conflict, ValidationFailed } from '../../errors.js';
 import {
   ANALYTICS_DEFAULTS,
   ANALYTICS_SECTIONS,
@@ -11,7 +11,7 @@ import {
   type AnalyticsSectionName,
   type AnalyticsSections,
   type UpdateAnalyticsConfigBody,
-} from '../../schemas/analytics-config.js';
+} from '../../../schemas/analytics-config.js';
 
 /**
  * The analytics configuration (one for the service): read by every analytics computation, changed by

@@ -1,23 +1,23 @@
-import { getDevice, recordLastSeen, type DeviceRecord } from '../db/devices.js';
-import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../db/sensor-readings.js';
-import { systemCaller } from '../domain/caller.js';
-import { commandContext } from '../domain/command.js';
-import { breachesOf } from '../domain/iot/climate.js';
-import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../domain/iot/device-health.js';
-import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../domain/iot/house-figures.js';
-import { screenReadings, type Candidate, type Frame, type Rejection } from '../domain/iot/readings.js';
-import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../domain/iot/rollups.js';
-import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed } from '../errors.js';
-import { settings } from '../config/env.js';
-import { currentAnalyticsConfig } from './analytics-config.js';
-import { ingestScaleBatch } from './weights.js';
-import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
-import { alarmsOnSensorHour } from './new-data.js';
-import type { SensorMetric } from '../../schemas/vocabulary.js';
-import type { TelemetryEventBody } from '../../schemas/iot.js';
-import { addDays, isoDate, isoHour } from '../platform/calendar.js';
-import { pause, type RetryPolicy } from '../platform/retry.js';
-import { log } from '../platform/log.js';
+import { getDevice, recordLastSeen, type DeviceRecord } from '../../db/devices.js';
+import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../../db/sensor-readings.js';
+import { systemCaller } from '../../domain/caller.js';
+import { commandContext } from '../../domain/command.js';
+import { breachesOf } from '../../domain/iot/climate.js';
+import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../../domain/iot/device-health.js';
+import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../../domain/iot/house-figures.js';
+import { screenReadings, type Candidate, type Frame, type Rejection } from '../../domain/iot/readings.js';
+import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../../domain/iot/rollups.js';
+import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed } from '../../errors.js';
+import { settings } from '../../config/env.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
+import { ingestScaleBatch } from '../flocks/weights.js';
+import { flockOn, houseFlock, type HouseFlock } from '../flocks/house-flocks.js';
+import { alarmsOnSensorHour } from '../new-data.js';
+import type { SensorMetric } from '../../../schemas/vocabulary.js';
+import type { TelemetryEventBody } from '../../../schemas/iot.js';
+import { addDays, isoDate, isoHour } from '../../platform/calendar.js';
+import { pause, type RetryPolicy } from '../../platform/retry.js';
+import { log } from '../../platform/log.js';
 
 /**
  * Sensor ingestion: ONE use case for the HTTP route (a device key) and the IoT Core rule (a topic),

@@ -1,5 +1,5 @@
 import { ulid } from 'ulidx';
-import { visibleTo } from '../domain/farm-access.js';
+import { visibleTo } from '../../domain/farm-access.js';
 import {
   agesAt,
   confidenceOf,
@@ -12,22 +12,22 @@ import {
   phaseOf,
   readingDate,
   type RejectReason,
-} from '../domain/weights.js';
-import { commit, type Write } from '../db/commit.js';
-import type { CycleRecord } from '../db/cycles.js';
-import { deviceNotFound } from '../db/devices.js';
-import { getFarmAndHouse, houseNotFound } from '../db/farms.js';
-import { getFlock } from '../db/flocks.js';
-import { cycleIsOpen, listWeights, scaleState, weightWrites, type WeightRecord } from '../db/weights.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
-import type { CommandContext } from '../domain/command.js';
+} from '../../domain/weights.js';
+import { commit, type Write } from '../../db/commit.js';
+import type { CycleRecord } from '../../db/cycles.js';
+import { deviceNotFound } from '../../db/devices.js';
+import { getFarmAndHouse, houseNotFound } from '../../db/farms.js';
+import { getFlock } from '../../db/flocks.js';
+import { cycleIsOpen, listWeights, scaleState, weightWrites, type WeightRecord } from '../../db/weights.js';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
 import { scopedCycle, scopedCycleHead } from './cycles.js';
-import { farmPeriodDays } from './periods.js';
-import { idempotentCommand } from './idempotency.js';
-import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../schemas/weights.js';
-import { alarmsOnFlockData } from './new-data.js';
-import { pause, type RetryPolicy } from '../platform/retry.js';
+import { farmPeriodDays } from '../periods.js';
+import { idempotentCommand } from '../idempotency.js';
+import type { ListWeightsQuery, RecordWeightBody, ScaleIngestBody } from '../../../schemas/weights.js';
+import { alarmsOnFlockData } from '../new-data.js';
+import { pause, type RetryPolicy } from '../../platform/retry.js';
 
 /**
  * Body weights of a cycle: manual weighing sessions, automatic scale batches, and the

@@ -1,8 +1,8 @@
-import type { CycleRecord } from '../db/cycles.js';
-import { getFarm, getHouse } from '../db/farms.js';
-import { flockWithForecast } from '../db/forecasts.js';
-import { densityWarningsOf } from '../domain/compliance/density-warnings.js';
-import type { DensityWarning } from '../../schemas/warnings.js';
+import type { CycleRecord } from '../../db/cycles.js';
+import { getFarm, getHouse } from '../../db/farms.js';
+import { flockWithForecast } from '../../db/forecasts.js';
+import { densityWarningsOf } from '../../domain/compliance/density-warnings.js';
+import type { DensityWarning } from '../../../schemas/warnings.js';
 
 /** The density warnings of birds entering `cycle`, for the use cases that have not read its placement yet. */
 export async function densityWarnings(cycle: CycleRecord, birdsAdded: number, date: string): Promise<DensityWarning[]> {

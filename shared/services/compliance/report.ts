@@ -1,19 +1,19 @@
-import { listSamples, withdrawalWindows } from '../db/compliance.js';
-import { listDailyRecords } from '../db/daily-records.js';
-import { allDevicesOfFarm } from '../db/devices.js';
-import { farmNotFound, getFarm, getHouse, type FarmRecord, type HouseRecord } from '../db/farms.js';
-import { listMovements, type MovementRecord } from '../db/movements.js';
-import { allSchedulesOfFarm, outcomesBetween, type ScheduleRecord } from '../db/schedules.js';
-import { rollupsBetween } from '../db/sensor-readings.js';
-import { listWeights } from '../db/weights.js';
-import { getCycle, type CycleRecord } from '../db/cycles.js';
-import { activeFlocksOfFarm } from '../db/inventory.js';
-import type { FlockRecord } from '../db/flocks.js';
-import { findBreedStandard, standardWeightGrams } from '../domain/analytics/breed-standards.js';
-import type { Caller } from '../domain/caller.js';
-import { canAccessFarm } from '../domain/farm-access.js';
-import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../domain/compliance/air.js';
-import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../domain/compliance/density.js';
+import { listSamples, withdrawalWindows } from '../../db/compliance.js';
+import { listDailyRecords } from '../../db/daily-records.js';
+import { allDevicesOfFarm } from '../../db/devices.js';
+import { farmNotFound, getFarm, getHouse, type FarmRecord, type HouseRecord } from '../../db/farms.js';
+import { listMovements, type MovementRecord } from '../../db/movements.js';
+import { allSchedulesOfFarm, outcomesBetween, type ScheduleRecord } from '../../db/schedules.js';
+import { rollupsBetween } from '../../db/sensor-readings.js';
+import { listWeights } from '../../db/weights.js';
+import { getCycle, type CycleRecord } from '../../db/cycles.js';
+import { activeFlocksOfFarm } from '../../db/inventory.js';
+import type { FlockRecord } from '../../db/flocks.js';
+import { findBreedStandard, standardWeightGrams } from '../../domain/analytics/breed-standards.js';
+import type { Caller } from '../../domain/caller.js';
+import { canAccessFarm } from '../../domain/farm-access.js';
+import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../../domain/compliance/air.js';
+import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../../domain/compliance/density.js';
 import {
   airQualityRule,
   medicineRecordsRule,
@@ -26,15 +26,15 @@ import {
   vaccinationAdherenceRule,
   withdrawalSalesRule,
   type RuleResult,
-} from '../domain/compliance/report.js';
-import { cycleSampling, openSampling, type OpenSampling } from '../domain/compliance/sampling.js';
-import type { VaccinationOccurrence } from '../domain/compliance/vaccination.js';
-import { isSale } from '../domain/compliance/withdrawals.js';
-import { occurrencesBetween } from '../domain/schedules/occurrences.js';
-import { programmeOf } from '../domain/schedules/programmes.js';
-import { toCsv } from '../presentation/csv.js';
-import { scopedCycleHead } from './cycles.js';
-import { addDays, daysBetween, localDateOf } from '../platform/calendar.js';
+} from '../../domain/compliance/report.js';
+import { cycleSampling, openSampling, type OpenSampling } from '../../domain/compliance/sampling.js';
+import type { VaccinationOccurrence } from '../../domain/compliance/vaccination.js';
+import { isSale } from '../../domain/compliance/withdrawals.js';
+import { occurrencesBetween } from '../../domain/schedules/occurrences.js';
+import { programmeOf } from '../../domain/schedules/programmes.js';
+import { toCsv } from '../../presentation/csv.js';
+import { scopedCycleHead } from '../flocks/cycles.js';
+import { addDays, daysBetween, localDateOf } from '../../platform/calendar.js';
 
 /** The compliance report of a cycle and a farm's status (docs/domain.md, "Compliance"). Reads only; writes nothing. */
 

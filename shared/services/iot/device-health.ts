@@ -1,12 +1,12 @@
-import type { CommandContext } from '../domain/command.js';
-import { devicesDue, recordHealth } from '../db/devices.js';
-import { deviceStatus, nextStatusChangeAt } from '../domain/iot/device-health.js';
-import type { DeviceStatus } from '../../schemas/vocabulary.js';
+import type { CommandContext } from '../../domain/command.js';
+import { devicesDue, recordHealth } from '../../db/devices.js';
+import { deviceStatus, nextStatusChangeAt } from '../../domain/iot/device-health.js';
+import type { DeviceStatus } from '../../../schemas/vocabulary.js';
 import { healthFactors } from './devices.js';
-import { openDeviceOfflineIncident } from './incidents.js';
-import { AppError } from '../errors.js';
-import { systemCaller } from '../domain/caller.js';
-import { log } from '../platform/log.js';
+import { openDeviceOfflineIncident } from '../incidents.js';
+import { AppError } from '../../errors.js';
+import { systemCaller } from '../../domain/caller.js';
+import { log } from '../../platform/log.js';
 
 /** Who the job acts as: it reads and marks devices of every farm, nothing else. */
 export const deviceHealthCaller = systemCaller('device-health', [], 'all');

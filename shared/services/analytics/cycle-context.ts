@@ -1,15 +1,15 @@
-import { confidenceOf } from '../domain/weights.js';
-import type { CycleInputs, WeighingPoint } from '../domain/analytics/inputs.js';
-import { readCycleSeries } from '../db/analytics.js';
-import { scopedCycleHead } from './cycles.js';
-import type { CycleRecord } from '../db/cycles.js';
-import type { FlockRecord } from '../db/flocks.js';
-import type { WeightRecord } from '../db/weights.js';
-import { BREED_STANDARDS } from '../domain/analytics/breed-standards.js';
-import type { Caller } from '../domain/caller.js';
-import { completeAll } from './analytics-config.js';
-import type { AnalyticsSections } from '../../schemas/analytics-config.js';
-import { isoDate } from '../platform/calendar.js';
+import { confidenceOf } from '../../domain/weights.js';
+import type { CycleInputs, WeighingPoint } from '../../domain/analytics/inputs.js';
+import { readCycleSeries } from '../../db/analytics.js';
+import { scopedCycleHead } from '../flocks/cycles.js';
+import type { CycleRecord } from '../../db/cycles.js';
+import type { FlockRecord } from '../../db/flocks.js';
+import type { WeightRecord } from '../../db/weights.js';
+import { BREED_STANDARDS } from '../../domain/analytics/breed-standards.js';
+import type { Caller } from '../../domain/caller.js';
+import { completeAll } from './config.js';
+import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
+import { isoDate } from '../../platform/calendar.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four

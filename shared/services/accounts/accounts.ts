@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulidx';
-import { settings } from '../config/env.js';
-import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { issueToken } from '../auth/tokens.js';
-import { effectiveCapabilities } from '../domain/capabilities.js';
+import { settings } from '../../config/env.js';
+import { dummyHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { issueToken } from '../../auth/tokens.js';
+import { effectiveCapabilities } from '../../domain/capabilities.js';
 import {
   ACCOUNT_EXISTS_NOTICE_SECONDS,
   LOGIN_THROTTLE,
@@ -13,16 +13,16 @@ import {
   nextClientAttempt,
   normalizeEmail,
   type LoginRefusal,
-} from '../domain/accounts.js';
-import { auditWrite } from '../db/audit.js';
-import { commit } from '../db/commit.js';
-import { NoticeAlreadySent, noticeOncePerWindow, outboxWrite } from '../db/outbox.js';
-import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../db/login-throttle.js';
-import { getVerificationToken, tokenRevocation, verificationTokenConsume, verificationTokenCreate } from '../db/tokens.js';
-import { EmailTaken, getUser, getUserForSignIn, getUserIdByEmail, userChange, userCreate, type UserRecord } from '../db/users.js';
-import { commandContext, type CommandContext } from '../domain/command.js';
-import { Conflict, Invalid, Forbidden, Unauthenticated } from '../errors.js';
-import type { SignupBody, LoginBody } from '../../schemas/auth.js';
+} from '../../domain/accounts.js';
+import { auditWrite } from '../../db/audit.js';
+import { commit } from '../../db/commit.js';
+import { NoticeAlreadySent, noticeOncePerWindow, outboxWrite } from '../../db/outbox.js';
+import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../../db/login-throttle.js';
+import { getVerificationToken, tokenRevocation, verificationTokenConsume, verificationTokenCreate } from '../../db/tokens.js';
+import { EmailTaken, getUser, getUserForSignIn, getUserIdByEmail, userChange, userCreate, type UserRecord } from '../../db/users.js';
+import { commandContext, type CommandContext } from '../../domain/command.js';
+import { Conflict, Invalid, Forbidden, Unauthenticated } from '../../errors.js';
+import type { SignupBody, LoginBody } from '../../../schemas/auth.js';
 
 /** Sign-up, sign-in, sign-out and e-mail verification. */
 

@@ -1,17 +1,17 @@
-import { canAccessFarm } from '../domain/farm-access.js';
-import { plainFigure } from '../domain/analytics/figures.js';
-import { type WeightFallbacks, cycleSummaryKpis, noKpis, type CycleSummaryKpis } from '../domain/flock-analytics.js';
-import { parseCompareSelection, type CompareRef } from '../domain/flock-compare-selection.js';
-import { KPI_CATALOGUE, bestPerKpi, changesBetween, kpiDefinition, rankBy, type RankableKpi } from '../domain/flock-kpi-ranking.js';
-import type { CycleRecord } from '../db/cycles.js';
-import type { FlockRecord } from '../db/flocks.js';
-import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../db/flock-analytics.js';
-import { NotFound, ValidationFailed } from '../errors.js';
-import { completeAll } from './analytics-config.js';
-import type { Caller } from '../domain/caller.js';
-import { farmOfRequest } from './farms.js';
-import type { CompareFlocksQuery, FlockRankingQuery } from '../../schemas/flock-analytics.js';
-import { ageDays, isoDate } from '../platform/calendar.js';
+import { canAccessFarm } from '../../domain/farm-access.js';
+import { plainFigure } from '../../domain/analytics/figures.js';
+import { type WeightFallbacks, cycleSummaryKpis, noKpis, type CycleSummaryKpis } from '../../domain/flock-analytics.js';
+import { parseCompareSelection, type CompareRef } from '../../domain/flock-compare-selection.js';
+import { KPI_CATALOGUE, bestPerKpi, changesBetween, kpiDefinition, rankBy, type RankableKpi } from '../../domain/flock-kpi-ranking.js';
+import type { CycleRecord } from '../../db/cycles.js';
+import type { FlockRecord } from '../../db/flocks.js';
+import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../../db/flock-analytics.js';
+import { NotFound, ValidationFailed } from '../../errors.js';
+import { completeAll } from './config.js';
+import type { Caller } from '../../domain/caller.js';
+import { farmOfRequest } from '../farms.js';
+import type { CompareFlocksQuery, FlockRankingQuery } from '../../../schemas/flock-analytics.js';
+import { ageDays, isoDate } from '../../platform/calendar.js';
 
 /**
  * Flock analytics: a flock's KPI history across its cycles, flocks and cycles side by side,

@@ -1,18 +1,18 @@
-import { allDevicesOfFarm } from '../db/devices.js';
-import { rawReadingsOfDay, rollupsBetween } from '../db/sensor-readings.js';
-import { conditionStatus, expectedRange } from '../domain/iot/climate.js';
-import { METRICS, unitsOf } from '../domain/iot/metrics.js';
-import { summaryOf, type MetricStat } from '../domain/iot/rollups.js';
-import type { Caller } from '../domain/caller.js';
-import { ValidationFailed } from '../errors.js';
-import { currentAnalyticsConfig } from './analytics-config.js';
+import { allDevicesOfFarm } from '../../db/devices.js';
+import { rawReadingsOfDay, rollupsBetween } from '../../db/sensor-readings.js';
+import { conditionStatus, expectedRange } from '../../domain/iot/climate.js';
+import { METRICS, unitsOf } from '../../domain/iot/metrics.js';
+import { summaryOf, type MetricStat } from '../../domain/iot/rollups.js';
+import type { Caller } from '../../domain/caller.js';
+import { ValidationFailed } from '../../errors.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
 import { statusOf, visibleDevice } from './devices.js';
-import { houseOfCaller } from './farms.js';
-import { flockOn, houseFlock } from './house-flocks.js';
-import { farmPeriodInstants } from './periods.js';
-import type { ReadingsQuery } from '../../schemas/iot.js';
-import type { ReadingResolution, SensorMetric } from '../../schemas/vocabulary.js';
-import { datesCovering, isoDate, isoHour } from '../platform/calendar.js';
+import { houseOfCaller } from '../farms.js';
+import { flockOn, houseFlock } from '../flocks/house-flocks.js';
+import { farmPeriodInstants } from '../periods.js';
+import type { ReadingsQuery } from '../../../schemas/iot.js';
+import type { ReadingResolution, SensorMetric } from '../../../schemas/vocabulary.js';
+import { datesCovering, isoDate, isoHour } from '../../platform/calendar.js';
 
 /** The longest period each resolution answers in one response. */
 const MAX_SPAN_MS: Record<ReadingResolution, number> = { raw: 2 * 86_400_000, hour: 90 * 86_400_000, day: 1100 * 86_400_000 };

@@ -1,19 +1,19 @@
 import { ulid } from 'ulidx';
-import { commit } from '../db/commit.js';
-import { sampleCreate, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../db/compliance.js';
-import { getCycle } from '../db/cycles.js';
-import { getFlock } from '../db/flocks.js';
-import type { Caller } from '../domain/caller.js';
-import type { CommandContext } from '../domain/command.js';
-import { isActive, type WithdrawalWindow } from '../domain/compliance/withdrawals.js';
-import { visibleTo } from '../domain/farm-access.js';
-import { latestAllowedDate } from '../domain/weights.js';
-import { NotFound, ValidationFailed } from '../errors.js';
-import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../schemas/compliance.js';
-import { farmOfListRequest } from './farms.js';
-import { cycleNotFound } from './references.js';
-import { idempotentCommand } from './idempotency.js';
-import { daysBetween, isoDate } from '../platform/calendar.js';
+import { commit } from '../../db/commit.js';
+import { sampleCreate, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../../db/compliance.js';
+import { getCycle } from '../../db/cycles.js';
+import { getFlock } from '../../db/flocks.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CommandContext } from '../../domain/command.js';
+import { isActive, type WithdrawalWindow } from '../../domain/compliance/withdrawals.js';
+import { visibleTo } from '../../domain/farm-access.js';
+import { latestAllowedDate } from '../../domain/weights.js';
+import { NotFound, ValidationFailed } from '../../errors.js';
+import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../../schemas/compliance.js';
+import { farmOfListRequest } from '../farms.js';
+import { cycleNotFound } from '../references.js';
+import { idempotentCommand } from '../idempotency.js';
+import { daysBetween, isoDate } from '../../platform/calendar.js';
 
 /** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
 

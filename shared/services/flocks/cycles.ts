@@ -1,21 +1,21 @@
 import { ulid } from 'ulidx';
-import { visibleTo } from '../domain/farm-access.js';
-import { diff } from '../domain/accounts.js';
-import type { CommandContext } from '../domain/command.js';
-import { ZERO_COUNTERS } from '../domain/cycle-summary.js';
-import { headlineKpis, type WeightFallbacks } from '../domain/flock-analytics.js';
-import { latestAllowedDate } from '../domain/weights.js';
-import { readCycleHead } from '../db/analytics.js';
-import { checkVersion, commit, type Versioned } from '../db/commit.js';
-import { cycleWrites, getCycle, listCycles, type CycleRecord } from '../db/cycles.js';
-import { Conflict, NotFound, ValidationFailed } from '../errors.js';
-import type { Caller } from '../domain/caller.js';
+import { visibleTo } from '../../domain/farm-access.js';
+import { diff } from '../../domain/accounts.js';
+import type { CommandContext } from '../../domain/command.js';
+import { ZERO_COUNTERS } from '../../domain/cycle-summary.js';
+import { headlineKpis, type WeightFallbacks } from '../../domain/flock-analytics.js';
+import { latestAllowedDate } from '../../domain/weights.js';
+import { readCycleHead } from '../../db/analytics.js';
+import { checkVersion, commit, type Versioned } from '../../db/commit.js';
+import { cycleWrites, getCycle, listCycles, type CycleRecord } from '../../db/cycles.js';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import type { Caller } from '../../domain/caller.js';
 import { scopedFlock } from './flocks.js';
-import { completeAll, currentAnalyticsConfig } from './analytics-config.js';
-import { idempotentCommand } from './idempotency.js';
-import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
-import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../schemas/cycles.js';
-import { ageDays, isoDate } from '../platform/calendar.js';
+import { completeAll, currentAnalyticsConfig } from '../analytics/config.js';
+import { idempotentCommand } from '../idempotency.js';
+import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
+import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../../schemas/cycles.js';
+import { ageDays, isoDate } from '../../platform/calendar.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulidx';
-import { hashPassword } from '../auth/passwords.js';
-import { capabilityGrantProblems, catalogue, type Role } from '../domain/capabilities.js';
-import { diff, normalizeEmail } from '../domain/accounts.js';
-import type { CommandContext } from '../domain/command.js';
-import { checkVersion, commit } from '../db/commit.js';
-import { existingFarmIds, getDefaultFarmId } from '../db/farms.js';
-import { clearLoginThrottles } from '../db/login-throttle.js';
-import { getUserOrThrow, listUsers, userChange, userCreate, userDelete, type UserRecord } from '../db/users.js';
-import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { capabilityGrantProblems, catalogue, type Role } from '../../domain/capabilities.js';
+import { diff, normalizeEmail } from '../../domain/accounts.js';
+import type { CommandContext } from '../../domain/command.js';
+import { checkVersion, commit } from '../../db/commit.js';
+import { existingFarmIds, getDefaultFarmId } from '../../db/farms.js';
+import { clearLoginThrottles } from '../../db/login-throttle.js';
+import { getUserOrThrow, listUsers, userChange, userCreate, userDelete, type UserRecord } from '../../db/users.js';
+import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { toUserDto } from './accounts.js';
-import { idempotentCommand } from './idempotency.js';
-import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
+import { idempotentCommand } from '../idempotency.js';
+import type { CreateUserBody, PatchUserBody } from '../../../schemas/admin.js';
 
 /** The admin control plane for users. Every change commits with its audit entry. */
 

@@ -1,24 +1,24 @@
-import { listDrills } from '../db/continuity.js';
-import { allDevicesOfFarm, type DeviceRecord } from '../db/devices.js';
-import { getFarm, getHouse } from '../db/farms.js';
-import { activeFlocksOfFarm } from '../db/inventory.js';
-import { rollupsBetween } from '../db/sensor-readings.js';
-import { dailySeries } from '../domain/analytics/kpis/daily.js';
-import type { DailyKpis } from '../domain/analytics/kpis/types.js';
-import { climateOf, NO_CLIMATE, type ClimateSignals } from '../domain/diagnosis/signals.js';
-import { systemCaller } from '../domain/caller.js';
-import type { BucketStats } from '../domain/iot/rollups.js';
-import type { FarmFacts } from '../domain/rules/farm-points.js';
-import { cycleAnalyticsContext, type CycleAnalyticsContext } from './analytics.js';
-import { flockOn, houseFlock, type HouseFlock } from './house-flocks.js';
-import type { SensorMetric } from '../../schemas/vocabulary.js';
-import { isoHour } from '../platform/calendar.js';
+import { listDrills } from '../../db/continuity.js';
+import { allDevicesOfFarm, type DeviceRecord } from '../../db/devices.js';
+import { getFarm, getHouse } from '../../db/farms.js';
+import { activeFlocksOfFarm } from '../../db/inventory.js';
+import { rollupsBetween } from '../../db/sensor-readings.js';
+import { dailySeries } from '../../domain/analytics/kpis/daily.js';
+import type { DailyKpis } from '../../domain/analytics/kpis/types.js';
+import { climateOf, NO_CLIMATE, type ClimateSignals } from '../../domain/diagnosis/signals.js';
+import { systemCaller } from '../../domain/caller.js';
+import type { BucketStats } from '../../domain/iot/rollups.js';
+import type { FarmFacts } from '../../domain/rules/farm-points.js';
+import { cycleAnalyticsContext, type CycleAnalyticsContext } from '../analytics/cycle-context.js';
+import { flockOn, houseFlock, type HouseFlock } from '../flocks/house-flocks.js';
+import type { SensorMetric } from '../../../schemas/vocabulary.js';
+import { isoHour } from '../../platform/calendar.js';
 
 /**
  * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
  * context and daily series, a house's hourly rollups, a farm's own facts (its drills) and the climate
  * around an instant. Shared by the
- * rules (./rules/evaluation.ts) and the statistical detectors (./detections.ts), so new data of a flock
+ * rules (./evaluation.ts) and the statistical detectors (../detections.ts), so new data of a flock
  * is read once for both.
  */
 

@@ -1,7 +1,7 @@
-import { getCycle, type CycleRecord } from '../db/cycles.js';
-import { activeFlocksOfFarm, type FlockSummary } from '../db/inventory.js';
-import type { FlockContext } from '../domain/iot/climate.js';
-import { daysBetween } from '../platform/calendar.js';
+import { getCycle, type CycleRecord } from '../../db/cycles.js';
+import { activeFlocksOfFarm, type FlockSummary } from '../../db/inventory.js';
+import type { FlockContext } from '../../domain/iot/climate.js';
+import { daysBetween } from '../../platform/calendar.js';
 
 /** The flock with an active cycle in the house, with its cycle: the age curve, the cycle days that take sensor figures, the scale's weights. */
 export interface HouseFlock {
