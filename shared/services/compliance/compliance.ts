@@ -15,7 +15,7 @@ import { cycleNotFound } from '../references.js';
 import { idempotentCommand } from '../idempotency.js';
 import { daysBetween, isoDate } from '../../platform/calendar.js';
 
-/** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/services/withdrawals.ts. */
+/** Compliance reads and records (docs/domain.md, "Compliance"); the sale check itself is shared/domain/compliance/withdrawals.ts (`judgeSale`). */
 
 const todayUtc = (now = new Date()) => isoDate(now);
 
