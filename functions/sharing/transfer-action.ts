@@ -1,23 +1,9 @@
-import type { TSchema } from '@sinclair/typebox';
 import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY, IF_MATCH } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { actOnTransfer } from '../../shared/services/transfers/steps.js';
 import { transferActionBody, transferParams } from '../../schemas/compiled/sharing.js';
-import { TransferResponse, type TransferAction, type TransferActionBody } from '../../schemas/sharing.js';
-import type { CompiledSchema } from '../../schemas/compiled-schema.js';
-
-/** What the route of one lifecycle step says of itself: who takes it, what it does, what else conflicts, its answer and its body. */
-export interface TransferStepDoc {
-  summary: string;
-  who: string;
-  extra?: string;
-  conflicts?: string;
-  answer?: { schema: TSchema; description: string };
-  /** Approval's body names the receiving flock. */
-  body?: CompiledSchema<TransferActionBody>;
-  notFound?: string;
-}
+import { TransferResponse, type TransferAction, type TransferStepDoc } from '../../schemas/sharing.js';
 
 /** The route of one lifecycle step (approve, reject, cancel, complete). */
 export function transferActionRoute(action: TransferAction, doc: TransferStepDoc): RouteHandler {

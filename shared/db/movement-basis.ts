@@ -8,6 +8,7 @@ import { feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
 import { getSupplierAndOrder, type OrderRecord, type SupplierRecord } from './procurement.js';
 import type { FlockForecast } from '../domain/predictive/records.js';
 import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
+import type { MovementReads } from '../domain/movements/create.js';
 
 /**
  * What recording a movement reads before it decides, in two round trips: first the records the request
@@ -25,7 +26,7 @@ export interface MovementHeads {
   counterpartForecast?: FlockForecast | undefined;
 }
 
-export interface MovementHeadsQuery {
+interface MovementHeadsQuery {
   flockId: string;
   cycleId: string;
   /** Birds enter this cycle's house: its flock and forecast. */
@@ -39,7 +40,7 @@ export interface MovementHeadsQuery {
 const same = (a: Key) => (i: Record<string, unknown>) => i.PK === a.PK && i.SK === a.SK;
 
 /** Round one: ONE consistent BatchGetItem of the records named by the path and body. */
-export async function readMovementHeads(q: MovementHeadsQuery): Promise<MovementHeads> {
+async function readMovementHeads(q: MovementHeadsQuery): Promise<MovementHeads> {
   const keys = { cycle: cycleKey(q.flockId, q.cycleId), flock: flockKey(q.flockId), forecast: latestForecastKey(q.flockId) };
   const other = q.counterpartFlockId ? { flock: flockKey(q.counterpartFlockId), forecast: latestForecastKey(q.counterpartFlockId) } : undefined;
   const wanted = [
@@ -75,7 +76,7 @@ export interface MovementSurroundings {
   feedInStock?: string[];
 }
 
-export interface MovementSurroundingsQuery {
+interface MovementSurroundingsQuery {
   farmId: string;
   cycleId: string;
   /** The house birds enter (its farm is read with it: the density tier). */
@@ -88,7 +89,7 @@ export interface MovementSurroundingsQuery {
 }
 
 /** Round two: one BatchGetItem and the Queries it cannot hold, in parallel. */
-export async function readMovementSurroundings(q: MovementSurroundingsQuery): Promise<MovementSurroundings> {
+async function readMovementSurroundings(q: MovementSurroundingsQuery): Promise<MovementSurroundings> {
   const house = q.houseId ? houseKey(q.farmId, q.houseId) : undefined;
   const farm = q.houseId ? farmKey(q.farmId) : undefined;
   const other = q.counterpartCycle ? cycleKey(q.counterpartCycle.flockId, q.counterpartCycle.cycleId) : undefined;
@@ -108,23 +109,12 @@ export async function readMovementSurroundings(q: MovementSurroundingsQuery): Pr
   };
 }
 
-/** What a movement's reads ask for besides its cycle (shared/domain/movements/create.ts, `movementReads`). */
-export interface MovementReadsQuery {
-  withFlock: boolean;
-  counterpartFlockId?: string | undefined;
-  withCounterpartForecast: boolean;
-  supplierId?: string | undefined;
-  orderId?: string | undefined;
-  windowsFrom?: string | undefined;
-  feedInStock: boolean;
-}
-
 /**
  * Both rounds: the records named (round one), then what they point at (round two, skipped when the cycle
  * does not exist). The house read is the receiving flock's, and the other side's cycle its active one,
  * only within the cycle's farm: nothing of another farm is read on a body's say-so.
  */
-export async function readMovementBasis(flockId: string, cycleId: string, q: MovementReadsQuery) {
+export async function readMovementBasis(flockId: string, cycleId: string, q: MovementReads) {
   const heads = await readMovementHeads({ flockId, cycleId, ...q });
   const { cycle } = heads;
   if (!cycle) return { heads, around: {} as MovementSurroundings };

@@ -1,3 +1,4 @@
+import { orderNotFound, supplierNotFound } from '../domain/references.js';
 import { batchGet, queryAll, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { absent, all, any, contains, exists, isNew, ne, absentOr } from './conditions.js';
@@ -15,7 +16,7 @@ import {
 import { gsi1Page, queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { farmNotFound } from './farms.js';
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict } from '../errors.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
 
@@ -133,8 +134,7 @@ const RECEIPT_FIELDS = [
   'createdAt',
 ] as const satisfies readonly (keyof ReceiptRecord)[];
 
-export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
-export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
+export { orderNotFound, supplierNotFound };
 const supplierChanged = (id: string) => new Conflict(`Supplier ${id} was changed concurrently; read it again and retry`);
 const orderChanged = (id: string) => new Conflict(`Purchase order ${id} was changed concurrently; read it again and retry`);
 

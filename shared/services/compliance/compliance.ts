@@ -1,3 +1,4 @@
+import { flockNotFound } from '../../domain/references.js';
 import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
 import { sampleCreate, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../../db/compliance.js';
@@ -8,7 +9,7 @@ import type { CommandContext } from '../../domain/command.js';
 import { isActive, type WithdrawalWindow } from '../../domain/compliance/withdrawals.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import { latestAllowedDate } from '../../domain/weights.js';
-import { NotFound, ValidationFailed } from '../../errors.js';
+import { ValidationFailed } from '../../errors.js';
 import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../../schemas/compliance.js';
 import { farmOfListRequest } from '../farms.js';
 import { cycleNotFound } from '../references.js';
@@ -52,7 +53,7 @@ export function toSampleDto(s: SampleRecord) {
 
 /** The flock (of a farm the caller sees) and the cycle a sample belongs to: the one named, else the flock's active one. */
 async function sampledCycle(caller: Caller, flockId: string, cycleId: string | undefined) {
-  const flock = visibleTo(caller, await getFlock(flockId), () => new NotFound(`Flock ${flockId} not found`));
+  const flock = visibleTo(caller, await getFlock(flockId), () => flockNotFound(flockId));
   const id = cycleId ?? flock.activeCycleId;
   if (!id) return { flock, cycle: undefined };
   const cycle = await getCycle(flockId, id);

@@ -1,3 +1,4 @@
+import { cycleNotFound } from '../../domain/references.js';
 import { ulid } from 'ulidx';
 import { visibleTo } from '../../domain/farm-access.js';
 import { diff } from '../../domain/accounts.js';
@@ -8,7 +9,7 @@ import { latestAllowedDate } from '../../domain/weights.js';
 import { readCycleHead } from '../../db/analytics.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { cycleWrites, getCycle, listCycles, type CycleRecord } from '../../db/cycles.js';
-import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import { Conflict, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import { scopedFlock } from './flocks.js';
 import { completeAll, currentAnalyticsConfig } from '../analytics/config.js';
@@ -65,8 +66,6 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
     version: c.version,
   };
 }
-
-const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 
 /** The cycle, if it exists under that flock and the caller may see its farm: one read. */
 export async function scopedCycle(user: Caller, flockId: string, cycleId: string): Promise<CycleRecord> {

@@ -1,3 +1,4 @@
+import { flockNotFound } from '../../domain/references.js';
 import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
 import { diff } from '../../domain/accounts.js';
@@ -33,7 +34,7 @@ export function toFlockDto(f: FlockRecord) {
 }
 
 export async function scopedFlock(user: Caller, flockId: string): Promise<FlockRecord> {
-  return visibleTo(user, await getFlock(flockId), () => new NotFound(`Flock ${flockId} not found`));
+  return visibleTo(user, await getFlock(flockId), () => flockNotFound(flockId));
 }
 
 /** Checks (with one read) that the caller may place a flock on this farm and house: another farm's, like a missing one, is a 404 naming it. */

@@ -1,3 +1,4 @@
+import { flockNotFound } from '../../domain/references.js';
 import { isoDate } from '../../platform/calendar.js';
 import { allDevicesOfFarm } from '../../db/devices.js';
 import { farmNotFound } from '../../db/farms.js';
@@ -21,7 +22,7 @@ import type { PredictiveAccuracyQuery, PredictiveDevicesQuery, PredictiveRunsQue
 /** The flock's latest forecast (`current`: still of its active cycle). Another farm's flock is NotFound like a missing one. */
 export async function flockForecastFor(caller: Caller, flockId: string): Promise<FlockForecast & { current: boolean }> {
   const found = await flockWithForecast(flockId);
-  const flock = visibleTo(caller, found.flock, () => new NotFound(`Flock ${flockId} not found`));
+  const flock = visibleTo(caller, found.flock, () => flockNotFound(flockId));
   const { forecast } = found;
   if (!forecast) throw new NotFound(`Flock ${flockId} has no forecast yet: the hourly job forecasts active cycles, or POST /api/v1/predictive/run`);
   return { ...forecast, current: flock.activeCycleId === forecast.cycleId };
