@@ -5,7 +5,7 @@ import { absent, any, eq, exists, isNew } from './conditions.js';
 import { anomaliesOfFarm, anomalyDedupKey, anomalyKey, farmKey } from './keys.js';
 import { queryPage } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
 

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CommandContext } from '../domain/command.js';
+import type { AuditEvent, ResourceChange } from '../domain/decision.js';
 import { Conflict, PreconditionFailed, type AppError } from '../errors.js';
 import { auditPut } from './audit.js';
 import { db, tableName, transact, type TransactItem } from './client.js';
@@ -58,22 +59,6 @@ export type Write =
     })
   | (WriteBase & { delete: Key })
   | (WriteBase & { check: Key; when: Condition });
-
-/** One audited event of the command: actor, request id and time come from the command context. */
-export interface AuditEvent {
-  action: string;
-  targetType: string;
-  targetId: string;
-  changes: Record<string, unknown>;
-}
-
-/** A resource the command created, changed or deleted: what the change log will record per commit. */
-export interface ResourceChange {
-  type: string;
-  id: string;
-  op: 'upsert' | 'delete';
-  version?: number;
-}
 
 export interface Plan {
   writes: Write[];

@@ -1,3 +1,4 @@
+import { farmNotFound } from '../domain/references.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, tableName } from './client.js';
@@ -59,7 +60,6 @@ export type FarmChanges = Partial<
 export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
 
 /** The one answer for a farm that does not exist AND for a farm the caller may not see (same body). */
-export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
 export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
 
 const farmSortKey = (name: string, id: string) => `${nameKey(name)}#${id}`;

@@ -5,7 +5,8 @@ import { farmFromItem, houseFromItem, type FarmRecord, type HouseRecord } from '
 import { flockFromItem, type FlockRecord } from './flocks.js';
 import { cycleKey, farmKey, flockKey, houseKey, latestForecastKey, type Key } from './keys.js';
 import { feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
-import { getSupplierAndOrder, type OrderRecord, type SupplierRecord } from './procurement.js';
+import { getSupplierAndOrder } from './procurement.js';
+import type { OrderRecord, SupplierRecord } from '../domain/procurement/records.js';
 import type { FlockForecast } from '../domain/predictive/records.js';
 import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
 import type { MovementReads } from '../domain/movements/create.js';

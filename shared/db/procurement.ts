@@ -15,10 +15,10 @@ import {
 } from './keys.js';
 import { gsi1Page, queryPage } from './pagination.js';
 import { pick } from './items.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { Conflict } from '../errors.js';
-import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
-import type { OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
+import type { OrderRecord, ReceiptRecord, SupplierRecord } from '../domain/procurement/records.js';
+import type { OrderStatus } from '../../schemas/procurement.js';
 
 /**
  * Procurement (docs/data-model.md, "Procurement"): `SUPPLIER#<id>`/`META` (all suppliers on GSI1
@@ -26,72 +26,6 @@ import type { OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procure
  * with its receipts `RECEIPT#<ulid>` in the same partition; a receipt with feed lines is also on GSI2
  * `SUPPLIERRECEIPTS#<supplierId>` carrying the delivery facts supplier reliability reads.
  */
-export interface SupplierRecord {
-  id: string;
-  name: string;
-  kinds: SupplierKind[];
-  contact: { person?: string; email?: string; phone?: string; address?: string };
-  farmIds: string[];
-  archived: boolean;
-  orderCount: number;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
-export interface OrderLineRecord {
-  id: string;
-  itemKind: SupplierKind;
-  feedType: string | null;
-  product: string | null;
-  quantity: number;
-  unit: OrderUnit;
-  unitPrice: number;
-  receivedQuantity: number;
-}
-
-export interface OrderRecord {
-  id: string;
-  farmId: string;
-  supplierId: string;
-  status: OrderStatus;
-  lines: OrderLineRecord[];
-  expectedDate: string;
-  allowOverDelivery: boolean;
-  notes: string | null;
-  orderedAt: string | null;
-  receivedAt: string | null;
-  cancelledAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
-export interface ReceiptLineRecord {
-  lineId: string;
-  quantity: number;
-  flockId: string | null;
-  cycleId: string | null;
-  movementId: string | null;
-  lotNumber: string | null;
-  qualityIssues: string[];
-}
-
-export interface ReceiptRecord {
-  id: string;
-  orderId: string;
-  farmId: string;
-  supplierId: string;
-  date: string;
-  lines: ReceiptLineRecord[];
-  /** The supplier facts of its feed lines, exactly as written on their feed_delivery movements. */
-  deliveries: FeedDeliveryFact[];
-  notes: string | null;
-  receivedBy: string;
-  createdAt: string;
-}
-
 const SUPPLIER_FIELDS = [
   'id',
   'name',

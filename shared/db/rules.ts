@@ -15,7 +15,7 @@ import {
 } from './keys.js';
 import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
 

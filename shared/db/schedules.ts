@@ -5,7 +5,7 @@ import { absent, exists, isNew, le } from './conditions.js';
 import { farmKey, OCCURRENCE_SK_PREFIX, occurrenceKey, scheduleCounterKey, scheduleKey, schedulePartition, schedulesOfFarm } from './keys.js';
 import { equalityFilter, pick } from './items.js';
 import { gsi1Page } from './pagination.js';
-import { farmNotFound } from './farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
 import { occurrenceTaken } from '../domain/schedules/occurrences.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schemas/schedules.js';

@@ -5,6 +5,7 @@ import { NotFound, ValidationFailed } from '../errors.js';
  * farm's record or a made-up id — is the same 404 as a missing record, naming the id
  * (docs/decisions.md, "References in bodies").
  */
+export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
 export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId} not found`);
 export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);

@@ -7,7 +7,7 @@ import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
 import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
 import { rateLimitedOn } from '../db/metrics.js';
-import { farmNotFound } from '../db/farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { farmStock } from '../db/inventory.js';
 import { listRecommendations } from '../db/recommendations.js';
 import type { Caller } from '../domain/caller.js';

@@ -3,9 +3,9 @@ import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
 import { diff } from '../domain/accounts.js';
 import type { CommandContext } from '../domain/command.js';
-import { checkVersion, commit, type AuditEvent, type Versioned } from '../db/commit.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
+import type { AuditEvent } from '../domain/decision.js';
 import {
-  farmNotFound,
   farmWrites,
   findHouseInFarms,
   getFarm,
@@ -20,6 +20,7 @@ import {
   type HouseChanges,
   type HouseRecord,
 } from '../db/farms.js';
+import { farmNotFound } from '../domain/references.js';
 import { Conflict, ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
 import { displayName, nameKey } from '../domain/names.js';

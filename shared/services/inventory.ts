@@ -3,7 +3,7 @@ import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, sear
 import type { MovementRecord } from '../db/movements.js';
 import type { CycleRecord } from '../db/cycles.js';
 import { Invalid } from '../errors.js';
-import { farmNotFound } from '../db/farms.js';
+import { farmNotFound } from '../domain/references.js';
 import type { Caller } from '../domain/caller.js';
 import { farmOfListRequest, farmOfRequest } from './farms.js';
 import { farmPeriodDays } from './periods.js';

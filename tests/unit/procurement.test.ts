@@ -1,6 +1,6 @@
 /** Procurement rules (pure): the order lifecycle, receipts against ordered quantities, fill rate, reorder arithmetic. */
 import { describe, expect, it } from 'vitest';
-import { applyReceipt, fillRate, lineProblems, reorder, transition } from '../../shared/domain/procurement.js';
+import { applyReceipt, fillRate, lineProblems, reorder, transition } from '../../shared/domain/procurement/orders.js';
 
 const line = (id: string, quantity: number, receivedQuantity = 0, itemKind: 'feed' | 'chicks' = 'feed') => ({ id, itemKind, quantity, receivedQuantity });
 

@@ -1,7 +1,8 @@
 import { listSamples, withdrawalWindows } from '../../db/compliance.js';
 import { listDailyRecords } from '../../db/daily-records.js';
 import { allDevicesOfFarm } from '../../db/devices.js';
-import { farmNotFound, getFarm, getHouse, type FarmRecord, type HouseRecord } from '../../db/farms.js';
+import { getFarm, getHouse, type FarmRecord, type HouseRecord } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { listMovements, type MovementRecord } from '../../db/movements.js';
 import { allSchedulesOfFarm, outcomesBetween, type ScheduleRecord } from '../../db/schedules.js';
 import { rollupsBetween } from '../../db/sensor-readings.js';

@@ -1,7 +1,8 @@
 import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
 import { consumedOn, drillCreate, latestExportOf, listDrills, type DrillRecord } from '../../db/continuity.js';
-import { farmNotFound, getFarm, getFarmsByIds, listAllFarms } from '../../db/farms.js';
+import { getFarm, getFarmsByIds, listAllFarms } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { continuousBackups } from '../../aws/export-store.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';

@@ -1,7 +1,7 @@
 import { flockNotFound } from '../../domain/references.js';
 import { isoDate } from '../../platform/calendar.js';
 import { allDevicesOfFarm } from '../../db/devices.js';
-import { farmNotFound } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { deviceRisksOf, farmWithForecast, flockWithForecast, forecastHistory, latestForecastsOf, listRuns, weighingsAfter } from '../../db/forecasts.js';
 import { activeFlocksOfFarm } from '../../db/inventory.js';
 import { addDays } from '../../platform/calendar.js';

@@ -1,22 +1,12 @@
 import { ulid } from 'ulidx';
 import { checkVersion, commit } from '../../db/commit.js';
 import { getFarm } from '../../db/farms.js';
-import {
-  getOrderWithReceipts,
-  getSupplier,
-  listOrdersOfFarm,
-  orderNotFound,
-  orderVersion,
-  orderWrites,
-  type OrderLineRecord,
-  type OrderRecord,
-  type ReceiptRecord,
-  type SupplierRecord,
-} from '../../db/procurement.js';
+import { getOrderWithReceipts, getSupplier, listOrdersOfFarm, orderNotFound, orderVersion, orderWrites } from '../../db/procurement.js';
+import type { OrderLineRecord, OrderRecord, ReceiptRecord, SupplierRecord } from '../../domain/procurement/records.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { visibleTo } from '../../domain/farm-access.js';
-import { lineProblems, orderTotal, transition } from '../../domain/procurement.js';
+import { lineProblems, orderTotal, transition } from '../../domain/procurement/orders.js';
 import { localToday } from '../../platform/calendar.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';

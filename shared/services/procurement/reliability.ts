@@ -3,7 +3,7 @@ import type { Caller } from '../../domain/caller.js';
 import { canAccessFarm } from '../../domain/farm-access.js';
 import { figure, missing } from '../../domain/analytics/figures.js';
 import { supplierReliability } from '../../domain/analytics/suppliers.js';
-import { fillRate } from '../../domain/procurement.js';
+import { fillRate } from '../../domain/procurement/orders.js';
 import { currentAnalyticsConfig } from '../analytics/config.js';
 import { visibleSupplier } from './suppliers.js';
 

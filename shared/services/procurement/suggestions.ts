@@ -1,11 +1,11 @@
 import { isoDate } from '../../platform/calendar.js';
 import { farmStock, exportFarmMovements } from '../../db/inventory.js';
 import { farmWithForecast } from '../../db/forecasts.js';
-import { farmNotFound } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { ordersOfFarm } from '../../db/procurement.js';
 import type { Caller } from '../../domain/caller.js';
 import { addDays } from '../../platform/calendar.js';
-import { reorder } from '../../domain/procurement.js';
+import { reorder } from '../../domain/procurement/orders.js';
 import { round } from '../../domain/weights.js';
 import { farmOfRequest } from '../farms.js';
 import type { SuggestionsQuery } from '../../../schemas/procurement.js';

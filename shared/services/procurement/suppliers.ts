@@ -1,12 +1,11 @@
-import { ulid } from 'ulidx';
 import { checkVersion, commit } from '../../db/commit.js';
-import { farmNotFound } from '../../db/farms.js';
-import { getSupplier, listSuppliers, supplierNotFound, supplierVersion, supplierWrites, type SupplierRecord } from '../../db/procurement.js';
+import { getSupplier, listSuppliers, supplierNotFound, supplierVersion, supplierWrites } from '../../db/procurement.js';
+import type { SupplierRecord } from '../../domain/procurement/records.js';
 import type { Caller } from '../../domain/caller.js';
-import { diff } from '../../domain/changes.js';
+import { unchanged } from '../../domain/decision.js';
+import { decideSupplierCreate, decideSupplierRemoval, decideSupplierUpdate, ownFarmsOrThrow } from '../../domain/procurement/suppliers.js';
 import type { CommandContext } from '../../domain/command.js';
 import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
-import { Conflict } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import type { CreateSupplierBody, ListSuppliersQuery, UpdateSupplierBody } from '../../../schemas/procurement.js';
@@ -44,12 +43,6 @@ export const seenSupplier = (user: Caller, id: string, s: SupplierRecord | undef
 
 export const visibleSupplier = async (user: Caller, id: string): Promise<SupplierRecord> => seenSupplier(user, id, await getSupplier(id));
 
-/** Farms named in a body must be the caller's (another farm is named exactly like a missing one). */
-function ownFarmsOrThrow(user: Caller, farmIds: readonly string[]): void {
-  const hidden = farmIds.find((f) => !canAccessFarm(user, f));
-  if (hidden) throw farmNotFound(hidden);
-}
-
 export async function supplierFor(user: Caller, id: string) {
   return toSupplierDto(await visibleSupplier(user, id), user);
 }
@@ -64,86 +57,37 @@ export async function listSuppliersFor(user: Caller, query: ListSuppliersQuery) 
 export async function createSupplierFor(ctx: CommandContext, body: CreateSupplierBody) {
   ownFarmsOrThrow(ctx.caller, body.farmIds);
   return idempotentCommand(ctx, 'supplier', body, async (ctx) => {
-    const now = ctx.now.toISOString();
-    const supplier: SupplierRecord = {
-      id: ulid(),
-      name: body.name.trim(),
-      kinds: body.kinds,
-      contact: body.contact ?? {},
-      farmIds: body.farmIds,
-      archived: false,
-      orderCount: 0,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
+    const { supplier, audit, changes } = decideSupplierCreate(ctx.caller, body, ctx.now);
     const response = { created: true, message: 'Supplier created', data: toSupplierDto(supplier, ctx.caller) };
-    await commit(ctx, {
-      writes: supplierWrites.create(supplier),
-      audit: [{ action: 'supplier.create', targetType: 'supplier', targetId: supplier.id, changes: { ...supplier } }],
-      changes: [{ type: 'supplier', id: supplier.id, op: 'upsert', version: 1 }],
-      response,
-    });
+    await commit(ctx, { writes: supplierWrites.create(supplier), audit, changes, response });
     return response;
   });
 }
 
-const EDITABLE = ['name', 'kinds', 'contact', 'farmIds'] as const;
-
 export async function updateSupplierFor(ctx: CommandContext, id: string, body: UpdateSupplierBody) {
-  const { caller } = ctx;
-  const current = await visibleSupplier(caller, id);
+  const current = await visibleSupplier(ctx.caller, id);
   // the version first: a stale one is answered as such whatever else is wrong with the change
   checkVersion(ctx, supplierVersion(current, body.version));
-  if (current.archived) throw new Conflict(`Supplier ${id} is archived`);
-  if (body.farmIds) ownFarmsOrThrow(caller, body.farmIds);
-  // the farms the caller cannot see stay as they are; the caller's part of the list is replaced
-  const farmIds = body.farmIds ? [...current.farmIds.filter((f) => !canAccessFarm(caller, f)), ...body.farmIds] : current.farmIds;
-  const next: SupplierRecord = {
-    ...current,
-    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-    ...(body.kinds !== undefined ? { kinds: body.kinds } : {}),
-    ...(body.contact !== undefined ? { contact: body.contact } : {}),
-    farmIds,
-  };
-  const changes = diff(current, next, EDITABLE);
-  if (Object.keys(changes).length === 0) return toSupplierDto(current, caller);
-  const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof SupplierRecord]]));
-  const newFarms = farmIds.filter((f) => !current.farmIds.includes(f));
+  const decision = decideSupplierUpdate(ctx.caller, current, body, ctx.now);
+  if (unchanged(decision.change)) return toSupplierDto(current, ctx.caller);
   await commit(ctx, {
-    writes: supplierWrites.update(current, fields, newFarms, body.version),
-    audit: [{ action: 'supplier.update', targetType: 'supplier', targetId: id, changes }],
-    changes: [{ type: 'supplier', id, op: 'upsert', version: current.version + 1 }],
+    writes: supplierWrites.update(current, decision.change.fields, decision.newFarms, body.version),
+    audit: decision.audit,
+    changes: decision.changes,
   });
-  return toSupplierDto({ ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 }, caller);
+  return toSupplierDto(decision.change.next, ctx.caller);
 }
 
-/**
- * Deletes a supplier that never had an order; one with orders is archived instead (kept for their history
- * and its reliability, takes no new orders). The caller must see every farm it serves.
- */
+/** Deletes a supplier that never had an order; one with orders is archived instead. */
 export async function deleteSupplierFor(ctx: CommandContext, id: string) {
-  const { caller } = ctx;
-  const current = await visibleSupplier(caller, id);
+  const current = await visibleSupplier(ctx.caller, id);
   checkVersion(ctx, supplierVersion(current));
-  if (current.farmIds.some((f) => !canAccessFarm(caller, f)))
-    throw new Conflict(`Supplier ${id} also serves farms you cannot see; remove your farms from its farmIds instead`);
-  if (current.orderCount === 0) {
-    await commit(ctx, {
-      writes: [supplierWrites.delete(current)],
-      audit: [{ action: 'supplier.delete', targetType: 'supplier', targetId: id, changes: { ...current } }],
-      changes: [{ type: 'supplier', id, op: 'delete' }],
-    });
+  const decision = decideSupplierRemoval(ctx.caller, current, ctx.now);
+  const { audit, changes } = decision;
+  if (decision.remove === 'delete') {
+    await commit(ctx, { writes: [supplierWrites.delete(current)], audit, changes });
     return { deleted: true as const };
   }
-  if (current.archived) throw new Conflict(`Supplier ${id} is already archived`);
-  await commit(ctx, {
-    writes: supplierWrites.update(current, { archived: true }),
-    audit: [{ action: 'supplier.archive', targetType: 'supplier', targetId: id, changes: { archived: { from: false, to: true } } }],
-    changes: [{ type: 'supplier', id, op: 'upsert', version: current.version + 1 }],
-  });
-  return {
-    deleted: false as const,
-    supplier: toSupplierDto({ ...current, archived: true, updatedAt: ctx.now.toISOString(), version: current.version + 1 }, caller),
-  };
+  await commit(ctx, { writes: supplierWrites.update(current, { archived: true }), audit, changes });
+  return { deleted: false as const, supplier: toSupplierDto(decision.next, ctx.caller) };
 }

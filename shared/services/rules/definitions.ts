@@ -1,6 +1,7 @@
 import { ulid } from 'ulidx';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
-import { farmNotFound, getFarmAndHouse, houseNotFound } from '../../db/farms.js';
+import { getFarmAndHouse, houseNotFound } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { getFlock } from '../../db/flocks.js';
 import {
   getRuleWithStates,

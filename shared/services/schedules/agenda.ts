@@ -1,4 +1,5 @@
-import { farmNotFound, getFarm } from '../../db/farms.js';
+import { getFarm } from '../../db/farms.js';
+import { farmNotFound } from '../../domain/references.js';
 import { allSchedulesOfFarm, outcomesBetween, type OutcomeRecord, type ScheduleRecord } from '../../db/schedules.js';
 import type { Caller } from '../../domain/caller.js';
 import { periodDays } from '../../domain/periods.js';

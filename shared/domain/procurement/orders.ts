@@ -3,9 +3,9 @@
  * cancelled before it is fully received), what a line may order, what a receipt may take, the fill rate
  * of a supplier and the reorder arithmetic of the suggestions. docs/decisions.md ("Procurement").
  */
-import type { FieldError } from '../errors.js';
-import { round } from './weights.js';
-import type { OrderAction, OrderStatus, OrderUnit, SupplierKind } from '../../schemas/procurement.js';
+import type { FieldError } from '../../errors.js';
+import { round } from '../weights.js';
+import type { OrderAction, OrderStatus, OrderUnit, SupplierKind } from '../../../schemas/procurement.js';
 
 const MOVES: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
   place: { from: ['draft'], to: 'ordered' },

@@ -1,0 +1,38 @@
+/**
+ * What a write use case decides, in the domain's words (read, decide, commit: docs/architecture.md).
+ * A `decide…` function takes what the use case read and the command's plain values, and returns the
+ * records to create, change or delete with the fields that changed, the audit events, the resources
+ * changed (the change log's entries) and the warnings for the answer. It does no I/O; the repository's
+ * write builders turn its records into keyed, conditioned writes and `commit` writes them once.
+ */
+
+/** One audited event of the command: actor, request id and time come from the command context. */
+export interface AuditEvent {
+  action: string;
+  targetType: string;
+  targetId: string;
+  changes: Record<string, unknown>;
+}
+
+/** A resource the command created, changed or deleted: what the change log records per commit. */
+export interface ResourceChange {
+  type: string;
+  id: string;
+  op: 'upsert' | 'delete';
+  version?: number;
+}
+
+/** A change of one record decided from the version it was read at: the fields to set and their audit diff. */
+export interface RecordChange<T> {
+  /** The record as it was read. */
+  current: T;
+  /** The record after the change (version and updatedAt as the commit writes them). */
+  next: T;
+  /** The fields to write, with their new values. */
+  fields: Partial<T>;
+  /** `{field: {from, to}}` for the audit. */
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
+/** An update's outcome: nothing to write when no field differs. */
+export const unchanged = <T>(c: Pick<RecordChange<T>, 'changes'>): boolean => Object.keys(c.changes).length === 0;
