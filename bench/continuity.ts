@@ -53,8 +53,9 @@ try {
   const { recordMovement } = await import('../shared/services/movements/record-movement.js');
   const { exportCreate, getExport, getRestore, partitionItems, restoreCreate } = await import('../shared/db/continuity.js');
   const { commit } = await import('../shared/db/commit.js');
-  const { pendingExport, runExport } = await import('../shared/services/continuity/exports.js');
-  const { pendingRestore, runRestore } = await import('../shared/services/continuity/restores.js');
+  const { runExport } = await import('../shared/services/continuity/exports.js');
+  const { runRestore } = await import('../shared/services/continuity/restores.js');
+  const { decideExportRequest, decideRestoreRequest } = await import('../shared/domain/continuity/jobs.js');
 
   const admin = systemCaller('bench', ALL_CAPABILITIES, 'all');
   const { id: farmId } = await ensureDefaultFarm('Bench farm');
@@ -90,8 +91,9 @@ try {
   const timer = setInterval(sample, 50);
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 
-  const now = new Date().toISOString();
-  const job = pendingExport({ farmId, farmName: 'Bench farm', createdBy: admin.id }, now);
+  const now = new Date();
+  const farm = { id: farmId, name: 'Bench farm' };
+  const { job } = decideExportRequest(admin, farm, { storage: 'local', now, notFound: () => new Error(`no farm ${farmId}`) });
   const exportId = job.id;
   const ctx = commandContext(admin);
   await commit(ctx, { writes: [exportCreate(job)] });
@@ -108,7 +110,7 @@ try {
       `peak RSS ${mb(exportPeak.rss)} (before ${mb(rssBefore)}), peak heap ${mb(exportPeak.heap)}`,
   );
 
-  const restore = pendingRestore({ exportId, sourceFarmId: farmId, farmName: 'Bench farm (restored)', createdBy: admin.id, assignTo: null }, now);
+  const { job: restore } = decideRestoreRequest({ ...admin, allFarms: true }, e, 'Bench farm (restored)', { maxFarms: Number.POSITIVE_INFINITY, now });
   const restoreId = restore.id;
   await commit(ctx, { writes: [restoreCreate(restore)] });
   peakRss = 0;

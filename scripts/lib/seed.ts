@@ -2,12 +2,12 @@
 import { ulid } from 'ulidx';
 import { hashPassword } from '../../shared/auth/passwords.js';
 import { normalizeEmail } from '../../shared/domain/accounts.js';
-import { auditWrite } from '../../shared/db/audit.js';
 import { commit } from '../../shared/db/commit.js';
 import { systemCaller } from '../../shared/domain/caller.js';
 import { commandContext } from '../../shared/domain/command.js';
 import { ensureDefaultFarm } from '../../shared/db/farms.js';
-import { getUserIdByEmail, userCreate, type UserRecord } from '../../shared/db/users.js';
+import { getUserIdByEmail, userCreate } from '../../shared/db/users.js';
+import type { UserRecord } from '../../shared/domain/users.js';
 import { ensureDefaultRules } from '../../shared/services/rules/defaults.js';
 import { Conflict } from '../../shared/errors.js';
 
@@ -37,8 +37,8 @@ export async function seed(admin: { email: string; password: string; name?: stri
       version: 1,
     };
     // nobody signed in creates the first admin: the audit entry names no actor
-    const audit = { actorId: null, action: 'seed.admin.create', targetType: 'user', targetId: id, changes: { email, role: 'admin' }, requestId: null };
-    await commit(commandContext(systemCaller('seed', [], 'all'), { now: at }), { writes: [...userCreate(user), auditWrite(audit, at)] });
+    const audit = [{ actorId: null, action: 'seed.admin.create', targetType: 'user', targetId: id, changes: { email, role: 'admin' } }];
+    await commit(commandContext(systemCaller('seed', [], 'all'), { now: at }), { writes: userCreate(user), audit });
   } catch (err) {
     if (err instanceof Conflict) return { farmId: farm.id, adminId: (await getUserIdByEmail(email))!, adminCreated: false };
     throw err;

@@ -30,15 +30,6 @@ export function auditPut(input: AuditInput, at = new Date()): TransactItem {
   return { Put: { TableName: tableName(), Item: auditItem(input, at) } };
 }
 
-/**
- * An audit entry as a write of a commit's plan, for an actor the command's caller does not name: nobody
- * (an anonymous sign-up that met a registered address) or the user a worker acts for (a restore opens its
- * farm in the name of whoever asked for it). Every other entry is a plan's `audit`.
- */
-export function auditWrite(input: AuditInput, at: Date): { put: Record<string, unknown> } {
-  return { put: auditItem(input, at) };
-}
-
 export async function listAudit(opts: { limit: number; cursor?: string; targetId?: string }) {
   const byTarget = opts.targetId !== undefined;
   const partition = byTarget ? gsi1.auditOf(opts.targetId!) : { PK: 'AUDIT' };

@@ -100,13 +100,15 @@ export async function commit(ctx: CommitContext, plan: Plan): Promise<void> {
   for (const w of plan.writes) if (w.version) checkVersion(ctx, w.version);
   const writes = [...plan.writes, ...changeLogWrites(ctx, plan.changes ?? [])];
   const extra: TransactItem[] = [
-    ...(plan.audit ?? []).map((a) => auditPut({ ...a, actorId: ctx.caller.id, requestId: ctx.requestId }, ctx.now)),
+    ...(plan.audit ?? []).map((a) => auditPut({ ...a, actorId: a.actorId === undefined ? ctx.caller.id : a.actorId, requestId: ctx.requestId }, ctx.now)),
     ...(ctx.remember && plan.response ? [storedResponsePut(ctx.remember.userId, ctx.remember.key, ctx.remember.requestHash, plan.response)] : []),
   ];
   const now = ctx.now.toISOString();
   const items = writes.map((w) => transactItemOf(w, now));
   if (items.length + extra.length > MAX_TRANSACTION_ITEMS) throw new Conflict(`This write touches more than ${MAX_TRANSACTION_ITEMS} records; split it`);
   if (items.length === 1 && extra.length === 0 && !('check' in writes[0]!)) return single(items[0]!, writes[0]!);
+  // an audit entry alone (a sign-in attempt's throttle event): one plain PutItem
+  if (items.length === 0 && extra.length === 1 && !plan.response) return single(extra[0]!, { put: {} });
   // The kept response goes first: a retry that also meets a spent balance must be told it is a retry
   // (transact reports a failed stored response before any other failure).
   await transact([...extra, ...items], (i) =>

@@ -19,69 +19,13 @@ import {
 import { pick } from './items.js';
 import { Conflict } from '../errors.js';
 import type { Key } from './keys.js';
+import type { DrillRecord, ExportRecord, RestoreRecord } from '../domain/continuity/jobs.js';
 
 /**
  * Continuity (docs/data-model.md, "Continuity"): export and restore jobs (`EXPORT#<id>`, `RESTORE#<id>`,
  * each `META` with a `version`), drills in their farm's partition, the partitions a farm's export pages
  * through, and the plain batch writes a restore makes into partitions nobody else can know yet.
  */
-export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
-
-export interface ExportRecord {
-  id: string;
-  farmId: string;
-  farmName: string;
-  status: JobStatus;
-  createdBy: string;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** Where the file is: an S3 key (in AWS) or a path under EXPORT_DIR (local). */
-  storage: 's3' | 'local';
-  objectKey: string;
-  records: number | null;
-  counts: Record<string, number> | null;
-  sha256: string | null;
-  bytes: number | null;
-  durationMs: number | null;
-  error: string | null;
-  version: number;
-}
-
-export interface RestoreRecord {
-  id: string;
-  exportId: string;
-  sourceFarmId: string;
-  farmName: string;
-  /** The new farm's id, chosen when the restore is requested. */
-  farmId: string;
-  status: JobStatus;
-  createdBy: string;
-  /** Whether the creator gets the new farm in their `farmIds` (non-admins) on success. */
-  assignTo: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  records: number | null;
-  counts: Record<string, number> | null;
-  checks: { compared: number; mismatches: string[] } | null;
-  durationMs: number | null;
-  error: string | null;
-  version: number;
-}
-
-export interface DrillRecord {
-  id: string;
-  farmId: string;
-  kind: 'generator' | 'alarm' | 'fire';
-  date: string;
-  durationMinutes: number;
-  result: 'passed' | 'failed' | 'partial';
-  notes: string | null;
-  recordedBy: string;
-  createdAt: string;
-}
-
 const EXPORT_FIELDS = [
   'id',
   'farmId',

@@ -1,28 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors.js';
 import type { Role } from '../domain/capabilities.js';
+import type { UserRecord } from '../domain/users.js';
 import { batchGet, db, tableName } from './client.js';
 import type { Write } from './commit.js';
 import { absent, all, any, eq, exists, isNew, sizeBelow } from './conditions.js';
 import { emailKey, gsi1, revokedTokenKey, userKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
-
-/** A user as stored. `passwordHash` never leaves shared/ (see toUserDto in shared/services/accounts). */
-export interface UserRecord {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  explicitCapabilities: string[] | null;
-  farmIds: string[];
-  verified: boolean;
-  locked: boolean;
-  passwordHash: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
 
 const USER_FIELDS: readonly (keyof UserRecord)[] = [
   'id',

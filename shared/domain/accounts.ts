@@ -1,4 +1,5 @@
-/** Account rules without I/O: e-mail normalization, the sign-in throttle, what a PATCH changes. */
+/** Account rules without I/O: e-mail normalization, the sign-in throttle and its audit events. */
+import type { AuditEvent } from './decision.js';
 
 /**
  * Sign-in throttling (docs/security.md, "Sign-in throttling"): failed sign-ins slow down the client that
@@ -52,6 +53,27 @@ export function loginRefusal(state: LoginThrottleState, now: number): LoginRefus
 export function nextClientAttempt(state: LoginThrottleState, now: number): { attempts: number; openAt: number } {
   const attempts = (state.client?.attempts ?? 0) + 1;
   return { attempts, openAt: now + clientDelaySeconds(attempts) };
+}
+
+/**
+ * The moments of a failed sign-in an admin wants to see, as audit events naming no actor (the attempts are
+ * anonymous): a client of a registered account is first delayed; the account reaches its ceiling.
+ */
+export function throttleEvents(
+  userId: string,
+  client: string,
+  attempt: { attempts: number; openAt: number },
+  accountFailures: number,
+  windowEndsAt: number,
+): AuditEvent[] {
+  const at = (epoch: number) => new Date(epoch * 1000).toISOString();
+  const event = (action: string, changes: Record<string, unknown>): AuditEvent => ({ actorId: null, action, targetType: 'user', targetId: userId, changes });
+  return [
+    ...(attempt.attempts === LOGIN_THROTTLE.freeFailures
+      ? [event('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) })]
+      : []),
+    ...(accountFailures === LOGIN_THROTTLE.accountMaxFailures ? [event('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) })] : []),
+  ];
 }
 
 /** The text of a refusal: the same for every e-mail, registered or not. */

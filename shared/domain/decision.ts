@@ -8,6 +8,11 @@
 
 /** One audited event of the command: actor, request id and time come from the command context. */
 export interface AuditEvent {
+  /**
+   * Only for an actor the command's caller does not name: nobody (`null`: an anonymous sign-in attempt) or
+   * the user a worker acts for (a restore opens its farm in the name of whoever asked for it).
+   */
+  actorId?: string | null;
   action: string;
   targetType: string;
   targetId: string;

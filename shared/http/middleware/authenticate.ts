@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { verifyToken } from '../../auth/tokens.js';
 import { effectiveCapabilities } from '../../domain/capabilities.js';
-import { loadUserAndRevocation, type UserRecord } from '../../db/users.js';
+import { loadUserAndRevocation } from '../../db/users.js';
+import type { UserRecord } from '../../domain/users.js';
 import { Forbidden, Unauthenticated } from '../../errors.js';
 import { stateOf, type AuthUser, type HttpRequest, type RouteSpec } from '../context.js';
 import { authenticateDevice } from '../../services/iot/devices.js';

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ulid } from 'ulidx';
 import { settings } from '../../config/env.js';
 import { dummyHash, hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { issueToken } from '../../auth/tokens.js';
@@ -12,14 +11,16 @@ import {
   loginRefusalMessage,
   nextClientAttempt,
   normalizeEmail,
+  throttleEvents,
   type LoginRefusal,
 } from '../../domain/accounts.js';
-import { auditWrite } from '../../db/audit.js';
+import { decideVerification, newAccount } from '../../domain/users.js';
 import { commit } from '../../db/commit.js';
 import { NoticeAlreadySent, noticeOncePerWindow, outboxWrite } from '../../db/outbox.js';
 import { clearLoginAttempts, countAccountLoginFailure, countLoginAttempt, readLoginState } from '../../db/login-throttle.js';
 import { getVerificationToken, tokenRevocation, verificationTokenConsume, verificationTokenCreate } from '../../db/tokens.js';
-import { EmailTaken, getUser, getUserForSignIn, getUserIdByEmail, userChange, userCreate, type UserRecord } from '../../db/users.js';
+import { EmailTaken, getUser, getUserForSignIn, getUserIdByEmail, userChange, userCreate } from '../../db/users.js';
+import type { UserRecord } from '../../domain/users.js';
 import { commandContext, type CommandContext } from '../../domain/command.js';
 import { Conflict, Invalid, Forbidden, Unauthenticated } from '../../errors.js';
 import type { SignupBody, LoginBody } from '../../../schemas/auth.js';
@@ -47,8 +48,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url')
 
 /**
  * The command context of a request about an account without a session (sign-up, sign-in, e-mail
- * verification): the account is the caller the audit names; an anonymous attempt's entries name no actor
- * (auditWrite).
+ * verification): the account is the caller the audit names; an anonymous attempt's entries name no actor.
  */
 function asAccount(user: UserRecord, requestId: string, now: Date): CommandContext {
   return commandContext({ id: user.id, role: user.role, capabilities: new Set(), farmIds: user.farmIds, allFarms: false }, { requestId, now });
@@ -68,21 +68,7 @@ export async function signup(body: SignupBody, requestId: string): Promise<{ ema
   const verificationToken = randomBytes(32).toString('base64url');
   const { isProduction } = settings();
   const at = new Date();
-  const now = at.toISOString();
-  const user: UserRecord = {
-    id: ulid(),
-    email,
-    name: body.name.trim(),
-    role: 'viewer',
-    explicitCapabilities: null,
-    farmIds: [],
-    verified: false,
-    locked: false,
-    passwordHash,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
+  const user = newAccount(body, passwordHash, at);
   const ctx = asAccount(user, requestId, at);
   const created =
     existingId === undefined &&
@@ -105,8 +91,8 @@ export async function signup(body: SignupBody, requestId: string): Promise<{ ema
     // registered already (or just now, by a concurrent sign-up): tell the owner, not the caller; nobody is the actor
     const ownerId = existingId ?? (await getUserIdByEmail(email));
     const notice = { to: email, kind: 'account-exists', windowSeconds: ACCOUNT_EXISTS_NOTICE_SECONDS, ttlSeconds: VERIFICATION_TOKEN_TTL_SECONDS };
-    const audit = { actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email }, requestId };
-    await commit(ctx, { writes: [...noticeOncePerWindow(notice, at), auditWrite(audit, at)] }).catch((err) => {
+    const audit = [{ actorId: null, action: 'auth.signup-existing', targetType: 'user', targetId: ownerId ?? email, changes: { email } }];
+    await commit(ctx, { writes: noticeOncePerWindow(notice, at), audit }).catch((err) => {
       if (!(err instanceof NoticeAlreadySent)) throw err;
     });
   }
@@ -138,7 +124,8 @@ export async function login(body: LoginBody, client: string, requestId: string) 
   const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !passwordOk) {
     const accountFailures = await countAccountLoginFailure(email, now, LOGIN_THROTTLE.accountWindowSeconds);
-    if (user) await auditThrottle(asAccount(user, requestId, at), client, next, accountFailures, read.throttle.accountWindowEndsAt);
+    const audit = user ? throttleEvents(user.id, client, next, accountFailures, read.throttle.accountWindowEndsAt) : [];
+    if (user && audit.length) await commit(asAccount(user, requestId, at), { writes: [], audit });
     throw new Unauthenticated(INVALID_CREDENTIALS);
   }
   await clearLoginAttempts(email, client);
@@ -148,27 +135,6 @@ export async function login(body: LoginBody, client: string, requestId: string) 
 }
 
 const throttled = (refusal: LoginRefusal) => new Forbidden(loginRefusalMessage(refusal), refusal.retryAfterSeconds);
-
-/** The moments an admin wants to see: a client of a registered account is first delayed; the account reaches its ceiling. */
-async function auditThrottle(
-  ctx: CommandContext,
-  client: string,
-  attempt: { attempts: number; openAt: number },
-  accountFailures: number,
-  windowEndsAt: number,
-): Promise<void> {
-  // the attempts are anonymous: the entries name no actor
-  const entry = (action: string, changes: Record<string, unknown>) =>
-    auditWrite({ actorId: null, action, targetType: 'user', targetId: ctx.caller.id, changes, requestId: ctx.requestId }, ctx.now);
-  const at = (epoch: number) => new Date(epoch * 1000).toISOString();
-  const writes = [
-    ...(attempt.attempts === LOGIN_THROTTLE.freeFailures
-      ? [entry('auth.throttle', { client, failures: attempt.attempts, delayedUntil: at(attempt.openAt) })]
-      : []),
-    ...(accountFailures === LOGIN_THROTTLE.accountMaxFailures ? [entry('auth.lockout', { failures: accountFailures, lockedUntil: at(windowEndsAt) })] : []),
-  ];
-  if (writes.length) await commit(ctx, { writes });
-}
 
 /** Revokes the caller's token until it would have expired anyway. */
 export async function logout(ctx: CommandContext, token: { jti: string; expiresAt: number }): Promise<void> {
@@ -184,14 +150,13 @@ export async function verifyEmail(token: string, requestId: string) {
   const at = new Date();
   const hash = sha256(token);
   const record = await getVerificationToken(hash);
-  if (!record || record.expiresAt <= Math.floor(at.getTime() / 1000)) throw invalidVerification();
-  const user = await getUser(record.userId);
-  if (!user) throw invalidVerification();
-  const next: UserRecord = { ...user, verified: true };
-  const changed = () => new Conflict(`User ${user.id} was changed by another request (expected version ${user.version}); read it again and retry`);
-  await commit(asAccount(user, requestId, at), {
-    writes: [userChange(user, next), { ...verificationTokenConsume(hash, user.id, at), failed: changed }],
-    audit: [{ action: 'auth.verify-email', targetType: 'user', targetId: user.id, changes: { verified: { from: user.verified, to: true } } }],
+  const user = record ? await getUser(record.userId) : undefined;
+  const { next, audit } = decideVerification(record, user, at, invalidVerification);
+  const current = user as UserRecord;
+  const changed = () => new Conflict(`User ${current.id} was changed by another request (expected version ${current.version}); read it again and retry`);
+  await commit(asAccount(current, requestId, at), {
+    writes: [userChange(current, next), { ...verificationTokenConsume(hash, current.id, at), failed: changed }],
+    audit,
   });
-  return { ...next, updatedAt: at.toISOString(), version: user.version + 1 };
+  return next;
 }

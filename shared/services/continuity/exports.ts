@@ -1,6 +1,6 @@
-import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
-import { exportCreate, farmItems, getExport, jobMove, type ExportRecord } from '../../db/continuity.js';
+import { exportCreate, farmItems, getExport, jobMove } from '../../db/continuity.js';
+import { decideExportRequest, type ExportRecord } from '../../domain/continuity/jobs.js';
 import { exportKey } from '../../db/keys.js';
 import { getFarm } from '../../db/farms.js';
 import { farmNotFound } from '../../domain/references.js';
@@ -34,41 +34,14 @@ const exportNotFound = (id: string) => new NotFound(`Export ${id} not found`);
 
 export const visibleExport = async (caller: Caller, id: string): Promise<ExportRecord> => visibleTo(caller, await getExport(id), () => exportNotFound(id));
 
-/** An export job not yet started; its file's key is fixed now (`exports/<farmId>/<id>.jsonl`). */
-export function pendingExport(of: Pick<ExportRecord, 'farmId' | 'farmName' | 'createdBy'>, now: string): ExportRecord {
-  const id = ulid();
-  return {
-    id,
-    ...of,
-    status: 'pending',
-    createdAt: now,
-    startedAt: null,
-    finishedAt: null,
-    storage: exportsInS3() ? 's3' : 'local',
-    objectKey: `exports/${of.farmId}/${id}.jsonl`,
-    records: null,
-    counts: null,
-    sha256: null,
-    bytes: null,
-    durationMs: null,
-    error: null,
-    version: 1,
-  };
-}
-
 export async function requestExport(ctx: CommandContext, body: CreateExportBody) {
   const farmId = farmOfRequest(ctx.caller, body.farmId);
   const result = await idempotentCommand(ctx, `continuity-export:${farmId}`, body, async (ctx) => {
-    const farm = await getFarm(farmId);
-    if (!farm || (farm as { restoring?: boolean }).restoring) throw farmNotFound(farmId);
-    const job = pendingExport({ farmId, farmName: farm.name, createdBy: ctx.caller.id }, ctx.now.toISOString());
+    const farm = (await getFarm(farmId)) as { id: string; name: string; restoring?: boolean } | undefined;
+    const storage = exportsInS3() ? 's3' : 'local';
+    const { job, audit, changes } = decideExportRequest(ctx.caller, farm, { storage, now: ctx.now, notFound: () => farmNotFound(farmId) });
     const response = { created: true, message: 'Export started', data: toExportDto(job) };
-    await commit(ctx, {
-      writes: [exportCreate(job)],
-      audit: [{ action: 'continuity.export', targetType: 'farm', targetId: farmId, changes: { exportId: job.id } }],
-      changes: [{ type: 'export', id: job.id, op: 'upsert', version: job.version }],
-      response,
-    });
+    await commit(ctx, { writes: [exportCreate(job)], audit, changes, response });
     return response;
   });
   await startJob(ctx, 'export', result);

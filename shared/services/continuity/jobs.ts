@@ -1,6 +1,7 @@
 import { log } from '../../platform/log.js';
 import { commit } from '../../db/commit.js';
-import { getExport, getRestore, jobMove, type ExportRecord, type RestoreRecord } from '../../db/continuity.js';
+import { getExport, getRestore, jobMove } from '../../db/continuity.js';
+import type { ExportRecord, RestoreRecord } from '../../domain/continuity/jobs.js';
 import { exportKey, restoreKey } from '../../db/keys.js';
 import { invokeAsync } from '../../aws/lambda.js';
 import { systemCaller } from '../../domain/caller.js';

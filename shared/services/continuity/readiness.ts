@@ -1,6 +1,6 @@
-import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
-import { consumedOn, drillCreate, latestExportOf, listDrills, type DrillRecord } from '../../db/continuity.js';
+import { consumedOn, drillCreate, latestExportOf, listDrills } from '../../db/continuity.js';
+import { decideDrill, type DrillRecord } from '../../domain/continuity/jobs.js';
 import { getFarm, getFarmsByIds, listAllFarms } from '../../db/farms.js';
 import { farmNotFound } from '../../domain/references.js';
 import { continuousBackups } from '../../aws/export-store.js';
@@ -8,7 +8,6 @@ import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { canAccessFarm } from '../../domain/farm-access.js';
 import { drillStatus, feedDays, trailingDays, waterDays } from '../../domain/continuity/readiness.js';
-import { ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
 import { silosOfFarm } from '../predictive/feed.js';
@@ -45,27 +44,15 @@ export function toDrillDto(d: DrillRecord) {
 export async function recordDrill(ctx: CommandContext, body: CreateDrillBody) {
   const farmId = farmOfRequest(ctx.caller, body.farmId);
   return idempotentCommand(ctx, `continuity-drill:${farmId}`, body, async (ctx) => {
-    const today = isoDate(ctx.now);
-    if (body.date > today) throw new ValidationFailed([{ field: 'date', message: `must not be after today (${today})` }]);
-    const drill: DrillRecord = {
-      id: ulid(),
-      farmId,
-      kind: body.kind,
-      date: body.date,
-      durationMinutes: body.durationMinutes,
-      result: body.result,
-      notes: body.notes?.trim() ?? null,
-      recordedBy: ctx.caller.id,
-      createdAt: ctx.now.toISOString(),
-    };
+    const { drill, changes } = decideDrill(ctx.caller, farmId, body, ctx.now);
     const response = { created: true, message: 'Drill recorded', data: toDrillDto(drill) };
     await commit(ctx, {
       writes: drillCreate(drill),
       audit: [{ action: 'continuity.drill', targetType: 'farm', targetId: farmId, changes: toDrillDto(drill) }],
-      changes: [{ type: 'drill', id: drill.id, op: 'upsert' }],
+      changes,
       response,
     }).catch(async (err: unknown) => {
-      // the farm's check failed, or something else: a missing farm is named as such
+      // a second read, after the commit failed: its farm check cannot say whether the farm is missing or the write raced
       if (!(await getFarm(farmId))) throw farmNotFound(farmId);
       throw err;
     });

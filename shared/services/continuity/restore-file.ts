@@ -1,5 +1,5 @@
 import { decodeTime, ulid } from 'ulidx';
-import type { RestoreRecord } from '../../db/continuity.js';
+import type { RestoreRecord } from '../../domain/continuity/jobs.js';
 import { cycleLocator } from '../../db/keys.js';
 import { exportLines } from '../../aws/export-store.js';
 import { differences, ExportDigest, IdMap, lineProblem, ownedIdsOf, type ExportHeader, type ExportTrailer } from '../../domain/continuity/format.js';

@@ -1,7 +1,6 @@
-import { ulid } from 'ulidx';
-import { auditWrite } from '../../db/audit.js';
 import { commit } from '../../db/commit.js';
-import { deleteItems, getExport, getRestore, jobMove, putItems, restoreCreate, restoredFarmOpen, type RestoreRecord } from '../../db/continuity.js';
+import { deleteItems, getExport, getRestore, jobMove, putItems, restoreCreate, restoredFarmOpen } from '../../db/continuity.js';
+import { decideRestoreRequest, restoreOpening, type RestoreRecord } from '../../domain/continuity/jobs.js';
 import { farmKey, restoreKey, type Key } from '../../db/keys.js';
 import { userFarmAdded } from '../../db/users.js';
 import { exportLines } from '../../aws/export-store.js';
@@ -35,51 +34,14 @@ async function visibleRestore(caller: Caller, id: string): Promise<RestoreRecord
 
 export const restoreFor = async (caller: Caller, id: string) => toRestoreDto(await visibleRestore(caller, id));
 
-/** A restore job not yet started: the new farm's id is chosen now, so a retried worker restores into the same farm. */
-export function pendingRestore(of: Pick<RestoreRecord, 'exportId' | 'sourceFarmId' | 'farmName' | 'createdBy' | 'assignTo'>, now: string): RestoreRecord {
-  return {
-    id: ulid(),
-    ...of,
-    farmId: ulid(),
-    status: 'pending',
-    createdAt: now,
-    startedAt: null,
-    finishedAt: null,
-    records: null,
-    counts: null,
-    checks: null,
-    durationMs: null,
-    error: null,
-    version: 1,
-  };
-}
-
 export async function requestRestore(ctx: CommandContext, body: CreateRestoreBody) {
   const { caller } = ctx;
   if (!caller.capabilities.has('manage_farms')) throw new Forbidden('A restore creates a farm: it also requires manage_farms');
   const source = await visibleExport(caller, body.exportId);
   const result = await idempotentCommand(ctx, `continuity-restore:${body.exportId}`, body, async (ctx) => {
-    if (source.status !== 'completed') throw new Conflict(`Export ${source.id} is ${source.status}: only a completed export can be restored`);
-    if (!caller.allFarms && caller.farmIds.length >= MAX_FARMS_PER_USER)
-      throw new Conflict(`You already hold ${MAX_FARMS_PER_USER} farms, the most a user may`);
-    const job = pendingRestore(
-      { exportId: source.id, sourceFarmId: source.farmId, farmName: body.farmName.trim(), createdBy: caller.id, assignTo: caller.allFarms ? null : caller.id },
-      ctx.now.toISOString(),
-    );
+    const { job, audit, changes } = decideRestoreRequest(caller, source, body.farmName, { maxFarms: MAX_FARMS_PER_USER, now: ctx.now });
     const response = { created: true, message: 'Restore started', data: toRestoreDto(job) };
-    await commit(ctx, {
-      writes: [restoreCreate(job)],
-      audit: [
-        {
-          action: 'continuity.restore',
-          targetType: 'farm',
-          targetId: source.farmId,
-          changes: { restoreId: job.id, exportId: source.id, newFarmId: job.farmId, farmName: job.farmName },
-        },
-      ],
-      changes: [{ type: 'restore', id: job.id, op: 'upsert', version: job.version }],
-      response,
-    });
+    await commit(ctx, { writes: [restoreCreate(job)], audit, changes, response });
     return response;
   });
   await startJob(ctx, 'restore', result);
@@ -100,22 +62,7 @@ async function openRestoredFarm(
 ) {
   const now = ctx.now.toISOString();
   const changed = () => new Conflict(`Restore of farm ${job.farmId} was changed concurrently`);
-  const audit = {
-    actorId: job.createdBy,
-    action: 'farm.restore',
-    targetType: 'farm',
-    targetId: job.farmId,
-    changes: { name: job.farmName, restoreId: job.id, exportId: job.exportId, sourceFarmId: job.sourceFarmId, records: fields.records },
-    requestId: null,
-  };
-  const completed = {
-    status: 'completed',
-    finishedAt: now,
-    records: fields.records,
-    counts: fields.counts,
-    checks: { compared: fields.compared, mismatches: [] },
-    durationMs: fields.durationMs,
-  };
+  const { completed, audit, changes } = restoreOpening(job, fields, ctx.now);
   await commit(ctx, {
     writes: [
       restoredFarmOpen(job.farmId, job.farmName, now, changed),
@@ -123,9 +70,9 @@ async function openRestoredFarm(
       ...(job.assignTo
         ? [userFarmAdded(job.assignTo, job.farmId, MAX_FARMS_PER_USER, now, () => new Conflict(`the user holds ${MAX_FARMS_PER_USER} farms already`))]
         : []),
-      auditWrite(audit, ctx.now),
     ],
-    changes: [{ type: 'farm', id: job.farmId, op: 'upsert' }],
+    audit,
+    changes,
   });
 }
 
