@@ -55,9 +55,9 @@ export const BreedStandardSummaryDto = Type.Object(
     interpolation: Type.String(),
     series: Type.Array(
       Type.Object({
-        key: StringEnum(['bodyWeight', 'cumulativeFcr', 'henDayPct'] as const),
+        key: StringEnum(['bodyWeight', 'dailyGain', 'dailyFeedIntake', 'cumulativeFeed', 'cumulativeFcr', 'henDayPct'] as const),
         label: Type.String(),
-        unit: StringEnum(['g', 'kg', 'kg/kg', '%'] as const),
+        unit: StringEnum(['g', 'g/bird/day', 'kg', 'kg/kg', '%'] as const),
         ageRange: Type.Object({ from: Type.Number(), to: Type.Number(), unit: AgeUnitDto }),
         ageRangeDays: Type.Object({ from: Type.Number(), to: Type.Number() }),
         points: Type.Array(Type.Object({ age: Type.Number(), ageDays: Type.Number(), value: Type.Number() })),

@@ -50,7 +50,12 @@ export const PricingSection = section(
 
 export const ConsumptionSection = section(
   {
-    broilerWaterMlPerBirdPerAgeDay: num(5.7, 'Expected broiler water intake per bird per day = age in days × this (ml, at 25 °C)'),
+    broilerWaterFeedRatio: num(1.7, 'Expected broiler water per kg of the breed standard’s feed intake for the age (l/kg at 21 °C; Aviagen gives 1.6–1.8)'),
+    waterIncreasePctPerDegC: pct(6.5, 'More water per °C of house temperature above 21 °C (Aviagen: about 6.5 %)'),
+    broilerWaterMlPerBirdPerAgeDay: num(
+      5.7,
+      'Broilers of a breed without a standard: expected water per bird per day = age in days × this (ml; Pesti et al. 1985, warm season)',
+    ),
     layerWaterMlPerBirdPerDay: num(210, 'Expected layer water intake per bird per day at 20 °C (ml)'),
     layerWaterMlPerBirdPerDayHot: num(400, 'Expected layer water intake per bird per day at 32 °C (ml)'),
     layerFeedGramsPerHenPerDay: num(110, 'Expected feed intake of a laying hen per day (g; typical brown layer in lay, approximate)'),

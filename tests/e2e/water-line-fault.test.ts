@@ -12,14 +12,15 @@
  * `predictiveJob` has produced a harvest forecast and a feed run-out date that the predictive routes serve.
  *
  * The scenario: 10,000 Ross 308 chicks placed 27 days ago with 30,000 kg of feed; daily records for ages
- * 1–26 (5 deaths a day, water at the configured expected intake of 5.7 ml × age per bird, feed = water ÷ 1.8,
+ * 1–26 (5 deaths a day, feed on the Ross 308 daily intake, water at the expected 1.7 l per kg of it,
  * the house on the broiler temperature curve, 60 % humidity), weighings at the Ross 308 standard on days 7,
  * 14 and 21. The last 7 days (ages 20–26, today − 7 … today − 1) are the simulated week: feed stays normal
  * while water falls 0, −5, −12, −20, −28, −32, −35 % against expected, as the meter's hourly frames show too.
  * Every response is checked against the closed schema of its operation (checkedClient).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROSS_308, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
+import { standardFeedIntake, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
+import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { temperatureRange } from '../../shared/domain/iot/climate.js';
 import { checkedClient } from '../support/contract.js';
 import { client, type Res } from '../support/http.js';
@@ -39,9 +40,8 @@ const dateAt = (age: number) => dayFromToday(age - AGE_TODAY);
 const BIRDS = 10_000;
 const DEATHS_PER_DAY = 5;
 const FEED_DELIVERED_KG = 30_000;
-/** consumption.broilerWaterMlPerBirdPerAgeDay of the default analytics configuration. */
-const WATER_ML_PER_BIRD_PER_AGE_DAY = 5.7;
-const WATER_PER_FEED = 1.8;
+/** consumption.broilerWaterFeedRatio of the default analytics configuration (l per kg of the breed's feed intake). */
+const WATER_PER_FEED = 1.7;
 /** The simulated week: ages 20…26 and the water against expected each day. */
 const WEEK_FIRST_AGE = 20;
 const WEEK_DROP = [0, 0.05, 0.12, 0.2, 0.28, 0.32, 0.35];
@@ -54,9 +54,10 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /** Birds present on the day of `age`: placed, less the deaths of the days before. */
 const presentAt = (age: number) => BIRDS - DEATHS_PER_DAY * (age - 1);
 const dropAt = (age: number) => (age >= WEEK_FIRST_AGE ? WEEK_DROP[age - WEEK_FIRST_AGE]! : 0);
-const expectedWaterLiters = (age: number) => (WATER_ML_PER_BIRD_PER_AGE_DAY * age * presentAt(age)) / 1000;
+const breedFeedKg = (age: number) => (standardFeedIntake(ROSS_308, age)!.grams * presentAt(age)) / 1000;
+const expectedWaterLiters = (age: number) => breedFeedKg(age) * WATER_PER_FEED;
 const waterLitersAt = (age: number) => round1(expectedWaterLiters(age) * (1 - dropAt(age)));
-const feedKgAt = (age: number) => round1(expectedWaterLiters(age) / WATER_PER_FEED);
+const feedKgAt = (age: number) => round1(breedFeedKg(age));
 /** The middle of the broiler temperature curve at an age (the house's target). */
 const targetTemperature = (age: number) => {
   const r = temperatureRange({ birdType: 'broiler', ageDays: age });

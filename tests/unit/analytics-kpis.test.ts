@@ -120,8 +120,11 @@ describe('broiler reference cycle: daily series', () => {
     });
     expect(r.dailyMortalityPct.value).toBe(0);
     expect(r.feedGramsPerBird).toMatchObject({ value: 12, unit: 'g/bird/day' }); // 12 kg × 1000 ÷ 1000 birds
-    // expected water at age 0 = 0 × 5.7 ml × 1000 = 0 l: no % of expected
-    expect(r.expectedWaterLiters.value).toBe(0);
+    // expected water on the day of placement (counted as day 1): Ross 308 day 1 feed 12 g × 1.7 l/kg × 1000 birds = 20.4 l
+    expect(r.expectedWaterLiters).toMatchObject({
+      value: 20.4,
+      assumptions: ['Ross 308 cumulative feed, day 1 less day 0 (12 g) × 1.7 l/kg water:feed at 21 °C (no house temperature for the day)'],
+    });
     expect(r.waterPctOfExpected.value).toBeNull();
     expect(r.waterMlPerBird).toMatchObject({ value: null, reason: 'no water recorded that day' });
   });
@@ -149,8 +152,8 @@ describe('broiler reference cycle: daily series', () => {
     expect(r.feedGramsPerBird.value).toBe(15); // 15 000 g ÷ 1000
     expect(r.waterMlPerBird).toEqual({ value: 27, unit: 'ml/bird/day' }); // 27 000 ml ÷ 1000
     expect(r.waterFeedRatio).toEqual({ value: 1.8, unit: 'l/kg' }); // 27 ÷ 15
-    expect(r.expectedWaterLiters.value).toBe(5.7); // 1 day × 5.7 ml × 1000 birds = 5 700 ml
-    expect(r.waterPctOfExpected.value).toBe(473.68); // 27 ÷ 5.7 × 100 = 473.684
+    expect(r.expectedWaterLiters.value).toBe(20.4); // Ross 308 day 1: 12 g feed × 1.7 l/kg × 1000 birds = 20.4 l
+    expect(r.waterPctOfExpected.value).toBe(132.35); // 27 ÷ 20.4 × 100 = 132.353
   });
 
   it('day 2: a day without movements counts as a day of zeros', () => {
@@ -304,16 +307,14 @@ describe('breed comparison of the broiler reference', () => {
     expect(d35.cumulativeFcr.deviationPct).toBe(10.65);
   });
 
-  it('days between weighings show the interpolated standard and no actual', () => {
+  it("days between weighings show the day's published standard and no actual", () => {
     const d10 = cmp.days.find((d) => d.date === b(10))!;
-    // Ross day 10 = 213 + 3/7 × (533 − 213) = 213 + 137.143 = 350.143 → 350.1
-    expect(d10.bodyWeight).toMatchObject({ actual: null, standard: 350.1, interpolated: true, deviationPct: null, reason: 'no weighing on this day' });
-    // FCR day 10 = 0.780 + 3/7 × (1.005 − 0.780) = 0.780 + 0.096429 = 0.876429; not compared: no weighing that day
-    expect(d10.cumulativeFcr).toMatchObject({ actual: null, standard: 0.8764, interpolated: true });
-    const d3 = cmp.days.find((d) => d.date === b(3))!;
-    expect(d3.cumulativeFcr.standard).toBeNull(); // the FCR table starts at day 7
-    expect(d3.cumulativeFcr.reason).toMatch(/outside/);
-    expect(d3.henDayPct.standard).toBeNull();
+    // Ross 308 daily objectives, day 10: 330 g, FCR 0.900
+    expect(d10.bodyWeight).toMatchObject({ actual: null, standard: 330, interpolated: false, deviationPct: null, reason: 'no weighing on this day' });
+    expect(d10.cumulativeFcr).toMatchObject({ actual: null, standard: 0.9, interpolated: false });
+    const d0 = cmp.days.find((d) => d.date === b(0));
+    if (d0) expect(d0.cumulativeFcr.reason).toMatch(/outside/); // the FCR table starts at day 1
+    expect(cmp.days.find((d) => d.date === b(3))!.henDayPct.standard).toBeNull();
   });
 
   it('an unknown breed: no standard, with the reason', () => {

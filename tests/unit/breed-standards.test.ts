@@ -61,11 +61,31 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
   const hyline = findBreedStandard('Hy-Line Brown', 'layer')!;
   const lohmann = findBreedStandard('Lohmann Brown-Classic', 'layer')!;
 
-  it('Ross 308 day 10 = 213 + 3/7 × (533 − 213) = 350.143', () => {
-    const v = standardAt(ross, 10).values;
-    expect(v.bodyWeight).toMatchObject({ value: 350.1, unit: 'g', interpolated: true });
-    // FCR day 10 = 0.780 + 3/7 × (1.005 − 0.780) = 0.876429
-    expect(v.cumulativeFcr).toMatchObject({ value: 0.8764, unit: 'kg/kg', interpolated: true });
+  it('broilers follow the published daily objectives: Ross 308 day 3 is 102 g, not 116.4 g interpolated between weeks', () => {
+    const v = standardAt(ross, 3).values;
+    expect(v.bodyWeight).toMatchObject({ value: 102, unit: 'g', interpolated: false });
+    expect(v.dailyFeedIntake).toMatchObject({ value: 20, unit: 'g/bird/day', interpolated: false });
+    expect(v.cumulativeFeed).toMatchObject({ value: 48, unit: 'g' });
+    expect(v.cumulativeFcr).toMatchObject({ value: 0.476, interpolated: false });
+    // day 10: 330 g, FCR 0.900 as printed (the weekly points gave 350.1 g and 0.8764)
+    expect(standardAt(ross, 10).values.bodyWeight).toMatchObject({ value: 330, interpolated: false });
+    expect(standardAt(ross, 10).values.cumulativeFcr).toMatchObject({ value: 0.9, interpolated: false });
+  });
+
+  it('every day of the daily tables agrees with the weekly checkpoints and with itself', () => {
+    for (let d = 1; d <= 56; d++) {
+      const v = standardAt(ross, d).values;
+      const prev = standardAt(ross, d - 1).values;
+      // the day's gain is the difference of the day's weights (Aviagen rounds each to 1 g)
+      expect(Math.abs(v.bodyWeight!.value! - prev.bodyWeight!.value! - v.dailyGain!.value!)).toBeLessThanOrEqual(1);
+      if (d >= 2) expect(Math.abs(v.cumulativeFeed!.value! - prev.cumulativeFeed!.value! - v.dailyFeedIntake!.value!)).toBeLessThanOrEqual(1);
+      // cumulative FCR = cumulative feed ÷ weight, within the table's rounding
+      expect(Math.abs(v.cumulativeFeed!.value! / v.bodyWeight!.value! - v.cumulativeFcr!.value!)).toBeLessThan(0.007);
+    }
+    for (let d = 8; d <= 56; d++) {
+      const v = standardAt(cobb, d).values;
+      expect(Math.abs(v.cumulativeFeed!.value! - standardAt(cobb, d - 1).values.cumulativeFeed!.value! - v.dailyFeedIntake!.value!)).toBeLessThanOrEqual(1);
+    }
   });
 
   it('a tabulated day is not interpolated', () => {
@@ -90,16 +110,17 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
   });
 
   it('no extrapolation: null with the reason outside the table', () => {
-    const before = standardAt(ross, 3).values.cumulativeFcr!;
+    const before = standardAt(cobb, 3).values.cumulativeFcr!;
     expect(before.value).toBeNull();
-    expect(before.reason).toBe('age 3 days is outside the Ross 308 cumulative FCR table (day 7 to day 56); standards are not extrapolated');
+    expect(before.reason).toBe('age 3 days is outside the Cobb 500 cumulative FCR table (day 7 to day 56); standards are not extrapolated');
+    expect(standardAt(ross, 1).values.dailyFeedIntake!.value).toBeNull(); // printed from day 2 (day 1 only as the cumulative 12 g)
     expect(standardAt(ross, 57).values.bodyWeight!.value).toBeNull();
     expect(standardAt(hyline, 125).values.henDayPct!.value).toBeNull(); // week 18 = day 126 is the first
     expect(standardAt(hyline, 561).values.henDayPct!.value).toBeNull(); // week 80 = day 560 is the last
   });
 
-  it('Cobb 500 day 30 = 1783 + 2/7 × (2521 − 1783) = 1783 + 210.857 = 1993.857', () => {
-    expect(standardAt(cobb, 30).values.bodyWeight!.value).toBe(1993.9);
+  it('Cobb 500 day 30 is the published 1989 g (the weekly points interpolated gave 1993.9 g)', () => {
+    expect(standardAt(cobb, 30).values.bodyWeight).toMatchObject({ value: 1989, interpolated: false });
   });
 
   it('week tables: week N = N × 7 days, interpolated in days', () => {
@@ -114,7 +135,7 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
 
   it('body weight in grams whatever the table unit', () => {
     expect(standardWeightGrams(hyline, 126)).toEqual({ grams: 1410, interpolated: false });
-    expect(standardWeightGrams(ross, 10)!.grams).toBeCloseTo(213 + (3 / 7) * 320, 9);
+    expect(standardWeightGrams(ross, 10)).toEqual({ grams: 330, interpolated: false });
     expect(standardWeightGrams(lohmann, 27)).toBeNull(); // week 4 = day 28 is the first
   });
 });
@@ -132,16 +153,20 @@ describe('GET /api/v2/analytics/breeds', () => {
     expect(list[0]!.source).toMatchObject({ publisher: 'Aviagen' });
     expect(list[1]!.source).toMatchObject({ publisher: 'Cobb-Vantress' });
     for (const s of list) expect(s.interpolation).toBe(INTERPOLATION_NOTE);
-    expect(INTERPOLATION_NOTE).toMatch(/^linear interpolation between tabulated ages/);
+    expect(INTERPOLATION_NOTE).toMatch(/^values as tabulated/);
   });
 
   it('series with units, age ranges and the tabulated points', () => {
     const ross = list[0]!;
     expect(ross.series.map((s) => [s.key, s.unit, s.ageRange])).toEqual([
       ['bodyWeight', 'g', { from: 0, to: 56, unit: 'day' }],
-      ['cumulativeFcr', 'kg/kg', { from: 7, to: 56, unit: 'day' }],
+      ['dailyGain', 'g', { from: 1, to: 56, unit: 'day' }],
+      ['dailyFeedIntake', 'g/bird/day', { from: 2, to: 56, unit: 'day' }],
+      ['cumulativeFeed', 'g', { from: 1, to: 56, unit: 'day' }],
+      ['cumulativeFcr', 'kg/kg', { from: 1, to: 56, unit: 'day' }],
     ]);
-    expect(ross.series[0]!.points.map((p) => p.value)).toEqual(REFERENCE.ross.weight);
+    expect(ross.series[0]!.points).toHaveLength(57);
+    expect(ross.series[0]!.points.filter((p) => p.age % 7 === 0).map((p) => p.value)).toEqual(REFERENCE.ross.weight);
     const hyline = list[2]!;
     expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({
       unit: '%',

@@ -1,3 +1,5 @@
+import { standardFeedIntake } from '../../shared/domain/analytics/breed-standards.js';
+import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/analytics/inputs.js';
@@ -113,10 +115,12 @@ describe('CUSUM (Page 1954, tabular)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
-// A broiler cycle: 1000 birds placed 2026-03-01 (age 0), water close to the expected 5.7 ml × age with
-// ±2.5 % noise, feed growing with age with noise, a death every 5th day; from day 20 water falls to 70 %.
+// A broiler cycle: 1000 birds placed 2026-03-01 (age 0), water close to the expected intake (the Ross 308
+// daily feed intake × 1.7 l/kg) with ±2.5 % noise, feed growing with age with noise, a death every 5th day; from day 20 water falls to 70 %.
 
 const B0 = '2026-03-01';
+/** 1000 birds drinking 1.7 l per kg of the Ross 308 daily feed intake (the default expected water). */
+const rossWaterLiters = (n: number) => standardFeedIntake(ROSS_308, n)!.grams * 1.7;
 const dateOf = (n: number) => new Date(Date.parse(B0) + n * 86_400_000).toISOString().slice(0, 10);
 const WATER_NOISE = [0, 0.02, -0.015, 0.01, -0.02, 0.015, -0.005, 0.025, -0.01, 0.005, -0.025, 0.02, -0.01, 0.01];
 
@@ -130,7 +134,7 @@ function broilerCycle(
     ...emptyDay(dateOf(n)),
     placed: n === 0 ? 1000 : 0,
     deaths: n > 0 ? deaths(n) : 0,
-    waterLiters: n === 0 ? 0 : 5.7 * n * (1 + WATER_NOISE[n % 14]!) * (waterDropFrom !== null && n >= waterDropFrom ? 0.7 : 1),
+    waterLiters: n === 0 ? 0 : rossWaterLiters(n) * (1 + WATER_NOISE[n % 14]!) * (waterDropFrom !== null && n >= waterDropFrom ? 0.7 : 1),
     feedConsumedKg: n === 0 ? 0 : (12 + 4.5 * n) * (1 + WATER_NOISE[(n + 5) % 14]!) * feedFactor(n),
   }));
   const inputs: CycleInputs = {

@@ -85,7 +85,7 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
     expect(none.avgWeight).toEqual({ value: 2300, unit: 'g', date: '2026-04-05' }); // the measurement stays
     const std = cycleSummaryKpis(broiler(), ROSS, { ...F, weightFromBreedStandard: true }, at('2026-04-15'));
     expect(std.fcr.value).not.toBeNull();
-    expect(std.fcr.assumptions).toEqual([`${stale}: Ross 308 standard weight at day 45 (interpolated) stands in (fallbacks.weightFromBreedStandard)`]);
+    expect(std.fcr.assumptions).toEqual([`${stale}: Ross 308 standard weight at day 45 stands in (fallbacks.weightFromBreedStandard)`]);
     expect(std.epef.assumptions).toEqual(std.fcr.assumptions);
     const noBreed = cycleSummaryKpis(broiler(), { ...ROSS, breed: null }, { ...F, weightFromBreedStandard: true }, at('2026-04-15'));
     expect(noBreed.fcr.reason).toBe(`no body weight: ${stale}; no breed standard for a flock without a breed`);

@@ -1,166 +1,21 @@
 /**
- * Breed standards as data (pure, no I/O): the breeders' tables of docs/domain.md as typed constants, with
- * their publisher, document, edition and an `official | approximate` flag, plus the lookups the analytics need.
+ * Breed standards (pure, no I/O): the breeders' tables (one file per breed under ./standards, sources in
+ * docs/breed-standards.md) with their publisher, document, edition and an `official | approximate` flag,
+ * and the lookups the analytics need.
  * Ages, interpolation and breed matching: docs/analytics-reports.md ("Breed standards").
  */
 import type { BirdType } from '../weights.js';
 import { round } from '../weights.js';
+import { COBB_500 } from './standards/cobb-500.js';
+import { HY_LINE_BROWN } from './standards/hy-line-brown.js';
+import { LOHMANN_BROWN_CLASSIC } from './standards/lohmann-brown-classic.js';
+import { ROSS_308 } from './standards/ross-308.js';
+import type { AgeUnit, BreedStandard, SeriesKey, SeriesUnit, StandardSeries, StandardStatus } from './standards/types.js';
 
-export type StandardStatus = 'official' | 'approximate';
-/** What a series measures: body weight (g or kg), cumulative FCR (kg feed ÷ kg body weight), hen-day production (%). */
-export type SeriesKey = 'bodyWeight' | 'cumulativeFcr' | 'henDayPct';
-export type SeriesUnit = 'g' | 'kg' | 'kg/kg' | '%';
-export type AgeUnit = 'day' | 'week';
+export type { AgeUnit, BreedStandard, SeriesKey, SeriesUnit, StandardSeries, StandardStatus };
 
-export interface StandardSeries {
-  key: SeriesKey;
-  label: string;
-  unit: SeriesUnit;
-  /** Decimals of the values `standardAt` answers (one more than the table's). */
-  decimals: number;
-  /** [age in the standard's age unit, value], ascending ages. */
-  points: ReadonlyArray<readonly [age: number, value: number]>;
-}
-
-export interface BreedStandard {
-  id: string;
-  name: string;
-  birdType: BirdType;
-  /** Other spellings that match (compared normalized, see `normalizeBreed`). */
-  aliases: readonly string[];
-  source: { publisher: string; document: string; transcription: string };
-  /** Year of the edition, null when the transcription does not name it. */
-  edition: number | null;
-  status: StandardStatus;
-  ageUnit: AgeUnit;
-  series: readonly StandardSeries[];
-  /** Anything a reader of the figures should know about the data. */
-  note: string | null;
-}
-
-export const INTERPOLATION_NOTE = 'linear interpolation between tabulated ages; no value outside the tabulated range (no extrapolation)';
-
-/** Where the tables are written out with their sources (answered by GET /api/v2/analytics/breeds). */
-const TRANSCRIBED_IN = 'docs/domain.md of the Flockwise repository (domain reference)';
-
-const days = (ages: number[], values: Array<number | null>): Array<readonly [number, number]> =>
-  ages.flatMap((a, i) => (values[i] === null || values[i] === undefined ? [] : [[a, values[i]] as const]));
-
-const BROILER_DAYS = [0, 7, 14, 21, 28, 35, 42, 49, 56];
-const HYLINE_WEEKS = [18, 20, 22, 24, 26, 28, 30, 35, 40, 50, 60, 70, 80];
-
-export const ROSS_308: BreedStandard = {
-  id: 'ross-308',
-  name: 'Ross 308',
-  birdType: 'broiler',
-  aliases: ['Ross 308', 'Ross308', 'Aviagen Ross 308'],
-  source: { publisher: 'Aviagen', document: 'Ross 308 Broiler: Performance Objectives (as-hatched)', transcription: TRANSCRIBED_IN },
-  edition: 2022,
-  status: 'official',
-  ageUnit: 'day',
-  series: [
-    {
-      key: 'bodyWeight',
-      label: 'Body weight, as-hatched',
-      unit: 'g',
-      decimals: 1,
-      points: days(BROILER_DAYS, [44, 213, 533, 1012, 1616, 2296, 2998, 3681, 4318]),
-    },
-    {
-      key: 'cumulativeFcr',
-      label: 'Cumulative FCR',
-      unit: 'kg/kg',
-      decimals: 4,
-      points: days(BROILER_DAYS, [null, 0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793]),
-    },
-  ],
-  note: 'Weights agree across several public transcriptions of the Aviagen objectives.',
-};
-
-export const COBB_500: BreedStandard = {
-  id: 'cobb-500',
-  name: 'Cobb 500',
-  birdType: 'broiler',
-  aliases: ['Cobb 500', 'Cobb500', 'Cobb-Vantress Cobb 500'],
-  source: { publisher: 'Cobb-Vantress', document: 'Cobb 500 Broiler Performance & Nutrition Supplement (as-hatched)', transcription: TRANSCRIBED_IN },
-  edition: 2022,
-  status: 'official',
-  ageUnit: 'day',
-  series: [
-    {
-      key: 'bodyWeight',
-      label: 'Body weight, as-hatched',
-      unit: 'g',
-      decimals: 1,
-      points: days(BROILER_DAYS, [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641]),
-    },
-    {
-      key: 'cumulativeFcr',
-      label: 'Cumulative FCR',
-      unit: 'kg/kg',
-      decimals: 4,
-      points: days(BROILER_DAYS, [null, 0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842]),
-    },
-  ],
-  note: 'Transcribed from public repositories; unlike the Ross weights, not cross-checked between transcriptions.',
-};
-
-export const HY_LINE_BROWN: BreedStandard = {
-  id: 'hy-line-brown',
-  name: 'Hy-Line Brown',
-  birdType: 'layer',
-  aliases: ['Hy-Line Brown', 'HyLine Brown', 'Hy Line Brown'],
-  source: {
-    publisher: 'Hy-Line International',
-    document: 'Hy-Line Brown Commercial Layers Performance Standards Guide (cage), low end of the band',
-    transcription: TRANSCRIBED_IN,
-  },
-  edition: null,
-  status: 'approximate',
-  ageUnit: 'week',
-  series: [
-    {
-      key: 'henDayPct',
-      label: 'Hen-day production',
-      unit: '%',
-      decimals: 2,
-      points: days(HYLINE_WEEKS, [6.7, 52.5, 87.0, 92.4, 93.6, 93.5, 93.3, 92.7, 91.9, 90.0, 87.4, 83.6, 79.7]),
-    },
-    {
-      key: 'bodyWeight',
-      label: 'Body weight, minimum of the band',
-      unit: 'kg',
-      decimals: 3,
-      points: days(HYLINE_WEEKS, [1.41, 1.52, 1.64, 1.74, 1.81, 1.85, 1.86, 1.9, 1.92, 1.94, 1.95, 1.95, 1.96]),
-    },
-  ],
-  note: 'Secondary transcription (low end of the published band); the edition is not named.',
-};
-
-export const LOHMANN_BROWN_CLASSIC: BreedStandard = {
-  id: 'lohmann-brown-classic',
-  name: 'Lohmann Brown-Classic',
-  birdType: 'layer',
-  aliases: ['Lohmann Brown-Classic', 'Lohmann Brown Classic', 'Lohmann Brown', 'LB-Classic'],
-  source: {
-    publisher: 'Lohmann Breeders',
-    document: 'Lohmann Brown-Classic Management Guide, body weight (midpoints of the range)',
-    transcription: TRANSCRIBED_IN,
-  },
-  edition: null,
-  status: 'approximate',
-  ageUnit: 'week',
-  series: [
-    {
-      key: 'bodyWeight',
-      label: 'Body weight, midpoint of the range',
-      unit: 'g',
-      decimals: 1,
-      points: days([4, 8, 12, 16, 18, 20, 24, 40, 60], [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996]),
-    },
-  ],
-  note: 'Rearing and early-lay body weights only (no production curve); neither the edition nor a second transcription is known.',
-};
+export const INTERPOLATION_NOTE =
+  'values as tabulated (the broiler tables list every day); linear interpolation only between the ages a table lists, as the weekly layer guides space them; no value outside the tabulated range (no extrapolation)';
 
 export const BREED_STANDARDS: readonly BreedStandard[] = [ROSS_308, COBB_500, HY_LINE_BROWN, LOHMANN_BROWN_CLASSIC];
 
@@ -258,6 +113,27 @@ export function standardWeightGrams(standard: BreedStandard, ageDays: number): {
 export function standardValue(standard: BreedStandard, key: SeriesKey, ageDays: number): { value: number; interpolated: boolean } | null {
   const s = standard.series.find((x) => x.key === key);
   return s ? seriesValueAt(s, standard.ageUnit, ageDays) : null;
+}
+
+/**
+ * The day's feed intake per bird (g) at an age in days, and how it was read: the printed daily intake; else
+ * the growth of the printed cumulative feed over that day (Ross prints day 1 only as the cumulative 12 g);
+ * else, for days before the first printed cumulative, its mean per day (Cobb prints the first week only as
+ * its 180 g total). Day 0, the day of placement, counts as day 1. Null outside the table.
+ */
+export function standardFeedIntake(standard: BreedStandard, ageDays: number): { grams: number; basis: string } | null {
+  const day = Math.max(1, Math.round(ageDays));
+  const printed = standardValue(standard, 'dailyFeedIntake', day);
+  if (printed) return { grams: printed.value, basis: `${standard.name} daily feed intake at day ${day}` };
+  const cumulative = standard.series.find((x) => x.key === 'cumulativeFeed');
+  if (!cumulative) return null;
+  const today = seriesValueAt(cumulative, standard.ageUnit, day);
+  const before = day === 1 ? { value: 0 } : seriesValueAt(cumulative, standard.ageUnit, day - 1);
+  if (today && before) return { grams: today.value - before.value, basis: `${standard.name} cumulative feed, day ${day} less day ${day - 1}` };
+  const [firstAge, firstValue] = cumulative.points[0]!;
+  const first = ageInDays(firstAge, standard.ageUnit);
+  if (day > first) return null;
+  return { grams: firstValue / first, basis: `${standard.name} cumulative feed of the first ${first} days (${firstValue} g), a mean per day` };
 }
 
 // ---------------------------------------------------------------------------------------------------

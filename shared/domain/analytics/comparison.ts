@@ -56,7 +56,14 @@ export interface BreedComparison {
   days: ComparisonDay[];
 }
 
-const UNITS: Record<SeriesKey, string> = { bodyWeight: 'g', cumulativeFcr: 'kg/kg', henDayPct: '%' };
+const UNITS: Record<SeriesKey, string> = {
+  bodyWeight: 'g',
+  dailyGain: 'g',
+  dailyFeedIntake: 'g/bird/day',
+  cumulativeFeed: 'g',
+  cumulativeFcr: 'kg/kg',
+  henDayPct: '%',
+};
 
 export function noStandardReason(breed: string | null, birdType: string): string {
   return breed ? `no standard for breed ${breed} (${birdType})` : 'no standard: the flock has no breed';

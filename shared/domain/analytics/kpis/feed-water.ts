@@ -2,11 +2,15 @@
  * Feed and water of a day per bird, the water:feed ratio and the expected water intake.
  *
  * - Water: a day with no water (or no feed) recorded has no per-bird figure and no water:feed ratio (a
- *   zero in the ledger cannot be told from a missing record). Expected intake: broilers age days ×
- *   consumption.broilerWaterMlPerBirdPerAgeDay per bird; laying hens (laying phase) consumption.layerWaterMlPerBirdPerDay
- *   (20 °C figure; no house temperature is known here); pullets in rearing have no expected intake.
+ *   zero in the ledger cannot be told from a missing record).
+ * - Expected intake (docs/analytics.md, "Expected water"): broilers drink the breed standard's feed
+ *   intake for the age × consumption.broilerWaterFeedRatio (l/kg at 21 °C), plus
+ *   consumption.waterIncreasePctPerDegC per °C above 21 °C when the house temperature is known; a breed
+ *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Laying hens (laying
+ *   phase): consumption.layerWaterMlPerBirdPerDay (20 °C). Pullets in rearing have no expected intake.
  */
-import type { Phase } from '../../weights.js';
+import { round, type Phase } from '../../weights.js';
+import { standardFeedIntake } from '../breed-standards.js';
 import { figure, missing } from '../figures.js';
 import type { Figure } from '../inputs.js';
 import { D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
@@ -26,11 +30,37 @@ export function waterFeedRatio(waterLiters: number, feedKg: number): Figure {
   return figure(waterLiters / feedKg, 'l/kg', 2);
 }
 
-/** Expected water intake of the birds present, litres (see the module doc), with the assumption it makes. */
+/** The reference temperature of the water:feed ratio (°C). */
+const RATIO_AT_C = 21;
+
+/** Expected water of one broiler (ml) at an age, with the basis of the figure. */
+export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDays: number, houseTempC: number | null): { ml: number; basis: string } {
+  const c = ctx.config.consumption;
+  const intake = ctx.standard ? standardFeedIntake(ctx.standard, ageDays) : null;
+  if (!intake) {
+    const why = ctx.standard ? `age ${ageDays} days is outside the ${ctx.standard.name} feed table` : 'no breed standard';
+    return {
+      ml: ageDays * c.broilerWaterMlPerBirdPerAgeDay,
+      basis: `${why}: age × ${c.broilerWaterMlPerBirdPerAgeDay} ml (consumption.broilerWaterMlPerBirdPerAgeDay)`,
+    };
+  }
+  const above = houseTempC === null ? 0 : Math.max(0, houseTempC - RATIO_AT_C);
+  const ratio = c.broilerWaterFeedRatio * (1 + (above * c.waterIncreasePctPerDegC) / 100);
+  const temperature =
+    houseTempC === null
+      ? `at ${RATIO_AT_C} °C (no house temperature for the day)`
+      : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${RATIO_AT_C} °C)`;
+  return { ml: intake.grams * ratio, basis: `${intake.basis} (${round(intake.grams, 1)} g) × ${round(ratio, 3)} l/kg water:feed ${temperature}` };
+}
+
+/** Expected water intake of the birds present, litres (see the module doc), with the basis it rests on. */
 export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number): Figure {
   const c = ctx.config.consumption;
   if (present <= 0) return missing('l', 'no birds in the house');
-  if (ctx.broiler) return figure((ageDays * c.broilerWaterMlPerBirdPerAgeDay * present) / 1000, 'l', D_KG);
+  if (ctx.broiler) {
+    const per = broilerWaterMl(ctx, ageDays, null);
+    return figure((per.ml * present) / 1000, 'l', D_KG, [per.basis]);
+  }
   if (phase !== 'laying') return missing('l', `no expected water intake for ${phase} birds (the consumption config gives broilers and laying hens)`);
   const breeder = ctx.inputs.cycle.birdType === 'breeder' ? ['breeder: the laying hen figure consumption.layerWaterMlPerBirdPerDay used'] : [];
   return figure((c.layerWaterMlPerBirdPerDay * present) / 1000, 'l', D_KG, breeder);
