@@ -1,4 +1,4 @@
-import { farmNotFound } from '../domain/references.js';
+import { farmNotFound, houseNotFound } from '../domain/references.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, tableName } from './client.js';
@@ -9,7 +9,7 @@ import { queryPage } from './pagination.js';
 import { systemCaller } from '../domain/caller.js';
 import { commandContext } from '../domain/command.js';
 import { nameKey } from '../domain/names.js';
-import { Conflict, NotFound, type AppError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 
 /**
  * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
@@ -59,8 +59,8 @@ export type FarmChanges = Partial<
 /** The house fields a PATCH may change (a rename also moves the uniqueness item). */
 export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
 
-/** The one answer for a farm that does not exist AND for a farm the caller may not see (same body). */
-export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
+/** The one answer for a house that does not exist AND for one of a farm the caller may not see (same body): the domain's. */
+export { houseNotFound };
 
 const farmSortKey = (name: string, id: string) => `${nameKey(name)}#${id}`;
 

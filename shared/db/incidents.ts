@@ -21,6 +21,7 @@ import {
 } from './keys.js';
 import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
+import type { IncidentRecord, TimelineEvent } from '../domain/incidents/records.js';
 import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
@@ -29,38 +30,9 @@ import type { IncidentCategory, IncidentSeverity, IncidentStatus } from '../../s
  * Incidents (docs/data-model.md, "Operations"): `INCIDENT#<id>`/`META` listed per farm through GSI1
  * `INCIDENTS#<farmId>` (newest first), its append-only timeline `EVENT#<ulid>` in the same partition
  * (every change writes its event in the same transaction), a dedup item in the farm's partition while it
- * is open, and a restriction item while a disease suspicion is not closed.
+ * is open, and a restriction item while a disease suspicion is not closed. The records are the domain's
+ * (shared/domain/incidents/records.ts).
  */
-export interface IncidentRecord {
-  id: string;
-  farmId: string;
-  title: string;
-  description: string | null;
-  category: IncidentCategory;
-  severity: IncidentSeverity;
-  status: IncidentStatus;
-  assigneeId: string | null;
-  links: { anomalyIds: string[]; deviceIds: string[]; flockIds: string[] };
-  dedupKey: string | null;
-  occurrences: number;
-  openedBy: string;
-  createdAt: string;
-  acknowledgedAt: string | null;
-  resolvedAt: string | null;
-  closedAt: string | null;
-  updatedAt: string;
-  version: number;
-}
-
-export interface TimelineEvent {
-  id: string;
-  at: string;
-  type: 'created' | 'repeated' | 'updated' | 'acknowledged' | 'resolved' | 'closed' | 'note';
-  actorId: string;
-  note: string | null;
-  changes: Record<string, { from: unknown; to: unknown }> | null;
-}
-
 const FIELDS = [
   'id',
   'farmId',

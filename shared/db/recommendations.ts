@@ -6,35 +6,14 @@ import { proposalKey, recommendationKey, recommendationsOfFarm, recommendationsO
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
 import { Conflict } from '../errors.js';
-import type { Evidence } from '../domain/optimization.js';
+import type { RecommendationRecord } from '../domain/recommendations/records.js';
 
 /**
  * Optimization recommendations: `REC#<id>`/`META`, listed newest first per farm (GSI1 `RECS#<farmId>`)
  * and per flock (GSI2 `RECS#<flockId>`). System proposals also hold a `PROPOSAL#<rule>` item in their
- * cycle's partition, so one rule proposes once per cycle however often analytics run.
+ * cycle's partition, so one rule proposes once per cycle however often analytics run. The record is the
+ * domain's (shared/domain/recommendations/records.ts).
  */
-export interface RecommendationRecord {
-  id: string;
-  farmId: string;
-  flockId: string;
-  cycleId: string | null;
-  category: string;
-  priority: 'low' | 'medium' | 'high';
-  description: string;
-  expectedBenefit: string;
-  status: 'open' | 'accepted' | 'dismissed';
-  source: 'user' | 'system';
-  rule: string | null;
-  evidence: Evidence[];
-  decidedAt: string | null;
-  decidedBy: string | null;
-  decisionNote: string | null;
-  createdAt: string;
-  createdBy: string | null;
-  updatedAt: string;
-  version: number;
-}
-
 const FIELDS: readonly (keyof RecommendationRecord)[] = [
   'id',
   'farmId',

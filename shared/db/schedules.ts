@@ -8,7 +8,11 @@ import { gsi1Page } from './pagination.js';
 import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
 import { occurrenceTaken } from '../domain/schedules/occurrences.js';
-import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schemas/schedules.js';
+import type { OutcomeRecord, ScheduleRecord } from '../domain/schedules/records.js';
+import type { ScheduleKind } from '../../schemas/schedules.js';
+
+/** The records are the domain's (shared/domain/schedules/records.ts); named here too for the readers of the listings. */
+export type { OutcomeRecord, ScheduleRecord };
 
 /**
  * Schedules (docs/data-model.md, "Schedules"): `SCHEDULE#<id>`/`META`, listed per farm through GSI1
@@ -17,40 +21,6 @@ import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../schema
  * Occurrences themselves are never stored. A farm's schedules are counted in `SCHEDULECOUNT#<farmId>`/`COUNT`,
  * changed in the transaction of every create and delete: the per-farm cap holds under concurrent creates.
  */
-export interface ScheduleRecord {
-  id: string;
-  farmId: string;
-  houseId: string | null;
-  flockId: string | null;
-  cycleId: string | null;
-  kind: ScheduleKind;
-  title: string;
-  details: ScheduleDetails;
-  timing: ScheduleTiming;
-  assignee: string | null;
-  /** The placement date of its cycle, copied when the schedule is written (ageDays timings count from it). */
-  placementDate: string | null;
-  /** The last occurrence of a COUNT rule, derived when the timing is written (null for any other timing, and on schedules from before it). */
-  lastOccurrence: string | null;
-  programme: { id: string; step: string } | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
-export interface OutcomeRecord {
-  scheduleId: string;
-  date: string;
-  status: 'done' | 'skipped';
-  at: string;
-  by: string;
-  notes: string | null;
-  reason: string | null;
-  movementId: string | null;
-  weighingId: string | null;
-}
-
 const FIELDS = [
   'id',
   'farmId',

@@ -10,6 +10,17 @@ export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId}
 export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
 export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
+export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
+export const userNotFound = (userId: string) => new NotFound(`User ${userId} not found`);
+
+/**
+ * A user a record is assigned to (an incident's assignee, a schedule's) must see the farm: an admin or a
+ * user of the farm. Anyone else, like a missing user (`undefined` as read), is the 404 naming the id.
+ */
+export function assigneeOrThrow(farmId: string, userId: string | null | undefined, user: { role: string; farmIds: readonly string[] } | undefined): void {
+  if (userId === undefined || userId === null) return;
+  if (!user || !(user.role === 'admin' || user.farmIds.includes(farmId))) throw userNotFound(userId);
+}
 
 /**
  * The supplier and purchase order a delivery names (either may be absent), as read: a supplier serving

@@ -3,9 +3,8 @@ import { detectorDayWrite, detectorLastDay, StaleDetectorDay } from '../db/rules
 import type { CommandContext } from '../domain/command.js';
 import { detectDaily } from '../domain/detection/daily.js';
 import type { Detection } from '../domain/detection/engine.js';
-import { rankHypotheses } from '../domain/diagnosis/hypotheses.js';
-import { signalsOfDay } from '../domain/diagnosis/signals.js';
-import { addDays, daysBetween, isoDate } from '../platform/calendar.js';
+import { daysToJudge, decideDetectorFiring, detectionsBetween, judgedAt, type DetectionTarget } from '../domain/detection/firings.js';
+import { addDays, isoDate } from '../platform/calendar.js';
 import { log } from '../platform/log.js';
 import { climateAround, type AlarmData } from './rules/alarm-data.js';
 import { raiseAnomaly } from './anomalies/raising.js';
@@ -15,55 +14,21 @@ import { raiseAnomaly } from './anomalies/raising.js';
  * shows under `detections`, run over a flock's active cycle, each detection of a day not judged before
  * stored as an anomaly (source `detector`). One anomaly per flock, metric, detector and direction while
  * it is open: a detection on the next day updates it (occurrences + 1) instead of opening another.
+ * Decided in shared/domain/detection/firings.ts.
  */
 
-/** The unit of each detected metric (the residual the detectors judge is in the metric's own unit). */
-const UNITS: Record<string, string> = {
-  waterPctOfExpected: '% of expected',
-  feedGramsPerBird: 'g/bird/day',
-  dailyMortalityPct: '%',
-  bodyWeightVsStandard: '% of standard',
-};
-
-/** At most this many days are judged per flock and run (a longer pause is caught up over the next runs). */
-const MAX_DAYS_PER_RUN = 14;
-
-async function raise(ctx: CommandContext, data: AlarmData, flock: { farmId: string; flockId: string; cycleId: string; houseId: string | null }, d: Detection) {
-  const { series, ctx: analytics } = await data.cycle(flock.flockId, flock.cycleId);
-  const target = { id: `flock:${flock.flockId}`, kind: 'flock' as const, ...flock };
-  const at = `${addDays(d.bucket, 1)}T00:00:00.000Z`;
-  const { climate, houseName } = await climateAround(target, data, at);
-  const t = analytics.config.thresholds;
-  const signals = signalsOfDay(series, d.bucket, {
-    metric: d.metric,
+/** Raises the anomaly of one detection: reads the house's climate around its day, decides the firing. */
+async function raise(ctx: CommandContext, data: AlarmData, target: DetectionTarget, d: Detection) {
+  const { series, ctx: analytics } = await data.cycle(target.flockId, target.cycleId);
+  const { climate, houseName } = await climateAround({ id: `flock:${target.flockId}`, kind: 'flock' as const, ...target }, data, judgedAt(d));
+  const { ammoniaMaxPpm, humidityMaxPct, dailyMortalityPct } = analytics.config.thresholds;
+  const firing = decideDetectorFiring(target, series, d, {
     houseName,
     climate,
-    // a detection on water: its distance from the flock's own baseline is the water change it saw
-    waterChangePct: d.metric === 'waterPctOfExpected' && d.expected > 0 ? Math.round((d.deviation / d.expected) * 1000) / 10 : null,
-    thresholds: { ammoniaMaxPpm: t.ammoniaMaxPpm, humidityMaxPct: t.humidityMaxPct, dailyMortalityPct: t.dailyMortalityPct },
+    thresholds: { ammoniaMaxPpm, humidityMaxPct, dailyMortalityPct },
+    requestId: ctx.requestId,
   });
-  return raiseAnomaly(ctx, {
-    farmId: flock.farmId,
-    houseId: flock.houseId,
-    flockId: flock.flockId,
-    cycleId: flock.cycleId,
-    source: 'detector',
-    ruleId: null,
-    detector: { name: d.detector, parameters: d.parameters },
-    metric: d.metric,
-    unit: UNITS[d.metric] ?? '',
-    observed: d.observed,
-    expected: d.expected,
-    deviation: d.deviation,
-    // the baseline's first day to the end of the judged day, as instants
-    window: { from: `${d.window.from}T00:00:00.000Z`, to: at, duration: `P${daysBetween(d.window.from, d.window.to) + 1}D` },
-    severity: d.severity,
-    title: d.message,
-    evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId: ctx.requestId },
-    hypotheses: rankHypotheses(signals),
-    dedupKey: `detector:${flock.flockId}:${d.metric}:${d.detector}:${d.direction}`,
-    at,
-  });
+  return raiseAnomaly(ctx, firing);
 }
 
 /**
@@ -79,26 +44,14 @@ export async function detectOnFlock(
   const active = (await data.flocks(flock.farmId)).find((f) => f.id === flock.flockId && f.activeCycleId);
   if (!active) return 0;
   const cycleId = active.activeCycleId!;
-  let from: string;
-  let to: string;
-  if ('day' in period) {
-    from = period.day;
-    to = period.day;
-  } else {
-    const last = await detectorLastDay(flock.flockId, cycleId);
-    to = period.until;
-    from = last ? addDays(last, 1) : to;
-    if (from > to) return 0;
-    let earliest = to;
-    for (let i = 1; i < MAX_DAYS_PER_RUN; i++) earliest = addDays(earliest, -1);
-    if (from < earliest) from = earliest;
-  }
+  const days = daysToJudge(period, 'day' in period ? null : await detectorLastDay(flock.flockId, cycleId));
+  if (!days) return 0;
   const { series } = await data.cycle(flock.flockId, cycleId);
-  const found = detectDaily(series).filter((d) => d.bucket >= from && d.bucket <= to);
+  const found = detectionsBetween(detectDaily(series), days);
   const target = { farmId: flock.farmId, flockId: flock.flockId, cycleId, houseId: active.houseId ?? null };
   for (const d of found) await raise(ctx, data, target, d);
   try {
-    await commit(ctx, { writes: [detectorDayWrite(flock.flockId, cycleId, to)] });
+    await commit(ctx, { writes: [detectorDayWrite(flock.flockId, cycleId, days.to)] });
   } catch (err) {
     // a later day was recorded by a faster run: it stands
     if (!(err instanceof StaleDetectorDay)) throw err;

@@ -1,5 +1,4 @@
-import { ulid } from 'ulidx';
-import { checkVersion, commit, type Versioned, type Write } from '../db/commit.js';
+import { checkVersion, commit, type Versioned } from '../db/commit.js';
 import {
   DedupTaken,
   dedupReleaseWrite,
@@ -17,20 +16,30 @@ import {
   restrictionLiftWrites,
   restrictionWrites,
   timelineWrite,
-  type IncidentRecord,
-  type TimelineEvent,
 } from '../db/incidents.js';
 import { getUser } from '../db/users.js';
-import { diff } from '../domain/accounts.js';
 import type { Caller } from '../domain/caller.js';
 import type { Capability } from '../domain/capabilities.js';
 import { systemCaller } from '../domain/caller.js';
 import type { CommandContext } from '../domain/command.js';
+import { unchanged } from '../domain/decision.js';
 import { visibleTo } from '../domain/farm-access.js';
-import { assigneeMay, isOpen, mayActOn, responseMetrics, restrictsMovements, transition } from '../domain/incidents.js';
-import { Conflict, Forbidden, ValidationFailed } from '../errors.js';
+import {
+  actorOrThrow,
+  decideIncidentAction,
+  decideIncidentNote,
+  decideIncidentOpen,
+  decideIncidentRepeat,
+  decideIncidentUpdate,
+  editableOrThrow,
+  namesLinks,
+  referencesOrThrow,
+  type IncidentReferences,
+} from '../domain/incidents/decisions.js';
+import { assigneeMay, responseMetrics } from '../domain/incidents/lifecycle.js';
+import { toIncidentDto, type IncidentRecord, type IncidentWithTimeline, type TimelineEvent } from '../domain/incidents/records.js';
+import { Conflict } from '../errors.js';
 import { farmOfRequest } from './farms.js';
-import { userNotFound } from './references.js';
 import { idempotentCommand } from './idempotency.js';
 import type { CreateIncidentBody, IncidentActionBody, IncidentMetricsQuery, ListIncidentsQuery, UpdateIncidentBody } from '../../schemas/operations.js';
 import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.js';
@@ -39,41 +48,14 @@ import type { IncidentAction, IncidentCategory } from '../../schemas/vocabulary.
  * Incidents (`/api/v1/operations`): opened by hand, by a job (the device health job for an offline
  * sensor) or, later, by a rule action or an anomaly's escalation; owned by an assignee until resolved;
  * every change appends to the timeline in the same commit and is audited. Scoped to the caller's
- * farms like every farm record (an incident of another farm does not exist for the caller).
+ * farms like every farm record (an incident of another farm does not exist for the caller). Decided in
+ * shared/domain/incidents/decisions.ts.
  */
-
-const minutes = (from: string, to: string | null) => (to === null ? null : Math.round(((Date.parse(to) - Date.parse(from)) / 60_000) * 10) / 10);
-
-export function toIncidentDto(i: IncidentRecord) {
-  return {
-    id: i.id,
-    farmId: i.farmId,
-    title: i.title,
-    description: i.description,
-    category: i.category,
-    severity: i.severity,
-    status: i.status,
-    assigneeId: i.assigneeId,
-    links: i.links,
-    dedupKey: i.dedupKey,
-    occurrences: i.occurrences,
-    restrictsMovements: restrictsMovements(i.category) && i.status !== 'closed',
-    openedBy: i.openedBy,
-    createdAt: i.createdAt,
-    acknowledgedAt: i.acknowledgedAt,
-    resolvedAt: i.resolvedAt,
-    closedAt: i.closedAt,
-    timeToAcknowledgeMinutes: minutes(i.createdAt, i.acknowledgedAt),
-    timeToResolveMinutes: minutes(i.createdAt, i.resolvedAt),
-    updatedAt: i.updatedAt,
-    version: i.version,
-  };
-}
 
 const withTimeline = (incident: IncidentRecord, timeline: TimelineEvent[]) => ({ ...toIncidentDto(incident), timeline });
 
 /** The incident and its timeline if the caller may see it (one Query); else the one NotFound. */
-async function visibleIncident(user: Caller, id: string): Promise<{ incident: IncidentRecord; timeline: TimelineEvent[] }> {
+async function visibleIncident(user: Caller, id: string): Promise<IncidentWithTimeline> {
   return visibleTo(
     user,
     await getIncidentWithTimeline(id),
@@ -91,33 +73,8 @@ export const incidentRouteCapability = (action: IncidentAction | 'note'): Capabi
 /** The incident as `visibleIncident`, when the caller may also do `action` to it (manage_incidents, or its assignee acknowledging or noting). */
 async function incidentToActOn(user: Caller, id: string, action: IncidentAction | 'note') {
   const found = await visibleIncident(user, id);
-  if (!mayActOn(user, found.incident, action))
-    throw new Forbidden('Missing capability: manage_incidents (without it, only the incident’s assignee may acknowledge it and add notes)');
+  actorOrThrow(user, found.incident, action);
   return found;
-}
-
-/**
- * Commits a change (its fields at the version read, its timeline event, the other writes and the audit
- * entry, at once) and answers with the incident as written: no second read.
- */
-async function applyChange(
-  ctx: CommandContext,
-  found: { incident: IncidentRecord; timeline: TimelineEvent[] },
-  version: Versioned,
-  fields: Partial<IncidentRecord>,
-  event: Omit<TimelineEvent, 'id' | 'at' | 'actorId'>,
-  plan: { writes: Write[]; audit: { action: string; changes: Record<string, unknown> } },
-) {
-  const { id } = found.incident;
-  const now = ctx.now.toISOString();
-  const written: TimelineEvent = { id: ulid(), at: now, actorId: ctx.caller.id, ...event };
-  const next = { ...found.incident, ...fields, version: version.read + 1, updatedAt: now };
-  await commit(ctx, {
-    writes: [incidentChange(found.incident, fields, version), timelineWrite(id, written), ...plan.writes],
-    audit: [{ ...plan.audit, targetType: 'incident', targetId: id }],
-    changes: [{ type: 'incident', id, op: 'upsert', version: next.version }],
-  });
-  return withTimeline(next, [...found.timeline, written]);
 }
 
 /** The version of an incident a change is decided on: If-Match or a stated `version`, checked before anything else is decided. */
@@ -132,33 +89,14 @@ export async function incidentFor(user: Caller, id: string) {
   return withTimeline(found.incident, found.timeline);
 }
 
-/** The assignee must be a user who sees the farm: anyone else, like a missing user, is a 404 naming the id. */
-async function assigneeOrThrow(farmId: string, assigneeId: string | null | undefined): Promise<void> {
-  if (assigneeId === undefined || assigneeId === null) return;
-  const user = await getUser(assigneeId);
-  if (!user || !(user.role === 'admin' || user.farmIds.includes(farmId))) throw userNotFound(assigneeId);
-}
-
-const links = (l: CreateIncidentBody['links']) => ({ anomalyIds: l?.anomalyIds ?? [], deviceIds: l?.deviceIds ?? [], flockIds: l?.flockIds ?? [] });
-
-/**
- * Linked anomalies, devices and flocks must be of the incident's farm (one BatchGetItem over all of them;
- * a record of another farm is named exactly like one that does not exist).
- */
-async function linksOrThrow(farmId: string, l: CreateIncidentBody['links']): Promise<void> {
-  const { anomalyIds = [], deviceIds = [], flockIds = [] } = l ?? {};
-  if (anomalyIds.length + deviceIds.length + flockIds.length === 0) return;
-  const found = await farmsOfLinked(deviceIds, flockIds, anomalyIds);
-  const problems = [
-    ...anomalyIds.flatMap((id, i) =>
-      found.anomalies.get(id) === farmId ? [] : [{ field: `links.anomalyIds.${i}`, message: `no anomaly ${id} in farm ${farmId}` }],
-    ),
-    ...deviceIds.flatMap((id, i) =>
-      found.devices.get(id) === farmId ? [] : [{ field: `links.deviceIds.${i}`, message: `no device ${id} in farm ${farmId}` }],
-    ),
-    ...flockIds.flatMap((id, i) => (found.flocks.get(id) === farmId ? [] : [{ field: `links.flockIds.${i}`, message: `no flock ${id} in farm ${farmId}` }])),
-  ];
-  if (problems.length > 0) throw new ValidationFailed(problems);
+/** The assignee and linked records a body names (one GetItem and one BatchGetItem, together; what it leaves out is not read). */
+async function referencesOf(body: { assigneeId?: string | null | undefined; links?: CreateIncidentBody['links'] }): Promise<IncidentReferences> {
+  const { anomalyIds = [], deviceIds = [], flockIds = [] } = body.links ?? {};
+  const [assignee, linked] = await Promise.all([
+    body.assigneeId ? getUser(body.assigneeId) : undefined,
+    body.links !== undefined && namesLinks(body.links) ? farmsOfLinked(deviceIds, flockIds, anomalyIds) : undefined,
+  ]);
+  return { assignee, linked };
 }
 
 /**
@@ -166,14 +104,11 @@ async function linksOrThrow(farmId: string, l: CreateIncidentBody['links']): Pro
  * answer, in the same commit).
  */
 async function joinOpen(ctx: CommandContext, incidentId: string, note: string) {
-  const now = ctx.now.toISOString();
-  const repeated: TimelineEvent = { id: ulid(), at: now, type: 'repeated', actorId: ctx.caller.id, note, changes: null };
   const found = await getIncidentWithTimeline(incidentId);
   if (!found) throw new Conflict('The open incident of this dedup key is gone; retry');
-  // the answer is the incident as it is once this repeat is recorded
-  const joined = { ...found.incident, occurrences: found.incident.occurrences + 1, version: found.incident.version + 1, updatedAt: now };
-  const answer = { created: false, message: 'Joined the open incident with this dedup key', data: withTimeline(joined, [...found.timeline, repeated]) };
-  await commit(ctx, { writes: [repeatWrite(incidentId, now), timelineWrite(incidentId, repeated)], response: answer });
+  const { repeated, joined } = decideIncidentRepeat(ctx.caller, found, note, ctx.now);
+  const answer = { created: false, message: 'Joined the open incident with this dedup key', data: withTimeline(joined.incident, joined.timeline) };
+  await commit(ctx, { writes: [repeatWrite(incidentId, repeated.at), timelineWrite(incidentId, repeated)], response: answer });
   // read again, live: concurrent repeats may have moved the incident further than the stored answer says
   return { ...answer, data: await incidentFor(ctx.caller, incidentId) };
 }
@@ -185,43 +120,20 @@ export async function openIncident(ctx: CommandContext, body: CreateIncidentBody
 }
 
 async function openOrJoin(ctx: CommandContext, farmId: string, body: CreateIncidentBody) {
-  await Promise.all([assigneeOrThrow(farmId, body.assigneeId), linksOrThrow(farmId, body.links)]);
+  const refs = await referencesOf(body);
+  // a repeat is judged like a new incident before it joins the open one
+  referencesOrThrow(farmId, body, refs);
   if (body.dedupKey) {
     const open = await openIncidentOfDedupKey(farmId, body.dedupKey);
     if (open) return joinOpen(ctx, open, body.title);
   }
-  const now = ctx.now.toISOString();
-  const incident: IncidentRecord = {
-    id: ulid(),
-    farmId,
-    title: body.title.trim(),
-    description: body.description?.trim() ?? null,
-    category: body.category,
-    severity: body.severity,
-    status: 'triggered',
-    assigneeId: body.assigneeId ?? null,
-    links: links(body.links),
-    dedupKey: body.dedupKey ?? null,
-    occurrences: 1,
-    openedBy: ctx.caller.id,
-    createdAt: now,
-    acknowledgedAt: null,
-    resolvedAt: null,
-    closedAt: null,
-    updatedAt: now,
-    version: 1,
-  };
-  const created: TimelineEvent = { id: ulid(), at: now, type: 'created', actorId: ctx.caller.id, note: incident.description, changes: null };
+  const { incident, created, restricts, audit, changes } = decideIncidentOpen(ctx.caller, farmId, body, refs, ctx.now);
   const answer = { created: true, message: 'Incident opened', data: withTimeline(incident, [created]) };
   try {
     await commit(ctx, {
-      writes: [
-        ...openingWrites(incident),
-        timelineWrite(incident.id, created),
-        ...(restrictsMovements(incident.category) ? restrictionWrites(farmId, incident.id, now) : []),
-      ],
-      audit: [{ action: 'incident.open', targetType: 'incident', targetId: incident.id, changes: toIncidentDto(incident) }],
-      changes: [{ type: 'incident', id: incident.id, op: 'upsert', version: 1 }],
+      writes: [...openingWrites(incident), timelineWrite(incident.id, created), ...(restricts ? restrictionWrites(farmId, incident.id, created.at) : [])],
+      audit,
+      changes,
       response: answer,
     });
   } catch (err) {
@@ -241,42 +153,27 @@ export async function listIncidentsFor(user: Caller, query: ListIncidentsQuery) 
   return { items: page.items.map(toIncidentDto), limit, nextCursor: page.nextCursor };
 }
 
-const EDITABLE = ['title', 'description', 'category', 'severity', 'assigneeId', 'links'] as const;
-
 export async function updateIncidentFor(ctx: CommandContext, id: string, body: UpdateIncidentBody) {
   const found = await visibleIncident(ctx.caller, id);
   const current = found.incident;
   const version = versionOf(ctx, current, body.version);
-  if (current.status === 'closed') throw new Conflict(`Incident ${id} is closed; add a note instead`);
-  await Promise.all([
-    body.assigneeId !== undefined ? assigneeOrThrow(current.farmId, body.assigneeId) : undefined,
-    body.links !== undefined ? linksOrThrow(current.farmId, body.links) : undefined,
-  ]);
-  const next: IncidentRecord = {
-    ...current,
-    ...(body.title !== undefined ? { title: body.title.trim() } : {}),
-    ...(body.description !== undefined ? { description: body.description?.trim() ?? null } : {}),
-    ...(body.category !== undefined ? { category: body.category } : {}),
-    ...(body.severity !== undefined ? { severity: body.severity } : {}),
-    ...(body.assigneeId !== undefined ? { assigneeId: body.assigneeId } : {}),
-    ...(body.links !== undefined ? { links: links(body.links) } : {}),
-  };
-  const changes = diff(current, next, EDITABLE);
-  if (Object.keys(changes).length === 0) return withTimeline(current, found.timeline);
-  const restricts = restrictsMovements(next.category);
-  const restriction = restricts !== restrictsMovements(current.category);
-  const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as keyof IncidentRecord]]));
-  return applyChange(
-    ctx,
-    found,
-    version,
-    fields,
-    { type: 'updated', note: null, changes },
-    {
-      writes: restriction ? (restricts ? restrictionWrites(current.farmId, id, ctx.now.toISOString()) : restrictionLiftWrites(current.farmId, id)) : [],
-      audit: { action: 'incident.update', changes },
-    },
-  );
+  // a closed incident is refused before its references are read
+  editableOrThrow(current);
+  const decision = decideIncidentUpdate(ctx.caller, current, body, await referencesOf(body), ctx.now);
+  if (unchanged(decision.change)) return withTimeline(current, found.timeline);
+  const { farmId } = current;
+  const restriction =
+    decision.restriction === 'impose'
+      ? restrictionWrites(farmId, id, decision.event.at)
+      : decision.restriction === 'lift'
+        ? restrictionLiftWrites(farmId, id)
+        : [];
+  await commit(ctx, {
+    writes: [incidentChange(current, decision.change.fields, version), timelineWrite(id, decision.event), ...restriction],
+    audit: decision.audit,
+    changes: decision.changes,
+  });
+  return withTimeline(decision.change.next, [...found.timeline, decision.event]);
 }
 
 /** acknowledge, resolve or close: an illegal move is a Conflict naming the status; the dedup key is released once it is no longer open, the restriction once closed. */
@@ -284,28 +181,24 @@ export async function actOnIncident(ctx: CommandContext, id: string, action: Inc
   const found = await incidentToActOn(ctx.caller, id, action);
   const current = found.incident;
   const version = versionOf(ctx, current, body.version);
-  const move = transition(current.status, action);
-  if ('refused' in move) throw new Conflict(move.refused);
-  const stamp = { acknowledged: 'acknowledgedAt', resolved: 'resolvedAt', closed: 'closedAt' } as const;
-  const fields: Partial<IncidentRecord> = { status: move.to, [stamp[move.to as keyof typeof stamp]]: ctx.now.toISOString() };
-  const release = current.dedupKey && isOpen(current.status) && !isOpen(move.to) ? [dedupReleaseWrite(current.farmId, current.dedupKey, id)] : [];
-  return applyChange(
-    ctx,
-    found,
-    version,
-    fields,
-    { type: move.to as TimelineEvent['type'], note: body.note ?? null, changes: null },
-    {
-      writes: [...release, ...(move.to === 'closed' && restrictsMovements(current.category) ? restrictionLiftWrites(current.farmId, id) : [])],
-      audit: { action: `incident.${action}`, changes: { status: { from: current.status, to: move.to } } },
-    },
-  );
+  const decision = decideIncidentAction(ctx.caller, current, action, body, ctx.now);
+  await commit(ctx, {
+    writes: [
+      incidentChange(current, decision.change.fields, version),
+      timelineWrite(id, decision.event),
+      ...(decision.releaseDedup && current.dedupKey ? [dedupReleaseWrite(current.farmId, current.dedupKey, id)] : []),
+      ...(decision.liftRestriction ? restrictionLiftWrites(current.farmId, id) : []),
+    ],
+    audit: decision.audit,
+    changes: decision.changes,
+  });
+  return withTimeline(decision.change.next, [...found.timeline, decision.event]);
 }
 
 /** A note on the timeline (also on a closed incident: the timeline is the record); it does not change the incident's version. */
 export async function addIncidentNote(ctx: CommandContext, id: string, text: string) {
-  const found = await incidentToActOn(ctx.caller, id, 'note');
-  const note: TimelineEvent = { id: ulid(), at: ctx.now.toISOString(), type: 'note', actorId: ctx.caller.id, note: text.trim(), changes: null };
+  const found = await visibleIncident(ctx.caller, id);
+  const { note } = decideIncidentNote(ctx.caller, found.incident, text, ctx.now);
   await commit(ctx, { writes: [incidentExists(id), timelineWrite(id, note)] });
   return withTimeline(found.incident, [...found.timeline, note]);
 }

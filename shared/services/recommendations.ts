@@ -1,15 +1,6 @@
-import { ulid } from 'ulidx';
 import { getCycle } from '../db/cycles.js';
 import { checkVersion, commit } from '../db/commit.js';
-import {
-  decisionWrite,
-  getRecommendation,
-  listRecommendations,
-  proposalGuard,
-  proposedRules,
-  recommendationCreate,
-  type RecommendationRecord,
-} from '../db/recommendations.js';
+import { decisionWrite, getRecommendation, listRecommendations, proposalGuard, proposedRules, recommendationCreate } from '../db/recommendations.js';
 import { thresholdBreaches } from '../domain/analytics/threshold-breaches.js';
 import { compareWithStandard } from '../domain/analytics/comparison.js';
 import { cycleKpis } from '../domain/analytics/kpis/cycle.js';
@@ -18,70 +9,37 @@ import type { Caller } from '../domain/caller.js';
 import type { CommandContext } from '../domain/command.js';
 import { visibleTo } from '../domain/farm-access.js';
 import { proposals, RULE_IDS } from '../domain/optimization.js';
+import {
+  decideProposals,
+  decideRecommendationCreate,
+  decideRecommendationOutcome,
+  namesOtherCycle,
+  type ProposedRecommendation,
+} from '../domain/recommendations/decisions.js';
+import type { RecommendationRecord } from '../domain/recommendations/records.js';
 import { Conflict, NotFound, ValidationFailed } from '../errors.js';
 import { cycleAnalyticsContext } from './analytics/cycle-context.js';
 import { farmOfRequest } from './farms.js';
 import { scopedFlock } from './flocks/flocks.js';
 import { idempotentCommand } from './idempotency.js';
-import { cycleNotFound } from './references.js';
 import type { CreateRecommendationBody, DecideRecommendationBody, GenerateRecommendationsBody, ListRecommendationsQuery } from '../../schemas/optimization.js';
 
 /**
  * Optimization recommendations (the interface contract's POST, with `manage_system`): people write them,
- * the system proposes them from analytics (shared/services/proposals.ts), managers accept or dismiss
- * them. Scoped by the flock's farm like every farm record (another farm's recommendation is NotFound).
+ * the system proposes them from analytics, managers accept or dismiss them. Scoped by the flock's farm
+ * like every farm record (another farm's recommendation is NotFound). Decided in
+ * shared/domain/recommendations/decisions.ts.
  */
 export const toRecommendationDto = (r: RecommendationRecord) => ({ ...r });
-
-type RecommendationContent = Pick<
-  RecommendationRecord,
-  'cycleId' | 'category' | 'priority' | 'description' | 'expectedBenefit' | 'source' | 'rule' | 'evidence'
->;
-
-/** A new, undecided recommendation for a flock. */
-function openRecommendation(ctx: CommandContext, flock: { id: string; farmId: string }, content: RecommendationContent): RecommendationRecord {
-  const now = ctx.now.toISOString();
-  return {
-    id: ulid(),
-    farmId: flock.farmId,
-    flockId: flock.id,
-    ...content,
-    status: 'open',
-    decidedAt: null,
-    decidedBy: null,
-    decisionNote: null,
-    createdAt: now,
-    createdBy: ctx.caller.id,
-    updatedAt: now,
-    version: 1,
-  };
-}
 
 export async function createRecommendationFor(ctx: CommandContext, body: CreateRecommendationBody) {
   return idempotentCommand(ctx, 'recommendation', body, async (ctx) => {
     const flock = await scopedFlock(ctx.caller, body.flockId);
-    const cycleId = body.cycleId ?? flock.activeCycleId;
-    // any cycle of the flock may be named, a closed one too (a lesson for the next cycle)
-    if (body.cycleId && body.cycleId !== flock.activeCycleId && !(await getCycle(flock.id, body.cycleId))) {
-      throw cycleNotFound(flock.id, body.cycleId);
-    }
-    const rec = openRecommendation(ctx, flock, {
-      cycleId: cycleId ?? null,
-      category: body.category,
-      priority: body.priority ?? 'medium',
-      description: body.description.trim(),
-      expectedBenefit: body.expectedBenefit.trim(),
-      source: 'user',
-      rule: null,
-      evidence: [],
-    });
-    const response = { created: true, message: 'Recommendation created', data: toRecommendationDto(rec) };
-    await commit(ctx, {
-      writes: [recommendationCreate(rec)],
-      audit: [{ action: 'recommendation.create', targetType: 'recommendation', targetId: rec.id, changes: { flockId: rec.flockId, category: rec.category } }],
-      changes: [{ type: 'recommendation', id: rec.id, op: 'upsert', version: 1 }],
-      response,
-    });
+    // any cycle of the flock may be named, a closed one too: read only when it is not the active one
+    const cycleFound = namesOtherCycle(flock, body) ? (await getCycle(flock.id, body.cycleId)) !== undefined : false;
+    const { recommendation, audit, changes } = decideRecommendationCreate(ctx.caller, flock, body, cycleFound, ctx.now);
+    const response = { created: true, message: 'Recommendation created', data: toRecommendationDto(recommendation) };
+    await commit(ctx, { writes: [recommendationCreate(recommendation)], audit, changes, response });
     return response;
   });
 }
@@ -113,29 +71,8 @@ export async function decideRecommendation(
   const rec = await scopedRecommendation(ctx.caller, id);
   const version = { read: rec.version, what: `Recommendation ${id}`, stated: body.version, subject: true };
   checkVersion(ctx, version);
-  if (rec.status !== 'open') throw new Conflict(`Recommendation ${id} is already ${rec.status}`);
-  const now = ctx.now.toISOString();
-  const next: RecommendationRecord = {
-    ...rec,
-    status: decision,
-    decidedAt: now,
-    decidedBy: ctx.caller.id,
-    decisionNote: body.note?.trim() ?? null,
-    updatedAt: now,
-    version: rec.version + 1,
-  };
-  await commit(ctx, {
-    writes: [decisionWrite(next, version)],
-    audit: [
-      {
-        action: `recommendation.${decision === 'accepted' ? 'accept' : 'dismiss'}`,
-        targetType: 'recommendation',
-        targetId: id,
-        changes: { status: { from: 'open', to: decision } },
-      },
-    ],
-    changes: [{ type: 'recommendation', id, op: 'upsert', version: next.version }],
-  });
+  const { next, audit, changes } = decideRecommendationOutcome(ctx.caller, rec, decision, body, ctx.now);
+  await commit(ctx, { writes: [decisionWrite(next, version)], audit, changes });
   return next;
 }
 
@@ -158,32 +95,17 @@ export async function generateProposals(ctx: CommandContext, body: GenerateRecom
     config: analytics.config,
     asOf: analytics.inputs.asOf,
   });
-  const already = await proposedRules(cycleId);
-  const created: RecommendationRecord[] = [];
+  const created: ProposedRecommendation[] = [];
   const skipped: string[] = [];
-  for (const p of found) {
-    if (already.has(p.rule)) {
+  for (const p of decideProposals(ctx.caller, flock, cycleId, found, await proposedRules(cycleId), ctx.now)) {
+    if (!p.recommendation) {
       skipped.push(p.rule);
       continue;
     }
-    const rec = openRecommendation(ctx, flock, {
-      cycleId,
-      category: p.category,
-      priority: p.priority,
-      description: p.description,
-      expectedBenefit: p.expectedBenefit,
-      source: 'system',
-      rule: p.rule,
-      evidence: p.evidence,
-    }) as RecommendationRecord & { cycleId: string; rule: string };
     // one commit per proposal: one a concurrent run made first is skipped, the others are still created
     try {
-      await commit(ctx, {
-        writes: [proposalGuard(rec), recommendationCreate(rec)],
-        audit: [{ action: 'recommendation.propose', targetType: 'recommendation', targetId: rec.id, changes: { rule: p.rule, cycleId } }],
-        changes: [{ type: 'recommendation', id: rec.id, op: 'upsert', version: 1 }],
-      });
-      created.push(rec);
+      await commit(ctx, { writes: [proposalGuard(p.recommendation), recommendationCreate(p.recommendation)], audit: p.audit, changes: p.changes });
+      created.push(p.recommendation);
     } catch (err) {
       if (!(err instanceof Conflict)) throw err;
       skipped.push(p.rule); // a concurrent run proposed it first

@@ -1,8 +1,7 @@
 import { getCycle, type CycleRecord } from '../db/cycles.js';
 import { getFlock, type FlockRecord } from '../db/flocks.js';
 import { getSupplierAndOrder } from '../db/procurement.js';
-import { NotFound } from '../errors.js';
-import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences } from '../domain/references.js';
+import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences, userNotFound } from '../domain/references.js';
 
 /**
  * The records a request body names by id. Each one must belong to the farm the request acts on (the
@@ -12,8 +11,7 @@ import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryRefere
  * tests/security/body-references.test.ts). Services that already read the record with others in one
  * batch throw the same errors from here.
  */
-export { flockNotFound, cycleNotFound };
-export const userNotFound = (userId: string) => new NotFound(`User ${userId} not found`);
+export { flockNotFound, cycleNotFound, userNotFound };
 
 /** A flock of the farm. */
 export async function flockOfFarm(farmId: string, flockId: string): Promise<FlockRecord> {

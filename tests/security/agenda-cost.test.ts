@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.js';
 import { scheduleCounterKey, scheduleKey } from '../../shared/db/keys.js';
 import { expansionCounter } from '../../shared/domain/schedules/occurrences.js';
-import { MAX_SCHEDULES_PER_FARM } from '../../shared/services/schedules/schedules.js';
+import { MAX_SCHEDULES_PER_FARM } from '../../shared/domain/schedules/decisions.js';
 import { call } from '../support/api.js';
 import { day, flockWithCycle } from '../support/cycles.js';
 import { otherFarm } from '../support/farms.js';

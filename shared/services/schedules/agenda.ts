@@ -1,6 +1,7 @@
 import { getFarm } from '../../db/farms.js';
 import { farmNotFound } from '../../domain/references.js';
-import { allSchedulesOfFarm, outcomesBetween, type OutcomeRecord, type ScheduleRecord } from '../../db/schedules.js';
+import { allSchedulesOfFarm, outcomesBetween } from '../../db/schedules.js';
+import type { OutcomeRecord, ScheduleRecord } from '../../domain/schedules/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { periodDays } from '../../domain/periods.js';
 import { occurrencesBetween, occurrenceStatus } from '../../domain/schedules/occurrences.js';

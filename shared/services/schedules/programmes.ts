@@ -1,12 +1,13 @@
 import { ulid } from 'ulidx';
 import { getFlock } from '../../db/flocks.js';
-import type { ScheduleRecord } from '../../db/schedules.js';
 import type { CommandContext } from '../../domain/command.js';
 import { visibleTo } from '../../domain/farm-access.js';
+import type { Placement } from '../../domain/schedules/decisions.js';
 import { PROGRAMMES, programmeOf } from '../../domain/schedules/programmes.js';
+import { toScheduleDto, type ScheduleRecord } from '../../domain/schedules/records.js';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
 import { idempotentCommand } from '../idempotency.js';
-import { commitWithinCap, placementOrThrow, toScheduleDto, type Placement } from './schedules.js';
+import { commitWithinCap, placementOrThrow } from './schedules.js';
 import type { ApplyProgrammeBody } from '../../../schemas/schedules.js';
 
 /** Programmes (`/api/v1/schedules/programmes`): vaccination programme templates, applied to a cycle as ordinary schedules. */

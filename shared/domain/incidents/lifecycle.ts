@@ -4,8 +4,8 @@
  * restriction of a suspected notifiable disease, and the response times the operations metrics report.
  * Sources in docs/domain.md ("Incidents").
  */
-import type { Caller } from './caller.js';
-import type { IncidentAction, IncidentCategory, IncidentSeverity, IncidentStatus } from '../../schemas/vocabulary.js';
+import type { Caller } from '../caller.js';
+import type { IncidentAction, IncidentCategory, IncidentSeverity, IncidentStatus } from '../../../schemas/vocabulary.js';
 
 const MOVES: Record<IncidentAction, { from: readonly IncidentStatus[]; to: IncidentStatus }> = {
   acknowledge: { from: ['triggered'], to: 'acknowledged' },
