@@ -184,11 +184,15 @@ describe('broiler reference cycle: daily series', () => {
     expect(r.epef.value).toBe(377);
   });
 
-  it('day 10: the day-7 weighing carried forward 3 days, and says so', () => {
+  it('day 10: the day-7 weighing grown along the Ross 308 curve for 3 days, and says so', () => {
     const r = rowOf(rows, b(10));
-    expect(r.bodyWeight).toMatchObject({ value: 200, date: b(7), source: 'weighing' });
-    expect(r.bodyWeight.assumptions).toEqual(['weight of the weighing on 2026-03-08 (3 days earlier) carried forward (fallbacks.carryForwardWeightDays = 7)']);
-    expect(r.fcr.value).toBe(0.746); // same feed (147 kg), birds and weight as day 7
+    // 200 g × (Ross day 10 330 g ÷ day 7 213 g = 1.5493) = 309.86 g: the flock grew since it was weighed
+    expect(r.bodyWeight).toMatchObject({ value: 309.9, date: b(7), source: 'weighing' });
+    expect(r.bodyWeight.assumptions).toEqual([
+      'estimated from the weighing on 2026-03-08 (3 days earlier, 200 g) grown along the Ross 308 curve: × 1.5493 (standard day 10 ÷ day 7)',
+    ]);
+    // FCR = 147 kg ÷ (985 × 0.30986 kg = 305.21 kg) = 0.4816 (the weight carried unchanged gave 0.746)
+    expect(r.fcr.value).toBe(0.482);
     expect(r.fcr.assumptions).toEqual(r.bodyWeight.assumptions);
     expect(r.adgSincePlacement.value).toBe(22.3); // over the 7 days to the weighing's date, not 10
   });
@@ -204,13 +208,14 @@ describe('broiler reference cycle: daily series', () => {
     expect(r.stockingDensityBirdsPerM2.value).toBe(9.75); // 975 birds ÷ 100 m²
   });
 
-  it('day 30: weight carried from day 28, cumulative feed 2,647 kg', () => {
+  it('day 30: weight grown from day 28 along the curve, cumulative feed 2,647 kg', () => {
     const r = rowOf(rows, b(30));
     expect(r.birds.aliveEnd).toBe(965);
-    // FCR = 2647 ÷ (965 × 1.5 = 1447.5) = 1.828670
-    expect(r.fcr.value).toBe(1.829);
-    // EPEF = 96.5 × 1.5 × 100 ÷ (30 × 1.828670) = 14475 ÷ 54.8601 = 263.85
-    expect(r.epef.value).toBe(264);
+    // weight = 1500 g × (Ross day 30 1805 g ÷ day 28 1616 g = 1.117) = 1675.5 g
+    // FCR = 2647 ÷ (965 × 1.6755 = 1616.86) = 1.637126
+    expect(r.fcr.value).toBe(1.637);
+    // EPEF = 96.5 × 1.6755 × 100 ÷ (30 × 1.637126) = 16168.6 ÷ 49.1138 = 329.21
+    expect(r.epef.value).toBe(329);
     // ADG since last weighing = (1500 − 500) ÷ (day 28 − day 14) = 71.43
     expect(r.adgSinceLastWeighing.value).toBe(71.4);
   });
@@ -449,8 +454,10 @@ describe('layer reference cycle: daily series', () => {
     const r = rowOf(rows, l(216));
     expect(r.fcr.reason).toMatch(/broilers only/);
     expect(r.epef.value).toBeNull();
-    expect(r.bodyWeight).toMatchObject({ value: 1880, date: l(210) });
-    // ADG since placement = (1880 − 1850 inflow weight) ÷ (age 210 − age 196 = 14 days) = 2.1429
+    // 1880 g weighed at day 210 (week 30), grown along the Hy-Line curve to day 216:
+    // × (1.86 + 6/35 × (1.90 − 1.86) = 1.866857 kg ÷ 1.86 kg = 1.0037) = 1886.96 g
+    expect(r.bodyWeight).toMatchObject({ value: 1887, date: l(210) });
+    // ADG since placement (the weighing as measured) = (1880 − 1850 inflow weight) ÷ (age 210 − age 196 = 14 days) = 2.1429
     expect(r.adgSincePlacement.value).toBe(2.1);
     expect(r.stockingDensityBirdsPerM2.reason).toMatch(/house area unknown/);
   });

@@ -70,10 +70,14 @@ describe('cycleSummaryKpis: a broiler cycle', () => {
   it('a weighing older than today is used and said so; age and EPEF move on', () => {
     const later = cycleSummaryKpis(broiler(), ROSS, F, at('2026-04-08'));
     expect(later.ageDays.value).toBe(38); // 2026-03-01 → 2026-04-08
-    expect(later.fcr.value).toBe(1.442); // same feed, birds and weight
-    expect(later.fcr.assumptions).toEqual(['weight of the weighing on 2026-04-05 (3 days earlier) carried forward (fallbacks.carryForwardWeightDays = 7)']);
-    // EPEF = 22,540 ÷ (38 × 1.441881 = 54.79149) = 411.38 → 411
-    expect(later.epef.value).toBe(411);
+    // the 2,300 g of day 35 grown along the Ross 308 curve to day 38: × (2597 ÷ 2296 = 1.1311) = 2,601.53 g
+    // FCR = 1.441881 × 2.3 ÷ 2.60153 = 1.274760 (the same feed and birds, a heavier flock)
+    expect(later.fcr.value).toBe(1.275);
+    expect(later.fcr.assumptions).toEqual([
+      'estimated from the weighing on 2026-04-05 (3 days earlier, 2300 g) grown along the Ross 308 curve: × 1.1311 (standard day 38 ÷ day 35)',
+    ]);
+    // EPEF = 98 × 2.60153 × 100 ÷ (38 × 1.274760 = 48.44088) = 526.31 → 526
+    expect(later.epef.value).toBe(526);
   });
 
   it('a weighing older than fallbacks.carryForwardWeightDays: the breed standard stands in, or null (the analytics rule)', () => {

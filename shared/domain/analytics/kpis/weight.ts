@@ -3,8 +3,10 @@
  * weighing, stocking density.
  *
  * - Body weight of a day: the latest weighing on or before it, if at most `fallbacks.carryForwardWeightDays`
- *   old (several weighings on one date: the most confident, then the largest sample); else the breed
- *   standard at that age when `fallbacks.weightFromBreedStandard`; else null.
+ *   old (several weighings on one date: the most confident, then the largest sample), grown to the day
+ *   along the breed curve (× standard at the day's age ÷ standard at the weighing's age; carried forward
+ *   unchanged without a standard); else the breed standard at that age when
+ *   `fallbacks.weightFromBreedStandard`; else null. The figure's assumptions say which.
  * - ADG since placement = (weight − placement weight) ÷ days from the first placement to the weighing's
  *   date (placement weight: ./context.ts). ADG since last weighing = difference of the two latest
  *   weighings ÷ the days between them.
@@ -17,10 +19,13 @@ import type { Figure, WeighingPoint } from '../inputs.js';
 import { D_G, D_KG, D_PCT, PCT, type Context } from './context.js';
 import type { DatedFigure, WeightFigure } from './types.js';
 import { daysBetween } from '../../../platform/calendar.js';
+import { round } from '../../weights.js';
 
 export interface WeightOnDay {
   grams: number | null;
   figure: WeightFigure;
+  /** The weighing the day's weight rests on, as measured (the growth since it is an estimate). */
+  measured?: { grams: number; date: string };
 }
 
 /** The latest weighing on or before `date` (any age), or undefined. */
@@ -42,16 +47,36 @@ export interface WeightBasis {
 }
 
 /** Body weight of a day (see the module note), from plain values: the rule behind `weightOn`. */
+/** A weighing's grams at a later age, grown by the standard's ratio of the two ages (null when the standard lacks either). */
+function grownAlongStandard(standard: BreedStandard, grams: number, fromAge: number, toAge: number): { grams: number; factor: number } | null {
+  const from = standardWeightGrams(standard, fromAge);
+  const to = standardWeightGrams(standard, toAge);
+  if (!from || !to || from.grams <= 0) return null;
+  const factor = round(to.grams / from.grams, 4);
+  return { grams: grams * factor, factor };
+}
+
 export function weightOfDay(basis: WeightBasis, date: string, ageDays: number): WeightOnDay {
   const { latest, standard, breed, fallbacks: f } = basis;
   const age = latest ? daysBetween(latest.date, date) : null;
   if (latest && age !== null && age <= f.carryForwardWeightDays) {
-    const assumptions =
-      age > 0
-        ? [
-            `weight of the weighing on ${latest.date} (${age} day${age === 1 ? '' : 's'} earlier) carried forward (fallbacks.carryForwardWeightDays = ${f.carryForwardWeightDays})`,
-          ]
-        : [];
+    if (age === 0) return { grams: latest.grams, figure: { ...figure(latest.grams, 'g', D_G), date: latest.date, source: 'weighing' } };
+    const days = `${age} day${age === 1 ? '' : 's'} earlier`;
+    // between weighings the flock keeps growing: along the breed curve, scaled to what the scale said
+    const grown = standard ? grownAlongStandard(standard, latest.grams, ageDays - age, ageDays) : null;
+    if (grown)
+      return {
+        grams: grown.grams,
+        figure: {
+          ...figure(grown.grams, 'g', D_G, [
+            `estimated from the weighing on ${latest.date} (${days}, ${latest.grams} g) grown along the ${standard!.name} curve: × ${grown.factor} (standard day ${ageDays} ÷ day ${ageDays - age})`,
+          ]),
+          date: latest.date,
+          source: 'weighing',
+        },
+        measured: { grams: latest.grams, date: latest.date },
+      };
+    const assumptions = [`weight of the weighing on ${latest.date} (${days}) carried forward (fallbacks.carryForwardWeightDays = ${f.carryForwardWeightDays})`];
     return { grams: latest.grams, figure: { ...figure(latest.grams, 'g', D_G, assumptions), date: latest.date, source: 'weighing' } };
   }
   const noWeighing = latest
@@ -94,6 +119,8 @@ export function adgSincePlacement(ctx: Context, weight: WeightOnDay): Figure {
   if (p.grams === null) return missing('g/day', p.reason);
   const days = daysBetween(p.date, weight.figure.date);
   if (days <= 0) return missing('g/day', 'the weight was taken on (or before) the placement day');
+  // growth measured up to the weighing: an estimate of the days since would only repeat the breed curve
+  if (weight.measured) return figure((weight.measured.grams - p.grams) / days, 'g/day', D_G, p.assumptions);
   return figure((weight.grams - p.grams) / days, 'g/day', D_G, [...(weight.figure.assumptions ?? []), ...p.assumptions]);
 }
 

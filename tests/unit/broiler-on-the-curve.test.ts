@@ -1,6 +1,7 @@
 /**
- * Expected water of broilers: the breed's daily feed intake × the water:feed ratio, warmer houses drinking
- * more. A flock fed and watered on the Ross 308 curve raises nothing.
+ * A broiler flock on its breed's curve: expected water is the breed's daily feed intake × the water:feed
+ * ratio (warmer houses drinking more); the day's weight between weighings grows along the curve, so the
+ * daily FCR moves smoothly; and a flock fed and watered on the Ross 308 curve raises nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
@@ -83,5 +84,18 @@ describe('expected water of broilers', () => {
     const rows = dailySeries(inputs, config());
     for (const r of rows.slice(1)) expect(r.waterPctOfExpected.value).toBe(100);
     expect(thresholdBreaches(inputs, config())).toEqual([]);
+  });
+
+  it('daily FCR moves smoothly between weighings: the weight grows along the curve instead of standing still', () => {
+    const rows = dailySeries(rossOnTheCurve(14), config());
+    const fcr = rows.slice(3, 15).map((r) => r.fcr.value!);
+    // weighed at 97 % of the curve on days 3, 7, 10 and 14: FCR stays within 5 % of the Ross 308 cumulative FCR every day
+    for (const [i, r] of rows.slice(3, 15).entries()) {
+      const standard = ROSS_308.series.find((x) => x.key === 'cumulativeFcr')!.points.find(([d]) => d === r.ageDays)![1];
+      expect(Math.abs(fcr[i]! / standard - 1), `day ${r.ageDays}: FCR ${fcr[i]} vs ${standard}`).toBeLessThan(0.05);
+    }
+    expect(rows[5]!.bodyWeight.assumptions?.[0]).toMatch(
+      /^estimated from the weighing on 2026-06-04 \(2 days earlier, [\d.]+ g\) grown along the Ross 308 curve/,
+    );
   });
 });
