@@ -9,7 +9,7 @@ import { queryPage } from './pagination.js';
 import { systemCaller } from '../domain/caller.js';
 import { commandContext } from '../domain/command.js';
 import { nameKey } from '../domain/names.js';
-import { Conflict, NotFound, type AppError } from '../errors.js';
+import { Conflict, type AppError } from '../errors.js';
 
 /**
  * Farms and their houses. A farm is `FARM#<id>`/`META` (listed for admins through GSI1 `FARMS`, ordered
@@ -59,8 +59,7 @@ export type FarmChanges = Partial<
 /** The house fields a PATCH may change (a rename also moves the uniqueness item). */
 export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
 
-/** The one answer for a farm that does not exist AND for a farm the caller may not see (same body). */
-export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
+export { houseNotFound } from '../domain/references.js';
 
 const farmSortKey = (name: string, id: string) => `${nameKey(name)}#${id}`;
 

@@ -1,4 +1,4 @@
-import type { RuleRecord } from '../../db/rules.js';
+import type { RuleRecord } from '../../domain/rules/records.js';
 import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../../domain/anomalies.js';
 import type { CommandContext } from '../../domain/command.js';
 import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
