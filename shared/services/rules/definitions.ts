@@ -2,7 +2,7 @@ import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { getFarmAndHouse } from '../../db/farms.js';
 import { getFlock } from '../../db/flocks.js';
 import { getRuleWithStates, listRulesOfFarm, ruleCreation, ruleDeletion, ruleNotFound, ruleReplace } from '../../db/rules.js';
-import { seenAt } from '../../domain/anomalies.js';
+import { seenAt } from '../../domain/anomalies/lifecycle.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { unchanged } from '../../domain/decision.js';
