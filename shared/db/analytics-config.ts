@@ -4,6 +4,7 @@ import type { Versioned, Write } from './commit.js';
 import { isNew } from './conditions.js';
 import { ANALYTICS_CONFIG_HISTORY_PARTITION, analyticsConfigKey, analyticsConfigVersionKey } from './keys.js';
 import { queryPage } from './pagination.js';
+import type { AnalyticsConfigVersion } from '../domain/analytics/config.js';
 import type { AppError } from '../errors.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -12,15 +13,6 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * transaction, an immutable copy of every version (`CONFIG#ANALYTICS`/`V#<version>`) for the history.
  * No item at all means "the defaults" (version 0).
  */
-export interface AnalyticsConfigVersion {
-  config: AnalyticsSections;
-  version: number;
-  changedSections: string[];
-  updatedAt: string;
-  updatedBy: string | null;
-  requestId: string | null;
-}
-
 const fromItem = (item: Record<string, unknown>): AnalyticsConfigVersion => ({
   config: item.config as AnalyticsSections,
   version: item.version as number,

@@ -7,7 +7,8 @@ import { queryPage } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
 import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
-import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverity } from '../../schemas/vocabulary.js';
+import type { AnomalyNote, AnomalyRecord } from '../domain/anomalies/records.js';
+import type { AnomalySource, AnomalyStatus, RuleSeverity } from '../../schemas/vocabulary.js';
 
 /**
  * Anomalies (docs/data-model.md, "Anomalies"): `ANOMALY#<id>`/`META`, listed per farm through GSI1
@@ -15,57 +16,6 @@ import type { AnomalyAction, AnomalySource, AnomalyStatus, Detector, RuleSeverit
  * the farm's partition while the anomaly is open or acknowledged (a repeat firing updates that anomaly;
  * the claims are also the farm's open anomalies).
  */
-export interface AnomalyHypothesis {
-  cause: string;
-  score: number;
-  supporting: string[];
-  contradicting: string[];
-  check: string;
-}
-
-/** A note given with a lifecycle action or an escalation. */
-export interface AnomalyNote {
-  at: string;
-  actorId: string;
-  action: AnomalyAction | 'escalate';
-  note: string;
-}
-
-export interface AnomalyRecord {
-  id: string;
-  farmId: string;
-  houseId: string | null;
-  flockId: string | null;
-  cycleId: string | null;
-  source: AnomalySource;
-  ruleId: string | null;
-  detector: { name: Detector; parameters: Record<string, number> } | null;
-  metric: string;
-  unit: string;
-  observed: number;
-  expected: number | null;
-  deviation: number | null;
-  window: { from: string; to: string; duration: string };
-  severity: RuleSeverity;
-  status: AnomalyStatus;
-  occurrences: number;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  /** The end of the period the newest firing judged (its window's end): later than lastSeenAt while that day or hour runs. */
-  judgedUntil: string;
-  evidence: Record<string, unknown>;
-  hypotheses: AnomalyHypothesis[];
-  title: string;
-  dedupKey: string;
-  incidentId: string | null;
-  acknowledgedAt: string | null;
-  resolvedAt: string | null;
-  dismissedAt: string | null;
-  notes: AnomalyNote[];
-  version: number;
-  updatedAt: string;
-}
-
 const FIELDS = [
   'id',
   'farmId',

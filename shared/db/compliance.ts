@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { SampleRecord } from '../domain/compliance/samples.js';
 import type { WithdrawalWindow } from '../domain/compliance/withdrawals.js';
 import { db, queryAll, tableName } from './client.js';
 import type { Write } from './commit.js';
@@ -113,20 +114,6 @@ export async function withdrawalGuardOf(
 // ---------------------------------------------------------------------------------------------------
 // Salmonella samples
 
-export interface SampleRecord {
-  id: string;
-  farmId: string;
-  flockId: string;
-  cycleId: string | null;
-  date: string;
-  kind: string;
-  laboratory: string | null;
-  result: string | null;
-  notes: string | null;
-  createdAt: string;
-  createdBy: string;
-  version: number;
-}
 const SAMPLE_FIELDS = [
   'id',
   'farmId',

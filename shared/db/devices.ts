@@ -8,36 +8,14 @@ import { houseNotFound } from './farms.js';
 import { queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';
-import type { DeviceKind, DeviceStatus, SensorMetric } from '../../schemas/vocabulary.js';
+import type { DeviceChanges, DeviceRecord } from '../domain/iot/records.js';
+import type { DeviceKind, DeviceStatus } from '../../schemas/vocabulary.js';
 
 /**
  * The device registry: `DEVICE#<id>`/`META`, listed per farm through GSI1 `DEVICES#<farmId>` (sorted by
  * house), and, while it reports, on GSI2 `DEVICES_DUE` at the time its health changes if it falls silent
  * (the health job's Query). The secret is kept only as its SHA-256 hash.
  */
-export interface DeviceRecord {
-  id: string;
-  farmId: string;
-  houseId: string;
-  kind: DeviceKind;
-  name: string;
-  metrics: SensorMetric[];
-  reportingIntervalSeconds: number;
-  secretHash: string;
-  keyIssuedAt: string;
-  /** The newest reading's time (ISO), written at most once a minute; null until the first reading. */
-  lastSeen: string | null;
-  /** The newest value of each metric with its time, written with lastSeen. */
-  latest: Partial<Record<SensorMetric, { value: number; ts: string }>>;
-  /** The health the job (or a new reading) last recorded: transitions are what the dashboard and incidents see. */
-  healthStatus: DeviceStatus;
-  healthChangedAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
 const FIELDS = [
   'id',
   'farmId',
@@ -74,8 +52,6 @@ export async function getDevice(deviceId: string, opts: { consistent?: boolean }
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: deviceKey(deviceId), ConsistentRead: opts.consistent ?? true }));
   return deviceFromItem(res.Item);
 }
-
-export type DeviceChanges = Partial<Pick<DeviceRecord, 'name' | 'houseId' | 'metrics' | 'reportingIntervalSeconds' | 'secretHash' | 'keyIssuedAt'>>;
 
 const changedConcurrently = (deviceId: string) => () => new Conflict(`Device ${deviceId} was changed concurrently; read it again and retry`);
 const houseExists = (farmId: string, houseId: string): Write => ({ check: houseKey(farmId, houseId), when: exists(), failed: () => houseNotFound(houseId) });

@@ -17,7 +17,7 @@ import { pick } from './items.js';
 import { gsi1Page } from './pagination.js';
 import { farmNotFound } from '../domain/references.js';
 import { Conflict, NotFound } from '../errors.js';
-import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vocabulary.js';
+import type { RuleRecord, RuleState } from '../domain/rules/records.js';
 
 /**
  * Rules (docs/data-model.md, "Rules"): `RULE#<id>`/`META` listed per farm through GSI1
@@ -25,45 +25,6 @@ import type { RuleAction, RuleAggregation, RuleSeverity } from '../../schemas/vo
  * the rule job walks. The evaluation state of each target (a flock or a house) is its own item
  * `STATE#<target>` in the rule's partition, so evaluating never bumps the version a user edits against.
  */
-export interface RuleRecord {
-  id: string;
-  farmId: string;
-  name: string;
-  scope: { farmId: string; houseId?: string; flockId?: string };
-  input: string;
-  window: string;
-  aggregation: RuleAggregation;
-  /** As the client wrote it: a short form `{op, value | range}` or a json-logic expression. */
-  condition: Record<string, unknown>;
-  severity: RuleSeverity;
-  actions: RuleAction[];
-  cooldownMinutes: number;
-  enabled: boolean;
-  defaultKey: string | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
-
-/** The state target of a rule that has no flock or house to judge in its scope (its reason says why). */
-export const NO_TARGET = 'scope';
-
-export interface RuleState {
-  target: string;
-  state: 'ok' | 'fired' | 'no_data';
-  reason: string | null;
-  /** The end of the last bucket judged (where the next evaluation starts): later than now when a day was judged before it ended. */
-  lastEvaluatedAt: string | null;
-  /** The end of the bucket it last fired at (the cooldown counts from it). */
-  lastFiredAt: string | null;
-  /** When that evaluation ran, and when it last fired (the pass's clock; null on states written before they were kept). */
-  evaluatedAt: string | null;
-  firedAt: string | null;
-  /** The rule version the state was computed with: an edited rule starts afresh. */
-  ruleVersion: number;
-}
-
 const FIELDS = [
   'id',
   'farmId',

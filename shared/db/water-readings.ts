@@ -1,6 +1,7 @@
 import type { Write } from './commit.js';
 import { absent, any, isNew, sizeBelow } from './conditions.js';
 import { dayRollupKey, waterReadingKey } from './keys.js';
+import type { WaterReadingRecord } from '../domain/analytics/records.js';
 import { Conflict } from '../errors.js';
 
 /**
@@ -9,24 +10,6 @@ import { Conflict } from '../errors.js';
  * never the raw readings. A day keeps at most MAX_READINGS_PER_DAY values (one every 5 minutes).
  */
 export const MAX_READINGS_PER_DAY = 288;
-
-export interface WaterReadingRecord {
-  id: string;
-  flockId: string;
-  cycleId: string;
-  farmId: string;
-  date: string;
-  pH: number;
-  temperatureC: number | null;
-  tdsPpm: number | null;
-  chlorinePpm: number | null;
-  orpMv: number | null;
-  hardnessPpm: number | null;
-  source: string | null;
-  notes: string | null;
-  createdAt: string;
-  createdBy: string;
-}
 
 /** The reading (new) and its pH appended to the day's rollup, which keeps at most MAX_READINGS_PER_DAY. */
 export function waterReadingWrites(r: WaterReadingRecord): Write[] {

@@ -6,11 +6,11 @@ import { NotFound, ValidationFailed } from '../errors.js';
  * (docs/decisions.md, "References in bodies").
  */
 export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
+export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
 export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId} not found`);
 export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
 export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
-export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
 export const userNotFound = (userId: string) => new NotFound(`User ${userId} not found`);
 
 /**

@@ -2,7 +2,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Capability } from '../domain/capabilities.js';
 import type { UserRecord } from '../domain/users.js';
-import type { DeviceRecord } from '../db/devices.js';
+import type { DeviceRecord } from '../domain/iot/records.js';
 import type { Caller } from '../domain/caller.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import type { ResponseHeader } from './responses.js';

@@ -5,7 +5,7 @@ import type { HttpResponse } from './responses.js';
 import { ifMatchOf } from './request-headers.js';
 import type { Precondition } from '../domain/concurrency.js';
 import { commandContext, type CommandContext } from '../domain/command.js';
-import type { DeviceRecord } from '../db/devices.js';
+import type { DeviceRecord } from '../domain/iot/records.js';
 import { requestContext } from './middleware/request-context.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { errorHandler } from './middleware/error-handler.js';

@@ -1,14 +1,12 @@
-import { diff } from '../../domain/accounts.js';
+import { decideConfigChange, type AnalyticsConfigVersion, type SectionChanges } from '../../domain/analytics/config.js';
 import type { CommandContext } from '../../domain/command.js';
-import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions, type AnalyticsConfigVersion } from '../../db/analytics-config.js';
+import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions } from '../../db/analytics-config.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
-import { Conflict, ValidationFailed } from '../../errors.js';
+import { Conflict } from '../../errors.js';
 import {
   ANALYTICS_DEFAULTS,
   ANALYTICS_SECTIONS,
   completeSection,
-  ORDERED_FIELDS,
-  type AnalyticsSectionName,
   type AnalyticsSections,
   type UpdateAnalyticsConfigBody,
 } from '../../../schemas/analytics-config.js';
@@ -50,27 +48,6 @@ export function toAnalyticsConfigVersionDto(v: AnalyticsConfigVersion) {
   };
 }
 
-/** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
-function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {
-  const broken = ORDERED_FIELDS.filter(({ section, low, high }) => {
-    if (!changed.includes(section)) return false;
-    const values = config[section] as unknown as Record<string, number>;
-    return values[low]! > values[high]!;
-  });
-  if (broken.length === 0) return;
-  throw new ValidationFailed(
-    broken.map(({ section, low, high }) => {
-      const values = config[section] as unknown as Record<string, number>;
-      return {
-        field: bodyIsSection ? low : `${section}.${low}`,
-        message: `must not exceed ${section}.${high} (${values[low]} > ${values[high]})`,
-      };
-    }),
-  );
-}
-
-type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
-
 /** Replaces the named sections (omitted fields → defaults) at the version read. */
 export async function updateAnalyticsConfig(ctx: CommandContext, body: UpdateAnalyticsConfigBody): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...sections } = body;
@@ -82,32 +59,13 @@ async function replaceSections(ctx: CommandContext, sections: SectionChanges, bo
   const version: Versioned = { read: current.version, what: 'The analytics configuration', stated: bodyVersion, subject: true };
   // a stale version answers before the sections are judged and before "nothing to change" (also at version 0: nothing stored)
   checkVersion(ctx, version);
-  const config = structuredClone(current.config);
-  for (const name of ANALYTICS_SECTIONS) {
-    const given = sections[name];
-    if (given !== undefined) (config as Record<AnalyticsSectionName, unknown>)[name] = completeSection(name, given as never);
-  }
-  const changes = diff(current.config, config, ANALYTICS_SECTIONS);
-  const changedSections = ANALYTICS_SECTIONS.filter((s) => s in changes);
-  if (changedSections.length === 0) return current;
-  assertOrdered(config, changedSections, bodyIsSection);
-  const now = ctx.now.toISOString();
-  const next: AnalyticsConfigVersion = {
-    config,
-    version: version.read + 1,
-    changedSections,
-    updatedAt: now,
-    updatedBy: ctx.caller.id,
-    requestId: ctx.requestId,
-  };
+  const decision = decideConfigChange(current, sections, bodyIsSection, { caller: ctx.caller, requestId: ctx.requestId, now: ctx.now });
+  if (!decision) return current;
+  const { next } = decision;
   const changed = () =>
     new Conflict(`The analytics configuration was changed concurrently (it is no longer at version ${version.read}); read it again and retry`);
-  await commit(ctx, {
-    writes: analyticsConfigWrites(next, version, changed),
-    audit: [{ action: 'analytics_config.update', targetType: 'analytics_config', targetId: 'analytics', changes }],
-    changes: [{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: next.version }],
-  });
-  return { config, version: next.version, updatedAt: now, updatedBy: ctx.caller.id };
+  await commit(ctx, { writes: analyticsConfigWrites(next, version, changed), audit: decision.audit, changes: decision.changes });
+  return { config: next.config, version: next.version, updatedAt: next.updatedAt, updatedBy: next.updatedBy };
 }
 
 /** `PUT …/analytics/thresholds`: the thresholds section only. */

@@ -1,13 +1,10 @@
-import { ulid } from 'ulidx';
 import { ageAdjustedWeight, DEFAULT_REFERENCE_AGE } from '../../domain/analytics-age-adjusted.js';
-import { recordDateProblems } from '../../domain/ledger.js';
-import { latestAllowedDate } from '../../domain/weights.js';
+import { activeCycleOf, decideWaterReading, eggProductionMovement, recordDay, type WaterReadingRecord } from '../../domain/analytics/records.js';
 import { assessPh } from '../../domain/water-quality.js';
-import type { FlockRecord } from '../../db/flocks.js';
 import { commit } from '../../db/commit.js';
-import { waterReadingWrites, type WaterReadingRecord } from '../../db/water-readings.js';
+import { waterReadingWrites } from '../../db/water-readings.js';
 import { cycleIsOpen } from '../../db/weights.js';
-import { Conflict, ValidationFailed } from '../../errors.js';
+import { Conflict } from '../../errors.js';
 import type { CommandContext } from '../../domain/command.js';
 import { currentAnalyticsConfig } from './config.js';
 import { scopedCycle } from '../flocks/cycles.js';
@@ -17,27 +14,17 @@ import { recordMovement } from '../movements/record-movement.js';
 import { recordWeightFor } from '../flocks/weights.js';
 import type { ThresholdsConfig } from '../../../schemas/analytics-config.js';
 import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '../../../schemas/analytics.js';
-import type { MovementInput } from '../../../schemas/movements.js';
-import { isoDate } from '../../platform/calendar.js';
 
 /**
  * The Analytics V2 writes of the interface contract (service version 2.0.0). Each is a record of the
  * flock's ACTIVE cycle, so it shows in that cycle's KPIs: egg production is an egg_collection movement
  * (ledger, egg stock, daily rollup); a water reading is kept with its pH on the day's rollup.
  */
-const today = (now = new Date()) => isoDate(now);
-
-function activeCycleOf(flock: FlockRecord, what: string): string {
-  if (!flock.activeCycleId) throw new Conflict(`Flock ${flock.id} has no active cycle; start one before recording ${what}`);
-  return flock.activeCycleId;
-}
 
 export async function recordEggProduction(ctx: CommandContext, body: EggProductionBody) {
   const flock = await scopedFlock(ctx.caller, body.flockId);
-  if (flock.birdType === 'broiler') throw new Conflict(`Flock ${flock.id} is a broiler flock; egg production is recorded for layers and breeders`);
-  const { flockId, date, ...fields } = body;
-  const input = { type: 'egg_collection', date: date ?? today(ctx.now), ...fields } as MovementInput;
-  return recordMovement(ctx, flockId, activeCycleOf(flock, 'egg production'), input);
+  const { cycleId, input } = eggProductionMovement(flock, body, ctx.now);
+  return recordMovement(ctx, flock.id, cycleId, input);
 }
 
 export function toWaterReadingDto(r: WaterReadingRecord, thresholds: ThresholdsConfig) {
@@ -49,31 +36,11 @@ export async function recordWaterReading(ctx: CommandContext, body: WaterReading
   const cycleId = activeCycleOf(flock, 'water readings');
   return idempotentCommand(ctx, `water-reading:${flock.id}`, body, async (ctx) => {
     const [cycle, { config }] = await Promise.all([scopedCycle(ctx.caller, flock.id, cycleId), currentAnalyticsConfig()]);
-    const now = ctx.now;
-    const date = body.date ?? today(now);
-    const problems = recordDateProblems(date, cycle, latestAllowedDate(now));
-    if (problems.length) throw new ValidationFailed(problems);
-    const record: WaterReadingRecord = {
-      id: ulid(),
-      flockId: flock.id,
-      cycleId,
-      farmId: flock.farmId,
-      date,
-      pH: body.pH,
-      temperatureC: body.temperatureC ?? null,
-      tdsPpm: body.tdsPpm ?? null,
-      chlorinePpm: body.chlorinePpm ?? null,
-      orpMv: body.orpMv ?? null,
-      hardnessPpm: body.hardnessPpm ?? null,
-      source: body.source ?? null,
-      notes: body.notes ?? null,
-      createdAt: now.toISOString(),
-      createdBy: ctx.caller.id,
-    };
+    const { record, changes } = decideWaterReading(ctx.caller, flock, cycle, body, ctx.now);
     const response = { created: true, message: 'Water reading recorded', data: toWaterReadingDto(record, config.thresholds) };
     await commit(ctx, {
       writes: [...waterReadingWrites(record), cycleIsOpen(cycle, () => new Conflict(`Cycle ${cycleId} is closed; it takes no new readings`))],
-      changes: [{ type: 'water_reading', id: record.id, op: 'upsert' }],
+      changes,
       response,
     });
     return response;
@@ -88,7 +55,7 @@ export async function recordWaterReading(ctx: CommandContext, body: WaterReading
 export async function recordAgeAdjustedData(ctx: CommandContext, flockId: string, body: AgeAdjustedDataBody) {
   const flock = await scopedFlock(ctx.caller, flockId);
   const cycleId = activeCycleOf(flock, 'age-adjusted data');
-  const date = body.date ?? today(ctx.now);
+  const date = recordDay(body.date, ctx.now);
   const stored = await recordWeightFor(ctx, flockId, cycleId, {
     date,
     grams: body.value,

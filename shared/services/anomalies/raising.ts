@@ -1,18 +1,10 @@
 import { pause, type RetryPolicy } from '../../platform/retry.js';
 import { ulid } from 'ulidx';
-import {
-  AnomalyDedupTaken,
-  AnomalyMoved,
-  claimRelease,
-  getAnomaly,
-  openAnomalyOfDedupKey,
-  raisingWrites,
-  repeatWrite,
-  type AnomalyRecord,
-} from '../../db/anomalies.js';
+import { AnomalyDedupTaken, AnomalyMoved, claimRelease, getAnomaly, openAnomalyOfDedupKey, raisingWrites, repeatWrite } from '../../db/anomalies.js';
+import type { AnomalyRecord } from '../../domain/anomalies/records.js';
 import { commit } from '../../db/commit.js';
 import { systemCaller } from '../../domain/caller.js';
-import { isOpen, repeatOf, seenAt } from '../../domain/anomalies.js';
+import { isOpen, repeatOf, seenAt } from '../../domain/anomalies/lifecycle.js';
 import { commandContext, type CommandContext } from '../../domain/command.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
 import { toAnomalyDto, type AnomalyDto } from './reading.js';

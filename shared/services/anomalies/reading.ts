@@ -1,4 +1,5 @@
-import { anomalyNotFound, getAnomaly, listAnomaliesOfFarm, openAnomaliesOfFarm, type AnomalyRecord } from '../../db/anomalies.js';
+import { anomalyNotFound, getAnomaly, listAnomaliesOfFarm, openAnomaliesOfFarm } from '../../db/anomalies.js';
+import type { AnomalyRecord } from '../../domain/anomalies/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import { farmOfListRequest } from '../farms.js';
@@ -12,7 +13,7 @@ import type { ListAnomaliesQuery } from '../../../schemas/anomalies.js';
  * (an anomaly of another farm does not exist for the caller).
  */
 
-export type { AnomalyRecord } from '../../db/anomalies.js';
+export type { AnomalyRecord } from '../../domain/anomalies/records.js';
 
 /** The anomaly as the API answers it: every field of the record. */
 export type AnomalyDto = { [K in keyof AnomalyRecord]: AnomalyRecord[K] };

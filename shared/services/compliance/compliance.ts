@@ -1,15 +1,13 @@
 import { flockNotFound } from '../../domain/references.js';
-import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
-import { sampleCreate, samplesPage, withdrawalWindowsPage, type SampleRecord } from '../../db/compliance.js';
+import { sampleCreate, samplesPage, withdrawalWindowsPage } from '../../db/compliance.js';
 import { getCycle } from '../../db/cycles.js';
 import { getFlock } from '../../db/flocks.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
+import { decideSampleCreate, type SampleRecord } from '../../domain/compliance/samples.js';
 import { isActive, type WithdrawalWindow } from '../../domain/compliance/withdrawals.js';
 import { visibleTo } from '../../domain/farm-access.js';
-import { latestAllowedDate } from '../../domain/weights.js';
-import { ValidationFailed } from '../../errors.js';
 import type { CreateSampleBody, ListSamplesQuery, ListWithdrawalsQuery } from '../../../schemas/compliance.js';
 import { farmOfListRequest } from '../farms.js';
 import { cycleNotFound } from '../references.js';
@@ -65,31 +63,9 @@ async function sampledCycle(caller: Caller, flockId: string, cycleId: string | u
 export async function createSampleFor(ctx: CommandContext, body: CreateSampleBody) {
   const { flock, cycle } = await sampledCycle(ctx.caller, body.flockId, body.cycleId);
   return idempotentCommand(ctx, `sample:${flock.id}`, body, async (ctx) => {
-    const problems = [];
-    if (body.date > latestAllowedDate(ctx.now)) problems.push({ field: 'date', message: 'must not be in the future' });
-    if (cycle && body.date < cycle.startDate) problems.push({ field: 'date', message: `must not be before the cycle's start date ${cycle.startDate}` });
-    if (problems.length) throw new ValidationFailed(problems);
-    const sample: SampleRecord = {
-      id: ulid(),
-      farmId: flock.farmId,
-      flockId: flock.id,
-      cycleId: cycle?.id ?? null,
-      date: body.date,
-      kind: body.kind,
-      laboratory: body.laboratory ?? null,
-      result: body.result ?? 'pending',
-      notes: body.notes ?? null,
-      createdAt: ctx.now.toISOString(),
-      createdBy: ctx.caller.id,
-      version: 1,
-    };
+    const { sample, audit, changes } = decideSampleCreate(ctx.caller, flock, cycle, body, ctx.now);
     const response = { created: true, message: 'Sample recorded', data: toSampleDto(sample) };
-    await commit(ctx, {
-      writes: [sampleCreate(sample)],
-      audit: [{ action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample } }],
-      changes: [{ type: 'sample', id: sample.id, op: 'upsert', version: 1 }],
-      response,
-    });
+    await commit(ctx, { writes: [sampleCreate(sample)], audit, changes, response });
     return response;
   });
 }

@@ -1,15 +1,14 @@
-import { ulid } from 'ulidx';
 import { deviceKeyOf, hashDeviceSecret, newDeviceSecret, parseDeviceKey, secretMatches } from '../../auth/device-keys.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
-import { allDevicesOfFarm, deviceNotFound, deviceWrites, getDevice, listDevicesOfFarm, type DeviceChanges, type DeviceRecord } from '../../db/devices.js';
-import { diff } from '../../domain/accounts.js';
+import { allDevicesOfFarm, deviceNotFound, deviceWrites, getDevice, listDevicesOfFarm } from '../../db/devices.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
+import { unchanged } from '../../domain/decision.js';
 import { deviceStatus, type HealthFactors } from '../../domain/iot/device-health.js';
-import { KIND_METRICS, declaredMetricProblems } from '../../domain/iot/metrics.js';
-import { displayName } from '../../domain/names.js';
-import { Unauthenticated, ValidationFailed } from '../../errors.js';
+import { decideDeviceRegistration, decideDeviceRemoval, decideDeviceUpdate, decideSecretRotation } from '../../domain/iot/devices.js';
+import type { DeviceRecord } from '../../domain/iot/records.js';
+import { Unauthenticated } from '../../errors.js';
 import { currentAnalyticsConfig } from '../analytics/config.js';
 import { farmOfListRequest, houseOfCaller } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
@@ -20,8 +19,6 @@ import type { CreateDeviceBody, ListDevicesQuery, UpdateDeviceBody } from '../..
  * device of a farm the caller may not see answers exactly like one that does not exist. The secret is
  * made here, shown once, and kept only as its hash; rotating it makes the old key fail at once.
  */
-
-export const DEFAULT_REPORTING_INTERVAL_SECONDS = 60;
 
 /** The health factors of the analytics thresholds (sensorStaleFactor, sensorOfflineFactor). */
 export async function healthFactors(): Promise<HealthFactors> {
@@ -56,13 +53,6 @@ export async function deviceView(d: DeviceRecord) {
   return toDeviceDto(d, Date.now(), await healthFactors());
 }
 
-function metricsOrThrow(kind: CreateDeviceBody['kind'], metrics: CreateDeviceBody['metrics']): DeviceRecord['metrics'] {
-  const list = metrics ?? [...KIND_METRICS[kind]];
-  const problems = declaredMetricProblems(kind, list);
-  if (problems.length > 0) throw new ValidationFailed(problems.map((message) => ({ field: 'metrics', message })));
-  return list;
-}
-
 /** The device if the caller may see it; else the one NotFound (also for a device of another farm). */
 export async function visibleDevice(user: Caller, deviceId: string): Promise<DeviceRecord> {
   return visibleTo(user, await getDevice(deviceId), () => deviceNotFound(deviceId));
@@ -71,28 +61,8 @@ export async function visibleDevice(user: Caller, deviceId: string): Promise<Dev
 export async function registerDevice(ctx: CommandContext, body: CreateDeviceBody) {
   return idempotentCommand(ctx, 'device', body, async (ctx) => {
     const house = await houseOfCaller(ctx.caller, body.houseId, body.farmId);
-    const metrics = metricsOrThrow(body.kind, body.metrics);
-    const now = ctx.now.toISOString();
     const secret = newDeviceSecret();
-    const device: DeviceRecord = {
-      id: ulid(),
-      farmId: house.farmId,
-      houseId: house.id,
-      kind: body.kind,
-      name: displayName(body.name),
-      metrics,
-      reportingIntervalSeconds: body.reportingIntervalSeconds ?? DEFAULT_REPORTING_INTERVAL_SECONDS,
-      secretHash: hashDeviceSecret(secret),
-      keyIssuedAt: now,
-      lastSeen: null,
-      latest: {},
-      healthStatus: 'offline',
-      healthChangedAt: null,
-      createdBy: ctx.caller.id,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
+    const { device, audit, changes } = decideDeviceRegistration(ctx.caller, house, body, hashDeviceSecret(secret), ctx.now);
     const dto = toDeviceDto(device, ctx.now.getTime(), await healthFactors());
     // A replay (same Idempotency-Key) answers with the device but never the secret: it is stored nowhere.
     const replay = {
@@ -100,13 +70,7 @@ export async function registerDevice(ctx: CommandContext, body: CreateDeviceBody
       message: 'Device registered; its secret was shown only in the first answer (rotate it to get a new one)',
       data: dto,
     };
-    const { secretHash: _h, latest: _l, ...audited } = device;
-    await commit(ctx, {
-      writes: deviceWrites.register(device),
-      audit: [{ action: 'device.create', targetType: 'device', targetId: device.id, changes: audited }],
-      changes: [{ type: 'device', id: device.id, op: 'upsert', version: 1 }],
-      response: replay,
-    });
+    await commit(ctx, { writes: deviceWrites.register(device), audit, changes, response: replay });
     return {
       created: true,
       message: 'Device registered; keep the secret, it is not shown again',
@@ -128,8 +92,6 @@ export async function listDevicesFor(user: Caller, query: ListDevicesQuery) {
   return { items, limit, nextCursor: page.nextCursor };
 }
 
-const DEVICE_FIELDS = ['name', 'houseId', 'metrics', 'reportingIntervalSeconds'] as const;
-
 /** The version of the device a change was decided on: the If-Match (and a stated `version`) are about it. */
 const deviceVersion = (d: DeviceRecord, stated?: number): Versioned => ({ read: d.version, what: `Device ${d.id}`, stated, subject: true });
 
@@ -138,47 +100,24 @@ export async function updateDeviceFor(ctx: CommandContext, deviceId: string, bod
   const version = deviceVersion(current, body.version);
   // a stale version answers before the metrics are judged and before "nothing to change"
   checkVersion(ctx, version);
-  const next = {
-    ...current,
-    ...(body.name !== undefined ? { name: displayName(body.name) } : {}),
-    ...(body.houseId !== undefined ? { houseId: body.houseId } : {}),
-    ...(body.metrics !== undefined ? { metrics: body.metrics } : {}),
-    ...(body.reportingIntervalSeconds !== undefined ? { reportingIntervalSeconds: body.reportingIntervalSeconds } : {}),
-  };
-  const audited = diff(current, next, DEVICE_FIELDS);
-  if (audited.metrics) metricsOrThrow(current.kind, next.metrics);
-  if (Object.keys(audited).length === 0) return current;
-  const changes: DeviceChanges = Object.fromEntries(Object.keys(audited).map((f) => [f, next[f as (typeof DEVICE_FIELDS)[number]]]));
-  const saved = { ...current, ...changes, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
-  await commit(ctx, {
-    writes: deviceWrites.update(current, changes, version),
-    audit: [{ action: 'device.update', targetType: 'device', targetId: deviceId, changes: audited }],
-    changes: [{ type: 'device', id: deviceId, op: 'upsert', version: saved.version }],
-  });
-  return saved;
+  const { change, audit, changes } = decideDeviceUpdate(current, body, ctx.now);
+  if (unchanged(change)) return current;
+  await commit(ctx, { writes: deviceWrites.update(current, change.fields, version), audit, changes });
+  return change.next;
 }
 
 /** A new secret; the old key stops working at once. */
 export async function rotateDeviceSecret(ctx: CommandContext, deviceId: string) {
   const current = await visibleDevice(ctx.caller, deviceId);
   const secret = newDeviceSecret();
-  const now = ctx.now.toISOString();
-  const device = { ...current, keyIssuedAt: now, updatedAt: now, version: current.version + 1 };
-  await commit(ctx, {
-    writes: deviceWrites.update(current, { secretHash: hashDeviceSecret(secret), keyIssuedAt: now }, deviceVersion(current)),
-    audit: [{ action: 'device.rotate_secret', targetType: 'device', targetId: deviceId, changes: { keyIssuedAt: now } }],
-    changes: [{ type: 'device', id: deviceId, op: 'upsert', version: device.version }],
-  });
-  return { ...toDeviceDto(device, ctx.now.getTime(), await healthFactors()), secret, deviceKey: deviceKeyOf(deviceId, secret) };
+  const { next, fields, audit, changes } = decideSecretRotation(current, hashDeviceSecret(secret), ctx.now);
+  await commit(ctx, { writes: deviceWrites.update(current, fields, deviceVersion(current)), audit, changes });
+  return { ...toDeviceDto(next, ctx.now.getTime(), await healthFactors()), secret, deviceKey: deviceKeyOf(deviceId, secret) };
 }
 
 export async function deleteDeviceFor(ctx: CommandContext, deviceId: string): Promise<void> {
   const current = await visibleDevice(ctx.caller, deviceId);
-  await commit(ctx, {
-    writes: [deviceWrites.remove(current, deviceVersion(current))],
-    audit: [{ action: 'device.delete', targetType: 'device', targetId: deviceId, changes: { name: current.name, houseId: current.houseId } }],
-    changes: [{ type: 'device', id: deviceId, op: 'delete' }],
-  });
+  await commit(ctx, { writes: [deviceWrites.remove(current, deviceVersion(current))], ...decideDeviceRemoval(current) });
 }
 
 /** The device a key names, if the key is right: a wrong, rotated or malformed key, or a deleted device, is the same 401. */

@@ -1,4 +1,5 @@
-import { getDevice, recordLastSeen, type DeviceRecord } from '../../db/devices.js';
+import { getDevice, recordLastSeen } from '../../db/devices.js';
+import type { DeviceRecord } from '../../domain/iot/records.js';
 import { commitBuckets, putRawReadings, storedRawTimes, readBuckets, recordBreaches, type BucketWrite, type DayState } from '../../db/sensor-readings.js';
 import { systemCaller } from '../../domain/caller.js';
 import { commandContext } from '../../domain/command.js';

@@ -1,4 +1,5 @@
-import { allDevicesOfFarm, type DeviceRecord } from '../../db/devices.js';
+import { allDevicesOfFarm } from '../../db/devices.js';
+import type { DeviceRecord } from '../../domain/iot/records.js';
 import { rollupsBetween } from '../../db/sensor-readings.js';
 import { addDays } from '../../platform/calendar.js';
 import { feedKgOfDay } from '../../domain/iot/house-figures.js';

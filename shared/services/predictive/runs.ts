@@ -1,7 +1,8 @@
 import { log } from '../../platform/log.js';
 import { ulid } from 'ulidx';
 import { settings } from '../../config/env.js';
-import { allDevicesOfFarm, type DeviceRecord } from '../../db/devices.js';
+import { allDevicesOfFarm } from '../../db/devices.js';
+import type { DeviceRecord } from '../../domain/iot/records.js';
 import { getFarm } from '../../db/farms.js';
 import { farmNotFound } from '../../domain/references.js';
 import { allFarmIds } from '../../db/flocks.js';

@@ -1,5 +1,6 @@
 import { listDrills } from '../../db/continuity.js';
-import { allDevicesOfFarm, type DeviceRecord } from '../../db/devices.js';
+import { allDevicesOfFarm } from '../../db/devices.js';
+import type { DeviceRecord } from '../../domain/iot/records.js';
 import { getFarm, getHouse } from '../../db/farms.js';
 import { activeFlocksOfFarm } from '../../db/inventory.js';
 import { rollupsBetween } from '../../db/sensor-readings.js';

@@ -1,5 +1,6 @@
 import { getFarmAndHouse, houseNotFound } from '../../db/farms.js';
-import { getRuleWithStates, ruleNotFound, type RuleRecord } from '../../db/rules.js';
+import { getRuleWithStates, ruleNotFound } from '../../db/rules.js';
+import type { RuleRecord } from '../../domain/rules/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { visibleTo } from '../../domain/farm-access.js';
 import { evaluateRule } from '../../domain/rules/evaluation.js';
@@ -8,7 +9,9 @@ import { ValidationFailed } from '../../errors.js';
 import { AlarmData, type FarmData, type Target } from './alarm-data.js';
 import { farmPeriodInstants } from '../periods.js';
 import { flockOfFarm } from '../references.js';
-import { basisOf, bucketMs, DAY_MS, farmOf, farmTarget, floorTo, isFarmLevel, iso, pointsOf, specOf, windowMs } from './evaluation.js';
+import { floorTo } from '../../domain/rules/states.js';
+import { DAY_MS } from '../../domain/rules/windows.js';
+import { basisOf, bucketMs, farmOf, farmTarget, isFarmLevel, iso, pointsOf, specOf, windowMs } from './evaluation.js';
 import type { BacktestBody } from '../../../schemas/rules.js';
 
 /** The longest backtest period per basis. */

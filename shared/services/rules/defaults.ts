@@ -1,6 +1,7 @@
 import { ulid } from 'ulidx';
 import { commit } from '../../db/commit.js';
-import { defaultRulesMarker, firstDefaultRules, laterDefaultRules, type RuleRecord } from '../../db/rules.js';
+import { defaultRulesMarker, firstDefaultRules, laterDefaultRules } from '../../db/rules.js';
+import type { RuleRecord } from '../../domain/rules/records.js';
 import { systemCaller } from '../../domain/caller.js';
 import { commandContext, type CommandContext } from '../../domain/command.js';
 import { DEFAULT_KEYS, defaultRules, FIRST_DEFAULT_KEYS, type RuleDraft } from '../../domain/rules/defaults.js';

@@ -1,18 +1,19 @@
 import { log } from '../../platform/log.js';
 import { commit, MAX_TRANSACTION_ITEMS } from '../../db/commit.js';
-import { NO_TARGET, ruleStateWrite, StaleRuleState, statesOf, type RuleRecord, type RuleState } from '../../db/rules.js';
-import { diff } from '../../domain/accounts.js';
+import { ruleStateWrite, StaleRuleState, statesOf } from '../../db/rules.js';
 import type { CommandContext } from '../../domain/command.js';
 import { inputOf } from '../../domain/rules/calculations.js';
 import { dailyPoints } from '../../domain/rules/daily-points.js';
 import { evaluateRule, type SeriesPoint } from '../../domain/rules/evaluation.js';
 import { farmPoints } from '../../domain/rules/farm-points.js';
 import { hourlyPoints } from '../../domain/rules/hourly-points.js';
-import { parseWindow, type Basis } from '../../domain/rules/windows.js';
+import { domainCondition } from '../../domain/rules/definitions.js';
+import { NO_TARGET, type RuleRecord, type RuleState } from '../../domain/rules/records.js';
+import { continuedState, evaluationSpan, floorTo, idleRuleState, nextRuleState } from '../../domain/rules/states.js';
+import { BUCKET_MS, DAY_MS, parseWindow, type Basis } from '../../domain/rules/windows.js';
 import { Conflict } from '../../errors.js';
 import type { AlarmData, FarmData, Target } from './alarm-data.js';
 import { flockOn } from '../flocks/house-flocks.js';
-import { domainCondition } from './definitions.js';
 import { act } from './firing.js';
 
 /**
@@ -34,14 +35,8 @@ import { act } from './firing.js';
  * states). Never a Scan. What a firing does: ./firing.ts; the jobs: ./jobs.ts; the backtest: ./backtest.ts.
  */
 
-const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
-/** How far back a live run catches up after a pause (a longer backlog is left to a backtest). */
-const CATCH_UP_MS: Record<Basis, number> = { hour: 7 * DAY_MS, day: 35 * DAY_MS };
-
-export const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
 export const iso = (ms: number) => new Date(ms).toISOString();
-export const bucketMs = (basis: Basis) => (basis === 'hour' ? HOUR_MS : DAY_MS);
+export const bucketMs = (basis: Basis) => BUCKET_MS[basis];
 export const windowMs = (rule: RuleRecord): number => {
   const w = parseWindow(rule.window);
   return 'ms' in w ? w.ms : 0;
@@ -139,61 +134,25 @@ export async function evaluatePass(
   const result: PassResult = { rules: rules.length, targets: pairs.length, evaluations: 0, firings: 0, errors: [] };
   const written: Array<{ ruleId: string; state: RuleState }> = [];
   for (const rule of idle) {
-    const reason = basisOf(rule) === 'day' ? 'no flock with an active cycle in its scope' : 'no sensor in its scope: register a device in the house';
-    const stored = states.get(`${rule.id}|${NO_TARGET}`);
-    if (stored?.ruleVersion === rule.version && stored.reason === reason) continue;
-    written.push({
-      ruleId: rule.id,
-      state: {
-        target: NO_TARGET,
-        state: 'no_data',
-        reason,
-        lastEvaluatedAt: null,
-        lastFiredAt: null,
-        evaluatedAt: null,
-        firedAt: null,
-        ruleVersion: rule.version,
-      },
-    });
+    const state = idleRuleState(rule.version, basisOf(rule), states.get(`${rule.id}|${NO_TARGET}`));
+    if (state) written.push({ ruleId: rule.id, state });
   }
   for (const { rule, target } of pairs) {
     try {
       const basis = basisOf(rule);
-      const step = bucketMs(basis);
-      const stored = states.get(`${rule.id}|${target.id}`);
-      const state = stored && stored.ruleVersion === rule.version ? stored : undefined;
-      const nowMs = ctx.now.getTime();
-      let afterMs: number;
-      let untilMs: number;
-      if (only?.day && basis === 'day') {
-        afterMs = Date.parse(`${only.day}T00:00:00.000Z`);
-        untilMs = afterMs + DAY_MS;
-      } else {
-        untilMs = floorTo(nowMs, step);
-        const last = state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : untilMs - step;
-        afterMs = Math.max(last, untilMs - CATCH_UP_MS[basis]);
-        if (afterMs >= untilMs) continue;
-      }
-      const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - step, untilMs);
+      const state = continuedState(states.get(`${rule.id}|${target.id}`), rule.version);
+      const span = evaluationSpan(basis, state, ctx.now.getTime(), only?.day);
+      if (!span) continue;
+      const { afterMs, untilMs } = span;
+      const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - bucketMs(basis), untilMs);
       const run = evaluateRule(specOf(rule), points, { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null });
       result.evaluations += run.evaluations.length;
       for (const firing of run.firings) {
         await act(ctx, rule, target, firing, data);
         result.firings++;
       }
-      const newest = iso(Math.max(untilMs, state?.lastEvaluatedAt ? Date.parse(state.lastEvaluatedAt) : 0));
-      const next: RuleState = {
-        target: target.id,
-        state: run.status.state,
-        reason: run.status.reason,
-        lastEvaluatedAt: newest,
-        lastFiredAt: run.lastFiredAt ?? state?.lastFiredAt ?? null,
-        evaluatedAt: ctx.now.toISOString(),
-        firedAt: run.firings.length > 0 ? ctx.now.toISOString() : (state?.firedAt ?? null),
-        ruleVersion: rule.version,
-      };
-      // a day judged again (a corrected record) that changes nothing is not written again
-      if (!state || Object.keys(diff(state, next, STATE_FIGURES)).length > 0) written.push({ ruleId: rule.id, state: next });
+      const next = nextRuleState(target.id, rule.version, state, run, untilMs, ctx.now);
+      if (next) written.push({ ruleId: rule.id, state: next });
     } catch (err) {
       const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       log.warn('rule evaluation failed', { ruleId: rule.id, target: target.id, error });
@@ -203,9 +162,6 @@ export async function evaluatePass(
   await recordStates(ctx, written);
   return result;
 }
-
-/** What a state says (not when it was judged): a state that says the same again is not written. */
-const STATE_FIGURES = ['state', 'reason', 'lastEvaluatedAt', 'lastFiredAt', 'ruleVersion'] as const;
 
 /**
  * Records the evaluations of a pass: one commit per 100 (one call for the usual handful; a lone state is

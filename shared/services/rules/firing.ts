@@ -1,5 +1,5 @@
-import type { RuleRecord } from '../../db/rules.js';
-import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../../domain/anomalies.js';
+import type { RuleRecord } from '../../domain/rules/records.js';
+import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../../domain/anomalies/lifecycle.js';
 import type { CommandContext } from '../../domain/command.js';
 import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../../domain/diagnosis/signals.js';

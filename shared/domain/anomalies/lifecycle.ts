@@ -4,7 +4,8 @@
  * dismissed anomaly never moves again), how a repeat firing of an open anomaly's dedup key updates it,
  * and how an anomaly becomes an incident when it is escalated.
  */
-import type { AnomalyAction, AnomalyStatus, IncidentCategory, IncidentSeverity, RuleSeverity } from '../../schemas/vocabulary.js';
+import type { AnomalyHypothesis, AnomalyRecord } from './records.js';
+import type { AnomalyAction, AnomalyStatus, IncidentCategory, IncidentSeverity, RuleSeverity } from '../../../schemas/vocabulary.js';
 
 const MOVES: Record<AnomalyAction, { from: readonly AnomalyStatus[]; to: AnomalyStatus }> = {
   acknowledge: { from: ['open'], to: 'acknowledged' },
@@ -99,16 +100,10 @@ export function incidentCategoryOf(metric: string): IncidentCategory {
   return 'other';
 }
 
-export interface EscalatedAnomaly {
-  title: string;
-  metric: string;
-  unit: string;
-  observed: number;
-  expected: number | null;
-  deviation: number | null;
-  window: { from: string; to: string; duration: string };
-  hypotheses: ReadonlyArray<{ cause: string; score: number; check: string }>;
-}
+/** What an escalation tells of the anomaly. */
+export type EscalatedAnomaly = Pick<AnomalyRecord, 'title' | 'metric' | 'unit' | 'observed' | 'expected' | 'deviation' | 'window'> & {
+  hypotheses: ReadonlyArray<Pick<AnomalyHypothesis, 'cause' | 'score' | 'check'>>;
+};
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const withUnit = (value: number, unit: string) => (unit ? `${value} ${unit}` : String(value));

@@ -1,0 +1,76 @@
+import { ValidationFailed } from '../../errors.js';
+import type { Caller } from '../caller.js';
+import { diff } from '../changes.js';
+import type { AuditEvent, ResourceChange } from '../decision.js';
+import { ANALYTICS_SECTIONS, completeSection, ORDERED_FIELDS, type AnalyticsSectionName, type AnalyticsSections } from '../../../schemas/analytics-config.js';
+
+/**
+ * A change of the analytics configuration, decided without I/O: the named sections replaced (omitted
+ * fields → defaults), every low ≤ high pair of a changed section holding, and the new version with the
+ * sections it changed (nothing when none differs).
+ */
+
+/** A version of the configuration as stored (the one in force and each history copy: shared/db/analytics-config.ts). */
+export interface AnalyticsConfigVersion {
+  config: AnalyticsSections;
+  version: number;
+  changedSections: string[];
+  updatedAt: string;
+  updatedBy: string | null;
+  requestId: string | null;
+}
+
+/** The sections a change names, each with the fields it gives. */
+export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
+
+/** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
+function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {
+  const broken = ORDERED_FIELDS.filter(({ section, low, high }) => {
+    if (!changed.includes(section)) return false;
+    const values = config[section] as unknown as Record<string, number>;
+    return values[low]! > values[high]!;
+  });
+  if (broken.length === 0) return;
+  throw new ValidationFailed(
+    broken.map(({ section, low, high }) => {
+      const values = config[section] as unknown as Record<string, number>;
+      return {
+        field: bodyIsSection ? low : `${section}.${low}`,
+        message: `must not exceed ${section}.${high} (${values[low]} > ${values[high]})`,
+      };
+    }),
+  );
+}
+
+/**
+ * The named sections replacing those of the configuration read (its version already compared with the
+ * client's); undefined when no section differs. `bodyIsSection`: the body is one section's fields (a
+ * problem names the field alone).
+ */
+export function decideConfigChange(
+  current: { config: AnalyticsSections; version: number },
+  sections: SectionChanges,
+  bodyIsSection: boolean,
+  by: { caller: Pick<Caller, 'id'>; requestId: string | null; now: Date },
+) {
+  const config = structuredClone(current.config);
+  for (const name of ANALYTICS_SECTIONS) {
+    const given = sections[name];
+    if (given !== undefined) (config as Record<AnalyticsSectionName, unknown>)[name] = completeSection(name, given as never);
+  }
+  const changes = diff(current.config, config, ANALYTICS_SECTIONS);
+  const changedSections = ANALYTICS_SECTIONS.filter((s) => s in changes);
+  if (changedSections.length === 0) return undefined;
+  assertOrdered(config, changedSections, bodyIsSection);
+  const next: AnalyticsConfigVersion = {
+    config,
+    version: current.version + 1,
+    changedSections,
+    updatedAt: by.now.toISOString(),
+    updatedBy: by.caller.id,
+    requestId: by.requestId,
+  };
+  const audit: AuditEvent[] = [{ action: 'analytics_config.update', targetType: 'analytics_config', targetId: 'analytics', changes }];
+  const resources: ResourceChange[] = [{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: next.version }];
+  return { next, audit, changes: resources };
+}
