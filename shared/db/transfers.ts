@@ -15,7 +15,9 @@ import {
 import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pagination.js';
 import { equalityFilter, pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';
-import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
+import type { TransferStatus } from '../../schemas/sharing.js';
+import { equipmentNotFound } from '../domain/references.js';
+import { FarmRestricted, type EquipmentLine, type TransferEndRecord, type TransferRecord, type TransferStep } from '../domain/transfers/records.js';
 
 /**
  * Transfers between farms (docs/data-model.md, "Sharing"): `TRANSFER#<id>`/`META`, listed per sending
@@ -23,44 +25,8 @@ import type { TransferKind, TransferStatus } from '../../schemas/sharing.js';
  * (`EQUIPMENT#<id>`/`META`, its holder moves on completion); the farm's restriction flag, which every
  * request and completion checks in its transaction.
  */
-export interface TransferEndRecord {
-  farmId: string;
-  flockId: string | null;
-  cycleId: string | null;
-  movementId: string | null;
-}
-export interface TransferStep {
-  at: string;
-  by: string;
-  note: string | null;
-}
-export interface EquipmentLine {
-  equipmentId: string;
-  name: string;
-  serial: string | null;
-  /** true when the piece is registered by this transfer's completion (it was named, not picked from the register) */
-  registers: boolean;
-}
-export interface TransferRecord {
-  id: string;
-  kind: TransferKind;
-  status: TransferStatus;
-  from: TransferEndRecord;
-  to: TransferEndRecord;
-  quantity: number | null;
-  feedType: string | null;
-  items: EquipmentLine[] | null;
-  notes: string | null;
-  requestedBy: string;
-  approved: TransferStep | null;
-  rejected: TransferStep | null;
-  cancelled: TransferStep | null;
-  completed: TransferStep | null;
-  completedDate: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type { EquipmentLine, TransferEndRecord, TransferRecord, TransferStep };
+export { equipmentNotFound, FarmRestricted };
 
 const FIELDS = [
   'id',
@@ -84,7 +50,6 @@ const FIELDS = [
 ] as const satisfies readonly (keyof TransferRecord)[];
 
 export const transferNotFound = (id: string) => new NotFound(`Transfer ${id} not found`);
-export const equipmentNotFound = (id: string) => new NotFound(`Equipment ${id} not found`);
 const fromItem = (item: Record<string, unknown> | undefined): TransferRecord | undefined => (item ? pick<TransferRecord>(item, FIELDS, null) : undefined);
 const sortKey = (t: TransferRecord) => `${t.createdAt}#${t.id}`;
 const transferItem = (t: TransferRecord) => ({
@@ -96,16 +61,6 @@ const transferItem = (t: TransferRecord) => ({
   type: 'Transfer',
   ...t,
 });
-
-/** A farm's restriction refuses a transfer it sends: the incidents that restrict it. */
-export class FarmRestricted extends Conflict {
-  constructor(
-    readonly farmId: string,
-    readonly incidentIds: string[],
-  ) {
-    super(`Farm ${farmId} is under a movement restriction (disease-suspicion incident ${incidentIds.join(', ')}); it cannot send transfers until closed`);
-  }
-}
 
 /**
  * The disease-suspicion incidents (not closed) that restrict a farm's movements: one strongly consistent

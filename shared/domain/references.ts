@@ -11,6 +11,7 @@ export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId}
 export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
 export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);
+export const equipmentNotFound = (id: string) => new NotFound(`Equipment ${id} not found`);
 export const userNotFound = (userId: string) => new NotFound(`User ${userId} not found`);
 
 /**

@@ -3,9 +3,15 @@
  * cancelled before it is fully received), what a line may order, what a receipt may take, the fill rate
  * of a supplier and the reorder arithmetic of the suggestions. docs/decisions.md ("Procurement").
  */
-import type { FieldError } from '../../errors.js';
+import { ulid } from 'ulidx';
+import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
+import { localToday } from '../../platform/calendar.js';
+import type { Caller } from '../caller.js';
+import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
 import { round } from '../weights.js';
-import type { OrderAction, OrderStatus, OrderUnit, SupplierKind } from '../../../schemas/procurement.js';
+import type { OrderLineRecord, OrderRecord, SupplierRecord } from './records.js';
+import { seenSupplier } from './suppliers.js';
+import type { CreateOrderBody, OrderAction, OrderActionBody, OrderStatus, OrderUnit, SupplierKind, UpdateOrderBody } from '../../../schemas/procurement.js';
 
 const MOVES: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
   place: { from: ['draft'], to: 'ordered' },
@@ -133,4 +139,138 @@ export function reorder(input: { stockKg: number; dailyKg: number; leadDays: num
   const leftAtDelivery = Math.max(0, stockKg - dailyKg * leadDays);
   const need = dailyKg * coverDays - leftAtDelivery;
   return { quantityKg: need > 0 ? Math.ceil(need / 100) * 100 : 0, daysOfStock: round(daysOfStock, 1) };
+}
+
+/** An order as answered (and as its creation is audited): its record with its total. */
+export function orderAnswer(o: OrderRecord) {
+  return {
+    id: o.id,
+    farmId: o.farmId,
+    supplierId: o.supplierId,
+    status: o.status,
+    lines: o.lines,
+    expectedDate: o.expectedDate,
+    allowOverDelivery: o.allowOverDelivery,
+    notes: o.notes,
+    total: orderTotal(o.lines),
+    orderedAt: o.orderedAt,
+    receivedAt: o.receivedAt,
+    cancelledAt: o.cancelledAt,
+    createdBy: o.createdBy,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    version: o.version,
+  };
+}
+
+/** The farm's calendar date at an instant (its IANA time zone): an order's and a receipt's dates are the farm's, as its schedules'. */
+export const farmDateAt = (at: string, timeZone: string | undefined): string => localToday(new Date(at), timeZone ?? 'UTC');
+
+export const orderChange = (o: OrderRecord): ResourceChange => ({ type: 'purchase_order', id: o.id, op: 'upsert', version: o.version });
+
+/** The supplier an order names (as the caller sees it): not archived, serving the farm, supplying every line's kind. */
+export function judgeOrderSupplier(supplier: SupplierRecord, farmId: string, lines: readonly LineInput[]): void {
+  if (supplier.archived) throw new Conflict(`Supplier ${supplier.id} is archived; it takes no new orders`);
+  if (!supplier.farmIds.includes(farmId))
+    throw new ValidationFailed([{ field: 'supplierId', message: `supplier ${supplier.id} does not serve farm ${farmId}` }]);
+  const problems = lineProblems(lines, supplier.kinds);
+  if (problems.length) throw new ValidationFailed(problems);
+}
+
+const linesOf = (lines: CreateOrderBody['lines']): OrderLineRecord[] =>
+  lines.map((l) => ({
+    id: ulid(),
+    itemKind: l.itemKind,
+    feedType: l.feedType?.trim() ?? null,
+    product: l.product?.trim() ?? null,
+    quantity: l.quantity,
+    unit: l.unit,
+    unitPrice: l.unitPrice,
+    receivedQuantity: 0,
+  }));
+
+/** A draft order of the farm with the supplier it names (`supplier` as read: one the caller does not see is a missing one). */
+export function decideOrderCreate(
+  caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>,
+  farmId: string,
+  supplier: SupplierRecord | undefined,
+  body: CreateOrderBody,
+  now: Date,
+) {
+  judgeOrderSupplier(seenSupplier(caller, body.supplierId, supplier), farmId, body.lines);
+  const at = now.toISOString();
+  const order: OrderRecord = {
+    id: ulid(),
+    farmId,
+    supplierId: body.supplierId,
+    status: 'draft',
+    lines: linesOf(body.lines),
+    expectedDate: body.expectedDate,
+    allowOverDelivery: body.allowOverDelivery ?? false,
+    notes: body.notes?.trim() ?? null,
+    orderedAt: null,
+    receivedAt: null,
+    cancelledAt: null,
+    createdBy: caller.id,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  const audit: AuditEvent[] = [{ action: 'purchase_order.create', targetType: 'purchase_order', targetId: order.id, changes: orderAnswer(order) }];
+  return { order, audit, changes: [orderChange(order)] };
+}
+
+/** What an edit of `order` reads besides it: its supplier, when new lines must be judged against it (only a draft takes them). */
+export const orderUpdateReads = (order: OrderRecord, body: UpdateOrderBody) => ({ supplier: order.status === 'draft' && body.lines !== undefined });
+
+/** An edit of a draft (its version already compared with the client's); `supplier` as read when `orderUpdateReads` asked for it. */
+export function decideOrderUpdate(
+  caller: Pick<Caller, 'allFarms' | 'farmIds'>,
+  order: OrderRecord,
+  body: UpdateOrderBody,
+  supplier: SupplierRecord | undefined,
+  now: Date,
+) {
+  if (order.status !== 'draft') throw new Conflict(`Purchase order ${order.id} is ${order.status}; only a draft can be changed`);
+  if (body.lines) judgeOrderSupplier(seenSupplier(caller, order.supplierId, supplier), order.farmId, body.lines);
+  const fields: Partial<OrderRecord> = {
+    ...(body.lines ? { lines: linesOf(body.lines) } : {}),
+    ...(body.expectedDate !== undefined ? { expectedDate: body.expectedDate } : {}),
+    ...(body.allowOverDelivery !== undefined ? { allowOverDelivery: body.allowOverDelivery } : {}),
+    ...(body.notes !== undefined ? { notes: body.notes?.trim() ?? null } : {}),
+  };
+  // every field sent is recorded, changed or not (what the caller asked for)
+  const changes = Object.fromEntries(Object.entries(fields).map(([f, to]) => [f, { from: order[f as keyof OrderRecord], to }]));
+  const next: OrderRecord = { ...order, ...fields, updatedAt: now.toISOString(), version: order.version + 1 };
+  const change: RecordChange<OrderRecord> = { current: order, next, fields, changes };
+  const audit: AuditEvent[] = [{ action: 'purchase_order.update', targetType: 'purchase_order', targetId: order.id, changes }];
+  return { change, audit, changes: [orderChange(next)] };
+}
+
+/** What placing or cancelling reads besides the order: the farm's time zone, when a legal placement must date its expected date. */
+export const orderActionReads = (order: OrderRecord, action: OrderAction) => ({ farm: action === 'place' && !('refused' in transition(order.status, action)) });
+
+/**
+ * place (draft → ordered, stamps orderedAt; the expected date may not be past on the farm's calendar) or
+ * cancel; an illegal move is a Conflict naming the status. `timeZone`: the farm's, read for a placement.
+ */
+export function decideOrderAction(order: OrderRecord, action: OrderAction, body: OrderActionBody, now: Date, timeZone: string | undefined) {
+  const move = transition(order.status, action);
+  if ('refused' in move) throw new Conflict(move.refused);
+  const at = now.toISOString();
+  if (action === 'place' && order.expectedDate < farmDateAt(at, timeZone))
+    throw new ValidationFailed([{ field: 'expectedDate', message: `${order.expectedDate} is past; change the draft's expected date first` }]);
+  const fields: Partial<OrderRecord> = { status: move.to, ...(action === 'place' ? { orderedAt: at } : { cancelledAt: at }) };
+  const next: OrderRecord = { ...order, ...fields, updatedAt: at, version: order.version + 1 };
+  const statusChange = { status: { from: order.status, to: move.to } };
+  const change: RecordChange<OrderRecord> = { current: order, next, fields, changes: statusChange };
+  const audit: AuditEvent[] = [
+    {
+      action: `purchase_order.${action}`,
+      targetType: 'purchase_order',
+      targetId: order.id,
+      changes: { ...statusChange, ...(body.note ? { note: body.note } : {}) },
+    },
+  ];
+  return { change, audit, changes: [orderChange(next)] };
 }

@@ -3,8 +3,8 @@ import { Conflict } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
-import { canAccessFarm } from '../farm-access.js';
-import { farmNotFound } from '../references.js';
+import { canAccessFarm, visibleTo } from '../farm-access.js';
+import { farmNotFound, supplierNotFound } from '../references.js';
 import type { SupplierRecord } from './records.js';
 import type { CreateSupplierBody, UpdateSupplierBody } from '../../../schemas/procurement.js';
 
@@ -15,6 +15,16 @@ import type { CreateSupplierBody, UpdateSupplierBody } from '../../../schemas/pr
  */
 
 const EDITABLE = ['name', 'kinds', 'contact', 'farmIds'] as const;
+
+/** The farm through which the caller sees a supplier: the first it serves that the caller may see. */
+const farmSeenBy =
+  (caller: Pick<Caller, 'allFarms' | 'farmIds'>) =>
+  (s: SupplierRecord): string =>
+    s.farmIds.find((f) => canAccessFarm(caller, f)) ?? '';
+
+/** A supplier as the caller may see it (one serving none of the caller's farms is the 404 of a missing one). */
+export const seenSupplier = (caller: Pick<Caller, 'allFarms' | 'farmIds'>, id: string, s: SupplierRecord | undefined): SupplierRecord =>
+  visibleTo(caller, s, () => supplierNotFound(id), farmSeenBy(caller));
 
 /** Farms named in a body must be the caller's (another farm is named exactly like a missing one). */
 export function ownFarmsOrThrow(caller: Caller, farmIds: readonly string[]): void {

@@ -3,6 +3,7 @@ import type { CycleRecord } from '../../db/cycles.js';
 import { balanceOf, LedgerRefused, type MovementRecord } from '../../db/movements.js';
 import { effectiveLock, type Target } from '../../domain/ledger.js';
 import { Conflict } from '../../errors.js';
+import { judgeUnlocked } from '../../domain/movements/change.js';
 import { movementAnswer, movementDto } from '../../domain/movements/record.js';
 
 /** What every movement use case answers with, and how a refused ledger write is told. */
@@ -22,11 +23,7 @@ export function toMovementDto(m: MovementRecord, cycle: Pick<CycleRecord, 'statu
 export const autoLockCutoff = (now = new Date()) => new Date(now.getTime() - settings().autoLockHours * 3600_000).toISOString();
 
 export function assertUnlocked(movement: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()): void {
-  const lock = effectiveLock(movement, cycle, now, settings().autoLockHours);
-  if (lock)
-    throw new Conflict(
-      `Movement ${movement.id} is locked (${lock.type}: ${lock.reason}); ${lock.type === 'manual' ? 'unlock it first' : 'it can no longer change'}`,
-    );
+  judgeUnlocked(movement, cycle, now, settings().autoLockHours);
 }
 
 const UNITS: Record<Target['kind'], (n: number) => string> = {

@@ -1,11 +1,11 @@
 import { checkVersion, commit } from '../../db/commit.js';
-import { getSupplier, listSuppliers, supplierNotFound, supplierVersion, supplierWrites } from '../../db/procurement.js';
+import { getSupplier, listSuppliers, supplierVersion, supplierWrites } from '../../db/procurement.js';
 import type { SupplierRecord } from '../../domain/procurement/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { unchanged } from '../../domain/decision.js';
-import { decideSupplierCreate, decideSupplierRemoval, decideSupplierUpdate, ownFarmsOrThrow } from '../../domain/procurement/suppliers.js';
+import { decideSupplierCreate, decideSupplierRemoval, decideSupplierUpdate, ownFarmsOrThrow, seenSupplier } from '../../domain/procurement/suppliers.js';
 import type { CommandContext } from '../../domain/command.js';
-import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
+import { canAccessFarm } from '../../domain/farm-access.js';
 import { farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import type { CreateSupplierBody, ListSuppliersQuery, UpdateSupplierBody } from '../../../schemas/procurement.js';
@@ -30,16 +30,6 @@ export function toSupplierDto(s: SupplierRecord, user: Caller) {
     version: s.version,
   };
 }
-
-/** The farm through which the caller sees a supplier: the first it serves that the caller may see. */
-const farmSeenBy =
-  (user: Caller) =>
-  (s: SupplierRecord): string =>
-    s.farmIds.find((f) => canAccessFarm(user, f)) ?? '';
-
-/** A supplier as the caller may see it (one serving none of the caller's farms is the 404 of a missing one). */
-export const seenSupplier = (user: Caller, id: string, s: SupplierRecord | undefined): SupplierRecord =>
-  visibleTo(user, s, () => supplierNotFound(id), farmSeenBy(user));
 
 export const visibleSupplier = async (user: Caller, id: string): Promise<SupplierRecord> => seenSupplier(user, id, await getSupplier(id));
 

@@ -7,7 +7,11 @@ import {
   transferNotFound,
   type TransferRecord,
 } from '../../db/transfers.js';
+import { getCycle } from '../../db/cycles.js';
+import { getFlock } from '../../db/flocks.js';
 import type { Caller } from '../../domain/caller.js';
+import { endCycleId } from '../../domain/transfers/ends.js';
+import { transferAnswer } from '../../domain/transfers/records.js';
 import { Conflict } from '../../errors.js';
 import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
 import { farmOfRequest } from '../farms.js';
@@ -20,31 +24,7 @@ import type { ListEquipmentQuery, ListTransfersQuery } from '../../../schemas/sh
  * not exist. Here: what they share, and the reads.
  */
 
-export function toTransferDto(t: TransferRecord) {
-  return {
-    id: t.id,
-    kind: t.kind,
-    status: t.status,
-    from: t.from,
-    to: t.to,
-    quantity: t.quantity,
-    feedType: t.feedType,
-    items: t.items?.map(({ equipmentId, name, serial }) => ({ equipmentId, name, serial })) ?? null,
-    notes: t.notes,
-    requestedBy: t.requestedBy,
-    approved: t.approved,
-    rejected: t.rejected,
-    cancelled: t.cancelled,
-    completed: t.completed,
-    completedDate: t.completedDate,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    version: t.version,
-  };
-}
-
-/** The sides of a transfer the caller sees. */
-export const sides = (caller: Caller, t: TransferRecord) => ({ from: canAccessFarm(caller, t.from.farmId), to: canAccessFarm(caller, t.to.farmId) });
+export const toTransferDto = transferAnswer;
 
 /** The transfer, seen through either of its farms (the sending one, else the receiving one). */
 export async function visibleTransfer(caller: Caller, id: string): Promise<TransferRecord> {
@@ -82,4 +62,11 @@ export async function restricted(farmId: string, known: string[] = []): Promise<
 export async function lostRace(id: string): Promise<Conflict> {
   const now = await getTransfer(id);
   return new Conflict(`Transfer ${id} was changed concurrently; it is now ${now?.status ?? 'gone'} (version ${now?.version ?? '-'})`);
+}
+
+/** A transfer end's flock and its cycle (named, else its active one; read only for a flock of the end's farm). */
+export async function readEnd(farmId: string, flockId: string | undefined, cycleId?: string) {
+  const flock = flockId ? await getFlock(flockId) : undefined;
+  const id = endCycleId(farmId, flock, cycleId);
+  return { flock, cycle: flock && id ? await getCycle(flock.id, id) : undefined };
 }

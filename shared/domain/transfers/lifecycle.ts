@@ -3,8 +3,8 @@
  * cancelled), which side may take each step, what a request must hold for its kind, and the movements
  * a completion writes on each side. Sources and reasons in docs/decisions.md ("Sharing").
  */
-import type { FieldError } from '../errors.js';
-import type { TransferAction, TransferKind, TransferStatus } from '../../schemas/sharing.js';
+import type { FieldError } from '../../errors.js';
+import type { TransferAction, TransferKind, TransferStatus } from '../../../schemas/sharing.js';
 
 const MOVES: Record<TransferAction, { from: readonly TransferStatus[]; to: TransferStatus }> = {
   approve: { from: ['requested'], to: 'approved' },

@@ -1,0 +1,214 @@
+import { ulid } from 'ulidx';
+import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
+import type { FeedDeliveryFact } from '../analytics/suppliers.js';
+import type { Caller } from '../caller.js';
+import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { visibleTo } from '../farm-access.js';
+import { effectsOf, movementProblems, netChanges, type Delta } from '../ledger.js';
+import { newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
+import { cycleNotFound, flockNotFound } from '../references.js';
+import { latestAllowedDate } from '../weights.js';
+import { applyReceipt, orderChange, outstanding, receivable } from './orders.js';
+import type { OrderRecord, ReceiptLineRecord, ReceiptRecord } from './records.js';
+import type { MedicineUnit, MovementInput } from '../../../schemas/movements.js';
+import { birdInflowMovementBody, feedDeliveryMovementBody, medicineDeliveryMovementBody } from '../../../schemas/compiled/service-movements.js';
+import { problemsOf } from '../../../schemas/problems.js';
+import type { CreateReceiptBody } from '../../../schemas/procurement.js';
+
+/**
+ * Receiving goods on a placed order, decided without I/O: the received quantities (refused past the
+ * ordered quantity unless the order allows over-delivery), the receipt, the ledger movements
+ * (feed_delivery with the supplier facts on the named flock's active cycle, bird_inflow for chicks,
+ * medicine_delivery for vaccines and medication; equipment has no stock in the ledger) and the audit
+ * event. The checks run in the order a client meets them: the order's status and quantities, the date,
+ * then each line in turn.
+ */
+
+/** The flock a line names and its active cycle, as read (either may be missing). */
+export interface ReceiptTarget<C extends TargetCycle> {
+  flock: { id: string; farmId: string; activeCycleId: string | null } | undefined;
+  cycle: C | undefined;
+}
+export type TargetCycle = { id: string; flockId: string; farmId: string; startDate: string; endDate: string | null };
+
+/** The order can take the receipt: placed and not finished, each line known once and within its ordered quantity. */
+export function decideReceivedQuantities(order: OrderRecord, body: CreateReceiptBody) {
+  if (!receivable(order.status))
+    throw new Conflict(`Purchase order ${order.id} is ${order.status}; goods are received on an ordered or partially received order`);
+  const applied = applyReceipt(order.lines, body.lines, order.allowOverDelivery);
+  if ('problems' in applied) throw new ValidationFailed(applied.problems);
+  return applied;
+}
+
+/** A receipt is dated from the day the order was placed (the farm's date) to today. */
+export function judgeReceiptDate(date: string, orderedDate: string, now: Date): void {
+  if (date < orderedDate) throw new ValidationFailed([{ field: 'date', message: `must not be before the order was placed (${orderedDate})` }]);
+  if (date > latestAllowedDate(now)) throw new ValidationFailed([{ field: 'date', message: 'must not be in the future' }]);
+}
+
+const lineOf = (order: OrderRecord, lineId: string) => order.lines.find((l) => l.id === lineId)!;
+
+/** The flocks a receipt's lines name (each with its active cycle to read): the lines that write a movement. */
+export const receiptReads = (order: OrderRecord, body: CreateReceiptBody): string[] => [
+  ...new Set(body.lines.flatMap((r) => (r.flockId && lineOf(order, r.lineId).itemKind !== 'equipment' ? [r.flockId] : []))),
+];
+
+/** The FeedDeliveryFact of a feed_delivery input, exactly as the analytics reads it back from the movement's DELIVERY# copy. */
+function factOf(input: Extract<MovementInput, { type: 'feed_delivery' }>): FeedDeliveryFact {
+  return {
+    date: input.date,
+    supplierId: input.supplierId ?? null,
+    feedType: input.feedType,
+    quantityKg: input.quantityKg,
+    orderedDate: input.orderedDate ?? null,
+    expectedDate: input.expectedDate ?? null,
+    orderedQuantityKg: input.orderedQuantityKg ?? null,
+    qualityIssues: input.qualityIssues ?? null,
+    unitPrice: input.unitPrice ?? null,
+  };
+}
+
+/** A receipt's movements, each checked with its type's own schema. */
+const RECEIPT_MOVEMENT_BODIES = {
+  feed_delivery: feedDeliveryMovementBody,
+  bird_inflow: birdInflowMovementBody,
+  medicine_delivery: medicineDeliveryMovementBody,
+} as const;
+
+type ReceiptInput = Extract<MovementInput, { type: keyof typeof RECEIPT_MOVEMENT_BODIES }>;
+
+/** The movement a line of a receipt writes (feed, chicks, vaccines or medication). */
+function movementOf(
+  order: OrderRecord,
+  line: OrderRecord['lines'][number],
+  r: CreateReceiptBody['lines'][number],
+  date: string,
+  orderedDate: string,
+): ReceiptInput {
+  const left = outstanding(line);
+  if (line.itemKind === 'feed')
+    return {
+      type: 'feed_delivery',
+      date,
+      feedType: line.feedType!,
+      quantityKg: r.quantity,
+      supplierId: order.supplierId,
+      orderId: order.id,
+      orderedDate,
+      expectedDate: order.expectedDate,
+      ...(left > 0 ? { orderedQuantityKg: left } : {}),
+      ...(r.qualityIssues?.length ? { qualityIssues: r.qualityIssues } : {}),
+      unitPrice: line.unitPrice,
+      ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
+    };
+  if (line.itemKind === 'chicks') return { type: 'bird_inflow', date, quantity: r.quantity, supplierId: order.supplierId, unitCost: line.unitPrice };
+  return {
+    type: 'medicine_delivery',
+    date,
+    product: line.product!,
+    quantity: r.quantity,
+    unit: line.unit as MedicineUnit,
+    supplierId: order.supplierId,
+    orderId: order.id,
+    unitPrice: line.unitPrice,
+    ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
+  };
+}
+
+/** The active cycle of a flock of the order's farm (feed and chicks are recorded on it). */
+function targetCycle<C extends TargetCycle>(
+  caller: Pick<Caller, 'allFarms' | 'farmIds'>,
+  farmId: string,
+  flockId: string,
+  found: ReceiptTarget<C> | undefined,
+  field: string,
+): C {
+  const flock = visibleTo(caller, found?.flock, () => flockNotFound(flockId));
+  // a flock of another of the caller's farms is not one this order delivers to
+  if (flock.farmId !== farmId) throw flockNotFound(flockId);
+  if (!flock.activeCycleId) throw new ValidationFailed([{ field, message: `flock ${flockId} has no active cycle` }]);
+  return visibleTo(caller, found?.cycle, () => cycleNotFound(flock.id, flock.activeCycleId!));
+}
+
+export interface ReceiptFacts<C extends TargetCycle> {
+  caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>;
+  now: Date;
+  order: OrderRecord;
+  /** What `decideReceivedQuantities` made of the order's lines. */
+  applied: ReturnType<typeof decideReceivedQuantities>;
+  /** The farm's date the order was placed on. */
+  orderedDate: string;
+  /** The flocks `receiptReads` named, by id, with their active cycles. */
+  targets: ReadonlyMap<string, ReceiptTarget<C>>;
+}
+
+/** The receipt, its movements and ledger changes, the order's change, and the chicks placed per cycle (for the density warnings). */
+export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, facts: ReceiptFacts<C>) {
+  const { caller, order, applied, orderedDate } = facts;
+  const now = facts.now.toISOString();
+  const latest = latestAllowedDate(facts.now);
+  const receiptId = ulid();
+  const problems: FieldError[] = [];
+  const movements: MovementRecord[] = [];
+  const deltas = new Map<string, { ref: LedgerGroup['ref']; deltas: Delta[] }>();
+  const deliveries: FeedDeliveryFact[] = [];
+  const lines: ReceiptLineRecord[] = [];
+  const flocks = new Set<string>();
+  /** Chicks placed per cycle (the stocking density they lead to is judged once all lines are decided). */
+  const placed = new Map<string, { cycle: C; birds: number }>();
+  for (const [i, r] of body.lines.entries()) {
+    const line = lineOf(order, r.lineId);
+    const base = { lineId: r.lineId, quantity: r.quantity, lotNumber: r.lotNumber ?? null, qualityIssues: r.qualityIssues ?? [] };
+    if (line.itemKind === 'equipment') {
+      if (r.flockId) problems.push({ field: `lines.${i}.flockId`, message: 'is not for equipment lines (equipment has no stock in the ledger)' });
+      lines.push({ ...base, flockId: null, cycleId: null, movementId: null });
+      continue;
+    }
+    if (!r.flockId) {
+      problems.push({ field: `lines.${i}.flockId`, message: `is required for a ${line.itemKind} line: the flock whose active cycle records it` });
+      continue;
+    }
+    const cycle = targetCycle(caller, order.farmId, r.flockId, facts.targets.get(r.flockId), `lines.${i}.flockId`);
+    const input = movementOf(order, line, r, body.date, orderedDate);
+    const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
+    problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
+    const ref = refOf(cycle);
+    const m = newMovement(input, ref, caller.id, now, { receiptId });
+    movements.push(m);
+    const group = deltas.get(cycle.id) ?? { ref, deltas: [] };
+    group.deltas.push(...effectsOf(input, 1));
+    deltas.set(cycle.id, group);
+    if (input.type === 'feed_delivery') deliveries.push(factOf(input));
+    if (input.type === 'bird_inflow') placed.set(cycle.id, { cycle, birds: (placed.get(cycle.id)?.birds ?? 0) + input.quantity });
+    flocks.add(cycle.flockId);
+    lines.push({ ...base, flockId: cycle.flockId, cycleId: cycle.id, movementId: m.id });
+  }
+  if (problems.length) throw new ValidationFailed(problems);
+  const receipt: ReceiptRecord = {
+    id: receiptId,
+    orderId: order.id,
+    farmId: order.farmId,
+    supplierId: order.supplierId,
+    date: body.date,
+    lines,
+    deliveries,
+    notes: body.notes?.trim() ?? null,
+    receivedBy: caller.id,
+    createdAt: now,
+  };
+  const fields: Partial<OrderRecord> = { lines: applied.lines, status: applied.status, ...(applied.status === 'received' ? { receivedAt: now } : {}) };
+  const next: OrderRecord = { ...order, ...fields, updatedAt: now, version: order.version + 1 };
+  const statusChange = { status: { from: order.status, to: applied.status } };
+  const change: RecordChange<OrderRecord> = { current: order, next, fields, changes: statusChange };
+  const audit: AuditEvent[] = [
+    {
+      action: 'purchase_order.receive',
+      targetType: 'purchase_order',
+      targetId: order.id,
+      changes: { receiptId, ...statusChange, lines: body.lines, movementIds: movements.map((m) => m.id) },
+    },
+  ];
+  const groups: LedgerGroup[] = [...deltas.values()].map((g) => ({ ref: g.ref, changes: netChanges(g.deltas) }));
+  const changes: ResourceChange[] = [orderChange(next)];
+  return { receipt, change, movements, groups, placed: [...placed.values()], flocks: [...flocks], audit, changes };
+}

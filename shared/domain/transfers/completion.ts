@@ -1,0 +1,117 @@
+import { Conflict } from '../../errors.js';
+import type { Caller } from '../caller.js';
+import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { effectsOf, movementProblems, netChanges } from '../ledger.js';
+import { newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
+import { latestAllowedDate } from '../weights.js';
+import type { EndCycle } from './ends.js';
+import { isLedgerKind, transferMovements } from './lifecycle.js';
+import type { EquipmentLine, TransferRecord } from './records.js';
+import { stepOf } from './steps.js';
+import type { MovementInput } from '../../../schemas/movements.js';
+import type { TransferActionBody } from '../../../schemas/sharing.js';
+
+/**
+ * Completing a transfer (from `approved`, the sender unrestricted: judged before), decided without I/O:
+ * both sides' movements with their ledger changes (birds, feed, eggs), locked, or the equipment register's
+ * new holders; the transfer's step and the audit event.
+ */
+
+/** A cycle as a completion needs it, as read. */
+export type CompletionCycle = EndCycle & { startDate: string; endDate: string | null };
+
+export interface CompletionDecision<C extends CompletionCycle> {
+  change: RecordChange<TransferRecord>;
+  audit: AuditEvent[];
+  changes: ResourceChange[];
+  /** The movements and ledger changes of birds, feed or eggs. */
+  ledger?: { groups: LedgerGroup[]; puts: MovementRecord[] };
+  /** The pieces of equipment that change holder. */
+  equipment?: EquipmentLine[];
+  /** Birds entering the receiving cycle's house (for the density warnings). */
+  placement?: { cycle: C; birds: number };
+  /** The day the movements are dated. */
+  date: string;
+}
+
+/** What a completion reads besides the transfer: the cycles of both ends, for birds, feed or eggs. */
+export const completionReads = (t: TransferRecord) => (isLedgerKind(t.kind) ? { from: t.from, to: t.to } : undefined);
+
+/** `cycles`: the ends' cycles as read (birds, feed, eggs). */
+export function decideTransferCompletion<C extends CompletionCycle>(
+  caller: Pick<Caller, 'id'>,
+  t: TransferRecord,
+  body: TransferActionBody,
+  now: Date,
+  cycles?: { from: C | undefined; to: C | undefined },
+): CompletionDecision<C> {
+  const step = stepOf(caller, body, now);
+  const at = step.at;
+  const date = at.slice(0, 10);
+  const base = { status: 'completed' as const, completed: step, completedDate: date };
+  const outcome = (fields: Partial<TransferRecord>, audited: Record<string, unknown>) => {
+    const next: TransferRecord = { ...t, ...fields, version: t.version + 1, updatedAt: at };
+    const status = { from: t.status, to: 'completed' };
+    return {
+      change: { current: t, next, fields, changes: { status } } as RecordChange<TransferRecord>,
+      audit: [{ action: 'transfer.complete', targetType: 'transfer', targetId: t.id, changes: { status, ...audited } }] as AuditEvent[],
+      changes: [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version }] as ResourceChange[],
+      date,
+    };
+  };
+  if (!isLedgerKind(t.kind)) {
+    const lines = t.items ?? [];
+    return {
+      ...outcome(base, { holders: lines.map((l) => ({ equipmentId: l.equipmentId, from: t.from.farmId, to: t.to.farmId })) }),
+      equipment: lines,
+    };
+  }
+  const fromCycle = cycles?.from;
+  const toCycle = cycles?.to;
+  for (const [side, cycle, end] of [
+    ['from', fromCycle, t.from],
+    ['to', toCycle, t.to],
+  ] as const)
+    if (cycle?.status !== 'active') throw new Conflict(`Cycle ${end.cycleId} of flock ${end.flockId} (${side}) is no longer active; cancel this transfer`);
+  const [from, to] = [fromCycle!, toCycle!];
+  const moves = transferMovements(
+    {
+      id: t.id,
+      kind: t.kind,
+      quantity: t.quantity!,
+      feedType: t.feedType,
+      from: { farmId: t.from.farmId, flockId: t.from.flockId!, cycleId: t.from.cycleId! },
+      to: { farmId: t.to.farmId, flockId: t.to.flockId!, cycleId: t.to.cycleId! },
+    },
+    date,
+  );
+  const out = moves.out as MovementInput;
+  const into = moves.in as MovementInput;
+  const latest = latestAllowedDate(now);
+  const problems = [
+    ...movementProblems(out, from, latest).map((p) => `${t.from.cycleId}: ${p.field} ${p.message}`),
+    ...movementProblems(into, to, latest).map((p) => `${t.to.cycleId}: ${p.field} ${p.message}`),
+  ];
+  if (problems.length) throw new Conflict(`The transfer's movements cannot be dated ${date} in their cycles (${problems.join('; ')})`);
+  // locked: a transfer's movements change only with the transfer (unlocking is audited)
+  const lock = { type: 'manual' as const, reason: `written by transfer ${t.id}`, at, by: caller.id };
+  const outRecord: MovementRecord = { ...newMovement(out, refOf(from), caller.id, at), lock };
+  const inRecord: MovementRecord = { ...newMovement(into, refOf(to), caller.id, at), lock };
+  if (t.kind === 'birds') {
+    // the pair points at each other, as recording a transfer between two flocks does
+    outRecord.fields = { ...outRecord.fields, counterpartCycleId: to.id, counterpartMovementId: inRecord.id };
+    inRecord.fields = { ...inRecord.fields, counterpartCycleId: from.id, counterpartMovementId: outRecord.id };
+  }
+  const fields = { ...base, from: { ...t.from, movementId: outRecord.id }, to: { ...t.to, movementId: inRecord.id } };
+  return {
+    ...outcome(fields, { movements: { out: outRecord.id, in: inRecord.id } }),
+    ledger: {
+      groups: [
+        { ref: refOf(from), changes: netChanges(effectsOf(out)) },
+        { ref: refOf(to), changes: netChanges(effectsOf(into)) },
+      ],
+      puts: [outRecord, inRecord],
+    },
+    ...(t.kind === 'birds' ? { placement: { cycle: to, birds: t.quantity! } } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+import { Conflict } from '../../errors.js';
+import type { TransferKind, TransferStatus } from '../../../schemas/sharing.js';
+
+/** Transfers' records as stored and decided on (keys and items: shared/db/transfers.ts). */
+export interface TransferEndRecord {
+  farmId: string;
+  flockId: string | null;
+  cycleId: string | null;
+  movementId: string | null;
+}
+export interface TransferStep {
+  at: string;
+  by: string;
+  note: string | null;
+}
+export interface EquipmentLine {
+  equipmentId: string;
+  name: string;
+  serial: string | null;
+  /** true when the piece is registered by this transfer's completion (it was named, not picked from the register) */
+  registers: boolean;
+}
+export interface TransferRecord {
+  id: string;
+  kind: TransferKind;
+  status: TransferStatus;
+  from: TransferEndRecord;
+  to: TransferEndRecord;
+  quantity: number | null;
+  feedType: string | null;
+  items: EquipmentLine[] | null;
+  notes: string | null;
+  requestedBy: string;
+  approved: TransferStep | null;
+  rejected: TransferStep | null;
+  cancelled: TransferStep | null;
+  completed: TransferStep | null;
+  completedDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** A piece of the equipment register as a request judges it. */
+export interface EquipmentFacts {
+  id: string;
+  name: string;
+  serial: string | null;
+  ownerFarmId: string;
+  holderFarmId: string;
+}
+
+/** A farm's restriction refuses a transfer it sends: the incidents that restrict it. */
+export class FarmRestricted extends Conflict {
+  constructor(
+    readonly farmId: string,
+    readonly incidentIds: string[],
+  ) {
+    super(`Farm ${farmId} is under a movement restriction (disease-suspicion incident ${incidentIds.join(', ')}); it cannot send transfers until closed`);
+  }
+}
+
+/** A transfer as answered (and as its request is audited). */
+export function transferAnswer(t: TransferRecord) {
+  return {
+    id: t.id,
+    kind: t.kind,
+    status: t.status,
+    from: t.from,
+    to: t.to,
+    quantity: t.quantity,
+    feedType: t.feedType,
+    items: t.items?.map(({ equipmentId, name, serial }) => ({ equipmentId, name, serial })) ?? null,
+    notes: t.notes,
+    requestedBy: t.requestedBy,
+    approved: t.approved,
+    rejected: t.rejected,
+    cancelled: t.cancelled,
+    completed: t.completed,
+    completedDate: t.completedDate,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    version: t.version,
+  };
+}
