@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { unchanged } from '../../shared/domain/decision.js';
 import { decideCycleClose, decideCycleStart, decideCycleUpdate } from '../../shared/domain/flocks/cycles.js';
 import { decideFlockArchive, decideFlockCreate, decideFlockUpdate } from '../../shared/domain/flocks/flocks.js';
-import type { CycleRecord, FlockRecord } from '../../shared/domain/flocks/records.js';
-import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
+import type { FlockRecord } from '../../shared/domain/flocks/records.js';
 import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.js';
-import { detailsOf } from '../support/decisions.js';
+import { aCycle, detailsOf } from '../support/decisions.js';
 
 /** Flocks and cycles decided without a database: the refusals in the order a client meets them, the records and the audit. */
 
@@ -30,26 +29,7 @@ const flock: FlockRecord = {
   version: 4,
 };
 
-const cycle: CycleRecord = {
-  ...ZERO_COUNTERS,
-  id: 'c1',
-  flockId: 'fl1',
-  farmId: 'f1',
-  birdType: 'broiler',
-  hatchDate: '2026-03-01',
-  name: null,
-  status: 'active',
-  startDate: '2026-03-02',
-  endDate: null,
-  closedAt: null,
-  targetAgeDays: 42,
-  targetWeightGrams: null,
-  notes: null,
-  latestWeight: null,
-  createdAt: '2026-03-02T00:00:00.000Z',
-  updatedAt: '2026-03-02T00:00:00.000Z',
-  version: 7,
-};
+const cycle = aCycle({ targetAgeDays: 42, version: 7 });
 
 describe('creating a flock', () => {
   it('needs a farm: the body’s or the default one', () => {
