@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, type AppError } from '../errors.js';
-import { CYCLE_COUNTERS, type CycleCounters } from '../domain/cycle-summary.js';
+import { CYCLE_COUNTERS } from '../domain/cycle-summary.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
 import { db, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { all, eq, isNew } from './conditions.js';
@@ -8,26 +9,7 @@ import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
 
-/** A production cycle with the running counters the ledger keeps in the same transactions as its movements. */
-export interface CycleRecord extends CycleCounters {
-  id: string;
-  flockId: string;
-  farmId: string;
-  birdType: 'broiler' | 'layer' | 'breeder';
-  hatchDate: string | null;
-  name: string | null;
-  status: 'active' | 'closed';
-  startDate: string;
-  endDate: string | null;
-  closedAt: string | null;
-  targetAgeDays: number | null;
-  targetWeightGrams: number | null;
-  notes: string | null;
-  latestWeight: { date: string; grams: number } | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type { CycleRecord };
 
 const FIELDS: readonly (keyof CycleRecord)[] = [
   'id',

@@ -7,21 +7,9 @@ import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './
 import { pick } from './items.js';
 import { movementFromItem, type MovementRecord } from './movements.js';
 import { queryPage } from './pagination.js';
+import type { DailyRecord } from '../domain/flocks/records.js';
 
-/** One day's form of a cycle, with the ids of the movements it wrote. */
-export interface DailyRecord {
-  cycleId: string;
-  flockId: string;
-  date: string;
-  stage: string;
-  fields: Record<string, unknown>;
-  movementIds: string[];
-  warnings: string[];
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  version: number;
-}
+export type { DailyRecord };
 
 const FIELDS: readonly (keyof DailyRecord)[] = [
   'cycleId',

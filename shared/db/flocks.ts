@@ -6,23 +6,9 @@ import { isNew, type Condition } from './conditions.js';
 import { farmKey, flockKey, flocksOfFarm, gsi1, houseKey } from './keys.js';
 import { pick } from './items.js';
 import { queriesPage } from './pagination.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 
-export interface FlockRecord {
-  id: string;
-  farmId: string;
-  houseId: string | null;
-  name: string;
-  birdType: 'broiler' | 'layer' | 'breeder';
-  breed: string | null;
-  hatchDate: string | null;
-  source: string | null;
-  notes: string | null;
-  status: 'active' | 'archived';
-  activeCycleId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type { FlockRecord };
 
 const FIELDS: readonly (keyof FlockRecord)[] = [
   'id',

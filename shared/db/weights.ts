@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DayAggregate, WeightMethod } from '../domain/weights.js';
+import type { WeightRecord } from '../domain/flocks/records.js';
+import type { DayAggregate } from '../domain/weights.js';
 import type { AppError } from '../errors.js';
 import { batchGet, db, tableName } from './client.js';
 import type { Write } from './commit.js';
@@ -18,31 +19,7 @@ import { queryPage } from './pagination.js';
  * individual weights when sent); an automatic scale keeps one item per device and day (id = device id)
  * holding the running aggregate that later batches merge into (`day`: count, Σx, Σx², histogram).
  */
-export interface WeightRecord {
-  id: string;
-  cycleId: string;
-  flockId: string;
-  farmId: string;
-  date: string;
-  method: WeightMethod;
-  deviceId: string | null;
-  houseId: string | null;
-  /** Mean weight, g (0.1). */
-  grams: number;
-  sampleSize: number | null;
-  sd: number | null;
-  cv: number | null;
-  uniformityPct: number | null;
-  notes: string | null;
-  /** Manual sessions sent as individual weighings. */
-  samples?: number[];
-  /** Automatic sessions: the running aggregate of the device's day. */
-  day?: DayAggregate;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  version: number;
-}
+export type { WeightRecord };
 
 /** What a list returns: everything but the bulky inputs (samples, histogram). */
 const LISTED: readonly (keyof WeightRecord)[] = [

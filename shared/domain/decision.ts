@@ -1,3 +1,5 @@
+import { diff } from './changes.js';
+
 /**
  * What a write use case decides, in the domain's words (read, decide, commit: docs/architecture.md).
  * A `decide…` function takes what the use case read and the command's plain values, and returns the
@@ -41,3 +43,18 @@ export interface RecordChange<T> {
 
 /** An update's outcome: nothing to write when no field differs. */
 export const unchanged = <T>(c: Pick<RecordChange<T>, 'changes'>): boolean => Object.keys(c.changes).length === 0;
+
+/**
+ * The change from `current` to `edited` in the `editable` fields: the fields that differ and their audit
+ * diff, and the record as the commit leaves it (its version bumped, updatedAt = `now`).
+ */
+export function recordChange<T extends { version: number; updatedAt: string }>(
+  current: T,
+  edited: T,
+  editable: readonly (keyof T)[],
+  now: Date,
+): RecordChange<T> {
+  const changes = diff(current, edited, editable);
+  const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, edited[f as keyof T]])) as Partial<T>;
+  return { current, next: { ...edited, updatedAt: now.toISOString(), version: current.version + 1 }, fields, changes };
+}

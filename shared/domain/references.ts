@@ -8,6 +8,7 @@ import { NotFound, ValidationFailed } from '../errors.js';
 export const farmNotFound = (farmId: string) => new NotFound(`Farm ${farmId} not found`);
 export const houseNotFound = (houseId: string) => new NotFound(`House ${houseId} not found`);
 export const flockNotFound = (flockId: string) => new NotFound(`Flock ${flockId} not found`);
+/** The one answer for a house that does not exist AND for a house of a farm the caller may not see. */
 export const cycleNotFound = (flockId: string, cycleId: string) => new NotFound(`Cycle ${cycleId} of flock ${flockId} not found`);
 export const supplierNotFound = (id: string) => new NotFound(`Supplier ${id} not found`);
 export const orderNotFound = (id: string) => new NotFound(`Purchase order ${id} not found`);

@@ -1,10 +1,10 @@
 import { ensureDefaultRules } from './rules/defaults.js';
-import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../domain/farm-access.js';
-import { diff } from '../domain/accounts.js';
 import type { CommandContext } from '../domain/command.js';
 import { checkVersion, commit, type Versioned } from '../db/commit.js';
-import type { AuditEvent } from '../domain/decision.js';
+import { unchanged } from '../domain/decision.js';
+import { decideFarmCreate, decideFarmUpdate, farmLimitReached, MAX_FARMS_PER_USER } from '../domain/farms/farms.js';
+import { decideHouseCreate, decideHouseUpdate } from '../domain/farms/houses.js';
 import {
   farmWrites,
   findHouseInFarms,
@@ -15,15 +15,12 @@ import {
   houseWrites,
   listAllFarms,
   listHouses,
-  type FarmChanges,
   type FarmRecord,
-  type HouseChanges,
   type HouseRecord,
 } from '../db/farms.js';
 import { farmNotFound } from '../domain/references.js';
-import { Conflict, ValidationFailed } from '../errors.js';
+import { ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';
-import { displayName, nameKey } from '../domain/names.js';
 import { locateCycle } from '../db/cycles.js';
 import { allFarmIds } from '../db/flocks.js';
 import { scopedFlock } from './flocks/flocks.js';
@@ -37,14 +34,10 @@ import { log } from '../platform/log.js';
  * a farm the caller may not see is answered exactly like a farm that does not exist (`Farm <id> not
  * found`), on every route, before any read.
  *
- * A non-admin who creates a farm is assigned to it in the same transaction (else the creator could not
- * see what it just made); admins see every farm and are not assigned.
+ * What a create or an edit writes is decided in shared/domain/farms/ (farms.ts, houses.ts).
  */
 
-/** A non-admin can be assigned at most this many farms by creating them (the admin API's farmIds limit). */
-export const MAX_FARMS_PER_USER = 100;
-const farmLimitReached = () =>
-  new Conflict(`You are assigned to the maximum of ${MAX_FARMS_PER_USER} farms; ask an admin to unassign one before creating another (nothing was created)`);
+export { MAX_FARMS_PER_USER };
 
 export function toFarmDto(f: FarmRecord) {
   return {
@@ -79,24 +72,6 @@ export function toHouseDto(h: HouseRecord) {
     updatedAt: h.updatedAt,
     version: h.version,
   };
-}
-
-/** Optional free text: trimmed; absent or null → null. */
-const cleanText = (text: string | null | undefined): string | null => (text === undefined || text === null ? null : text.trim());
-
-/** The canonical spelling of an IANA time zone (`europe/paris` → `Europe/Paris`), or undefined if unknown. */
-export function canonicalTimeZone(zone: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
-function timeZoneOrThrow(zone: string): string {
-  const canonical = canonicalTimeZone(zone);
-  if (!canonical) throw new ValidationFailed([{ field: 'timezone', message: `"${zone}" is not a known IANA time zone (e.g. "Africa/Dakar", "UTC")` }]);
-  return canonical;
 }
 
 /** The farm if the caller may see it and it exists; otherwise the one NotFound (no read for a farm out of scope). */
@@ -143,38 +118,16 @@ export async function listFarmsFor(user: Caller, opts: { limit: number; cursor?:
 export const getFarmFor = visibleFarm;
 
 export async function createFarmFor(ctx: CommandContext, body: CreateFarmBody) {
-  const { caller } = ctx;
   return idempotentCommand(ctx, 'farm', body, async (ctx) => {
-    const timezone = body.timezone === undefined ? 'UTC' : timeZoneOrThrow(body.timezone);
-    const now = ctx.now.toISOString();
-    const farm: FarmRecord = {
-      id: ulid(),
-      name: displayName(body.name),
-      location: cleanText(body.location),
-      countryCode: body.countryCode ?? null,
-      timezone,
-      totalAreaHa: body.totalAreaHa ?? null,
-      densityTier: body.densityTier ?? 33,
-      waterReserveLiters: body.waterReserveLiters ?? null,
-      notes: cleanText(body.notes),
-      isDefault: false,
-      createdBy: caller.id,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
-    const assign = !caller.allFarms;
-    if (assign && caller.farmIds.length >= MAX_FARMS_PER_USER) throw farmLimitReached();
-    const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = farm;
-    const audit: AuditEvent[] = [
-      { action: 'farm.create', targetType: 'farm', targetId: farm.id, changes: { ...fields, ...(assign ? { assignedTo: caller.id } : {}) } },
-    ];
-    if (assign) audit.push({ action: 'farm.assign-creator', targetType: 'user', targetId: caller.id, changes: { farmIds: { added: [farm.id] } } });
+    const { farm, assign, audit, changes } = decideFarmCreate(ctx.caller, body, ctx.now);
     const response = { created: true, message: 'Farm created', data: toFarmDto(farm) };
     await commit(ctx, {
-      writes: [farmWrites.create(farm), ...(assign ? [farmWrites.assignCreator(caller.id, farm.id, now, MAX_FARMS_PER_USER, farmLimitReached)] : [])],
+      writes: [
+        farmWrites.create(farm),
+        ...(assign ? [farmWrites.assignCreator(ctx.caller.id, farm.id, ctx.now.toISOString(), MAX_FARMS_PER_USER, farmLimitReached)] : []),
+      ],
       audit,
-      changes: [{ type: 'farm', id: farm.id, op: 'upsert', version: 1 }],
+      changes,
       response,
     });
     // a new farm starts with the default rules of the thresholds in force (written once; the rule job catches a failure here)
@@ -185,34 +138,15 @@ export async function createFarmFor(ctx: CommandContext, body: CreateFarmBody) {
   });
 }
 
-const FARM_FIELDS = ['name', 'location', 'countryCode', 'timezone', 'totalAreaHa', 'densityTier', 'waterReserveLiters', 'notes'] as const;
-
 export async function updateFarmFor(ctx: CommandContext, farmId: string, body: UpdateFarmBody): Promise<FarmRecord> {
   const current = await visibleFarm(ctx.caller, farmId);
   const version: Versioned = { read: current.version, what: `Farm ${farmId}`, stated: body.version, subject: true };
   // a stale version answers before the body is judged and before "nothing to change"
   checkVersion(ctx, version);
-  const next: FarmRecord = {
-    ...current,
-    ...(body.name !== undefined ? { name: displayName(body.name) } : {}),
-    ...(body.location !== undefined ? { location: cleanText(body.location) } : {}),
-    ...(body.countryCode !== undefined ? { countryCode: body.countryCode } : {}),
-    ...(body.timezone !== undefined ? { timezone: timeZoneOrThrow(body.timezone) } : {}),
-    ...(body.totalAreaHa !== undefined ? { totalAreaHa: body.totalAreaHa } : {}),
-    ...(body.densityTier !== undefined ? { densityTier: body.densityTier } : {}),
-    ...(body.waterReserveLiters !== undefined ? { waterReserveLiters: body.waterReserveLiters } : {}),
-    ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
-  };
-  const changes = diff(current, next, FARM_FIELDS);
-  if (Object.keys(changes).length === 0) return current;
-  const set: FarmChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof FARM_FIELDS)[number]]]));
-  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
-  await commit(ctx, {
-    writes: [farmWrites.update(farmId, set, version)],
-    audit: [{ action: 'farm.update', targetType: 'farm', targetId: farmId, changes }],
-    changes: [{ type: 'farm', id: farmId, op: 'upsert', version: saved.version }],
-  });
-  return saved;
+  const { change, audit, changes } = decideFarmUpdate(current, body, ctx.now);
+  if (unchanged(change)) return current;
+  await commit(ctx, { writes: [farmWrites.update(farmId, change.fields, version)], audit, changes });
+  return change.next;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -242,66 +176,23 @@ export const getHouseFor = visibleHouse;
 
 export async function createHouseFor(ctx: CommandContext, farmId: string, body: CreateHouseBody) {
   return idempotentCommand(ctx, `house:${farmId}`, body, async (ctx) => {
-    if (!canAccessFarm(ctx.caller, farmId)) throw farmNotFound(farmId);
-    const now = ctx.now.toISOString();
-    const name = displayName(body.name);
-    const house: HouseRecord = {
-      id: ulid(),
-      farmId,
-      name,
-      nameKey: nameKey(name),
-      usableAreaM2: body.usableAreaM2,
-      capacity: body.capacity,
-      houseType: body.type ?? null,
-      notes: cleanText(body.notes),
-      createdBy: ctx.caller.id,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
-    const { id: _id, nameKey: _k, createdAt: _c, updatedAt: _u, version: _v, houseType, ...fields } = house;
+    const { house, audit, changes } = decideHouseCreate(ctx.caller, farmId, body, ctx.now);
     // The farm's existence is checked inside the transaction (ConditionCheck → the same NotFound).
     const response = { created: true, message: 'House created', data: toHouseDto(house) };
-    await commit(ctx, {
-      writes: houseWrites.create(house),
-      audit: [{ action: 'house.create', targetType: 'house', targetId: house.id, changes: { ...fields, type: houseType } }],
-      changes: [{ type: 'house', id: house.id, op: 'upsert', version: 1 }],
-      response,
-    });
+    await commit(ctx, { writes: houseWrites.create(house), audit, changes, response });
     return response;
   });
 }
-
-const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
 
 export async function updateHouseFor(ctx: CommandContext, farmId: string, houseId: string, body: UpdateHouseBody): Promise<HouseRecord> {
   const current = await visibleHouse(ctx.caller, farmId, houseId);
   const version: Versioned = { read: current.version, what: `House ${houseId}`, stated: body.version, subject: true };
   // a stale version answers before "nothing to change"
   checkVersion(ctx, version);
-  const name = body.name !== undefined ? displayName(body.name) : undefined;
-  const next: HouseRecord = {
-    ...current,
-    ...(name !== undefined ? { name, nameKey: nameKey(name) } : {}),
-    ...(body.usableAreaM2 !== undefined ? { usableAreaM2: body.usableAreaM2 } : {}),
-    ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
-    ...(body.type !== undefined ? { houseType: body.type } : {}),
-    ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
-  };
-  const changes = diff(current, next, HOUSE_FIELDS);
-  if (Object.keys(changes).length === 0) return current;
-  const set: HouseChanges = Object.fromEntries(Object.keys(changes).map((f) => [f, next[f as (typeof HOUSE_FIELDS)[number]]]));
-  if (changes.name) set.nameKey = next.nameKey;
-  // The audit speaks the API's names: `type`, not the stored `houseType`.
-  const { houseType: typeChange, ...rest } = changes;
-  const audited = typeChange ? { ...rest, type: typeChange } : rest;
-  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
-  await commit(ctx, {
-    writes: houseWrites.update(current, set, version),
-    audit: [{ action: 'house.update', targetType: 'house', targetId: houseId, changes: audited }],
-    changes: [{ type: 'house', id: houseId, op: 'upsert', version: saved.version }],
-  });
-  return saved;
+  const { change, audit, changes } = decideHouseUpdate(current, body, ctx.now);
+  if (unchanged(change)) return current;
+  await commit(ctx, { writes: houseWrites.update(current, change.fields, version), audit, changes });
+  return change.next;
 }
 
 /** The farm a farm-wide request is about (inventory, recommendations…): `farmId`, or the caller's only farm. Admins (who see every farm) must name one. */

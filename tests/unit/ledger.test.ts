@@ -5,7 +5,7 @@ import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
 import { headlineKpis } from '../../shared/domain/flock-analytics.js';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { stageOf, checkDailyRecord } from '../../shared/domain/production-stage.js';
-import { movementsOfForm, formProblems } from '../../shared/domain/daily-records.js';
+import { movementsOfForm, formProblems } from '../../shared/domain/flocks/daily-records.js';
 import { ageDays } from '../../shared/platform/calendar.js';
 
 describe('ledger effects', () => {

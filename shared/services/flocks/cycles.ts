@@ -1,22 +1,19 @@
 import { cycleNotFound } from '../../domain/references.js';
-import { ulid } from 'ulidx';
 import { visibleTo } from '../../domain/farm-access.js';
-import { diff } from '../../domain/accounts.js';
+import { unchanged } from '../../domain/decision.js';
+import { decideCycleClose, decideCycleStart, decideCycleUpdate, flockBusy } from '../../domain/flocks/cycles.js';
 import type { CommandContext } from '../../domain/command.js';
-import { ZERO_COUNTERS } from '../../domain/cycle-summary.js';
 import { headlineKpis, type WeightFallbacks } from '../../domain/flock-analytics.js';
-import { latestAllowedDate } from '../../domain/weights.js';
 import { readCycleHead } from '../../db/analytics.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { cycleWrites, getCycle, listCycles, type CycleRecord } from '../../db/cycles.js';
-import { Conflict, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import { scopedFlock } from './flocks.js';
 import { completeAll, currentAnalyticsConfig } from '../analytics/config.js';
 import { idempotentCommand } from '../idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../../schemas/cycles.js';
-import { ageDays, isoDate } from '../../platform/calendar.js';
+import { ageDays } from '../../platform/calendar.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 
@@ -96,49 +93,14 @@ export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleI
 export async function startCycle(ctx: CommandContext, flockId: string, body: CreateCycleBody) {
   return idempotentCommand(ctx, `cycle:${flockId}`, body, async (ctx) => {
     const flock = await scopedFlock(ctx.caller, flockId);
-    const busy = () =>
-      new Conflict(
-        flock.status === 'archived' ? `Flock ${flockId} is archived` : `Flock ${flockId} already has an active cycle (${flock.activeCycleId}); close it first`,
-      );
-    if (flock.activeCycleId || flock.status !== 'active') throw busy();
-    if (flock.hatchDate && body.startDate < flock.hatchDate)
-      throw new ValidationFailed([{ field: 'startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
-    const now = ctx.now.toISOString();
-    const cycle: CycleRecord = {
-      ...ZERO_COUNTERS,
-      id: ulid(),
-      flockId,
-      farmId: flock.farmId,
-      birdType: flock.birdType,
-      hatchDate: flock.hatchDate,
-      name: body.name?.trim() ?? null,
-      status: 'active',
-      startDate: body.startDate,
-      endDate: null,
-      closedAt: null,
-      targetAgeDays: body.targetAgeDays ?? null,
-      targetWeightGrams: body.targetWeightGrams ?? null,
-      notes: body.notes ?? null,
-      latestWeight: null,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
+    const { cycle, audit, changes } = decideCycleStart(flock, body, ctx.now);
     // a new cycle has no bird and no weighing yet: its KPIs do not depend on the weight fallbacks
     const response = {
       created: true,
       message: 'Cycle started',
       data: toCycleDto(cycle, { breed: flock.breed, fallbacks: ANALYTICS_DEFAULTS.fallbacks }, ctx.now),
     };
-    await commit(ctx, {
-      writes: cycleWrites.start(cycle, flock.version, busy),
-      audit: [{ action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId, startDate: cycle.startDate } }],
-      changes: [
-        { type: 'cycle', id: cycle.id, op: 'upsert', version: 1 },
-        { type: 'flock', id: flockId, op: 'upsert', version: flock.version + 1 },
-      ],
-      response,
-    });
+    await commit(ctx, { writes: cycleWrites.start(cycle, flock.version, flockBusy(flock)), audit, changes, response });
     return response;
   });
 }
@@ -151,8 +113,6 @@ export async function listCyclesFor(user: Caller, flockId: string, query: { limi
   return { ...page, limit, basis: { breed: flock.breed, fallbacks: config.fallbacks } satisfies CycleKpiBasis };
 }
 
-const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
-
 export async function updateCycleFor(
   ctx: CommandContext,
   flockId: string,
@@ -163,18 +123,10 @@ export async function updateCycleFor(
   const version: Versioned = { read: current.version, what: `Cycle ${cycleId}`, stated: body.version, subject: true };
   // a stale version answers before "nothing to change"
   checkVersion(ctx, version);
-  const fields: Record<string, unknown> = {};
-  for (const f of EDITABLE) if (body[f] !== undefined) fields[f] = body[f];
-  const next = { ...current, ...fields } as CycleRecord;
-  const changes = diff(current, next, EDITABLE);
-  if (Object.keys(changes).length === 0) return { cycle: current, basis };
-  const saved = { ...next, version: current.version + 1, updatedAt: ctx.now.toISOString() };
-  await commit(ctx, {
-    writes: [cycleWrites.update(current, fields, version)],
-    audit: [{ action: 'cycle.update', targetType: 'cycle', targetId: cycleId, changes }],
-    changes: [{ type: 'cycle', id: cycleId, op: 'upsert', version: saved.version }],
-  });
-  return { cycle: saved, basis };
+  const { change, audit, changes } = decideCycleUpdate(current, body, ctx.now);
+  if (unchanged(change)) return { cycle: current, basis };
+  await commit(ctx, { writes: [cycleWrites.update(current, change.fields, version)], audit, changes });
+  return { cycle: change.next, basis };
 }
 
 export async function closeCycleFor(
@@ -184,25 +136,8 @@ export async function closeCycleFor(
   body: CloseCycleBody,
 ): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {
   const { cycle, basis } = await scopedCycleWithBasis(ctx.caller, flockId, cycleId);
-  if (cycle.status === 'closed') throw new Conflict(`Cycle ${cycleId} is already closed`);
-  const endDate = body.endDate ?? isoDate(ctx.now);
-  if (endDate < cycle.startDate) throw new ValidationFailed([{ field: 'endDate', message: `must not be before the start date ${cycle.startDate}` }]);
-  if (endDate > latestAllowedDate(ctx.now)) throw new ValidationFailed([{ field: 'endDate', message: 'must not be in the future' }]);
-  await commit(ctx, {
-    writes: cycleWrites.close(cycle, endDate, ctx.now.toISOString()),
-    audit: [
-      {
-        action: 'cycle.close',
-        targetType: 'cycle',
-        targetId: cycleId,
-        changes: { status: { from: 'active', to: 'closed' }, endDate, reason: body.reason ?? null, movementsLocked: 'automatic' },
-      },
-    ],
-    changes: [
-      { type: 'cycle', id: cycleId, op: 'upsert' },
-      { type: 'flock', id: flockId, op: 'upsert' },
-    ],
-  });
+  const { endDate, closedAt, audit, changes } = decideCycleClose(cycle, body, ctx.now);
+  await commit(ctx, { writes: cycleWrites.close(cycle, endDate, closedAt), audit, changes });
   // read again after the commit: the close is not conditioned on the version read (movements may have moved
   // the counters since), so the answer is the cycle as stored, with its version
   return { cycle: (await getCycle(flockId, cycleId))!, basis };

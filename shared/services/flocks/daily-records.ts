@@ -1,27 +1,27 @@
 import { readCycleDay } from '../../db/analytics.js';
-import { movementsOfForm, formProblems } from '../../domain/daily-records.js';
-import { effectsOf, feedTypeFromStock, needsFeedType, netChanges, recordDateProblems } from '../../domain/ledger.js';
-import { checkDailyRecord, formOf, stageOf, type Stage } from '../../domain/production-stage.js';
+import { dailyRecordRace, dayOf, decideDailyRecord, judgeDailyForm, judgeReplaced } from '../../domain/flocks/daily-records.js';
+import { settings } from '../../config/env.js';
+import { needsFeedType, recordDateProblems } from '../../domain/ledger.js';
+import { checkDailyRecord, formOf, type Stage } from '../../domain/production-stage.js';
 import { latestAllowedDate } from '../../domain/weights.js';
 import { commit } from '../../db/commit.js';
 import { dailyRecordWrite, getDailyRecord, listDailyRecords, movementsById, type DailyRecord } from '../../db/daily-records.js';
 import { feedTypesInStock, ledgerWrites, type MovementRecord } from '../../db/movements.js';
-import type { CycleRecord } from '../../db/cycles.js';
-import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import { NotFound, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { scopedCycle } from './cycles.js';
 import { idempotentCommand } from '../idempotency.js';
-import { inputOf, newMovement, refOf } from '../../domain/movements/record.js';
-import { assertUnlocked, autoLockCutoff, refusedToConflict, toMovementDto } from '../movements/answers.js';
+import { autoLockCutoff, refusedToConflict, toMovementDto } from '../movements/answers.js';
 import type { DailyRecordBody } from '../../../schemas/daily-records.js';
 import { alarmsOnFlockData } from '../new-data.js';
-import { daysBetween, isoDate } from '../../platform/calendar.js';
+import { isoDate } from '../../platform/calendar.js';
 
 /**
  * Daily records: one form per cycle and day. Submitting writes the matching movements; a
  * second submission for the same day replaces the first (its movements are deleted and the new ones
- * written, the counters moving by the difference), all in one transaction.
+ * written, the counters moving by the difference), all in one transaction. What it writes is decided in
+ * shared/domain/flocks/daily-records.ts.
  */
 export function toDailyRecordDto(r: DailyRecord) {
   return {
@@ -37,12 +37,6 @@ export function toDailyRecordDto(r: DailyRecord) {
     updatedAt: r.updatedAt,
     version: r.version,
   };
-}
-
-/** Age in days of the cycle's birds on `date` (from the hatch date when known) and the production stage of that day. */
-function dayOf(cycle: CycleRecord, date: string): { ageDays: number; stage: Stage } {
-  const ageDays = Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, date));
-  return { ageDays, stage: stageOf(cycle.birdType, ageDays) };
 }
 
 /**
@@ -63,71 +57,30 @@ export async function dailyRecordForm(user: Caller, flockId: string, cycleId: st
 export async function submitDailyRecord(ctx: CommandContext, flockId: string, cycleId: string, form: DailyRecordBody) {
   const cycle = await scopedCycle(ctx.caller, flockId, cycleId);
   return idempotentCommand(ctx, `daily:${cycleId}`, form, async (ctx) => {
-    if (cycle.status !== 'active') throw new Conflict(`Cycle ${cycleId} is closed; it takes no new daily records`);
-    const today = latestAllowedDate(ctx.now);
-    const dateProblems =
-      form.date < cycle.startDate ? `must not be before the cycle start ${cycle.startDate}` : form.date > today ? 'must not be in the future' : undefined;
-    const { stage } = dayOf(cycle, form.date);
-    const check = checkDailyRecord(form, stage);
-    const problems = [
-      ...(dateProblems ? [{ field: 'date', message: dateProblems }] : []),
-      ...check.missingFields.map((f) => ({ field: `${f}`, message: `is required in the ${stage} stage` })),
-      ...formProblems(form),
-    ];
-    if (problems.length) throw new ValidationFailed(problems);
-
+    const judged = judgeDailyForm(cycle, form, ctx.now);
     const existing = await getDailyRecord(cycleId, form.date);
     const previous: MovementRecord[] = existing ? await movementsById(cycleId, existing.movementIds) : [];
-    for (const m of previous) assertUnlocked(m, cycle, ctx.now);
-    const now = ctx.now.toISOString();
-    const ref = refOf(cycle);
-    const movements: MovementRecord[] = [];
-    const inputs = movementsOfForm(form);
-    // a consumption without a feed type draws from the farm's only feed in stock (read once, when needed)
-    const inStock = inputs.some(needsFeedType) ? (await feedTypesInStock(cycle.farmId)).map((s) => s.feedType) : [];
-    for (const input of inputs) {
-      const feedType = needsFeedType(input) ? feedTypeFromStock(cycle.farmId, inStock) : undefined;
-      movements.push(newMovement(input, ref, ctx.caller.id, now, { dailyRecordDate: form.date, ...(feedType ? { feedType } : {}) }));
-    }
-    const { date: _date, ...fields } = form;
-    const daily: DailyRecord = {
-      cycleId,
-      flockId,
-      date: form.date,
-      stage,
-      fields,
-      movementIds: movements.map((m) => m.id),
-      warnings: check.warnings,
-      createdAt: existing?.createdAt ?? now,
-      createdBy: existing?.createdBy ?? ctx.caller.id,
-      updatedAt: now,
-      version: (existing?.version ?? 0) + 1,
-    };
-    const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
+    // a locked movement of the replaced form refuses the submission before the feed in stock is read
+    judgeReplaced(previous, cycle, ctx.now, settings().autoLockHours);
+    const feedInStock = judged.inputs.some(needsFeedType) ? (await feedTypesInStock(cycle.farmId)).map((s) => s.feedType) : [];
+    const decision = decideDailyRecord(cycle, form, judged, { callerId: ctx.caller.id, existing, previous, feedInStock, now: ctx.now });
+    const { daily, movements } = decision;
     const response = {
-      created: !existing,
-      message: existing ? 'Daily record replaced' : 'Daily record saved',
-      data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle)) },
+      created: !decision.replaced,
+      message: decision.replaced ? 'Daily record replaced' : 'Daily record saved',
+      data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle, ctx.now)) },
     };
     // The day's form, its movements and the ledger changes commit together.
-    const concurrent = () => new Conflict(`The daily record of ${form.date} was submitted concurrently; read it and submit again`);
     await refusedToConflict(
       commit(ctx, {
         writes: [
-          dailyRecordWrite(daily, existing?.version, concurrent),
+          dailyRecordWrite(daily, existing?.version, dailyRecordRace(form.date)),
           ...ledgerWrites(
-            {
-              groups: [{ ref, changes: netChanges(deltas) }],
-              puts: movements,
-              deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff(ctx.now) })),
-            },
-            now,
+            { groups: decision.groups, puts: movements, deletes: previous.map((m) => ({ movement: m, createdAfter: autoLockCutoff(ctx.now) })) },
+            ctx.now.toISOString(),
           ),
         ],
-        changes: [
-          ...previous.map((m) => ({ type: 'movement', id: m.id, op: 'delete' as const })),
-          ...movements.map((m) => ({ type: 'movement', id: m.id, op: 'upsert' as const, version: m.version })),
-        ],
+        changes: decision.changes,
         response,
       }),
     );

@@ -1,14 +1,13 @@
 import { flockNotFound } from '../../domain/references.js';
-import { ulid } from 'ulidx';
 import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
-import { diff } from '../../domain/accounts.js';
+import { unchanged } from '../../domain/decision.js';
+import { decideFlockArchive, decideFlockCreate, decideFlockUpdate, flockHasActiveCycle, type PlacementFound } from '../../domain/flocks/flocks.js';
 import type { CommandContext } from '../../domain/command.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { eq } from '../../db/conditions.js';
-import { getDefaultFarmId, houseNotFound } from '../../db/farms.js';
-import { farmNotFound } from '../../domain/references.js';
+import { getDefaultFarmId } from '../../db/farms.js';
 import { allFarmIds, flockWrites, getFlock, listFlocks, placementExists, type FlockRecord } from '../../db/flocks.js';
-import { Conflict, NotFound, ValidationFailed } from '../../errors.js';
+import { NotFound } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import { idempotentCommand } from '../idempotency.js';
 import type { CreateFlockBody, ListFlocksQuery, UpdateFlockBody } from '../../../schemas/flocks.js';
@@ -38,42 +37,18 @@ export async function scopedFlock(user: Caller, flockId: string): Promise<FlockR
   return visibleTo(user, await getFlock(flockId), () => flockNotFound(flockId));
 }
 
-/** Checks (with one read) that the caller may place a flock on this farm and house: another farm's, like a missing one, is a 404 naming it. */
-async function checkPlacement(user: Caller, farmId: string, houseId: string | null | undefined): Promise<void> {
-  const exists = canAccessFarm(user, farmId) ? await placementExists(farmId, houseId) : { farm: false, house: true };
-  if (!exists.farm) throw farmNotFound(farmId);
-  if (!exists.house) throw houseNotFound(houseId!);
+/** What a placement on this farm (and house) finds: one read, none on a farm the caller may not see. */
+async function readPlacement(user: Caller, farmId: string | undefined, houseId: string | null | undefined): Promise<PlacementFound | undefined> {
+  return farmId && canAccessFarm(user, farmId) ? placementExists(farmId, houseId) : undefined;
 }
 
 export async function createFlockFor(ctx: CommandContext, body: CreateFlockBody) {
   return idempotentCommand(ctx, 'flock', body, async (ctx) => {
     const farmId = body.farmId ?? (await getDefaultFarmId());
-    if (!farmId) throw new ValidationFailed([{ field: 'farmId', message: 'is required: there is no default farm' }]);
-    await checkPlacement(ctx.caller, farmId, body.houseId);
-    const now = ctx.now.toISOString();
-    const flock: FlockRecord = {
-      id: ulid(),
-      farmId,
-      houseId: body.houseId ?? null,
-      name: body.name.trim(),
-      birdType: body.birdType,
-      breed: body.breed?.trim() || null,
-      hatchDate: body.hatchDate ?? null,
-      source: body.source ?? null,
-      notes: body.notes ?? null,
-      status: 'active',
-      activeCycleId: null,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
+    const placement = await readPlacement(ctx.caller, farmId, body.houseId);
+    const { flock, audit, changes } = decideFlockCreate(ctx.caller, body, farmId, placement, ctx.now);
     const response = { created: true, message: 'Flock created', data: toFlockDto(flock) };
-    await commit(ctx, {
-      writes: [flockWrites.create(flock)],
-      audit: [{ action: 'flock.create', targetType: 'flock', targetId: flock.id, changes: { name: flock.name, farmId, birdType: flock.birdType } }],
-      changes: [{ type: 'flock', id: flock.id, op: 'upsert', version: 1 }],
-      response,
-    });
+    await commit(ctx, { writes: [flockWrites.create(flock)], audit, changes, response });
     return response;
   });
 }
@@ -91,41 +66,33 @@ export async function listFlocksFor(user: Caller, query: ListFlocksQuery) {
   return { ...page, limit };
 }
 
-const EDITABLE = ['name', 'breed', 'houseId', 'hatchDate', 'source', 'notes'] as const;
-
 export async function updateFlockFor(ctx: CommandContext, flockId: string, body: UpdateFlockBody): Promise<FlockRecord> {
   const current = await scopedFlock(ctx.caller, flockId);
   const version: Versioned = { read: current.version, what: `Flock ${flockId}`, stated: body.version, subject: true };
   // a stale version answers before the house is checked and before "nothing to change"
   checkVersion(ctx, version);
-  if (body.houseId) await checkPlacement(ctx.caller, current.farmId, body.houseId);
-  const next: FlockRecord = { ...current };
-  for (const field of EDITABLE)
-    if (body[field] !== undefined)
-      (next as unknown as Record<string, unknown>)[field] = typeof body[field] === 'string' ? (body[field] as string).trim() : body[field];
-  const changes = diff(current, next, EDITABLE);
-  if (Object.keys(changes).length === 0) return current;
-  const saved = { ...next, updatedAt: ctx.now.toISOString(), version: current.version + 1 };
-  await commit(ctx, {
-    writes: [flockWrites.replace(saved, version)],
-    audit: [{ action: 'flock.update', targetType: 'flock', targetId: flockId, changes }],
-    changes: [{ type: 'flock', id: flockId, op: 'upsert', version: saved.version }],
-  });
-  return saved;
+  const placement = body.houseId ? await readPlacement(ctx.caller, current.farmId, body.houseId) : undefined;
+  const { change, audit, changes } = decideFlockUpdate(ctx.caller, current, body, placement, ctx.now);
+  if (unchanged(change)) return current;
+  await commit(ctx, { writes: [flockWrites.replace(change.next, version)], audit, changes });
+  return change.next;
 }
 
 /** Archives the flock (its history stays); refused while a cycle is active. */
 export async function archiveFlockFor(ctx: CommandContext, flockId: string): Promise<void> {
   const current = await scopedFlock(ctx.caller, flockId);
-  if (current.status === 'archived') return;
-  const activeCycle = () =>
-    new Conflict(`Flock ${flockId} has an active cycle${current.activeCycleId ? ` (${current.activeCycleId})` : ''}; close it before archiving the flock`);
-  if (current.activeCycleId) throw activeCycle();
-  const saved: FlockRecord = { ...current, status: 'archived', updatedAt: ctx.now.toISOString(), version: current.version + 1 };
+  const decision = decideFlockArchive(current, ctx.now);
+  if (!decision) return;
   await commit(ctx, {
     // the archive takes no If-Match: only the version read conditions it, and a cycle started meanwhile refuses it
-    writes: [flockWrites.replace(saved, { read: current.version, what: `Flock ${flockId}` }, { when: eq('activeCycleId', null), failed: activeCycle })],
-    audit: [{ action: 'flock.archive', targetType: 'flock', targetId: flockId, changes: { status: { from: 'active', to: 'archived' } } }],
-    changes: [{ type: 'flock', id: flockId, op: 'upsert', version: saved.version }],
+    writes: [
+      flockWrites.replace(
+        decision.next,
+        { read: current.version, what: `Flock ${flockId}` },
+        { when: eq('activeCycleId', null), failed: flockHasActiveCycle(current) },
+      ),
+    ],
+    audit: decision.audit,
+    changes: decision.changes,
   });
 }
