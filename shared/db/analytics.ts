@@ -1,9 +1,12 @@
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, dayRollupKey, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { flockFromItem, type FlockRecord } from './flocks.js';
-import { weightFromItem, type WeightRecord } from './weights.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
+import { flockFromItem } from './flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
+import { weightFromItem } from './weights.js';
+import type { WeightRecord } from '../domain/flocks/records.js';
 import { DAY_COUNTER_MAPS, emptyDay, isDayCounter, type DayTotals } from '../domain/analytics/inputs.js';
 import { dayFigure, type SensorDayFigures } from '../domain/iot/house-figures.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';

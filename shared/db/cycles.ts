@@ -9,8 +9,6 @@ import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
 import { pick } from './items.js';
 import { queryPage } from './pagination.js';
 
-export type { CycleRecord };
-
 const FIELDS: readonly (keyof CycleRecord)[] = [
   'id',
   'flockId',

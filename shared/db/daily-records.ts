@@ -5,11 +5,10 @@ import type { Write } from './commit.js';
 import { isNew } from './conditions.js';
 import { cyclePartition, DAILY_SK_PREFIX, dailyRecordKey, movementKey } from './keys.js';
 import { pick } from './items.js';
-import { movementFromItem, type MovementRecord } from './movements.js';
+import { movementFromItem } from './movements.js';
+import type { MovementRecord } from '../domain/movements/record.js';
 import { queryPage } from './pagination.js';
 import type { DailyRecord } from '../domain/flocks/records.js';
-
-export type { DailyRecord };
 
 const FIELDS: readonly (keyof DailyRecord)[] = [
   'cycleId',

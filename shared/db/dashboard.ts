@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { dayFromItem } from './analytics.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
 import { activeFlocksOfFarm, type FlockSummary } from './inventory.js';
 import { analyticsConfigKey, cycleKey, dailyRecordKey, dayRollupKey, farmKey, farmPartition, gsi1, WITHDRAWAL_SK_PREFIX } from './keys.js';
 import type { DayTotals } from '../domain/analytics/inputs.js';

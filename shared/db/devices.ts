@@ -4,7 +4,7 @@ import { db, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { absent, all, any, eq, exists, isNew, lt, withCondition } from './conditions.js';
 import { DEVICES_DUE, deviceDueSortKey, deviceKey, deviceOfFarmSortKey, devicesOfFarm, houseKey } from './keys.js';
-import { houseNotFound } from './farms.js';
+import { houseNotFound } from '../domain/references.js';
 import { queryPage } from './pagination.js';
 import { pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';

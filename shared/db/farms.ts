@@ -1,5 +1,5 @@
 import type { FarmChanges, FarmRecord, HouseChanges, HouseRecord } from '../domain/farms/records.js';
-import { farmNotFound, houseNotFound } from '../domain/references.js';
+import { farmNotFound } from '../domain/references.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
 import { batchGet, db, tableName } from './client.js';
@@ -17,8 +17,6 @@ import { Conflict, type AppError } from '../errors.js';
  * by lower-cased name); its houses live in the same partition (`HOUSE#<id>`), next to one
  * `HOUSENAME#<normalized name>` item per house that makes house names unique within the farm.
  */
-export type { FarmChanges, FarmRecord, HouseChanges, HouseRecord };
-export { houseNotFound };
 
 const farmSortKey = (name: string, id: string) => `${nameKey(name)}#${id}`;
 

@@ -1,7 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, tableName } from './client.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { flockFromItem, type FlockRecord } from './flocks.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
+import { flockFromItem } from './flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { analyticsConfigKey, CYCLE_SK_PREFIX, cycleKey, farmKey, flockKey, flockPartition, flocksOfFarm } from './keys.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 

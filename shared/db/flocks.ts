@@ -8,8 +8,6 @@ import { pick } from './items.js';
 import { queriesPage } from './pagination.js';
 import type { FlockRecord } from '../domain/flocks/records.js';
 
-export type { FlockRecord };
-
 const FIELDS: readonly (keyof FlockRecord)[] = [
   'id',
   'farmId',

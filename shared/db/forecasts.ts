@@ -18,7 +18,8 @@ import {
   predictiveRunsPartition,
   WEIGHT_SK_PREFIX,
 } from './keys.js';
-import { flockFromItem, type FlockRecord } from './flocks.js';
+import { flockFromItem } from './flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { queryPage } from './pagination.js';
 import type { DeviceRisk, FarmFeedForecast, FlockForecast, ForecastHistory, PredictiveRun } from '../domain/predictive/records.js';
 import type { WeightMethod } from '../domain/weights.js';

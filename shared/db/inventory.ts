@@ -1,9 +1,11 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
-import type { FlockRecord } from './flocks.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { CYCLE_SK_PREFIX, cycleKey, eggStockKey, farmKey, flocksOfFarm, MEDICINE_STOCK_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
-import { movementFromItem, type MovementRecord } from './movements.js';
+import { movementFromItem } from './movements.js';
+import type { MovementRecord } from '../domain/movements/record.js';
 import { queryPage } from './pagination.js';
 import type { MedicineUnit } from '../../schemas/movements.js';
 

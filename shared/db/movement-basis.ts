@@ -1,8 +1,11 @@
 import { batchGet } from './client.js';
 import { withdrawalWindows } from './compliance.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
-import { farmFromItem, houseFromItem, type FarmRecord, type HouseRecord } from './farms.js';
-import { flockFromItem, type FlockRecord } from './flocks.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
+import { farmFromItem, houseFromItem } from './farms.js';
+import type { FarmRecord, HouseRecord } from '../domain/farms/records.js';
+import { flockFromItem } from './flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { cycleKey, farmKey, flockKey, houseKey, latestForecastKey, type Key } from './keys.js';
 import { feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
 import { getSupplierAndOrder } from './procurement.js';

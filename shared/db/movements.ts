@@ -6,7 +6,8 @@ import { Conflict } from '../errors.js';
 import { batchGet, db, tableName } from './client.js';
 import type { Write } from './commit.js';
 import { absentOr, all, atLeast, atVersion, eq, gt, isNew, type Condition } from './conditions.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
 import { pick } from './items.js';
 import {
   CYCLE_SK_PREFIX,
@@ -26,8 +27,6 @@ import {
   movementsOfFarm,
 } from './keys.js';
 import { queryPage } from './pagination.js';
-
-export type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 
 const FIELDS: readonly (keyof MovementRecord)[] = [
   'id',

@@ -1,4 +1,3 @@
-import { orderNotFound, supplierNotFound } from '../domain/references.js';
 import { batchGet, queryAll, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { absent, all, any, contains, exists, isNew, ne, absentOr } from './conditions.js';
@@ -68,7 +67,6 @@ const RECEIPT_FIELDS = [
   'createdAt',
 ] as const satisfies readonly (keyof ReceiptRecord)[];
 
-export { orderNotFound, supplierNotFound };
 const supplierChanged = (id: string) => new Conflict(`Supplier ${id} was changed concurrently; read it again and retry`);
 const orderChanged = (id: string) => new Conflict(`Purchase order ${id} was changed concurrently; read it again and retry`);
 

@@ -12,7 +12,6 @@ import type { OutcomeRecord, ScheduleRecord } from '../domain/schedules/records.
 import type { ScheduleKind } from '../../schemas/schedules.js';
 
 /** The records are the domain's (shared/domain/schedules/records.ts); named here too for the readers of the listings. */
-export type { OutcomeRecord, ScheduleRecord };
 
 /**
  * Schedules (docs/data-model.md, "Schedules"): `SCHEDULE#<id>`/`META`, listed per farm through GSI1

@@ -16,8 +16,7 @@ import { gsi1Page, gsi2Page, invalidCursor, openCursor, sealCursor } from './pag
 import { equalityFilter, pick } from './items.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { TransferStatus } from '../../schemas/sharing.js';
-import { equipmentNotFound } from '../domain/references.js';
-import { FarmRestricted, type EquipmentLine, type TransferEndRecord, type TransferRecord, type TransferStep } from '../domain/transfers/records.js';
+import { FarmRestricted, type EquipmentLine, type TransferRecord } from '../domain/transfers/records.js';
 
 /**
  * Transfers between farms (docs/data-model.md, "Sharing"): `TRANSFER#<id>`/`META`, listed per sending
@@ -25,8 +24,6 @@ import { FarmRestricted, type EquipmentLine, type TransferEndRecord, type Transf
  * (`EQUIPMENT#<id>`/`META`, its holder moves on completion); the farm's restriction flag, which every
  * request and completion checks in its transaction.
  */
-export type { EquipmentLine, TransferEndRecord, TransferRecord, TransferStep };
-export { equipmentNotFound, FarmRestricted };
 
 const FIELDS = [
   'id',

@@ -5,10 +5,12 @@ import type { AppError } from '../errors.js';
 import { batchGet, db, tableName } from './client.js';
 import type { Write } from './commit.js';
 import { absent, all, any, eq, isNew, le } from './conditions.js';
-import { cycleFromItem, type CycleRecord } from './cycles.js';
+import { cycleFromItem } from './cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
 import { deviceFromItem } from './devices.js';
 import type { DeviceRecord } from '../domain/iot/records.js';
-import { flockFromItem, type FlockRecord } from './flocks.js';
+import { flockFromItem } from './flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { pick } from './items.js';
 import { CYCLE_SK_PREFIX, cycleKey, cyclePartition, deviceKey, flockKey, WEIGHT_SK_PREFIX, weightKey } from './keys.js';
 import { queryPage } from './pagination.js';
@@ -19,7 +21,6 @@ import { queryPage } from './pagination.js';
  * individual weights when sent); an automatic scale keeps one item per device and day (id = device id)
  * holding the running aggregate that later batches merge into (`day`: count, Σx, Σx², histogram).
  */
-export type { WeightRecord };
 
 /** What a list returns: everything but the bulky inputs (samples, histogram). */
 const LISTED: readonly (keyof WeightRecord)[] = [

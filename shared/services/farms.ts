@@ -5,19 +5,9 @@ import { checkVersion, commit, type Versioned } from '../db/commit.js';
 import { unchanged } from '../domain/decision.js';
 import { decideFarmCreate, decideFarmUpdate, farmLimitReached, MAX_FARMS_PER_USER } from '../domain/farms/farms.js';
 import { decideHouseCreate, decideHouseUpdate } from '../domain/farms/houses.js';
-import {
-  farmWrites,
-  findHouseInFarms,
-  getFarm,
-  getFarmAndHouse,
-  getFarmsByIds,
-  houseNotFound,
-  houseWrites,
-  listAllFarms,
-  listHouses,
-  type FarmRecord,
-  type HouseRecord,
-} from '../db/farms.js';
+import { farmWrites, findHouseInFarms, getFarm, getFarmAndHouse, getFarmsByIds, houseWrites, listAllFarms, listHouses } from '../db/farms.js';
+import { houseNotFound } from '../domain/references.js';
+import type { FarmRecord, HouseRecord } from '../domain/farms/records.js';
 import { farmNotFound } from '../domain/references.js';
 import { ValidationFailed } from '../errors.js';
 import type { Caller } from '../domain/caller.js';

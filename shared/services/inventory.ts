@@ -1,7 +1,7 @@
 import { movementsCsv } from '../presentation/csv.js';
 import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
-import type { MovementRecord } from '../db/movements.js';
-import type { CycleRecord } from '../db/cycles.js';
+import type { MovementRecord } from '../domain/movements/record.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
 import { Invalid } from '../errors.js';
 import { farmNotFound } from '../domain/references.js';
 import type { Caller } from '../domain/caller.js';

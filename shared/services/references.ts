@@ -1,5 +1,7 @@
-import { getCycle, type CycleRecord } from '../db/cycles.js';
-import { getFlock, type FlockRecord } from '../db/flocks.js';
+import { getCycle } from '../db/cycles.js';
+import type { CycleRecord } from '../domain/flocks/records.js';
+import { getFlock } from '../db/flocks.js';
+import type { FlockRecord } from '../domain/flocks/records.js';
 import { getSupplierAndOrder } from '../db/procurement.js';
 import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences, userNotFound } from '../domain/references.js';
 

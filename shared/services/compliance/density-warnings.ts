@@ -1,4 +1,4 @@
-import type { CycleRecord } from '../../db/cycles.js';
+import type { CycleRecord } from '../../domain/flocks/records.js';
 import { getFarm, getHouse } from '../../db/farms.js';
 import { flockWithForecast } from '../../db/forecasts.js';
 import { densityWarningsOf } from '../../domain/compliance/density-warnings.js';

@@ -1,4 +1,5 @@
-import { getCycle, type CycleRecord } from '../../db/cycles.js';
+import { getCycle } from '../../db/cycles.js';
+import type { CycleRecord } from '../../domain/flocks/records.js';
 import { activeFlocksOfFarm, type FlockSummary } from '../../db/inventory.js';
 import type { FlockContext } from '../../domain/iot/climate.js';
 import { daysBetween } from '../../platform/calendar.js';

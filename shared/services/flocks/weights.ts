@@ -12,11 +12,12 @@ import {
 } from '../../domain/flocks/weighings.js';
 import { cycleNotFound, flockNotFound } from '../../domain/references.js';
 import { commit, type Write } from '../../db/commit.js';
-import type { CycleRecord } from '../../db/cycles.js';
+import type { CycleRecord } from '../../domain/flocks/records.js';
 import { deviceNotFound } from '../../db/devices.js';
 import { getFarmAndHouse } from '../../db/farms.js';
 import { getFlock } from '../../db/flocks.js';
-import { cycleIsOpen, listWeights, scaleState, weightWrites, type WeightRecord } from '../../db/weights.js';
+import { cycleIsOpen, listWeights, scaleState, weightWrites } from '../../db/weights.js';
+import type { WeightRecord } from '../../domain/flocks/records.js';
 import { Conflict } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';

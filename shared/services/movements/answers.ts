@@ -1,6 +1,7 @@
 import { settings } from '../../config/env.js';
-import type { CycleRecord } from '../../db/cycles.js';
-import { balanceOf, LedgerRefused, type MovementRecord } from '../../db/movements.js';
+import type { CycleRecord } from '../../domain/flocks/records.js';
+import { balanceOf, LedgerRefused } from '../../db/movements.js';
+import type { MovementRecord } from '../../domain/movements/record.js';
 import { effectiveLock, type Target } from '../../domain/ledger.js';
 import { Conflict } from '../../errors.js';
 import { judgeUnlocked } from '../../domain/movements/change.js';

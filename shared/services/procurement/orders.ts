@@ -1,6 +1,7 @@
 import { checkVersion, commit } from '../../db/commit.js';
 import { getFarm } from '../../db/farms.js';
-import { getOrderWithReceipts, getSupplier, listOrdersOfFarm, orderNotFound, orderVersion, orderWrites } from '../../db/procurement.js';
+import { getOrderWithReceipts, getSupplier, listOrdersOfFarm, orderVersion, orderWrites } from '../../db/procurement.js';
+import { orderNotFound } from '../../domain/references.js';
 import type { ReceiptRecord } from '../../domain/procurement/records.js';
 import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';

@@ -1,4 +1,5 @@
-import { getFarmAndHouse, houseNotFound } from '../../db/farms.js';
+import { getFarmAndHouse } from '../../db/farms.js';
+import { houseNotFound } from '../../domain/references.js';
 import { getRuleWithStates, ruleNotFound } from '../../db/rules.js';
 import type { RuleRecord } from '../../domain/rules/records.js';
 import type { Caller } from '../../domain/caller.js';

@@ -1,5 +1,6 @@
 import { checkVersion, commit, type CommitContext, type Plan, type Write } from '../../db/commit.js';
-import { getCycle, type CycleRecord } from '../../db/cycles.js';
+import { getCycle } from '../../db/cycles.js';
+import type { CycleRecord } from '../../domain/flocks/records.js';
 import { getHouse } from '../../db/farms.js';
 import { getFlock } from '../../db/flocks.js';
 import {

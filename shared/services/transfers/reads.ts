@@ -1,12 +1,5 @@
-import {
-  FarmRestricted,
-  getTransfer,
-  listEquipmentOfFarm,
-  listTransfersOfFarm,
-  restrictionsOf,
-  transferNotFound,
-  type TransferRecord,
-} from '../../db/transfers.js';
+import { getTransfer, listEquipmentOfFarm, listTransfersOfFarm, restrictionsOf, transferNotFound } from '../../db/transfers.js';
+import { FarmRestricted, type TransferRecord } from '../../domain/transfers/records.js';
 import { getCycle } from '../../db/cycles.js';
 import { getFlock } from '../../db/flocks.js';
 import type { Caller } from '../../domain/caller.js';

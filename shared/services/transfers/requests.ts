@@ -1,5 +1,6 @@
 import { commit } from '../../db/commit.js';
-import { FarmRestricted, getEquipment, restrictionsOf, transferCreate } from '../../db/transfers.js';
+import { getEquipment, restrictionsOf, transferCreate } from '../../db/transfers.js';
+import { FarmRestricted } from '../../domain/transfers/records.js';
 import type { CommandContext } from '../../domain/command.js';
 import { isLedgerKind } from '../../domain/transfers/lifecycle.js';
 import { decideTransferRequest, judgeSender, judgeTransferRequest, requestedEquipmentIds } from '../../domain/transfers/requests.js';
