@@ -192,3 +192,12 @@ export function decideDrill(caller: Pick<Caller, 'id'>, farmId: string, body: Cr
   };
   return { drill, changes: [{ type: 'drill', id: drill.id, op: 'upsert' }] as ResourceChange[] };
 }
+
+/** A pending job the worker takes: running from `now`. */
+export const jobRunning = (now: Date) => ({ status: 'running' as const, startedAt: now.toISOString() });
+
+/** A job failed, naming why; null for a job already finished (completed or failed stays as it is). */
+export function jobFailed(job: { status: JobStatus } | undefined, error: string, now: Date) {
+  if (!job || job.status === 'completed' || job.status === 'failed') return null;
+  return { status: 'failed' as const, error, finishedAt: now.toISOString() };
+}

@@ -1,7 +1,7 @@
 import { log } from '../../platform/log.js';
 import { commit } from '../../db/commit.js';
 import { getExport, getRestore, jobMove } from '../../db/continuity.js';
-import type { ExportRecord, RestoreRecord } from '../../domain/continuity/jobs.js';
+import { jobFailed, jobRunning, type ExportRecord, type RestoreRecord } from '../../domain/continuity/jobs.js';
 import { exportKey, restoreKey } from '../../db/keys.js';
 import { invokeAsync } from '../../aws/lambda.js';
 import { systemCaller } from '../../domain/caller.js';
@@ -89,16 +89,17 @@ const jobKey = (kind: JobKind, id: string) => (kind === 'export' ? exportKey(id)
 /** The worker takes a pending job (read at `version`): it is running from now on, the instant returned. */
 export async function jobStarted(ctx: CommandContext, kind: JobKind, job: { id: string; version: number }): Promise<string> {
   const at = nowIn(ctx);
-  const startedAt = at.now.toISOString();
+  const running = jobRunning(at.now);
   const what = `${kind === 'export' ? 'Export' : 'Restore'} ${job.id}`;
-  await commit(at, { writes: [jobMove(jobKey(kind, job.id), what, job.version, { status: 'running', startedAt })] });
-  return startedAt;
+  await commit(at, { writes: [jobMove(jobKey(kind, job.id), what, job.version, running)] });
+  return running.startedAt;
 }
 
 /** Marks a job failed, naming why (a job already completed or failed stays as it is). */
 export async function failJob(ctx: CommandContext, kind: JobKind, id: string, error: string): Promise<void> {
   const job = kind === 'export' ? await getExport(id) : await getRestore(id);
-  if (!job || job.status === 'completed' || job.status === 'failed') return;
   const at = nowIn(ctx);
-  await commit(at, { writes: [jobMove(jobKey(kind, id), `${kind} ${id}`, job.version, { status: 'failed', error, finishedAt: at.now.toISOString() })] });
+  const failed = jobFailed(job, error, at.now);
+  if (!job || !failed) return;
+  await commit(at, { writes: [jobMove(jobKey(kind, id), `${kind} ${id}`, job.version, failed)] });
 }
