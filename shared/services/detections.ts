@@ -1,7 +1,7 @@
 import { commit } from '../db/commit.js';
 import { detectorDayWrite, detectorLastDay, StaleDetectorDay } from '../db/rules.js';
 import type { CommandContext } from '../domain/command.js';
-import { detectDaily } from '../domain/detection/daily.js';
+import { detectCycleDays } from '../domain/detection/daily.js';
 import type { Detection } from '../domain/detection/engine.js';
 import { daysToJudge, decideDetectorFiring, detectionsBetween, judgedAt, type DetectionTarget } from '../domain/detection/firings.js';
 import { addDays, isoDate } from '../platform/calendar.js';
@@ -10,7 +10,7 @@ import { climateAround, type AlarmData } from './rules/alarm-data.js';
 import { raiseAnomaly } from './anomalies/raising.js';
 
 /**
- * The statistical detectors as a use case: the same `detectDaily` that GET /api/v2/analytics/anomalies
+ * The statistical detectors as a use case: the same `detectCycleDays` that GET /api/v2/analytics/anomalies
  * shows under `detections`, run over a flock's active cycle, each detection of a day not judged before
  * stored as an anomaly (source `detector`). One anomaly per flock, metric, detector and direction while
  * it is open: a detection on the next day updates it (occurrences + 1) instead of opening another.
@@ -46,8 +46,8 @@ export async function detectOnFlock(
   const cycleId = active.activeCycleId!;
   const days = daysToJudge(period, 'day' in period ? null : await detectorLastDay(flock.flockId, cycleId));
   if (!days) return 0;
-  const { series } = await data.cycle(flock.flockId, cycleId);
-  const found = detectionsBetween(detectDaily(series), days);
+  const { ctx: cycle, series } = await data.cycle(flock.flockId, cycleId);
+  const found = detectionsBetween(detectCycleDays(cycle.inputs, series), days);
   const target = { farmId: flock.farmId, flockId: flock.flockId, cycleId, houseId: active.houseId ?? null };
   for (const d of found) await raise(ctx, data, target, d);
   try {

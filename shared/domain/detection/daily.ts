@@ -1,4 +1,6 @@
 /** The detectors over a cycle's daily KPI series (the engine and its module note: ./engine.ts). */
+import { findBreedStandard, standardFeedIntake, standardWeightGrams } from '../analytics/breed-standards.js';
+import type { CycleInputs } from '../analytics/inputs.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { cmp, compareDetections, DAY_MS, detectSeries, minPointsOf, type Detection, type Mode, type Obs } from './engine.js';
 
@@ -14,7 +16,12 @@ const dayNumber = (date: string): number => Math.round(Date.parse(date.slice(0, 
  */
 export function detectDaily(
   series: readonly DailyKpis[],
-  opts: { baselineDays?: number; standardWeightGrams?: (ageDays: number) => number | null } = {},
+  opts: {
+    baselineDays?: number;
+    standardWeightGrams?: (ageDays: number) => number | null;
+    /** The breed's daily feed intake per bird at an age (g): feed is judged as % of it (else against the flock's own growth line). */
+    standardFeedGrams?: (ageDays: number) => number | null;
+  } = {},
 ): Detection[] {
   const baselineDays = opts.baselineDays ?? DEFAULT_BASELINE_DAYS;
   if (!(Number.isInteger(baselineDays) && baselineDays >= 3)) throw new RangeError(`baselineDays must be an integer ≥ 3 (got ${baselineDays})`);
@@ -60,13 +67,24 @@ export function detectDaily(
       ['up', 'down'],
       obsOf((d) => ({ value: d.waterPctOfExpected.value, floor: 2 })),
     ),
-    ...run(
-      'feedGramsPerBird',
-      'ratioTrend',
-      '% of the flock’s growth line',
-      ['up', 'down'],
-      obsOf((d) => ({ value: d.feedGramsPerBird.value, floor: 2 })),
-    ),
+    ...(opts.standardFeedGrams
+      ? run(
+          'feedGramsPerBird',
+          'ratioRef',
+          '% of the breed’s intake for the age',
+          ['up', 'down'],
+          obsOf((d) => {
+            const ref = opts.standardFeedGrams!(d.ageDays);
+            return ref !== null && ref > 0 ? { value: d.feedGramsPerBird.value, ref, floor: 2 } : null;
+          }),
+        )
+      : run(
+          'feedGramsPerBird',
+          'ratioTrend',
+          '% of the flock’s growth line',
+          ['up', 'down'],
+          obsOf((d) => ({ value: d.feedGramsPerBird.value, floor: 2 })),
+        )),
     ...run(
       'dailyMortalityPct',
       'level',
@@ -93,4 +111,19 @@ export function detectDaily(
       : []),
   ];
   return all.sort(compareDetections);
+}
+
+/**
+ * The daily detectors of a cycle, judged against its breed's expected trajectory where the breed has a
+ * standard: feed as % of the breed's intake for the age, weight as % of the breed's weight (water is
+ * already % of the expected intake). A normal flock on its breed's curve then raises nothing, however
+ * its growth bends; a breed without a standard is judged against the flock's own growth line.
+ */
+export function detectCycleDays(inputs: Pick<CycleInputs, 'cycle'>, series: readonly DailyKpis[]): Detection[] {
+  const standard = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
+  if (!standard) return detectDaily(series);
+  return detectDaily(series, {
+    standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
+    standardFeedGrams: inputs.cycle.birdType === 'broiler' ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
+  });
 }

@@ -1,6 +1,6 @@
 import type { ChartKind } from '../../presentation/charts/analytics.js';
 import { thresholdBreaches } from '../../domain/analytics/threshold-breaches.js';
-import { detectDaily } from '../../domain/detection/daily.js';
+import { detectCycleDays } from '../../domain/detection/daily.js';
 import { listBreedStandards } from '../../domain/analytics/breed-standards.js';
 import { compareWithStandard } from '../../domain/analytics/comparison.js';
 import { eggQualityTrend, type EggQualityWindow } from '../../domain/analytics/egg-quality.js';
@@ -73,7 +73,7 @@ export async function anomalyReport(user: Caller, flockId: string, cycleId: stri
   const wanted = (date: string, severity: string) => (!query.severity || severity === query.severity) && (!from || date >= from) && (!to || date <= to);
   const anomalies = thresholdBreaches(ctx.inputs, ctx.config, { series }).filter((a) => wanted(a.date, a.severity));
   // the same detection code the detector job stores as anomalies (source detector)
-  const detections = detectDaily(series).filter((d) => wanted(d.bucket, d.severity));
+  const detections = detectCycleDays(ctx.inputs, series).filter((d) => wanted(d.bucket, d.severity));
   return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies, detections };
 }
 
