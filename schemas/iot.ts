@@ -206,17 +206,24 @@ export const IngestResponse = Success(IngestResult);
 
 const Stat = Type.Object({
   count: Type.Integer(),
-  sum: Type.Number({ description: 'Sum of the values (avg × count, unrounded)' }),
+  sum: Type.Number({ description: 'Sum of the values (avg × count, unrounded); of a counter (waterLitersTotal), a sum of running totals: see `used`' }),
   min: Type.Number(),
   max: Type.Number(),
   avg: Type.Number(),
   first: Type.Number({ description: 'Value of the earliest reading in the bucket' }),
   last: Type.Number({ description: 'Value of the latest reading in the bucket' }),
+  used: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Counter metrics only (waterLitersTotal: litres used): the counter’s increase over the bucket, the bucket’s last reading minus the last reading of the bucket right before (the previous hour or day), else minus the bucket’s first reading. A drop between the two (a reset or a replaced meter) counts from the bucket’s first reading; never negative',
+    }),
+  ),
 });
 export const ReadingBucket = Type.Object(
   {
     start: Timestamp,
-    metrics: Type.Record(Type.String(), Stat, { description: 'By metric name: count, min, max, avg (and first/last) of the bucket' }),
+    metrics: Type.Record(Type.String(), Stat, { description: 'By metric name: count, min, max, avg (and first/last) of the bucket; a counter’s `used` too' }),
   },
   { $id: 'ReadingBucket' },
 );

@@ -5,7 +5,15 @@ import { deviceStatus, lastSeenOf, nextStatusChangeAt } from '../../shared/domai
 import { dayFigure, feedKgOfDay, waterLitersOfDay } from '../../shared/domain/iot/house-figures.js';
 import { declaredMetricProblems, valueProblem } from '../../shared/domain/iot/metrics.js';
 import { screenReadings, type Candidate } from '../../shared/domain/iot/readings.js';
-import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats } from '../../shared/domain/iot/rollups.js';
+import {
+  addToBucket,
+  bucketBefore,
+  counterIncrease,
+  counterPoints,
+  refuseBackwardCounters,
+  summaryOf,
+  type BucketStats,
+} from '../../shared/domain/iot/rollups.js';
 
 const T0 = Date.parse('2026-11-20T10:00:00Z');
 const at = (minute: number) => new Date(T0 + minute * 60_000).toISOString();
@@ -96,6 +104,32 @@ describe('house figures from counters', () => {
       candidate(4, 600, { siloKg: 7600 }),
     ]);
     expect(feedKgOfDay(silo)).toBe(5000 - 7600 + 3250);
+  });
+
+  it('a counter’s use over a bucket: from the last reading of the bucket right before, a reset counting from the bucket’s own first reading', () => {
+    const meter = (...points: Array<[number, number]>) =>
+      addToBucket(
+        {},
+        points.map(([minute, v], i) => candidate(i, minute, { waterLitersTotal: v })),
+      ).waterLitersTotal!;
+    const before = meter([0, 626_000], [50, 626_600]);
+    const hour = meter([70, 626_650], [110, 626_900]);
+    expect(counterIncrease(hour, before)).toBe(300); // 626,900 − 626,600: the litres used, not Σ of running totals
+    expect(counterIncrease(hour, undefined)).toBe(250); // nothing before: from the bucket's first reading
+    // a replaced or reset meter (lower than the bucket before): counts from the bucket's own first reading, never negative or a whole total
+    expect(counterIncrease(meter([70, 12], [110, 40]), before)).toBe(28);
+    // never negative, whatever slipped through
+    expect(counterIncrease(meter([70, 500], [60, 520], [110, 480]), undefined)).toBe(0);
+    // the daily figure of the house follows the same rule
+    expect(
+      waterLitersOfDay(addToBucket({}, [candidate(0, 1440, { waterLitersTotal: 12 }), candidate(1, 1500, { waterLitersTotal: 40 })]), {
+        waterLitersTotal: before,
+      }),
+    ).toBe(28);
+    // the API shows `used` for a counter metric only
+    expect(summaryOf('waterLitersTotal', hour, before)).toMatchObject({ count: 2, sum: 1_253_550, first: 626_650, last: 626_900, used: 300 });
+    expect(summaryOf('temperatureC', hour)).not.toHaveProperty('used');
+    expect([bucketBefore('2026-03-04T00', 'hour'), bucketBefore('2026-03-01', 'day')]).toEqual(['2026-03-03T23', '2026-02-28']);
   });
 
   it('a manual figure wins over the sensors; sensors add up across devices', () => {

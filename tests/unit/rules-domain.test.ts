@@ -463,7 +463,12 @@ describe('hourly points', () => {
     ];
     const points = hourlyPoints('nh3Ppm', hours, null);
     expect(values(points)).toEqual([18, 12, null]); // 54 ÷ 3, not (15 + 24) ÷ 2
-    expect(points[0]).toEqual({ bucket: H(10), value: 18, context: { ageDays: null, nh3Ppm: 18, readings: 3, devices: 2, min: 10, max: 24 } });
+    expect(points[0]).toEqual({
+      bucket: H(10),
+      value: 18,
+      context: { ageDays: null, nh3Ppm: 18, readings: 3, devices: 2, min: 10, max: 24 },
+      readings: { n: 3, sum: 54, min: 10, max: 24 }, // what a window's avg, min, max and sum are taken from
+    });
     expect(points[2]!.context!.reason).toBe('no nh3Ppm reading that hour');
     expect(values(hourlyPoints('ammonia', hours, null))).toEqual([18, 12, null]);
   });

@@ -4,18 +4,20 @@
  * them and names the source of each figure: `manual | sensor`).
  */
 import type { SensorMetric } from '../../../schemas/vocabulary.js';
-import type { BucketStats } from './rollups.js';
+import { counterIncrease, type BucketStats } from './rollups.js';
 
 /** The metrics that become a house's daily figures: a device reporting one writes them on the cycle's days. */
 export const HOUSE_FIGURE_METRICS: readonly SensorMetric[] = ['waterLitersTotal', 'siloKg'];
 export const feedsHouseFigures = (metrics: readonly SensorMetric[]): boolean => metrics.some((m) => HOUSE_FIGURE_METRICS.includes(m));
 
-/** Litres the meter counted on `day`: from the end of the previous day with readings (else from the day's first reading) to the day's last. */
+/**
+ * Litres the meter counted on `day`: from the last reading of the day before (else from the day's first
+ * reading) to the day's last; a reset or a replaced meter counts from the day's first reading
+ * (`counterIncrease`, the rule of the hourly and daily rollups too).
+ */
 export function waterLitersOfDay(day: BucketStats | undefined, previousDay: BucketStats | undefined): number | null {
   const today = day?.waterLitersTotal;
-  if (!today) return null;
-  const base = previousDay?.waterLitersTotal?.last ?? today.first;
-  return round3(Math.max(0, today.last - base));
+  return today ? counterIncrease(today, previousDay?.waterLitersTotal) : null;
 }
 
 /**

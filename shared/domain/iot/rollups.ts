@@ -5,6 +5,7 @@
  * module merges new readings into them and decides which readings the stored state refuses.
  */
 import type { SensorMetric } from '../../../schemas/vocabulary.js';
+import { addDays, isoHour } from '../../platform/calendar.js';
 import { METRICS } from './metrics.js';
 import type { Candidate, Rejection } from './readings.js';
 
@@ -116,7 +117,34 @@ export function refuseBackwardCounters(
   return { kept, rejected };
 }
 
-/** Count, sum, min, max, average, first and last of a bucket's metric, as the API shows them. */
-export function summaryOf(s: MetricStat) {
-  return { count: s.n, sum: s.sum, min: s.min, max: s.max, avg: Math.round((s.sum / s.n) * 1000) / 1000, first: s.first, last: s.last };
+/**
+ * How much a counter rose over a bucket (a water meter's litres used): its last reading in the bucket minus
+ * the last reading of the bucket right before (`before`, the previous hour or day), else minus the
+ * bucket's first reading. One rule for hourly and daily buckets and the cycle's daily water.
+ * - A drop from `before` to the bucket's first reading is a reset or a replaced meter: the bucket counts
+ *   from its own first reading (what the counter counted since), never a negative figure, never the new
+ *   meter's whole total.
+ * - A bucket right before without readings (the device was silent for a whole bucket or more): the water
+ *   between the last reading before the gap and the first after it is not attributed to this bucket (when
+ *   it was used is unknown), so a gap never piles up into one bucket's figure.
+ * - Never negative (a counter is refused when it goes backwards; what slips through counts as 0).
+ * Rounded to 3 decimals (millilitres).
+ */
+export function counterIncrease(bucket: MetricStat, before: MetricStat | undefined): number {
+  const base = before && before.last <= bucket.first ? before.last : bucket.first;
+  return Math.round(Math.max(0, bucket.last - base) * 1000) / 1000;
+}
+
+/** The rollup bucket right before one: the hour before '2026-03-04T00' is '2026-03-03T23'; the day before '2026-03-04' is '2026-03-03'. */
+export const bucketBefore = (bucket: string, resolution: 'hour' | 'day'): string =>
+  resolution === 'hour' ? isoHour(Date.parse(`${bucket}:00:00Z`) - 3_600_000) : addDays(bucket, -1);
+
+/**
+ * Count, sum, min, max, average, first and last of a bucket's metric, as the API shows them; a counter
+ * metric adds `used`: the counter's increase over the bucket (`counterIncrease`, from `before`, the same
+ * metric's stats of the bucket right before). Its `sum` and `avg` are of the running totals.
+ */
+export function summaryOf(metric: SensorMetric, s: MetricStat, before?: MetricStat) {
+  const summary = { count: s.n, sum: s.sum, min: s.min, max: s.max, avg: Math.round((s.sum / s.n) * 1000) / 1000, first: s.first, last: s.last };
+  return METRICS[metric].counter ? { ...summary, used: counterIncrease(s, before) } : summary;
 }

@@ -6,13 +6,32 @@
 import type { RuleAggregation } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';
 import { conditionHolds, conditionProblem, describe, missingInputs, type RuleCondition } from './conditions.js';
-import { aggregate, BUCKET_MS, bucketStartMs, DAY_MS, durationText, MINUTE_MS, parseWindow, round6, windowProblem, type Basis } from './windows.js';
+import {
+  aggregate,
+  BUCKET_MS,
+  bucketStartMs,
+  DAY_MS,
+  durationText,
+  MINUTE_MS,
+  parseWindow,
+  readingsAggregate,
+  round6,
+  windowProblem,
+  windowReadings,
+  type Basis,
+  type ReadingFigures,
+} from './windows.js';
 
-/** One bucket of an input: a UTC day ('2026-03-04') or hour ('2026-03-04T13'), its value (null = no data that bucket) and figures that explain it. */
+/**
+ * One bucket of an input: a UTC day ('2026-03-04') or hour ('2026-03-04T13'), its value (null = no data
+ * that bucket) and figures that explain it; a sensor input's bucket also carries the readings behind its
+ * value (count, sum, min, max), which avg, min, max and sum over a window are taken from.
+ */
 export interface SeriesPoint {
   bucket: string;
   value: number | null;
   context?: Record<string, number | string | null>;
+  readings?: ReadingFigures;
 }
 
 export interface RuleSpec {
@@ -104,21 +123,25 @@ export function evaluateRule(
     while (rows[lo]!.start < from) lo++;
     const inWindow = rows.slice(lo, i + 1).filter((r) => r.p.value !== null);
     const values = inWindow.map((r) => r.p.value!);
-    const value = aggregate(
-      values,
-      spec.aggregation,
-      spec.basis,
-      inWindow.map((r) => (r.start - rows[lo]!.start) / DAY_MS),
-    );
+    // a sensor window: avg, min, max and sum are the readings', not figures of the buckets' averages
+    const readings = windowReadings(inWindow.map((r) => r.p.readings));
+    const value =
+      (readings && readingsAggregate(readings, spec.aggregation)) ??
+      aggregate(
+        values,
+        spec.aggregation,
+        spec.basis,
+        inWindow.map((r) => (r.start - rows[lo]!.start) / DAY_MS),
+      );
     const age = p.context?.ageDays;
     const inputs: Record<string, number | null> = {
       value,
       count: values.length,
       first: values[0] ?? null,
       last: values.at(-1) ?? null,
-      min: values.length ? Math.min(...values) : null,
-      max: values.length ? Math.max(...values) : null,
-      avg: aggregate(values, 'avg', spec.basis),
+      min: readings ? readingsAggregate(readings, 'min') : values.length ? Math.min(...values) : null,
+      max: readings ? readingsAggregate(readings, 'max') : values.length ? Math.max(...values) : null,
+      avg: readings ? readingsAggregate(readings, 'avg') : aggregate(values, 'avg', spec.basis),
       ageDays: typeof age === 'number' ? age : null,
       windowDays: round6(windowMs / DAY_MS),
     };

@@ -1,7 +1,8 @@
 /**
  * Hourly points of the sensor inputs (./calculations.ts: the hourly templates and every sensor metric) for
  * one house, from its hourly rollups: per hour the average over every device of the house that reported the
- * metric (Σ sum ÷ Σ count, so a device reporting twice as often weighs twice as much).
+ * metric (Σ sum ÷ Σ count, so a device reporting twice as often weighs twice as much), with the readings
+ * behind it (count, sum, min, max) for the window's avg, min, max and sum (./evaluation.ts).
  */
 import type { BirdType } from '../../../schemas/vocabulary.js';
 import { temperatureRange } from '../iot/climate.js';
@@ -52,9 +53,12 @@ export function hourlyPoints(
       if (acc.n === 0) return { bucket: hour, value: null, context: { ageDays, reason: `no ${metric} reading that hour` } };
       const avg = acc.sum / acc.n;
       const context: Context = { ageDays, [metric]: round(avg, 3) + 0, readings: acc.n, devices: acc.devices, min: acc.min, max: acc.max };
-      if (input !== 'temperatureDeviation') return { bucket: hour, value: round(avg, 3) + 0, context };
+      const readings = { n: acc.n, sum: acc.sum, min: acc.min, max: acc.max };
+      if (input !== 'temperatureDeviation') return { bucket: hour, value: round(avg, 3) + 0, context, readings };
       if (!flock || ageDays === null) return { bucket: hour, value: null, context: { ...context, reason: 'no flock in the house: no age curve' } };
       const target = targetTemperature(flock.birdType, ageDays);
-      return { bucket: hour, value: round(avg - target, 2) + 0, context: { ...context, targetC: target } };
+      // each reading's deviation from the hour's target
+      const deviations = { n: acc.n, sum: acc.sum - acc.n * target, min: acc.min - target, max: acc.max - target };
+      return { bucket: hour, value: round(avg - target, 2) + 0, context: { ...context, targetC: target }, readings: deviations };
     });
 }

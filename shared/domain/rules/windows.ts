@@ -105,6 +105,46 @@ export function bucketEnd(bucket: string, basis: Basis): string {
 /** Float noise (0.1 + 0.2) must never decide a firing: aggregates are kept to 6 decimals. */
 export const round6 = (x: number) => Math.round(x * 1e6) / 1e6 + 0;
 
+/** The readings behind one bucket of a sensor input (from the hourly rollups): how many, their sum, lowest and highest. */
+export interface ReadingFigures {
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/** The readings of a window's buckets together; null when a bucket lacks them (a daily input) or there are none. */
+export function windowReadings(buckets: ReadonlyArray<ReadingFigures | undefined>): ReadingFigures | null {
+  if (buckets.length === 0 || buckets.some((b) => b === undefined || b.n === 0)) return null;
+  const all = buckets as readonly ReadingFigures[];
+  return {
+    n: all.reduce((a, b) => a + b.n, 0),
+    sum: all.reduce((a, b) => a + b.sum, 0),
+    min: Math.min(...all.map((b) => b.min)),
+    max: Math.max(...all.map((b) => b.max)),
+  };
+}
+
+/**
+ * An aggregation that is a figure of the readings themselves: avg = Σ sum ÷ Σ count (a bucket with more
+ * readings weighs more), min and max the readings' lowest and highest, sum their sum. Null for last,
+ * change and slope, which follow the buckets' values.
+ */
+export function readingsAggregate(readings: ReadingFigures, aggregation: RuleAggregation): number | null {
+  switch (aggregation) {
+    case 'avg':
+      return round6(readings.sum / readings.n);
+    case 'sum':
+      return round6(readings.sum);
+    case 'min':
+      return round6(readings.min);
+    case 'max':
+      return round6(readings.max);
+    default:
+      return null;
+  }
+}
+
 /**
  * The aggregate of the window's non-null values (oldest first); null when there are none, or fewer than
  * two for change and slope. slope is the least-squares slope per day: `atDays` gives each value's bucket

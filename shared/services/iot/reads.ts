@@ -2,7 +2,7 @@ import { allDevicesOfFarm } from '../../db/devices.js';
 import { rawReadingsOfDay, rollupsBetween } from '../../db/sensor-readings.js';
 import { conditionStatus, expectedRange } from '../../domain/iot/climate.js';
 import { METRICS, unitsOf } from '../../domain/iot/metrics.js';
-import { summaryOf, type MetricStat } from '../../domain/iot/rollups.js';
+import { bucketBefore, summaryOf, type MetricStat } from '../../domain/iot/rollups.js';
 import type { Caller } from '../../domain/caller.js';
 import { ValidationFailed } from '../../errors.js';
 import { currentAnalyticsConfig } from '../analytics/config.js';
@@ -36,7 +36,8 @@ const onlyMetric = <T>(values: Record<string, T>, metric: SensorMetric | undefin
 
 /**
  * A device's readings over [from, to): raw (one Query per UTC day partition, at most 3), or hourly/daily
- * rollups (one Query per MB: a week of hours is one) with count, min, max, avg, first and last per metric.
+ * rollups (one Query per MB: a week of hours is one) with count, min, max, avg, first and last per metric,
+ * and for a counter (a water meter) `used`, its increase over the bucket (litres used).
  */
 export async function deviceReadings(user: Caller, deviceId: string, query: ReadingsQuery) {
   const device = await visibleDevice(user, deviceId);
@@ -50,11 +51,23 @@ export async function deviceReadings(user: Caller, deviceId: string, query: Read
     return { ...base, buckets: [], readings: readings.filter((r) => Object.keys(r.metrics).length > 0) };
   }
   const bucketOf = resolution === 'hour' ? isoHour : isoDate;
-  const rows = await rollupsBetween(deviceId, resolution, bucketOf(fromMs), bucketOf(toMs - 1));
+  const first = bucketOf(fromMs);
+  // one bucket earlier in the same Query: a counter's use in the first bucket counts from the last reading before it
+  const rows = await rollupsBetween(deviceId, resolution, bucketBefore(first, resolution), bucketOf(toMs - 1));
+  const statsOf = new Map(rows.map((row) => [row.bucket, row.stats]));
   const buckets = rows
+    .filter((row) => row.bucket >= first)
     .map((row) => ({
       start: resolution === 'hour' ? `${row.bucket}:00:00.000Z` : `${row.bucket}T00:00:00.000Z`,
-      metrics: onlyMetric(Object.fromEntries(Object.entries(row.stats).map(([m, s]) => [m, summaryOf(s as MetricStat)])), query.metric),
+      metrics: onlyMetric(
+        Object.fromEntries(
+          (Object.entries(row.stats) as [SensorMetric, MetricStat][]).map(([m, s]) => [
+            m,
+            summaryOf(m, s, statsOf.get(bucketBefore(row.bucket, resolution))?.[m]),
+          ]),
+        ),
+        query.metric,
+      ),
     }))
     .filter((b) => Object.keys(b.metrics).length > 0);
   return { ...base, buckets, readings: [] };
