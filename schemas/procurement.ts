@@ -87,12 +87,16 @@ const OrderLines = Type.Array(OrderLine, { minItems: 1, maxItems: 20, descriptio
 export const orderParams = Type.Object({ orderId: UlidOf('Id of the purchase order') }, { additionalProperties: false, $id: 'OrderParams' });
 export type OrderParams = Static<typeof orderParams>;
 
+/** An order's expected date: any day the schema takes, a past one too. */
+const EXPECTED_DATE =
+  'The delivery day the supplier promised, on the farm’s calendar; a past day is taken (an order entered after the fact) and the audit entry of its creation and placement records it as `backdated: {date, enteredOn}`';
+
 export const createOrderBody = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm; may be left out when you are assigned to one farm' })),
     supplierId: Ulid,
     lines: OrderLines,
-    expectedDate: FarmDate('The delivery day the supplier promised'),
+    expectedDate: FarmDate(EXPECTED_DATE),
     allowOverDelivery: Type.Optional(Type.Boolean({ default: false, description: 'Accept receipts beyond the quantity ordered' })),
     notes: Type.Optional(Text(2000, 'Free text')),
   },
@@ -103,7 +107,7 @@ export type CreateOrderBody = Static<typeof createOrderBody>;
 export const updateOrderBody = Type.Object(
   {
     lines: Type.Optional(OrderLines),
-    expectedDate: Type.Optional(FarmDate('The delivery day the supplier promised')),
+    expectedDate: Type.Optional(FarmDate(EXPECTED_DATE)),
     allowOverDelivery: Type.Optional(Type.Boolean()),
     notes: Type.Optional(Type.Union([Text(2000, 'Free text'), Type.Null()])),
     version: Type.Optional(ExpectedVersion),
@@ -126,7 +130,9 @@ export type ListOrdersQuery = Static<typeof listOrdersQuery>;
 
 export const createReceiptBody = Type.Object(
   {
-    date: FarmDate('The day the goods arrived'),
+    date: FarmDate(
+      'The day the goods arrived, on the farm’s calendar: not after the farm’s today (400: they cannot have arrived yet); any earlier day is taken, also one before the order was placed or its supplier entered (a delivery note entered after the fact), and the audit entry records it as `backdated: {date, enteredOn}`',
+    ),
     lines: Type.Array(
       Type.Object(
         {
@@ -260,7 +266,18 @@ export const ReliabilityResponse = Success(
     onTimeRatePct: FigureDto,
     fillRatePct: FigureDto,
     qualityIssueRatePct: FigureDto,
-    fill: Type.Object({ orderedKg: Type.Number(), receivedKg: Type.Number(), lines: Type.Integer() }),
+    fill: Type.Object(
+      {
+        orderedKg: Type.Number({ description: 'Ordered kg of the closed feed lines' }),
+        receivedKg: Type.Number({ description: 'Received kg of the closed feed lines, over-delivery capped per line' }),
+        lines: Type.Integer({ description: 'Closed feed lines counted in `fillRatePct`' }),
+        openLines: Type.Integer({ description: 'Feed lines still being delivered, left out of `fillRatePct` (its `assumptions` or `reason` say so)' }),
+      },
+      {
+        description:
+          'The basis of `fillRatePct` = receivedKg ÷ orderedKg: the feed lines of the orders with a receipt that are closed — fully received, of a cancelled order, or past due (the order’s expected date before its farm’s today)',
+      },
+    ),
     score: FigureDto,
     reliability: Type.Union([SupplierReliabilityDto, Type.Null()], {
       description: 'The analytics supplier entry (same code and figures as the analytics supplier scores); null without feed receipts',

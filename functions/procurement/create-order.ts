@@ -10,7 +10,7 @@ export const handler = httpHandler(
     capability: 'manage_procurement',
     summary: 'Draft a purchase order (lines, expected date, farm, supplier)',
     description:
-      'Requires manage_procurement. Status starts `draft`. The supplier must serve the farm, supply every line’s kind and not be archived. Feed lines name a `feedType` in kg; chick lines are whole birds; other lines name a `product`. Send an Idempotency-Key to make retries safe.',
+      'Requires manage_procurement. Status starts `draft`. The supplier must serve the farm, supply every line’s kind and not be archived. Feed lines name a `feedType` in kg; chick lines are whole birds; other lines name a `product`. A past expected date is taken (an order entered after the fact) and audited as back-dated. Send an Idempotency-Key to make retries safe.',
     body: createOrderBody,
     headers: IDEMPOTENCY_KEY,
     responses: {

@@ -12,7 +12,7 @@ export function orderActionRoute(action: OrderAction, summary: string, done: str
       capability: 'manage_procurement',
       summary,
       description:
-        'Requires manage_procurement. `note` is kept in the audit log; `If-Match` or `version` make it conditional. A move the lifecycle does not allow answers 409 naming the status. With an Idempotency-Key a retry gets the first answer.',
+        'Requires manage_procurement. `note` is kept in the audit log; placing an order whose expected date is past is allowed and audited as back-dated; `If-Match` or `version` make it conditional. A move the lifecycle does not allow answers 409 naming the status. With an Idempotency-Key a retry gets the first answer.',
       params: orderParams,
       body: orderActionBody,
       headers: { ...IF_MATCH, ...IDEMPOTENCY_KEY },

@@ -48,7 +48,7 @@ const body = { farmId: 'F1', supplierId: 'S1', expectedDate: '2026-03-20', lines
 
 describe('purchase order decisions', () => {
   it('drafts an order with new line ids, audited as answered', () => {
-    const { order: o, audit, changes } = decideOrderCreate(caller, 'F1', supplier, { ...body, notes: '  soon ' }, now);
+    const { order: o, audit, changes } = decideOrderCreate(caller, 'F1', supplier, { ...body, notes: '  soon ' }, now, undefined);
     expect(o).toMatchObject({ farmId: 'F1', status: 'draft', notes: 'soon', version: 1, createdAt: now.toISOString(), allowOverDelivery: false });
     expect(o.lines[0]).toMatchObject({ feedType: 'starter', receivedQuantity: 0, id: expect.any(String) });
     expect(audit).toEqual([
@@ -57,14 +57,24 @@ describe('purchase order decisions', () => {
     expect(changes).toEqual([{ type: 'purchase_order', id: o.id, op: 'upsert', version: 1 }]);
   });
 
+  it('drafts an order whose expected day is past on the farm’s calendar, audited as back-dated', () => {
+    // 09:00 UTC on the 10th is already the 10th in Auckland, still the 9th in Honolulu
+    const late = { ...body, expectedDate: '2026-03-09' };
+    expect(decideOrderCreate(caller, 'F1', supplier, late, now, 'Pacific/Auckland').audit[0]!.changes).toMatchObject({
+      expectedDate: '2026-03-09',
+      backdated: { date: '2026-03-09', enteredOn: '2026-03-10' },
+    });
+    expect(decideOrderCreate(caller, 'F1', supplier, late, now, 'Pacific/Honolulu').audit[0]!.changes).not.toHaveProperty('backdated');
+  });
+
   it('refuses a supplier the caller does not see (404), then an archived one (409), one not serving the farm, then bad lines (400)', () => {
-    expect(() => decideOrderCreate(caller, 'F1', undefined, body, now)).toThrow(NotFound);
-    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, farmIds: ['F2'] }, body, now)).toThrow(NotFound);
-    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, archived: true, farmIds: ['F2', 'F1'] }, body, now)).toThrow(Conflict);
-    expect(() => decideOrderCreate({ ...caller, farmIds: ['F1', 'F2'] }, 'F1', { ...supplier, farmIds: ['F2'] }, body, now)).toThrow(
+    expect(() => decideOrderCreate(caller, 'F1', undefined, body, now, undefined)).toThrow(NotFound);
+    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, farmIds: ['F2'] }, body, now, undefined)).toThrow(NotFound);
+    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, archived: true, farmIds: ['F2', 'F1'] }, body, now, undefined)).toThrow(Conflict);
+    expect(() => decideOrderCreate({ ...caller, farmIds: ['F1', 'F2'] }, 'F1', { ...supplier, farmIds: ['F2'] }, body, now, undefined)).toThrow(
       expect.objectContaining({ details: [{ field: 'supplierId', message: 'supplier S1 does not serve farm F1' }] }),
     );
-    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, kinds: ['chicks'] }, body, now)).toThrow(ValidationFailed);
+    expect(() => decideOrderCreate(caller, 'F1', { ...supplier, kinds: ['chicks'] }, body, now, undefined)).toThrow(ValidationFailed);
   });
 
   it('edits only a draft (409 before the supplier is judged), records every field sent, and reads the supplier only for new lines of a draft', () => {
@@ -89,10 +99,10 @@ describe('purchase order decisions', () => {
     const placed = decideOrderAction(draft, 'place', { note: 'go' }, now, 'Europe/Paris');
     expect(placed.change.fields).toEqual({ status: 'ordered', orderedAt: now.toISOString() });
     expect(placed.audit[0]!.changes).toEqual({ status: { from: 'draft', to: 'ordered' }, note: 'go' });
-    // 2026-03-10 is already the 11th in Auckland
-    expect(() => decideOrderAction({ ...draft, expectedDate: '2026-03-10' }, 'place', {}, new Date('2026-03-10T12:00:00Z'), 'Pacific/Auckland')).toThrow(
-      ValidationFailed,
-    );
+    // 2026-03-10 is already the 11th in Auckland: a past expected date is placed, audited as back-dated
+    const late = decideOrderAction({ ...draft, expectedDate: '2026-03-10' }, 'place', {}, new Date('2026-03-10T12:00:00Z'), 'Pacific/Auckland');
+    expect(late.change.fields).toMatchObject({ status: 'ordered' });
+    expect(late.audit[0]!.changes).toEqual({ status: { from: 'draft', to: 'ordered' }, backdated: { date: '2026-03-10', enteredOn: '2026-03-11' } });
     expect(() => decideOrderAction(order(), 'place', {}, now, undefined)).toThrow(/ordered cannot be ordered/);
     expect(decideOrderAction(order(), 'cancel', {}, now, undefined).change.fields).toEqual({ status: 'cancelled', cancelledAt: now.toISOString() });
   });
@@ -110,14 +120,23 @@ describe('receipt decisions', () => {
       { lineId: 'L3', quantity: 2 },
     ],
   };
-  const facts = (o = order()) => ({ caller, now, order: o, applied: decideReceivedQuantities(o, receiptBody), orderedDate: '2026-03-01', targets });
+  const facts = (o = order()) => ({
+    caller,
+    now,
+    order: o,
+    applied: decideReceivedQuantities(o, receiptBody),
+    orderedDate: '2026-03-01',
+    today: '2026-03-10',
+    targets,
+  });
 
-  it('refuses a draft (409) before the quantities (400), and a date before the placement or in the future', () => {
+  it('refuses a draft (409) before the quantities (400), and a date after the farm’s today; an earlier one is taken, before the placement too', () => {
     expect(() => decideReceivedQuantities(order({ status: 'draft' }), { date: '2026-03-09', lines: [{ lineId: 'X', quantity: 1 }] })).toThrow(Conflict);
     expect(() => decideReceivedQuantities(order(), { date: '2026-03-09', lines: [{ lineId: 'L1', quantity: 1001 }] })).toThrow(ValidationFailed);
-    expect(() => judgeReceiptDate('2026-02-28', '2026-03-01', now)).toThrow(refusing(/before the order was placed/));
-    expect(() => judgeReceiptDate('2026-03-12', '2026-03-01', now)).toThrow(refusing(/future/));
-    expect(() => judgeReceiptDate('2026-03-10', '2026-03-01', now)).not.toThrow();
+    expect(() => judgeReceiptDate('2026-02-28', '2026-03-10')).not.toThrow();
+    expect(() => judgeReceiptDate('2026-03-12', '2026-03-10')).toThrow(refusing(/after the farm's today \(2026-03-10\)/));
+    expect(() => judgeReceiptDate('2026-03-11', '2026-03-10')).toThrow(ValidationFailed);
+    expect(() => judgeReceiptDate('2026-03-10', '2026-03-10')).not.toThrow();
   });
 
   it('reads each named flock once, only for lines that write a movement', () => {
@@ -140,6 +159,20 @@ describe('receipt decisions', () => {
     expect(d.flocks).toEqual(['FL1']);
     expect(d.audit[0]!.changes).toMatchObject({ receiptId: d.receipt.id, status: { from: 'ordered', to: 'partially_received' } });
     expect(d.changes).toEqual([{ type: 'purchase_order', id: 'O1', op: 'upsert', version: 3 }]);
+  });
+
+  it('takes a receipt dated before the order was placed, audited as back-dated; its deliveries then carry no order date', () => {
+    const early = { ...receiptBody, date: '2026-02-27' };
+    const d = decideReceipt(early, { ...facts(), applied: decideReceivedQuantities(order(), early) });
+    expect(d.audit[0]!.changes).toMatchObject({ backdated: { date: '2026-02-27', enteredOn: '2026-03-10' } });
+    expect(d.movements[0]!.fields).not.toHaveProperty('orderedDate');
+    expect(d.receipt.deliveries[0]).toMatchObject({ date: '2026-02-27', orderedDate: null, expectedDate: '2026-03-12' });
+    // placed after its expected day: the day it was placed is not the day it was ordered
+    const late = order({ expectedDate: '2026-02-28' });
+    expect(decideReceipt(receiptBody, { ...facts(late), order: late }).movements[0]!.fields).not.toHaveProperty('orderedDate');
+    // entered the day it arrived: nothing back-dated
+    const sameDay = { ...receiptBody, date: '2026-03-10' };
+    expect(decideReceipt(sameDay, { ...facts(), applied: decideReceivedQuantities(order(), sameDay) }).audit[0]!.changes).not.toHaveProperty('backdated');
   });
 
   it('collects line problems, but a flock of another farm is a 404 and one without an active cycle a 400 at once', () => {

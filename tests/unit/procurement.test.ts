@@ -1,6 +1,7 @@
 /** Procurement rules (pure): the order lifecycle, receipts against ordered quantities, fill rate, reorder arithmetic. */
 import { describe, expect, it } from 'vitest';
-import { applyReceipt, fillRate, lineProblems, reorder, transition } from '../../shared/domain/procurement/orders.js';
+import { applyReceipt, lineProblems, reorder, transition } from '../../shared/domain/procurement/orders.js';
+import { fillRate, supplierFill } from '../../shared/domain/procurement/fill-rate.js';
 
 const line = (id: string, quantity: number, receivedQuantity = 0, itemKind: 'feed' | 'chicks' = 'feed') => ({ id, itemKind, quantity, receivedQuantity });
 
@@ -52,6 +53,30 @@ describe('procurement rules', () => {
   it('fill rate caps over-delivery per line', () => {
     expect(fillRate([line('a', 1000, 1200), line('b', 1000, 500)])).toEqual({ orderedKg: 2000, receivedKg: 1500, pct: 75 });
     expect(fillRate([]).pct).toBeNull();
+  });
+
+  it('fill rate counts closed lines only: fully received, of a cancelled order, or past due on its farm’s calendar', () => {
+    type Status = 'ordered' | 'partially_received' | 'received' | 'cancelled';
+    const order = (status: Status, expectedDate: string, lines: ReturnType<typeof line>[], farmId = 'F1') => ({ farmId, status, expectedDate, lines });
+    const todayOf = (farmId: string) => (farmId === 'F2' ? '2026-03-11' : '2026-03-10');
+    // an order half received so far and due in two days is not short: nothing is closed yet, and the figure says why
+    expect(supplierFill([order('partially_received', '2026-03-12', [line('a', 1000, 500)])], todayOf, 'no feed receipt')).toEqual({
+      pct: { value: null, unit: '%', reason: 'no closed feed line yet: 1 still being delivered (left out)' },
+      fill: { orderedKg: 0, receivedKg: 0, lines: 0, openLines: 1 },
+    });
+    const orders = [
+      order('partially_received', '2026-03-10', [line('due-today', 1000, 500)]),
+      order('partially_received', '2026-03-09', [line('past-due', 1000, 500)]),
+      order('cancelled', '2026-03-20', [line('cancelled', 1000, 250)]),
+      order('partially_received', '2026-03-20', [line('full', 500, 500), line('open', 500, 0), line('chicks', 10, 0, 'chicks')]),
+      // due on the 10th: past due on a farm whose today is already the 11th
+      order('partially_received', '2026-03-10', [line('past-due-there', 500, 250)], 'F2'),
+    ];
+    expect(supplierFill(orders, todayOf, 'no feed receipt')).toEqual({
+      pct: { value: 50, unit: '%', assumptions: ['2 feed lines still being delivered left out'] },
+      fill: { orderedKg: 3000, receivedKg: 1500, lines: 4, openLines: 2 },
+    });
+    expect(supplierFill([], todayOf, 'no feed receipt').pct).toEqual({ value: null, unit: '%', reason: 'no feed receipt' });
   });
 
   it('reorders enough for the cover after the lead time, rounded up to 100 kg', () => {

@@ -1,7 +1,7 @@
 /**
  * Procurement (pure): the purchase order lifecycle draft → ordered → partially_received → received (or
- * cancelled before it is fully received), what a line may order, what a receipt may take, the fill rate
- * of a supplier and the reorder arithmetic of the suggestions. docs/decisions.md ("Procurement").
+ * cancelled before it is fully received), what a line may order, what a receipt may take and the reorder
+ * arithmetic of the suggestions (a supplier's fill rate: fill-rate.ts). docs/decisions.md ("Procurement").
  */
 import { ulid } from 'ulidx';
 import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
@@ -117,16 +117,6 @@ export const orderTotal = (lines: ReadonlyArray<{ quantity: number; unitPrice: n
   );
 
 /**
- * Fill rate of a supplier: Σ min(received, ordered) ÷ Σ ordered kg over the feed lines of its orders that
- * had at least one receipt, × 100 (over-delivery does not make up for another line's shortfall).
- */
-export function fillRate(lines: ReadonlyArray<{ quantity: number; receivedQuantity: number }>): { orderedKg: number; receivedKg: number; pct: number | null } {
-  const ordered = lines.reduce((a, l) => a + l.quantity, 0);
-  const received = lines.reduce((a, l) => a + Math.min(l.receivedQuantity, l.quantity), 0);
-  return { orderedKg: round(ordered, 4), receivedKg: round(received, 4), pct: ordered > 0 ? round((received / ordered) * 100, 2) : null };
-}
-
-/**
  * A reorder of one feed type: the daily use is the mean of the last 3 days' consumption; the run-out date
  * is the forecast's when there is one, else today + stock ÷ daily use. The order covers `coverDays` of use
  * after the delivery, less what will be left then, rounded up to 100 kg; nothing is suggested when the
@@ -166,6 +156,15 @@ export function orderAnswer(o: OrderRecord) {
 /** The farm's calendar date at an instant (its IANA time zone): an order's and a receipt's dates are the farm's, as its schedules'. */
 export const farmDateAt = (at: string, timeZone: string | undefined): string => localToday(new Date(at), timeZone ?? 'UTC');
 
+/**
+ * What the audit entry of paperwork entered after the fact records: `backdated: {date, enteredOn}` when
+ * its date (an order's expected date, a receipt's delivery date) is before `enteredOn`, the farm's date it
+ * was entered on; nothing otherwise. Such paperwork is taken (offices enter phoned orders and delivery
+ * notes later), and the audit keeps that it came late.
+ */
+export const backdatedOf = (date: string, enteredOn: string): { backdated?: { date: string; enteredOn: string } } =>
+  date < enteredOn ? { backdated: { date, enteredOn } } : {};
+
 export const orderChange = (o: OrderRecord): ResourceChange => ({ type: 'purchase_order', id: o.id, op: 'upsert', version: o.version });
 
 /** The supplier an order names (as the caller sees it): not archived, serving the farm, supplying every line's kind. */
@@ -189,13 +188,18 @@ const linesOf = (lines: CreateOrderBody['lines']): OrderLineRecord[] =>
     receivedQuantity: 0,
   }));
 
-/** A draft order of the farm with the supplier it names (`supplier` as read: one the caller does not see is a missing one). */
+/**
+ * A draft order of the farm with the supplier it names (`supplier` as read: one the caller does not see is
+ * a missing one). Any expected date the schema takes is taken, a past one too (an order phoned earlier and
+ * entered now); the audit entry records it as back-dated. `timeZone`: the farm's.
+ */
 export function decideOrderCreate(
   caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>,
   farmId: string,
   supplier: SupplierRecord | undefined,
   body: CreateOrderBody,
   now: Date,
+  timeZone: string | undefined,
 ) {
   judgeOrderSupplier(seenSupplier(caller, body.supplierId, supplier), farmId, body.lines);
   const at = now.toISOString();
@@ -216,7 +220,8 @@ export function decideOrderCreate(
     updatedAt: at,
     version: 1,
   };
-  const audit: AuditEvent[] = [{ action: 'purchase_order.create', targetType: 'purchase_order', targetId: order.id, changes: orderAnswer(order) }];
+  const changes = { ...orderAnswer(order), ...backdatedOf(order.expectedDate, farmDateAt(at, timeZone)) };
+  const audit: AuditEvent[] = [{ action: 'purchase_order.create', targetType: 'purchase_order', targetId: order.id, changes }];
   return { order, audit, changes: [orderChange(order)] };
 }
 
@@ -247,19 +252,18 @@ export function decideOrderUpdate(
   return { change, audit, changes: [orderChange(next)] };
 }
 
-/** What placing or cancelling reads besides the order: the farm's time zone, when a legal placement must date its expected date. */
+/** What placing or cancelling reads besides the order: the farm's time zone, when a legal placement must tell whether its expected date is past. */
 export const orderActionReads = (order: OrderRecord, action: OrderAction) => ({ farm: action === 'place' && !('refused' in transition(order.status, action)) });
 
 /**
- * place (draft → ordered, stamps orderedAt; the expected date may not be past on the farm's calendar) or
- * cancel; an illegal move is a Conflict naming the status. `timeZone`: the farm's, read for a placement.
+ * place (draft → ordered, stamps orderedAt; an expected date already past on the farm's calendar is taken
+ * and audited as back-dated) or cancel; an illegal move is a Conflict naming the status. `timeZone`: the
+ * farm's, read for a placement.
  */
 export function decideOrderAction(order: OrderRecord, action: OrderAction, body: OrderActionBody, now: Date, timeZone: string | undefined) {
   const move = transition(order.status, action);
   if ('refused' in move) throw new Conflict(move.refused);
   const at = now.toISOString();
-  if (action === 'place' && order.expectedDate < farmDateAt(at, timeZone))
-    throw new ValidationFailed([{ field: 'expectedDate', message: `${order.expectedDate} is past; change the draft's expected date first` }]);
   const fields: Partial<OrderRecord> = { status: move.to, ...(action === 'place' ? { orderedAt: at } : { cancelledAt: at }) };
   const next: OrderRecord = { ...order, ...fields, updatedAt: at, version: order.version + 1 };
   const statusChange = { status: { from: order.status, to: move.to } };
@@ -269,7 +273,11 @@ export function decideOrderAction(order: OrderRecord, action: OrderAction, body:
       action: `purchase_order.${action}`,
       targetType: 'purchase_order',
       targetId: order.id,
-      changes: { ...statusChange, ...(body.note ? { note: body.note } : {}) },
+      changes: {
+        ...statusChange,
+        ...(body.note ? { note: body.note } : {}),
+        ...(action === 'place' ? backdatedOf(order.expectedDate, farmDateAt(at, timeZone)) : {}),
+      },
     },
   ];
   return { change, audit, changes: [orderChange(next)] };

@@ -8,7 +8,7 @@ import { effectsOf, movementProblems, netChanges, type Delta } from '../ledger.j
 import { newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
 import { cycleNotFound, flockNotFound } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
-import { applyReceipt, orderChange, outstanding, receivable } from './orders.js';
+import { applyReceipt, backdatedOf, orderChange, outstanding, receivable } from './orders.js';
 import type { OrderRecord, ReceiptLineRecord, ReceiptRecord } from './records.js';
 import type { MedicineUnit, MovementInput } from '../../../schemas/movements.js';
 import { birdInflowMovementBody, feedDeliveryMovementBody, medicineDeliveryMovementBody } from '../../../schemas/compiled/service-movements.js';
@@ -21,7 +21,7 @@ import type { CreateReceiptBody } from '../../../schemas/procurement.js';
  * (feed_delivery with the supplier facts on the named flock's active cycle, bird_inflow for chicks,
  * medicine_delivery for vaccines and medication; equipment has no stock in the ledger) and the audit
  * event. The checks run in the order a client meets them: the order's status and quantities, the date,
- * then each line in turn.
+ * then each line in turn. Dates are the farm's calendar dates.
  */
 
 /** The flock a line names and its active cycle, as read (either may be missing). */
@@ -40,11 +40,24 @@ export function decideReceivedQuantities(order: OrderRecord, body: CreateReceipt
   return applied;
 }
 
-/** A receipt is dated from the day the order was placed (the farm's date) to today. */
-export function judgeReceiptDate(date: string, orderedDate: string, now: Date): void {
-  if (date < orderedDate) throw new ValidationFailed([{ field: 'date', message: `must not be before the order was placed (${orderedDate})` }]);
-  if (date > latestAllowedDate(now)) throw new ValidationFailed([{ field: 'date', message: 'must not be in the future' }]);
+/**
+ * A receipt is dated on or before `today`, the farm's date: goods cannot have arrived on a later day. Any
+ * earlier day is possible — before the order was placed or its supplier entered (the paperwork came after
+ * the goods), before the expected day (early) — and is taken; the line's cycle still bounds it (the ledger's
+ * rule for every movement).
+ */
+export function judgeReceiptDate(date: string, today: string): void {
+  if (date > today)
+    throw new ValidationFailed([{ field: 'date', message: `must not be after the farm's today (${today}): the goods cannot have arrived yet` }]);
 }
+
+/**
+ * The order date a delivery carries: the farm's date of placing, when that is the day it was ordered. An
+ * order placed after its expected day, or after goods of it arrived, was entered after the fact: the day
+ * it was placed is not the day it was ordered, so the delivery carries none (and counts in no lead time).
+ */
+export const knownOrderedDate = (orderedDate: string, expectedDate: string, date: string): string | null =>
+  orderedDate <= expectedDate && orderedDate <= date ? orderedDate : null;
 
 const lineOf = (order: OrderRecord, lineId: string) => order.lines.find((l) => l.id === lineId)!;
 
@@ -83,7 +96,7 @@ function movementOf(
   line: OrderRecord['lines'][number],
   r: CreateReceiptBody['lines'][number],
   date: string,
-  orderedDate: string,
+  orderedDate: string | null,
 ): ReceiptInput {
   const left = outstanding(line);
   if (line.itemKind === 'feed')
@@ -94,7 +107,7 @@ function movementOf(
       quantityKg: r.quantity,
       supplierId: order.supplierId,
       orderId: order.id,
-      orderedDate,
+      ...(orderedDate ? { orderedDate } : {}),
       expectedDate: order.expectedDate,
       ...(left > 0 ? { orderedQuantityKg: left } : {}),
       ...(r.qualityIssues?.length ? { qualityIssues: r.qualityIssues } : {}),
@@ -138,6 +151,8 @@ export interface ReceiptFacts<C extends TargetCycle> {
   applied: ReturnType<typeof decideReceivedQuantities>;
   /** The farm's date the order was placed on. */
   orderedDate: string;
+  /** The farm's date now: a receipt dated before it was entered after the fact (audited as back-dated). */
+  today: string;
   /** The flocks `receiptReads` named, by id, with their active cycles. */
   targets: ReadonlyMap<string, ReceiptTarget<C>>;
 }
@@ -169,7 +184,7 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       continue;
     }
     const cycle = targetCycle(caller, order.farmId, r.flockId, facts.targets.get(r.flockId), `lines.${i}.flockId`);
-    const input = movementOf(order, line, r, body.date, orderedDate);
+    const input = movementOf(order, line, r, body.date, knownOrderedDate(orderedDate, order.expectedDate, body.date));
     const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
     problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
     const ref = refOf(cycle);
@@ -205,7 +220,7 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       action: 'purchase_order.receive',
       targetType: 'purchase_order',
       targetId: order.id,
-      changes: { receiptId, ...statusChange, lines: body.lines, movementIds: movements.map((m) => m.id) },
+      changes: { receiptId, ...statusChange, lines: body.lines, movementIds: movements.map((m) => m.id), ...backdatedOf(body.date, facts.today) },
     },
   ];
   const groups: LedgerGroup[] = [...deltas.values()].map((g) => ({ ref: g.ref, changes: netChanges(g.deltas) }));

@@ -52,7 +52,8 @@ export async function listOrdersFor(user: Caller, query: ListOrdersQuery) {
 export async function createOrderFor(ctx: CommandContext, body: CreateOrderBody) {
   const farmId = farmOfRequest(ctx.caller, body.farmId);
   return idempotentCommand(ctx, `purchase-order:${farmId}`, body, async (ctx) => {
-    const { order, audit, changes } = decideOrderCreate(ctx.caller, farmId, await getSupplier(body.supplierId), body, ctx.now);
+    const [supplier, timeZone] = await Promise.all([getSupplier(body.supplierId), farmTimeZone(farmId)]);
+    const { order, audit, changes } = decideOrderCreate(ctx.caller, farmId, supplier, body, ctx.now, timeZone);
     const response = { created: true, message: 'Purchase order drafted', data: toOrderDto(order) };
     await commit(ctx, { writes: orderWrites.create(order), audit, changes, response });
     return response;
@@ -70,7 +71,7 @@ export async function updateOrderFor(ctx: CommandContext, id: string, body: Upda
   return toOrderDto(change.next);
 }
 
-/** place (draft → ordered, stamps orderedAt; the expected date may not be past) or cancel; an illegal move is a Conflict naming the status. */
+/** place (draft → ordered, stamps orderedAt; a past expected date is audited as back-dated) or cancel; an illegal move is a Conflict naming the status. */
 export async function actOnOrder(ctx: CommandContext, id: string, action: OrderAction, body: OrderActionBody) {
   await visibleOrder(ctx.caller, id);
   return idempotentCommand(ctx, `purchase-order-${action}:${id}`, body, async (ctx) => {

@@ -43,10 +43,11 @@ async function receive(ctx: CommandContext, orderId: string, body: CreateReceipt
   const { order } = await visibleOrder(ctx.caller, orderId);
   // each read waits for the checks before it, so a refused receipt reads no more than it needs
   const applied = decideReceivedQuantities(order, body);
-  const orderedDate = farmDateAt(order.orderedAt!, await farmTimeZone(order.farmId));
-  judgeReceiptDate(body.date, orderedDate, ctx.now);
+  const timeZone = await farmTimeZone(order.farmId);
+  const [orderedDate, today] = [farmDateAt(order.orderedAt!, timeZone), farmDateAt(ctx.now.toISOString(), timeZone)];
+  judgeReceiptDate(body.date, today);
   const targets = await readTargets(receiptReads(order, body));
-  const decision = decideReceipt(body, { caller: ctx.caller, now: ctx.now, order, applied, orderedDate, targets });
+  const decision = decideReceipt(body, { caller: ctx.caller, now: ctx.now, order, applied, orderedDate, today, targets });
   // read after deciding: the houses chicks enter are known only once the lines are; a warning, never a refusal
   const warnings = (await Promise.all(decision.placed.map((p) => densityWarnings(p.cycle, p.birds, body.date)))).flat();
   const response = {
