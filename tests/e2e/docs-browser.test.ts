@@ -1,8 +1,8 @@
 /**
  * e2e: the /docs page in a real browser. The stack as the other e2e files start it (serverless-offline
  * over the single esbuild build, a table of this file's own on the shared DynamoDB Local, the e2e admin
- * seeded), Chromium from the npm package @sparticuz/chromium driven by playwright-core, Swagger UI
- * loading /openapi.json.
+ * seeded), Chromium from the npm package @sparticuz/chromium driven by playwright-core (started by
+ * tests/support/chromium.ts), Swagger UI loading /openapi.json.
  *
  * What a reader of the docs relies on: the info block names the service and its version; every tag
  * of the document renders as a section holding exactly the document's operations (counted from the
@@ -14,54 +14,14 @@
  * The browser is a devDependency like any other (`npm install` brings it, Linux x64 only), so a
  * Chromium that cannot be unpacked or started fails this file instead of skipping it.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import packagedChromium, { inflate } from '@sparticuz/chromium';
-import { chromium, type Browser, type LaunchOptions, type Locator, type Page } from 'playwright-core';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/route-table.js';
+import { chromiumLaunchOptions } from '../support/chromium.js';
 import { startOffline, type Offline } from '../support/offline.js';
 
-/**
- * The machine's network is closed: without the background-networking flags Chromium keeps trying
- * Google's hosts. playwright-core passes --headless itself and gives every launch a fresh temporary
- * --user-data-dir of its own (and refuses one in args), removed again by close().
- */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-/**
- * Switches of the package's own list (tuned for AWS Lambda) left out here; the rest is merged with
- * CHROMIUM_ARGS. WebGL is switched off through the package (setGraphicsMode below): the page needs no GPU.
- */
-const NOT_FROM_PACKAGE = new Set([
-  // playwright-core passes --headless already; the package's value is the literal 'shell', quotes included
-  '--headless',
-  // browser and renderers in one process: Lambda's way around a failing prctl(), unsupported elsewhere
-  '--single-process',
-  // Chromium keeps only the last of a repeated switch: these would replace playwright-core's own lists,
-  // which keep features such as network time queries and search preconnects from reaching Google's hosts
-  '--disable-features',
-  '--enable-features',
-  // they loosen what readers' browsers enforce (same-origin and CORS, mixed content, site isolation)
-  '--disable-web-security',
-  '--allow-running-insecure-content',
-  '--disable-site-isolation-trials',
-]);
-/** Where the package lives: bin/ holds its Brotli archives, package.json its version (major = Chromium's). */
-const PACKAGE_DIR = join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
-const CHROMIUM_MAJOR = (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version.split('.')[0];
 const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
 const SCREENSHOT = join(ARTIFACTS, 'docs.png');
 /** Each browser step; generous for a slow shared machine, far below the test timeout. */
@@ -93,55 +53,6 @@ function expectedLayout(doc: OpenApiDoc): { operations: string[]; perTag: Map<st
     }
   }
   return { operations, perTag };
-}
-
-/**
- * Launch options for the package's Chromium (a headless-shell build). Its executablePath() unpacks the
- * binary to <tmpdir>/chromium on first use, with its fonts to <tmpdir>/fonts and SwiftShader's libraries
- * into <tmpdir> itself, and from then on returns whatever <tmpdir>/chromium is: a binary that does not
- * answer `--version` with the package's major (another version's, or an interrupted unpack) is unpacked again.
- * The binary links the machine's NSS, NSPR and expat: where they are missing, the package's own copies
- * (built for Amazon Linux 2023, glibc 2.34 or later) go to <tmpdir>/al2023/lib and onto the browser's
- * LD_LIBRARY_PATH. Without a fontconfig setup on the machine, the package's fonts stand in.
- */
-async function chromiumLaunchOptions(): Promise<LaunchOptions & { version: string; unpackMs: number }> {
-  const started = performance.now();
-  const env: Record<string, string | undefined> = { ...process.env };
-  if (!existsSync('/etc/fonts/fonts.conf')) env.FONTCONFIG_PATH = join(tmpdir(), 'fonts');
-  packagedChromium.setGraphicsMode = false;
-  let executablePath = await packagedChromium.executablePath();
-  let version = await versionOf(executablePath, env);
-  if (version.includes('error while loading shared libraries')) {
-    const libs = join(await inflate(join(PACKAGE_DIR, 'bin', 'al2023.tar.br')), 'lib');
-    env.LD_LIBRARY_PATH = [libs, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-    version = await versionOf(executablePath, env);
-  }
-  const expected = `Chromium ${CHROMIUM_MAJOR}.`;
-  if (!version.startsWith(expected)) {
-    await rm(executablePath, { force: true });
-    executablePath = await packagedChromium.executablePath();
-    version = await versionOf(executablePath, env);
-  }
-  if (!version.startsWith(expected)) {
-    throw new Error(`${executablePath} (@sparticuz/chromium, unpacked from ${PACKAGE_DIR}) does not start as ${expected}x: ${version}`);
-  }
-  const own = new Set(CHROMIUM_ARGS.map(switchName));
-  const fromPackage = packagedChromium.args.filter((arg) => !NOT_FROM_PACKAGE.has(switchName(arg)) && !own.has(switchName(arg)));
-  return { executablePath, args: [...fromPackage, ...CHROMIUM_ARGS], env, headless: true, timeout: 60_000, version, unpackMs: performance.now() - started };
-}
-
-/** `--disk-cache-size=33554432` -> `--disk-cache-size` */
-function switchName(arg: string): string {
-  return arg.split('=', 1)[0] ?? arg;
-}
-
-/** What `chromium --version` prints, or why it did not start. */
-async function versionOf(executablePath: string, env: Record<string, string | undefined>): Promise<string> {
-  try {
-    return (await promisify(execFile)(executablePath, ['--version'], { env, timeout: 15_000 })).stdout.trim();
-  } catch (err) {
-    return (err as { stderr?: string }).stderr?.trim() || (err as Error).message;
-  }
 }
 
 describe('the /docs page in Chromium (Swagger UI)', () => {

@@ -1,7 +1,9 @@
 /**
  * Server-side SVG charts (pure: data in, an SVG document out). d3-scale computes the axes and their
- * "nice" ticks, d3-shape the line paths (gaps where a value is missing); the SVG is written as text, so
- * no DOM or canvas is needed in a Lambda. Used by the daily and breed analytics (`Accept: image/svg+xml`).
+ * "nice" ticks, d3-shape the line paths: one line per series through the points that have a value (a day
+ * without one is skipped, not a break), with a marker on each point of a solid series. The SVG is written
+ * as text, so no DOM or canvas is needed in a Lambda. Used by the daily and breed analytics
+ * (`Accept: image/svg+xml`).
  */
 import { max, min } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
@@ -30,6 +32,9 @@ export interface ChartSpec {
   height?: number;
 }
 
+type KnownPoint = ChartPoint & { y: number };
+const isKnown = (p: ChartPoint): p is KnownPoint => p.y !== null && Number.isFinite(p.y);
+
 const COLOURS = ['#1b6ca8', '#d1495b', '#2e933c', '#edae49', '#6c4f9c'];
 const MARGIN = { top: 56, right: 24, bottom: 64, left: 72 };
 
@@ -44,7 +49,7 @@ export function renderChart(spec: ChartSpec): string {
   const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = height - MARGIN.top - MARGIN.bottom;
   const points = spec.series.flatMap((s) => s.points);
-  const values = points.flatMap((p) => (p.y === null || !Number.isFinite(p.y) ? [] : [p.y]));
+  const values = points.filter(isKnown).map((p) => p.y);
   const xs = points.map((p) => p.x);
   const hasBars = spec.series.some((s) => s.kind === 'bar');
   const xMin = min(xs) ?? 0;
@@ -91,7 +96,7 @@ export function renderChart(spec: ChartSpec): string {
     const colour = COLOURS[i % COLOURS.length]!;
     if (s.kind === 'bar') {
       for (const p of s.points) {
-        if (p.y === null || !Number.isFinite(p.y)) continue;
+        if (!isKnown(p)) continue;
         const top = y(Math.max(0, p.y));
         parts.push(
           `<rect x="${num(x(p.x) - barWidth / 2)}" y="${num(top)}" width="${num(barWidth)}" height="${num(Math.max(0, y(0) - top))}" fill="${colour}"><title>${escapeXml(`${s.name}: ${p.y}`)}</title></rect>`,
@@ -99,13 +104,17 @@ export function renderChart(spec: ChartSpec): string {
       }
       return;
     }
-    const path = line<ChartPoint>()
-      .defined((p) => p.y !== null && Number.isFinite(p.y))
+    // One line through the values there are: a day without a value (no weighing that day) is skipped,
+    // not a break in the line, or a series measured on some days only would be a row of lone points.
+    const known = s.points.filter(isKnown);
+    const path = line<KnownPoint>()
       .x((p) => x(p.x))
-      .y((p) => y(p.y as number))(s.points);
-    if (path) parts.push(`<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
-    for (const p of s.points) {
-      if (p.y === null || !Number.isFinite(p.y) || s.dashed) continue;
+      .y((p) => y(p.y))(known);
+    // a single value is shown by its marker alone: a path through one point draws nothing
+    if (path && known.length >= 2)
+      parts.push(`<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    if (s.dashed) return;
+    for (const p of known) {
       parts.push(`<circle cx="${num(x(p.x))}" cy="${num(y(p.y))}" r="3" fill="${colour}"><title>${escapeXml(`${s.name}: ${p.y}`)}</title></circle>`);
     }
   });
