@@ -101,6 +101,16 @@ export async function getSupplierAndOrder(supplierId?: string, orderId?: string)
   };
 }
 
+/** A supplier and the time zone of the farm an order is for, in one BatchGetItem. */
+export async function getSupplierAndFarmZone(supplierId: string, farmId: string): Promise<{ supplier?: SupplierRecord; timeZone?: string }> {
+  const items = await batchGet([supplierKey(supplierId), farmKey(farmId)], { consistent: true });
+  const farm = items.find((i) => i.type === 'Farm' && i.id === farmId);
+  return {
+    supplier: supplierFromItem(items.find((i) => i.type === 'Supplier' && i.id === supplierId)),
+    timeZone: typeof farm?.timezone === 'string' ? farm.timezone : undefined,
+  };
+}
+
 /** A farm the write names still exists when it commits (a ConditionCheck). */
 const farmExists = (farmId: string): Write => ({ check: farmKey(farmId), when: exists(), failed: () => farmNotFound(farmId) });
 

@@ -1,6 +1,6 @@
 import { checkVersion, commit } from '../../db/commit.js';
 import { getFarm } from '../../db/farms.js';
-import { getOrderWithReceipts, getSupplier, listOrdersOfFarm, orderVersion, orderWrites } from '../../db/procurement.js';
+import { getOrderWithReceipts, getSupplier, getSupplierAndFarmZone, listOrdersOfFarm, orderVersion, orderWrites } from '../../db/procurement.js';
 import { orderNotFound } from '../../domain/references.js';
 import type { ReceiptRecord } from '../../domain/procurement/records.js';
 import type { Caller } from '../../domain/caller.js';
@@ -52,7 +52,7 @@ export async function listOrdersFor(user: Caller, query: ListOrdersQuery) {
 export async function createOrderFor(ctx: CommandContext, body: CreateOrderBody) {
   const farmId = farmOfRequest(ctx.caller, body.farmId);
   return idempotentCommand(ctx, `purchase-order:${farmId}`, body, async (ctx) => {
-    const [supplier, timeZone] = await Promise.all([getSupplier(body.supplierId), farmTimeZone(farmId)]);
+    const { supplier, timeZone } = await getSupplierAndFarmZone(body.supplierId, farmId);
     const { order, audit, changes } = decideOrderCreate(ctx.caller, farmId, supplier, body, ctx.now, timeZone);
     const response = { created: true, message: 'Purchase order drafted', data: toOrderDto(order) };
     await commit(ctx, { writes: orderWrites.create(order), audit, changes, response });
