@@ -54,9 +54,16 @@ export const CycleSummaryDto = Type.Object(
     birdType: StringEnum(BIRD_TYPES),
     status: StringEnum(['active', 'closed'] as const),
     startDate: CalendarDate,
+    placedOn: Type.Union([CalendarDate, Type.Null()], {
+      description: 'The date of the first bird_inflow still recorded (null: no placement recorded, or recorded before the cycle kept it)',
+    }),
     endDate: Type.Union([CalendarDate, Type.Null()]),
     closedAt: Type.Union([Timestamp, Type.Null()]),
-    ageDays: Type.Integer({ description: 'Age of the birds today (or at the end date): from the hatch date when known, else from the start date' }),
+    ageDays: Type.Integer({
+      description:
+        'Age of the birds today (or at the end date): from the hatch date when known, else from the first placement (`placedOn`), else from the start date (no birds placed yet)',
+    }),
+    ageFrom: StringEnum(['hatch_date', 'placement', 'start_date'] as const, { description: 'Which date `ageDays` counts from' }),
     targetAgeDays: Type.Union([Type.Integer(), Type.Null()]),
     targetWeightGrams: Type.Union([Type.Number(), Type.Null()]),
     notes: Type.Union([Type.String(), Type.Null()]),

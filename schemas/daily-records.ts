@@ -96,7 +96,10 @@ const FormField = Type.Object(
 export const DailyRecordFormResponse = Success(
   Type.Object({
     date: CalendarDate,
-    ageDays: Type.Integer({ minimum: 0, description: 'Age of the birds on that date: from the hatch date when known, else from the cycle start' }),
+    ageDays: Type.Integer({
+      minimum: 0,
+      description: 'Age of the birds on that date: from the hatch date when known, else from the first placement, else from the cycle start',
+    }),
     stage: StringEnum(STAGES),
     requiredFields: Type.Array(FormField, { description: 'Fields POST …/daily-records requires for that date (a missing one is a 400 naming it)' }),
     optionalFields: Type.Array(FormField, { description: 'Other fields the form of that stage takes' }),

@@ -90,7 +90,9 @@ export const WeightDto = Type.Object(
     }),
     phase: StringEnum(PHASES, { description: 'From bird type and age at the weighing (molting is never derived)' }),
     daysInCycle: Type.Integer({ description: 'Days since the cycle’s start date' }),
-    ageDays: Type.Integer({ description: 'Age of the birds at the weighing: from the hatch date when known, else from the start date' }),
+    ageDays: Type.Integer({
+      description: 'Age of the birds at the weighing: from the hatch date when known, else from the first placement, else from the start date',
+    }),
     sampleSize: Type.Union([Type.Integer(), Type.Null()], { description: 'Birds weighed (null: an average without its sample size)' }),
     sd: Nullable(Type.Number({ description: 'Sample standard deviation (n − 1), g' })),
     cv: Nullable(Type.Number({ description: 'Coefficient of variation, %' })),

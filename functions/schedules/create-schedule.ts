@@ -12,7 +12,7 @@ export const handler = httpHandler(
     description:
       'Requires manage_schedules. `details` depend on `kind` (vaccination: vaccine, method, dose; feeding: feedType, amountKg; medication: product, dose). ' +
       'Vaccination and medication schedules need `flockId` and `cycleId` (completing one writes its movement into the cycle); an `ageDays` timing counts from ' +
-      'the cycle’s placement date. Dates are the farm’s local calendar dates; a timing’s `from` is at most 3 years (1,096 days) before today and a COUNT ' +
+      'the birds’ hatch date, else the cycle’s first placement. Dates are the farm’s local calendar dates; a timing’s `from` is at most 3 years (1,096 days) before today and a COUNT ' +
       'rule ends within 10 years (else 400 naming the field). A farm keeps at most 500 schedules. Send an Idempotency-Key to make retries safe.',
     body: createScheduleBody,
     headers: IDEMPOTENCY_KEY,

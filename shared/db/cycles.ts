@@ -1,8 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, type AppError } from '../errors.js';
 import { CYCLE_COUNTERS } from '../domain/cycle-summary.js';
+import { PLACED_BY_DATE } from '../domain/age.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
-import { db, tableName } from './client.js';
+import { batchGet, db, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { all, eq, isNew } from './conditions.js';
 import { CYCLE_SK_PREFIX, cycleKey, cycleLocator, flockKey } from './keys.js';
@@ -32,14 +33,34 @@ const FIELDS: readonly (keyof CycleRecord)[] = [
 
 export function cycleFromItem(item: Record<string, unknown> | undefined): CycleRecord | undefined {
   if (!item) return undefined;
-  return pick<CycleRecord>(item, FIELDS);
+  return { ...pick<CycleRecord>(item, FIELDS), placedOn: firstPlacementOf(item) };
 }
 
-const cycleItem = (c: CycleRecord) => ({ ...cycleKey(c.flockId, c.id), ...cycleLocator(c.id), type: 'Cycle', ...c });
+/** The first date whose net placement count is positive, from the ledger's `placedByDate.<date>` counters on the item. */
+function firstPlacementOf(item: Record<string, unknown>): string | null {
+  let first: string | null = null;
+  const prefix = `${PLACED_BY_DATE}.`;
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith(prefix) || typeof value !== 'number' || value <= 0) continue;
+    const date = name.slice(prefix.length);
+    if (first === null || date < first) first = date;
+  }
+  return first;
+}
+
+/** A cycle as stored: its placement date is derived from the ledger's counters, never stored as such. */
+const cycleItem = ({ placedOn: _derived, ...c }: CycleRecord) => ({ ...cycleKey(c.flockId, c.id), ...cycleLocator(c.id), type: 'Cycle', ...c });
 
 export async function getCycle(flockId: string, cycleId: string): Promise<CycleRecord | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: cycleKey(flockId, cycleId), ConsistentRead: true }));
   return cycleFromItem(res.Item);
+}
+
+/** Several cycles in one BatchGetItem, by `flockId:cycleId` (a missing one is absent). */
+export async function getCycles(refs: ReadonlyArray<{ flockId: string; cycleId: string }>): Promise<Map<string, CycleRecord>> {
+  const unique = [...new Map(refs.map((r) => [`${r.flockId}:${r.cycleId}`, r])).values()];
+  const items = unique.length ? await batchGet(unique.map((r) => cycleKey(r.flockId, r.cycleId))) : [];
+  return new Map(items.map((i) => [`${i.flockId}:${i.id}`, cycleFromItem(i)!]));
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AnalyticsSections, ThresholdsConfig } from '../../schemas/analytic
 import type { DayTotals } from './analytics/inputs.js';
 import type { CycleCounters } from './cycle-summary.js';
 import { ageDays, daysBetween } from '../platform/calendar.js';
+import { ageOrigin } from './age.js';
 import { headlineKpis } from './flock-analytics.js';
 import { round, type BirdType } from './weights.js';
 
@@ -17,6 +18,7 @@ export interface FlockToday {
         id: string;
         startDate: string;
         hatchDate: string | null;
+        placedOn?: string | null;
         endDate: string | null;
         latestWeight: { date: string; grams: number } | null;
       })
@@ -72,7 +74,7 @@ export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSect
     name: f.flock.name,
     birdType: f.flock.birdType,
     cycleId: c?.id ?? null,
-    ageDays: c ? ageDays(c.hatchDate, c.startDate, c.endDate, date) : null,
+    ageDays: c ? ageDays(ageOrigin(c).date, c.startDate, c.endDate, date) : null,
     birdsAlive: c?.alive ?? 0,
     ...headlineKpis(c && { ...c, birdType: f.flock.birdType }, { breed: f.flock.breed, fallbacks }, date),
     latestWeight: c?.latestWeight ?? null,

@@ -18,6 +18,7 @@ import { waterFeedRatio } from './analytics/kpis/feed-water.js';
 import type { DatedFigure } from './analytics/kpis/types.js';
 import { round, type BirdType } from './weights.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
+import { ageOn, ageOrigin, type AgeBasis } from './age.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The KPIs of one cycle
@@ -28,6 +29,8 @@ export interface CycleSummaryInput extends CycleCounters {
   startDate: string;
   endDate: string | null;
   hatchDate: string | null;
+  /** The first placement (../age.ts); absent or null: the start date stands in. */
+  placedOn?: string | null;
   latestWeight: { date: string; grams: number } | null;
 }
 
@@ -81,15 +84,14 @@ export const LAYERS_ONLY = 'layers and breeders only';
 const NO_BIRDS = 'no birds placed yet';
 const NO_LIVE_BIRDS = 'no live birds: every bird died or was culled';
 
+/** The date ADG since placement counts from: the first placement, else the start date (no placement recorded). */
+const placedOnOf = (c: { startDate: string; placedOn?: string | null }) => c.placedOn ?? c.startDate;
+
 /** The placement weight ADG starts from: the breed standard at the age at placement, or why there is none. */
-export function placementWeightOf(
-  flock: FlockFacts,
-  birdType: BirdType,
-  startDate: string,
-  hatchDate: string | null,
-): { grams: number; note: string } | { grams: null; reason: string } {
+export function placementWeightOf(flock: FlockFacts, birdType: BirdType, cycle: AgeBasis): { grams: number; note: string } | { grams: null; reason: string } {
   const standard = findBreedStandard(flock.breed, birdType);
-  const age = Math.max(0, daysBetween(hatchDate ?? startDate, startDate));
+  const placed = placedOnOf(cycle);
+  const age = ageOn(cycle, placed);
   if (!standard) {
     return {
       grams: null,
@@ -104,7 +106,7 @@ export function placementWeightOf(
     };
   return {
     grams: std.grams,
-    note: `placement weight: ${standard.name} standard at day ${age} (${fmt(round(std.grams, 1))} g) on the start date; the cycle record keeps no inflow weights`,
+    note: `placement weight: ${standard.name} standard at day ${age} (${fmt(round(std.grams, 1))} g) on ${cycle.placedOn ? `the first placement ${placed}` : 'the start date'}; the cycle record keeps no inflow weights`,
   };
 }
 
@@ -117,10 +119,10 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallba
   const birdType = c.birdType ?? flock.birdType;
   const broiler = birdType === 'broiler';
   const laying = isLayingType(birdType);
-  const hatch = c.hatchDate ?? flock.hatchDate;
+  const ageBasis: AgeBasis = { hatchDate: c.hatchDate ?? flock.hatchDate, placedOn: c.placedOn ?? null, startDate: c.startDate };
   const housed = c.placed + c.transferredIn;
   const asOf = c.endDate ?? isoDate(today);
-  const age = cycleAgeDays(hatch, c.startDate, c.endDate, today);
+  const age = cycleAgeDays(ageOrigin(ageBasis).date, c.startDate, c.endDate, today);
   const feed = c.feedConsumedKg;
   const eggs = c.eggsCollected;
 
@@ -160,8 +162,8 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallba
   let adg: Figure;
   if (!w) adg = missing('g/day', 'no weighing yet');
   else {
-    const p = placementWeightOf(flock, birdType, c.startDate, hatch);
-    const days = daysBetween(c.startDate, w.date);
+    const p = placementWeightOf(flock, birdType, ageBasis);
+    const days = daysBetween(placedOnOf(c), w.date);
     if (p.grams === null) adg = missing('g/day', p.reason);
     else if (days <= 0) adg = missing('g/day', 'the weight was taken on (or before) the placement day');
     else adg = figure((w.grams - p.grams) / days, 'g/day', 1, [p.note]);

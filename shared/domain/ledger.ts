@@ -10,6 +10,7 @@ import type { MedicineUnit, MovementInput, MovementType } from '../../schemas/mo
 import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
+import { PLACED_BY_DATE } from './age.js';
 import { windowOf } from './compliance/withdrawals.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
@@ -22,10 +23,11 @@ export type Target =
   | { kind: 'day'; date: string };
 
 /**
- * What a movement adds to on the cycle record: its counters, and `soldWeightKg` (live kg of the sales
- * that gave a weight), which the record keeps but the cycle summary does not read.
+ * What a movement adds to on the cycle record: its counters, `soldWeightKg` (live kg of the sales
+ * that gave a weight), which the record keeps but the cycle summary does not read, and the birds placed
+ * per date (`placedByDate.<date>`), from which the record's first placement date is read (./age.ts).
  */
-export type CycleAttribute = CycleCounter | 'soldWeightKg';
+export type CycleAttribute = CycleCounter | 'soldWeightKg' | `${typeof PLACED_BY_DATE}.${string}`;
 /** What a movement adds to on the day's rollup: its counters, and one key of a per-key counter (`deathsByCause.heat`). */
 export type DayAttribute = DayCounter | `${DayCounterMap}.${string}`;
 
@@ -60,7 +62,7 @@ export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?:
   const out: Delta[] = [cycle('movementCount', 1)];
   switch (m.type) {
     case 'bird_inflow':
-      out.push(cycle('placed', m.quantity), cycle('alive', m.quantity), day('placed', m.quantity));
+      out.push(cycle('placed', m.quantity), cycle('alive', m.quantity), cycle(`${PLACED_BY_DATE}.${m.date}`, m.quantity), day('placed', m.quantity));
       if (m.averageWeightGrams !== undefined) out.push(day('inflowWeightGramsSum', m.quantity * m.averageWeightGrams), day('birdsInflowWeighed', m.quantity));
       if (m.unitCost !== undefined) out.push(day('birdsPlacedPriced', m.quantity), day('birdPlacementCostPriced', m.quantity * m.unitCost));
       break;

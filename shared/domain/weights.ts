@@ -7,6 +7,7 @@
 import { daysBetween, isoDate } from '../platform/calendar.js';
 
 import { MAX_PLAUSIBLE_GRAMS, MIN_PLAUSIBLE_GRAMS, type BirdType, type Confidence, type Phase, type WeightMethod } from '../../schemas/vocabulary.js';
+import { ageOn, type AgeBasis } from './age.js';
 
 export { CONFIDENCES, MAX_PLAUSIBLE_GRAMS, PHASES, WEIGHT_METHODS } from '../../schemas/vocabulary.js';
 export type { BirdType, Confidence, Phase, WeightMethod } from '../../schemas/vocabulary.js';
@@ -100,9 +101,9 @@ export function phaseOf(birdType: BirdType, ageDays: number): Phase {
   return phase;
 }
 
-/** Days since the cycle's start (day 0 = start date) and the birds' age (from the hatch date when known, else the start). */
-export function agesAt(date: string, cycle: { startDate: string; hatchDate: string | null }): { daysInCycle: number; ageDays: number } {
-  return { daysInCycle: daysBetween(cycle.startDate, date), ageDays: Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, date)) };
+/** Days since the cycle's start (day 0 = start date) and the birds' age (hatch date, else first placement, else start: ./age.ts). */
+export function agesAt(date: string, cycle: AgeBasis): { daysInCycle: number; ageDays: number } {
+  return { daysInCycle: daysBetween(cycle.startDate, date), ageDays: ageOn(cycle, date) };
 }
 
 /** The latest calendar date that is "today" somewhere (UTC+14): later dates are in the future everywhere. */

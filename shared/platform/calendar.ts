@@ -52,9 +52,9 @@ export function localDateOf(instant: number | string, timeZone: string): string 
 export const localToday = (now: Date, timeZone: string): string => localDateOf(now.getTime(), timeZone);
 
 /**
- * A flock's age in days: from its hatch date (else its placement) to its end date, or to `today` (UTC
- * date) while it runs; never negative.
+ * An age in days: from `origin` (else `fallback`) to the end date, or to `today` (UTC date) while it runs;
+ * never negative. Which date a cycle's age counts from is the domain's rule (shared/domain/age.ts).
  */
-export function ageDays(hatchDate: string | null, startDate: string, endDate: string | null, today: Date): number {
-  return Math.max(0, daysBetween(hatchDate ?? startDate, endDate ?? isoDate(today)));
+export function ageDays(origin: string | null, fallback: string, endDate: string | null, today: Date): number {
+  return Math.max(0, daysBetween(origin ?? fallback, endDate ?? isoDate(today)));
 }

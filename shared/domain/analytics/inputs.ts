@@ -94,8 +94,10 @@ export interface CycleFacts {
   birdType: BirdType;
   /** Free text; analytics looks it up among the shipped breed standards. */
   breed: string | null;
-  /** Age day 0: the hatch date when known, else the cycle's start date. */
+  /** Age day 0 is the hatch date when known, else the first placement, else the start date (../age.ts). */
   hatchDate: string | null;
+  /** The date of the cycle's first bird_inflow (null: none recorded, or recorded before the cycle record kept it). */
+  placedOn?: string | null;
   startDate: string;
   /** Closed cycles: the end date; active: null (the series runs to `asOf`). */
   endDate: string | null;

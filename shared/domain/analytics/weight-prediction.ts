@@ -10,7 +10,7 @@ import { noStandardReason, standardRef, type StandardRef } from './comparison.js
 import { figure, fmt, missing } from './figures.js';
 import type { CycleInputs, Figure, WeighingPoint } from './inputs.js';
 import { effectiveWeighings, INDEX, placementWeight, seriesEnd } from './kpis/context.js';
-import { dateOfAge } from './kpis/cycle.js';
+import { dateOfAge } from '../age.js';
 
 /** Recency half-life of the weight fit, days of age. */
 export const FIT_HALF_LIFE_DAYS = 7;

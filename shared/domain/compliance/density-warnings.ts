@@ -3,6 +3,7 @@ import { addDays, daysBetween } from '../../platform/calendar.js';
 import type { FlockForecast } from '../predictive/records.js';
 import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight } from './density.js';
 import type { DensityWarning } from '../../../schemas/warnings.js';
+import { ageOrigin } from '../age.js';
 
 /**
  * Stocking density ahead of a placement (docs/domain.md, "Compliance"): a bird_inflow, a bird transfer
@@ -33,6 +34,7 @@ export interface Placement {
     alive: number;
     birdType: string;
     hatchDate: string | null;
+    placedOn?: string | null;
     startDate: string;
     targetWeightGrams: number | null;
     targetAgeDays: number | null;
@@ -46,16 +48,18 @@ export interface Placement {
 /**
  * The warnings of `birdsAdded` birds entering the placement's cycle on `date`: none when the flock has no
  * house with a usable area, or (broilers) no weight to look ahead with (no forecast of this cycle and no
- * breed standard).
+ * breed standard). `inflow`: they are a bird_inflow, so the birds' age counts from `date` when no earlier
+ * placement is recorded and the hatch date is unknown (../age.ts), as it will once they are in.
  */
-export function densityWarningsOf({ cycle, flock, forecast, house, farm }: Placement, birdsAdded: number, date: string): DensityWarning[] {
+export function densityWarningsOf({ cycle, flock, forecast, house, farm }: Placement, birdsAdded: number, date: string, inflow = false): DensityWarning[] {
   if (!flock?.houseId) return [];
   const areaM2 = house?.usableAreaM2 ?? 0;
   if (!house || !(areaM2 > 0)) return [];
   const birds = Math.max(0, cycle.alive) + birdsAdded;
   const broiler = cycle.birdType === 'broiler';
   const tier = farm?.densityTier ?? DEFAULT_DENSITY_TIER;
-  const hatch = cycle.hatchDate ?? cycle.startDate;
+  const placedOn = inflow && !(cycle.placedOn && cycle.placedOn <= date) ? date : cycle.placedOn;
+  const hatch = ageOrigin({ ...cycle, placedOn }).date;
   const standard = broiler ? findBreedStandard(flock.breed, 'broiler') : null;
   const ownForecast = forecast?.cycleId === cycle.id ? forecast : undefined;
   const points = [...(ownForecast?.weight.points ?? []), ...(ownForecast?.harvest.weight ? [ownForecast.harvest.weight] : [])];

@@ -1,7 +1,7 @@
 import type { DailyRecordBody } from '../../../schemas/daily-records.js';
 import type { MovementInput } from '../../../schemas/movements.js';
 import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
-import { daysBetween } from '../../platform/calendar.js';
+import { ageOn } from '../age.js';
 import type { ResourceChange } from '../decision.js';
 import { effectiveLock, effectsOf, feedTypeFromStock, needsFeedType, netChanges } from '../ledger.js';
 import { inputOf, newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
@@ -48,9 +48,9 @@ export function formProblems(form: Partial<DailyRecordBody>): FieldError[] {
   return problems;
 }
 
-/** Age in days of the cycle's birds on `date` (from the hatch date when known) and the production stage of that day. */
-export function dayOf(cycle: Pick<CycleRecord, 'hatchDate' | 'startDate' | 'birdType'>, date: string): { ageDays: number; stage: Stage } {
-  const ageDays = Math.max(0, daysBetween(cycle.hatchDate ?? cycle.startDate, date));
+/** Age in days of the cycle's birds on `date` (hatch date, else first placement, else start: ../age.ts) and the production stage of that day. */
+export function dayOf(cycle: Pick<CycleRecord, 'hatchDate' | 'placedOn' | 'startDate' | 'birdType'>, date: string): { ageDays: number; stage: Stage } {
+  const ageDays = ageOn(cycle, date);
   return { ageDays, stage: stageOf(cycle.birdType, ageDays) };
 }
 

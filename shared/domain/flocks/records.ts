@@ -29,6 +29,12 @@ export interface CycleRecord extends CycleCounters {
   name: string | null;
   status: 'active' | 'closed';
   startDate: string;
+  /**
+   * The date of its earliest bird_inflow still recorded (the birds' age counts from it when the hatch date
+   * is unknown: ../age.ts); derived from the ledger's `placedByDate.<date>` counters when the record is
+   * read. Null (or absent, in records built without reading) when no inflow is known.
+   */
+  placedOn?: string | null;
   endDate: string | null;
   closedAt: string | null;
   targetAgeDays: number | null;

@@ -126,7 +126,9 @@ export function decideMovementCreate(flockId: string, cycleId: string, body: Mov
   const side = receivingSide(input.type);
   const receiving = side === 'own' ? cycle : side === 'counterpart' ? other : undefined;
   const warnings =
-    receiving && facts.placement && 'quantity' in input ? densityWarningsOf({ cycle: receiving, ...facts.placement }, input.quantity, input.date) : [];
+    receiving && facts.placement && 'quantity' in input
+      ? densityWarningsOf({ cycle: receiving, ...facts.placement }, input.quantity, input.date, input.type === 'bird_inflow')
+      : [];
   const audit = sale
     ? overrideEvent(
         { ...(input as { override?: { reason: string } }), id: own.id, type: input.type, date: input.date, flockId: cycle.flockId, cycleId: cycle.id },

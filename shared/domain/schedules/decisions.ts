@@ -8,6 +8,7 @@ import { assigneeOrThrow, cycleNotFound, flockNotFound, houseNotFound } from '..
 import { detailsProblems, lastOccurrenceOf, timingProblems, timingStartProblems } from './occurrences.js';
 import { toScheduleDto, type ScheduleRecord } from './records.js';
 import type { CreateScheduleBody, UpdateScheduleBody } from '../../../schemas/schedules.js';
+import { ageOrigin, type AgeBasis } from '../age.js';
 
 /**
  * Schedules, decided without I/O: a new schedule, an edit and a deletion, each placed in its farm (house,
@@ -32,7 +33,7 @@ export interface Placement {
 export interface PlacementFacts {
   house?: object | undefined;
   flock?: { farmId: string } | undefined;
-  cycle?: { farmId: string; startDate: string } | undefined;
+  cycle?: ({ farmId: string } & AgeBasis) | undefined;
   assignee?: { role: string; farmIds: readonly string[] } | undefined;
 }
 
@@ -61,7 +62,8 @@ export function placementShapeOrThrow(p: Pick<Placement, 'cycleId' | 'flockId'>)
 
 /**
  * The house, flock, cycle and assignee must belong to the farm (a record of another farm, like one that
- * does not exist, is the 404 of a missing one, naming the id). Answers the cycle's placement date.
+ * does not exist, is the 404 of a missing one, naming the id). Answers the date the cycle's ages count from
+ * (its hatch date, else its first placement, else its start: ../age.ts).
  */
 export function placeOrThrow(farmId: string, p: Placement, found: PlacementFacts): { placementDate: string | null } {
   placementShapeOrThrow(p);
@@ -69,7 +71,7 @@ export function placeOrThrow(farmId: string, p: Placement, found: PlacementFacts
   if (p.flockId && found.flock?.farmId !== farmId) throw flockNotFound(p.flockId);
   if (p.flockId && p.cycleId && found.cycle?.farmId !== farmId) throw cycleNotFound(p.flockId, p.cycleId);
   assigneeOrThrow(farmId, p.assignee, found.assignee);
-  return { placementDate: p.flockId && p.cycleId ? (found.cycle?.startDate ?? null) : null };
+  return { placementDate: p.flockId && p.cycleId && found.cycle ? ageOrigin(found.cycle).date : null };
 }
 
 /** The placement a create body names. */

@@ -1,6 +1,7 @@
 import type { FieldError } from '../../errors.js';
 import type { ScheduleDetails, ScheduleKind, ScheduleTiming } from '../../../schemas/schedules.js';
 import { addDays, dayStartMs, daysBetween, isoDate } from '../../platform/calendar.js';
+import { ageOrigin, type AgeBasis } from '../age.js';
 
 /**
  * Occurrences of a schedule: computed from its timing, never stored ahead. Every date here is a
@@ -165,7 +166,7 @@ function expand(rule: ParsedRrule, dtstart: string, lo: string, hi: string, end:
 
 /**
  * What an occurrence computation needs beyond the timing, copied onto the schedule when it is written:
- * the placement date of its cycle (for `ageDays`) and the last date of a COUNT rule.
+ * the date its cycle's ages count from (for `ageDays`: ../age.ts) and the last date of a COUNT rule.
  */
 export interface OccurrenceBasis {
   placementDate: string | null;
@@ -219,6 +220,17 @@ export function lastOccurrenceOf(timing: ScheduleTiming): string | null | undefi
   if ('problems' in parsed || parsed.rule.count === null) return null;
   const dates = expand(parsed.rule, timing.from, timing.from, addDays(timing.from, COUNT_SPAN_DAYS), null);
   return dates.length === parsed.rule.count ? dates[dates.length - 1]! : undefined;
+}
+
+/**
+ * The schedule as its occurrences are computed: an `ageDays` timing counts from its cycle's CURRENT age
+ * origin (birds placed after the schedule was written move it from the start date to the placement); the
+ * copy taken when the schedule was written stands in when the cycle was not read (or no longer exists).
+ */
+export function withAgeOrigin<S extends OccurrenceBasis & { timing: ScheduleTiming }>(s: S, cycle: AgeBasis | undefined): S {
+  if (!cycle || !('ageDays' in s.timing)) return s;
+  const placementDate = ageOrigin(cycle).date;
+  return placementDate === s.placementDate ? s : { ...s, placementDate };
 }
 
 /** Whether `date` is an occurrence of the timing. */

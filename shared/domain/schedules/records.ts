@@ -15,7 +15,10 @@ export interface ScheduleRecord {
   details: ScheduleDetails;
   timing: ScheduleTiming;
   assignee: string | null;
-  /** The placement date of its cycle, copied when the schedule is written (ageDays timings count from it). */
+  /**
+   * The date its cycle's ages count from (hatch, else first placement, else start: ../age.ts), copied when the
+   * schedule is written; reads take the cycle's current one (`withAgeOrigin`), this copy when the cycle is not read.
+   */
   placementDate: string | null;
   /** The last occurrence of a COUNT rule, derived when the timing is written (null for any other timing, and on schedules from before it). */
   lastOccurrence: string | null;

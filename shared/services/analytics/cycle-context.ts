@@ -52,6 +52,7 @@ export async function cycleAnalyticsContext(user: Caller, flockId: string, cycle
         birdType: cycle.birdType,
         breed: flock.breed,
         hatchDate: cycle.hatchDate ?? flock.hatchDate,
+        placedOn: cycle.placedOn ?? null,
         startDate: cycle.startDate,
         endDate: cycle.endDate,
         status: cycle.status,

@@ -12,6 +12,7 @@ import type { Caller } from '../../domain/caller.js';
 import { farmOfRequest } from '../farms.js';
 import type { CompareFlocksQuery, FlockRankingQuery } from '../../../schemas/flock-analytics.js';
 import { ageDays, isoDate } from '../../platform/calendar.js';
+import { ageOrigin } from '../../domain/age.js';
 
 /**
  * Flock analytics: a flock's KPI history across its cycles, flocks and cycles side by side,
@@ -46,7 +47,7 @@ const cycleDto = (c: CycleRecord, now: Date) => ({
   status: c.status,
   startDate: c.startDate,
   endDate: c.endDate,
-  ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+  ageDays: ageDays(ageOrigin(c).date, c.startDate, c.endDate, now),
 });
 
 const kpisOf = (c: CycleRecord, f: FlockHead, fallbacks: WeightFallbacks, now: Date) => cycleSummaryKpis(c, f, fallbacks, now);

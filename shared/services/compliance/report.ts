@@ -35,11 +35,12 @@ import {
 import { cycleSampling, openSampling, type OpenSampling } from '../../domain/compliance/sampling.js';
 import type { VaccinationOccurrence } from '../../domain/compliance/vaccination.js';
 import { isSale } from '../../domain/compliance/withdrawals.js';
-import { occurrencesBetween } from '../../domain/schedules/occurrences.js';
+import { occurrencesBetween, withAgeOrigin } from '../../domain/schedules/occurrences.js';
 import { programmeOf } from '../../domain/schedules/programmes.js';
 import { toCsv } from '../../presentation/csv.js';
 import { scopedCycleHead } from '../flocks/cycles.js';
 import { addDays, daysBetween, localDateOf } from '../../platform/calendar.js';
+import { ageOrigin } from '../../domain/age.js';
 
 /** The compliance report of a cycle and a farm's status (docs/domain.md, "Compliance"). Reads only; writes nothing. */
 
@@ -63,9 +64,9 @@ const quantityOf = (m: MovementRecord) => Number(m.fields.quantity ?? 0);
 const farmToday = (farm: Pick<FarmRecord, 'timezone'>, now: Date) => localDateOf(now.getTime(), farm.timezone);
 
 /** The occurrences of the cycle's vaccination schedules from `from` to `to`, each with its stored outcome. */
-async function vaccinationOccurrences(schedules: readonly ScheduleRecord[], cycleId: string, from: string, to: string): Promise<VaccinationOccurrence[]> {
+async function vaccinationOccurrences(schedules: readonly ScheduleRecord[], cycle: CycleRecord, from: string, to: string): Promise<VaccinationOccurrence[]> {
   if (from > to) return [];
-  const own = schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycleId);
+  const own = schedules.filter((s) => s.kind === 'vaccination' && s.cycleId === cycle.id).map((s) => withAgeOrigin(s, cycle));
   const perSchedule = await Promise.all(
     own.map(async (s) => {
       const dates = occurrencesBetween(s.timing, from, to, s);
@@ -124,10 +125,10 @@ export async function cycleRules(
     listSamples(cycle.farmId, flock.id),
     everyPage((cursor) => listDailyRecords(cycle.id, { limit: 100, cursor })),
     everyPage((cursor) => listWeights(cycle.id, { limit: 100, cursor })),
-    vaccinationOccurrences(schedules, cycle.id, from, to),
+    vaccinationOccurrences(schedules, cycle, from, to),
     house ? airOfHouse(farm, house, from, to, now.getTime()) : Promise.resolve(null),
   ]);
-  const hatch = cycle.hatchDate ?? flock.hatchDate ?? cycle.startDate;
+  const ageFrom = ageOrigin({ ...cycle, hatchDate: cycle.hatchDate ?? flock.hatchDate ?? null }).date;
   const sales = movements
     .filter((m) => isSale(m.type))
     .map((m) => ({
@@ -140,7 +141,7 @@ export async function cycleRules(
     }));
   // density: birds present per day, weight measured (else the breed standard at age), over the house's usable area
   const standard = findBreedStandard(flock.breed, cycle.birdType);
-  const standardGrams = (date: string) => (standard ? (standardWeightGrams(standard, daysBetween(hatch, date))?.grams ?? null) : null);
+  const standardGrams = (date: string) => (standard ? (standardWeightGrams(standard, daysBetween(ageFrom, date))?.grams ?? null) : null);
   const weighings = weights.map((w) => ({ date: w.date, grams: w.grams }));
   const tier = farm.densityTier ?? DEFAULT_DENSITY_TIER;
   const days =
@@ -161,7 +162,7 @@ export async function cycleRules(
   const firstSale = firstBirdSaleOf(movements);
   const broiler = cycle.birdType === 'broiler';
   const sampling = cycleSampling(
-    { birdType: cycle.birdType, hatchDate: hatch, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate },
+    { birdType: cycle.birdType, hatchDate: ageFrom, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate },
     sampleDates,
     firstSale,
     asOf,
@@ -281,7 +282,7 @@ export async function salmonellaDueOf(
     active.map(async ({ flock, cycle }) => {
       const dates = samples.filter((s) => s.flockId === flock.id && (!s.cycleId || s.cycleId === cycle.id)).map((s) => s.date);
       const firstSale = cycle.birdType === 'broiler' ? await firstBirdSale(cycle) : null;
-      const basis = { birdType: cycle.birdType, hatchDate: cycle.hatchDate ?? cycle.startDate, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate };
+      const basis = { birdType: cycle.birdType, hatchDate: ageOrigin(cycle).date, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate };
       const { occurrences } = cycleSampling(basis, dates, firstSale, today);
       return openSampling(occurrences, dates, today).map(
         (o): SalmonellaDue => ({ flockId: flock.id, flockName: flock.name, cycleId: cycle.id, birdType: cycle.birdType, ...o }),

@@ -15,6 +15,7 @@ import { idempotentCommand } from '../idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../../schemas/cycles.js';
 import { ageDays } from '../../platform/calendar.js';
+import { ageOrigin } from '../../domain/age.js';
 
 /** Production cycles of a flock: one active at a time; closing locks its movements. */
 
@@ -36,9 +37,11 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
     birdType: c.birdType,
     status: c.status,
     startDate: c.startDate,
+    placedOn: c.placedOn ?? null,
     endDate: c.endDate,
     closedAt: c.closedAt,
-    ageDays: ageDays(c.hatchDate, c.startDate, c.endDate, now),
+    ageDays: ageDays(ageOrigin(c).date, c.startDate, c.endDate, now),
+    ageFrom: ageOrigin(c).from,
     targetAgeDays: c.targetAgeDays,
     targetWeightGrams: c.targetWeightGrams,
     notes: c.notes,

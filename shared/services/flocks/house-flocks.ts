@@ -2,7 +2,7 @@ import { getCycle } from '../../db/cycles.js';
 import type { CycleRecord } from '../../domain/flocks/records.js';
 import { activeFlocksOfFarm, type FlockSummary } from '../../db/inventory.js';
 import type { FlockContext } from '../../domain/iot/climate.js';
-import { daysBetween } from '../../platform/calendar.js';
+import { ageOn } from '../../domain/age.js';
 
 /** The flock with an active cycle in the house, with its cycle: the age curve, the cycle days that take sensor figures, the scale's weights. */
 export interface HouseFlock {
@@ -20,5 +20,5 @@ export async function houseFlock(farmId: string, houseId: string): Promise<House
 /** The flock's age on a UTC day, or null before its cycle started. */
 export function flockOn(house: HouseFlock | null, day: string): FlockContext | null {
   if (!house || day < house.cycle.startDate) return null;
-  return { birdType: house.cycle.birdType, ageDays: daysBetween(house.cycle.hatchDate ?? house.cycle.startDate, day) };
+  return { birdType: house.cycle.birdType, ageDays: ageOn(house.cycle, day) };
 }

@@ -4,7 +4,8 @@ import { allSchedulesOfFarm, outcomesBetween } from '../../db/schedules.js';
 import type { OutcomeRecord, ScheduleRecord } from '../../domain/schedules/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { periodDays } from '../../domain/periods.js';
-import { occurrencesBetween, occurrenceStatus } from '../../domain/schedules/occurrences.js';
+import { occurrencesBetween, occurrenceStatus, withAgeOrigin } from '../../domain/schedules/occurrences.js';
+import { getCycles } from '../../db/cycles.js';
 import { addDays, daysBetween, localToday } from '../../platform/calendar.js';
 import { ValidationFailed } from '../../errors.js';
 import { farmOfRequest } from '../farms.js';
@@ -48,6 +49,17 @@ export async function farmToday(farmId: string, now: Date): Promise<{ timezone: 
   return { timezone: farm.timezone, today: localToday(now, farm.timezone) };
 }
 
+/**
+ * The schedules with their cycles' current age origins (`withAgeOrigin`): one BatchGetItem of the cycles
+ * their `ageDays` timings count in, none when no schedule has such a timing.
+ */
+export async function withAgeOrigins(schedules: ScheduleRecord[]): Promise<ScheduleRecord[]> {
+  const aged = schedules.filter((s) => 'ageDays' in s.timing && s.flockId && s.cycleId);
+  if (aged.length === 0) return schedules;
+  const cycles = await getCycles(aged.map((s) => ({ flockId: s.flockId!, cycleId: s.cycleId! })));
+  return schedules.map((s) => withAgeOrigin(s, cycles.get(`${s.flockId}:${s.cycleId}`)));
+}
+
 /** Every occurrence of the schedules between two dates with its outcome, by date then schedule. */
 export async function occurrencesOf(schedules: ScheduleRecord[], from: string, to: string, today: string) {
   const perSchedule = await Promise.all(
@@ -74,7 +86,7 @@ export async function agendaFor(user: Caller, query: AgendaQuery, now = new Date
 }
 
 async function agendaOf(farmId: string, from: string, to: string, today: string) {
-  const schedules = await allSchedulesOfFarm(farmId);
+  const schedules = await withAgeOrigins(await allSchedulesOfFarm(farmId));
   const lastBefore = addDays(from < today ? from : today, -1);
   const [occurrences, earlier] = await Promise.all([
     occurrencesOf(schedules, from, to, today),

@@ -9,7 +9,7 @@ import type { ScheduleRecord } from '../../domain/schedules/records.js';
 import { idempotentCommand } from '../idempotency.js';
 import { refusedToConflict, toMovementDto } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';
-import { farmToday, occurrenceView } from './agenda.js';
+import { farmToday, occurrenceView, withAgeOrigins } from './agenda.js';
 import { visibleSchedule } from './schedules.js';
 import type { CompleteOccurrenceBody, SkipOccurrenceBody } from '../../../schemas/schedules.js';
 
@@ -41,7 +41,7 @@ async function completionFacts(s: ScheduleRecord, date: string, body: CompleteOc
  * transaction; a refused movement (closed cycle) leaves no completion.
  */
 export async function completeOccurrence(ctx: CommandContext, id: string, date: string, body: CompleteOccurrenceBody) {
-  const s = await visibleSchedule(ctx.caller, id);
+  const [s] = (await withAgeOrigins([await visibleSchedule(ctx.caller, id)])) as [ScheduleRecord];
   return idempotentCommand(ctx, `schedule:${id}:complete:${date}`, body, async (ctx) => {
     const { now } = ctx;
     // a date that is no occurrence is answered before anything is read
@@ -67,7 +67,7 @@ export async function completeOccurrence(ctx: CommandContext, id: string, date: 
 
 /** Skips an occurrence with a reason (the same one-outcome-per-date rule as a completion). */
 export async function skipOccurrence(ctx: CommandContext, id: string, date: string, body: SkipOccurrenceBody) {
-  const s = await visibleSchedule(ctx.caller, id);
+  const [s] = (await withAgeOrigins([await visibleSchedule(ctx.caller, id)])) as [ScheduleRecord];
   return idempotentCommand(ctx, `schedule:${id}:skip:${date}`, body, async (ctx) => {
     occurrenceOrThrow(s, date);
     const [existing, { today }] = await Promise.all([getOutcome(s.id, date), farmToday(s.farmId, ctx.now)]);

@@ -4,7 +4,7 @@ import { systemCaller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { addDays, daysBetween } from '../../platform/calendar.js';
 import { raiseAnomaly } from '../anomalies/raising.js';
-import { farmToday, occurrencesOf } from './agenda.js';
+import { farmToday, occurrencesOf, withAgeOrigins } from './agenda.js';
 
 /** How far back the overdue job looks for vaccinations not done (older ones were flagged already). */
 export const OVERDUE_LOOKBACK_DAYS = 30;
@@ -35,7 +35,7 @@ export async function flagOverdueVaccinations(
 }
 
 async function flagFarm(ctx: CommandContext, farmId: string): Promise<number> {
-  const schedules = await allSchedulesOfFarm(farmId, 'vaccination');
+  const schedules = await withAgeOrigins(await allSchedulesOfFarm(farmId, 'vaccination'));
   if (schedules.length === 0) return 0;
   const { today } = await farmToday(farmId, ctx.now);
   const overdue = (await occurrencesOf(schedules, addDays(today, -OVERDUE_LOOKBACK_DAYS), addDays(today, -1), today)).filter((o) => o.status === 'overdue');

@@ -11,7 +11,6 @@ import { eggFigures, peakProduction } from './eggs.js';
 import { cycleWaterFeedRatio } from './feed-water.js';
 import type { CycleKpis, DailyKpis, WeightFigure } from './types.js';
 import { weighingFigure } from './weight.js';
-import { addDays } from '../../../platform/calendar.js';
 
 function causesOf(rows: readonly DailyKpis[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -134,9 +133,4 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
     stockingDensityKgPerM2: pick(last, (r) => r.stockingDensityKgPerM2, 'kg/m²'),
     stockingDensityBirdsPerM2: pick(last, (r) => r.stockingDensityBirdsPerM2, 'birds/m²'),
   };
-}
-
-/** Calendar date of an age in days (day 0 = the hatch date when known, else the start date). */
-export function dateOfAge(cycle: CycleInputs['cycle'], ageDays: number): string {
-  return addDays(cycle.hatchDate ?? cycle.startDate, ageDays);
 }
