@@ -10,6 +10,7 @@ import {
   withinCapOrThrow,
 } from '../../shared/domain/schedules/decisions.js';
 import { decideOccurrenceCompletion, decideOccurrenceSkip } from '../../shared/domain/schedules/outcomes.js';
+import { decideProgramme, PROGRAMMES } from '../../shared/domain/schedules/programmes.js';
 import type { ScheduleRecord } from '../../shared/domain/schedules/records.js';
 import { Conflict, NotFound, type ValidationFailed } from '../../shared/errors.js';
 
@@ -144,5 +145,27 @@ describe('an occurrence', () => {
       reason: 'rain',
     });
     expect(() => decideOccurrenceSkip(caller, schedule(), '2026-05-08', { reason: 'x' }, { status: 'done' }, now)).toThrow(Conflict);
+  });
+});
+
+describe('applying a programme', () => {
+  const broiler = PROGRAMMES.find((p) => p.id === 'broiler-typical')!;
+  const placement = { houseId: null, flockId: 'k1', cycleId: 'c1', assignee: null };
+  const target = (c: { status: string; birdType: string }) => ({ farmId: 'f1', placement, placementDate: '2026-05-01', cycle: c });
+
+  it('writes one ageDays schedule per step, audited once against the cycle', () => {
+    const d = decideProgramme(caller, broiler, target({ status: 'active', birdType: 'broiler' }), now);
+    expect(d.schedules).toHaveLength(broiler.steps.length);
+    expect(d.schedules.map((s) => s.timing)).toEqual(broiler.steps.map((s) => ({ ageDays: s.ageDays })));
+    expect(d.schedules.every((s) => s.programme?.id === 'broiler-typical' && s.placementDate === '2026-05-01')).toBe(true);
+    expect(d.audit).toEqual([expect.objectContaining({ action: 'schedule.apply_programme', targetId: 'c1' })]);
+    expect(d.changes).toHaveLength(broiler.steps.length);
+  });
+
+  it('refuses a closed cycle (409) and another bird type (400 naming cycleId)', () => {
+    expect(() => decideProgramme(caller, broiler, target({ status: 'closed', birdType: 'broiler' }), now)).toThrow(Conflict);
+    expect(() => decideProgramme(caller, broiler, target({ status: 'active', birdType: 'layer' }), now)).toThrow(
+      expect.objectContaining({ details: [{ field: 'cycleId', message: 'is a layer cycle; programme broiler-typical is for broilers' }] }),
+    );
   });
 });

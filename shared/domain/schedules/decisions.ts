@@ -82,7 +82,7 @@ export const placementOf = (body: Pick<CreateScheduleBody, 'houseId' | 'flockId'
   assignee: body.assignee ?? null,
 });
 
-const upserted = (s: Pick<ScheduleRecord, 'id' | 'version'>): ResourceChange => ({ type: 'schedule', id: s.id, op: 'upsert', version: s.version });
+export const upserted = (s: Pick<ScheduleRecord, 'id' | 'version'>): ResourceChange => ({ type: 'schedule', id: s.id, op: 'upsert', version: s.version });
 
 /** A new schedule of `farmId` (the caller's; the farm's cap is the commit's). */
 export function decideScheduleCreate(caller: Caller, farmId: string, body: CreateScheduleBody, found: PlacementFacts, now: Date) {

@@ -1,3 +1,9 @@
+import { ulid } from 'ulidx';
+import { Conflict, ValidationFailed } from '../../errors.js';
+import type { Caller } from '../caller.js';
+import type { AuditEvent } from '../decision.js';
+import { upserted, type Placement } from './decisions.js';
+import type { ScheduleRecord } from './records.js';
 import type { ScheduleDetails, ScheduleKind } from '../../../schemas/schedules.js';
 
 /**
@@ -151,3 +157,45 @@ export const PROGRAMMES: readonly Programme[] = [
 ];
 
 export const programmeOf = (id: string): Programme | undefined => PROGRAMMES.find((p) => p.id === id);
+
+/**
+ * A programme applied to a cycle: one ordinary `ageDays` schedule per step, placed as the body says; the
+ * cycle must be active and of the programme's bird type.
+ */
+export function decideProgramme(
+  caller: Pick<Caller, 'id'>,
+  programme: Programme,
+  target: { farmId: string; placement: Placement; placementDate: string | null; cycle: { status: string; birdType: string } },
+  now: Date,
+) {
+  const { cycle, placement } = target;
+  if (cycle.status !== 'active') throw new Conflict(`Cycle ${placement.cycleId} is closed; a programme applies to an active cycle`);
+  if (cycle.birdType !== programme.birdType)
+    throw new ValidationFailed([{ field: 'cycleId', message: `is a ${cycle.birdType} cycle; programme ${programme.id} is for ${programme.birdType}s` }]);
+  const at = now.toISOString();
+  const schedules: ScheduleRecord[] = programme.steps.map((step) => ({
+    id: ulid(),
+    farmId: target.farmId,
+    ...placement,
+    kind: step.kind,
+    title: step.title,
+    details: step.details,
+    timing: { ageDays: step.ageDays },
+    placementDate: target.placementDate,
+    lastOccurrence: null,
+    programme: { id: programme.id, step: step.id },
+    createdBy: caller.id,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  }));
+  const audit: AuditEvent[] = [
+    {
+      action: 'schedule.apply_programme',
+      targetType: 'cycle',
+      targetId: placement.cycleId ?? '',
+      changes: { programmeId: programme.id, scheduleIds: schedules.map((s) => s.id) },
+    },
+  ];
+  return { schedules, audit, changes: schedules.map(upserted) };
+}
