@@ -394,8 +394,19 @@ describe('daily points', () => {
     // a rise reads negative; a day within the tolerance ends the spell and the baseline moves on
     const up = cycleOf(broiler([atPct(1, 100), atPct(2, 100), atPct(3, 100), atPct(4, 130), atPct(5, 90)], b(5)));
     const upPoints = dailyPoints('waterDropPct', up);
-    // day 4: 130 % against 100 → −30 %; day 5 (no spell: day 4 was not low): 90 against (100 + 100 + 130) ÷ 3 = 110 → 18.18 %
-    expect(values(upPoints).slice(4)).toEqual([-30, 18.18]);
+    // day 4: 130 % against 100 → −30 %; day 5 (no spell: day 4 was not low): 90 against (100 + 100 + 130) ÷ 3 = 110,
+    // but never a bar above the expected intake: against 100 → 10 % (low only when below both the days before and the expectation)
+    expect(values(upPoints).slice(4)).toEqual([-30, 10]);
+  });
+
+  it('waterDropPct: a spell ends at the expected intake, even when the days before it drank far above it (days 1–3)', () => {
+    // a young flock at 300 % of a low expectation on days 1–3, then at 100 % from day 4 on: no drop at all
+    const c = cycleOf(broiler([atPct(1, 300), atPct(2, 300), atPct(3, 300), ...[4, 5, 6, 7, 8, 9, 10].map((a) => atPct(a, 100))], b(10)));
+    const points = dailyPoints('waterDropPct', c);
+    expect(values(points).slice(4)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    // a real drop later still reads, and the spell closes once the birds drink the expected intake again
+    const later = cycleOf(broiler([1, 2, 3, 4, 5, 6].map((a) => atPct(a, 100)).concat([atPct(7, 70), atPct(8, 70), atPct(9, 100)]), b(9)));
+    expect(values(dailyPoints('waterDropPct', later)).slice(7)).toEqual([30, 30, 0]);
   });
 
   it('the default water-drop rule fires on the days the low-intake anomaly does', () => {

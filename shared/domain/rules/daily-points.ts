@@ -47,7 +47,10 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
       const why = ml === null ? (row.waterMlPerBird.reason ?? 'no water per bird that day') : 'needs water per bird on each of the 3 days before';
       return none(row, why, { waterMlPerBird: ml });
     }
-    const drop = ((base - level) / base) * 100;
+    // judged against the breed's expected intake: days before the spell that drank above it (a young flock
+    // on a generous expectation) set no higher bar than 100 % of expected, so the spell ends at the expected level
+    const bar = row.waterPctOfExpected.value !== null ? Math.min(base, 100) : base;
+    const drop = ((bar - level) / bar) * 100;
     spellStart = drop > tolerancePct ? from : null;
     return {
       bucket: row.date,
@@ -56,7 +59,7 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
         ageDays: row.ageDays,
         waterMlPerBird: ml,
         waterPctOfExpected: row.waterPctOfExpected.value,
-        baseline: round(base, 1) + 0,
+        baseline: round(bar, 1) + 0,
         baselineFrom: rows[from - 3]!.date,
         baselineTo: rows[from - 1]!.date,
       },
