@@ -198,7 +198,9 @@ async function makeRecords(token: string, existingFarmId?: string): Promise<Arra
       },
     })
   ).data;
-  // and a transfer the farm sends to a partner farm (the sharing routes)
+  // and a transfer the farm sends to a partner farm (the sharing routes); a fuzzed edit may have turned an
+  // incident into a disease suspicion, which restricts the farm's movements: back to equipment, which lifts it
+  await liftRestrictions(token, farmId);
   const partnerFarmId = (await must('POST', '/api/v1/config/farms', { token, body: { name: `Fuzz partner ${randomBytes(3).toString('hex')}` } })).data
     .id as string;
   const transfer = (
@@ -289,6 +291,18 @@ export async function setUpWorld(doc: Json): Promise<World> {
   };
   setRecords(world, records);
   return world;
+}
+
+/** Every open incident of the farm that restricts its movements becomes an equipment incident again (the edit lifts the restriction). */
+async function liftRestrictions(token: string, farmId: string): Promise<void> {
+  const open = (await must('GET', '/api/v1/operations/incidents', { token, query: { farmId, limit: '100' } })).data as Array<{
+    id: string;
+    status: string;
+    restrictsMovements: boolean;
+    version: number;
+  }>;
+  for (const i of open.filter((x) => x.restrictsMovements))
+    await must('PATCH', `/api/v1/operations/incidents/${i.id}`, { token, body: { category: 'equipment', version: i.version } });
 }
 
 /** New records when earlier writes changed the old ones (the next operation starts from live objects again). */
