@@ -86,6 +86,10 @@ describe('schedules', { timeout: 90_000 }, () => {
     const rrule = await f.create({ timing: { rrule: 'FREQ=YEARLY;BYDAY=MO', from: day(0) } });
     expect(rrule.status).toBe(400);
     expect(JSON.stringify(rrule.body.details)).toContain('FREQ=YEARLY is not supported');
+    // an impossible UNTIL (month 13) is named, never a 500
+    const until = await f.create({ timing: { rrule: 'FREQ=DAILY;UNTIL=20241301', from: day(0) } });
+    expect(until.status).toBe(400);
+    expect(JSON.stringify(until.body.details)).toContain('UNTIL must be a date YYYYMMDD');
     const age = await f.create({ timing: { ageDays: [1, 14] } });
     expect(age.status).toBe(400);
     expect(age.body.details[0].field).toBe('body.cycleId');

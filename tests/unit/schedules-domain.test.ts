@@ -101,6 +101,8 @@ describe('occurrences', () => {
     expect(parseRrule('FREQ=DAILY;COUNT=3;UNTIL=20260101')).toEqual({ problems: ['COUNT and UNTIL may not both be given'] });
     expect(parseRrule('FREQ=WEEKLY;BYDAY=1MO')).toEqual({ problems: ['BYDAY 1MO is not one of MO, TU, WE, TH, FR, SA, SU'] });
     expect(parseRrule('FREQ=DAILY;UNTIL=20260231')).toEqual({ problems: ['UNTIL must be a date YYYYMMDD'] });
+    // a month 13 parses to no instant at all: a named problem, not a RangeError (a 500)
+    expect(parseRrule('FREQ=DAILY;UNTIL=20241301')).toEqual({ problems: ['UNTIL must be a date YYYYMMDD'] });
     expect(timingProblems({ rrule: 'FREQ=YEARLY', from: '2026-01-01' }, false)).toEqual([
       { field: 'timing.rrule', message: 'FREQ=YEARLY is not supported (DAILY, WEEKLY or MONTHLY)' },
     ]);

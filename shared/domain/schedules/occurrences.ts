@@ -78,7 +78,9 @@ export function parseRrule(value: string): { rule: ParsedRrule } | { problems: s
   if (u !== undefined) {
     const m = /^(\d{4})(\d{2})(\d{2})$/.exec(u);
     const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-    if (!m || isoDate(dayStartMs(date)) !== date) problems.push('UNTIL must be a date YYYYMMDD');
+    // a month 13 or a 31 April parses to no instant at all, or to another day: both are no date
+    const ms = m ? dayStartMs(date) : Number.NaN;
+    if (Number.isNaN(ms) || isoDate(ms) !== date) problems.push('UNTIL must be a date YYYYMMDD');
     else until = date;
   }
   if (count !== null && until !== null) problems.push('COUNT and UNTIL may not both be given');
