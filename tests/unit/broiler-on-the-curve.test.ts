@@ -12,6 +12,7 @@ import { broilerWaterMl } from '../../shared/domain/analytics/kpis/feed-water.js
 import { COBB_500 } from '../../shared/domain/analytics/standards/cobb-500.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { thresholdBreaches } from '../../shared/domain/analytics/threshold-breaches.js';
+import { rossBroilerCycle } from '../support/cycle-facts.js';
 
 const config = () => structuredClone(ANALYTICS_DEFAULTS);
 const B0 = '2026-06-01';
@@ -26,19 +27,7 @@ function rossOnTheCurve(days: number): CycleInputs {
     return { ...emptyDay(dateOf(n)), placed: n === 0 ? BIRDS : 0, deaths: n === 0 ? 0 : 11, feedConsumedKg: feedKg, waterLiters: feedKg * 1.7 };
   });
   return {
-    cycle: {
-      cycleId: 'c',
-      flockId: 'f',
-      birdType: 'broiler',
-      breed: 'Ross 308',
-      hatchDate: B0,
-      startDate: B0,
-      endDate: null,
-      status: 'active',
-      targetAgeDays: null,
-      targetWeightGrams: null,
-      houseAreaM2: null,
-    },
+    cycle: rossBroilerCycle(B0),
     days: ledger,
     weighings: [3, 7, 10, 14].map((n) => ({
       date: dateOf(n),

@@ -9,6 +9,7 @@ import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { detectCycleDays, detectDaily } from '../../shared/domain/detection/daily.js';
+import { rossBroilerCycle } from '../support/cycle-facts.js';
 
 const B0 = '2026-05-01';
 const dateOf = (n: number) => new Date(Date.parse(B0) + n * 86_400_000).toISOString().slice(0, 10);
@@ -24,19 +25,7 @@ function onTheCurve(days: number, feedFactor: (n: number) => number = () => 1): 
     return { ...emptyDay(dateOf(n)), placed: n === 0 ? BIRDS : 0, deaths: n === 0 ? 0 : 8, feedConsumedKg: feedKg, waterLiters };
   });
   return {
-    cycle: {
-      cycleId: 'c',
-      flockId: 'f',
-      birdType: 'broiler',
-      breed: 'Ross 308',
-      hatchDate: B0,
-      startDate: B0,
-      endDate: null,
-      status: 'active',
-      targetAgeDays: null,
-      targetWeightGrams: null,
-      houseAreaM2: null,
-    },
+    cycle: rossBroilerCycle(B0),
     days: ledger,
     weighings: [],
     asOf: dateOf(days),

@@ -11,6 +11,7 @@ import type { Detection } from '../../shared/domain/detection/engine.js';
 import { episodes } from '../../shared/domain/detection/episodes.js';
 import { detectHourly } from '../../shared/domain/detection/hourly.js';
 import { rankHypotheses, type Signals } from '../../shared/domain/diagnosis/hypotheses.js';
+import { rossBroilerCycle } from '../support/cycle-facts.js';
 
 /**
  * The detectors on hand-computed arrays, the detections on a hand-built broiler cycle (built from
@@ -138,19 +139,7 @@ function broilerCycle(
     feedConsumedKg: n === 0 ? 0 : (12 + 4.5 * n) * (1 + WATER_NOISE[(n + 5) % 14]!) * feedFactor(n),
   }));
   const inputs: CycleInputs = {
-    cycle: {
-      cycleId: 'c',
-      flockId: 'f',
-      birdType: 'broiler',
-      breed: 'Ross 308',
-      hatchDate: B0,
-      startDate: B0,
-      endDate: null,
-      status: 'active',
-      targetAgeDays: null,
-      targetWeightGrams: null,
-      houseAreaM2: null,
-    },
+    cycle: rossBroilerCycle(B0),
     days: ledger,
     weighings: [],
     asOf: dateOf(days),

@@ -42,3 +42,16 @@ export const fromDay = (first: number, values: readonly number[]): Array<readonl
 /** A series at the listed ages, skipping the ages the table leaves blank (`null`). */
 export const atAges = (ages: readonly number[], values: ReadonlyArray<number | null>): Array<readonly [number, number]> =>
   ages.flatMap((a, i) => (values[i] === null || values[i] === undefined ? [] : [[a, values[i]] as const]));
+
+type Points = ReadonlyArray<readonly [number, number]>;
+
+/** The five series of a broiler's published daily objectives, named, united and rounded the same for every breed. */
+export function dailyBroilerSeries(t: Record<'bodyWeight' | 'dailyGain' | 'dailyFeedIntake' | 'cumulativeFeed' | 'cumulativeFcr', Points>): StandardSeries[] {
+  return [
+    { key: 'bodyWeight', label: 'Body weight, as-hatched', unit: 'g', decimals: 1, points: t.bodyWeight },
+    { key: 'dailyGain', label: 'Daily gain', unit: 'g', decimals: 1, points: t.dailyGain },
+    { key: 'dailyFeedIntake', label: 'Daily feed intake', unit: 'g/bird/day', decimals: 1, points: t.dailyFeedIntake },
+    { key: 'cumulativeFeed', label: 'Cumulative feed intake', unit: 'g', decimals: 1, points: t.cumulativeFeed },
+    { key: 'cumulativeFcr', label: 'Cumulative FCR', unit: 'kg/kg', decimals: 4, points: t.cumulativeFcr },
+  ];
+}
