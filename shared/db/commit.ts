@@ -106,31 +106,31 @@ export async function commit(ctx: CommitContext, plan: Plan): Promise<void> {
   const now = ctx.now.toISOString();
   const items = writes.map((w) => transactItemOf(w, now));
   if (items.length + extra.length > MAX_TRANSACTION_ITEMS) throw new Conflict(`This write touches more than ${MAX_TRANSACTION_ITEMS} records; split it`);
-  if (items.length === 1 && extra.length === 0 && !('check' in writes[0]!)) return single(items[0]!, writes[0]!);
-  // an audit entry alone (a sign-in attempt's throttle event): one plain PutItem
-  if (items.length === 0 && extra.length === 1 && !plan.response) return single(extra[0]!, { put: {} });
+  // one item in all (a write, or an audit entry alone such as a sign-in's throttle event), not a check: a plain write
+  const all = [...extra, ...items];
+  if (all.length === 1 && !all[0]!.ConditionCheck) return single(all[0]!, () => (items.length ? failure(writes[0]!) : concurrentChange()));
   // The kept response goes first: a retry that also meets a spent balance must be told it is a retry
   // (transact reports a failed stored response before any other failure).
-  await transact([...extra, ...items], (i) =>
-    i >= extra.length ? failure(writes[i - extra.length]!) : new Conflict('The request conflicts with a concurrent change; retry'),
-  );
+  await transact(all, (i) => (i >= extra.length ? failure(writes[i - extra.length]!) : concurrentChange()));
 }
+
+const concurrentChange = () => new Conflict('The request conflicts with a concurrent change; retry');
 
 function failure(w: Write): AppError {
   if (w.failed) return w.failed();
   if (w.version) return new Conflict(`${w.version.what} was changed by another request (expected version ${w.version.read}); read it again and retry`);
   if ('put' in w && w.when && JSON.stringify(w.when) === JSON.stringify(isNew())) return new Conflict('A record with this id already exists');
-  return new Conflict('The request conflicts with a concurrent change; retry');
+  return concurrentChange();
 }
 
-/** One write alone: a plain conditional PutItem/UpdateItem/DeleteItem (half the write units of a transaction). */
-async function single(item: TransactItem, w: Write): Promise<void> {
+/** One item alone: a plain conditional PutItem/UpdateItem/DeleteItem (half the write units of a transaction). */
+async function single(item: TransactItem, failed: () => AppError): Promise<void> {
   try {
     if (item.Put) await db().send(new PutCommand(item.Put));
     else if (item.Update) await db().send(new UpdateCommand(item.Update as ConstructorParameters<typeof UpdateCommand>[0]));
     else if (item.Delete) await db().send(new DeleteCommand(item.Delete));
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw failure(w);
+    if (err instanceof ConditionalCheckFailedException) throw failed();
     throw err;
   }
 }
