@@ -3,8 +3,7 @@ import { Conflict, ValidationFailed, type FieldError } from '../errors.js';
 import { normalizeEmail } from './accounts.js';
 import type { Caller } from './caller.js';
 import { capabilityGrantProblems, type Role } from './capabilities.js';
-import { diff } from './changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from './decision.js';
+import { recordChange, type AuditEvent, type ResourceChange } from './decision.js';
 import type { CreateUserBody, PatchUserBody } from '../../schemas/admin.js';
 
 /** Users and the admin's decisions about them, without I/O (the accounts' own rules: ./accounts.ts). */
@@ -109,9 +108,8 @@ export function decideUserPatch(caller: Pick<Caller, 'id'>, current: UserRecord,
   if (caller.id === current.id && (edited.role !== 'admin' || edited.locked))
     throw new Conflict('You cannot remove your own admin role or lock your own account');
   grantProblems(edited.role, body.capabilities === undefined ? null : body.capabilities, body.farmIds, facts.knownFarms);
-  const changes = diff(current, edited, PATCHABLE);
-  const next: UserRecord = { ...edited, updatedAt: facts.now.toISOString(), version: current.version + 1 };
-  const change: RecordChange<UserRecord> = { current, next, fields: edited, changes };
+  const change = recordChange(current, edited, PATCHABLE, facts.now);
+  const { next, changes } = change;
   return {
     change,
     /** Unlocking also lifts the sign-in throttle: the account's ceiling and every client's delay. */

@@ -1,8 +1,7 @@
 import { ulid } from 'ulidx';
 import { Conflict } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import { diff } from '../changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { recordChange, type AuditEvent, type ResourceChange } from '../decision.js';
 import { canAccessFarm, visibleTo } from '../farm-access.js';
 import { farmNotFound, supplierNotFound } from '../references.js';
 import type { SupplierRecord } from './records.js';
@@ -67,10 +66,8 @@ export function decideSupplierUpdate(caller: Caller, current: SupplierRecord, bo
     ...(body.contact !== undefined ? { contact: body.contact } : {}),
     farmIds,
   };
-  const changes = diff(current, edited, EDITABLE);
-  const fields = Object.fromEntries(Object.keys(changes).map((f) => [f, edited[f as keyof SupplierRecord]])) as Partial<SupplierRecord>;
-  const next = { ...edited, updatedAt: now.toISOString(), version: current.version + 1 };
-  const change: RecordChange<SupplierRecord> = { current, next, fields, changes };
+  const change = recordChange(current, edited, EDITABLE, now);
+  const { next, changes } = change;
   return {
     change,
     /** Farms it newly serves: each must exist when the change commits. */
