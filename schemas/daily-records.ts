@@ -1,3 +1,4 @@
+import { WriteWarnings } from './warnings.js';
 import { Type, type Static, type TOptional } from '@sinclair/typebox';
 import { FarmDate, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
@@ -112,7 +113,12 @@ const SourcedFigure = Type.Object({
     description: 'manual (recorded movements, which always win), sensor (the house’s meters or silo load cells), or null (no figure)',
   }),
 });
-export const DailyRecordResponse = Success(Type.Object({ record: DailyRecordDto, movements: Type.Array(MovementDto) }));
+/** The day's record and its movements, and a warning when its consumption leaves a farm stock short at a past date. */
+export const DailyRecordResponse = Type.Object({
+  message: Type.String(),
+  data: Type.Object({ record: DailyRecordDto, movements: Type.Array(MovementDto) }),
+  warnings: WriteWarnings,
+});
 export const DailyRecordWithFiguresResponse = Success(
   Type.Object({
     record: DailyRecordDto,

@@ -62,6 +62,21 @@ export const FlockStockDto = Type.Object(
   { $id: 'FlockStock' },
 );
 
+const Shortfalls = Type.Array(
+  Type.Object({
+    from: CalendarDate,
+    until: Type.Union([CalendarDate, Type.Null()], {
+      description: 'The first later date the balance is back at or above zero (null: still short at the latest dated entry)',
+    }),
+    lowest: Type.Number({ description: 'The lowest balance in the run (negative)' }),
+  }),
+  {
+    description:
+      'The runs of past dates on which this stock was below zero (oldest first; empty when none): back-dated entries took more than the entries dated before them had brought. ' +
+      'The balance now never goes below zero; a shortfall says which delivery paperwork is missing or which date is wrong.',
+  },
+);
+
 export const InventoryStockDto = Type.Object(
   {
     farmId: Type.String(),
@@ -74,12 +89,12 @@ export const InventoryStockDto = Type.Object(
     }),
     feed: Type.Object({
       totalKg: Type.Number(),
-      byType: Type.Array(Type.Object({ feedType: Type.String(), kg: Type.Number() }), {
+      byType: Type.Array(Type.Object({ feedType: Type.String(), kg: Type.Number(), shortfalls: Shortfalls }), {
         description: 'Every feed type the farm has stocked, by feed type, including those at 0 kg',
       }),
     }),
-    eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }) }),
-    medicines: Type.Array(Type.Object({ product: Type.String(), unit: StringEnum(MEDICINE_UNITS), quantity: Type.Number() }), {
+    eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }), shortfalls: Shortfalls }),
+    medicines: Type.Array(Type.Object({ product: Type.String(), unit: StringEnum(MEDICINE_UNITS), quantity: Type.Number(), shortfalls: Shortfalls }), {
       description:
         'The farm’s vaccines and medicines, per product and unit, by product (including those at 0): `medicine_delivery` movements (purchase order receipts) add, treatments with `fromStock` take',
     }),

@@ -357,8 +357,9 @@ export const MovementDto = Type.Unsafe<Static<(typeof MOVEMENT_DTOS)[number]>>({
   discriminator: { propertyName: 'type' },
 });
 export const MovementResponse = Success(MovementDto);
-/** A recorded movement, and its warnings when birds entering a house would put it above the stocking density limit. */
-export const MovementCreatedResponse = Type.Object({ message: Type.String(), data: MovementDto, warnings: WriteWarnings });
+/** A recorded or corrected movement, and its warnings: birds entering a house above the stocking density limit, a farm stock short at a past date. */
+export const MovementWrittenResponse = Type.Object({ message: Type.String(), data: MovementDto, warnings: WriteWarnings });
+
 export const MovementListResponse = ListOf(MovementDto);
 
 export const InputSchemaDto = Type.Object(

@@ -4,7 +4,8 @@ import { CalendarDate } from './flocks.js';
 
 /**
  * Warnings of writes that go ahead (`warnings` beside `data`, only when there is one): the stocking density
- * birds entering a house lead to (docs/domain.md, "Compliance"). Apart from schemas/compliance.ts so the
+ * birds entering a house lead to (docs/domain.md, "Compliance"), and a farm stock short at a past date
+ * (docs/decisions.md, "Balances at every date"). Apart from schemas/compliance.ts so the
  * movement routes that answer them do not bundle the whole compliance vocabulary.
  */
 export const DensityWarningDto = Type.Object(
@@ -36,7 +37,33 @@ export const DensityWarningDto = Type.Object(
 );
 export type DensityWarning = Static<typeof DensityWarningDto>;
 
+export const StockShortfallWarningDto = Type.Object(
+  {
+    code: Type.Literal('stock_short_at_date', { description: 'What the warning is about' }),
+    message: Type.String({ description: 'The stock, the dates and the shortfall, in words' }),
+    stock: StringEnum(['feed', 'eggs', 'medicine'] as const),
+    farmId: Type.String(),
+    feedType: Type.Optional(Type.String({ description: 'Feed: the feed type' })),
+    product: Type.Optional(Type.String({ description: 'Medicine: the product' })),
+    unit: Type.Optional(Type.String({ description: 'Medicine: the unit' })),
+    from: CalendarDate,
+    until: Type.Union([CalendarDate, Type.Null()], { description: 'The first later date the stock is back at or above zero (null: not before today)' }),
+    lowest: Type.Number({ description: 'The lowest balance in the run, negative (kg, eggs, or the medicine unit)' }),
+  },
+  {
+    $id: 'StockShortfallWarning',
+    description:
+      'The write went ahead, but with it the stock would have been below zero from `from` (the balance now never goes below zero). ' +
+      'A back-dated entry is accepted because the delivery that covers it is often entered later; until it is, the stock view lists the shortfall.',
+  },
+);
+export type StockShortfallWarning = Static<typeof StockShortfallWarningDto>;
+
+export type WriteWarning = DensityWarning | StockShortfallWarning;
+
 /** `warnings` of a write's answer: present only when there is one. */
 export const WriteWarnings = Type.Optional(
-  Type.Array(DensityWarningDto, { description: 'Present when the write went ahead with something to look at: the stocking density it leads to' }),
+  Type.Array(Type.Union([DensityWarningDto, StockShortfallWarningDto]), {
+    description: 'Present when the write went ahead with something to look at: the stocking density it leads to, a stock short at a past date',
+  }),
 );

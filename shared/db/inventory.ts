@@ -1,3 +1,4 @@
+import { datedChanges } from '../domain/stock-dates.js';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem } from './cycles.js';
@@ -37,6 +38,9 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
   }));
 }
 
+/** A stock's balance now and its per-date changes (shared/domain/stock-dates.ts). */
+type Dated = { dated: Map<string, number> };
+
 export interface FarmStock {
   feed: Array<{ feedType: string; kg: number }>;
   eggs: number;
@@ -45,7 +49,20 @@ export interface FarmStock {
 
 /** Feed per type, eggs and medicines (per product and unit) of a farm: one consistent Query of its `STOCK#` items. */
 export async function farmStock(farmId: string): Promise<FarmStock> {
-  const stock: FarmStock = { feed: [], eggs: 0, medicines: [] };
+  const { feed, eggs, medicines } = await datedFarmStock(farmId);
+  return { feed: feed.map(({ dated: _, ...f }) => f), eggs: eggs.count, medicines: medicines.map(({ dated: _, ...m }) => m) };
+}
+
+/** The farm's stock, each with its per-date changes (the balance at every past date). */
+export interface DatedFarmStock {
+  feed: Array<FarmStock['feed'][number] & Dated>;
+  eggs: { count: number } & Dated;
+  medicines: Array<FarmStock['medicines'][number] & Dated>;
+}
+
+/** `farmStock` with each stock's per-date changes: the same one Query. */
+export async function datedFarmStock(farmId: string): Promise<DatedFarmStock> {
+  const stock: DatedFarmStock = { feed: [], eggs: { count: 0, dated: new Map() }, medicines: [] };
   const feedPrefix = `${STOCK_SK_PREFIX}FEED#`;
   let start: Record<string, unknown> | undefined;
   do {
@@ -60,11 +77,16 @@ export async function farmStock(farmId: string): Promise<FarmStock> {
     );
     for (const i of res.Items ?? []) {
       const sk = String(i.SK);
-      if (sk === eggStockKey(farmId).SK) stock.eggs = Number(i.count ?? 0);
+      if (sk === eggStockKey(farmId).SK) stock.eggs = { count: Number(i.count ?? 0), dated: datedChanges(i, 'count') };
       else if (sk.startsWith(feedPrefix))
-        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0) });
+        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0), dated: datedChanges(i, 'kg') });
       else if (sk.startsWith(MEDICINE_STOCK_SK_PREFIX))
-        stock.medicines.push({ product: String(i.product), unit: i.unit as MedicineUnit, quantity: Number(i.quantity ?? 0) });
+        stock.medicines.push({
+          product: String(i.product),
+          unit: i.unit as MedicineUnit,
+          quantity: Number(i.quantity ?? 0),
+          dated: datedChanges(i, 'quantity'),
+        });
     }
     start = res.LastEvaluatedKey;
   } while (start);

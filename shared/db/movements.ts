@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, Target } from '../domain/ledger.js';
+import type { StockTarget } from '../domain/stock-dates.js';
 import { BALANCES, copiesOf } from '../domain/ledger.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
@@ -73,18 +74,16 @@ export class LedgerRefused extends Conflict {
 }
 
 function keyOf(ref: CycleRef, target: Target): Key {
-  switch (target.kind) {
-    case 'cycle':
-      return cycleKey(ref.flockId, ref.cycleId);
-    case 'day':
-      return dayRollupKey(ref.cycleId, target.date);
-    case 'feed':
-      return feedStockKey(ref.farmId, target.feedType);
-    case 'eggs':
-      return eggStockKey(ref.farmId);
-    case 'medicine':
-      return medicineStockKey(ref.farmId, target.product, target.unit);
-  }
+  if (target.kind === 'cycle') return cycleKey(ref.flockId, ref.cycleId);
+  if (target.kind === 'day') return dayRollupKey(ref.cycleId, target.date);
+  return stockKeyOf(ref.farmId, target);
+}
+
+/** A farm's stock item of one target. */
+function stockKeyOf(farmId: string, target: StockTarget): Key {
+  if (target.kind === 'feed') return feedStockKey(farmId, target.feedType);
+  if (target.kind === 'eggs') return eggStockKey(farmId);
+  return medicineStockKey(farmId, target.product, target.unit);
 }
 
 const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<string, unknown>> = {
@@ -258,4 +257,16 @@ export async function listMovements(cycleId: string, opts: { limit: number; curs
     opts,
   );
   return { items: page.items.map((i) => movementFromItem(i)!), nextCursor: page.nextCursor };
+}
+
+/** Stock items as they stand (one consistent BatchGetItem), looked up by farm and target: a write's dated stock decreases are judged against them. */
+export async function readStockItems(
+  wanted: ReadonlyArray<{ farmId: string; target: StockTarget }>,
+): Promise<(farmId: string, target: StockTarget) => Record<string, unknown> | undefined> {
+  const keys = new Map(wanted.map((w) => stockKeyOf(w.farmId, w.target)).map((k) => [`${k.PK}|${k.SK}`, k]));
+  const items = keys.size ? await batchGet([...keys.values()], { consistent: true }) : [];
+  return (farmId, target) => {
+    const key = stockKeyOf(farmId, target);
+    return items.find((i) => i.PK === key.PK && i.SK === key.SK);
+  };
 }

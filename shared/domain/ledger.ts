@@ -35,9 +35,18 @@ export type DayAttribute = DayCounter | `${DayCounterMap}.${string}`;
 export type Delta =
   | { target: { kind: 'cycle' }; attribute: CycleAttribute; amount: number }
   | { target: { kind: 'day'; date: string }; attribute: DayAttribute; amount: number }
-  | { target: { kind: 'feed'; feedType: string }; attribute: 'kg'; amount: number }
-  | { target: { kind: 'eggs' }; attribute: 'count'; amount: number }
-  | { target: { kind: 'medicine'; product: string; unit: MedicineUnit }; attribute: 'quantity'; amount: number };
+  | { target: { kind: 'feed'; feedType: string }; attribute: StockAttribute<'kg'>; amount: number }
+  | { target: { kind: 'eggs' }; attribute: StockAttribute<'count'>; amount: number }
+  | { target: { kind: 'medicine'; product: string; unit: MedicineUnit }; attribute: StockAttribute<'quantity'>; amount: number };
+
+/**
+ * What a movement adds to on a stock item: its balance, and the balance's per-date counter
+ * (`kg@2026-11-22`: the net change dated that day), from which the balance at any past date is read
+ * (./stock-dates.ts). The balance is the stock now; the per-date counters say how it got there.
+ */
+export type StockAttribute<B extends string> = B | `${B}${typeof AT_DATE}${string}`;
+/** Separates a stock balance's name from the date of its per-date counter. */
+export const AT_DATE = '@';
 
 /** Balances that may never go below zero, per target kind. */
 export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicine: 'quantity'; day: undefined } = {
@@ -48,6 +57,16 @@ export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicin
   day: undefined,
 };
 
+type StockKind = 'feed' | 'eggs' | 'medicine';
+const isStock = (d: Delta): d is Extract<Delta, { target: { kind: StockKind } }> =>
+  d.target.kind === 'feed' || d.target.kind === 'eggs' || d.target.kind === 'medicine';
+
+/** Each stock change also counts on its date, so the stock's balance at every past date can be told. */
+function withDatedStock(deltas: Delta[], date: string): Delta[] {
+  const dated = deltas.filter(isStock).map((d) => ({ ...d, attribute: `${d.attribute}${AT_DATE}${date}` }) as Delta);
+  return [...deltas, ...dated];
+}
+
 const BIRDS_OUT: Partial<Record<MovementType, CycleCounter & DayCounter>> = {
   bird_mortality: 'deaths',
   bird_cull: 'culls',
@@ -55,8 +74,15 @@ const BIRDS_OUT: Partial<Record<MovementType, CycleCounter & DayCounter>> = {
   bird_transfer_out: 'transferredOut',
 };
 
-/** The counter changes one movement causes (`sign` −1 reverses them). `feedType` is the resolved feed type for consumption. */
+/**
+ * The counter changes one movement causes (`sign` −1 reverses them). `feedType` is the resolved feed type for consumption.
+ * A stock change comes with its dated twin (`kg@<date>`).
+ */
 export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?: string): Delta[] {
+  return withDatedStock(movementEffects(m, sign, resolvedFeedType), m.date);
+}
+
+function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: string): Delta[] {
   const cycle = (attribute: CycleAttribute, amount: number): Delta => ({ target: { kind: 'cycle' }, attribute, amount: sign * amount });
   const day = (attribute: DayAttribute, amount: number): Delta => ({ target: { kind: 'day', date: m.date }, attribute, amount: sign * amount });
   const out: Delta[] = [cycle('movementCount', 1)];

@@ -1,5 +1,6 @@
+import { shortfallsOf } from '../domain/stock-dates.js';
 import { movementsCsv } from '../presentation/csv.js';
-import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, farmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
+import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, datedFarmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
 import type { MovementRecord } from '../domain/movements/record.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { Invalid } from '../errors.js';
@@ -26,7 +27,7 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
  */
 export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
   const farmId = farmOfRequest(user, query.farmId);
-  const [flocks, stock] = await Promise.all([activeFlocksOfFarm(farmId), farmStock(farmId)]);
+  const [flocks, stock] = await Promise.all([activeFlocksOfFarm(farmId), datedFarmStock(farmId)]);
   const refs = flocks.filter((f) => f.activeCycleId).map((f) => ({ flockId: f.id, cycleId: f.activeCycleId! }));
   const { farmExists, cycles } = await farmAndCycles(farmId, refs);
   if (!farmExists) throw farmNotFound(farmId);
@@ -47,14 +48,18 @@ export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.flockId.localeCompare(b.flockId));
-  const feed = [...stock.feed].sort((a, b) => a.feedType.localeCompare(b.feedType));
+  const feed = [...stock.feed]
+    .sort((a, b) => a.feedType.localeCompare(b.feedType))
+    .map(({ feedType, kg, dated }) => ({ feedType, kg, shortfalls: shortfallsOf(kg, dated) }));
   return {
     farmId,
     asOf: new Date().toISOString(),
     birds: { total: byFlock.reduce((sum, f) => sum + f.alive, 0), flocks: byFlock },
     feed: { totalKg: round(feed.reduce((sum, f) => sum + f.kg, 0)), byType: feed },
-    eggs: { count: stock.eggs },
-    medicines: [...stock.medicines].sort((a, b) => a.product.localeCompare(b.product) || a.unit.localeCompare(b.unit)),
+    eggs: { count: stock.eggs.count, shortfalls: shortfallsOf(stock.eggs.count, stock.eggs.dated) },
+    medicines: [...stock.medicines]
+      .sort((a, b) => a.product.localeCompare(b.product) || a.unit.localeCompare(b.unit))
+      .map(({ product, unit, quantity, dated }) => ({ product, unit, quantity, shortfalls: shortfallsOf(quantity, dated) })),
   };
 }
 

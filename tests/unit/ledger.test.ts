@@ -40,18 +40,24 @@ describe('ledger effects', () => {
     const delivered = effectsOf({ type: 'medicine_delivery', date: '2026-11-01', product: ' ND clone 30 ', quantity: 1000, unit: 'doses' });
     const given = effectsOf({ type: 'vaccination', date: '2026-11-02', vaccine: 'ND clone 30', fromStock: { quantity: 400, unit: 'doses' } });
     const stock = { kind: 'medicine', product: 'ND clone 30', unit: 'doses' };
-    expect(netChanges(delivered).find((c) => c.target.kind === 'medicine')).toEqual({ target: stock, amounts: { quantity: 1000 } });
+    expect(netChanges(delivered).find((c) => c.target.kind === 'medicine')).toEqual({
+      target: stock,
+      amounts: { quantity: 1000, 'quantity@2026-11-01': 1000 },
+    });
     expect(netChanges(given).find((c) => c.target.kind === 'medicine')).toEqual({
       target: stock,
-      amounts: { quantity: -400 },
+      amounts: { quantity: -400, 'quantity@2026-11-02': -400 },
       requires: { attribute: 'quantity', atLeast: 400 },
     });
     // the same product in another unit is another balance; a treatment without fromStock takes nothing
     const litres = effectsOf({ type: 'medication', date: '2026-11-02', product: 'ND clone 30', dose: '1 l', fromStock: { quantity: 1, unit: 'l' } });
     expect(netChanges(litres).find((c) => c.target.kind === 'medicine')?.target).toEqual({ ...stock, unit: 'l' });
     expect(effectsOf({ type: 'vaccination', date: '2026-11-02', vaccine: 'ND clone 30' }).some((d) => d.target.kind === 'medicine')).toBe(false);
-    // delivered and given in one write: only the net change counts
-    expect(netChanges([...delivered, ...given]).find((c) => c.target.kind === 'medicine')).toEqual({ target: stock, amounts: { quantity: 600 } });
+    // delivered and given in one write: only the net change of the balance counts; each date keeps its own change
+    expect(netChanges([...delivered, ...given]).find((c) => c.target.kind === 'medicine')).toEqual({
+      target: stock,
+      amounts: { quantity: 600, 'quantity@2026-11-01': 1000, 'quantity@2026-11-02': -400 },
+    });
   });
 
   it('lock in force: stored, cycle closed, or older than the period', () => {

@@ -1,3 +1,4 @@
+import { stockShortfallWarnings } from '../movements/stock-shortfalls.js';
 import { readCycleDay } from '../../db/analytics.js';
 import { dailyRecordRace, dayOf, decideDailyRecord, judgeDailyForm, judgeReplaced } from '../../domain/flocks/daily-records.js';
 import { settings } from '../../config/env.js';
@@ -67,10 +68,12 @@ export async function submitDailyRecord(ctx: CommandContext, flockId: string, cy
     const feedInStock = judged.inputs.some(needsFeedType) ? (await feedTypesInStock(cycle.farmId)).map((s) => s.feedType) : [];
     const decision = decideDailyRecord(cycle, form, judged, { callerId: ctx.caller.id, existing, previous, feedInStock, now: ctx.now });
     const { daily, movements } = decision;
+    const warnings = await stockShortfallWarnings(decision.groups);
     const response = {
       created: !decision.replaced,
       message: decision.replaced ? 'Daily record replaced' : 'Daily record saved',
       data: { record: toDailyRecordDto(daily), movements: movements.map((m) => toMovementDto(m, cycle, ctx.now)) },
+      ...(warnings.length ? { warnings } : {}),
     };
     // The day's form, its movements and the ledger changes commit together.
     await refusedToConflict(

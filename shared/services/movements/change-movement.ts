@@ -9,6 +9,7 @@ import { refOf } from '../../domain/movements/record.js';
 import type { UpdateMovementBody } from '../../../schemas/movements.js';
 import { autoLockCutoff, refusedToConflict, toMovementDto } from './answers.js';
 import { scopedMovement } from './movement-reads.js';
+import { stockShortfallWarnings } from './stock-shortfalls.js';
 
 /**
  * Editing and deleting a movement (decided in shared/domain/movements/change.ts): only unlocked ones, never
@@ -26,6 +27,7 @@ export async function updateMovement(ctx: CommandContext, flockId: string, cycle
     saleFrom ? withdrawalGuardOf(refOf(cycle), saleFrom) : undefined,
   ]);
   const decision = decideMovementUpdate(ctx.caller, movement, cycle, edit, { references: found, sale }, ctx.now);
+  const warnings = await stockShortfallWarnings(decision.groups);
   await refusedToConflict(
     commit(ctx, {
       writes: ledgerWrites(
@@ -39,7 +41,7 @@ export async function updateMovement(ctx: CommandContext, flockId: string, cycle
       changes: decision.changes,
     }),
   );
-  return toMovementDto(decision.updated, cycle, ctx.now);
+  return { movement: toMovementDto(decision.updated, cycle, ctx.now), warnings };
 }
 
 /** Deletes an unlocked movement and reverses its effects; a transfer goes with its other side. */

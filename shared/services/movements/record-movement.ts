@@ -8,6 +8,7 @@ import type { MovementInput } from '../../../schemas/movements.js';
 import { idempotentAfterReading } from '../idempotency.js';
 import { alarmsOnFlockData } from '../new-data.js';
 import { refusedToConflict } from './answers.js';
+import { stockShortfallWarnings } from './stock-shortfalls.js';
 
 /**
  * Records a movement: read (two round trips, the first beside the idempotent-replay lookup), decide
@@ -35,12 +36,8 @@ export async function recordMovement(ctx: CommandContext, flockId: string, cycle
           ? { flock: receiving, forecast: reads.withFlock ? heads.forecast : heads.counterpartForecast, house: around.house, farm: around.farm }
           : undefined,
       });
-      const response = {
-        created: true,
-        message: 'Movement recorded',
-        data: decision.answer,
-        ...(decision.warnings.length ? { warnings: decision.warnings } : {}),
-      };
+      const warnings = [...decision.warnings, ...(await stockShortfallWarnings(decision.groups))];
+      const response = { created: true, message: 'Movement recorded', data: decision.answer, ...(warnings.length ? { warnings } : {}) };
       const puts = [decision.own, ...(decision.mirror ? [decision.mirror] : [])];
       await refusedToConflict(
         commit(ctx, {

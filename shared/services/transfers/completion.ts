@@ -1,3 +1,4 @@
+import { stockShortfallWarnings } from '../movements/stock-shortfalls.js';
 import { commit } from '../../db/commit.js';
 import type { CommandContext } from '../../domain/command.js';
 import { getCycle } from '../../db/cycles.js';
@@ -25,7 +26,12 @@ export async function complete(ctx: CommandContext, t: TransferRecord, body: Tra
   const decision = decideTransferCompletion(ctx.caller, t, body, ctx.now, ends ? { from, to } : undefined);
   const { change, date } = decision;
   // read after deciding: birds entering the receiving house warn (never refuse) above the stocking density limit
-  const warnings = decision.placement ? await densityWarnings(decision.placement.cycle, decision.placement.birds, date) : [];
+  // and a stock sent at a past date warns when the sender's stock was short then
+  const [density, shortfalls] = await Promise.all([
+    decision.placement ? densityWarnings(decision.placement.cycle, decision.placement.birds, date) : [],
+    decision.ledger ? stockShortfallWarnings(decision.ledger.groups) : [],
+  ]);
+  const warnings = [...density, ...shortfalls];
   const response = { created: false, message: 'Transfer completed', data: toTransferDto(change.next), ...(warnings.length ? { warnings } : {}) };
   const at = change.next.updatedAt;
   const writes = [
