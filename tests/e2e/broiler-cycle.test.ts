@@ -112,7 +112,7 @@ describe('a broiler cycle over HTTP', () => {
     expect(['high', 'medium', 'low']).toContain(weights[0].confidence);
     const stock = (await http('GET', `/api/v1/inventory/stock?farmId=${farmId}`, { token })).body.data;
     expect(stock.birds.total).toBe(9911);
-    expect(stock.feed.byType).toEqual([{ feedType: 'starter', kg: 3590 }]);
+    expect(stock.feed.byType).toEqual([{ feedType: 'starter', kg: 3590, shortfalls: [] }]);
   });
 
   it('analytics over HTTP: cycle KPIs, the day series, the Ross 308 comparison as JSON and as an SVG chart, financials', async () => {

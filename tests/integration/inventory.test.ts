@@ -112,11 +112,11 @@ describe('inventory: stock', () => {
     expect(stock.feed).toEqual({
       totalKg: 1149.65,
       byType: [
-        { feedType: 'grower', kg: 300.25 },
-        { feedType: 'starter', kg: 849.4 },
+        { feedType: 'grower', kg: 300.25, shortfalls: [] },
+        { feedType: 'starter', kg: 849.4, shortfalls: [] },
       ],
     });
-    expect(stock.eggs).toEqual({ count: 1200 + 800 - 500 - 25 });
+    expect(stock.eggs).toEqual({ count: 1200 + 800 - 500 - 25, shortfalls: [] });
     // The same numbers as the cycle summaries the ledger keeps.
     for (const f of [a, b]) {
       const summary = (await call('GET', f.base, { token: s.token })).body.data;

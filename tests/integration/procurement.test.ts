@@ -235,7 +235,7 @@ describe('procurement', () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.data.order.status).toBe('received');
-    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 10_000 }]);
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 10_000, shortfalls: [] }]);
     const delivered = await call('GET', `${fx.base}/movements`, { token: f.manager.token, query: { type: 'medicine_delivery' } });
     expect(delivered.body.data).toEqual([
       expect.objectContaining({ product: 'ND clone 30', quantity: 10_000, unit: 'doses', supplierId: s.id, orderId: o.id, lotNumber: 'ND-2291' }),
@@ -248,11 +248,11 @@ describe('procurement', () => {
         body: { type: 'vaccination', date: day(0), vaccine: 'ND clone 30', method: 'spray', fromStock: { quantity, unit: 'doses' } },
       });
     expect((await vaccinate(9_800)).status).toBe(201);
-    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200 }]);
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200, shortfalls: [] }]);
     const short = await vaccinate(500);
     expect(short.status).toBe(409);
     expect(short.body.error).toMatch(/Only 200 doses of "ND clone 30" in stock/);
-    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200 }]);
+    expect(await medicines()).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 200, shortfalls: [] }]);
   });
 
   it('a receipt retried concurrently with one Idempotency-Key writes once', async () => {

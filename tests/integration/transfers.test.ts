@@ -111,10 +111,10 @@ describe('transfers between farms', () => {
       const done = await act(b.token, t.id, 'complete'); // either side completes
       expect(done.status, JSON.stringify(done.body)).toBe(200);
     }
-    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 1249.5 }]);
-    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 850.5 }]);
-    expect((await a.stock()).eggs).toEqual({ count: 1800 });
-    expect((await b.stock()).eggs).toEqual({ count: 1200 });
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 1249.5, shortfalls: [] }]);
+    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 850.5, shortfalls: [] }]);
+    expect((await a.stock()).eggs).toEqual({ count: 1800, shortfalls: [] });
+    expect((await b.stock()).eggs).toEqual({ count: 1200, shortfalls: [] });
     // the movement types are in the catalogue the input forms read
     const forms = (await call('GET', '/api/v1/inventory/input-schema', { token: a.token })).body.data as Json;
     expect(forms.feed_transfer_out).toMatchObject({ requiredFields: ['date', 'feedType', 'quantityKg', 'counterpartFarmId'] });
@@ -431,8 +431,8 @@ describe('transfers between farms', () => {
       expect(onType?.message).toMatch(/^must be one of: bird_inflow, /);
       expect(onType?.message).not.toContain(body.type);
     }
-    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 500 }]);
-    expect((await a.stock()).eggs).toEqual({ count: 0 });
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 500, shortfalls: [] }]);
+    expect((await a.stock()).eggs).toEqual({ count: 0, shortfalls: [] });
     // a user of both farms cannot move birds between them directly either: another farm's flock is a missing one
     const both = await userWith({ role: 'manager', farmIds: [a.farmId, b.farmId] });
     for (const counterpartFlockId of [b.flockId, ulid()]) {
@@ -491,8 +491,8 @@ describe('transfers between farms', () => {
           `Movement ${m.id} was written by transfer ${birds.id} between farms; it changes only with that transfer (send a transfer back to reverse it)`,
         );
     }
-    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 300 }]);
-    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 200 }]);
+    expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 300, shortfalls: [] }]);
+    expect((await b.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 200, shortfalls: [] }]);
     expect((await a.summary()).birds).toMatchObject({ transferredOut: 50, alive: 50 });
     expect((await b.summary()).birds).toMatchObject({ transferredIn: 20, alive: 20 });
   }, 60_000);
