@@ -1,4 +1,4 @@
-import { datedChanges } from '../domain/stock-dates.js';
+import { datedChanges, takenOutByDate } from '../domain/stock-dates.js';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import { cycleFromItem } from './cycles.js';
@@ -40,6 +40,8 @@ export async function activeFlocksOfFarm(farmId: string): Promise<FlockSummary[]
 
 /** A stock's balance now and its per-date changes (shared/domain/stock-dates.ts). */
 type Dated = { dated: Map<string, number> };
+/** …and what was taken out of it on each date. */
+type DatedWithUse = Dated & { out: Map<string, number> };
 
 export interface FarmStock {
   feed: Array<{ feedType: string; kg: number }>;
@@ -50,12 +52,12 @@ export interface FarmStock {
 /** Feed per type, eggs and medicines (per product and unit) of a farm: one consistent Query of its `STOCK#` items. */
 export async function farmStock(farmId: string): Promise<FarmStock> {
   const { feed, eggs, medicines } = await datedFarmStock(farmId);
-  return { feed: feed.map(({ dated: _, ...f }) => f), eggs: eggs.count, medicines: medicines.map(({ dated: _, ...m }) => m) };
+  return { feed: feed.map(({ dated: _, out: _out, ...f }) => f), eggs: eggs.count, medicines: medicines.map(({ dated: _, ...m }) => m) };
 }
 
 /** The farm's stock, each with its per-date changes (the balance at every past date). */
 export interface DatedFarmStock {
-  feed: Array<FarmStock['feed'][number] & Dated>;
+  feed: Array<FarmStock['feed'][number] & DatedWithUse>;
   eggs: { count: number } & Dated;
   medicines: Array<FarmStock['medicines'][number] & Dated>;
 }
@@ -79,7 +81,7 @@ export async function datedFarmStock(farmId: string): Promise<DatedFarmStock> {
       const sk = String(i.SK);
       if (sk === eggStockKey(farmId).SK) stock.eggs = { count: Number(i.count ?? 0), dated: datedChanges(i, 'count') };
       else if (sk.startsWith(feedPrefix))
-        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0), dated: datedChanges(i, 'kg') });
+        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0), dated: datedChanges(i, 'kg'), out: takenOutByDate(i, 'kg') });
       else if (sk.startsWith(MEDICINE_STOCK_SK_PREFIX))
         stock.medicines.push({
           product: String(i.product),

@@ -44,9 +44,11 @@ export type Delta =
  * (`kg@2026-11-22`: the net change dated that day), from which the balance at any past date is read
  * (./stock-dates.ts). The balance is the stock now; the per-date counters say how it got there.
  */
-export type StockAttribute<B extends string> = B | `${B}${typeof AT_DATE}${string}`;
+export type StockAttribute<B extends string> = B | `${B}${typeof AT_DATE}${string}` | `${B}${typeof OUT}${typeof AT_DATE}${string}`;
 /** Separates a stock balance's name from the date of its per-date counter. */
 export const AT_DATE = '@';
+/** Marks the per-date counter of what was taken out (`kgOut@2026-11-22`). */
+export const OUT = 'Out';
 
 /** Balances that may never go below zero, per target kind. */
 export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicine: 'quantity'; day: undefined } = {
@@ -61,9 +63,18 @@ type StockKind = 'feed' | 'eggs' | 'medicine';
 const isStock = (d: Delta): d is Extract<Delta, { target: { kind: StockKind } }> =>
   d.target.kind === 'feed' || d.target.kind === 'eggs' || d.target.kind === 'medicine';
 
-/** Each stock change also counts on its date, so the stock's balance at every past date can be told. */
-function withDatedStock(deltas: Delta[], date: string): Delta[] {
-  const dated = deltas.filter(isStock).map((d) => ({ ...d, attribute: `${d.attribute}${AT_DATE}${date}` }) as Delta);
+/**
+ * Each stock change also counts on its date (`kg@<date>`, net), so the stock's balance at every past date
+ * can be told; what the farm takes out (consumption, sales, losses, treatments, transfers out) also counts
+ * on its own (`kgOut@<date>`, net of corrections), so the farm's daily use can be told from deliveries.
+ * A reversal (`sign` −1) counts in the direction of the movement it reverses.
+ */
+function withDatedStock(deltas: Delta[], date: string, sign: 1 | -1): Delta[] {
+  const dated = deltas.filter(isStock).flatMap((d) => {
+    const net = { ...d, attribute: `${d.attribute}${AT_DATE}${date}` } as Delta;
+    const takesOut = Math.sign(d.amount) * sign < 0;
+    return takesOut ? [net, { ...d, attribute: `${d.attribute}${OUT}${AT_DATE}${date}`, amount: -d.amount } as Delta] : [net];
+  });
   return [...deltas, ...dated];
 }
 
@@ -79,7 +90,7 @@ const BIRDS_OUT: Partial<Record<MovementType, CycleCounter & DayCounter>> = {
  * A stock change comes with its dated twin (`kg@<date>`).
  */
 export function effectsOf(m: MovementInput, sign: 1 | -1 = 1, resolvedFeedType?: string): Delta[] {
-  return withDatedStock(movementEffects(m, sign, resolvedFeedType), m.date);
+  return withDatedStock(movementEffects(m, sign, resolvedFeedType), m.date, sign);
 }
 
 function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: string): Delta[] {

@@ -9,10 +9,13 @@
  * the answer warns about it; the stock view lists the dates a stock is short until the paperwork is in.
  */
 import type { StockShortfallWarning } from '../../schemas/warnings.js';
-import { AT_DATE, type NetChange, type Target } from './ledger.js';
+import { AT_DATE, OUT, type NetChange, type Target } from './ledger.js';
 import type { LedgerGroup } from './movements/record.js';
+import type { FarmFeed } from './analytics/inputs.js';
 
 export type StockBalance = 'kg' | 'count' | 'quantity';
+/** A stock item's per-date counters: the balance's net change, or what was taken out. */
+type DatedCounter = StockBalance | `${StockBalance}${typeof OUT}`;
 
 /** A run of dates on which the stock was below zero: from the first such date to the date it recovered (null: not yet). */
 export interface Shortfall {
@@ -25,13 +28,25 @@ export interface Shortfall {
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /** The per-date changes of a balance, from a stock item's attributes (or a pending change's amounts). */
-export function datedChanges(attributes: Record<string, unknown>, balance: StockBalance): Map<string, number> {
-  const prefix = `${balance}${AT_DATE}`;
+export function datedChanges(attributes: Record<string, unknown>, counter: DatedCounter): Map<string, number> {
+  const prefix = `${counter}${AT_DATE}`;
   const out = new Map<string, number>();
   for (const [name, value] of Object.entries(attributes)) {
     if (name.startsWith(prefix) && typeof value === 'number' && value !== 0) out.set(name.slice(prefix.length), value);
   }
   return out;
+}
+
+/** What was taken out of a stock on each date (consumption, sales, losses, treatments, transfers out; net of corrections). */
+export function takenOutByDate(attributes: Record<string, unknown>, balance: StockBalance): Map<string, number> {
+  return datedChanges(attributes, `${balance}${OUT}`);
+}
+
+/** The balance at the end of `date`: the balance now less the changes dated after it. */
+export function balanceAt(now: number, dated: ReadonlyMap<string, number>, date: string): number {
+  let later = 0;
+  for (const [d, amount] of dated) if (d > date) later += amount;
+  return round(now - later);
 }
 
 /** The balance at the end of each date with a change, oldest first, from the balance now and the dated changes. */
@@ -139,4 +154,14 @@ export function shortfallWarnings(
     const s = shortfallCaused({ balance: BALANCE_OF[target.kind], current: current(farmId, target), amounts: change.amounts });
     return s ? [shortfallWarning(farmId, target, s)] : [];
   });
+}
+
+/** Every feed type of a farm together: kg now, the net change and what was taken out on each date. */
+export function farmFeedOf(feed: ReadonlyArray<{ kg: number; dated: ReadonlyMap<string, number>; out: ReadonlyMap<string, number> }>): FarmFeed {
+  const sum = (maps: ReadonlyArray<ReadonlyMap<string, number>>) => {
+    const out = new Map<string, number>();
+    for (const m of maps) for (const [d, v] of m) out.set(d, round((out.get(d) ?? 0) + v));
+    return out;
+  };
+  return { kg: round(feed.reduce((a, f) => a + f.kg, 0)), dated: sum(feed.map((f) => f.dated)), out: sum(feed.map((f) => f.out)) };
 }

@@ -32,7 +32,8 @@ describe('ledger effects', () => {
       ...effectsOf({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 0.2 }),
       ...effectsOf({ type: 'feed_consumption', date: '2026-11-01', quantityKg: 0.3 }, 1, 'starter'),
     ]);
-    expect(changes.find((c) => c.target.kind === 'feed')).toBeUndefined(); // +0.1 +0.2 −0.3 = 0 exactly
+    // +0.1 +0.2 −0.3 = 0 exactly: the balance and the day's net change are untouched; the day's use stays
+    expect(changes.find((c) => c.target.kind === 'feed')?.amounts).toEqual({ 'kgOut@2026-11-01': 0.3 });
     expect(() => effectsOf({ type: 'feed_consumption', date: '2026-11-01', quantityKg: 1 })).toThrow(/resolved feed type/);
   });
 
@@ -46,7 +47,7 @@ describe('ledger effects', () => {
     });
     expect(netChanges(given).find((c) => c.target.kind === 'medicine')).toEqual({
       target: stock,
-      amounts: { quantity: -400, 'quantity@2026-11-02': -400 },
+      amounts: { quantity: -400, 'quantity@2026-11-02': -400, 'quantityOut@2026-11-02': 400 },
       requires: { attribute: 'quantity', atLeast: 400 },
     });
     // the same product in another unit is another balance; a treatment without fromStock takes nothing
@@ -56,7 +57,7 @@ describe('ledger effects', () => {
     // delivered and given in one write: only the net change of the balance counts; each date keeps its own change
     expect(netChanges([...delivered, ...given]).find((c) => c.target.kind === 'medicine')).toEqual({
       target: stock,
-      amounts: { quantity: 600, 'quantity@2026-11-01': 1000, 'quantity@2026-11-02': -400 },
+      amounts: { quantity: 600, 'quantity@2026-11-01': 1000, 'quantity@2026-11-02': -400, 'quantityOut@2026-11-02': 400 },
     });
   });
 

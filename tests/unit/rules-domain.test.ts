@@ -432,6 +432,24 @@ describe('daily points', () => {
     expect(none[0]).toMatchObject({ value: null, context: { reason: 'no feed consumption recorded from 2026-03-01 to 2026-03-01' } });
   });
 
+  it('daysOfFeedLeft on the farm’s stock: delivered before the chicks, without a cycle; every flock’s use counts; quiet when it lasts to harvest', () => {
+    // 1,000 kg delivered to the farm the day before placement; the farm takes 100 kg a day (this flock 60, another 40)
+    const out = new Map([0, 1, 2, 3, 4].map((n) => [b(n), 100]));
+    const dated = new Map([[b(-1), 1000], ...[0, 1, 2, 3, 4].map((n) => [b(n), -100] as [string, number])]);
+    const farmFeed = { kg: 500, dated, out };
+    const days = [1, 2, 3, 4].map((n) => day(b(n), { feedConsumedKg: 60 }));
+    const inputs: CycleInputs = { ...broiler(days, b(4)), farmFeed };
+    // stock at the end of each day 900, 800, 700, 600, 500; the farm's use 100 a day (the first days: the mean of 3 days, missing ones 0)
+    expect(values(dailyPoints('daysOfFeedLeft', cycleOf(inputs)))).toEqual([27, 12, 7, 6, 5]);
+    // harvest planned at 20 days: on day 0 the 27 days of feed last until then (no value); from day 1 they do not
+    const planned: CycleInputs = { ...inputs, cycle: { ...inputs.cycle, targetAgeDays: 20 } };
+    const points = dailyPoints('daysOfFeedLeft', cycleOf(planned));
+    expect(values(points)).toEqual([null, 12, 7, 6, 5]);
+    expect(points[0]!.context).toMatchObject({ reason: 'the feed in stock (27 days) lasts until the planned harvest at 20 days', feedStockKg: 900 });
+    // at 8 days, every day's stock lasts until the harvest: nothing to judge
+    expect(values(dailyPoints('daysOfFeedLeft', cycleOf({ ...inputs, cycle: { ...inputs.cycle, targetAgeDays: 8 } })))).toEqual([null, null, null, null, null]);
+  });
+
   it('costPerEgg on the last day equals the cycle financials', () => {
     const c0 = config();
     const inputs: CycleInputs = {

@@ -67,7 +67,8 @@ describe('the balance of a farm stock at every date', () => {
       ...effectsOf({ type: 'feed_consumption', date: '2026-11-22', quantityKg: 80 }, -1, 'starter'),
       ...effectsOf({ type: 'feed_consumption', date: '2026-11-18', quantityKg: 80 }, 1, 'starter'),
     ]).find((c) => c.target.kind === 'feed')!;
-    expect(moved.amounts).toEqual({ 'kg@2026-11-22': 80, 'kg@2026-11-18': -80 }); // the balance now is unchanged
+    // the balance now is unchanged; what was taken out moves from the 22nd to the 18th
+    expect(moved.amounts).toEqual({ 'kg@2026-11-22': 80, 'kgOut@2026-11-22': -80, 'kg@2026-11-18': -80, 'kgOut@2026-11-18': 80 });
     expect(shortfallCaused({ balance: 'kg', current: stock, amounts: moved.amounts })).toEqual({ from: '2026-11-18', until: '2026-11-20', lowest: -80 });
   });
 

@@ -114,6 +114,15 @@ export interface CycleInputs {
   weighings: WeighingPoint[];
   /** The last date the figures cover (today for an active cycle, its end date for a closed one). */
   asOf: string;
+  /** The farm's feed stock, every feed type together, when a figure needs it (days of feed left). */
+  farmFeed?: FarmFeed | undefined;
+}
+
+/** A farm's feed stock: kg now, the net change of each date, and what was taken out each date (shared/domain/stock-dates.ts). */
+export interface FarmFeed {
+  kg: number;
+  dated: Map<string, number>;
+  out: Map<string, number>;
 }
 
 export const ZERO_DAY: Omit<DayTotals, 'date'> = { ...recordOf(DAY_COUNTERS, () => 0), ...recordOf(DAY_COUNTER_MAPS, (): Record<string, number> => ({})) };

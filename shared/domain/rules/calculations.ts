@@ -156,9 +156,11 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
   {
     id: 'daysOfFeedLeft',
     name: 'Days of feed left',
-    formula: `(Σ feed delivered − Σ feed consumed in the cycle to that day) ÷ mean daily feed consumed over the last ${FEED_USE_DAYS} days`,
+    formula:
+      `the farm's feed stock at the end of the day (every feed type) ÷ the farm's mean daily use over the last ${FEED_USE_DAYS} days (what was taken out, every flock together); ` +
+      'no value when the stock lasts until the cycle’s planned harvest (its target age)',
     unit: 'days',
-    inputs: ['feed delivered', 'feed consumed'],
+    inputs: ['farm feed stock by date', 'feed taken out by date', 'target age'],
     source: 'farm practice (stock ÷ daily use), no single source',
     basis: 'day',
     birdTypes: 'all',

@@ -4,7 +4,9 @@
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { cycleFinancials } from '../analytics/financials/cycle.js';
-import type { CycleInputs, Figure } from '../analytics/inputs.js';
+import type { CycleInputs, FarmFeed, Figure } from '../analytics/inputs.js';
+import { balanceAt } from '../stock-dates.js';
+import { addDays } from '../../platform/calendar.js';
 import { effectiveWeighings } from '../analytics/kpis/context.js';
 import { calendarDays } from '../analytics/kpis/daily.js';
 import { baselineOf, waterLevel } from '../analytics/kpis/feed-water.js';
@@ -68,7 +70,33 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
 }
 
 /** Days of feed left per day (see the template's formula). */
+/**
+ * Days of feed left on each day. With the farm's feed stock (deliveries fill it without a cycle): its
+ * balance at the end of the day ÷ the farm's mean daily use over the last FEED_USE_DAYS days (what was
+ * taken out, every flock together). A stock that lasts until the cycle's planned harvest (its target age)
+ * is not running out for it: no value, the reason says so. Without the farm's stock (a caller that did
+ * not read it): the cycle's own deliveries less its consumption, as before feed became a farm stock.
+ */
 function feedLeftPoints(inputs: CycleInputs, rows: readonly DailyKpis[]): SeriesPoint[] {
+  return inputs.farmFeed ? farmFeedLeftPoints(inputs.farmFeed, inputs.cycle.targetAgeDays, rows) : cycleFeedLeftPoints(inputs, rows);
+}
+
+function farmFeedLeftPoints(feed: FarmFeed, targetAgeDays: number | null, rows: readonly DailyKpis[]): SeriesPoint[] {
+  return rows.map((row) => {
+    const stock = balanceAt(feed.kg, feed.dated, row.date);
+    const recent = Array.from({ length: FEED_USE_DAYS }, (_, k) => feed.out.get(addDays(row.date, -k)) ?? 0);
+    const use = recent.reduce((a, b) => a + b, 0) / recent.length;
+    const context = { feedStockKg: round(stock, 3) + 0, meanDailyFeedKg: round(use, 3) + 0 };
+    if (use <= 0) return none(row, `no feed taken from the farm's stock from ${addDays(row.date, 1 - FEED_USE_DAYS)} to ${row.date}`, context);
+    const days = round(stock / use, 1) + 0;
+    const toHarvest = targetAgeDays !== null ? targetAgeDays - row.ageDays : null;
+    if (toHarvest !== null && toHarvest >= 0 && days >= toHarvest)
+      return none(row, `the feed in stock (${days} days) lasts until the planned harvest at ${targetAgeDays} days`, { ...context, daysOfFeed: days });
+    return { bucket: row.date, value: days, context: { ageDays: row.ageDays, ...context } };
+  });
+}
+
+function cycleFeedLeftPoints(inputs: CycleInputs, rows: readonly DailyKpis[]): SeriesPoint[] {
   const ledger = new Map(calendarDays(inputs).map((d) => [d.date, d]));
   const consumed = rows.map((r) => ledger.get(r.date)?.feedConsumedKg ?? 0);
   let stock = 0;

@@ -1,6 +1,8 @@
 import { confidenceOf } from '../../domain/weights.js';
 import type { CycleInputs, WeighingPoint } from '../../domain/analytics/inputs.js';
 import { readCycleSeries } from '../../db/analytics.js';
+import { datedFarmStock } from '../../db/inventory.js';
+import { farmFeedOf } from '../../domain/stock-dates.js';
 import { scopedCycleHead } from '../flocks/cycles.js';
 import type { CycleRecord } from '../../domain/flocks/records.js';
 import type { FlockRecord } from '../../domain/flocks/records.js';
@@ -35,9 +37,22 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
   uniformityPct: w.uniformityPct,
 });
 
-export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
+/**
+ * `withFarmFeed`: also the farm's feed stock (one more Query, beside the series): the alarms' days of feed
+ * left judge the farm's stock, which deliveries fill without a cycle.
+ */
+export async function cycleAnalyticsContext(
+  user: Caller,
+  flockId: string,
+  cycleId: string,
+  now = new Date(),
+  opts: { withFarmFeed?: boolean } = {},
+): Promise<CycleAnalyticsContext> {
   const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
-  const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
+  const [series, farmFeed] = await Promise.all([
+    readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId }),
+    opts.withFarmFeed ? datedFarmStock(flock.farmId).then((s) => farmFeedOf(s.feed)) : undefined,
+  ]);
   const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
   return {
@@ -63,6 +78,7 @@ export async function cycleAnalyticsContext(user: Caller, flockId: string, cycle
       days: series.days.filter((d) => d.date <= asOf),
       weighings: series.weights.map(toWeighing),
       asOf,
+      ...(farmFeed ? { farmFeed } : {}),
     },
   };
 }

@@ -88,7 +88,7 @@ export class AlarmData {
     const key = `${flockId}/${cycleId}`;
     let p = this.cycles.get(key);
     if (!p) {
-      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now).then((ctx) => ({ ctx, series: dailySeries(ctx.inputs, ctx.config) }));
+      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now, { withFarmFeed: true }).then((ctx) => ({ ctx, series: dailySeries(ctx.inputs, ctx.config) }));
       this.cycles.set(key, p);
     }
     return p;
