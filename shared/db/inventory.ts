@@ -81,7 +81,12 @@ export async function datedFarmStock(farmId: string): Promise<DatedFarmStock> {
       const sk = String(i.SK);
       if (sk === eggStockKey(farmId).SK) stock.eggs = { count: Number(i.count ?? 0), dated: datedChanges(i, 'count') };
       else if (sk.startsWith(feedPrefix))
-        stock.feed.push({ feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length), kg: Number(i.kg ?? 0), dated: datedChanges(i, 'kg'), out: takenOutByDate(i, 'kg') });
+        stock.feed.push({
+          feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length),
+          kg: Number(i.kg ?? 0),
+          dated: datedChanges(i, 'kg'),
+          out: takenOutByDate(i, 'kg'),
+        });
       else if (sk.startsWith(MEDICINE_STOCK_SK_PREFIX))
         stock.medicines.push({
           product: String(i.product),

@@ -75,7 +75,10 @@ describe('a Ross 308 farm’s six weeks over HTTP: feed before chicks, normal da
     const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name: 'Six-week farm', timezone: 'UTC' } });
     expectStatus(farm, 201, 'POST farm');
     farmId = farm.body.data.id;
-    const house = await http('POST', `/api/v1/config/farms/${farmId}/houses`, { token: adminToken, body: { name: 'House 1', usableAreaM2: 1200, capacity: 20_000 } });
+    const house = await http('POST', `/api/v1/config/farms/${farmId}/houses`, {
+      token: adminToken,
+      body: { name: 'House 1', usableAreaM2: 1200, capacity: 20_000 },
+    });
     expectStatus(house, 201, 'POST house');
     const login = async (role: string, email: string) => {
       const password = `${role}-six-weeks-password-1`;
@@ -94,7 +97,14 @@ describe('a Ross 308 farm’s six weeks over HTTP: feed before chicks, normal da
     // three days before the chicks, the farm has no cycle: the feed goes to the farm's stock (House 1's bin)
     const early = await http('POST', '/api/v1/inventory/movements', {
       token,
-      body: { farmId, type: 'feed_delivery', date: DELIVERIES[0]!.date, feedType: 'broiler', quantityKg: DELIVERIES[0]!.quantityKg, houseId: house.body.data.id },
+      body: {
+        farmId,
+        type: 'feed_delivery',
+        date: DELIVERIES[0]!.date,
+        feedType: 'broiler',
+        quantityKg: DELIVERIES[0]!.quantityKg,
+        houseId: house.body.data.id,
+      },
     });
     expectStatus(early, 201, 'POST farm feed delivery before the chicks');
 

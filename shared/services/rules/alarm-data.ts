@@ -88,7 +88,10 @@ export class AlarmData {
     const key = `${flockId}/${cycleId}`;
     let p = this.cycles.get(key);
     if (!p) {
-      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now, { withFarmFeed: true }).then((ctx) => ({ ctx, series: dailySeries(ctx.inputs, ctx.config) }));
+      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now, { withFarmFeed: true }).then((ctx) => ({
+        ctx,
+        series: dailySeries(ctx.inputs, ctx.config),
+      }));
       this.cycles.set(key, p);
     }
     return p;
