@@ -6,7 +6,8 @@
  * sensor in House 2), the alarms on new data (`rulesOnNewData`, started asynchronously by the writes) and the
  * alarm job (`rulesJob`) make the farm's DEFAULT water-drop rule and a statistical detector fire, each anomaly
  * naming the drinker line of house 2 as its first hypothesis; the detector's finding is the one
- * GET /api/v2/analytics/anomalies shows (one engine); the anomaly shows on the manager's dashboard, is
+ * GET /api/v2/analytics/anomalies shows (one engine); the rule's anomaly, the detectors' anomalies and every
+ * v2 detection of the drop name the same day it began (`startedOn`: the first day water fell); the anomaly shows on the manager's dashboard, is
  * escalated to a water incident (once: escalating again answers the same incident) that is acknowledged and
  * resolved with its times reported by the incident and the farm's operations metrics; and the hourly
  * `predictiveJob` has produced a harvest forecast and a feed run-out date that the predictive routes serve.
@@ -46,6 +47,8 @@ const WATER_PER_FEED = 1.7;
 const WEEK_FIRST_AGE = 20;
 const WEEK_DROP = [0, 0.05, 0.12, 0.2, 0.28, 0.32, 0.35];
 const LAST_AGE = WEEK_FIRST_AGE + WEEK_DROP.length - 1;
+/** The first day water fell below expected: where the drop began. */
+const FIRST_DROP_AGE = WEEK_FIRST_AGE + WEEK_DROP.findIndex((drop) => drop > 0);
 const DETECTORS = ['robust_z', 'ewma', 'cusum'];
 const ALARM_DEADLINE_MS = 20_000;
 
@@ -279,6 +282,35 @@ describe('a developing water-line fault over HTTP: sensors and records → rules
         `${describeAnomaly(a)} not among ${JSON.stringify(detections.map((d) => `${d.bucket} ${d.metric} ${d.detector} ${d.direction}`))}`,
       ).toBe(true);
     }
+  });
+
+  it('one event, one start: the rule’s anomaly, the detectors’ anomalies and every v2 detection of the drop say it began on its first day', async () => {
+    const firstDropDay = dateAt(FIRST_DROP_AGE);
+    const rule = (
+      await pollUntil(
+        () => anomalies('rule'),
+        (items) => items.some(isWaterDrop),
+      )
+    ).find(isWaterDrop);
+    expect(rule, 'no water-drop anomaly').toBeDefined();
+    const detected = (await anomalies('detector')).filter(isWaterDetection);
+    expect(detected.length).toBeGreaterThanOrEqual(1);
+    const res = await http('GET', `/api/v2/analytics/anomalies/${flockId}/${cycleId}`, { token });
+    expectStatus(res, 200, 'GET v2 anomalies');
+    const drop = (res.body.data.detections as Json[]).filter((d) => d.metric === 'waterPctOfExpected' && d.direction === 'down');
+    expect(drop.length).toBeGreaterThanOrEqual(1);
+    const said = {
+      v2: [...new Set(drop.map((d) => d.startedOn))],
+      rule: rule!.startedOn,
+      detectors: [...new Set(detected.map((a) => a.startedOn))],
+    };
+    expect(said, JSON.stringify(drop.map((d) => `${d.bucket} ${d.detector} since ${d.startedOn}`))).toEqual({
+      v2: [firstDropDay],
+      rule: firstDropDay,
+      detectors: [firstDropDay],
+    });
+    // the start is never after the first day anything was detected
+    expect(drop[0]!.bucket >= firstDropDay).toBe(true);
   });
 
   it('the manager’s dashboard shows the open anomalies', async () => {
