@@ -144,7 +144,7 @@ function factsOf(s: Signals) {
       waterNormal: `water intake is normal (${signed(w ?? 0)} % on the previous 3 days)`,
       feedDrop: `feed intake down ${fmt(-(f ?? 0), 1)} % on the previous 3 days`,
       feedNormal: `feed intake is normal (${signed(f ?? 0)} % on the previous 3 days)`,
-      feedOutpacesWater: `feed intake down ${fmt(-(f ?? 0), 1)} % but water ${(w ?? 0) < 0 ? `only ${fmt(-(w ?? 0), 1)} %` : 'not'}: the birds drink and do not get feed`,
+      feedOutpacesWater: `feed intake down ${fmt(-(f ?? 0), 1)} % ${(w ?? 0) < 0 ? `but water only ${fmt(-(w ?? 0), 1)} %` : 'while water holds'}: the birds drink and do not get feed`,
       mortUp:
         mortRatio !== null && mortRatio >= 2
           ? `mortality ${fmt(m ?? 0, 2)} %, ${fmt(mortRatio, 1)} times the ${fmt(mb ?? 0, 2)} % before`
