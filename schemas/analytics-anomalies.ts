@@ -30,6 +30,11 @@ export const DetectionDto = Type.Object(
     direction: StringEnum(['up', 'down'] as const),
     severity: StringEnum(RULE_SEVERITIES, { description: 'warning past the detector’s limit, critical past twice that' }),
     window: Type.Object({ from: Type.String(), to: Type.String() }, { description: 'The baseline and the judged day' }),
+    startedOn: Type.String({
+      format: 'date',
+      description:
+        'The day the change began: the CUSUM change point of its episode (the consecutive days detected in this direction by any detector), the same for every detection of the episode and as `startedOn` of the stored anomaly (docs/analytics.md, "When an anomaly started")',
+    }),
     evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()])),
     message: Type.String(),
   },

@@ -12,6 +12,7 @@ import {
   UlidOf,
   periodProperties,
 } from './common.js';
+import { CalendarDate } from './flocks.js';
 import { IncidentCategory, IncidentSeverity, IncidentWithTimeline } from './operations.js';
 import { ANOMALY_SOURCES, ANOMALY_STATUSES, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
 
@@ -99,7 +100,14 @@ export const AnomalyDto = Type.Object(
     observed: Type.Number({ description: 'The value of the newest firing' }),
     expected: Nullable(Type.Number(), 'What was expected (a threshold, a baseline, a standard)'),
     deviation: Nullable(Type.Number(), 'How far observed is from expected (a z-score, a difference: the detector’s measure)'),
-    window: Type.Object({ from: Timestamp, to: Timestamp, duration: Type.String({ description: 'ISO 8601 duration, e.g. PT1H' }) }),
+    window: Type.Object(
+      { from: Timestamp, to: Timestamp, duration: Type.String({ description: 'ISO 8601 duration, e.g. PT1H' }) },
+      { description: 'The period the newest firing judged: a rule’s window, or a detector’s baseline and judged day' },
+    ),
+    startedOn: Nullable(
+      CalendarDate,
+      'The day the event began, the same as `startedOn` of the detections of GET /api/v2/analytics/anomalies for the same change (docs/analytics.md, "When an anomaly started"); null for an anomaly stored before the field existed',
+    ),
     severity: AnomalySeverity,
     status: AnomalyStatus,
     occurrences: Type.Integer({ description: 'How many firings it gathers (repeats of its dedup key while open)' }),

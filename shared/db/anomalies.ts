@@ -31,6 +31,7 @@ const FIELDS = [
   'expected',
   'deviation',
   'window',
+  'startedOn',
   'severity',
   'status',
   'occurrences',

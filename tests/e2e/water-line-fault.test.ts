@@ -6,7 +6,8 @@
  * sensor in House 2), the alarms on new data (`rulesOnNewData`, started asynchronously by the writes) and the
  * alarm job (`rulesJob`) make the farm's DEFAULT water-drop rule and a statistical detector fire, each anomaly
  * naming the drinker line of house 2 as its first hypothesis; the detector's finding is the one
- * GET /api/v2/analytics/anomalies shows (one engine); the anomaly shows on the manager's dashboard, is
+ * GET /api/v2/analytics/anomalies shows (one engine); the rule's anomaly, the detectors' anomalies and every
+ * v2 detection of the drop name the same day it began (`startedOn`: the first day water fell); the anomaly shows on the manager's dashboard, is
  * escalated to a water incident (once: escalating again answers the same incident) that is acknowledged and
  * resolved with its times reported by the incident and the farm's operations metrics; and the hourly
  * `predictiveJob` has produced a harvest forecast and a feed run-out date that the predictive routes serve.
@@ -19,60 +20,45 @@
  * Every response is checked against the closed schema of its operation (checkedClient).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standardFeedIntake, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
+import { standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
-import { temperatureRange } from '../../shared/domain/iot/climate.js';
+import {
+  broilerFarm,
+  dayFromToday,
+  expectStatus,
+  flockDays,
+  pollUntil,
+  rossFlock,
+  round1,
+  targetTemperature,
+  WATER_PER_FEED,
+} from '../support/broiler-farm.js';
 import { checkedClient } from '../support/contract.js';
-import { client, type Res } from '../support/http.js';
+import { client } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
 
 type Json = Record<string, any>;
 
-const DAY_MS = 86_400_000;
-const TODAY_MS = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
-/** The calendar date `n` days from today (UTC). */
-const dayFromToday = (n: number) => new Date(TODAY_MS + n * DAY_MS).toISOString().slice(0, 10);
 const AGE_TODAY = 27;
-const START = dayFromToday(-AGE_TODAY);
-/** The date the birds are `age` days old. */
-const dateAt = (age: number) => dayFromToday(age - AGE_TODAY);
+const { start: START, dateAt } = flockDays(AGE_TODAY);
 
 const BIRDS = 10_000;
 const DEATHS_PER_DAY = 5;
 const FEED_DELIVERED_KG = 30_000;
-/** consumption.broilerWaterFeedRatio of the default analytics configuration (l per kg of the breed's feed intake). */
-const WATER_PER_FEED = 1.7;
 /** The simulated week: ages 20…26 and the water against expected each day. */
 const WEEK_FIRST_AGE = 20;
 const WEEK_DROP = [0, 0.05, 0.12, 0.2, 0.28, 0.32, 0.35];
 const LAST_AGE = WEEK_FIRST_AGE + WEEK_DROP.length - 1;
+/** The first day water fell below expected: where the drop began. */
+const FIRST_DROP_AGE = WEEK_FIRST_AGE + WEEK_DROP.findIndex((drop) => drop > 0);
 const DETECTORS = ['robust_z', 'ewma', 'cusum'];
-const ALARM_DEADLINE_MS = 20_000;
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-/** Birds present on the day of `age`: placed, less the deaths of the days before. */
-const presentAt = (age: number) => BIRDS - DEATHS_PER_DAY * (age - 1);
 const dropAt = (age: number) => (age >= WEEK_FIRST_AGE ? WEEK_DROP[age - WEEK_FIRST_AGE]! : 0);
-const breedFeedKg = (age: number) => (standardFeedIntake(ROSS_308, age)!.grams * presentAt(age)) / 1000;
+const { breedFeedKg } = rossFlock(BIRDS, DEATHS_PER_DAY);
 const expectedWaterLiters = (age: number) => breedFeedKg(age) * WATER_PER_FEED;
 const waterLitersAt = (age: number) => round1(expectedWaterLiters(age) * (1 - dropAt(age)));
 const feedKgAt = (age: number) => round1(breedFeedKg(age));
-/** The middle of the broiler temperature curve at an age (the house's target). */
-const targetTemperature = (age: number) => {
-  const r = temperatureRange({ birdType: 'broiler', ageDays: age });
-  return (r.min! + r.max!) / 2;
-};
-
-/** Polls `read` every 250 ms until `done` holds or the deadline passes; the last value either way. */
-async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ALARM_DEADLINE_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const isWaterDrop = (a: Json) => a.metric === 'waterDropPct';
 const isWaterDetection = (a: Json) => a.metric === 'waterPctOfExpected' && a.detector !== null && a.detector.name && a.evidence?.direction === 'down';
@@ -94,7 +80,6 @@ describe('a developing water-line fault over HTTP: sensors and records → rules
   let rulesJob: Json;
   let predictiveJob: Json;
 
-  const expectStatus = (res: Res, status: number, what: string) => expect(res.status, `${what}: ${res.text}`).toBe(status);
   const anomalies = async (source: 'rule' | 'detector'): Promise<Json[]> => {
     const res = await http('GET', `/api/v1/anomalies?farmId=${farmId}&source=${source}&limit=100`, { token });
     expectStatus(res, 200, `GET anomalies (${source})`);
@@ -103,47 +88,16 @@ describe('a developing water-line fault over HTTP: sensors and records → rules
 
   beforeAll(async () => {
     api = await startOffline();
-    const admin = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
-    expectStatus(admin, 200, 'admin login');
-    const adminToken: string = admin.body.token;
-
-    // the farm (with its default rules) and House 2, by the admin; the farm's manager does the rest
-    const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name: 'Water-line farm', timezone: 'UTC' } });
-    expectStatus(farm, 201, 'POST farm');
-    farmId = farm.body.data.id;
-    const house = await http('POST', `/api/v1/config/farms/${farmId}/houses`, {
-      token: adminToken,
-      body: { name: 'House 2', usableAreaM2: 800, capacity: 16_000 },
-    });
-    expectStatus(house, 201, 'POST house');
-    houseId = house.body.data.id;
-    const manager = { email: 'manager@water-line.example.com', password: 'water-line-manager-1' };
-    const created = await http('POST', '/api/v1/admin/users', {
-      token: adminToken,
-      body: { ...manager, name: 'Farm Manager', role: 'manager', farmIds: [farmId] },
-    });
-    expectStatus(created, 201, 'POST user');
-    const login = await http('POST', '/api/v1/auth/login', { body: manager });
-    expectStatus(login, 200, 'manager login');
-    token = login.body.token;
-
-    // the flock, its cycle, the chicks and the feed
-    const flock = await http('POST', '/api/v1/flocks', {
-      token,
-      body: { name: 'Batch 12', birdType: 'broiler', breed: 'Ross 308', farmId, houseId, hatchDate: START },
-    });
-    expectStatus(flock, 201, 'POST flock');
-    flockId = flock.body.data.id;
-    const cycle = await http('POST', `/api/v1/flocks/${flockId}/cycles`, { token, body: { startDate: START, targetAgeDays: 35 } });
-    expectStatus(cycle, 201, 'POST cycle');
-    cycleId = cycle.body.data.id;
-    cycleBase = `/api/v1/flocks/${flockId}/cycles/${cycleId}`;
-    for (const body of [
-      { type: 'bird_inflow', date: START, quantity: BIRDS, averageWeightGrams: 42 },
-      { type: 'feed_delivery', date: START, quantityKg: FEED_DELIVERED_KG, feedType: 'grower' },
-    ]) {
-      expectStatus(await http('POST', `${cycleBase}/movements`, { token, body }), 201, `POST ${body.type}`);
-    }
+    // the farm (with its default rules), House 2 and its manager by the admin; the flock, its cycle, the chicks and the feed by the manager
+    ({ token, farmId, houseId, flockId, cycleId, cycleBase } = await broilerFarm(http, api, {
+      farm: 'Water-line farm',
+      house: { name: 'House 2', usableAreaM2: 800, capacity: 16_000 },
+      manager: { email: 'manager@water-line.example.com', password: 'water-line-manager-1' },
+      flock: 'Batch 12',
+      start: START,
+      birds: BIRDS,
+      feedKg: FEED_DELIVERED_KG,
+    }));
 
     // the sensors of House 2: a water meter and a climate sensor, reporting hourly
     const device = async (kind: string, name: string): Promise<string> => {
@@ -279,6 +233,35 @@ describe('a developing water-line fault over HTTP: sensors and records → rules
         `${describeAnomaly(a)} not among ${JSON.stringify(detections.map((d) => `${d.bucket} ${d.metric} ${d.detector} ${d.direction}`))}`,
       ).toBe(true);
     }
+  });
+
+  it('one event, one start: the rule’s anomaly, the detectors’ anomalies and every v2 detection of the drop say it began on its first day', async () => {
+    const firstDropDay = dateAt(FIRST_DROP_AGE);
+    const rule = (
+      await pollUntil(
+        () => anomalies('rule'),
+        (items) => items.some(isWaterDrop),
+      )
+    ).find(isWaterDrop);
+    expect(rule, 'no water-drop anomaly').toBeDefined();
+    const detected = (await anomalies('detector')).filter(isWaterDetection);
+    expect(detected.length).toBeGreaterThanOrEqual(1);
+    const res = await http('GET', `/api/v2/analytics/anomalies/${flockId}/${cycleId}`, { token });
+    expectStatus(res, 200, 'GET v2 anomalies');
+    const drop = (res.body.data.detections as Json[]).filter((d) => d.metric === 'waterPctOfExpected' && d.direction === 'down');
+    expect(drop.length).toBeGreaterThanOrEqual(1);
+    const said = {
+      v2: [...new Set(drop.map((d) => d.startedOn))],
+      rule: rule!.startedOn,
+      detectors: [...new Set(detected.map((a) => a.startedOn))],
+    };
+    expect(said, JSON.stringify(drop.map((d) => `${d.bucket} ${d.detector} since ${d.startedOn}`))).toEqual({
+      v2: [firstDropDay],
+      rule: firstDropDay,
+      detectors: [firstDropDay],
+    });
+    // the start is never after the first day anything was detected
+    expect(drop[0]!.bucket >= firstDropDay).toBe(true);
   });
 
   it('the manager’s dashboard shows the open anomalies', async () => {

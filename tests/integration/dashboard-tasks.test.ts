@@ -65,6 +65,7 @@ async function situation(role: Exclude<Role, 'admin'> | 'admin') {
     expected: 0.5,
     deviation: 0.9,
     window: { from: new Date(Date.parse(at) - 86_400_000).toISOString(), to: at, duration: 'P1D' },
+    startedOn: at.slice(0, 10),
     severity: 'warning',
     title: 'Mortality above 0.5 %',
     evidence: {},

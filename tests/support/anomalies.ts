@@ -30,6 +30,7 @@ export function firing(farmId: string, over: Partial<AnomalyFiring> = {}): Anoma
     expected: 200,
     deviation: -40,
     window: { from: new Date(Date.parse(at) - 3_600_000).toISOString(), to: at, duration: 'PT1H' },
+    startedOn: at.slice(0, 10),
     severity: 'warning',
     title: 'Water intake 40 % below the last 7 days',
     evidence: { readings: 12, meter: 'line 2' },

@@ -269,6 +269,7 @@ describe('episodes', () => {
     direction: 'down',
     severity: 'critical',
     window: { from: `${bucket.slice(0, 8)}01`, to: bucket },
+    startedOn: bucket,
     evidence: {},
     message: 'm',
     ...extra,

@@ -17,6 +17,7 @@ const detection = (fields: Partial<Detection> = {}): Detection => ({
   direction: 'down',
   severity: 'warning',
   window: { from: '2026-03-01', to: '2026-03-10' },
+  startedOn: '2026-03-09',
   evidence: { baselineMean: 100 },
   message: 'Water intake fell',
   ...fields,

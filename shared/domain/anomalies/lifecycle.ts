@@ -27,9 +27,13 @@ const RANK: Record<RuleSeverity, number> = { info: 0, warning: 1, critical: 2 };
 /** The higher of two severities. */
 export const higherSeverity = (a: RuleSeverity, b: RuleSeverity): RuleSeverity => (RANK[b] > RANK[a] ? b : a);
 
+/** The earlier of two days, a known one before an unknown one. */
+const earlierDay = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a <= b ? a : b);
+
 /** What a repeat changes on an open anomaly (the rest of its fields stay). */
 export interface RepeatState {
   severity: RuleSeverity;
+  startedOn: string | null;
   occurrences: number;
   firstSeenAt: string;
   lastSeenAt: string;
@@ -44,6 +48,7 @@ export interface RepeatState {
 export const seenAt = (judgedUntil: string, now: string): string => (judgedUntil < now ? judgedUntil : now);
 export interface RepeatFiring<W, E, H> {
   severity: RuleSeverity;
+  startedOn: string | null;
   title: string;
   observed: number;
   expected: number | null;
@@ -55,7 +60,8 @@ export interface RepeatFiring<W, E, H> {
 
 /**
  * A repeat firing (about the period ending `at.judgedUntil`, seen `at.seenAt`; normalised ISO instants) of
- * an open anomaly: one more occurrence, the higher severity of the two, first seen widened to it; the
+ * an open anomaly: one more occurrence, the higher severity of the two, first seen and the day the event
+ * started widened to it (one open anomaly is one event, which began at its earliest firing's start); the
  * measurement, window, evidence, hypotheses, title, last seen and period judged become the firing's when it
  * judged the newest period (a late firing about an older period only counts).
  */
@@ -65,6 +71,7 @@ export function repeatOf<W, E, H>(current: RepeatState, firing: RepeatFiring<W, 
     occurrences: current.occurrences + 1,
     severity: higherSeverity(current.severity, firing.severity),
     firstSeenAt: at.seenAt < current.firstSeenAt ? at.seenAt : current.firstSeenAt,
+    startedOn: earlierDay(current.startedOn, firing.startedOn),
     ...(newest
       ? {
           lastSeenAt: at.seenAt > current.lastSeenAt ? at.seenAt : current.lastSeenAt,

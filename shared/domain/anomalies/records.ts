@@ -32,6 +32,12 @@ export interface AnomalyRecord {
   expected: number | null;
   deviation: number | null;
   window: { from: string; to: string; duration: string };
+  /**
+   * The day the event began (YYYY-MM-DD): for a change of a flock's daily figure, the change point of the
+   * detectors' episode the firing falls in (docs/analytics.md, "When an anomaly started"); null for an
+   * anomaly stored before the field existed.
+   */
+  startedOn: string | null;
   severity: RuleSeverity;
   status: AnomalyStatus;
   occurrences: number;

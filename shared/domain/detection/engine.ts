@@ -6,7 +6,7 @@
  */
 import { DETECTORS, type Detector } from '../../../schemas/vocabulary.js';
 import { fmt } from '../analytics/figures.js';
-import { cusum, ewma, median, predictionFactor, robustScale, theilSen } from './detectors.js';
+import { cusum, ewma, median, type CusumPoint, predictionFactor, robustScale, theilSen } from './detectors.js';
 import { show, wordingOf } from './wording.js';
 
 export interface Detection {
@@ -30,6 +30,11 @@ export interface Detection {
   severity: 'info' | 'warning' | 'critical';
   /** The first baseline bucket the detection rests on, to the bucket evaluated. */
   window: { from: string; to: string };
+  /**
+   * The bucket the change began: its episode's (the consecutive buckets detected in this direction, by any
+   * detector) CUSUM change point, the same for every detection of the episode (`detectSeries`).
+   */
+  startedOn: string;
   evidence: Record<string, number | string | null>;
   /** One plain sentence for a farm manager. */
   message: string;
@@ -170,6 +175,9 @@ function standardise(spec: Spec, o: Obs): Std | null {
 
 const severityOf = (excess: number): 'warning' | 'critical' => (excess > 2 ? 'critical' : 'warning');
 
+/** A detection before its episode is known (`startedOn`: `detectSeries`). */
+type Found = Omit<Detection, 'startedOn'>;
+
 function detection(
   spec: Spec,
   s: Std,
@@ -178,7 +186,7 @@ function detection(
   severity: 'warning' | 'critical',
   from: string,
   more: Record<string, number | string | null>,
-): Detection {
+): Found {
   const direction = score > 0 ? 'up' : 'down';
   const w = wordingOf(spec.metric);
   const observed = s.obs.value;
@@ -245,6 +253,39 @@ function restarting<P>(es: readonly number[], chart: (xs: readonly number[]) => 
   return out;
 }
 
+type Side = 'high' | 'low';
+const sideOf = (direction: 'up' | 'down'): Side => (direction === 'up' ? 'high' : 'low');
+
+/**
+ * Where the restarting CUSUM's sum on `side` last left zero up to index i, within i's segment: Montgomery's
+ * estimate of the change point (i itself when the sum is 0 there).
+ */
+function changePoint(cu: ReadonlyArray<{ p: CusumPoint; start: number }>, i: number, side: Side): number {
+  let since = i;
+  while (since > cu[i]!.start && cu[since - 1]!.p[side] > 0) since--;
+  return since;
+}
+
+/**
+ * The detections of one run of consecutive buckets with their episode's start: the consecutive buckets
+ * detected in one direction (by any detector) are one change, which began at the change point of its
+ * first bucket. So every detector, and every day of the change, names the same start.
+ */
+function withStarts(found: ReadonlyArray<{ i: number; d: Found }>, points: readonly Std[], cu: ReadonlyArray<{ p: CusumPoint; start: number }>): Detection[] {
+  const out: Detection[] = [];
+  for (const direction of ['up', 'down'] as const) {
+    let startedOn = '';
+    let last = Number.NEGATIVE_INFINITY;
+    for (const { i, d } of found) {
+      if (d.direction !== direction) continue;
+      if (i > last + 1) startedOn = points[changePoint(cu, i, sideOf(direction))]!.obs.bucket;
+      last = i;
+      out.push({ ...d, startedOn });
+    }
+  }
+  return out;
+}
+
 /** Every detection of one metric over time-sorted observations (one per bucket). */
 export function detectSeries(spec: Spec, observations: readonly Obs[]): Detection[] {
   const out: Detection[] = [];
@@ -275,15 +316,18 @@ export function detectSeries(spec: Spec, observations: readonly Obs[]): Detectio
       (xs) => cusum(xs, { mu0: 0, sigma: 1, k: K, h: H }),
       (p) => p.alarm !== null,
     );
+    const found: Array<{ i: number; d: Found }> = [];
+    const push = (i: number, d: Found) => found.push({ i, d });
     points.forEach((s, i) => {
       if (Math.abs(s.e) > Z_THRESHOLD && allowed(s.e)) {
-        out.push(detection(spec, s, 'robust_z', s.e, Math.abs(s.e) > Z_CRITICAL ? 'critical' : 'warning', s.baselineFrom, {}));
+        push(i, detection(spec, s, 'robust_z', s.e, Math.abs(s.e) > Z_CRITICAL ? 'critical' : 'warning', s.baselineFrom, {}));
       }
       const { p, start: ewStart } = ew[i]!;
       const sd = (p.upper - p.lower) / (2 * L);
       const z = p.z / sd;
       if (p.out && allowed(z)) {
-        out.push(
+        push(
+          i,
           detection(spec, s, 'ewma', z, severityOf(Math.abs(z) / L), points[ewStart]!.baselineFrom, {
             ewma: r(p.z, 4),
             ewmaLower: r(p.lower, 4),
@@ -292,15 +336,14 @@ export function detectSeries(spec: Spec, observations: readonly Obs[]): Detectio
           }),
         );
       }
-      const { p: c, start: cuStart } = cu[i]!;
+      const { p: c } = cu[i]!;
       if (c.alarm) {
-        const side = c.alarm === 'up' ? 'high' : 'low';
         const score = c.alarm === 'up' ? c.high : -c.low;
         if (allowed(score)) {
           // the shift began where the alarming sum last left zero (Montgomery's estimate of the change point)
-          let since = i;
-          while (since > cuStart && cu[since - 1]!.p[side] > 0) since--;
-          out.push(
+          const since = changePoint(cu, i, sideOf(c.alarm));
+          push(
+            i,
             detection(spec, s, 'cusum', score, severityOf(Math.abs(score) / H), points[since]!.baselineFrom, {
               cusumHigh: r(c.high, 3),
               cusumLow: r(c.low, 3),
@@ -310,6 +353,7 @@ export function detectSeries(spec: Spec, observations: readonly Obs[]): Detectio
         }
       }
     });
+    out.push(...withStarts(found, points, cu));
   }
   return out;
 }

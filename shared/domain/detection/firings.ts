@@ -80,6 +80,7 @@ export function decideDetectorFiring(target: DetectionTarget, series: readonly D
     deviation: d.deviation,
     // the baseline's first day to the end of the judged day, as instants
     window: { from: `${d.window.from}T00:00:00.000Z`, to: at, duration: `P${daysBetween(d.window.from, d.window.to) + 1}D` },
+    startedOn: d.startedOn,
     severity: d.severity,
     title: d.message,
     evidence: { ...d.evidence, day: d.bucket, score: d.score, direction: d.direction, signals, requestId: context.requestId },

@@ -123,6 +123,8 @@ function factsOf(s: Signals) {
     waterNormal: w !== null && Math.abs(w) < NORMAL_BAND,
     feedDrop: f !== null && f <= FEED_DROP,
     feedNormal: f !== null && Math.abs(f) < NORMAL_BAND,
+    // feed down, water down less than half as much (and not up, as in the heat): the birds drink but do not eat
+    feedOutpacesWater: f !== null && f <= FEED_DROP && w !== null && w < WATER_UP && w > f / 2,
     mortUp,
     mortNormal: m !== null && !mortUp,
     tempHigh: d !== null && d >= TEMP_MARGIN_C,
@@ -142,6 +144,7 @@ function factsOf(s: Signals) {
       waterNormal: `water intake is normal (${signed(w ?? 0)} % on the previous 3 days)`,
       feedDrop: `feed intake down ${fmt(-(f ?? 0), 1)} % on the previous 3 days`,
       feedNormal: `feed intake is normal (${signed(f ?? 0)} % on the previous 3 days)`,
+      feedOutpacesWater: `feed intake down ${fmt(-(f ?? 0), 1)} % ${(w ?? 0) < 0 ? `but water only ${fmt(-(w ?? 0), 1)} %` : 'while water holds'}: the birds drink and do not get feed`,
       mortUp:
         mortRatio !== null && mortRatio >= 2
           ? `mortality ${fmt(m ?? 0, 2)} %, ${fmt(mortRatio, 1)} times the ${fmt(mb ?? 0, 2)} % before`
@@ -267,7 +270,11 @@ function feedSupply(x: Facts, house: string): Draft | null {
   c.add('feedDrop', 0.25);
   // thirsty but not eating: the feed does not reach them
   c.add('waterNormal', 0.15, x.waterNormal && x.feedDrop);
-  c.add('waterDrop', -0.2);
+  // birds without feed drink less too, but far less than they eat less (the water:feed ratio jumps)
+  c.add('feedOutpacesWater', 0.45);
+  c.add('waterDrop', -0.2, x.waterDrop && !x.feedOutpacesWater);
+  // an empty feeder does not kill within a day or two: deaths point at the birds
+  c.add('mortUp', -0.15);
   return c.done(
     'Empty silo or bridged feed line',
     `Check the silo and the feed line in ${house}: tap the silo for bridged feed, check that the auger runs and stops as it should, and that the pans at the end of the line are full.`,

@@ -1,7 +1,9 @@
 /**
  * What the hypotheses are ranked on (pure): the figures of the day or hour an alarm is about, taken from
  * the cycle's daily KPI series (water against the three days before, as % of the expected intake for the
- * age; feed per bird against its own trend over the three days before; mortality against the week before) and from the house's sensors (temperature against the age curve, NH₃, humidity, CO₂).
+ * age; feed per bird against its own trend over the three days before; both held at the start of a spell
+ * of low days; mortality against the week before) and from the house's sensors (temperature against the
+ * age curve, NH₃, humidity, CO₂).
  * A figure that is not known stays null: a hypothesis is then neither supported nor contradicted by it.
  */
 import { baselineOf, waterLevel } from '../analytics/kpis/feed-water.js';
@@ -24,26 +26,45 @@ export const NO_CLIMATE: ClimateSignals = { temperatureDeviationC: null, nh3Ppm:
 const lowest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** % change of the day's value against the mean of the 3 days before it (all of them known), else null. */
-function changeAgainstBefore(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null): number | null {
-  const today = pick(series[i]!);
-  const base = baselineOf(series, i, pick);
-  return today === null || base === null || base <= 0 ? null : round(((today - base) / base) * 100, 1);
-}
+/** A fall of at least this % starts (or continues) a spell of low days, as the causes count a drop. */
+const SPELL_DROP_PCT = -10;
+
+/** What day `day` is compared with when the reference is the days before day `from` (from ≤ day); null when unknown. */
+type Reference = (series: readonly DailyKpis[], from: number, day: number, pick: (d: DailyKpis) => number | null) => number | null;
+
+/** The mean of the 3 days before `from` (all of them known). */
+const meanBefore: Reference = (series, from, _day, pick) => baselineOf(series, from, pick);
 
 /**
- * % change of the day's value against the straight line through the 3 days before (least squares,
- * extended to the day): a growing flock eats more every day, so its own trend, not a flat mean, is what
- * "normal" means.
+ * The straight line through the 3 days before `from` (least squares), extended to `day`: a growing flock
+ * eats more every day, so its own trend, not a flat mean, is what "normal" means.
  */
-function changeAgainstTrend(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null): number | null {
-  const today = pick(series[i]!);
-  if (today === null || i < 3) return null;
-  const before = series.slice(i - 3, i).map(pick);
+const trendBefore: Reference = (series, from, day, pick) => {
+  if (from < 3) return null;
+  const before = series.slice(from - 3, from).map(pick);
   if (before.some((v) => v === null)) return null;
   const [a, b, c] = before as [number, number, number];
-  const expected = (4 * c + b - 2 * a) / 3; // the least-squares line through x = −3, −2, −1, at x = 0
-  return expected <= 0 ? null : round(((today - expected) / expected) * 100, 1);
+  // the line through x = −3, −2, −1: its mean at x = −2, its slope (c − a) ÷ 2
+  return (a + b + c) / 3 + ((c - a) / 2) * (day - from + 2);
+};
+
+/**
+ * % change of day `i`'s value against its reference, held at the start of a spell of low days (each at
+ * least SPELL_DROP_PCT below the reference of the spell's start), so that the second day of an outage is
+ * compared with the days before it, not with the first day of the outage (which would read as a rise).
+ * A day without a figure ends a spell. Null when the day's figure or its reference is unknown.
+ */
+function heldChange(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis) => number | null, reference: Reference): number | null {
+  let start: number | null = null;
+  let change: number | null = null;
+  for (let k = 0; k <= i; k++) {
+    const from: number = start ?? k;
+    const ref = reference(series, from, k, pick);
+    const value = pick(series[k]!);
+    change = value === null || ref === null || ref <= 0 ? null : ((value - ref) / ref) * 100;
+    start = change !== null && change <= SPELL_DROP_PCT ? from : null;
+  }
+  return change === null ? null : round(change, 1);
 }
 
 /**
@@ -65,8 +86,8 @@ export function signalsOfDay(
     metric: opts.metric,
     houseName: opts.houseName,
     // the firing's own measure of the water drop counts when it says more than the day against the days before
-    waterChangePct: lowest(day ? changeAgainstBefore(series, i, waterLevel) : null, opts.waterChangePct ?? null),
-    feedChangePct: day ? changeAgainstTrend(series, i, (d) => d.feedGramsPerBird.value) : null,
+    waterChangePct: lowest(day ? heldChange(series, i, waterLevel, meanBefore) : null, opts.waterChangePct ?? null),
+    feedChangePct: day ? heldChange(series, i, (d) => d.feedGramsPerBird.value, trendBefore) : null,
     mortalityPct: day?.dailyMortalityPct.value ?? null,
     mortalityBaselinePct: baseline === null ? null : round(baseline, 3),
     ...opts.climate,

@@ -182,3 +182,21 @@ export function evaluateRule(
     status: { state, reason: last ? (last.reason ?? null) : `no ${spec.input ?? 'input'} values to judge yet`, at: last?.at ?? null },
   };
 }
+
+/** The outcomes of an evaluation whose condition held. */
+const HELD: ReadonlySet<Evaluation['outcome']> = new Set(['fired', 'cooldown']);
+
+/**
+ * The days of a firing's breach: the unbroken run of evaluations whose condition held (fired or in
+ * cooldown) up to the firing, from the first day of the first one's window (a rule judges its window as
+ * one: the breach starts where that window does) to the firing's day. The evaluation of `points` from
+ * their first bucket, so the run is seen whatever pass began it; days are UTC calendar days (a daily
+ * input's bucket itself).
+ */
+export function breachOf(spec: RuleSpec, points: readonly SeriesPoint[], firing: Pick<Evaluation, 'at' | 'bucket'>): { from: string; to: string } {
+  const run = evaluateRule(spec, points, { after: null, until: firing.at, lastFiredAt: null });
+  let first = run.evaluations.length;
+  while (first > 0 && HELD.has(run.evaluations[first - 1]!.outcome)) first--;
+  const from = run.evaluations[first]?.windowFrom ?? firing.at;
+  return { from: from.slice(0, 10), to: firing.bucket.slice(0, 10) };
+}

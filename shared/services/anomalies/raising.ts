@@ -30,6 +30,7 @@ export type AnomalyFiring = Pick<
   | 'expected'
   | 'deviation'
   | 'window'
+  | 'startedOn'
   | 'severity'
   | 'title'
   | 'evidence'
@@ -72,6 +73,7 @@ function newAnomaly(f: AnomalyFiring, at: { judgedUntil: string; seenAt: string 
     expected: f.expected,
     deviation: f.deviation,
     window: f.window,
+    startedOn: f.startedOn,
     severity: f.severity,
     status: 'open',
     occurrences: 1,

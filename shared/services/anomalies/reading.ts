@@ -34,6 +34,7 @@ export function toAnomalyDto(a: AnomalyRecord): AnomalyDto {
     expected: a.expected,
     deviation: a.deviation,
     window: a.window,
+    startedOn: a.startedOn,
     severity: a.severity,
     status: a.status,
     occurrences: a.occurrences,

@@ -4,7 +4,7 @@ import { ruleStateWrite, StaleRuleState, statesOf } from '../../db/rules.js';
 import type { CommandContext } from '../../domain/command.js';
 import { inputOf } from '../../domain/rules/calculations.js';
 import { dailyPoints } from '../../domain/rules/daily-points.js';
-import { evaluateRule, type SeriesPoint } from '../../domain/rules/evaluation.js';
+import { breachOf, evaluateRule, type SeriesPoint } from '../../domain/rules/evaluation.js';
 import { farmPoints } from '../../domain/rules/farm-points.js';
 import { hourlyPoints } from '../../domain/rules/hourly-points.js';
 import { domainCondition } from '../../domain/rules/definitions.js';
@@ -145,10 +145,11 @@ export async function evaluatePass(
       if (!span) continue;
       const { afterMs, untilMs } = span;
       const points = await pointsOf(rule, target, data, afterMs - windowMs(rule) - bucketMs(basis), untilMs);
-      const run = evaluateRule(specOf(rule), points, { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null });
+      const spec = specOf(rule);
+      const run = evaluateRule(spec, points, { after: iso(afterMs), until: iso(untilMs), lastFiredAt: state?.lastFiredAt ?? null });
       result.evaluations += run.evaluations.length;
       for (const firing of run.firings) {
-        await act(ctx, rule, target, firing, data);
+        await act(ctx, rule, target, firing, data, breachOf(spec, points, firing));
         result.firings++;
       }
       const next = nextRuleState(target.id, rule.version, state, run, untilMs, ctx.now);

@@ -1,6 +1,8 @@
 import type { RuleRecord } from '../../domain/rules/records.js';
 import { incidentCategoryOf, incidentSeverityOf, seenAt } from '../../domain/anomalies/lifecycle.js';
 import type { CommandContext } from '../../domain/command.js';
+import { detectCycleDays } from '../../domain/detection/daily.js';
+import { detectedByDetectors, ruleEventStart } from '../../domain/detection/onset.js';
 import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../../domain/diagnosis/signals.js';
 import { inputOf } from '../../domain/rules/calculations.js';
@@ -41,8 +43,18 @@ function farmHypotheses(rule: RuleRecord, firing: Evaluation) {
   ];
 }
 
-/** What a firing does: raise (or update) the rule's anomaly for the target, and/or open (or join) its incident. */
-export async function act(ctx: CommandContext, rule: RuleRecord, target: Target, firing: Evaluation, data: AlarmData): Promise<void> {
+/**
+ * What a firing does: raise (or update) the rule's anomaly for the target, and/or open (or join) its
+ * incident. `breach`: the days its condition has held (`breachOf`), where the event's start is read.
+ */
+export async function act(
+  ctx: CommandContext,
+  rule: RuleRecord,
+  target: Target,
+  firing: Evaluation,
+  data: AlarmData,
+  breach: { from: string; to: string },
+): Promise<void> {
   const input = inputOf(rule.input)!;
   const { climate, houseName } = await climateAround(target, data, firing.at);
   const where =
@@ -69,6 +81,8 @@ export async function act(ctx: CommandContext, rule: RuleRecord, target: Target,
       dailyMortalityPct: thresholds.dailyMortalityPct,
     },
   });
+  // the detectors' view of the same change, so that both anomalies name the same start
+  const detections = cycle && detectedByDetectors(rule.input) ? detectCycleDays(cycle.ctx.inputs, series) : [];
   const expected = expectedOf(rule.condition, firing.value);
   const title = `${rule.name}: ${firing.value === null ? 'no value' : `${Math.round(firing.value * 100) / 100} ${input.unit}`.trim()} (${where})`;
   const dedupKey = `rule:${rule.id}:${target.id}`;
@@ -87,6 +101,7 @@ export async function act(ctx: CommandContext, rule: RuleRecord, target: Target,
         expected,
         deviation: expected === null || firing.value === null ? null : Math.round((firing.value - expected) * 1000) / 1000,
         window: { from: firing.windowFrom, to: firing.windowTo, duration: rule.window },
+        startedOn: ruleEventStart(rule.input, breach, detections),
         severity: rule.severity,
         title,
         evidence: {

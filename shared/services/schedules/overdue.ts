@@ -56,6 +56,7 @@ async function flagFarm(ctx: CommandContext, farmId: string): Promise<number> {
       expected: 0,
       deviation: late,
       window: { from: `${o.date}T00:00:00.000Z`, to: ctx.now.toISOString(), duration: `P${late}D` },
+      startedOn: o.date,
       severity: late >= 3 ? 'critical' : 'warning',
       title: `Vaccination overdue: ${s.title} (due ${o.date}, ${late} day(s) late)`,
       evidence: { scheduleId: s.id, date: o.date, vaccine: s.details.vaccine ?? null, method: s.details.method ?? null },

@@ -1,0 +1,102 @@
+/**
+ * e2e support: a broiler farm set up over HTTP as its people would — the admin creates the farm (with its
+ * default rules), a house and the farm's manager; the manager places a Ross 308 flock on a cycle with its
+ * chicks and a feed delivery — and the small helpers the farm scenarios share.
+ */
+import { expect } from 'vitest';
+import { standardFeedIntake } from '../../shared/domain/analytics/breed-standards.js';
+import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
+import { temperatureRange } from '../../shared/domain/iot/climate.js';
+import type { Offline } from './offline.js';
+import type { Req, Res } from './http.js';
+
+type Http = (method: string, path: string, req?: Req) => Promise<Res>;
+
+const DAY_MS = 86_400_000;
+const TODAY_MS = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
+/** The calendar date `n` days from today (UTC). */
+export const dayFromToday = (n: number) => new Date(TODAY_MS + n * DAY_MS).toISOString().slice(0, 10);
+
+/** The days of a flock `ageToday` days old today: its placement day, and the date the birds are `age` days old. */
+export const flockDays = (ageToday: number) => ({ start: dayFromToday(-ageToday), dateAt: (age: number) => dayFromToday(age - ageToday) });
+
+/** consumption.broilerWaterFeedRatio of the default analytics configuration (l per kg of the breed's feed intake). */
+export const WATER_PER_FEED = 1.7;
+export const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** A Ross 308 flock losing `deathsPerDay` birds a day: the birds present on the day of an age, and the breed's feed intake of them that day (kg). */
+export function rossFlock(birds: number, deathsPerDay: number) {
+  const presentAt = (age: number) => birds - deathsPerDay * (age - 1);
+  return { presentAt, breedFeedKg: (age: number) => (standardFeedIntake(ROSS_308, age)!.grams * presentAt(age)) / 1000 };
+}
+
+/** The middle of the broiler temperature curve at an age (the house's target). */
+export function targetTemperature(age: number): number {
+  const r = temperatureRange({ birdType: 'broiler', ageDays: age });
+  return (r.min! + r.max!) / 2;
+}
+
+export const expectStatus = (res: Res, status: number, what: string) => expect(res.status, `${what}: ${res.text}`).toBe(status);
+
+/** How long the alarms started asynchronously by a write may take to show. */
+export const ALARM_DEADLINE_MS = 20_000;
+
+/** Polls `read` every 250 ms until `done` holds or the deadline passes; the last value either way. */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ALARM_DEADLINE_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export interface BroilerFarmPlan {
+  farm: string;
+  house: { name: string; usableAreaM2: number; capacity: number };
+  manager: { email: string; password: string };
+  flock: string;
+  /** Hatch, cycle start and placement day. */
+  start: string;
+  birds: number;
+  feedKg: number;
+}
+
+/** The farm, its house and manager, the flock's active cycle with its chicks and feed; the manager's token. */
+export async function broilerFarm(http: Http, api: Offline, plan: BroilerFarmPlan) {
+  const admin = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
+  expectStatus(admin, 200, 'admin login');
+  const adminToken: string = admin.body.token;
+  const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name: plan.farm, timezone: 'UTC' } });
+  expectStatus(farm, 201, 'POST farm');
+  const farmId: string = farm.body.data.id;
+  const house = await http('POST', `/api/v1/config/farms/${farmId}/houses`, { token: adminToken, body: plan.house });
+  expectStatus(house, 201, 'POST house');
+  const houseId: string = house.body.data.id;
+  const created = await http('POST', '/api/v1/admin/users', {
+    token: adminToken,
+    body: { ...plan.manager, name: 'Farm Manager', role: 'manager', farmIds: [farmId] },
+  });
+  expectStatus(created, 201, 'POST user');
+  const login = await http('POST', '/api/v1/auth/login', { body: plan.manager });
+  expectStatus(login, 200, 'manager login');
+  const token: string = login.body.token;
+
+  const flock = await http('POST', '/api/v1/flocks', {
+    token,
+    body: { name: plan.flock, birdType: 'broiler', breed: 'Ross 308', farmId, houseId, hatchDate: plan.start },
+  });
+  expectStatus(flock, 201, 'POST flock');
+  const flockId: string = flock.body.data.id;
+  const cycle = await http('POST', `/api/v1/flocks/${flockId}/cycles`, { token, body: { startDate: plan.start, targetAgeDays: 35 } });
+  expectStatus(cycle, 201, 'POST cycle');
+  const cycleId: string = cycle.body.data.id;
+  const cycleBase = `/api/v1/flocks/${flockId}/cycles/${cycleId}`;
+  for (const body of [
+    { type: 'bird_inflow', date: plan.start, quantity: plan.birds, averageWeightGrams: 42 },
+    { type: 'feed_delivery', date: plan.start, quantityKg: plan.feedKg, feedType: 'grower' },
+  ]) {
+    expectStatus(await http('POST', `${cycleBase}/movements`, { token, body }), 201, `POST ${body.type}`);
+  }
+  return { adminToken, token, farmId, houseId, flockId, cycleId, cycleBase };
+}
