@@ -17,43 +17,32 @@
  * on the manager's dashboard), and the KPIs equal a hand computation from the records posted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standardFeedIntake, standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
+import { standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
-import { temperatureRange } from '../../shared/domain/iot/climate.js';
+import { expectStatus, flockDays, round1, rossFlock, targetTemperature, WATER_PER_FEED } from '../support/broiler-farm.js';
 import { checkedClient } from '../support/contract.js';
-import { client, type Res } from '../support/http.js';
+import { client } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
 
 type Json = Record<string, any>;
 
-const DAY_MS = 86_400_000;
-const TODAY_MS = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
-const dayFromToday = (n: number) => new Date(TODAY_MS + n * DAY_MS).toISOString().slice(0, 10);
 /** Harvest is today, at 42 days. */
 const HARVEST_AGE = 42;
-const PLACED = dayFromToday(-HARVEST_AGE);
-const dateAt = (age: number) => dayFromToday(age - HARVEST_AGE);
+const { start: PLACED, dateAt } = flockDays(HARVEST_AGE);
 const FEED_BEFORE_CHICKS = dateAt(-3);
 
 const BIRDS = 10_000;
 const CHICK_GRAMS = 42;
 const DEATHS_PER_DAY = 3;
-const WATER_PER_FEED = 1.7;
 const DELIVERIES = [
   { date: FEED_BEFORE_CHICKS, quantityKg: 22_000 },
   { date: dateAt(20), quantityKg: 26_000 },
 ];
 
-const round1 = (x: number) => Math.round(x * 10) / 10;
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
-/** Birds in the house on the day of `age`: placed, less the deaths of the days before. */
-const presentAt = (age: number) => BIRDS - DEATHS_PER_DAY * (age - 1);
-const feedKgAt = (age: number) => round1((standardFeedIntake(ROSS_308, age)!.grams * presentAt(age)) / 1000);
+const { breedFeedKg } = rossFlock(BIRDS, DEATHS_PER_DAY);
+const feedKgAt = (age: number) => round1(breedFeedKg(age));
 const waterLitersAt = (age: number) => round1(feedKgAt(age) * WATER_PER_FEED);
-const targetTemperature = (age: number) => {
-  const r = temperatureRange({ birdType: 'broiler', ageDays: age });
-  return (r.min! + r.max!) / 2;
-};
 
 describe('a Ross 308 farm’s six weeks over HTTP: feed before chicks, normal data, no alarm, KPIs by hand', () => {
   let api: Offline;
@@ -65,7 +54,6 @@ describe('a Ross 308 farm’s six weeks over HTTP: feed before chicks, normal da
   let cycleId: string;
   let cycleBase: string;
   let rulesJob: Json;
-  const expectStatus = (res: Res, status: number, what: string) => expect(res.status, `${what}: ${res.text}`).toBe(status);
 
   beforeAll(async () => {
     api = await startOffline();
