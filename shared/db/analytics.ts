@@ -1,6 +1,17 @@
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
-import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, dayRollupKey, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import {
+  analyticsConfigKey,
+  cycleKey,
+  cyclePartition,
+  DAY_SK_PREFIX,
+  dayRollupKey,
+  DELIVERY_SK_PREFIX,
+  farmKey,
+  flockKey,
+  houseKey,
+  WEIGHT_SK_PREFIX,
+} from './keys.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -16,7 +27,9 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * The reads behind every analytics answer for one cycle, in two round trips whatever the number of
  * movements: (1) one BatchGetItem of the flock, the cycle and the analytics configuration; (2) in
  * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
- * sessions (`WEIGHT#…`) and the flock's house (stocking density). Raw movements are never read.
+ * sessions (`WEIGHT#…`) and the flock's house with its farm (one BatchGetItem: the house's area for the
+ * stocking density, its name, and the farm's time zone, which decides the farm-local day of a sensor
+ * hour). Raw movements are never read.
  */
 export interface CycleHead {
   flock: FlockRecord | undefined;
@@ -69,15 +82,19 @@ export function dayFromItem(item: Record<string, unknown>): DayTotals {
 }
 
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
-  const [dayItems, weightItems, house] = await Promise.all([
+  const [dayItems, weightItems, houseItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
     queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
-    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId)]).then((items) => items[0]) : Promise.resolve(undefined),
+    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId), farmKey(houseRef.farmId)]) : Promise.resolve([]),
   ]);
+  const house = houseRef.houseId ? houseItems.find((i) => i.SK === houseKey(houseRef.farmId, houseRef.houseId!).SK) : undefined;
+  const farm = houseItems.find((i) => i.SK === farmKey(houseRef.farmId).SK);
   return {
     days: dayItems.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date)),
     weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
     houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
+    houseName: typeof house?.name === 'string' ? house.name : null,
+    timeZone: typeof farm?.timezone === 'string' ? farm.timezone : 'UTC',
   };
 }
 

@@ -25,6 +25,7 @@ import { temperatureRange } from '../../shared/domain/iot/climate.js';
 import { checkedClient } from '../support/contract.js';
 import { client, type Res } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
+import { pollUntil } from '../support/poll.js';
 
 type Json = Record<string, any>;
 
@@ -47,7 +48,6 @@ const WEEK_FIRST_AGE = 20;
 const WEEK_DROP = [0, 0.05, 0.12, 0.2, 0.28, 0.32, 0.35];
 const LAST_AGE = WEEK_FIRST_AGE + WEEK_DROP.length - 1;
 const DETECTORS = ['robust_z', 'ewma', 'cusum'];
-const ALARM_DEADLINE_MS = 20_000;
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -63,16 +63,6 @@ const targetTemperature = (age: number) => {
   const r = temperatureRange({ birdType: 'broiler', ageDays: age });
   return (r.min! + r.max!) / 2;
 };
-
-/** Polls `read` every 250 ms until `done` holds or the deadline passes; the last value either way. */
-async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ALARM_DEADLINE_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const isWaterDrop = (a: Json) => a.metric === 'waterDropPct';
 const isWaterDetection = (a: Json) => a.metric === 'waterPctOfExpected' && a.detector !== null && a.detector.name && a.evidence?.direction === 'down';

@@ -6,6 +6,7 @@
 import { BIRD_FLOW_COUNTERS, recordOf } from '../counters.js';
 import type { BirdType, Confidence, WeightMethod } from '../weights.js';
 import type { FigureSource } from '../iot/house-figures.js';
+import type { HouseDay } from '../iot/house-days.js';
 
 /** The numeric counters of a day's rollup (the ledger adds to them: ../ledger.ts), named once. */
 export const DAY_COUNTERS = [
@@ -114,6 +115,12 @@ export interface CycleInputs {
   weighings: WeighingPoint[];
   /** The last date the figures cover (today for an active cycle, its end date for a closed one). */
   asOf: string;
+  /**
+   * The climate of the flock's house per farm-local day, from its climate sensors' hourly rollups (none
+   * or absent: no climate sensor in the house, or no house). The expected water of a broiler day is
+   * corrected with the day's mean temperature.
+   */
+  houseDays?: HouseDay[];
 }
 
 export const ZERO_DAY: Omit<DayTotals, 'date'> = { ...recordOf(DAY_COUNTERS, () => 0), ...recordOf(DAY_COUNTER_MAPS, (): Record<string, number> => ({})) };

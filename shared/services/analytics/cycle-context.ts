@@ -10,11 +10,16 @@ import type { Caller } from '../../domain/caller.js';
 import { completeAll } from './config.js';
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { isoDate } from '../../platform/calendar.js';
+import { houseClimateDays, queryDevicesOfHouse, type DevicesOfHouse } from './house-climate.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
  * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
  * shared/domain/analytics. Another farm's cycle is NotFound, like one that does not exist.
+ * A flock in a house also reads the house's devices (one Query, in parallel with the series, unless the
+ * caller already holds the farm's devices: `devicesOfHouse`) and, when the house has climate sensors, their
+ * hourly rollups over the cycle (./house-climate.ts: one Query per climate sensor), for the house
+ * temperature of each day.
  */
 export interface CycleAnalyticsContext {
   flock: FlockRecord;
@@ -23,6 +28,8 @@ export interface CycleAnalyticsContext {
   /** The analytics configuration version the figures were computed with (0: the defaults). */
   configVersion: number;
   inputs: CycleInputs;
+  /** The flock's house's name (null: no house). */
+  houseName: string | null;
 }
 
 const toWeighing = (w: WeightRecord): WeighingPoint => ({
@@ -35,12 +42,24 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
   uniformityPct: w.uniformityPct,
 });
 
-export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
+export async function cycleAnalyticsContext(
+  user: Caller,
+  flockId: string,
+  cycleId: string,
+  now = new Date(),
+  opts: { devicesOfHouse?: DevicesOfHouse } = {},
+): Promise<CycleAnalyticsContext> {
   const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
-  const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
+  const houseId = flock.houseId;
+  const [series, devices] = await Promise.all([
+    readCycleSeries(cycleId, { farmId: flock.farmId, houseId }),
+    houseId ? (opts.devicesOfHouse ?? queryDevicesOfHouse)(flock.farmId, houseId) : Promise.resolve([]),
+  ]);
   const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
+  const houseDays = await houseClimateDays(devices, cycle.startDate, asOf, series.timeZone);
   return {
+    houseName: series.houseName,
     flock,
     cycle,
     config: completeAll(storedConfig?.config),
@@ -63,6 +82,7 @@ export async function cycleAnalyticsContext(user: Caller, flockId: string, cycle
       days: series.days.filter((d) => d.date <= asOf),
       weighings: series.weights.map(toWeighing),
       asOf,
+      houseDays,
     },
   };
 }

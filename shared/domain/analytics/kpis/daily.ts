@@ -19,7 +19,7 @@ import type { DailyKpis } from './types.js';
 import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
 import { dateRange } from '../../../platform/calendar.js';
 
-function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
+function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number | null): DailyKpis {
   const { date } = day;
   const { daysInCycle, ageDays } = agesAt(date, ctx.inputs.cycle);
   const phase = phaseOf(ctx.inputs.cycle.birdType, ageDays);
@@ -28,7 +28,7 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
   const livabilityRaw = b.housed > 0 ? ((b.aliveEnd + after.sold + after.transferredOut) / b.housed) * 100 : 0;
   const livability = livabilityPct(b.aliveEnd, after.sold, after.transferredOut, b.housed);
   const weight = weightOn(ctx, date, ageDays);
-  const expected = expectedWater(ctx, ageDays, phase, b.present);
+  const expected = expectedWater(ctx, ageDays, phase, b.present, houseTempC);
   const broiler = broilerFigures(ctx, b, after.feedKg, weight, livability, livabilityRaw, ageDays);
   const density = stockingDensity(ctx, b.aliveEnd, weight);
   const eggs = eggFigures(ctx, {
@@ -86,9 +86,11 @@ export function calendarDays(inputs: CycleInputs): DayTotals[] {
 /** Every KPI per calendar day from the cycle's start to asOf (the conventions: ./types.ts and the modules it names). */
 export function dailySeries(inputs: CycleInputs, config: AnalyticsSections): DailyKpis[] {
   const ctx = contextOf(inputs, config);
+  // the house's mean temperature of each farm-local day (its climate sensors), which the expected water is corrected with
+  const houseTempC = new Map((inputs.houseDays ?? []).map((d) => [d.date, d.meanTemperatureC]));
   let run = START;
   return calendarDays(inputs).map((day) => {
-    const row = dayKpis(ctx, day, run);
+    const row = dayKpis(ctx, day, run, houseTempC.get(day.date) ?? null);
     run = advance(run, day, row.birds);
     return row;
   });

@@ -5,7 +5,8 @@
  *   zero in the ledger cannot be told from a missing record).
  * - Expected intake (docs/analytics.md, "Expected water"): broilers drink the breed standard's feed
  *   intake for the age × consumption.broilerWaterFeedRatio (l/kg at 21 °C), plus
- *   consumption.waterIncreasePctPerDegC per °C above 21 °C when the house temperature is known; a breed
+ *   consumption.waterIncreasePctPerDegC per °C above 21 °C when the house temperature is known (the day's
+ *   mean of the house's climate sensors, `CycleInputs.houseDays`; without one, the ratio alone); a breed
  *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Laying hens (laying
  *   phase): consumption.layerWaterMlPerBirdPerDay (20 °C). Pullets in rearing have no expected intake.
  */
@@ -53,12 +54,15 @@ export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDay
   return { ml: intake.grams * ratio, basis: `${intake.basis} (${round(intake.grams, 1)} g) × ${round(ratio, 3)} l/kg water:feed ${temperature}` };
 }
 
-/** Expected water intake of the birds present, litres (see the module doc), with the basis it rests on. */
-export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number): Figure {
+/**
+ * Expected water intake of the birds present, litres (see the module doc), with the basis it rests on.
+ * `houseTempC`: the day's mean house temperature, or null when the house has no climate sensor reading that day.
+ */
+export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number, houseTempC: number | null): Figure {
   const c = ctx.config.consumption;
   if (present <= 0) return missing('l', 'no birds in the house');
   if (ctx.broiler) {
-    const per = broilerWaterMl(ctx, ageDays, null);
+    const per = broilerWaterMl(ctx, ageDays, houseTempC);
     return figure((per.ml * present) / 1000, 'l', D_KG, [per.basis]);
   }
   if (phase !== 'laying') return missing('l', `no expected water intake for ${phase} birds (the consumption config gives broilers and laying hens)`);

@@ -1,0 +1,85 @@
+/**
+ * A house's climate per farm-local day (pure), from the hourly rollups of its climate sensors: the day's
+ * mean temperature (what the expected water intake of a broiler is corrected with), its hottest hour (what
+ * heat stress is judged on, named by its value and its time on the farm's clock) and the day's mean NH₃,
+ * humidity and CO₂ (what the ventilation causes are judged on). An hour belongs to the farm-local day its
+ * start falls on; several sensors in one house are pooled reading by reading.
+ */
+import type { SensorMetric } from '../../../schemas/vocabulary.js';
+import { localDateOf, localTimeOf } from '../../platform/calendar.js';
+import { round } from '../weights.js';
+import type { BucketStats } from './rollups.js';
+
+/** The metrics a house day is made of: what the climate sensors' rollups are read for. */
+export const HOUSE_DAY_METRICS = ['temperatureC', 'humidityPct', 'nh3Ppm', 'co2Ppm'] as const satisfies readonly SensorMetric[];
+type DayMetric = (typeof HOUSE_DAY_METRICS)[number];
+
+export interface HottestHour {
+  /** The UTC hour bucket (`2026-11-24T13`). */
+  hour: string;
+  /** When it started on the farm's clock (`14:00`). */
+  localTime: string;
+  /** The hour's mean temperature, °C (1 decimal). */
+  temperatureC: number;
+}
+
+export interface HouseDay {
+  /** The farm-local date. */
+  date: string;
+  /** Mean of the day's temperature readings, °C (1 decimal); null without any. */
+  meanTemperatureC: number | null;
+  hottest: HottestHour | null;
+  nh3Ppm: number | null;
+  humidityPct: number | null;
+  co2Ppm: number | null;
+}
+
+const HOUR_MS = 3_600_000;
+type Acc = { sum: number; n: number };
+const add = (acc: Acc | undefined, s: { sum: number; n: number }): Acc => ({ sum: (acc?.sum ?? 0) + s.sum, n: (acc?.n ?? 0) + s.n });
+const meanOf = (acc: Acc | undefined): number | null => (acc && acc.n > 0 ? round(acc.sum / acc.n, 1) : null);
+
+/** The house's days, oldest first, from the hourly rollups of each of its sensors (`devices[i]`: one sensor's hours). */
+export function houseDaysOf(devices: ReadonlyArray<ReadonlyArray<{ bucket: string; stats: BucketStats }>>, timeZone: string): HouseDay[] {
+  // the hours pooled over the sensors, then the hours of each day
+  const hours = new Map<string, Partial<Record<DayMetric, Acc>>>();
+  for (const rollups of devices)
+    for (const r of rollups) {
+      const h = hours.get(r.bucket) ?? {};
+      for (const m of HOUSE_DAY_METRICS) {
+        const s = r.stats[m];
+        if (s && s.n > 0) h[m] = add(h[m], s);
+      }
+      hours.set(r.bucket, h);
+    }
+  const days = new Map<string, { sums: Partial<Record<DayMetric, Acc>>; hottest: HottestHour | null }>();
+  for (const bucket of [...hours.keys()].sort()) {
+    const h = hours.get(bucket)!;
+    const startMs = Date.parse(`${bucket}:00:00.000Z`);
+    const date = localDateOf(startMs, timeZone);
+    const day = days.get(date) ?? { sums: {}, hottest: null };
+    for (const m of HOUSE_DAY_METRICS) if (h[m]) day.sums[m] = add(day.sums[m], h[m]!);
+    const t = meanOf(h.temperatureC);
+    // the first of equally hot hours is named
+    if (t !== null && (day.hottest === null || t > day.hottest.temperatureC))
+      day.hottest = { hour: bucket, localTime: localTimeOf(startMs, timeZone), temperatureC: t };
+    days.set(date, day);
+  }
+  return [...days]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, d]) => ({
+      date,
+      meanTemperatureC: meanOf(d.sums.temperatureC),
+      hottest: d.hottest,
+      nh3Ppm: meanOf(d.sums.nh3Ppm),
+      humidityPct: meanOf(d.sums.humidityPct),
+      co2Ppm: meanOf(d.sums.co2Ppm),
+    }));
+}
+
+/** The UTC hour buckets that can hold the farm-local days `from` … `to` (a zone is within ±14 h of UTC). */
+export function hourSpanOf(from: string, to: string): { first: string; last: string } {
+  const first = new Date(Date.parse(`${from}T00:00:00.000Z`) - 14 * HOUR_MS).toISOString().slice(0, 13);
+  const last = new Date(Date.parse(`${to}T23:00:00.000Z`) + 14 * HOUR_MS).toISOString().slice(0, 13);
+  return { first, last };
+}
