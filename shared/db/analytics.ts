@@ -11,6 +11,7 @@ import {
   flockKey,
   houseKey,
   WEIGHT_SK_PREFIX,
+  CLIMATE_HOUR_ATTR,
 } from './keys.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
@@ -20,6 +21,7 @@ import { weightFromItem } from './weights.js';
 import type { WeightRecord } from '../domain/flocks/records.js';
 import { DAY_COUNTER_MAPS, emptyDay, isDayCounter, type DayTotals } from '../domain/analytics/inputs.js';
 import { dayFigure, type SensorDayFigures } from '../domain/iot/house-figures.js';
+import type { ClimateHour } from '../domain/iot/house-days.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -29,7 +31,8 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
  * sessions (`WEIGHT#…`) and the flock's house with its farm (one BatchGetItem: the house's area for the
  * stocking density, its name, and the farm's time zone, which decides the farm-local day of a sensor
- * hour). Raw movements are never read.
+ * hour). The day items also carry the house's climate hours (ingestion keeps them there:
+ * `sensorClimate.<deviceId>.<HH>`). Raw movements are never read.
  */
 export interface CycleHead {
   flock: FlockRecord | undefined;
@@ -81,6 +84,23 @@ export function dayFromItem(item: Record<string, unknown>): DayTotals {
   return day;
 }
 
+/** The climate hours kept on the cycle's days, per sensor (`<date>T<HH>` buckets): what the house's days are made of. */
+function climateHoursOf(items: readonly Record<string, unknown>[]): Array<Array<{ bucket: string; stats: ClimateHour }>> {
+  const bySensor = new Map<string, Array<{ bucket: string; stats: ClimateHour }>>();
+  for (const item of items) {
+    const date = String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length));
+    for (const [attr, value] of Object.entries(item)) {
+      if (!attr.startsWith(`${CLIMATE_HOUR_ATTR}.`) || typeof value !== 'object' || value === null) continue;
+      const [, deviceId, hour] = attr.split('.');
+      if (!deviceId || !hour) continue;
+      const list = bySensor.get(deviceId) ?? [];
+      list.push({ bucket: `${date}T${hour}`, stats: value as ClimateHour });
+      bySensor.set(deviceId, list);
+    }
+  }
+  return [...bySensor.values()];
+}
+
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
   const [dayItems, weightItems, houseItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
@@ -95,6 +115,7 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
     houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
     houseName: typeof house?.name === 'string' ? house.name : null,
     timeZone: typeof farm?.timezone === 'string' ? farm.timezone : 'UTC',
+    climateHours: climateHoursOf(dayItems),
   };
 }
 

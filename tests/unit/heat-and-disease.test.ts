@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs } from '../../shared/domain/analytics/inputs.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
+import { intakeLevels } from '../../shared/domain/analytics/kpis/feed-water.js';
 import { standardFeedIntake } from '../../shared/domain/analytics/breed-standards.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { rankHypotheses, type Signals } from '../../shared/domain/diagnosis/hypotheses.js';
@@ -105,6 +106,13 @@ describe('expected water follows the house temperature', () => {
     expect(hotDay.expectedWaterLiters.value!).toBeGreaterThan(onCurve.expectedWaterLiters.value!);
     expect(hotDay.waterPctOfExpected.value!).toBeLessThan(onCurve.waterPctOfExpected.value!);
     expect(hotDay.expectedWaterLiters.assumptions?.[0]).toContain('at 31 °C');
+  });
+
+  it('the causes weigh the intake against growth alone: drinking what a hot house expects is intake up, not a drop', () => {
+    const hot = inputs(31);
+    const row = dailySeries(hot, structuredClone(ANALYTICS_DEFAULTS)).find((d) => d.date === DAY)!;
+    expect(intakeLevels(hot, structuredClone(ANALYTICS_DEFAULTS))(row)).toBeCloseTo(row.waterPctOfExpected.value! * 1.65, 1);
+    expect(intakeLevels(inputs(null), structuredClone(ANALYTICS_DEFAULTS))(dayOf(null))).toBe(dayOf(null).waterPctOfExpected.value);
   });
 
   it('without a climate sensor, the ratio alone (21 °C)', () => {

@@ -57,7 +57,15 @@ function changeAgainstTrend(series: readonly DailyKpis[], i: number, pick: (d: D
 export function signalsOfDay(
   series: readonly DailyKpis[],
   date: string,
-  opts: { metric: string; houseName: string | null; climate: ClimateSignals; thresholds: Signals['thresholds']; waterChangePct?: number | null },
+  opts: {
+    metric: string;
+    houseName: string | null;
+    climate: ClimateSignals;
+    thresholds: Signals['thresholds'];
+    waterChangePct?: number | null;
+    /** What the day's water is measured by against the days before (default `waterLevel`; the cycle's `intakeLevels`: against growth alone). */
+    waterLevel?: (d: DailyKpis) => number | null;
+  },
 ): Signals {
   let i = -1;
   for (let k = 0; k < series.length && series[k]!.date <= date; k++) i = k;
@@ -69,7 +77,7 @@ export function signalsOfDay(
     metric: opts.metric,
     houseName: opts.houseName,
     // the firing's own measure of the water drop counts when it says more than the day against the days before
-    waterChangePct: lowest(day ? changeAgainstBefore(series, i, waterLevel) : null, opts.waterChangePct ?? null),
+    waterChangePct: lowest(day ? changeAgainstBefore(series, i, opts.waterLevel ?? waterLevel) : null, opts.waterChangePct ?? null),
     feedChangePct: day ? changeAgainstTrend(series, i, (d) => d.feedGramsPerBird.value) : null,
     mortalityPct: day?.dailyMortalityPct.value ?? null,
     mortalityBaselinePct: baseline === null ? null : round(baseline, 3),

@@ -10,16 +10,14 @@ import type { Caller } from '../../domain/caller.js';
 import { completeAll } from './config.js';
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { isoDate } from '../../platform/calendar.js';
-import { houseClimateDays, queryDevicesOfHouse, type DevicesOfHouse } from './house-climate.js';
+import { houseDaysOf } from '../../domain/iot/house-days.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
  * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
  * shared/domain/analytics. Another farm's cycle is NotFound, like one that does not exist.
- * A flock in a house also reads the house's devices (one Query, in parallel with the series, unless the
- * caller already holds the farm's devices: `devicesOfHouse`) and, when the house has climate sensors, their
- * hourly rollups over the cycle (./house-climate.ts: one Query per climate sensor), for the house
- * temperature of each day.
+ * The house's climate per farm-local day (the expected water's temperature, the alarms' hottest hour)
+ * comes with the cycle's days: ingestion keeps the climate sensors' hours on them.
  */
 export interface CycleAnalyticsContext {
   flock: FlockRecord;
@@ -42,22 +40,12 @@ const toWeighing = (w: WeightRecord): WeighingPoint => ({
   uniformityPct: w.uniformityPct,
 });
 
-export async function cycleAnalyticsContext(
-  user: Caller,
-  flockId: string,
-  cycleId: string,
-  now = new Date(),
-  opts: { devicesOfHouse?: DevicesOfHouse } = {},
-): Promise<CycleAnalyticsContext> {
+export async function cycleAnalyticsContext(user: Caller, flockId: string, cycleId: string, now = new Date()): Promise<CycleAnalyticsContext> {
   const { flock, cycle, storedConfig } = await scopedCycleHead(user, flockId, cycleId);
-  const houseId = flock.houseId;
-  const [series, devices] = await Promise.all([
-    readCycleSeries(cycleId, { farmId: flock.farmId, houseId }),
-    houseId ? (opts.devicesOfHouse ?? queryDevicesOfHouse)(flock.farmId, houseId) : Promise.resolve([]),
-  ]);
+  const series = await readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId });
   const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
-  const houseDays = await houseClimateDays(devices, cycle.startDate, asOf, series.timeZone);
+  const houseDays = houseDaysOf(series.climateHours, series.timeZone).filter((d) => d.date >= cycle.startDate && d.date <= asOf);
   return {
     houseName: series.houseName,
     flock,

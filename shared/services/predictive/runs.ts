@@ -132,10 +132,7 @@ async function runFarm(caller: Caller, farmId: string, o: FarmRunOptions): Promi
   const [contexts, deviceData] = await Promise.all([
     mapLimit(flocks, FLOCK_CONCURRENCY, async (f): Promise<{ ctx: CycleAnalyticsContext; consumption: TrailingConsumption } | null> => {
       try {
-        // the farm's (or the flock's house's) devices were read above: the house climate needs no second listing
-        const ctx = await cycleAnalyticsContext(caller, f.id, f.activeCycleId!, o.now, {
-          devicesOfHouse: async (_, houseId) => devices.filter((d) => d.houseId === houseId),
-        });
+        const ctx = await cycleAnalyticsContext(caller, f.id, f.activeCycleId!, o.now);
         return { ctx, consumption: trailingConsumption(ctx.inputs.days, ctx.inputs.asOf) };
       } catch (err) {
         errors.push({ flockId: f.id, deviceId: null, message: messageOf(err) });

@@ -89,12 +89,7 @@ export class AlarmData {
     const key = `${flockId}/${cycleId}`;
     let p = this.cycles.get(key);
     if (!p) {
-      // the house's devices come from the farm's list this pass reads anyway
-      const devicesOfHouse = async (farmId: string, houseId: string) => (await this.devices(farmId)).filter((d) => d.houseId === houseId);
-      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now, { devicesOfHouse }).then((ctx) => ({
-        ctx,
-        series: dailySeries(ctx.inputs, ctx.config),
-      }));
+      p = cycleAnalyticsContext(rulesCaller, flockId, cycleId, this.now).then((ctx) => ({ ctx, series: dailySeries(ctx.inputs, ctx.config) }));
       this.cycles.set(key, p);
     }
     return p;
@@ -120,9 +115,9 @@ export class AlarmData {
 
 /**
  * The climate of the farm-local day a flock's (daily) alarm is about: its hottest hour against the age
- * curve, and the day's NH₃, humidity and CO₂. The hourly rollups of the house's climate sensors over the
- * cycle are read with the cycle's analytics (which need each day's house temperature for the expected
- * water): the day costs no read of its own.
+ * curve, and the day's NH₃, humidity and CO₂. The hours of the house's climate sensors are kept on the
+ * cycle's days by ingestion and read with them (the cycle's analytics need each day's house temperature
+ * for the expected water): the day's climate costs the alarm no read of its own.
  */
 async function climateOfFlockDay(target: Target, data: AlarmData, day: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
   const { ctx } = await data.cycle(target.flockId!, target.cycleId!);

@@ -14,7 +14,7 @@ import { advance, birdsOfDay, livabilityPct, mortalityPct, START, type Running }
 import { broilerFigures } from './broiler.js';
 import { contextOf, D_KG, D_PCT, PCT, seriesEnd, type Context } from './context.js';
 import { eggFigures } from './eggs.js';
-import { expectedWater, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
+import { expectedWater, houseTemperatures, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
 import type { DailyKpis } from './types.js';
 import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
 import { dateRange } from '../../../platform/calendar.js';
@@ -86,8 +86,7 @@ export function calendarDays(inputs: CycleInputs): DayTotals[] {
 /** Every KPI per calendar day from the cycle's start to asOf (the conventions: ./types.ts and the modules it names). */
 export function dailySeries(inputs: CycleInputs, config: AnalyticsSections): DailyKpis[] {
   const ctx = contextOf(inputs, config);
-  // the house's mean temperature of each farm-local day (its climate sensors), which the expected water is corrected with
-  const houseTempC = new Map((inputs.houseDays ?? []).map((d) => [d.date, d.meanTemperatureC]));
+  const houseTempC = houseTemperatures(inputs);
   let run = START;
   return calendarDays(inputs).map((day) => {
     const row = dayKpis(ctx, day, run, houseTempC.get(day.date) ?? null);

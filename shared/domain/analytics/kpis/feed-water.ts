@@ -13,8 +13,9 @@
 import { round, type Phase } from '../../weights.js';
 import { standardFeedIntake } from '../breed-standards.js';
 import { figure, missing } from '../figures.js';
-import type { Figure } from '../inputs.js';
-import { D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
+import type { CycleInputs, Figure } from '../inputs.js';
+import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
+import { contextOf, D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
 import type { DailyKpis } from './types.js';
 
 /** Per bird per day: `amount` (kg or l) × 1000 ÷ birds present → g or ml. */
@@ -52,6 +53,29 @@ export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDay
       ? `at ${RATIO_AT_C} °C (no house temperature for the day)`
       : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${RATIO_AT_C} °C)`;
   return { ml: intake.grams * ratio, basis: `${intake.basis} (${round(intake.grams, 1)} g) × ${round(ratio, 3)} l/kg water:feed ${temperature}` };
+}
+
+/** The mean house temperature of each farm-local day (its climate sensors), by date: what the expected water is corrected with. */
+export const houseTemperatures = (inputs: CycleInputs): Map<string, number | null> =>
+  new Map((inputs.houseDays ?? []).map((d) => [d.date, d.meanTemperatureC]));
+
+/**
+ * Water as % of the expected intake at 21 °C (the breed intake × the water:feed ratio, without the
+ * temperature correction): the birds' drinking against their growth alone. What "water intake up / down"
+ * means when causes are weighed: a hot day raises the expectation, not the intake, and heat stress shows as
+ * intake going up. Days without a house temperature (and birds other than broilers): `waterLevel`.
+ */
+export function intakeLevels(inputs: CycleInputs, config: AnalyticsSections): (row: DailyKpis) => number | null {
+  const ctx = contextOf(inputs, config);
+  const temps = houseTemperatures(inputs);
+  return (row) => {
+    const pct = row.waterPctOfExpected.value;
+    const t = temps.get(row.date) ?? null;
+    if (pct === null || t === null || !ctx.broiler) return waterLevel(row);
+    const atTemperature = broilerWaterMl(ctx, row.ageDays, t).ml;
+    const at21 = broilerWaterMl(ctx, row.ageDays, null).ml;
+    return at21 > 0 ? (pct * atTemperature) / at21 : pct;
+  };
 }
 
 /**
