@@ -3,13 +3,14 @@
  * (the hottest hour of the house's climate sensors against the broiler age curve, named in the evidence),
  * heat stress ranks before disease whenever the house is that hot, disease ranks first when deaths rise
  * with feed and water falling in a house on the curve; and a broiler's expected water follows the day's
- * mean house temperature (+6.5 % per °C above 21 °C on the breed intake × 1.7).
+ * mean house temperature (+6.5 % per °C above 21 °C, or above the age curve while it is warmer, on the
+ * breed intake × 1.7).
  */
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { emptyDay, type CycleInputs } from '../../shared/domain/analytics/inputs.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
-import { intakeLevels } from '../../shared/domain/analytics/kpis/feed-water.js';
+import { broilerWaterMl, intakeLevels } from '../../shared/domain/analytics/kpis/feed-water.js';
 import { standardFeedIntake } from '../../shared/domain/analytics/breed-standards.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
 import { rankHypotheses, type Signals } from '../../shared/domain/diagnosis/hypotheses.js';
@@ -113,6 +114,13 @@ describe('expected water follows the house temperature', () => {
     const row = dailySeries(hot, structuredClone(ANALYTICS_DEFAULTS)).find((d) => d.date === DAY)!;
     expect(intakeLevels(hot, structuredClone(ANALYTICS_DEFAULTS))(row)).toBeCloseTo(row.waterPctOfExpected.value! * 1.65, 1);
     expect(intakeLevels(inputs(null), structuredClone(ANALYTICS_DEFAULTS))(dayOf(null))).toBe(dayOf(null).waterPctOfExpected.value);
+  });
+
+  it('a brooding house kept on the age curve is the chicks’ comfort, not heat: no correction; above the curve, 6.5 % per °C', () => {
+    const ctx = { config: structuredClone(ANALYTICS_DEFAULTS), standard: ROSS_308 };
+    const target10 = (temperatureRange({ birdType: 'broiler', ageDays: 10 }).min! + temperatureRange({ birdType: 'broiler', ageDays: 10 }).max!) / 2;
+    expect(broilerWaterMl(ctx, 10, target10).ml).toBeCloseTo(broilerWaterMl(ctx, 10, null).ml, 9);
+    expect(broilerWaterMl(ctx, 10, target10 + 2).ml).toBeCloseTo(broilerWaterMl(ctx, 10, null).ml * 1.13, 9);
   });
 
   it('without a climate sensor, the ratio alone (21 °C)', () => {

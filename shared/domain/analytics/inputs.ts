@@ -116,8 +116,8 @@ export interface CycleInputs {
   /** The last date the figures cover (today for an active cycle, its end date for a closed one). */
   asOf: string;
   /**
-   * The climate of the flock's house per farm-local day, from its climate sensors' hourly rollups (none
-   * or absent: no climate sensor in the house, or no house). The expected water of a broiler day is
+   * The climate of the flock's house per farm-local day, from the climate sensors' hours ingestion keeps
+   * on the cycle's days (none or absent: no climate sensor in the house, or no house). The expected water of a broiler day is
    * corrected with the day's mean temperature.
    */
   houseDays?: HouseDay[];

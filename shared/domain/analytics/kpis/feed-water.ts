@@ -5,13 +5,15 @@
  *   zero in the ledger cannot be told from a missing record).
  * - Expected intake (docs/analytics.md, "Expected water"): broilers drink the breed standard's feed
  *   intake for the age × consumption.broilerWaterFeedRatio (l/kg at 21 °C), plus
- *   consumption.waterIncreasePctPerDegC per °C above 21 °C when the house temperature is known (the day's
+ *   consumption.waterIncreasePctPerDegC per °C above 21 °C (above the broiler curve's target for the age
+ *   while it is warmer: the brooding weeks) when the house temperature is known (the day's
  *   mean of the house's climate sensors, `CycleInputs.houseDays`; without one, the ratio alone); a breed
  *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Laying hens (laying
  *   phase): consumption.layerWaterMlPerBirdPerDay (20 °C). Pullets in rearing have no expected intake.
  */
 import { round, type Phase } from '../../weights.js';
 import { standardFeedIntake } from '../breed-standards.js';
+import { temperatureRange } from '../../iot/climate.js';
 import { figure, missing } from '../figures.js';
 import type { CycleInputs, Figure } from '../inputs.js';
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
@@ -35,6 +37,16 @@ export function waterFeedRatio(waterLiters: number, feedKg: number): Figure {
 /** The reference temperature of the water:feed ratio (°C). */
 const RATIO_AT_C = 21;
 
+/**
+ * The temperature above which a broiler drinks more: 21 °C, or the broiler curve's target for the age when
+ * warmer (33 °C at placement down to 21 °C on day 28). A house kept on the brooding curve is the chicks'
+ * comfort, not heat: correcting for it would make every young flock on the curve look short of water.
+ */
+function warmAboveC(ageDays: number): number {
+  const curve = temperatureRange({ birdType: 'broiler', ageDays });
+  return curve.min !== null && curve.max !== null ? Math.max(RATIO_AT_C, (curve.min + curve.max) / 2) : RATIO_AT_C;
+}
+
 /** Expected water of one broiler (ml) at an age, with the basis of the figure. */
 export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDays: number, houseTempC: number | null): { ml: number; basis: string } {
   const c = ctx.config.consumption;
@@ -46,12 +58,13 @@ export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDay
       basis: `${why}: age × ${c.broilerWaterMlPerBirdPerAgeDay} ml (consumption.broilerWaterMlPerBirdPerAgeDay)`,
     };
   }
-  const above = houseTempC === null ? 0 : Math.max(0, houseTempC - RATIO_AT_C);
+  const reference = warmAboveC(ageDays);
+  const above = houseTempC === null ? 0 : Math.max(0, houseTempC - reference);
   const ratio = c.broilerWaterFeedRatio * (1 + (above * c.waterIncreasePctPerDegC) / 100);
   const temperature =
     houseTempC === null
       ? `at ${RATIO_AT_C} °C (no house temperature for the day)`
-      : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${RATIO_AT_C} °C)`;
+      : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${round(reference, 1)} °C${reference > RATIO_AT_C ? ', the age curve' : ''})`;
   return { ml: intake.grams * ratio, basis: `${intake.basis} (${round(intake.grams, 1)} g) × ${round(ratio, 3)} l/kg water:feed ${temperature}` };
 }
 
@@ -60,8 +73,8 @@ export const houseTemperatures = (inputs: CycleInputs): Map<string, number | nul
   new Map((inputs.houseDays ?? []).map((d) => [d.date, d.meanTemperatureC]));
 
 /**
- * Water as % of the expected intake at 21 °C (the breed intake × the water:feed ratio, without the
- * temperature correction): the birds' drinking against their growth alone. What "water intake up / down"
+ * Water as % of the expected intake without the temperature correction (the breed intake × the
+ * water:feed ratio): the birds' drinking against their growth alone. What "water intake up / down"
  * means when causes are weighed: a hot day raises the expectation, not the intake, and heat stress shows as
  * intake going up. Days without a house temperature (and birds other than broilers): `waterLevel`.
  */
