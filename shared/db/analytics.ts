@@ -1,6 +1,18 @@
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
-import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, dayRollupKey, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import {
+  analyticsConfigKey,
+  cycleKey,
+  cyclePartition,
+  DAY_SK_PREFIX,
+  dayRollupKey,
+  DELIVERY_SK_PREFIX,
+  farmKey,
+  flockKey,
+  houseKey,
+  WEIGHT_SK_PREFIX,
+  CLIMATE_HOUR_ATTR,
+} from './keys.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -9,6 +21,7 @@ import { weightFromItem } from './weights.js';
 import type { WeightRecord } from '../domain/flocks/records.js';
 import { DAY_COUNTER_MAPS, emptyDay, isDayCounter, type DayTotals } from '../domain/analytics/inputs.js';
 import { dayFigure, type SensorDayFigures } from '../domain/iot/house-figures.js';
+import type { ClimateHour } from '../domain/iot/house-days.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -16,7 +29,10 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * The reads behind every analytics answer for one cycle, in two round trips whatever the number of
  * movements: (1) one BatchGetItem of the flock, the cycle and the analytics configuration; (2) in
  * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
- * sessions (`WEIGHT#…`) and the flock's house (stocking density). Raw movements are never read.
+ * sessions (`WEIGHT#…`) and the flock's house with its farm (one BatchGetItem: the house's area for the
+ * stocking density, its name, and the farm's time zone, which decides the farm-local day of a sensor
+ * hour). The day items also carry the house's climate hours (ingestion keeps them there:
+ * `sensorClimate.<deviceId>.<HH>`). Raw movements are never read.
  */
 export interface CycleHead {
   flock: FlockRecord | undefined;
@@ -68,16 +84,38 @@ export function dayFromItem(item: Record<string, unknown>): DayTotals {
   return day;
 }
 
+/** The climate hours kept on the cycle's days, per sensor (`<date>T<HH>` buckets): what the house's days are made of. */
+function climateHoursOf(items: readonly Record<string, unknown>[]): Array<Array<{ bucket: string; stats: ClimateHour }>> {
+  const bySensor = new Map<string, Array<{ bucket: string; stats: ClimateHour }>>();
+  for (const item of items) {
+    const date = String(item.date ?? String(item.SK).slice(DAY_SK_PREFIX.length));
+    for (const [attr, value] of Object.entries(item)) {
+      if (!attr.startsWith(`${CLIMATE_HOUR_ATTR}.`) || typeof value !== 'object' || value === null) continue;
+      const [, deviceId, hour] = attr.split('.');
+      if (!deviceId || !hour) continue;
+      const list = bySensor.get(deviceId) ?? [];
+      list.push({ bucket: `${date}T${hour}`, stats: value as ClimateHour });
+      bySensor.set(deviceId, list);
+    }
+  }
+  return [...bySensor.values()];
+}
+
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
-  const [dayItems, weightItems, house] = await Promise.all([
+  const [dayItems, weightItems, houseItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
     queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
-    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId)]).then((items) => items[0]) : Promise.resolve(undefined),
+    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId), farmKey(houseRef.farmId)]) : Promise.resolve([]),
   ]);
+  const house = houseRef.houseId ? houseItems.find((i) => i.SK === houseKey(houseRef.farmId, houseRef.houseId!).SK) : undefined;
+  const farm = houseItems.find((i) => i.SK === farmKey(houseRef.farmId).SK);
   return {
     days: dayItems.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date)),
     weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
     houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
+    houseName: typeof house?.name === 'string' ? house.name : null,
+    timeZone: typeof farm?.timezone === 'string' ? farm.timezone : 'UTC',
+    climateHours: climateHoursOf(dayItems),
   };
 }
 

@@ -63,6 +63,8 @@ export const movementKey = (cycleId: string, movementId: string): Key => ({ PK: 
 /** Prefix of a cycle's daily rollups (one item per day with movements: the day's counters). */
 export const DAY_SK_PREFIX = 'DAY#';
 export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAY_SK_PREFIX}${date}` });
+/** The attributes of a cycle day that keep the house's climate hours, one per sensor and UTC hour of the day's date: `sensorClimate.<deviceId>.<HH>`. */
+export const CLIMATE_HOUR_ATTR = 'sensorClimate';
 export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: farmPartition(farmId), SK: `${FEED_STOCK_SK_PREFIX}${feedType}` });
 export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
 export const MEDICINE_STOCK_SK_PREFIX = 'STOCK#MEDICINE#';

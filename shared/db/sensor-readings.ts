@@ -3,6 +3,7 @@ import { ulid } from 'ulidx';
 import { BATCH_BACKOFF, batchGet, db, tableName, transact, type TransactItem } from './client.js';
 import { absent, compileCondition, eq, withCondition } from './conditions.js';
 import {
+  CLIMATE_HOUR_ATTR,
   DAY_ROLLUP_SK_PREFIX,
   HOUR_ROLLUP_SK_PREFIX,
   breachKey,
@@ -16,6 +17,7 @@ import {
 } from './keys.js';
 import { Conflict } from '../errors.js';
 import type { BucketStats } from '../domain/iot/rollups.js';
+import type { ClimateHour } from '../domain/iot/house-days.js';
 import type { Breach } from '../domain/iot/climate.js';
 import type { SensorMetric } from '../../schemas/vocabulary.js';
 import { isoDate, isoHour } from '../platform/calendar.js';
@@ -91,8 +93,12 @@ export class BucketsChanged extends Conflict {
 export interface BucketWrite {
   hours: Array<{ hour: string; readVersion: number; readRollupVersion: number; newOffsets: number[]; stats: BucketStats }>;
   days: Array<{ day: string; readVersion: number; stats: BucketStats }>;
-  /** The day's water and feed from this device, on the cycle's day rollup (`sensorWaterLiters.<deviceId>`, `sensorFeedKg.<deviceId>`). */
-  cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number }>;
+  /**
+   * The day's water and feed from this device, on the cycle's day rollup (`sensorWaterLiters.<deviceId>`,
+   * `sensorFeedKg.<deviceId>`), and the climate hours it counted that UTC day (`sensorClimate.<deviceId>.<HH>`:
+   * the hour's count and sum per climate metric, set whole from the hour's new rollup).
+   */
+  cycleDays: Array<{ cycleId: string; date: string; waterLiters?: number; feedKg?: number; climateHours?: Record<string, ClimateHour> }>;
 }
 
 /** Still at the version read: absent when that was 0 (nothing yet). */
@@ -149,6 +155,11 @@ export async function commitBuckets(deviceId: string, w: BucketWrite, now: strin
       sets.push('#f = :f');
       names['#f'] = `sensorFeedKg.${deviceId}`;
       values[':f'] = c.feedKg;
+    }
+    for (const [i, [hour, climate]] of Object.entries(c.climateHours ?? {}).entries()) {
+      sets.push(`#c${i} = :c${i}`);
+      names[`#c${i}`] = `${CLIMATE_HOUR_ATTR}.${deviceId}.${hour}`;
+      values[`:c${i}`] = climate;
     }
     if (sets.length === 0) continue;
     items.push({

@@ -48,6 +48,18 @@ export function localDateOf(instant: number | string, timeZone: string): string 
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The time of day (`14:00`, 24-hour) an instant (ms since the epoch) shows on a clock in an IANA time zone. */
+export function localTimeOf(instant: number, timeZone: string): string {
+  let f = clocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(timeZone, f);
+  }
+  return f.format(instant);
+}
+
 /** The calendar date it is at `now` on the farm's clock (an IANA zone). */
 export const localToday = (now: Date, timeZone: string): string => localDateOf(now.getTime(), timeZone);
 

@@ -7,6 +7,7 @@ import { daysToJudge, decideDetectorFiring, detectionsBetween, judgedAt, type De
 import { addDays, isoDate } from '../platform/calendar.js';
 import { log } from '../platform/log.js';
 import { climateAround, type AlarmData } from './rules/alarm-data.js';
+import { intakeLevels } from '../domain/analytics/kpis/feed-water.js';
 import { raiseAnomaly } from './anomalies/raising.js';
 
 /**
@@ -27,6 +28,7 @@ async function raise(ctx: CommandContext, data: AlarmData, target: DetectionTarg
     climate,
     thresholds: { ammoniaMaxPpm, humidityMaxPct, dailyMortalityPct },
     requestId: ctx.requestId,
+    waterLevel: intakeLevels(analytics.inputs, analytics.config),
   });
   return raiseAnomaly(ctx, firing);
 }

@@ -20,7 +20,8 @@
  * Every response is checked against the closed schema of its operation (checkedClient).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { broilerFarm, expectStatus, flockDays, pollUntil, rossFlock, round1, targetTemperature, WATER_PER_FEED } from '../support/broiler-farm.js';
+import { broilerFarm, expectStatus, flockDays, rossFlock, round1, targetTemperature, WATER_PER_FEED } from '../support/broiler-farm.js';
+import { pollUntil } from '../support/poll.js';
 import { checkedClient } from '../support/contract.js';
 import { client } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';

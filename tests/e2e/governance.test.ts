@@ -21,6 +21,7 @@ import { localClient } from '../../scripts/lib/local-dynamodb.js';
 import { checkedClient } from '../support/contract.js';
 import { client, type Res } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
+import { pollUntil } from '../support/poll.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read any field
 
@@ -28,15 +29,6 @@ const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 const INTERRUPTED = 'Interrupted restore';
 const PRODUCT = 'Amoxicillin 50%';
-
-async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** A value without the ids that differ by design between a farm and its restored copy. */
 const withoutIds = (v: unknown): unknown =>
@@ -114,6 +106,8 @@ describe('governance over HTTP: withdrawal periods, stocking density, export and
     pollUntil(
       () => http('GET', `/api/v1/continuity/restores/${id}`, { token: people.manager.token }).then((r) => r.body.data as Json),
       (r) => r.status === 'completed' || r.status === 'failed',
+      20_000,
+      200,
     );
 
   beforeAll(async () => {
@@ -226,6 +220,8 @@ describe('governance over HTTP: withdrawal periods, stocking density, export and
     const done = await pollUntil(
       () => http('GET', `/api/v1/continuity/exports/${exportId}`, { token: people.manager.token }).then((r) => r.body.data as Json),
       (e) => e.status === 'completed' || e.status === 'failed',
+      20_000,
+      200,
     );
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed', farmId, error: null });
     expect(done.counts).toMatchObject({ farm: 1, flock: 2, cycle: 2 });

@@ -22,20 +22,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardWeightGrams } from '../../shared/domain/analytics/breed-standards.js';
 import { ROSS_308 } from '../../shared/domain/analytics/standards/ross-308.js';
-import {
-  broilerFarm,
-  dayFromToday,
-  expectStatus,
-  flockDays,
-  pollUntil,
-  rossFlock,
-  round1,
-  targetTemperature,
-  WATER_PER_FEED,
-} from '../support/broiler-farm.js';
+import { broilerFarm, dayFromToday, expectStatus, flockDays, rossFlock, round1, targetTemperature, WATER_PER_FEED } from '../support/broiler-farm.js';
 import { checkedClient } from '../support/contract.js';
 import { client } from '../support/http.js';
 import { startOffline, type Offline } from '../support/offline.js';
+import { pollUntil } from '../support/poll.js';
 
 type Json = Record<string, any>;
 

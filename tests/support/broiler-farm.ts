@@ -38,19 +38,6 @@ export function targetTemperature(age: number): number {
 
 export const expectStatus = (res: Res, status: number, what: string) => expect(res.status, `${what}: ${res.text}`).toBe(status);
 
-/** How long the alarms started asynchronously by a write may take to show. */
-export const ALARM_DEADLINE_MS = 20_000;
-
-/** Polls `read` every 250 ms until `done` holds or the deadline passes; the last value either way. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ALARM_DEADLINE_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 export interface BroilerFarmPlan {
   farm: string;
   house: { name: string; usableAreaM2: number; capacity: number };

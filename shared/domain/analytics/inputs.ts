@@ -6,6 +6,7 @@
 import { BIRD_FLOW_COUNTERS, recordOf } from '../counters.js';
 import type { BirdType, Confidence, WeightMethod } from '../weights.js';
 import type { FigureSource } from '../iot/house-figures.js';
+import type { HouseDay } from '../iot/house-days.js';
 
 /** The numeric counters of a day's rollup (the ledger adds to them: ../ledger.ts), named once. */
 export const DAY_COUNTERS = [
@@ -114,6 +115,12 @@ export interface CycleInputs {
   weighings: WeighingPoint[];
   /** The last date the figures cover (today for an active cycle, its end date for a closed one). */
   asOf: string;
+  /**
+   * The climate of the flock's house per farm-local day, from the climate sensors' hours ingestion keeps
+   * on the cycle's days (none or absent: no climate sensor in the house, or no house). The expected water of a broiler day is
+   * corrected with the day's mean temperature.
+   */
+  houseDays?: HouseDay[];
   /** The farm's feed stock, every feed type together, when a figure needs it (days of feed left). */
   farmFeed?: FarmFeed | undefined;
 }

@@ -55,6 +55,8 @@ export interface FiringContext {
   climate: ClimateSignals;
   thresholds: NonNullable<Parameters<typeof signalsOfDay>[2]['thresholds']>;
   requestId: string | null;
+  /** The day's water against its growth alone (`intakeLevels` of the cycle), when known. */
+  waterLevel?: Parameters<typeof signalsOfDay>[2]['waterLevel'];
 }
 
 /** The anomaly a detection raises (source `detector`), with the signals of its day and the cause hypotheses they rank. */
@@ -67,6 +69,7 @@ export function decideDetectorFiring(target: DetectionTarget, series: readonly D
     // a detection on water: its distance from the flock's own baseline is the water change it saw
     waterChangePct: d.metric === 'waterPctOfExpected' && d.expected > 0 ? Math.round((d.deviation / d.expected) * 1000) / 10 : null,
     thresholds: context.thresholds,
+    waterLevel: context.waterLevel,
   });
   return {
     ...target,

@@ -16,6 +16,18 @@ export interface Hypothesis {
   check: string;
 }
 
+/** The reading a temperature deviation was measured on, so that its sentence can name it. */
+export interface TemperatureReading {
+  valueC: number;
+  /** When, on the farm's clock (`14:00`: the hour that started then). */
+  at: string;
+  /** The middle of the age curve's range and the range itself, °C. */
+  targetC: number;
+  minC: number;
+  maxC: number;
+  ageDays: number;
+}
+
 export interface Signals {
   /** What fired: a calculation id (waterDropPct, dailyMortalityPct…), a detection metric, or a sensor metric. */
   metric: string;
@@ -26,8 +38,10 @@ export interface Signals {
   feedChangePct?: number | null;
   mortalityPct?: number | null;
   mortalityBaselinePct?: number | null;
-  /** House temperature − target for the age, °C. */
+  /** House temperature − target for the age, °C (for a day: its hottest hour). */
   temperatureDeviationC?: number | null;
+  /** The reading that deviation was measured on, when known (a day's hottest hour): the evidence names it. */
+  temperature?: TemperatureReading | null;
   nh3Ppm?: number | null;
   humidityPct?: number | null;
   co2Ppm?: number | null;
@@ -81,6 +95,14 @@ function sensorName(metric: string): string {
   return names[metric] ?? `sensor reporting ${metric}`;
 }
 
+/** "36.0 °C at 14:00 in House 2, 15.0 °C above the 21.0 °C target for age 30 days (19.0–23.0 °C)": a reading against the age curve. */
+function readingSentence(r: TemperatureReading, houseName: string | null | undefined, deviation: number): string {
+  const c = (x: number) => x.toFixed(1);
+  const where = houseName?.trim() ? ` in ${houseName.trim()}` : '';
+  const side = deviation >= 0 ? 'above' : 'below';
+  return `${c(r.valueC)} °C at ${r.at}${where}, ${c(Math.abs(deviation))} °C ${side} the ${c(r.targetC)} °C target for age ${r.ageDays} days (${c(r.minC)}–${c(r.maxC)} °C)`;
+}
+
 /** "house 2" for 'House 2', the name as given otherwise, "the house" without one. */
 function houseOf(name: string | null | undefined): string {
   const n = name?.trim();
@@ -104,6 +126,7 @@ function factsOf(s: Signals) {
   const m = s.mortalityPct ?? null;
   const mb = s.mortalityBaselinePct ?? null;
   const d = s.temperatureDeviationC ?? null;
+  const reading = s.temperature && d !== null ? readingSentence(s.temperature, s.houseName, d) : null;
   const nh3 = s.nh3Ppm ?? null;
   const hum = s.humidityPct ?? null;
   const co2 = s.co2Ppm ?? null;
@@ -129,6 +152,7 @@ function factsOf(s: Signals) {
     mortNormal: m !== null && !mortUp,
     tempHigh: d !== null && d >= TEMP_MARGIN_C,
     tempLow: d !== null && d <= -TEMP_MARGIN_C,
+    tempNormal: d !== null && Math.abs(d) < TEMP_MARGIN_C,
     nh3High: nh3 !== null && nh3 > t.ammoniaMaxPpm,
     nh3Normal: nh3 !== null && nh3 <= t.ammoniaMaxPpm,
     humHigh: hum !== null && hum > t.humidityMaxPct,
@@ -150,8 +174,9 @@ function factsOf(s: Signals) {
           ? `mortality ${fmt(m ?? 0, 2)} %, ${fmt(mortRatio, 1)} times the ${fmt(mb ?? 0, 2)} % before`
           : `mortality ${fmt(m ?? 0, 2)} %, above the ${fmt(t.dailyMortalityPct, 2)} % alarm level`,
       mortNormal: `mortality is normal (${fmt(m ?? 0, 2)} %)`,
-      tempHigh: `house temperature ${fmt(d ?? 0, 1)} °C above the target for the age`,
-      tempLow: `house temperature ${fmt(-(d ?? 0), 1)} °C below the target for the age`,
+      tempHigh: reading ? `hottest hour ${reading}` : `house temperature ${fmt(d ?? 0, 1)} °C above the target for the age`,
+      tempLow: reading ? `even the hottest hour ${reading}` : `house temperature ${fmt(-(d ?? 0), 1)} °C below the target for the age`,
+      tempNormal: reading ? `house temperature on the age curve (hottest hour ${reading})` : `house temperature on the age curve (${signed(d ?? 0)} °C)`,
       nh3High: `ammonia ${fmt(nh3 ?? 0, 1)} ppm, above ${fmt(t.ammoniaMaxPpm, 1)} ppm`,
       nh3Normal: `ammonia is normal (${fmt(nh3 ?? 0, 1)} ppm)`,
       humHigh: `humidity ${fmt(hum ?? 0, 1)} %, above ${fmt(t.humidityMaxPct, 1)} %`,
@@ -224,8 +249,10 @@ function disease(x: Facts, house: string): Draft | null {
   c.add('feedNormal', -0.1);
   c.add('mortNormal', -0.05);
   c.add('waterNormal', -0.05);
-  // heat explains the deaths as well
-  c.add('tempHigh', -0.15, x.tempHigh && x.mortUp);
+  // deaths in a house on the age curve: the climate does not explain them
+  c.add('tempNormal', 0.05, x.tempNormal && x.mortUp);
+  // heat explains the deaths and the birds off their feed as well (and disease never ranks above it: rankHypotheses)
+  c.add('tempHigh', -0.15);
   return c.done(
     'Disease',
     `Walk ${house} now: look for dull, huddled or gasping birds and wet droppings, send fresh dead birds for a post-mortem, and call the vet.`,
@@ -325,9 +352,13 @@ export function rankHypotheses(s: Signals): Hypothesis[] {
     fans(x, house),
   ].filter((d): d is Draft => d !== null);
   const deviceFault = x.flatline || x.silent;
+  // a house far above the age curve (its hottest hour at or over the top of the range) is heat stress
+  // before disease: hot birds die, eat and drink less like sick ones, and cooling them is the first check
+  const heat = drafts.find((d) => d.cause === 'Heat stress');
   const out = drafts.map((d): Hypothesis => {
     const demoted = deviceFault && d.cause !== 'Sensor fault';
-    const score = Math.round((demoted ? d.score * SENSOR_FAULT_FACTOR : d.score) * 100) / 100;
+    const own = heat && d.cause === 'Disease' ? Math.min(d.score, heat.score) : d.score;
+    const score = Math.round((demoted ? own * SENSOR_FAULT_FACTOR : own) * 100) / 100;
     const contradicting = demoted ? [...d.contradicting, x.say[x.flatline ? 'flatline' : 'silent']] : d.contradicting;
     return { cause: d.cause, score, supporting: d.supporting, contradicting, check: d.check };
   });

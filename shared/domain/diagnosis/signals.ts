@@ -3,25 +3,28 @@
  * the cycle's daily KPI series (water against the three days before, as % of the expected intake for the
  * age; feed per bird against its own trend over the three days before; both held at the start of a spell
  * of low days; mortality against the week before) and from the house's sensors (temperature against the
- * age curve, NH₃, humidity, CO₂).
+ * age curve, NH₃, humidity, CO₂: for a day, its hottest hour and its means; for an hour, that hour's averages).
  * A figure that is not known stays null: a hypothesis is then neither supported nor contradicted by it.
  */
 import { baselineOf, waterLevel } from '../analytics/kpis/feed-water.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { round } from '../weights.js';
-import type { Signals } from './hypotheses.js';
+import type { Signals, TemperatureReading } from './hypotheses.js';
 import { temperatureRange, type FlockContext } from '../iot/climate.js';
+import type { HouseDay } from '../iot/house-days.js';
 import type { SensorMetric } from '../../../schemas/vocabulary.js';
 
-/** House climate around the alarm: averages of the hour, or the newest readings. */
+/** House climate around the alarm: a day's hottest hour and means, an hour's averages, or the newest readings. */
 export interface ClimateSignals {
   temperatureDeviationC: number | null;
+  /** The reading behind `temperatureDeviationC` when it is a day's hottest hour (null otherwise). */
+  temperature: TemperatureReading | null;
   nh3Ppm: number | null;
   humidityPct: number | null;
   co2Ppm: number | null;
 }
 
-export const NO_CLIMATE: ClimateSignals = { temperatureDeviationC: null, nh3Ppm: null, humidityPct: null, co2Ppm: null };
+export const NO_CLIMATE: ClimateSignals = { temperatureDeviationC: null, temperature: null, nh3Ppm: null, humidityPct: null, co2Ppm: null };
 
 const lowest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -74,7 +77,15 @@ function heldChange(series: readonly DailyKpis[], i: number, pick: (d: DailyKpis
 export function signalsOfDay(
   series: readonly DailyKpis[],
   date: string,
-  opts: { metric: string; houseName: string | null; climate: ClimateSignals; thresholds: Signals['thresholds']; waterChangePct?: number | null },
+  opts: {
+    metric: string;
+    houseName: string | null;
+    climate: ClimateSignals;
+    thresholds: Signals['thresholds'];
+    waterChangePct?: number | null;
+    /** What the day's water is measured by against the days before (default `waterLevel`; the cycle's `intakeLevels`: against growth alone). */
+    waterLevel?: (d: DailyKpis) => number | null;
+  },
 ): Signals {
   let i = -1;
   for (let k = 0; k < series.length && series[k]!.date <= date; k++) i = k;
@@ -86,7 +97,7 @@ export function signalsOfDay(
     metric: opts.metric,
     houseName: opts.houseName,
     // the firing's own measure of the water drop counts when it says more than the day against the days before
-    waterChangePct: lowest(day ? heldChange(series, i, waterLevel, meanBefore) : null, opts.waterChangePct ?? null),
+    waterChangePct: lowest(day ? heldChange(series, i, opts.waterLevel ?? waterLevel, meanBefore) : null, opts.waterChangePct ?? null),
     feedChangePct: day ? heldChange(series, i, (d) => d.feedGramsPerBird.value, trendBefore) : null,
     mortalityPct: day?.dailyMortalityPct.value ?? null,
     mortalityBaselinePct: baseline === null ? null : round(baseline, 3),
@@ -95,18 +106,44 @@ export function signalsOfDay(
   };
 }
 
+/** The age curve's range for the flock and its middle (the target), or null (no flock, or no curve). */
+function curveOf(flock: FlockContext | null): { min: number; max: number; target: number } | null {
+  const range = flock ? temperatureRange(flock) : null;
+  return range && range.min !== null && range.max !== null ? { min: range.min, max: range.max, target: (range.min + range.max) / 2 } : null;
+}
+
 /**
  * The climate signals of a house from metric values (an hour's averages, or the newest readings):
  * temperature as its deviation from the middle of the age curve's range (no flock: unknown).
  */
 export function climateOf(values: Partial<Record<SensorMetric, number>>, flock: FlockContext | null): ClimateSignals {
   const t = values.temperatureC;
-  const range = flock ? temperatureRange(flock) : null;
-  const target = range && range.min !== null && range.max !== null ? (range.min + range.max) / 2 : null;
+  const curve = curveOf(flock);
   return {
-    temperatureDeviationC: t === undefined || target === null ? null : round(t - target, 1),
+    temperatureDeviationC: t === undefined || curve === null ? null : round(t - curve.target, 1),
+    temperature: null,
     nh3Ppm: values.nh3Ppm ?? null,
     humidityPct: values.humidityPct ?? null,
     co2Ppm: values.co2Ppm ?? null,
+  };
+}
+
+/**
+ * The climate signals of a farm-local day (what a daily alarm is judged on): the temperature of its
+ * hottest hour against the age curve, named with its value and time, and the day's mean NH₃, humidity and
+ * CO₂. No climate sensor reading that day: unknown.
+ */
+export function climateOfDay(day: HouseDay | null, flock: FlockContext | null): ClimateSignals {
+  const hottest = day?.hottest ?? null;
+  const curve = curveOf(flock);
+  const known = hottest !== null && curve !== null && flock !== null;
+  return {
+    temperatureDeviationC: known ? round(hottest.temperatureC - curve.target, 1) : null,
+    temperature: known
+      ? { valueC: hottest.temperatureC, at: hottest.localTime, targetC: curve.target, minC: curve.min, maxC: curve.max, ageDays: flock.ageDays }
+      : null,
+    nh3Ppm: day?.nh3Ppm ?? null,
+    humidityPct: day?.humidityPct ?? null,
+    co2Ppm: day?.co2Ppm ?? null,
   };
 }

@@ -12,11 +12,14 @@ import type { Caller } from '../../domain/caller.js';
 import { completeAll } from './config.js';
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { isoDate } from '../../platform/calendar.js';
+import { houseDaysOf } from '../../domain/iot/house-days.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
  * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
  * shared/domain/analytics. Another farm's cycle is NotFound, like one that does not exist.
+ * The house's climate per farm-local day (the expected water's temperature, the alarms' hottest hour)
+ * comes with the cycle's days: ingestion keeps the climate sensors' hours on them.
  */
 export interface CycleAnalyticsContext {
   flock: FlockRecord;
@@ -25,6 +28,8 @@ export interface CycleAnalyticsContext {
   /** The analytics configuration version the figures were computed with (0: the defaults). */
   configVersion: number;
   inputs: CycleInputs;
+  /** The flock's house's name (null: no house). */
+  houseName: string | null;
 }
 
 const toWeighing = (w: WeightRecord): WeighingPoint => ({
@@ -55,7 +60,9 @@ export async function cycleAnalyticsContext(
   ]);
   const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
+  const houseDays = houseDaysOf(series.climateHours, series.timeZone).filter((d) => d.date >= cycle.startDate && d.date <= asOf);
   return {
+    houseName: series.houseName,
     flock,
     cycle,
     config: completeAll(storedConfig?.config),
@@ -79,6 +86,7 @@ export async function cycleAnalyticsContext(
       weighings: series.weights.map(toWeighing),
       asOf,
       ...(farmFeed ? { farmFeed } : {}),
+      houseDays,
     },
   };
 }

@@ -6,6 +6,7 @@ import { commandContext } from '../../domain/command.js';
 import { breachesOf } from '../../domain/iot/climate.js';
 import { lastSeenOf, minuteOf, movesLastSeen, nextStatusChangeAt } from '../../domain/iot/device-health.js';
 import { feedKgOfDay, feedsHouseFigures, waterLitersOfDay } from '../../domain/iot/house-figures.js';
+import { climateHourOf, feedsHouseClimate } from '../../domain/iot/house-days.js';
 import { screenReadings, type Candidate, type Frame, type Rejection } from '../../domain/iot/readings.js';
 import { addToBucket, counterPoints, refuseBackwardCounters, type BucketStats, type CounterPoint } from '../../domain/iot/rollups.js';
 import { AppError, Conflict, Forbidden, NotFound, Unavailable, ValidationFailed } from '../../errors.js';
@@ -27,7 +28,8 @@ import { log } from '../../platform/log.js';
  * 2. per group of hours (≤ 100 items a transaction): reads the hours' claims and rollups and the days
  *    around them, drops readings already counted (duplicates), refuses counters going backwards, and
  *    writes the new claims, hourly and daily rollups and the house cycle's sensor water and feed of
- *    those days in ONE transaction conditional on the versions read (a lost race re-reads and retries);
+ *    those days (and a climate sensor's hours) in ONE transaction conditional on the versions read (a
+ *    lost race re-reads and retries);
  * 3. writes the counted readings raw (BatchWriteItem, TTL `SENSOR_RAW_TTL_DAYS`);
  * 4. moves last seen (at most once a minute), records threshold breaches, and hands bird-scale weighings
  *    to the weights use case (`automatic_scale`).
@@ -46,7 +48,7 @@ const CHUNK_RETRY: RetryPolicy = { attempts: 12, baseMs: 4, capMs: 88 };
 const DAY_MS = 86_400_000;
 
 /** Splits readings (sorted) into groups whose transaction stays within 100 items. */
-function chunksOf(candidates: readonly Candidate[], counterDevice: boolean): Candidate[][] {
+function chunksOf(candidates: readonly Candidate[], counterDevice: boolean, climateDevice: boolean): Candidate[][] {
   const chunks: Candidate[][] = [];
   let current: Candidate[] = [];
   let hours = new Set<string>();
@@ -56,8 +58,9 @@ function chunksOf(candidates: readonly Candidate[], counterDevice: boolean): Can
     const d = isoDate(c.tsMs);
     const nextHours = hours.has(h) ? hours.size : hours.size + 1;
     const nextDays = days.has(d) ? days.size : days.size + 1;
-    // a counter device also writes the day after each day (its figure depends on the day before) on the cycle
-    const items = 2 * nextHours + nextDays * (counterDevice ? 3 : 1);
+    // a counter device also writes the day after each day (its figure depends on the day before) on the cycle;
+    // a climate sensor writes its hours on the cycle's day
+    const items = 2 * nextHours + nextDays * (counterDevice ? 3 : climateDevice ? 2 : 1);
     if (current.length > 0 && items > MAX_TRANSACTION_ITEMS) {
       chunks.push(current);
       current = [];
@@ -92,6 +95,7 @@ const RAW_REPAIR_AFTER_MS = 30_000;
 /** One chunk: read, decide, write; retried from the read when another writer got there first. */
 async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], house: () => Promise<HouseFlock | null>, now: string): Promise<ChunkResult> {
   const counterDevice = feedsHouseFigures(device.metrics);
+  const climateDevice = feedsHouseClimate(device.metrics);
   const hours = [...new Set(chunk.map((c) => isoHour(c.tsMs)))];
   const days = [...new Set(chunk.map((c) => isoDate(c.tsMs)))];
   const readDays = counterDevice ? [...new Set(days.flatMap((d) => [addDays(d, -1), d, addDays(d, 1)]))].sort() : days;
@@ -153,6 +157,7 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
         });
       }
     }
+    if (climateDevice) keepClimateHours(write, await house(), now.slice(0, 10));
     try {
       await commitBuckets(device.id, write, now);
       return { counted: kept, duplicates, settledDuplicates, rejected };
@@ -163,6 +168,26 @@ async function ingestChunk(device: DeviceRecord, chunk: readonly Candidate[], ho
         throw new Unavailable('The device’s rollups kept changing under concurrent batches; send the batch again (it is idempotent)', 1);
       await pause(attempt, CHUNK_RETRY);
     }
+  }
+}
+
+/**
+ * The climate hours of the batch, kept on the house flock's cycle day of each hour's UTC date (within the
+ * cycle, up to today): what the cycle's analytics (the expected water's temperature) and its daily alarms
+ * (the hottest hour) read with the days, without reading the sensors' rollups.
+ */
+function keepClimateHours(write: BucketWrite, flock: HouseFlock | null, today: string): void {
+  if (!flock) return;
+  for (const h of write.hours) {
+    const climate = climateHourOf(h.stats);
+    const date = h.hour.slice(0, 10);
+    if (!climate || date < flock.cycle.startDate || date > today) continue;
+    let day = write.cycleDays.find((c) => c.cycleId === flock.cycle.id && c.date === date);
+    if (!day) {
+      day = { cycleId: flock.cycle.id, date };
+      write.cycleDays.push(day);
+    }
+    day.climateHours = { ...day.climateHours, [h.hour.slice(11, 13)]: climate };
   }
 }
 
@@ -199,7 +224,7 @@ export async function ingestReadings(device: DeviceRecord, frames: readonly Fram
   const counted: Candidate[] = [];
   const storedDuplicates: Candidate[] = [];
   const settledDuplicates: Candidate[] = [];
-  for (const chunk of chunksOf(screened.candidates, counterDevice)) {
+  for (const chunk of chunksOf(screened.candidates, counterDevice, feedsHouseClimate(device.metrics))) {
     const r = await ingestChunk(device, chunk, house, now);
     counted.push(...r.counted);
     storedDuplicates.push(...r.duplicates);

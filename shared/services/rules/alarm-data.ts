@@ -6,14 +6,15 @@ import { activeFlocksOfFarm } from '../../db/inventory.js';
 import { rollupsBetween } from '../../db/sensor-readings.js';
 import { dailySeries } from '../../domain/analytics/kpis/daily.js';
 import type { DailyKpis } from '../../domain/analytics/kpis/types.js';
-import { climateOf, NO_CLIMATE, type ClimateSignals } from '../../domain/diagnosis/signals.js';
+import { climateOf, climateOfDay, NO_CLIMATE, type ClimateSignals } from '../../domain/diagnosis/signals.js';
+import { ageOn } from '../../domain/age.js';
 import { systemCaller } from '../../domain/caller.js';
 import type { BucketStats } from '../../domain/iot/rollups.js';
 import type { FarmFacts } from '../../domain/rules/farm-points.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from '../analytics/cycle-context.js';
 import { flockOn, houseFlock, type HouseFlock } from '../flocks/house-flocks.js';
 import type { SensorMetric } from '../../../schemas/vocabulary.js';
-import { isoHour } from '../../platform/calendar.js';
+import { isoDate, isoHour } from '../../platform/calendar.js';
 
 /**
  * What alarms are judged on, read once per pass: a farm's active flocks and devices, a cycle's analytics
@@ -115,9 +116,27 @@ export class AlarmData {
   }
 }
 
-/** The house climate around an instant: the averages of the hour that ended there, else the devices' newest readings. */
+/**
+ * The climate of the farm-local day a flock's (daily) alarm is about: its hottest hour against the age
+ * curve, and the day's NH₃, humidity and CO₂. The hours of the house's climate sensors are kept on the
+ * cycle's days by ingestion and read with them (the cycle's analytics need each day's house temperature
+ * for the expected water): the day's climate costs the alarm no read of its own.
+ */
+async function climateOfFlockDay(target: Target, data: AlarmData, day: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
+  const { ctx } = await data.cycle(target.flockId!, target.cycleId!);
+  const houseDay = ctx.inputs.houseDays?.find((d) => d.date === day) ?? null;
+  const flock = day < ctx.cycle.startDate ? null : { birdType: ctx.cycle.birdType, ageDays: ageOn(ctx.cycle, day) };
+  return { climate: climateOfDay(houseDay, flock), houseName: ctx.houseName };
+}
+
+/**
+ * The house climate around an instant. A flock's alarm is about a day (it is judged at the end of it, `at`):
+ * the climate of that day. A house's alarm is about an hour: the averages of the hour that ended at `at`,
+ * else the devices' newest readings.
+ */
 export async function climateAround(target: Target, data: AlarmData, at: string): Promise<{ climate: ClimateSignals; houseName: string | null }> {
   if (!target.houseId) return { climate: NO_CLIMATE, houseName: null };
+  if (target.kind === 'flock' && target.flockId && target.cycleId) return climateOfFlockDay(target, data, isoDate(Date.parse(at) - 1));
   const devices = await data.devices(target.farmId);
   const [house, flock] = await Promise.all([getHouse(target.farmId, target.houseId), houseFlock(target.farmId, target.houseId)]);
   const hour = isoHour(Date.parse(at) - 1);

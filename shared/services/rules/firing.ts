@@ -5,6 +5,7 @@ import { detectCycleDays } from '../../domain/detection/daily.js';
 import { detectedByDetectors, ruleEventStart } from '../../domain/detection/onset.js';
 import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../../domain/diagnosis/signals.js';
+import { intakeLevels } from '../../domain/analytics/kpis/feed-water.js';
 import { inputOf } from '../../domain/rules/calculations.js';
 import type { Evaluation } from '../../domain/rules/evaluation.js';
 import { climateAround, rulesCaller, type AlarmData, type Target } from './alarm-data.js';
@@ -75,6 +76,8 @@ export async function act(
     climate,
     // a water-drop rule's own figure is the water change it saw
     waterChangePct: rule.input === 'waterDropPct' && firing.value !== null ? -firing.value : null,
+    // water up or down against the birds' growth alone: a hot day raises what they should drink, not what they drink
+    waterLevel: cycle ? intakeLevels(cycle.ctx.inputs, cycle.ctx.config) : undefined,
     thresholds: thresholds && {
       ammoniaMaxPpm: thresholds.ammoniaMaxPpm,
       humidityMaxPct: thresholds.humidityMaxPct,

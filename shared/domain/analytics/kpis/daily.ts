@@ -14,12 +14,12 @@ import { advance, birdsOfDay, livabilityPct, mortalityPct, START, type Running }
 import { broilerFigures } from './broiler.js';
 import { contextOf, D_KG, D_PCT, PCT, seriesEnd, type Context } from './context.js';
 import { eggFigures } from './eggs.js';
-import { expectedWater, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
+import { expectedWater, houseTemperatures, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
 import type { DailyKpis } from './types.js';
 import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
 import { dateRange } from '../../../platform/calendar.js';
 
-function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
+function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number | null): DailyKpis {
   const { date } = day;
   const { daysInCycle, ageDays } = agesAt(date, ctx.inputs.cycle);
   const phase = phaseOf(ctx.inputs.cycle.birdType, ageDays);
@@ -28,7 +28,7 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running): DailyKpis {
   const livabilityRaw = b.housed > 0 ? ((b.aliveEnd + after.sold + after.transferredOut) / b.housed) * 100 : 0;
   const livability = livabilityPct(b.aliveEnd, after.sold, after.transferredOut, b.housed);
   const weight = weightOn(ctx, date, ageDays);
-  const expected = expectedWater(ctx, ageDays, phase, b.present);
+  const expected = expectedWater(ctx, ageDays, phase, b.present, houseTempC);
   const broiler = broilerFigures(ctx, b, after.feedKg, weight, livability, livabilityRaw, ageDays);
   const density = stockingDensity(ctx, b.aliveEnd, weight);
   const eggs = eggFigures(ctx, {
@@ -86,9 +86,10 @@ export function calendarDays(inputs: CycleInputs): DayTotals[] {
 /** Every KPI per calendar day from the cycle's start to asOf (the conventions: ./types.ts and the modules it names). */
 export function dailySeries(inputs: CycleInputs, config: AnalyticsSections): DailyKpis[] {
   const ctx = contextOf(inputs, config);
+  const houseTempC = houseTemperatures(inputs);
   let run = START;
   return calendarDays(inputs).map((day) => {
-    const row = dayKpis(ctx, day, run);
+    const row = dayKpis(ctx, day, run, houseTempC.get(day.date) ?? null);
     run = advance(run, day, row.birds);
     return row;
   });

@@ -5,15 +5,19 @@
  *   zero in the ledger cannot be told from a missing record).
  * - Expected intake (docs/analytics.md, "Expected water"): broilers drink the breed standard's feed
  *   intake for the age × consumption.broilerWaterFeedRatio (l/kg at 21 °C), plus
- *   consumption.waterIncreasePctPerDegC per °C above 21 °C when the house temperature is known; a breed
+ *   consumption.waterIncreasePctPerDegC per °C above 21 °C (above the broiler curve's target for the age
+ *   while it is warmer: the brooding weeks) when the house temperature is known (the day's
+ *   mean of the house's climate sensors, `CycleInputs.houseDays`; without one, the ratio alone); a breed
  *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Laying hens (laying
  *   phase): consumption.layerWaterMlPerBirdPerDay (20 °C). Pullets in rearing have no expected intake.
  */
 import { round, type Phase } from '../../weights.js';
 import { standardFeedIntake } from '../breed-standards.js';
+import { temperatureRange } from '../../iot/climate.js';
 import { figure, missing } from '../figures.js';
-import type { Figure } from '../inputs.js';
-import { D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
+import type { CycleInputs, Figure } from '../inputs.js';
+import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
+import { contextOf, D_G, D_KG, D_PCT, PCT, sum, type Context } from './context.js';
 import type { DailyKpis } from './types.js';
 
 /** Per bird per day: `amount` (kg or l) × 1000 ÷ birds present → g or ml. */
@@ -33,6 +37,16 @@ export function waterFeedRatio(waterLiters: number, feedKg: number): Figure {
 /** The reference temperature of the water:feed ratio (°C). */
 const RATIO_AT_C = 21;
 
+/**
+ * The temperature above which a broiler drinks more: 21 °C, or the broiler curve's target for the age when
+ * warmer (33 °C at placement down to 21 °C on day 28). A house kept on the brooding curve is the chicks'
+ * comfort, not heat: correcting for it would make every young flock on the curve look short of water.
+ */
+function warmAboveC(ageDays: number): number {
+  const curve = temperatureRange({ birdType: 'broiler', ageDays });
+  return curve.min !== null && curve.max !== null ? Math.max(RATIO_AT_C, (curve.min + curve.max) / 2) : RATIO_AT_C;
+}
+
 /** Expected water of one broiler (ml) at an age, with the basis of the figure. */
 export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDays: number, houseTempC: number | null): { ml: number; basis: string } {
   const c = ctx.config.consumption;
@@ -44,21 +58,48 @@ export function broilerWaterMl(ctx: Pick<Context, 'config' | 'standard'>, ageDay
       basis: `${why}: age × ${c.broilerWaterMlPerBirdPerAgeDay} ml (consumption.broilerWaterMlPerBirdPerAgeDay)`,
     };
   }
-  const above = houseTempC === null ? 0 : Math.max(0, houseTempC - RATIO_AT_C);
+  const reference = warmAboveC(ageDays);
+  const above = houseTempC === null ? 0 : Math.max(0, houseTempC - reference);
   const ratio = c.broilerWaterFeedRatio * (1 + (above * c.waterIncreasePctPerDegC) / 100);
   const temperature =
     houseTempC === null
       ? `at ${RATIO_AT_C} °C (no house temperature for the day)`
-      : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${RATIO_AT_C} °C)`;
+      : `at ${houseTempC} °C (+${c.waterIncreasePctPerDegC} % per °C above ${round(reference, 1)} °C${reference > RATIO_AT_C ? ', the age curve' : ''})`;
   return { ml: intake.grams * ratio, basis: `${intake.basis} (${round(intake.grams, 1)} g) × ${round(ratio, 3)} l/kg water:feed ${temperature}` };
 }
 
-/** Expected water intake of the birds present, litres (see the module doc), with the basis it rests on. */
-export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number): Figure {
+/** The mean house temperature of each farm-local day (its climate sensors), by date: what the expected water is corrected with. */
+export const houseTemperatures = (inputs: CycleInputs): Map<string, number | null> =>
+  new Map((inputs.houseDays ?? []).map((d) => [d.date, d.meanTemperatureC]));
+
+/**
+ * Water as % of the expected intake without the temperature correction (the breed intake × the
+ * water:feed ratio): the birds' drinking against their growth alone. What "water intake up / down"
+ * means when causes are weighed: a hot day raises the expectation, not the intake, and heat stress shows as
+ * intake going up. Days without a house temperature (and birds other than broilers): `waterLevel`.
+ */
+export function intakeLevels(inputs: CycleInputs, config: AnalyticsSections): (row: DailyKpis) => number | null {
+  const ctx = contextOf(inputs, config);
+  const temps = houseTemperatures(inputs);
+  return (row) => {
+    const pct = row.waterPctOfExpected.value;
+    const t = temps.get(row.date) ?? null;
+    if (pct === null || t === null || !ctx.broiler) return waterLevel(row);
+    const atTemperature = broilerWaterMl(ctx, row.ageDays, t).ml;
+    const at21 = broilerWaterMl(ctx, row.ageDays, null).ml;
+    return at21 > 0 ? (pct * atTemperature) / at21 : pct;
+  };
+}
+
+/**
+ * Expected water intake of the birds present, litres (see the module doc), with the basis it rests on.
+ * `houseTempC`: the day's mean house temperature, or null when the house has no climate sensor reading that day.
+ */
+export function expectedWater(ctx: Context, ageDays: number, phase: Phase, present: number, houseTempC: number | null): Figure {
   const c = ctx.config.consumption;
   if (present <= 0) return missing('l', 'no birds in the house');
   if (ctx.broiler) {
-    const per = broilerWaterMl(ctx, ageDays, null);
+    const per = broilerWaterMl(ctx, ageDays, houseTempC);
     return figure((per.ml * present) / 1000, 'l', D_KG, [per.basis]);
   }
   if (phase !== 'laying') return missing('l', `no expected water intake for ${phase} birds (the consumption config gives broilers and laying hens)`);
