@@ -1,6 +1,18 @@
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
-import { analyticsConfigKey, cycleKey, cyclePartition, DAY_SK_PREFIX, dayRollupKey, DELIVERY_SK_PREFIX, flockKey, houseKey, WEIGHT_SK_PREFIX } from './keys.js';
+import {
+  analyticsConfigKey,
+  cycleKey,
+  cyclePartition,
+  DAY_SK_PREFIX,
+  dayRollupKey,
+  DELIVERY_SK_PREFIX,
+  farmPricingKey,
+  flockKey,
+  houseKey,
+  WEIGHT_SK_PREFIX,
+} from './keys.js';
+import { farmPricingIn } from './farm-pricing.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -16,7 +28,8 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * The reads behind every analytics answer for one cycle, in two round trips whatever the number of
  * movements: (1) one BatchGetItem of the flock, the cycle and the analytics configuration; (2) in
  * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
- * sessions (`WEIGHT#…`) and the flock's house (stocking density). Raw movements are never read.
+ * sessions (`WEIGHT#…`) and one BatchGetItem of the flock's house (stocking density) and its farm's
+ * pricing override. Raw movements are never read.
  */
 export interface CycleHead {
   flock: FlockRecord | undefined;
@@ -68,16 +81,24 @@ export function dayFromItem(item: Record<string, unknown>): DayTotals {
   return day;
 }
 
+/**
+ * The second round trip: the days, the weighings and, in one BatchGetItem, the flock's house and its
+ * farm's pricing override. The override's key needs the farm id, which only the flock read in the first
+ * round trip gives, so it rides with the house (a flock without a house: this BatchGetItem reads it alone).
+ */
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
-  const [dayItems, weightItems, house] = await Promise.all([
+  const hk = houseRef.houseId ? houseKey(houseRef.farmId, houseRef.houseId) : undefined;
+  const [dayItems, weightItems, farmItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
     queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
-    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId)]).then((items) => items[0]) : Promise.resolve(undefined),
+    batchGet(hk ? [hk, farmPricingKey(houseRef.farmId)] : [farmPricingKey(houseRef.farmId)], { consistent: true }),
   ]);
+  const house = hk ? farmItems.find((i) => i.PK === hk.PK && i.SK === hk.SK) : undefined;
   return {
     days: dayItems.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date)),
     weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
     houseAreaM2: typeof house?.usableAreaM2 === 'number' ? house.usableAreaM2 : null,
+    farmPricing: farmPricingIn(farmItems, houseRef.farmId),
   };
 }
 

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
+import { decideFarmPricingChange, decideFarmPricingRemoval, effectivePricing, isCurrencyCode } from '../../shared/domain/pricing/farm-pricing.js';
+import { detailsOf } from '../support/decisions.js';
+
+/** A farm's pricing over the service's, merged and decided without a database. */
+
+const now = new Date('2026-03-10T10:00:00.000Z');
+const by = { caller: { id: 'U1' }, requestId: 'req-1', now };
+const service = { ...structuredClone(ANALYTICS_DEFAULTS.pricing), feedPerKgByType: { starter: 0.52, grower: 0.48 } };
+
+describe('effective pricing', () => {
+  it('without an override: the service’s pricing, every field from the service, no warning', () => {
+    const e = effectivePricing(service, undefined);
+    expect(e.pricing).toEqual(service);
+    expect(new Set(Object.values(e.sources))).toEqual(new Set(['service']));
+    expect(e.sources).toHaveProperty(['feedPerKgByType.starter'], 'service');
+    expect(e.warnings).toEqual([]);
+  });
+
+  it('a partial override wins field by field, feed prices by type merge type by type', () => {
+    const e = effectivePricing(service, { feedPerKg: 0.4, feedPerKgByType: { starter: 0.5, finisher: 0.44 } });
+    expect(e.pricing).toEqual({ ...service, feedPerKg: 0.4, feedPerKgByType: { starter: 0.5, grower: 0.48, finisher: 0.44 } });
+    expect(e.sources).toMatchObject({
+      currency: 'service',
+      feedPerKg: 'farm',
+      chickPerBird: 'service',
+      'feedPerKgByType.starter': 'farm',
+      'feedPerKgByType.grower': 'service',
+      'feedPerKgByType.finisher': 'farm',
+    });
+    expect(e.warnings).toEqual([]);
+  });
+
+  it('another currency: the service’s prices are used as the same amounts, one warning per non-zero price taken from the service', () => {
+    const e = effectivePricing(service, { currency: 'GBP', feedPerKgByType: { starter: 0.38 } });
+    expect(e.pricing.currency).toBe('GBP');
+    expect(e.pricing.chickPerBird).toBe(service.chickPerBird);
+    expect(e.warnings).toContain("chickPerBird: the service's 0.55 USD is used as 0.55 GBP; set it for this farm");
+    expect(e.warnings).toContain("feedPerKgByType.grower: the service's 0.48 USD is used as 0.48 GBP; set it for this farm");
+    expect(e.warnings.some((w) => w.startsWith('feedPerKgByType.starter') || w.startsWith('medicationPerTreatment'))).toBe(false);
+  });
+});
+
+describe('farm pricing decisions', () => {
+  const none = { override: {}, version: 0 };
+
+  it('a first override: version 1 with the fields it sets, audited and named as a resource change', () => {
+    const d = decideFarmPricingChange('F1', none, { currency: 'GBP', eggPerUnit: 0.2 }, by);
+    expect(d?.next).toEqual({
+      farmId: 'F1',
+      override: { currency: 'GBP', eggPerUnit: 0.2 },
+      version: 1,
+      changedFields: ['currency', 'eggPerUnit'],
+      updatedAt: now.toISOString(),
+      updatedBy: 'U1',
+      requestId: 'req-1',
+    });
+    expect(d?.audit).toEqual([{ action: 'farm_pricing.update', targetType: 'farm_pricing', targetId: 'F1', changes: expect.any(Object) }]);
+    expect(d?.changes).toEqual([{ type: 'farm_pricing', id: 'F1', op: 'upsert', version: 1 }]);
+  });
+
+  it('replaces the override as a whole: a field it no longer names is removed', () => {
+    const d = decideFarmPricingChange('F1', { override: { currency: 'GBP', eggPerUnit: 0.2 }, version: 3 }, { currency: 'GBP', feedPerKg: 0.4 }, by);
+    expect(d?.next).toMatchObject({ override: { currency: 'GBP', feedPerKg: 0.4 }, version: 4, changedFields: ['eggPerUnit', 'feedPerKg'] });
+  });
+
+  it('nothing to change: the same fields, or an empty feed-type map that sets nothing', () => {
+    expect(decideFarmPricingChange('F1', { override: { currency: 'GBP' }, version: 2 }, { currency: 'GBP' }, by)).toBeUndefined();
+    expect(decideFarmPricingChange('F1', none, { feedPerKgByType: {} }, by)).toBeUndefined();
+  });
+
+  it('refuses a currency that is not an ISO 4217 code, naming the field', () => {
+    expect(isCurrencyCode('GBP')).toBe(true);
+    expect(isCurrencyCode('ABC')).toBe(false);
+    expect(detailsOf(() => decideFarmPricingChange('F1', none, { currency: 'ABC' }, by))).toEqual([
+      { field: 'currency', message: expect.stringContaining('ISO 4217') },
+    ]);
+  });
+
+  it('a removal is a new version that sets nothing; nothing to remove: no version', () => {
+    const d = decideFarmPricingRemoval('F1', { override: { currency: 'GBP' }, version: 2 }, by);
+    expect(d?.next).toMatchObject({ override: {}, version: 3, changedFields: ['currency'] });
+    expect(d?.audit[0]?.action).toBe('farm_pricing.remove');
+    expect(decideFarmPricingRemoval('F1', { override: {}, version: 3 }, by)).toBeUndefined();
+  });
+});
