@@ -3,6 +3,7 @@ import type { Versioned, Write } from './commit.js';
 import { isNew } from './conditions.js';
 import { analyticsConfigKey, farmKey, farmPricingHistoryPartition, farmPricingKey, farmPricingVersionKey, type Key } from './keys.js';
 import { queryPage } from './pagination.js';
+import { farmFromItem } from './farms.js';
 import type { FarmPricingVersion, PricingOverride } from '../domain/pricing/farm-pricing.js';
 import type { AppError } from '../errors.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
@@ -32,18 +33,40 @@ const storedConfigOf = (item: Record<string, unknown> | undefined): StoredConfig
 
 const same = (a: Key) => (i: Record<string, unknown>) => i.PK === a.PK && i.SK === a.SK;
 
+/** The keys of what a farm's prices come from, to add to a BatchGetItem that reads the farm anyway: its override and the analytics configuration. */
+export const farmPricingKeys = (farmId: string): Key[] => [farmPricingKey(farmId), analyticsConfigKey()];
+
+/** What a farm's prices come from, in the items of a BatchGetItem that asked for `farmPricingKeys(farmId)`. */
+export interface FarmPricingRead {
+  stored: FarmPricingVersion | undefined;
+  storedConfig: StoredConfig;
+}
+export const farmPricingReadIn = (items: readonly Record<string, unknown>[], farmId: string): FarmPricingRead => ({
+  stored: farmPricingFromItem(items.find(same(farmPricingKey(farmId)))),
+  storedConfig: storedConfigOf(items.find(same(analyticsConfigKey()))),
+});
+
 /**
  * What a farm's prices are decided from, in ONE strongly consistent BatchGetItem: the farm (does it
  * exist?), its override, and the analytics configuration (the service's pricing it falls back to).
  */
 export async function readFarmPricing(farmId: string) {
-  const keys = { farm: farmKey(farmId), pricing: farmPricingKey(farmId), config: analyticsConfigKey() };
-  const items = await batchGet([keys.farm, keys.pricing, keys.config], { consistent: true });
-  return {
-    farm: items.find(same(keys.farm)),
-    stored: farmPricingFromItem(items.find(same(keys.pricing))),
-    storedConfig: storedConfigOf(items.find(same(keys.config))),
-  };
+  const items = await batchGet([farmKey(farmId), ...farmPricingKeys(farmId)], { consistent: true });
+  return { farm: items.find(same(farmKey(farmId))), ...farmPricingReadIn(items, farmId) };
+}
+
+/**
+ * Farms by id with what each one's prices come from, in one BatchGetItem (chunks of 100 keys): the farms
+ * that exist (in the order of `ids`), each one's override, and the analytics configuration once.
+ */
+export async function readFarmsWithPricing(ids: readonly string[]) {
+  const items = await batchGet([analyticsConfigKey(), ...ids.flatMap((id) => [farmKey(id), farmPricingKey(id)])], { consistent: true });
+  const farms = ids.flatMap((id) => {
+    const farm = farmFromItem(items.find(same(farmKey(id))));
+    return farm ? [farm] : [];
+  });
+  const pricing = new Map(ids.map((id) => [id, farmPricingReadIn(items, id)] as const));
+  return { farms, pricing, storedConfig: storedConfigOf(items.find(same(analyticsConfigKey()))) };
 }
 
 /** The farm's override from the items of a BatchGetItem that asked for its key too (undefined: none). */

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { decideFarmPricingChange, decideFarmPricingRemoval, effectivePricing, isCurrencyCode } from '../../shared/domain/pricing/farm-pricing.js';
+import { reportCurrency, supplierReliability, type FeedDeliveryFact } from '../../shared/domain/analytics/suppliers.js';
+import { pricedInFarmCurrency } from '../../shared/domain/procurement/receipts.js';
+import { unitIn } from '../../shared/domain/rules/calculations.js';
 import { detailsOf } from '../support/decisions.js';
 
 /** A farm's pricing over the service's, merged and decided without a database. */
@@ -83,5 +86,44 @@ describe('farm pricing decisions', () => {
     expect(d?.next).toMatchObject({ override: {}, version: 3, changedFields: ['currency'] });
     expect(d?.audit[0]?.action).toBe('farm_pricing.remove');
     expect(decideFarmPricingRemoval('F1', { override: {}, version: 3 }, by)).toBeUndefined();
+  });
+});
+
+describe('money across currencies', () => {
+  const fact = (over: Partial<FeedDeliveryFact>): FeedDeliveryFact => ({ date: '2026-03-01', supplierId: 'S1', feedType: 'starter', quantityKg: 500, ...over });
+
+  it('an order’s prices go on the ledger only in its farm’s currency (an order without one was priced in it)', () => {
+    expect(pricedInFarmCurrency({ currency: 'GBP' }, 'GBP')).toBe(true);
+    expect(pricedInFarmCurrency({ currency: null }, 'GBP')).toBe(true);
+    expect(pricedInFarmCurrency({}, 'GBP')).toBe(true);
+    expect(pricedInFarmCurrency({ currency: 'EUR' }, 'GBP')).toBe(false);
+  });
+
+  it('supplier prices are averaged in the report’s currency; the others are listed apart, per currency, never added in', () => {
+    const report = supplierReliability(
+      [
+        fact({ unitPrice: 0.36 }),
+        fact({ unitPrice: 0.4, quantityKg: 1000, currency: 'EUR' }),
+        fact({ unitPrice: 0.5, quantityKg: 1000, currency: 'EUR', feedType: 'grower' }),
+        fact({ unitPrice: 0.3, currency: 'GBP' }),
+      ],
+      { currency: 'GBP' },
+    );
+    const [s] = report.suppliers;
+    expect(s?.price).toEqual({ averagePerKg: { value: 0.33, unit: 'GBP/kg' }, pricedKg: 1000 });
+    expect(s?.otherCurrencyPrices).toEqual([{ currency: 'EUR', deliveries: 2, pricedKg: 2000, averagePerKg: { value: 0.45, unit: 'EUR/kg' } }]);
+    expect(s?.feedTypes.grower?.averagePricePerKg).toMatchObject({ value: null, unit: 'GBP/kg' });
+  });
+
+  it('a report over several farms averages in their currency when they share one, else in the service’s', () => {
+    expect(reportCurrency(['GBP', 'GBP'], 'USD')).toBe('GBP');
+    expect(reportCurrency(['GBP', 'EUR'], 'USD')).toBe('USD');
+    expect(reportCurrency([], 'USD')).toBe('USD');
+  });
+
+  it('a rule’s money unit names the farm’s currency', () => {
+    expect(unitIn('currency/kg', 'GBP')).toBe('GBP/kg');
+    expect(unitIn('currency/egg', 'EUR')).toBe('EUR/egg');
+    expect(unitIn('%', 'GBP')).toBe('%');
   });
 });

@@ -10,7 +10,7 @@ import {
 } from '../../domain/pricing/farm-pricing.js';
 import { farmNotFound } from '../../domain/references.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
-import { farmPricingWrites, listFarmPricingVersions, readFarmPricing } from '../../db/farm-pricing.js';
+import { farmPricingWrites, listFarmPricingVersions, readFarmPricing, type FarmPricingRead } from '../../db/farm-pricing.js';
 import { Conflict } from '../../errors.js';
 import { completeAll } from './config.js';
 import type { PutFarmPricingBody } from '../../../schemas/farm-pricing.js';
@@ -50,6 +50,9 @@ async function visibleFarmPricing(caller: Caller, farmId: string): Promise<FarmP
     serviceConfigVersion: found.storedConfig?.version ?? 0,
   };
 }
+
+/** A farm's prices in force (its override over the service's pricing) from what was read with the farm. */
+export const farmPricesOf = (read: FarmPricingRead) => effectivePricing(completeAll(read.storedConfig?.config).pricing, read.stored?.override).pricing;
 
 export function toFarmPricingDto(s: FarmPricingState) {
   const { pricing, sources, warnings } = effectivePricing(s.service, s.override);
