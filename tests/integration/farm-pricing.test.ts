@@ -99,6 +99,28 @@ describe('farm pricing', () => {
     expect(usMoney.financials.costs.feed.amount).toBe(225);
     expect(usMoney.financials.costs.chicks.amount).toBe(550);
 
+    // a cost rule's backtest names the farm's currency
+    const rule = await call('POST', '/api/v1/rules', {
+      token: ukCycle.token,
+      body: {
+        name: 'Cost per kg',
+        scope: { farmId: uk },
+        input: 'costPerKgLive',
+        window: 'P1D',
+        aggregation: 'last',
+        condition: { op: '>', value: 100 },
+        severity: 'warning',
+        actions: ['raise_anomaly'],
+      },
+    });
+    expect(rule.status, rule.raw).toBe(201);
+    const test = await call('POST', `/api/v1/rules/${rule.body.data.id}/test`, {
+      token: ukCycle.token,
+      body: { flockId: ukCycle.flock.id, from: day(-3), to: day(0) },
+    });
+    expect(test.status, test.raw).toBe(200);
+    expect(test.body.data.unit).toBe('GBP/kg');
+
     const audit = await call('GET', '/api/v1/admin/audit', { token: admin, query: { targetId: uk } });
     expect(audit.body.data[0]).toMatchObject({ action: 'farm_pricing.update', changes: { currency: expect.objectContaining({ to: 'GBP' }) } });
   });

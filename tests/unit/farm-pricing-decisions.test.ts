@@ -4,6 +4,7 @@ import { decideFarmPricingChange, decideFarmPricingRemoval, effectivePricing, is
 import { reportCurrency, supplierReliability, type FeedDeliveryFact } from '../../shared/domain/analytics/suppliers.js';
 import { pricedInFarmCurrency } from '../../shared/domain/procurement/receipts.js';
 import { unitIn } from '../../shared/domain/rules/calculations.js';
+import { recordTypeOf } from '../../shared/domain/continuity/format.js';
 import { detailsOf } from '../support/decisions.js';
 
 /** A farm's pricing over the service's, merged and decided without a database. */
@@ -119,6 +120,11 @@ describe('money across currencies', () => {
     expect(reportCurrency(['GBP', 'GBP'], 'USD')).toBe('GBP');
     expect(reportCurrency(['GBP', 'EUR'], 'USD')).toBe('USD');
     expect(reportCurrency([], 'USD')).toBe('USD');
+  });
+
+  it('a farm’s pricing override travels with the farm’s export', () => {
+    expect(recordTypeOf({ PK: 'FARM#F1', SK: 'PRICING' })).toBe('farm_pricing');
+    expect(recordTypeOf({ PK: 'FARM#F1#PRICING', SK: 'V#0000000001' })).toBeUndefined();
   });
 
   it('a rule’s money unit names the farm’s currency', () => {
