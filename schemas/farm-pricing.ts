@@ -17,8 +17,10 @@ const withoutDefault = (schema: TSchema): TSchema => {
   const { default: _default, ...rest } = schema;
   return rest as TSchema;
 };
+const { currency, ...prices } = PricingSection.properties;
+/** The prices, then the currency they are in. */
 const OVERRIDE_PROPERTIES = Object.fromEntries(
-  Object.entries(PricingSection.properties).map(([k, v]) => [k, withoutDefault(v)]),
+  Object.entries({ ...prices, currency }).map(([k, v]) => [k, withoutDefault(v)]),
 ) as typeof PricingSection.properties;
 
 /** The pricing fields a farm may override: exactly those of the service's pricing section. */

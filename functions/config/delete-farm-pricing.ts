@@ -7,16 +7,19 @@ import { FarmPricingResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
-    capability: 'update_analytics_config',
+    // update_analytics_config is judged by the use case once the farm is known to be visible (another farm: 404, never 403)
+    capability: 'view_analytics',
     summary: 'Remove a farm’s own prices: the farm takes the service’s pricing again (admin only)',
     description:
+      'Requires update_analytics_config (admin only), judged once the farm is one you may see: another farm answers 404 like a missing one. ' +
       'The removal is a new version of the farm’s pricing that sets nothing (the history keeps the earlier ones) and an audit entry. `If-Match` makes it conditional (412). ' +
       'A farm without an override answers its pricing unchanged.',
     params: farmIdParams,
     headers: IF_MATCH,
     responses: {
       200: { headers: ['ETag'], description: 'The farm’s pricing after the removal (every field from the service)', schema: FarmPricingResponse },
-      404: { description: 'No such farm' },
+      403: { description: 'Without update_analytics_config (admin only), or account locked or unverified' },
+      404: { description: 'No such farm, or not one of yours (same answer, before the capability is judged)' },
       ...IF_MATCH_RESPONSES,
     },
   },

@@ -8,9 +8,11 @@ import { FarmPricingResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
-    capability: 'update_analytics_config',
+    // update_analytics_config is judged by the use case once the farm is known to be visible (another farm: 404, never 403)
+    capability: 'view_analytics',
     summary: 'Set a farm’s own prices over the service’s pricing (admin only)',
     description:
+      'Requires update_analytics_config (admin only), judged once the farm is one you may see: another farm answers 404 like a missing one. ' +
       'The body names the pricing fields the farm sets (any of the analytics configuration’s `pricing` section: currency, chick, feed and feed by type, live weight, bird, egg, water, medication, vaccination, other costs); ' +
       'it replaces the farm’s override as a whole, and every field it leaves out falls back to the service’s pricing in force. A currency must be an ISO 4217 code. ' +
       'A change creates a new version (see …/history) and an audit entry. Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); ' +
@@ -20,7 +22,8 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: {
       200: { headers: ['ETag'], description: 'The farm’s pricing after the change', schema: FarmPricingResponse },
-      404: { description: 'No such farm' },
+      403: { description: 'Without update_analytics_config (admin only), or account locked or unverified' },
+      404: { description: 'No such farm, or not one of yours (same answer, before the capability is judged)' },
       ...IF_MATCH_RESPONSES,
     },
   },

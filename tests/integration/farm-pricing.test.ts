@@ -62,6 +62,10 @@ describe('farm pricing', () => {
     expect((await call('DELETE', pricing(uk), { token: worker.token })).status).toBe(403);
     expect((await call('GET', pricing(us), { token: ukCycle.token })).status).toBe(404);
     expect((await call('GET', `${pricing(us)}/history`, { token: ukCycle.token })).status).toBe(404);
+    // the farm's scope first: another farm's manager (without the capability either) gets the 404 of a missing farm, never 403
+    expect((await call('PUT', pricing(us), { token: ukCycle.token, body: { currency: 'GBP' } })).status).toBe(404);
+    expect((await call('DELETE', pricing(us), { token: ukCycle.token })).status).toBe(404);
+    expect((await call('PUT', pricing(uk), { token: ukCycle.token, body: { currency: 'GBP' } })).status).toBe(403);
     expect((await call('GET', pricing('no-such-farm'), { token: admin })).status).toBe(404);
     expect((await call('PUT', pricing('no-such-farm'), { token: admin, body: { currency: 'GBP' } })).status).toBe(404);
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
-import { decideFarmPricingChange, decideFarmPricingRemoval, effectivePricing, isCurrencyCode } from '../../shared/domain/pricing/farm-pricing.js';
+import { Forbidden } from '../../shared/errors.js';
+import {
+  assertMayChangePricing,
+  decideFarmPricingChange,
+  decideFarmPricingRemoval,
+  effectivePricing,
+  isCurrencyCode,
+} from '../../shared/domain/pricing/farm-pricing.js';
 import { reportCurrency, supplierReliability, type FeedDeliveryFact } from '../../shared/domain/analytics/suppliers.js';
 import { pricedInFarmCurrency } from '../../shared/domain/procurement/receipts.js';
 import { unitIn } from '../../shared/domain/rules/calculations.js';
@@ -80,6 +87,12 @@ describe('farm pricing decisions', () => {
     expect(detailsOf(() => decideFarmPricingChange('F1', none, { currency: 'ABC' }, by))).toEqual([
       { field: 'currency', message: expect.stringContaining('ISO 4217') },
     ]);
+  });
+
+  it('only a holder of update_analytics_config may change prices (deny by default)', () => {
+    expect(() => assertMayChangePricing({ capabilities: new Set(['view_analytics']) })).toThrow(Forbidden);
+    expect(() => assertMayChangePricing({ capabilities: new Set() })).toThrow('Missing capability: update_analytics_config');
+    expect(() => assertMayChangePricing({ capabilities: new Set(['update_analytics_config']) })).not.toThrow();
   });
 
   it('a removal is a new version that sets nothing; nothing to remove: no version', () => {

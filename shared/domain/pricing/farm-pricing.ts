@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../../errors.js';
+import { Forbidden, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import type { AuditEvent, ResourceChange } from '../decision.js';
@@ -71,6 +71,17 @@ export function effectivePricing(service: PricingConfig, override: PricingOverri
     }
   }
   return { pricing, sources, warnings };
+}
+
+/** The capability that changes prices: the analytics configuration's. */
+export const PRICING_CAPABILITY = 'update_analytics_config';
+
+/**
+ * Who may change a farm's prices: a holder of the configuration's capability (deny by default). Judged
+ * once the farm is known to be one the caller may see, so another farm's id answers 404 like a missing one.
+ */
+export function assertMayChangePricing(caller: Pick<Caller, 'capabilities'>): void {
+  if (!caller.capabilities.has(PRICING_CAPABILITY)) throw new Forbidden(`Missing capability: ${PRICING_CAPABILITY}`);
 }
 
 /** The override as stored: only the fields it sets. */

@@ -2,6 +2,7 @@ import type { Caller } from '../../domain/caller.js';
 import type { CommandContext } from '../../domain/command.js';
 import { canAccessFarm, visibleTo } from '../../domain/farm-access.js';
 import {
+  assertMayChangePricing,
   decideFarmPricingChange,
   decideFarmPricingRemoval,
   effectivePricing,
@@ -18,7 +19,8 @@ import type { PutFarmPricingBody } from '../../../schemas/farm-pricing.js';
 /**
  * A farm's pricing (`/api/v1/config/farms/{farmId}/pricing`): the farm's override of the analytics
  * configuration's pricing, read with the farm and the configuration in one BatchGetItem, changed by
- * whoever may change the configuration (scoped to the farm), versioned with history and audited like it.
+ * whoever may change the configuration (`update_analytics_config`, judged after the farm's scope: another
+ * farm is 404 like a missing one), versioned with history and audited like the configuration.
  */
 export interface FarmPricingState {
   farmId: string;
@@ -107,6 +109,7 @@ const versionOf = (s: FarmPricingState, stated: number | undefined): Versioned =
 export async function putFarmPricing(ctx: CommandContext, farmId: string, body: PutFarmPricingBody): Promise<FarmPricingState> {
   const { version: stated, ...given } = body;
   const current = await visibleFarmPricing(ctx.caller, farmId);
+  assertMayChangePricing(ctx.caller);
   const version = versionOf(current, stated);
   // a stale version answers before the override is judged and before "nothing to change"
   checkVersion(ctx, version);
@@ -117,6 +120,7 @@ export async function putFarmPricing(ctx: CommandContext, farmId: string, body: 
 /** Removes the farm's override (a new version that sets nothing: the farm takes the service's pricing again). */
 export async function removeFarmPricing(ctx: CommandContext, farmId: string): Promise<FarmPricingState> {
   const current = await visibleFarmPricing(ctx.caller, farmId);
+  assertMayChangePricing(ctx.caller);
   const version = versionOf(current, undefined);
   checkVersion(ctx, version);
   const by = { caller: ctx.caller, requestId: ctx.requestId, now: ctx.now };
