@@ -33,6 +33,8 @@ export const AnalyticsCycleHeader = Type.Object(
     endDate: NullableDate,
     asOf: CalendarDate,
     configVersion: Type.Integer({ description: 'Analytics configuration version used (0: defaults)' }),
+    pricingVersion: Type.Integer({ description: 'The farm’s pricing version used (0: the farm has no override; GET /api/v1/config/farms/{farmId}/pricing)' }),
+    currency: Type.String({ description: 'ISO 4217 currency of every money figure of the answer: the farm’s pricing currency' }),
   },
   { $id: 'AnalyticsCycleHeader', description: 'The cycle the figures cover and the configuration they were computed with' },
 );

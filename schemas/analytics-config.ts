@@ -254,9 +254,12 @@ const completeSchema = (schema: TObject, $id: string) =>
     description: schema.description,
   });
 
+/** The pricing section as answered (every field present): also a farm's effective pricing (schemas/farm-pricing.ts). */
+export const PricingDto = completeSchema(PricingSection, 'Pricing');
+
 const CompleteSections = Type.Object(
   {
-    pricing: completeSchema(PricingSection, 'Pricing'),
+    pricing: PricingDto,
     consumption: completeSchema(ConsumptionSection, 'Consumption'),
     thresholds: completeSchema(ThresholdsSection, 'Thresholds'),
     unitConversions: completeSchema(UnitConversionsSection, 'UnitConversions'),

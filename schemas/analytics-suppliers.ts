@@ -17,6 +17,10 @@ export const SupplierReliabilityDto = Type.Object({
   quantity: Type.Object({ meanAbsVariancePct: FigureDto, meanVariancePct: FigureDto, shortDeliveries: Int, overDeliveries: Int, exactDeliveries: Int }),
   quality: Type.Object({ issueRatePct: FigureDto, deliveriesWithIssues: Int, issuesByKind: Counts('Quality issues per kind') }),
   price: Type.Object({ averagePerKg: FigureDto, pricedKg: Type.Number() }),
+  otherCurrencyPrices: Type.Array(Type.Object({ currency: Type.String(), deliveries: Int, pricedKg: Type.Number(), averagePerKg: FigureDto }), {
+    description:
+      'Deliveries priced in another currency than `price` (orders in a currency other than the farm’s), averaged per currency and never added into `price` (there is no exchange rate)',
+  }),
   components: ScoreComponents(FigureDto),
   score: FigureDto,
   basis: Type.Object({ onTime: Int, leadTime: Int, quantity: Int, quality: Int, price: Int }),

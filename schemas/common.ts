@@ -59,6 +59,8 @@ export const pageQueryProperties = {
 export const PageQuery = Type.Object(pageQueryProperties, { additionalProperties: false });
 
 /** The version a client read, sent back on a PATCH (or as If-Match): a stale one is refused. */
+/** An ISO 4217 currency code by its shape; the domain checks it is one (shared/domain/pricing/farm-pricing.ts: isCurrencyCode). */
+export const CurrencyCode = (description: string) => Type.String({ pattern: '^[A-Z]{3}$', description, examples: ['GBP'] });
 export const ExpectedVersion = Type.Integer({ minimum: 1, description: 'Optimistic concurrency: the version you read (or send If-Match)' });
 
 export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'An empty JSON object (may be omitted)' });

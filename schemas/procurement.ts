@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { CurrencyCode, ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WriteWarnings } from './warnings.js';
 import { CalendarDate } from './flocks.js';
 import { FEED_QUALITY_ISSUES } from './movements.js';
@@ -91,6 +91,11 @@ export type OrderParams = Static<typeof orderParams>;
 const EXPECTED_DATE =
   'The delivery day the supplier promised, on the farm’s calendar; a past day is taken (an order entered after the fact) and the audit entry of its creation and placement records it as `backdated: {date, enteredOn}`';
 
+/** An order's currency: recorded as given (an ISO 4217 code). */
+const ORDER_CURRENCY = CurrencyCode(
+  'ISO 4217 currency of the line prices (default: the farm’s pricing currency). Another currency than the farm’s is recorded as given; its prices stay on the order and enter no farm total (docs/decisions.md, "Procurement")',
+);
+
 export const createOrderBody = Type.Object(
   {
     farmId: Type.Optional(Type.String({ ...RecordId, description: 'The farm; may be left out when you are assigned to one farm' })),
@@ -98,6 +103,7 @@ export const createOrderBody = Type.Object(
     lines: OrderLines,
     expectedDate: FarmDate(EXPECTED_DATE),
     allowOverDelivery: Type.Optional(Type.Boolean({ default: false, description: 'Accept receipts beyond the quantity ordered' })),
+    currency: Type.Optional(ORDER_CURRENCY),
     notes: Type.Optional(Text(2000, 'Free text')),
   },
   { additionalProperties: false, $id: 'CreateOrderBody' },
@@ -109,6 +115,7 @@ export const updateOrderBody = Type.Object(
     lines: Type.Optional(OrderLines),
     expectedDate: Type.Optional(FarmDate(EXPECTED_DATE)),
     allowOverDelivery: Type.Optional(Type.Boolean()),
+    currency: Type.Optional(ORDER_CURRENCY),
     notes: Type.Optional(Type.Union([Text(2000, 'Free text'), Type.Null()])),
     version: Type.Optional(ExpectedVersion),
   },
@@ -239,7 +246,11 @@ export const OrderDto = Type.Object(
     expectedDate: CalendarDate,
     allowOverDelivery: Type.Boolean(),
     notes: Nullable(Type.String()),
-    total: Type.Number({ description: 'Σ quantity × unitPrice' }),
+    total: Type.Number({ description: 'Σ quantity × unitPrice, in `currency`' }),
+    currency: Nullable(
+      Type.String(),
+      'ISO 4217 currency of the prices and the total (null: an order drafted before orders recorded one, priced in its farm’s currency)',
+    ),
     orderedAt: Nullable(Timestamp, 'When it was placed'),
     receivedAt: Nullable(Timestamp, 'When it was fully received'),
     cancelledAt: Nullable(Timestamp),
@@ -262,6 +273,10 @@ export const ReliabilityResponse = Success(
   Type.Object({
     supplierId: Ulid,
     farmIds: Type.Array(Type.String(), { description: 'The farms whose receipts count (those of the supplier you can see)' }),
+    currency: Type.String({
+      description:
+        'ISO 4217 currency the prices are averaged in: the receipts’ farms’ pricing currency when they share one, else the service’s; prices in other currencies are listed apart (`reliability.otherCurrencyPrices`)',
+    }),
     receipts: Type.Integer({ description: 'Feed receipt lines counted' }),
     onTimeRatePct: FigureDto,
     fillRatePct: FigureDto,
@@ -309,6 +324,7 @@ export const SuggestionsResponse = Success(
               unitPrice: Type.Number(),
             }),
           ),
+          currency: Type.String({ description: 'ISO 4217 currency of `unitPrice`: the last order’s of this feed, else the farm’s pricing currency' }),
           expectedDate: CalendarDate,
         }),
         reasoning: Type.Array(Type.String()),

@@ -278,6 +278,7 @@ export const BacktestResponse = Success(
   Type.Object({
     ruleId: Ulid,
     target: Type.String(),
+    unit: Type.String({ description: 'Unit of the values; a cost names the farm’s pricing currency (e.g. GBP/kg)' }),
     from: Timestamp,
     to: Timestamp,
     evaluated: Type.Integer({ description: 'Instants evaluated (day or hour ends in the period)' }),

@@ -87,7 +87,7 @@ const TAGS: Record<string, string> = {
   admin: 'Admin control plane: users, capabilities and the audit trail (admin only)',
   analytics: 'Analytics V2: KPIs per day, cycle and breed standard, predictions, anomalies, financials, suppliers, and the records they read',
   auth: 'Sign-up, e-mail verification, sign-in and sign-out',
-  config: 'Farms, houses and the analytics configuration (prices, thresholds, fallbacks)',
+  config: 'Farms, houses, the analytics configuration (prices, thresholds, fallbacks) and each farm’s own prices',
   dashboard: 'Role-specific summaries',
   'flock-analytics': 'KPIs across the cycles of a flock and across flocks: history, comparison, ranking',
   flocks: 'Flocks, their cycles, the movement ledger, daily records and weighings',

@@ -8,11 +8,13 @@ import {
   dayRollupKey,
   DELIVERY_SK_PREFIX,
   farmKey,
+  farmPricingKey,
   flockKey,
   houseKey,
   WEIGHT_SK_PREFIX,
   CLIMATE_HOUR_ATTR,
 } from './keys.js';
+import { farmPricingIn } from './farm-pricing.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -29,10 +31,10 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * The reads behind every analytics answer for one cycle, in two round trips whatever the number of
  * movements: (1) one BatchGetItem of the flock, the cycle and the analytics configuration; (2) in
  * parallel, the cycle's daily rollups (`DAY#<date>`, one item per day with movements), its weighing
- * sessions (`WEIGHT#…`) and the flock's house with its farm (one BatchGetItem: the house's area for the
+ * sessions (`WEIGHT#…`) and one BatchGetItem of the flock's house with its farm (the house's area for the
  * stocking density, its name, and the farm's time zone, which decides the farm-local day of a sensor
- * hour). The day items also carry the house's climate hours (ingestion keeps them there:
- * `sensorClimate.<deviceId>.<HH>`). Raw movements are never read.
+ * hour) and the farm's pricing override. The day items also carry the house's climate hours (ingestion
+ * keeps them there: `sensorClimate.<deviceId>.<HH>`). Raw movements are never read.
  */
 export interface CycleHead {
   flock: FlockRecord | undefined;
@@ -101,14 +103,22 @@ function climateHoursOf(items: readonly Record<string, unknown>[]): Array<Array<
   return [...bySensor.values()];
 }
 
+/**
+ * The second round trip: the days, the weighings and, in one BatchGetItem, the flock's house, its farm
+ * and the farm's pricing override. The override's key needs the farm id, which only the flock read in
+ * the first round trip gives, so it rides with the house (a flock without a house: this BatchGetItem
+ * reads it alone).
+ */
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
-  const [dayItems, weightItems, houseItems] = await Promise.all([
+  const hk = houseRef.houseId ? houseKey(houseRef.farmId, houseRef.houseId) : undefined;
+  const fk = farmKey(houseRef.farmId);
+  const [dayItems, weightItems, farmItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
     queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
-    houseRef.houseId ? batchGet([houseKey(houseRef.farmId, houseRef.houseId), farmKey(houseRef.farmId)]) : Promise.resolve([]),
+    batchGet(hk ? [hk, fk, farmPricingKey(houseRef.farmId)] : [farmPricingKey(houseRef.farmId)], { consistent: true }),
   ]);
-  const house = houseRef.houseId ? houseItems.find((i) => i.SK === houseKey(houseRef.farmId, houseRef.houseId!).SK) : undefined;
-  const farm = houseItems.find((i) => i.SK === farmKey(houseRef.farmId).SK);
+  const house = hk ? farmItems.find((i) => i.PK === hk.PK && i.SK === hk.SK) : undefined;
+  const farm = farmItems.find((i) => i.PK === fk.PK && i.SK === fk.SK);
   return {
     days: dayItems.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date)),
     weights: weightItems.map((i) => weightFromItem(i)!) as WeightRecord[],
@@ -116,6 +126,7 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
     houseName: typeof house?.name === 'string' ? house.name : null,
     timeZone: typeof farm?.timezone === 'string' ? farm.timezone : 'UTC',
     climateHours: climateHoursOf(dayItems),
+    farmPricing: farmPricingIn(farmItems, houseRef.farmId),
   };
 }
 

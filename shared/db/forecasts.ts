@@ -1,4 +1,5 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { farmPricingKeys, farmPricingReadIn } from './farm-pricing.js';
 import { BATCH_BACKOFF, batchGet, db, queryAll, tableName } from './client.js';
 import { pause } from '../platform/retry.js';
 import {
@@ -107,10 +108,18 @@ export async function flockWithForecast(flockId: string): Promise<{ flock: Flock
 /** Whether the farm exists, and its feed forecast: one BatchGetItem (consistent). */
 export async function farmWithForecast(farmId: string): Promise<{ farmExists: boolean; feed: FarmFeedForecast | undefined }> {
   const items = await batchGet([farmKey(farmId), farmForecastKey(farmId)], { consistent: true });
-  return {
-    farmExists: items.some((i) => i.PK === farmKey(farmId).PK && i.SK === 'META'),
-    feed: items.find((i) => i.PK === farmForecastKey(farmId).PK)?.data as FarmFeedForecast | undefined,
-  };
+  return farmAndForecastIn(items, farmId);
+}
+
+const farmAndForecastIn = (items: readonly Record<string, unknown>[], farmId: string) => ({
+  farmExists: items.some((i) => i.PK === farmKey(farmId).PK && i.SK === 'META'),
+  feed: items.find((i) => i.PK === farmForecastKey(farmId).PK)?.data as FarmFeedForecast | undefined,
+});
+
+/** The same, with what the farm's prices come from (its currency), in the same BatchGetItem. */
+export async function farmWithForecastAndPricing(farmId: string) {
+  const items = await batchGet([farmKey(farmId), farmForecastKey(farmId), ...farmPricingKeys(farmId)], { consistent: true });
+  return { ...farmAndForecastIn(items, farmId), pricing: farmPricingReadIn(items, farmId) };
 }
 
 /** The latest forecast of every flock of the farm that has one (one Query on GSI1, more past 1 MB). */

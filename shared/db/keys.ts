@@ -46,6 +46,14 @@ export const healthKey = (): Key => ({ PK: 'CONFIG', SK: 'HEALTH' });
 export const analyticsConfigKey = (): Key => ({ PK: 'CONFIG', SK: 'ANALYTICS' });
 export const ANALYTICS_CONFIG_HISTORY_PARTITION = 'CONFIG#ANALYTICS';
 export const analyticsConfigVersionKey = (version: number): Key => ({ PK: ANALYTICS_CONFIG_HISTORY_PARTITION, SK: `V#${String(version).padStart(10, '0')}` });
+/** A farm's pricing override in force (in the farm's partition), and one item per version of it (history, newest first by SK). */
+export const FARM_PRICING_SK = 'PRICING';
+export const farmPricingKey = (farmId: string): Key => ({ PK: farmPartition(farmId), SK: FARM_PRICING_SK });
+export const farmPricingHistoryPartition = (farmId: string): string => `FARM#${farmId}#PRICING`;
+export const farmPricingVersionKey = (farmId: string, version: number): Key => ({
+  PK: farmPricingHistoryPartition(farmId),
+  SK: `V#${String(version).padStart(10, '0')}`,
+});
 
 /** GSI1 partitions. */
 export const gsi1 = {

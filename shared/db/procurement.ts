@@ -1,3 +1,4 @@
+import { farmPricingKeys, farmPricingReadIn, type FarmPricingRead } from './farm-pricing.js';
 import { batchGet, queryAll, tableName } from './client.js';
 import type { Versioned, Write } from './commit.js';
 import { absent, all, any, contains, exists, isNew, ne, absentOr } from './conditions.js';
@@ -43,6 +44,7 @@ const ORDER_FIELDS = [
   'supplierId',
   'status',
   'lines',
+  'currency',
   'expectedDate',
   'allowOverDelivery',
   'notes',
@@ -101,14 +103,25 @@ export async function getSupplierAndOrder(supplierId?: string, orderId?: string)
   };
 }
 
-/** A supplier and the time zone of the farm an order is for, in one BatchGetItem. */
-export async function getSupplierAndFarmZone(supplierId: string, farmId: string): Promise<{ supplier?: SupplierRecord; timeZone?: string }> {
-  const items = await batchGet([supplierKey(supplierId), farmKey(farmId)], { consistent: true });
+/** A supplier, the time zone of the farm an order is for and what the farm's prices come from (its currency), in one BatchGetItem. */
+export async function getSupplierAndFarmZone(
+  supplierId: string,
+  farmId: string,
+): Promise<{ supplier?: SupplierRecord; timeZone?: string; pricing: FarmPricingRead }> {
+  const items = await batchGet([supplierKey(supplierId), farmKey(farmId), ...farmPricingKeys(farmId)], { consistent: true });
   const farm = items.find((i) => i.type === 'Farm' && i.id === farmId);
   return {
     supplier: supplierFromItem(items.find((i) => i.type === 'Supplier' && i.id === supplierId)),
     timeZone: typeof farm?.timezone === 'string' ? farm.timezone : undefined,
+    pricing: farmPricingReadIn(items, farmId),
   };
+}
+
+/** The time zone of an order's farm and what its prices come from (its currency), in one BatchGetItem: what a receipt is dated and priced by. */
+export async function farmZoneAndPricing(farmId: string): Promise<{ timeZone?: string; pricing: FarmPricingRead }> {
+  const items = await batchGet([farmKey(farmId), ...farmPricingKeys(farmId)], { consistent: true });
+  const farm = items.find((i) => i.type === 'Farm' && i.id === farmId);
+  return { timeZone: typeof farm?.timezone === 'string' ? farm.timezone : undefined, pricing: farmPricingReadIn(items, farmId) };
 }
 
 /** A farm the write names still exists when it commits (a ConditionCheck). */

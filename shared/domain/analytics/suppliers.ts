@@ -22,6 +22,8 @@ export interface FeedDeliveryFact {
   qualityIssues?: string[] | null;
   /** Price per kg. */
   unitPrice?: number | null;
+  /** ISO 4217 currency of `unitPrice`; absent or null: the report's currency (a movement's price is in its farm's currency). */
+  currency?: string | null;
 }
 
 export const UNKNOWN_SUPPLIER = 'unknown';
@@ -61,10 +63,13 @@ export interface SupplierReliability {
     deliveriesWithIssues: number;
     issuesByKind: Record<string, number>;
   };
+  /** In the report's currency (the unit names it). */
   price: {
     averagePerKg: Figure;
     pricedKg: number;
   };
+  /** Deliveries priced in another currency, averaged per currency (never added into `price`). */
+  otherCurrencyPrices: Array<{ currency: string; deliveries: number; pricedKg: number; averagePerKg: Figure }>;
   /** Each component 0–100 (null: no data) and the reliability score, `index`. */
   components: Record<ScoreComponent, Figure>;
   score: Figure;
@@ -96,6 +101,24 @@ export interface SupplierOptions {
 /** Variances below this % count as exact (floating point noise). */
 const EXACT_PCT = 1e-9;
 
+/** A delivery priced in `currency`: one without a currency is in the report's (a movement's price is in its farm's currency). */
+const pricedIn = (d: FeedDeliveryFact, currency: string): boolean => d.unitPrice !== undefined && d.unitPrice !== null && (d.currency ?? currency) === currency;
+
+const kgAndCost = (ds: readonly FeedDeliveryFact[]) => ({
+  kg: ds.reduce((a, d) => a + d.quantityKg, 0),
+  cost: ds.reduce((a, d) => a + d.quantityKg * d.unitPrice!, 0),
+});
+
+/** The deliveries priced in other currencies than the report's, averaged per currency (sorted by code): never summed with the report's. */
+function otherCurrencyPrices(deliveries: readonly FeedDeliveryFact[], currency: string) {
+  const codes = [...new Set(deliveries.flatMap((d) => (d.currency && d.currency !== currency && pricedIn(d, d.currency) ? [d.currency] : [])))].sort();
+  return codes.map((code) => {
+    const ds = deliveries.filter((d) => d.currency === code && pricedIn(d, code));
+    const { kg, cost } = kgAndCost(ds);
+    return { currency: code, deliveries: ds.length, pricedKg: round(kg, 4), averagePerKg: figure(cost / kg, `${code}/kg`, PRICE_DIGITS) };
+  });
+}
+
 function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string, currency: string): SupplierReliability {
   const priceUnit = `${currency}/kg`;
   const sorted = [...deliveries].sort((a, b) => a.date.localeCompare(b.date));
@@ -108,10 +131,10 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string,
     feedTypes[d.feedType] = t;
     t.deliveries += 1;
     t.kg += d.quantityKg;
-    if (d.unitPrice !== undefined && d.unitPrice !== null) {
+    if (pricedIn(d, currency)) {
       const p = typePriced.get(d.feedType) ?? { kg: 0, cost: 0 };
       p.kg += d.quantityKg;
-      p.cost += d.quantityKg * d.unitPrice;
+      p.cost += d.quantityKg * d.unitPrice!;
       typePriced.set(d.feedType, p);
     }
   }
@@ -145,9 +168,8 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string,
   const issueRate = sorted.length ? (withIssues / sorted.length) * 100 : null;
 
   // price
-  const priced = sorted.filter((d) => d.unitPrice !== undefined && d.unitPrice !== null);
-  const pricedKg = priced.reduce((a, d) => a + d.quantityKg, 0);
-  const pricedCost = priced.reduce((a, d) => a + d.quantityKg * d.unitPrice!, 0);
+  const priced = sorted.filter((d) => pricedIn(d, currency));
+  const { kg: pricedKg, cost: pricedCost } = kgAndCost(priced);
 
   const raw: Record<ScoreComponent, number | null> = {
     onTime: onTimeRate === null ? null : round(onTimeRate, 2),
@@ -184,6 +206,7 @@ function supplierOf(deliveries: readonly FeedDeliveryFact[], supplierId: string,
     },
     quality: { issueRatePct: fig(issueRate, '%', 'no delivery'), deliveriesWithIssues: withIssues, issuesByKind },
     price: { averagePerKg: fig(pricedKg > 0 ? pricedCost / pricedKg : null, priceUnit, NO_PRICE, PRICE_DIGITS), pricedKg: round(pricedKg, 4) },
+    otherCurrencyPrices: otherCurrencyPrices(sorted, currency),
     components,
     score: score === null ? missing(SCORE_UNIT, 'no component has data') : figure(score, SCORE_UNIT, 1),
     basis: { onTime: withExpected.length, leadTime: leadTimes.length, quantity: withOrdered.length, quality: sorted.length, price: priced.length },
@@ -202,6 +225,12 @@ export function reliabilityScore(components: Record<ScoreComponent, number | nul
   }
   return weight > 0 ? round(sum / weight, 1) : null;
 }
+
+/** The currency a report over several farms averages prices in: theirs when they share one, else the service's. */
+export const reportCurrency = (farmCurrencies: readonly string[], serviceCurrency: string): string => {
+  const codes = new Set(farmCurrencies);
+  return codes.size === 1 ? [...codes][0]! : serviceCurrency;
+};
 
 /** Reliability of every supplier of the deliveries (see the module doc). */
 export function supplierReliability(deliveries: readonly FeedDeliveryFact[], options: SupplierOptions = {}): SupplierReliabilityReport {

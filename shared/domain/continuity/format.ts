@@ -27,6 +27,7 @@ const RULES: ReadonlyArray<readonly [pk: string, sk: string, type: string]> = [
   ['FARM#', 'RESTRICTION#', 'restriction'],
   ['FARM#', 'RULES#DEFAULTS', 'default_rules_mark'],
   ['FARM#', 'DRILL#', 'drill'],
+  ['FARM#', 'PRICING', 'farm_pricing'],
   ['FLOCK#', 'META', 'flock'],
   ['FLOCK#', 'CYCLE#', 'cycle'],
   ['FLOCK#', 'DETECTORS#', 'detector_state'],
@@ -53,15 +54,15 @@ const RULES: ReadonlyArray<readonly [pk: string, sk: string, type: string]> = [
   ['PORDER#', 'RECEIPT#', 'receipt'],
   ['REC#', 'META', 'recommendation'],
 ];
+/** Sort keys matched whole (the others are prefixes). */
+const EXACT_SK: ReadonlySet<string> = new Set(['META', 'STOCK#EGGS', 'RESTRICTIONS', 'RULES#DEFAULTS', 'PRICING']);
 export const RECORD_TYPES: readonly string[] = [...new Set(RULES.map((r) => r[2]))];
 
 /** The record type of a stored item of a farm, or undefined for an item the format does not carry. */
 export function recordTypeOf(item: { PK?: unknown; SK?: unknown }): string | undefined {
   const pk = String(item.PK ?? '');
   const sk = String(item.SK ?? '');
-  return RULES.find(
-    ([p, s]) => pk.startsWith(p) && (s === 'META' || s === 'STOCK#EGGS' || s === 'RESTRICTIONS' || s === 'RULES#DEFAULTS' ? sk === s : sk.startsWith(s)),
-  )?.[2];
+  return RULES.find(([p, s]) => pk.startsWith(p) && (EXACT_SK.has(s) ? sk === s : sk.startsWith(s)))?.[2];
 }
 
 export interface ExportHeader {

@@ -11,6 +11,7 @@ import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
 import { round } from '../weights.js';
 import type { OrderLineRecord, OrderRecord, SupplierRecord } from './records.js';
 import { seenSupplier } from './suppliers.js';
+import { isCurrencyCode } from '../pricing/farm-pricing.js';
 import type { CreateOrderBody, OrderAction, OrderActionBody, OrderStatus, OrderUnit, SupplierKind, UpdateOrderBody } from '../../../schemas/procurement.js';
 
 const MOVES: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
@@ -143,6 +144,7 @@ export function orderAnswer(o: OrderRecord) {
     allowOverDelivery: o.allowOverDelivery,
     notes: o.notes,
     total: orderTotal(o.lines),
+    currency: o.currency ?? null,
     orderedAt: o.orderedAt,
     receivedAt: o.receivedAt,
     cancelledAt: o.cancelledAt,
@@ -176,6 +178,12 @@ export function judgeOrderSupplier(supplier: SupplierRecord, farmId: string, lin
   if (problems.length) throw new ValidationFailed(problems);
 }
 
+/** An order's currency, when it names one, is an ISO 4217 code (any: one other than the farm's is recorded as given). */
+function judgeOrderCurrency(currency: string | undefined): void {
+  if (currency !== undefined && !isCurrencyCode(currency))
+    throw new ValidationFailed([{ field: 'currency', message: `must be an ISO 4217 currency code (${currency} is not one)` }]);
+}
+
 const linesOf = (lines: CreateOrderBody['lines']): OrderLineRecord[] =>
   lines.map((l) => ({
     id: ulid(),
@@ -200,8 +208,10 @@ export function decideOrderCreate(
   body: CreateOrderBody,
   now: Date,
   timeZone: string | undefined,
+  farmCurrency?: string,
 ) {
   judgeOrderSupplier(seenSupplier(caller, body.supplierId, supplier), farmId, body.lines);
+  judgeOrderCurrency(body.currency);
   const at = now.toISOString();
   const order: OrderRecord = {
     id: ulid(),
@@ -209,6 +219,7 @@ export function decideOrderCreate(
     supplierId: body.supplierId,
     status: 'draft',
     lines: linesOf(body.lines),
+    currency: body.currency ?? farmCurrency ?? null,
     expectedDate: body.expectedDate,
     allowOverDelivery: body.allowOverDelivery ?? false,
     notes: body.notes?.trim() ?? null,
@@ -238,8 +249,10 @@ export function decideOrderUpdate(
 ) {
   if (order.status !== 'draft') throw new Conflict(`Purchase order ${order.id} is ${order.status}; only a draft can be changed`);
   if (body.lines) judgeOrderSupplier(seenSupplier(caller, order.supplierId, supplier), order.farmId, body.lines);
+  judgeOrderCurrency(body.currency);
   const fields: Partial<OrderRecord> = {
     ...(body.lines ? { lines: linesOf(body.lines) } : {}),
+    ...(body.currency !== undefined ? { currency: body.currency } : {}),
     ...(body.expectedDate !== undefined ? { expectedDate: body.expectedDate } : {}),
     ...(body.allowOverDelivery !== undefined ? { allowOverDelivery: body.allowOverDelivery } : {}),
     ...(body.notes !== undefined ? { notes: body.notes?.trim() ?? null } : {}),

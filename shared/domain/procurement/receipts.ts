@@ -90,15 +90,26 @@ const RECEIPT_MOVEMENT_BODIES = {
 
 type ReceiptInput = Extract<MovementInput, { type: keyof typeof RECEIPT_MOVEMENT_BODIES }>;
 
-/** The movement a line of a receipt writes (feed, chicks, vaccines or medication). */
+/**
+ * Whether an order's prices are in its farm's currency (an order without a currency was priced in it): only
+ * then do they go on the ledger's movements. A movement's price is in its farm's currency, and the service
+ * has no exchange rate, so the goods of an order in another currency enter the ledger unpriced (the
+ * financials price them at the farm's prices and say so); the order and the receipt keep the supplier's price.
+ */
+export const pricedInFarmCurrency = (order: Pick<OrderRecord, 'currency'>, farmCurrency: string | undefined): boolean =>
+  !farmCurrency || !order.currency || order.currency === farmCurrency;
+
+/** The movement a line of a receipt writes (feed, chicks, vaccines or medication); `priced`: with the order's price. */
 function movementOf(
   order: OrderRecord,
   line: OrderRecord['lines'][number],
   r: CreateReceiptBody['lines'][number],
   date: string,
   orderedDate: string | null,
+  priced: boolean,
 ): ReceiptInput {
   const left = outstanding(line);
+  const price = priced ? { unitPrice: line.unitPrice } : {};
   if (line.itemKind === 'feed')
     return {
       type: 'feed_delivery',
@@ -111,10 +122,11 @@ function movementOf(
       expectedDate: order.expectedDate,
       ...(left > 0 ? { orderedQuantityKg: left } : {}),
       ...(r.qualityIssues?.length ? { qualityIssues: r.qualityIssues } : {}),
-      unitPrice: line.unitPrice,
+      ...price,
       ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
     };
-  if (line.itemKind === 'chicks') return { type: 'bird_inflow', date, quantity: r.quantity, supplierId: order.supplierId, unitCost: line.unitPrice };
+  if (line.itemKind === 'chicks')
+    return { type: 'bird_inflow', date, quantity: r.quantity, supplierId: order.supplierId, ...(priced ? { unitCost: line.unitPrice } : {}) };
   return {
     type: 'medicine_delivery',
     date,
@@ -123,7 +135,7 @@ function movementOf(
     unit: line.unit as MedicineUnit,
     supplierId: order.supplierId,
     orderId: order.id,
-    unitPrice: line.unitPrice,
+    ...price,
     ...(r.lotNumber ? { lotNumber: r.lotNumber } : {}),
   };
 }
@@ -147,6 +159,8 @@ export interface ReceiptFacts<C extends TargetCycle> {
   caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>;
   now: Date;
   order: OrderRecord;
+  /** The farm's pricing currency: the prices of an order in another currency stay off the ledger (unknown: every order's prices go on it). */
+  farmCurrency?: string;
   /** What `decideReceivedQuantities` made of the order's lines. */
   applied: ReturnType<typeof decideReceivedQuantities>;
   /** The farm's date the order was placed on. */
@@ -160,6 +174,7 @@ export interface ReceiptFacts<C extends TargetCycle> {
 /** The receipt, its movements and ledger changes, the order's change, and the chicks placed per cycle (for the density warnings). */
 export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, facts: ReceiptFacts<C>) {
   const { caller, order, applied, orderedDate } = facts;
+  const inFarmCurrency = pricedInFarmCurrency(order, facts.farmCurrency);
   const now = facts.now.toISOString();
   const latest = latestAllowedDate(facts.now);
   const receiptId = ulid();
@@ -184,7 +199,7 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       continue;
     }
     const cycle = targetCycle(caller, order.farmId, r.flockId, facts.targets.get(r.flockId), `lines.${i}.flockId`);
-    const input = movementOf(order, line, r, body.date, knownOrderedDate(orderedDate, order.expectedDate, body.date));
+    const input = movementOf(order, line, r, body.date, knownOrderedDate(orderedDate, order.expectedDate, body.date), inFarmCurrency);
     const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
     problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
     const ref = refOf(cycle);
@@ -193,7 +208,9 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
     const group = deltas.get(cycle.id) ?? { ref, deltas: [] };
     group.deltas.push(...effectsOf(input, 1));
     deltas.set(cycle.id, group);
-    if (input.type === 'feed_delivery') deliveries.push(factOf(input));
+    // the receipt keeps the supplier's price of an order in another currency, with that currency (the ledger does not)
+    if (input.type === 'feed_delivery')
+      deliveries.push(inFarmCurrency ? factOf(input) : { ...factOf(input), unitPrice: line.unitPrice, currency: order.currency! });
     if (input.type === 'bird_inflow') placed.set(cycle.id, { cycle, birds: (placed.get(cycle.id)?.birds ?? 0) + input.quantity });
     flocks.add(cycle.flockId);
     lines.push({ ...base, flockId: cycle.flockId, cycleId: cycle.id, movementId: m.id });

@@ -32,6 +32,8 @@ export interface OrderRecord {
   supplierId: string;
   status: OrderStatus;
   lines: OrderLineRecord[];
+  /** ISO 4217 currency of the line prices; null or absent: drafted before orders recorded one (its farm's currency). */
+  currency?: string | null;
   expectedDate: string;
   allowOverDelivery: boolean;
   notes: string | null;

@@ -41,7 +41,7 @@ const TABLER = 'Tabler, University of Arkansas Cooperative Extension: water cons
 /** Feed stock ÷ daily use averaged over this many days (the day and the days before it). */
 export const FEED_USE_DAYS = 3;
 
-/** The calculation templates; `unit` "currency/…" is the pricing section's currency. */
+/** The calculation templates; `unit` "currency/…" is the farm's pricing currency (`unitIn` names it). */
 export const CALCULATIONS: readonly CalculationTemplate[] = [
   {
     id: 'dailyMortalityPct',
@@ -260,6 +260,9 @@ const METRIC_NAMES: Record<SensorMetric, string> = {
   birdWeightGrams: 'Bird scale weighing',
 };
 export const isSensorMetric = (x: string): x is SensorMetric => (SENSOR_METRICS as readonly string[]).includes(x);
+
+/** A template's unit in the currency its money is in: "currency/kg" → "GBP/kg" (the farm's pricing currency); other units unchanged. */
+export const unitIn = (unit: string, currency: string): string => (unit.startsWith('currency/') ? `${currency}${unit.slice('currency'.length)}` : unit);
 
 /** An input is a calculation id or a sensor metric (SENSOR_METRICS): its basis (sensor metrics are hourly), unit and name. */
 export function inputOf(

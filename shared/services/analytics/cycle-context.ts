@@ -10,13 +10,14 @@ import type { WeightRecord } from '../../domain/flocks/records.js';
 import { BREED_STANDARDS } from '../../domain/analytics/breed-standards.js';
 import type { Caller } from '../../domain/caller.js';
 import { completeAll } from './config.js';
+import { effectivePricing } from '../../domain/pricing/farm-pricing.js';
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { isoDate } from '../../platform/calendar.js';
 import { houseDaysOf } from '../../domain/iot/house-days.js';
 
 /**
  * Loads what the analytics of one cycle compute from (shared/db/analytics.ts: two round trips, four
- * DynamoDB calls, whatever the number of movements) and hands it to the pure engine in
+ * DynamoDB calls, whatever the number of movements; the farm's prices ride with the house) and hands it to the pure engine in
  * shared/domain/analytics. Another farm's cycle is NotFound, like one that does not exist.
  * The house's climate per farm-local day (the expected water's temperature, the alarms' hottest hour)
  * comes with the cycle's days: ingestion keeps the climate sensors' hours on them.
@@ -24,9 +25,12 @@ import { houseDaysOf } from '../../domain/iot/house-days.js';
 export interface CycleAnalyticsContext {
   flock: FlockRecord;
   cycle: CycleRecord;
+  /** The analytics configuration, its `pricing` the farm's prices in force (the farm's override over the service's pricing). */
   config: AnalyticsSections;
   /** The analytics configuration version the figures were computed with (0: the defaults). */
   configVersion: number;
+  /** The farm's pricing version the money figures were computed with (0: the farm has no override). */
+  pricingVersion: number;
   inputs: CycleInputs;
   /** The flock's house's name (null: no house). */
   houseName: string | null;
@@ -61,12 +65,15 @@ export async function cycleAnalyticsContext(
   const today = isoDate(now);
   const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
   const houseDays = houseDaysOf(series.climateHours, series.timeZone).filter((d) => d.date >= cycle.startDate && d.date <= asOf);
+  const config = completeAll(storedConfig?.config);
+  config.pricing = effectivePricing(config.pricing, series.farmPricing?.override).pricing;
   return {
     houseName: series.houseName,
     flock,
     cycle,
-    config: completeAll(storedConfig?.config),
+    config,
     configVersion: storedConfig?.version ?? 0,
+    pricingVersion: series.farmPricing?.version ?? 0,
     inputs: {
       cycle: {
         cycleId: cycle.id,

@@ -36,6 +36,8 @@ function header(ctx: CycleAnalyticsContext) {
     endDate: cycle.endDate,
     asOf: inputs.asOf,
     configVersion: ctx.configVersion,
+    pricingVersion: ctx.pricingVersion,
+    currency: ctx.config.pricing.currency,
   };
 }
 

@@ -9,6 +9,7 @@ import { visibleTo } from '../../domain/farm-access.js';
 import { decideOrderAction, decideOrderCreate, decideOrderUpdate, orderActionReads, orderAnswer, orderUpdateReads } from '../../domain/procurement/orders.js';
 import { farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
+import { farmPricesOf } from '../analytics/farm-pricing.js';
 import type { CreateOrderBody, ListOrdersQuery, OrderAction, OrderActionBody, UpdateOrderBody } from '../../../schemas/procurement.js';
 
 /** Purchase orders (`/api/v1/procurement/orders`): drafted, changed while a draft, placed or cancelled. An order is its farm's. */
@@ -52,8 +53,9 @@ export async function listOrdersFor(user: Caller, query: ListOrdersQuery) {
 export async function createOrderFor(ctx: CommandContext, body: CreateOrderBody) {
   const farmId = farmOfRequest(ctx.caller, body.farmId);
   return idempotentCommand(ctx, `purchase-order:${farmId}`, body, async (ctx) => {
-    const { supplier, timeZone } = await getSupplierAndFarmZone(body.supplierId, farmId);
-    const { order, audit, changes } = decideOrderCreate(ctx.caller, farmId, supplier, body, ctx.now, timeZone);
+    const { supplier, timeZone, pricing } = await getSupplierAndFarmZone(body.supplierId, farmId);
+    const farmCurrency = farmPricesOf(pricing).currency;
+    const { order, audit, changes } = decideOrderCreate(ctx.caller, farmId, supplier, body, ctx.now, timeZone, farmCurrency);
     const response = { created: true, message: 'Purchase order drafted', data: toOrderDto(order) };
     await commit(ctx, { writes: orderWrites.create(order), audit, changes, response });
     return response;

@@ -2,7 +2,7 @@ import { getCycle } from '../../db/cycles.js';
 import { getFlock } from '../../db/flocks.js';
 import { ledgerWrites } from '../../db/movements.js';
 import { commit } from '../../db/commit.js';
-import { orderVersion, orderWrites, receiptWrite } from '../../db/procurement.js';
+import { farmZoneAndPricing, orderVersion, orderWrites, receiptWrite } from '../../db/procurement.js';
 import type { CommandContext } from '../../domain/command.js';
 import { farmDateAt } from '../../domain/procurement/orders.js';
 import { decideReceipt, decideReceivedQuantities, judgeReceiptDate, receiptReads } from '../../domain/procurement/receipts.js';
@@ -10,7 +10,8 @@ import { densityWarnings } from '../compliance/density-warnings.js';
 import { idempotentCommand } from '../idempotency.js';
 import { refusedToConflict } from '../movements/answers.js';
 import { alarmsOnFlockData } from '../new-data.js';
-import { farmTimeZone, toOrderDto, toReceiptDto, visibleOrder } from './orders.js';
+import { toOrderDto, toReceiptDto, visibleOrder } from './orders.js';
+import { farmPricesOf } from '../analytics/farm-pricing.js';
 import type { CreateReceiptBody } from '../../../schemas/procurement.js';
 
 /**
@@ -43,11 +44,13 @@ async function receive(ctx: CommandContext, orderId: string, body: CreateReceipt
   const { order } = await visibleOrder(ctx.caller, orderId);
   // each read waits for the checks before it, so a refused receipt reads no more than it needs
   const applied = decideReceivedQuantities(order, body);
-  const timeZone = await farmTimeZone(order.farmId);
+  // the farm's time zone (the receipt's dates) and its currency (which prices go on the ledger), in one read
+  const { timeZone, pricing } = await farmZoneAndPricing(order.farmId);
   const [orderedDate, today] = [farmDateAt(order.orderedAt!, timeZone), farmDateAt(ctx.now.toISOString(), timeZone)];
   judgeReceiptDate(body.date, today);
   const targets = await readTargets(receiptReads(order, body));
-  const decision = decideReceipt(body, { caller: ctx.caller, now: ctx.now, order, applied, orderedDate, today, targets });
+  const farmCurrency = farmPricesOf(pricing).currency;
+  const decision = decideReceipt(body, { caller: ctx.caller, now: ctx.now, order, farmCurrency, applied, orderedDate, today, targets });
   // read after deciding: the houses chicks enter are known only once the lines are; a warning, never a refusal
   const warnings = (await Promise.all(decision.placed.map((p) => densityWarnings(p.cycle, p.birds, body.date)))).flat();
   const response = {

@@ -1,6 +1,7 @@
 import { isoDate } from '../../platform/calendar.js';
 import { farmStock, exportFarmMovements } from '../../db/inventory.js';
-import { farmWithForecast } from '../../db/forecasts.js';
+import { farmWithForecastAndPricing } from '../../db/forecasts.js';
+import { farmPricesOf } from '../analytics/farm-pricing.js';
 import { farmNotFound } from '../../domain/references.js';
 import { ordersOfFarm } from '../../db/procurement.js';
 import type { Caller } from '../../domain/caller.js';
@@ -26,13 +27,14 @@ export async function reorderSuggestionsFor(user: Caller, query: SuggestionsQuer
   const now = today();
   const from = addDays(now, -TREND_DAYS);
   const to = addDays(now, -1);
-  const [{ farmExists, feed: forecast }, stock, consumed, orders] = await Promise.all([
-    farmWithForecast(farmId),
+  const [{ farmExists, feed: forecast, pricing }, stock, consumed, orders] = await Promise.all([
+    farmWithForecastAndPricing(farmId),
     farmStock(farmId),
     exportFarmMovements({ farmId, type: 'feed_consumption', from, to, order: 'asc' }, 10_000, 50_000),
     ordersOfFarm(farmId),
   ]);
   if (!farmExists) throw farmNotFound(farmId);
+  const farmCurrency = farmPricesOf(pricing).currency;
   const used = new Map<string, number>();
   for (const m of consumed.items) {
     const t = String(m.fields.feedType ?? '');
@@ -62,6 +64,8 @@ export async function reorderSuggestionsFor(user: Caller, query: SuggestionsQuer
         farmId,
         supplierId: last?.supplierId ?? null,
         lines: [{ itemKind: 'feed' as const, feedType, quantity: quantityKg, unit: 'kg' as const, unitPrice: lastLine?.unitPrice ?? 0 }],
+        // the last order's currency (its price's), else the farm's
+        currency: last?.currency ?? farmCurrency,
         expectedDate,
       },
       reasoning: [

@@ -1,3 +1,4 @@
+import { inputOf, unitIn } from '../../domain/rules/calculations.js';
 import { getFarmAndHouse } from '../../db/farms.js';
 import { houseNotFound } from '../../domain/references.js';
 import { getRuleWithStates, ruleNotFound } from '../../db/rules.js';
@@ -45,9 +46,13 @@ export async function backtestRule(user: Caller, ruleId: string, body: BacktestB
   const target = backtestTarget(rule, body, farm);
   const points = await pointsOf(rule, target, data, fromMs - windowMs(rule) - step, untilMs);
   const run = evaluateRule(specOf(rule), points, { after: iso(fromMs), until: iso(untilMs), lastFiredAt: null });
+  const unit = inputOf(rule.input)?.unit ?? '';
+  // a cost is in the farm's currency: its pricing came with the cycle the points were computed from (cached, no read)
+  const cycle = unit.startsWith('currency/') && target.flockId && target.cycleId ? await data.cycle(target.flockId, target.cycleId) : null;
   return {
     ruleId: rule.id,
     target: target.id,
+    unit: cycle ? unitIn(unit, cycle.ctx.config.pricing.currency) : unit,
     from: iso(fromMs),
     to: iso(untilMs),
     evaluated: run.evaluations.length,

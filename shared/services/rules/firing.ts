@@ -6,7 +6,7 @@ import { detectedByDetectors, ruleEventStart } from '../../domain/detection/onse
 import { rankHypotheses } from '../../domain/diagnosis/hypotheses.js';
 import { signalsOfDay } from '../../domain/diagnosis/signals.js';
 import { intakeLevels } from '../../domain/analytics/kpis/feed-water.js';
-import { inputOf } from '../../domain/rules/calculations.js';
+import { inputOf, unitIn } from '../../domain/rules/calculations.js';
 import type { Evaluation } from '../../domain/rules/evaluation.js';
 import { climateAround, rulesCaller, type AlarmData, type Target } from './alarm-data.js';
 import { raiseAnomaly } from '../anomalies/raising.js';
@@ -87,7 +87,9 @@ export async function act(
   // the detectors' view of the same change, so that both anomalies name the same start
   const detections = cycle && detectedByDetectors(rule.input) ? detectCycleDays(cycle.ctx.inputs, series) : [];
   const expected = expectedOf(rule.condition, firing.value);
-  const title = `${rule.name}: ${firing.value === null ? 'no value' : `${Math.round(firing.value * 100) / 100} ${input.unit}`.trim()} (${where})`;
+  // a cost is in the farm's currency (its pricing, read with the cycle)
+  const unit = cycle ? unitIn(input.unit, cycle.ctx.config.pricing.currency) : input.unit;
+  const title = `${rule.name}: ${firing.value === null ? 'no value' : `${Math.round(firing.value * 100) / 100} ${unit}`.trim()} (${where})`;
   const dedupKey = `rule:${rule.id}:${target.id}`;
   const raised = rule.actions.includes('raise_anomaly')
     ? await raiseAnomaly(ctx, {
@@ -99,7 +101,7 @@ export async function act(
         ruleId: rule.id,
         detector: null,
         metric: rule.input,
-        unit: input.unit,
+        unit,
         observed: firing.value ?? 0,
         expected,
         deviation: expected === null || firing.value === null ? null : Math.round((firing.value - expected) * 1000) / 1000,
