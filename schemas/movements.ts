@@ -102,6 +102,10 @@ export const FARM_TRANSFER_TYPES = ['feed_transfer_out', 'feed_transfer_in', 'eg
 const BY_TRANSFER =
   'Written only by completing a transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete); POST …/movements refuses it (400), PATCH and DELETE answer 409';
 
+/** Deliveries to the farm's stock, which may also be recorded without a cycle (POST /api/v1/inventory/movements). */
+export const FARM_MOVEMENT_TYPES = ['feed_delivery', 'medicine_delivery'] as const;
+export type FarmMovementType = (typeof FARM_MOVEMENT_TYPES)[number];
+
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
     quantity: Count('Birds placed'),
@@ -332,7 +336,15 @@ const MovementLock = Type.Union([
   Type.Null(),
 ]);
 /** What the API says about a movement besides its fields: `type` and `date` are written too, the others are read-only. */
-const HEAD = { id: Ulid, flockId: Ulid, cycleId: Ulid, farmId: Type.String() };
+const OfCycle = (what: string) =>
+  Type.Union([Ulid, Type.Null()], {
+    description: `The ${what} of a cycle movement; null for a delivery booked on the farm (POST /api/v1/inventory/movements)`,
+  });
+const HEAD = { id: Ulid, flockId: OfCycle('flock'), cycleId: OfCycle('cycle'), farmId: Type.String() };
+/** A delivery booked on the farm: the house whose bin received it. */
+const FARM_FIELDS = {
+  houseId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'A delivery booked on the farm: the house bin it went to' })),
+};
 const TAIL = { lock: MovementLock, createdAt: Timestamp, createdBy: Type.String(), updatedAt: Timestamp, version: Type.Integer() };
 /** The metadata no PATCH may carry, whatever its value (mass-assignment guard: the service refuses it, naming each); `version` is the expected version. */
 export const READ_ONLY_MOVEMENT_FIELDS = [...Object.keys(HEAD), ...Object.keys(TAIL).filter((k) => k !== 'version')];
@@ -345,7 +357,15 @@ export const MOVEMENT_METADATA = [...Object.keys(HEAD), 'type', 'date', ...Objec
 const movementDtoOf = (m: MovementEntry) => {
   const { type: _type, date: _date, ...recorded } = m.schema.properties as TProperties;
   return Type.Object(
-    { ...HEAD, type: Type.Literal(m.type), date: CalendarDate, ...recorded, ...ADDED_FIELDS, ...TAIL },
+    {
+      ...HEAD,
+      type: Type.Literal(m.type),
+      date: CalendarDate,
+      ...recorded,
+      ...ADDED_FIELDS,
+      ...((FARM_MOVEMENT_TYPES as readonly string[]).includes(m.type) ? FARM_FIELDS : {}),
+      ...TAIL,
+    },
     { $id: `${m.type.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}MovementRecord`, description: m.description },
   );
 };
