@@ -269,7 +269,7 @@ export const updateMovementBody = Type.Object(
     maxProperties: 40,
     $id: 'UpdateMovementBody',
     description:
-      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate, receiptId) are accepted when unchanged and refused (400 naming the field) when different.',
+      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate, receiptId, houseId) are accepted when unchanged and refused (400 naming the field) when different; a delivery booked on the farm may also change its `houseId`.',
   },
 );
 export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
@@ -312,13 +312,19 @@ export type ListMovementsQuery = Static<typeof listMovementsQuery>;
  * Fields the services add to those recorded: links between the two sides of a transfer, the daily record a
  * movement came from. A PATCH takes them back unchanged and refuses a different value (`updateMovementBody`).
  */
-export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate', 'receiptId'] as const;
+export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate', 'receiptId', 'houseId'] as const;
 const ADDED_FIELDS = {
   transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer (set by the service)' })),
   counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle (set by the service)' })),
   counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement (set by the service)' })),
   dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from (set by the service)' })),
   receiptId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The purchase-order receipt this movement was written by (set by the service)' })),
+  houseId: Type.Optional(
+    Type.String({
+      description:
+        'A delivery booked on the farm (no cycle): the house bin it went to, as booked; only a correction of that delivery (PATCH /api/v1/inventory/movements/{movementId}) changes it',
+    }),
+  ),
 } satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;
 const MovementLock = Type.Union([
   Type.Object({
@@ -341,10 +347,6 @@ const OfCycle = (what: string) =>
     description: `The ${what} of a cycle movement; null for a delivery booked on the farm (POST /api/v1/inventory/movements)`,
   });
 const HEAD = { id: Ulid, flockId: OfCycle('flock'), cycleId: OfCycle('cycle'), farmId: Type.String() };
-/** A delivery booked on the farm: the house whose bin received it. */
-const FARM_FIELDS = {
-  houseId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'A delivery booked on the farm: the house bin it went to' })),
-};
 const TAIL = { lock: MovementLock, createdAt: Timestamp, createdBy: Type.String(), updatedAt: Timestamp, version: Type.Integer() };
 /** The metadata no PATCH may carry, whatever its value (mass-assignment guard: the service refuses it, naming each); `version` is the expected version. */
 export const READ_ONLY_MOVEMENT_FIELDS = [...Object.keys(HEAD), ...Object.keys(TAIL).filter((k) => k !== 'version')];
@@ -357,15 +359,7 @@ export const MOVEMENT_METADATA = [...Object.keys(HEAD), 'type', 'date', ...Objec
 const movementDtoOf = (m: MovementEntry) => {
   const { type: _type, date: _date, ...recorded } = m.schema.properties as TProperties;
   return Type.Object(
-    {
-      ...HEAD,
-      type: Type.Literal(m.type),
-      date: CalendarDate,
-      ...recorded,
-      ...ADDED_FIELDS,
-      ...((FARM_MOVEMENT_TYPES as readonly string[]).includes(m.type) ? FARM_FIELDS : {}),
-      ...TAIL,
-    },
+    { ...HEAD, type: Type.Literal(m.type), date: CalendarDate, ...recorded, ...ADDED_FIELDS, ...TAIL },
     { $id: `${m.type.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}MovementRecord`, description: m.description },
   );
 };

@@ -43,7 +43,7 @@ function copyWrites(m: FarmMovementRecord): Write[] {
 
 export interface FarmLedgerWrite {
   group: FarmLedgerGroup;
-  put?: FarmMovementRecord;
+  puts?: FarmMovementRecord[];
   /** The movement at its version, still unlocked (created after `createdAfter`). */
   replace?: { movement: FarmMovementRecord; expectedVersion: number; createdAfter: string };
   remove?: { movement: FarmMovementRecord; createdAfter: string };
@@ -52,7 +52,7 @@ export interface FarmLedgerWrite {
 /** The writes of one farm movement's create, correction or deletion: the movement, its copy, the stock changes (never below zero). */
 export function farmLedgerWrites(w: FarmLedgerWrite, now: string): Write[] {
   const writes: Write[] = [];
-  if (w.put) writes.push({ put: farmMovementItem(w.put), when: isNew(), failed: movementChanged(w.put.id) }, ...copyWrites(w.put));
+  for (const m of w.puts ?? []) writes.push({ put: farmMovementItem(m), when: isNew(), failed: movementChanged(m.id) }, ...copyWrites(m));
   if (w.replace) {
     const { movement, expectedVersion, createdAfter } = w.replace;
     // the copy's key is the movement's: a put replaces it
@@ -93,15 +93,23 @@ export async function getFarmAndMovement(farmId: string, movementId: string) {
   };
 }
 
-/** The supplier facts of the feed deliveries booked on the farm (its `DELIVERY#` copies), up to `to` when given: one Query. */
-export async function readFarmDeliveries(farmId: string, to?: string): Promise<FeedDeliveryFact[]> {
-  const items = await queryAll({
+const farmDeliveryItems = (farmId: string) =>
+  queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': farmPartition(farmId), ':prefix': DELIVERY_SK_PREFIX },
     ConsistentRead: true,
   });
-  return items.map(deliveryFactOf).filter((d) => to === undefined || d.date <= to);
+
+/** The supplier facts of the feed deliveries booked on the farm (its `DELIVERY#` copies), dated within `from`–`to` when given: one Query. */
+export async function readFarmDeliveries(farmId: string, period: { from?: string; to?: string } = {}): Promise<FeedDeliveryFact[]> {
+  const { from = '0000', to = '9999' } = period;
+  return (await farmDeliveryItems(farmId)).map(deliveryFactOf).filter((d) => d.date >= from && d.date <= to);
+}
+
+/** A supplier's feed deliveries booked on the farm by hand (not by a receipt, which keeps its own facts): one Query. */
+export async function bookedDeliveriesOfSupplier(farmId: string, supplierId: string): Promise<FeedDeliveryFact[]> {
+  return (await farmDeliveryItems(farmId)).filter((i) => i.supplierId === supplierId && !i.receiptId).map(deliveryFactOf);
 }
 
 /** A `DELIVERY#` copy (of a cycle or of the farm) as the analytics reads it. */

@@ -266,7 +266,10 @@ export function movementProblems(m: MovementInput, cycle: { flockId: string; sta
   const out = recordDateProblems(m.date, cycle, latestDate).map((p) =>
     // a delivery before the chicks arrive belongs to the farm's stock, not to the cycle
     (FARM_MOVEMENT_TYPES as readonly string[]).includes(m.type) && m.date < cycle.startDate
-      ? { ...p, message: `${p.message}; book a delivery before placement on the farm (POST /api/v1/inventory/movements)` }
+      ? {
+          ...p,
+          message: `${p.message}; a delivery before placement is booked on the farm's stock (POST /api/v1/inventory/movements, or a receipt line without flockId)`,
+        }
       : p,
   );
   if (m.type === 'egg_collection') {

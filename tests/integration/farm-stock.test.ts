@@ -4,7 +4,8 @@ import { call as rawCall } from '../support/api.js';
 import { checkedCall } from '../support/contract.js';
 import { userWith } from '../support/accounts.js';
 import { house, otherFarm } from '../support/farms.js';
-import { day } from '../support/cycles.js';
+import { day, flockWithCycle } from '../support/cycles.js';
+import { farmWithManager, P } from '../support/procurement.js';
 import { batchGet } from '../../shared/db/client.js';
 import { farmDeliveryKey, farmMovementKey } from '../../shared/db/keys.js';
 
@@ -153,5 +154,61 @@ describe('deliveries booked on the farm', () => {
     expect(again.body.data.id).toBe(first.body.data.id);
     const stock = await call('GET', '/api/v1/inventory/stock', { token: s.token, query: { farmId: s.farmId } });
     expect(stock.body.data.medicines).toEqual([{ product: 'Gumboro vaccine', unit: 'doses', quantity: 2000 }]);
+  });
+});
+
+describe('receipts need no cycle', () => {
+  it('a farm between cycles receives an order’s feed: the line without flockId books it on the farm, in its house bin', async () => {
+    const f = await farmWithManager('Receiving between cycles');
+    const bin = await house(f.farmId, 'Silo house');
+    const s = await f.supplier();
+    const o = await f.placed(s.id);
+    const r = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: o.lines[0].id, quantity: 600, houseId: bin }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const line = r.body.data.receipt.lines[0];
+    expect(line).toMatchObject({ flockId: null, cycleId: null, movementId: expect.any(String) });
+    expect(await f.stockOf('starter')).toBe(600);
+    const booked = await call('GET', `${M}/${line.movementId}`, { token: f.manager.token, query: { farmId: f.farmId } });
+    expect(booked.body.data).toMatchObject({
+      type: 'feed_delivery',
+      flockId: null,
+      houseId: bin,
+      supplierId: s.id,
+      orderId: o.id,
+      receiptId: r.body.data.receipt.id,
+    });
+    // the receipt owns it: it changes only through the receipt
+    expect((await call('PATCH', `${M}/${line.movementId}`, { token: f.manager.token, query: { farmId: f.farmId }, body: { quantityKg: 1 } })).status).toBe(409);
+    const reliability = await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token });
+    expect(reliability.body.data.receipts).toBe(1);
+    // a chick line still needs a flock with an active cycle
+    const chicks = await f.placed(s.id, { lines: [{ itemKind: 'chicks', product: 'Ross 308', quantity: 100, unit: 'birds', unitPrice: 0.5 }] });
+    const noFlock = await f.post(`/orders/${chicks.id}/receipts`, { date: day(0), lines: [{ lineId: chicks.lines[0].id, quantity: 100 }] });
+    expect(noFlock.status).toBe(400);
+    expect(noFlock.body.details).toEqual([expect.objectContaining({ field: 'body.lines.0.flockId' })]);
+  });
+
+  it('a receipt dated before its flock’s cycle names body.date', async () => {
+    const f = await farmWithManager('Receipt before placement');
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, startDate: day(-2) });
+    const s = await f.supplier();
+    const o = await f.placed(s.id);
+    const r = await f.post(`/orders/${o.id}/receipts`, { date: day(-5), lines: [{ lineId: o.lines[0].id, quantity: 100, flockId: fx.flock.id }] });
+    expect(r.status).toBe(400);
+    expect(r.body.details).toEqual([{ field: 'body.date', message: expect.stringMatching(/^must not be before the cycle's start date/) }]);
+    expect(await f.stockOf('starter')).toBe(0);
+  });
+
+  it('supplier reliability counts a delivery booked on the farm by hand', async () => {
+    const f = await farmWithManager('Booked by hand');
+    const s = await f.supplier();
+    const res = await call('POST', M, {
+      token: f.manager.token,
+      body: { farmId: f.farmId, type: 'feed_delivery', date: day(-1), feedType: 'starter', quantityKg: 900, supplierId: s.id, expectedDate: day(-2) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const reliability = (await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token })).body.data;
+    expect(reliability.receipts).toBe(1);
+    expect(reliability.onTimeRatePct.value).toBe(0);
   });
 });

@@ -179,7 +179,7 @@ describe('receipt decisions', () => {
     const missing = {
       date: '2026-03-09',
       lines: [
-        { lineId: 'L1', quantity: 1 },
+        { lineId: 'L2', quantity: 1 },
         { lineId: 'L3', quantity: 1, flockId: 'FL1' },
       ],
     };

@@ -74,22 +74,8 @@ export function decideFarmMovementCreate(farmId: string, body: FarmMovementInput
   judgeHouse(farm.id, houseId, facts.house);
   judgeDate(input as MovementInput, facts.now);
   judgeDeliveryReferences(farm.id, input, facts.references ?? {});
-  const now = facts.now.toISOString();
-  const { type, date, ...fields } = input;
-  const movement: FarmMovementRecord = {
-    id: ulid(),
-    cycleId: null,
-    flockId: null,
-    farmId: farm.id,
-    type,
-    date,
-    fields: { ...fields, ...(houseId ? { houseId } : {}) },
-    lock: null,
-    createdAt: now,
-    createdBy: facts.caller.id,
-    updatedAt: now,
-    version: 1,
-  };
+  const movement = newFarmMovement(input as MovementInput, farm.id, houseId, facts.caller.id, facts.now.toISOString());
+  const { type, date } = movement;
   const group: FarmLedgerGroup = { farmId: farm.id, changes: netChanges(farmEffectsOf(input as MovementInput)) };
   const audit: AuditEvent[] = [
     {
@@ -101,6 +87,32 @@ export function decideFarmMovementCreate(farmId: string, body: FarmMovementInput
   ];
   const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: movement.version }];
   return { movement, group, audit, changes };
+}
+
+/** A new delivery booked on the farm (in the house bin `houseId` when named), created by `userId` at `now`, with fields a service adds. */
+export function newFarmMovement(
+  input: MovementInput,
+  farmId: string,
+  houseId: string | undefined,
+  userId: string,
+  now: string,
+  extraFields: Record<string, unknown> = {},
+): FarmMovementRecord {
+  const { type, date, ...fields } = input;
+  return {
+    id: ulid(),
+    cycleId: null,
+    flockId: null,
+    farmId,
+    type,
+    date,
+    fields: { ...fields, ...(houseId ? { houseId } : {}), ...extraFields },
+    lock: null,
+    createdAt: now,
+    createdBy: userId,
+    updatedAt: now,
+    version: 1,
+  };
 }
 
 /** The farm movement as read, scoped: another farm's is the 404 of a missing one (the farm first, like every farm id). */
@@ -122,7 +134,9 @@ export function visibleFarmMovement(
  */
 export function judgeFarmMovementEdit(movement: FarmMovementRecord, body: UpdateMovementBody, now: Date, autoLockHours: number) {
   const { version: _v, ...edits } = body;
-  judgeWritableEdits(movement, edits);
+  // the house bin is the service's field of a cycle movement, but this delivery's own: it may change
+  const { houseId: _h, ...guarded } = edits;
+  judgeWritableEdits(movement, guarded);
   judgeUnlocked(movement, NO_CYCLE, now, autoLockHours);
   judgeOwnMovement(movement);
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };

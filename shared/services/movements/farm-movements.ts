@@ -42,7 +42,7 @@ export async function recordFarmMovement(ctx: CommandContext, body: FarmMovement
     const response = { created: true, message: 'Delivery booked on the farm', data: answerOf(decision.movement, ctx.now) };
     await refusedToConflict(
       commit(ctx, {
-        writes: farmLedgerWrites({ group: decision.group, put: decision.movement }, ctx.now.toISOString()),
+        writes: farmLedgerWrites({ group: decision.group, puts: [decision.movement] }, ctx.now.toISOString()),
         audit: decision.audit,
         changes: decision.changes,
         response,

@@ -82,15 +82,13 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig, farm: Fee
       unitPrice = p.feedPerKgByType[feedType]!;
       priceSource = 'feedPerKgByType';
       assumptions.push(
-        `${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle or on the farm`,
+        `${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`,
       );
     } else {
       unitPrice = p.feedPerKg;
       priceSource = 'feedPerKg';
       const why =
-        feedType === null
-          ? 'no priced delivery in this cycle or on the farm'
-          : `no priced ${feedType} delivery in this cycle or on the farm and no pricing.feedPerKgByType.${feedType}`;
+        feedType === null ? 'no priced delivery in this cycle' : `no priced ${feedType} delivery in this cycle and no pricing.feedPerKgByType.${feedType}`;
       assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
     }
     const amount = money(kg * unitPrice);
