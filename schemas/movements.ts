@@ -383,6 +383,12 @@ export const InputSchemaDto = Type.Object(
     requiredFields: Type.Array(Type.String()),
     optionalFields: Type.Array(Type.String()),
     schema: Type.Optional(JsonSchema),
+    farmBooking: Type.Optional(
+      Type.Object(
+        { method: Type.String(), path: Type.String(), extraFields: Type.Array(Type.String()), description: Type.String() },
+        { description: 'Deliveries only: the route that books this type on the farm’s stock without a cycle, and the fields its body adds' },
+      ),
+    ),
   },
   { $id: 'MovementInputSchema' },
 );

@@ -81,6 +81,11 @@ describe('deliveries booked on the farm', () => {
     const future = await s.book({ ...early, date: day(3) });
     expect(future.status).toBe(400);
     expect(future.body.details).toEqual([{ field: 'body.date', message: 'must not be in the future' }]);
+    // the forms say where deliveries are booked
+    const forms = (await call('GET', '/api/v1/inventory/input-schema', { token: s.token })).body.data;
+    expect(forms.feed_delivery.farmBooking).toMatchObject({ method: 'POST', path: M, extraFields: ['farmId', 'houseId'] });
+    expect(forms.medicine_delivery.farmBooking).toMatchObject({ path: M });
+    expect(forms.feed_consumption.farmBooking).toBeUndefined();
   });
 
   it('a house of another farm is the 404 of a missing house, and nothing is written; another farm is the 404 of a missing farm', async () => {
