@@ -9,6 +9,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { userWith } from '../support/accounts.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { house } from '../support/farms.js';
 import { call, farmWithManager, P } from '../support/procurement.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { farmKey } from '../../shared/db/keys.js';
@@ -223,7 +224,7 @@ describe('procurement', () => {
     // a vaccine line names the flock whose cycle records the delivery, or else none (booked on the farm) with its house bin, never both; equipment has no stock
     const noFlock = await f.post(`/orders/${o.id}/receipts`, {
       date: day(0),
-      lines: [{ lineId: vaccine!.id, quantity: 10_000, flockId: fx.flock.id, houseId: 'H1' }],
+      lines: [{ lineId: vaccine!.id, quantity: 10_000, flockId: fx.flock.id, houseId: await house(f.farmId) }],
     });
     expect(noFlock.status).toBe(400);
     expect(JSON.stringify(noFlock.body)).toContain('lines.0.houseId');

@@ -63,8 +63,8 @@ export const knownOrderedDate = (orderedDate: string, expectedDate: string, date
 
 const lineOf = (order: OrderRecord, lineId: string) => order.lines.find((l) => l.id === lineId)!;
 
-/** The house bins a receipt's lines booked on the farm name (each read in the order's farm). */
-export const receiptHouseReads = (body: CreateReceiptBody): string[] => [...new Set(body.lines.flatMap((r) => (r.houseId && !r.flockId ? [r.houseId] : [])))];
+/** The houses a receipt's lines name (each read in the order's farm). */
+export const receiptHouseReads = (body: CreateReceiptBody): string[] => [...new Set(body.lines.flatMap((r) => (r.houseId ? [r.houseId] : [])))];
 
 /** The flocks a receipt's lines name (each with its active cycle to read): the lines that write a movement. */
 export const receiptReads = (order: OrderRecord, body: CreateReceiptBody): string[] => [
@@ -194,9 +194,10 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       continue;
     }
     const known = knownOrderedDate(orderedDate, order.expectedDate, body.date);
+    // a house named is a house of the order's farm, whatever else is wrong with the line (another farm's is the 404 of a missing one)
+    if (r.houseId !== undefined && facts.houses?.get(r.houseId)?.farmId !== order.farmId) throw houseNotFound(r.houseId);
     if (!r.flockId && line.itemKind !== 'chicks') {
       // feed, vaccines and medication without a flock: booked on the farm's stock, in the house bin named
-      if (r.houseId !== undefined && facts.houses?.get(r.houseId)?.farmId !== order.farmId) throw houseNotFound(r.houseId);
       const input = movementOf(order, line, r, body.date, known);
       const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...farmMovementProblems(input, latest)];
       problems.push(...found.map((p) => ({ field: lineField(i, p.field), message: p.message })));
