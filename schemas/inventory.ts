@@ -127,8 +127,8 @@ export const createFarmMovementBody = Type.Unsafe<FarmMovementInput>({
   }),
 });
 
-export const farmMovementParams = Type.Object({ movementId: UlidOf('Id of the farm movement') }, { additionalProperties: false, $id: 'FarmMovementParams' });
+export const farmMovementParams = Type.Object(
+  { farmMovementId: UlidOf('Id of a movement booked on the farm (without a cycle)') },
+  { additionalProperties: false, $id: 'FarmMovementParams' },
+);
 export type FarmMovementParams = Static<typeof farmMovementParams>;
-/** The farm of a farm movement (its partition): may be left out by a caller assigned to one farm. */
-export const farmMovementQuery = Type.Object({ farmId: Type.Optional(FarmId) }, { additionalProperties: false, $id: 'FarmMovementQuery' });
-export type FarmMovementQuery = Static<typeof farmMovementQuery>;

@@ -322,7 +322,7 @@ const ADDED_FIELDS = {
   houseId: Type.Optional(
     Type.String({
       description:
-        'A delivery booked on the farm (no cycle): the house bin it went to, as booked; only a correction of that delivery (PATCH /api/v1/inventory/movements/{movementId}) changes it',
+        'A delivery booked on the farm (no cycle): the house bin it went to, as booked; only a correction of that delivery (PATCH /api/v1/inventory/movements/{farmMovementId}) changes it',
     }),
   ),
 } satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent } from '../../shared/http/responses.js';
 import { deleteFarmMovement } from '../../shared/services/movements/farm-movements.js';
-import { farmMovementParams, farmMovementQuery } from '../../schemas/compiled/inventory.js';
+import { farmMovementParams } from '../../schemas/compiled/inventory.js';
 
 export const handler = httpHandler(
   {
@@ -11,12 +11,11 @@ export const handler = httpHandler(
     description:
       'Send the ETag you read as If-Match to be sure you delete what you saw. A movement written by a receipt, one older than the auto-lock period, or one whose removal would take the stock below zero answers 409.',
     params: farmMovementParams,
-    query: farmMovementQuery,
     headers: IF_MATCH,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Locked, a receipt’s, or the stock would go negative' } },
   },
-  async ({ params, query, ctx }) => {
-    await deleteFarmMovement(ctx, query.farmId, params.movementId);
+  async ({ params, ctx }) => {
+    await deleteFarmMovement(ctx, params.farmMovementId);
     return noContent();
   },
 );

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { updateFarmMovement } from '../../shared/services/movements/farm-movements.js';
-import { farmMovementParams, farmMovementQuery } from '../../schemas/compiled/inventory.js';
+import { farmMovementParams } from '../../schemas/compiled/inventory.js';
 import { updateMovementBody } from '../../schemas/compiled/movements.js';
 import { MovementResponse } from '../../schemas/movements.js';
 
@@ -15,7 +15,6 @@ export const handler = httpHandler(
       'its old effect on the stock is reversed and the new one applied in one write. A correction that would take the stock below zero answers 409 naming the feed type (or product) and the balance, and writes nothing. ' +
       'A movement written by a purchase-order receipt, or older than the auto-lock period, answers 409.',
     params: farmMovementParams,
-    query: farmMovementQuery,
     body: updateMovementBody,
     headers: IF_MATCH,
     responses: {
@@ -24,8 +23,8 @@ export const handler = httpHandler(
       412: { description: 'If-Match does not match' },
     },
   },
-  async ({ params, query, body, ctx }) => {
-    const movement = await updateFarmMovement(ctx, query.farmId, params.movementId, body);
+  async ({ params, body, ctx }) => {
+    const movement = await updateFarmMovement(ctx, params.farmMovementId, body);
     return ok(movement, 'Movement updated', { ETag: `"${movement.version}"` });
   },
 );

@@ -2,11 +2,12 @@ import type { FarmLedgerGroup } from '../domain/movements/farm.js';
 import type { FarmMovementRecord } from '../domain/movements/record.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
 import { copiesOf } from '../domain/ledger.js';
-import { batchGet, queryAll, tableName } from './client.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, db, queryAll, tableName } from './client.js';
 import type { Write } from './commit.js';
 import { isNew } from './conditions.js';
 import { farmFromItem, houseFromItem } from './farms.js';
-import { DELIVERY_SK_PREFIX, farmDeliveryKey, farmKey, farmMovementKey, farmPartition, houseKey, movementsOfFarm } from './keys.js';
+import { DELIVERY_SK_PREFIX, farmDeliveryKey, farmKey, farmMovementKey, farmMovementLocator, farmPartition, houseKey, movementsOfFarm } from './keys.js';
 import { movementChanged, stockChangeWrite, unlocked } from './movements.js';
 import { pick } from './items.js';
 
@@ -27,6 +28,7 @@ export function farmMovementFromItem(item: Record<string, unknown> | undefined):
 function farmMovementItem(m: FarmMovementRecord) {
   return {
     ...farmMovementKey(m.farmId, m.id),
+    ...farmMovementLocator(m.id),
     ...movementsOfFarm(m.farmId),
     GSI2SK: `${m.date}#${m.id}`,
     entity: 'FarmMovement',
@@ -81,6 +83,21 @@ export async function getFarmAndBin(farmId: string, houseId: string | undefined)
     farm: farmFromItem(items.find((i) => i.SK === 'META')),
     house: houseFromItem(items.find((i) => i.SK !== 'META')),
   };
+}
+
+/** The farm a farm movement belongs to, from its id alone (GSI1 locator, one Query); undefined when there is none. */
+export async function farmOfFarmMovement(movementId: string): Promise<string | undefined> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': farmMovementLocator(movementId).GSI1PK },
+      ProjectionExpression: 'farmId',
+      Limit: 1,
+    }),
+  );
+  return res.Items?.[0]?.farmId as string | undefined;
 }
 
 /** The farm and one of its farm movements, in one BatchGetItem (consistent). */

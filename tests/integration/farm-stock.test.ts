@@ -62,7 +62,7 @@ describe('deliveries booked on the farm', () => {
     // the farm's list and its CSV export carry the delivery (no flock, no cycle)
     const listed = await call('GET', M, { token: s.token, query: { farmId: s.farmId, type: 'feed_delivery' } });
     expect(listed.body.data).toEqual([expect.objectContaining({ id: booked.body.data.id, flockId: null, cycleId: null })]);
-    const csv = await rawCall('GET', `${M}/export`, { token: s.token, query: { farmId: s.farmId } });
+    const csv = await rawCall('GET', `${M}/export`, { token: s.token });
     expect(csv.status).toBe(200);
     expect(csv.raw).toContain(booked.body.data.id);
   });
@@ -96,7 +96,7 @@ describe('deliveries booked on the farm', () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe(`House ${foreign} not found`);
     expect(await s.stock()).toEqual({});
-    const list = await call('GET', M, { token: s.token, query: { farmId: s.farmId } });
+    const list = await call('GET', M, { token: s.token });
     expect(list.body.data).toEqual([]);
     const theirs = await call('POST', M, { token: s.token, body: { farmId: elsewhere, type: 'feed_delivery', date: day(-1), feedType: 'x', quantityKg: 1 } });
     expect(theirs.status).toBe(404);
@@ -107,10 +107,17 @@ describe('deliveries booked on the farm', () => {
     const s = await farmBetweenCycles('Farm correcting');
     const booked = (await s.book({ type: 'feed_delivery', date: day(-4), feedType: 'grower', quantityKg: 1000, supplierId: undefined })).body.data;
     const path = `${M}/${booked.id}`;
-    const read = await call('GET', path, { token: s.token, query: { farmId: s.farmId } });
+    const read = await call('GET', path, { token: s.token });
     expect(read.status).toBe(200);
     expect(read.headers.ETag).toBe('"1"');
-    const fixed = await call('PATCH', path, { token: s.token, query: { farmId: s.farmId }, body: { quantityKg: 800 }, headers: { 'If-Match': '"1"' } });
+    // the movement's id alone finds its farm; another farm's user gets the 404 of a missing movement
+    expect((await call('GET', path, { token: s.token })).body.data).toMatchObject({ id: booked.id, farmId: s.farmId });
+    const stranger = await userWith({ role: 'manager', farmIds: [await otherFarm('Stranger')] });
+    const hidden = await call('GET', path, { token: stranger.token });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error).toBe(`Movement ${booked.id} not found`);
+    expect((await call('GET', `${M}/01JD3Y4Z9V6Q8K2M5N7P0R1S3T`, { token: stranger.token })).body.error).toBe('Movement 01JD3Y4Z9V6Q8K2M5N7P0R1S3T not found');
+    const fixed = await call('PATCH', path, { token: s.token, body: { quantityKg: 800 }, headers: { 'If-Match': '"1"' } });
     expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
     expect(fixed.body.data).toMatchObject({ quantityKg: 800, version: 2 });
     expect(await s.stock()).toEqual({ grower: 800 });
@@ -120,17 +127,17 @@ describe('deliveries booked on the farm', () => {
       (await call('POST', `${c.base}/movements`, { token: s.token, body: { type: 'feed_consumption', date: day(-1), quantityKg: 600, feedType: 'grower' } }))
         .status,
     ).toBe(201);
-    const tooLow = await call('PATCH', path, { token: s.token, query: { farmId: s.farmId }, body: { quantityKg: 500, version: 2 } });
+    const tooLow = await call('PATCH', path, { token: s.token, body: { quantityKg: 500, version: 2 } });
     expect(tooLow.status).toBe(409);
     expect(tooLow.body.error).toMatch(/Only 200 kg of feed "grower" in stock on farm/);
-    const gone = await call('DELETE', path, { token: s.token, query: { farmId: s.farmId } });
+    const gone = await call('DELETE', path, { token: s.token });
     expect(gone.status).toBe(409);
     expect(await s.stock()).toEqual({ grower: 200 });
-    expect((await call('GET', path, { token: s.token, query: { farmId: s.farmId } })).body.data).toMatchObject({ quantityKg: 800, version: 2 });
+    expect((await call('GET', path, { token: s.token })).body.data).toMatchObject({ quantityKg: 800, version: 2 });
 
     // a delivery nobody drew from is deleted with its supplier copy
     const spare = (await s.book({ type: 'feed_delivery', date: day(-1), feedType: 'finisher', quantityKg: 50 })).body.data;
-    expect((await call('DELETE', `${M}/${spare.id}`, { token: s.token, query: { farmId: s.farmId } })).status).toBe(204);
+    expect((await call('DELETE', `${M}/${spare.id}`, { token: s.token })).status).toBe(204);
     expect(await batchGet([farmMovementKey(s.farmId, spare.id), farmDeliveryKey(s.farmId, spare.id)], { consistent: true })).toEqual([]);
     expect(await s.stock()).toEqual({ grower: 200, finisher: 0 });
   });
@@ -157,7 +164,7 @@ describe('deliveries booked on the farm', () => {
     expect(first.status).toBe(201);
     expect(again.headers['Idempotent-Replayed']).toBe('true');
     expect(again.body.data.id).toBe(first.body.data.id);
-    const stock = await call('GET', '/api/v1/inventory/stock', { token: s.token, query: { farmId: s.farmId } });
+    const stock = await call('GET', '/api/v1/inventory/stock', { token: s.token });
     expect(stock.body.data.medicines).toEqual([{ product: 'Gumboro vaccine', unit: 'doses', quantity: 2000 }]);
   });
 });
@@ -173,7 +180,7 @@ describe('receipts need no cycle', () => {
     const line = r.body.data.receipt.lines[0];
     expect(line).toMatchObject({ flockId: null, cycleId: null, movementId: expect.any(String) });
     expect(await f.stockOf('starter')).toBe(600);
-    const booked = await call('GET', `${M}/${line.movementId}`, { token: f.manager.token, query: { farmId: f.farmId } });
+    const booked = await call('GET', `${M}/${line.movementId}`, { token: f.manager.token });
     expect(booked.body.data).toMatchObject({
       type: 'feed_delivery',
       flockId: null,
@@ -183,7 +190,7 @@ describe('receipts need no cycle', () => {
       receiptId: r.body.data.receipt.id,
     });
     // the receipt owns it: it changes only through the receipt
-    expect((await call('PATCH', `${M}/${line.movementId}`, { token: f.manager.token, query: { farmId: f.farmId }, body: { quantityKg: 1 } })).status).toBe(409);
+    expect((await call('PATCH', `${M}/${line.movementId}`, { token: f.manager.token, body: { quantityKg: 1 } })).status).toBe(409);
     const reliability = await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token });
     expect(reliability.body.data.receipts).toBe(1);
     // a chick line still needs a flock with an active cycle

@@ -123,8 +123,21 @@ export function visibleFarmMovement(
   found: { farm: FarmFacts['farm']; movement: FarmMovementRecord | undefined },
 ): FarmMovementRecord {
   visibleFarm(caller, farmId, found.farm);
-  if (!found.movement) throw new NotFound(`Movement ${movementId} not found on farm ${farmId}`);
+  if (!found.movement) throw farmMovementNotFound(movementId);
   return found.movement;
+}
+
+/** The one answer for a farm movement that does not exist and for one of a farm the caller may not see. */
+export const farmMovementNotFound = (movementId: string) => new NotFound(`Movement ${movementId} not found`);
+
+/** The farm a farm movement was located in, when the caller may see it (else the 404 of a missing movement). */
+export function judgeLocatedFarm(caller: Pick<Caller, 'allFarms' | 'farmIds'>, movementId: string, farmId: string | undefined): string {
+  return visibleTo(
+    caller,
+    farmId,
+    () => farmMovementNotFound(movementId),
+    (f) => f,
+  );
 }
 
 /**

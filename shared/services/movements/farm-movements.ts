@@ -1,6 +1,6 @@
 import { settings } from '../../config/env.js';
 import { checkVersion, commit } from '../../db/commit.js';
-import { farmLedgerWrites, getFarmAndBin, getFarmAndMovement } from '../../db/farm-movements.js';
+import { farmLedgerWrites, farmOfFarmMovement, getFarmAndBin, getFarmAndMovement } from '../../db/farm-movements.js';
 import { getHouse } from '../../db/farms.js';
 import { getSupplierAndOrder } from '../../db/procurement.js';
 import type { Caller } from '../../domain/caller.js';
@@ -12,6 +12,7 @@ import {
   farmMovementLock,
   farmMovementReads,
   judgeFarmMovementEdit,
+  judgeLocatedFarm,
   visibleFarmMovement,
 } from '../../domain/movements/farm.js';
 import { movementDto } from '../../domain/movements/record.js';
@@ -52,18 +53,19 @@ export async function recordFarmMovement(ctx: CommandContext, body: FarmMovement
   });
 }
 
-async function scopedFarmMovement(caller: Caller, farmIdAsked: string | undefined, movementId: string) {
-  const farmId = farmOfRequest(caller, farmIdAsked);
+/** A farm movement the caller may see: its farm found by its locator (one Query), then the farm and the movement (one consistent BatchGetItem). */
+async function scopedFarmMovement(caller: Caller, movementId: string) {
+  const farmId = judgeLocatedFarm(caller, movementId, await farmOfFarmMovement(movementId));
   return visibleFarmMovement(caller, farmId, movementId, await getFarmAndMovement(farmId, movementId));
 }
 
-export async function farmMovementFor(caller: Caller, farmId: string | undefined, movementId: string) {
-  return answerOf(await scopedFarmMovement(caller, farmId, movementId), new Date());
+export async function farmMovementFor(caller: Caller, movementId: string) {
+  return answerOf(await scopedFarmMovement(caller, movementId), new Date());
 }
 
 /** Corrects a delivery booked on the farm: its old effect on the stock reversed and the new one applied, in one commit. */
-export async function updateFarmMovement(ctx: CommandContext, farmId: string | undefined, movementId: string, body: UpdateMovementBody) {
-  const movement = await scopedFarmMovement(ctx.caller, farmId, movementId);
+export async function updateFarmMovement(ctx: CommandContext, movementId: string, body: UpdateMovementBody) {
+  const movement = await scopedFarmMovement(ctx.caller, movementId);
   checkVersion(ctx, { read: movement.version, stated: body.version, what: `Movement ${movementId}`, subject: true });
   const edit = judgeFarmMovementEdit(movement, body, ctx.now, settings().autoLockHours);
   // read once the edit passed its checks: the house bin and the supplier and order the edit names
@@ -85,8 +87,8 @@ export async function updateFarmMovement(ctx: CommandContext, farmId: string | u
 }
 
 /** Deletes a delivery booked on the farm and takes its stock back (refused when the stock no longer holds it). */
-export async function deleteFarmMovement(ctx: CommandContext, farmId: string | undefined, movementId: string): Promise<void> {
-  const movement = await scopedFarmMovement(ctx.caller, farmId, movementId);
+export async function deleteFarmMovement(ctx: CommandContext, movementId: string): Promise<void> {
+  const movement = await scopedFarmMovement(ctx.caller, movementId);
   checkVersion(ctx, { read: movement.version, what: `Movement ${movementId}`, subject: true });
   const decision = decideFarmMovementDeletion(movement, ctx.now, settings().autoLockHours);
   await refusedToConflict(
