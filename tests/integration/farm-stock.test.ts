@@ -222,5 +222,10 @@ describe('receipts need no cycle', () => {
     const reliability = (await call('GET', `${P}/suppliers/${s.id}/reliability`, { token: f.manager.token })).body.data;
     expect(reliability.receipts).toBe(1);
     expect(reliability.onTimeRatePct.value).toBe(0);
+    // the cycle running on the farm that day counts it in its supplier report too
+    const fx = await flockWithCycle({ token: f.manager.token, farmId: f.farmId, startDate: day(-3) });
+    const report = await call('GET', `/api/v2/analytics/cycle/${fx.flock.id}/${fx.cycle.id}/suppliers`, { token: f.manager.token });
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(report.body.data.suppliers).toEqual([expect.objectContaining({ supplierId: s.id, deliveries: 1 })]);
   });
 });
