@@ -20,7 +20,7 @@ export const FeedTypeCostDto = Type.Object({
   feedType: NullableString,
   consumedKg: Type.Number(),
   unitPrice: Type.Number(),
-  priceSource: StringEnum(['deliveries', 'feedPerKgByType', 'feedPerKg'] as const),
+  priceSource: StringEnum(['deliveries', 'farmDeliveries', 'feedPerKgByType', 'feedPerKg'] as const),
   deliveredPricedKg: Type.Number(),
   amount: Type.Number(),
 });

@@ -1,7 +1,15 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, pageQueryProperties, periodProperties } from './common.js';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, UlidOf, pageQueryProperties, periodProperties } from './common.js';
 import { CalendarDate } from './flocks.js';
-import { MEDICINE_UNITS, MOVEMENT_TYPES, MovementDto } from './movements.js';
+import {
+  FARM_MOVEMENT_TYPES,
+  MEDICINE_UNITS,
+  MOVEMENT_CATALOGUE,
+  MOVEMENT_TYPES,
+  MovementDto,
+  type FarmMovementType,
+  type MovementInput,
+} from './movements.js';
 
 /**
  * Inventory (`/api/v1/inventory`): a farm's current stock, and the movement search / CSV export across
@@ -103,3 +111,39 @@ export const InventoryStockDto = Type.Object(
 );
 export const InventoryStockResponse = Success(InventoryStockDto);
 export const InventoryMovementListResponse = ListOf(MovementDto);
+
+/**
+ * A delivery to the farm's stock without a cycle (`POST /api/v1/inventory/movements`): the catalogue's own
+ * schema of `feed_delivery` or `medicine_delivery` (the same fields as the cycle movement), with the farm and
+ * an optional house bin. One discriminated validator, like the cycle movements'.
+ */
+const FARM_MOVEMENT_EXTRA = {
+  farmId: Type.Optional(FarmId),
+  houseId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'The house whose bin receives it: a house of the farm (any other id answers 404, as a missing house)',
+    }),
+  ),
+};
+const FARM_MOVEMENTS = MOVEMENT_CATALOGUE.filter((m) => (FARM_MOVEMENT_TYPES as readonly string[]).includes(m.type));
+export type FarmMovementInput = Extract<MovementInput, { type: FarmMovementType }> & { farmId?: string; houseId?: string };
+export const createFarmMovementBody = Type.Unsafe<FarmMovementInput>({
+  $id: 'CreateFarmMovementBody',
+  type: 'object',
+  discriminator: { propertyName: 'type' },
+  required: ['type'],
+  properties: { type: { type: 'string', enum: [...FARM_MOVEMENT_TYPES], description: 'What was delivered to the farm' } },
+  oneOf: FARM_MOVEMENTS.map((m) => {
+    const schema = m.schema as TObject;
+    return Type.Object({ ...FARM_MOVEMENT_EXTRA, ...schema.properties }, { additionalProperties: false, title: schema.title, description: schema.description });
+  }),
+});
+
+export const farmMovementParams = Type.Object(
+  { farmMovementId: UlidOf('Id of a movement booked on the farm (without a cycle)') },
+  { additionalProperties: false, $id: 'FarmMovementParams' },
+);
+export type FarmMovementParams = Static<typeof farmMovementParams>;

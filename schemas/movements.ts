@@ -102,6 +102,10 @@ export const FARM_TRANSFER_TYPES = ['feed_transfer_out', 'feed_transfer_in', 'eg
 const BY_TRANSFER =
   'Written only by completing a transfer between farms (POST /api/v1/sharing/transfers/{transferId}/complete); POST …/movements refuses it (400), PATCH and DELETE answer 409';
 
+/** Deliveries to the farm's stock, which may also be recorded without a cycle (POST /api/v1/inventory/movements). */
+export const FARM_MOVEMENT_TYPES = ['feed_delivery', 'medicine_delivery'] as const;
+export type FarmMovementType = (typeof FARM_MOVEMENT_TYPES)[number];
+
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
     quantity: Count('Birds placed'),
@@ -265,7 +269,7 @@ export const updateMovementBody = Type.Object(
     maxProperties: 40,
     $id: 'UpdateMovementBody',
     description:
-      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate, receiptId) are accepted when unchanged and refused (400 naming the field) when different.',
+      'Any fields of the movement’s own type (see its input schema); null removes an optional field. The movement as read may be sent back without its read-only metadata (id, flockId, cycleId, farmId, lock, createdAt, createdBy, updatedAt, which are refused): `type` and the fields set by the service (transferId, counterpartCycleId, counterpartMovementId, dailyRecordDate, receiptId, houseId) are accepted when unchanged and refused (400 naming the field) when different; a delivery booked on the farm may also change its `houseId`.',
   },
 );
 export type UpdateMovementBody = Static<typeof updateMovementBody> & Record<string, unknown>;
@@ -308,13 +312,19 @@ export type ListMovementsQuery = Static<typeof listMovementsQuery>;
  * Fields the services add to those recorded: links between the two sides of a transfer, the daily record a
  * movement came from. A PATCH takes them back unchanged and refuses a different value (`updateMovementBody`).
  */
-export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate', 'receiptId'] as const;
+export const SERVICE_FIELDS = ['transferId', 'counterpartCycleId', 'counterpartMovementId', 'dailyRecordDate', 'receiptId', 'houseId'] as const;
 const ADDED_FIELDS = {
   transferId: Type.Optional(Type.String({ description: 'Shared id of both sides of a transfer (set by the service)' })),
   counterpartCycleId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its cycle (set by the service)' })),
   counterpartMovementId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The other side of a transfer: its movement (set by the service)' })),
   dailyRecordDate: Type.Optional(Type.String({ format: 'date', description: 'The daily record this movement was written from (set by the service)' })),
   receiptId: Type.Optional(Type.String({ pattern: Ulid.pattern, description: 'The purchase-order receipt this movement was written by (set by the service)' })),
+  houseId: Type.Optional(
+    Type.String({
+      description:
+        'A delivery booked on the farm (no cycle): the house bin it went to, as booked; only a correction of that delivery (PATCH /api/v1/inventory/movements/{farmMovementId}) changes it',
+    }),
+  ),
 } satisfies Record<(typeof SERVICE_FIELDS)[number], unknown>;
 const MovementLock = Type.Union([
   Type.Object({
@@ -332,7 +342,11 @@ const MovementLock = Type.Union([
   Type.Null(),
 ]);
 /** What the API says about a movement besides its fields: `type` and `date` are written too, the others are read-only. */
-const HEAD = { id: Ulid, flockId: Ulid, cycleId: Ulid, farmId: Type.String() };
+const OfCycle = (what: string) =>
+  Type.Union([Ulid, Type.Null()], {
+    description: `The ${what} of a cycle movement; null for a delivery booked on the farm (POST /api/v1/inventory/movements)`,
+  });
+const HEAD = { id: Ulid, flockId: OfCycle('flock'), cycleId: OfCycle('cycle'), farmId: Type.String() };
 const TAIL = { lock: MovementLock, createdAt: Timestamp, createdBy: Type.String(), updatedAt: Timestamp, version: Type.Integer() };
 /** The metadata no PATCH may carry, whatever its value (mass-assignment guard: the service refuses it, naming each); `version` is the expected version. */
 export const READ_ONLY_MOVEMENT_FIELDS = [...Object.keys(HEAD), ...Object.keys(TAIL).filter((k) => k !== 'version')];
@@ -370,6 +384,12 @@ export const InputSchemaDto = Type.Object(
     requiredFields: Type.Array(Type.String()),
     optionalFields: Type.Array(Type.String()),
     schema: Type.Optional(JsonSchema),
+    farmBooking: Type.Optional(
+      Type.Object(
+        { method: Type.String(), path: Type.String(), extraFields: Type.Array(Type.String()), description: Type.String() },
+        { description: 'Deliveries only: the route that books this type on the farm’s stock without a cycle, and the fields its body adds' },
+      ),
+    ),
   },
   { $id: 'MovementInputSchema' },
 );

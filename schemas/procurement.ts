@@ -148,7 +148,17 @@ export const createReceiptBody = Type.Object(
           flockId: Type.Optional(
             Type.String({
               pattern: Ulid.pattern,
-              description: 'Feed, chick, vaccine and medication lines: the flock (of the order’s farm) whose active cycle records it',
+              description:
+                'The flock (of the order’s farm) whose active cycle records the line: required for chick lines; feed, vaccine and medication lines without it are booked on the farm’s stock (no cycle), the way a farm between cycles or before placement receives them',
+            }),
+          ),
+          houseId: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 64,
+              pattern: '^[A-Za-z0-9_-]+$',
+              description:
+                'A feed, vaccine or medication line booked on the farm (without flockId): the house bin it goes to, a house of the order’s farm (any other id answers 404)',
             }),
           ),
           lotNumber: Type.Optional(Text(64, 'Lot / batch number')),

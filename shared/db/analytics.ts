@@ -15,6 +15,7 @@ import {
   CLIMATE_HOUR_ATTR,
 } from './keys.js';
 import { farmPricingIn } from './farm-pricing.js';
+import { deliveryFactOf } from './farm-movements.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -133,17 +134,7 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
 /** The supplier facts of a cycle's feed deliveries (DELIVERY# copies kept by the ledger): one Query. */
 export async function readCycleDeliveries(cycleId: string): Promise<FeedDeliveryFact[]> {
   const items = await queryAll(prefixQuery(cycleId, DELIVERY_SK_PREFIX));
-  return items.map((i) => ({
-    date: String(i.date),
-    supplierId: (i.supplierId as string | undefined) ?? null,
-    feedType: String(i.feedType),
-    quantityKg: Number(i.quantityKg),
-    orderedDate: (i.orderedDate as string | undefined) ?? null,
-    expectedDate: (i.expectedDate as string | undefined) ?? null,
-    orderedQuantityKg: (i.orderedQuantityKg as number | undefined) ?? null,
-    qualityIssues: (i.qualityIssues as string[] | undefined) ?? null,
-    unitPrice: (i.unitPrice as number | undefined) ?? null,
-  }));
+  return items.map(deliveryFactOf);
 }
 
 /** One day of a cycle's ledger (its rollup, with the sensor figures of a day without manual ones); a day without an item is a day of zeros. */

@@ -6,14 +6,16 @@ import type { CycleRecord } from '../domain/flocks/records.js';
 import type { FlockRecord } from '../domain/flocks/records.js';
 import { CYCLE_SK_PREFIX, cycleKey, eggStockKey, farmKey, flocksOfFarm, MEDICINE_STOCK_SK_PREFIX, movementsOfFarm, STOCK_SK_PREFIX } from './keys.js';
 import { movementFromItem } from './movements.js';
-import type { MovementRecord } from '../domain/movements/record.js';
+import { farmMovementFromItem } from './farm-movements.js';
+import type { StoredMovement } from '../domain/movements/record.js';
 import { queryPage } from './pagination.js';
 import type { MedicineUnit } from '../../schemas/movements.js';
 
 /**
  * Inventory reads of one farm (docs/data-model.md, "Inventory"): its active flocks (GSI1
  * `FLOCKS#<farmId>`), its stock items (`FARM#<farmId>` / `STOCK#…`), the farm and the cycles behind them
- * in one BatchGetItem, and its movements across cycles (GSI2 `MOVEMENTS#<farmId>` / `<date>#<id>`).
+ * in one BatchGetItem, and its movements across cycles and those booked on the farm without one (GSI2
+ * `MOVEMENTS#<farmId>` / `<date>#<id>`).
  */
 
 export type FlockSummary = Pick<FlockRecord, 'id' | 'name' | 'birdType' | 'breed' | 'houseId' | 'activeCycleId'>;
@@ -132,6 +134,9 @@ export interface MovementSearch {
   order: 'asc' | 'desc';
 }
 
+/** A movement of the farm's list: a cycle's, or a delivery booked on the farm (no cycle). */
+const storedMovementOf = (i: Record<string, unknown>): StoredMovement => (i.entity === 'FarmMovement' ? farmMovementFromItem(i)! : movementFromItem(i)!);
+
 /** The Query of a search: the date range is the key condition on `<date>#<id>`, type and flock are filters. */
 function searchQuery(s: MovementSearch) {
   const partition = movementsOfFarm(s.farmId);
@@ -170,10 +175,10 @@ export async function searchFarmMovements(
   s: MovementSearch,
   limit: number,
   cursor: string | undefined,
-): Promise<{ items: MovementRecord[]; nextCursor: string | null }> {
+): Promise<{ items: StoredMovement[]; nextCursor: string | null }> {
   const { input } = searchQuery(s);
   const page = await queryPage(input, { limit, cursor });
-  return { items: page.items.map((i) => movementFromItem(i)!), nextCursor: page.nextCursor };
+  return { items: page.items.map(storedMovementOf), nextCursor: page.nextCursor };
 }
 
 export type ExportStop = { reason: 'rows' | 'reads'; limit: number };
@@ -182,14 +187,14 @@ export type ExportStop = { reason: 'rows' | 'reads'; limit: number };
  * Every movement of a search, for the export: stops (and says why) past `maxRows` matches or after
  * evaluating `maxReads` movements, so one request never reads a farm's whole history.
  */
-export async function exportFarmMovements(s: MovementSearch, maxRows: number, maxReads: number): Promise<{ items: MovementRecord[]; stop?: ExportStop }> {
+export async function exportFarmMovements(s: MovementSearch, maxRows: number, maxReads: number): Promise<{ items: StoredMovement[]; stop?: ExportStop }> {
   const q = searchQuery(s);
-  const items: MovementRecord[] = [];
+  const items: StoredMovement[] = [];
   let start: Record<string, unknown> | undefined;
   let read = 0;
   do {
     const res = await db().send(new QueryCommand({ ...q.input, ...(q.filtered ? {} : { Limit: maxRows + 1 - items.length }), ExclusiveStartKey: start }));
-    items.push(...(res.Items ?? []).map((i) => movementFromItem(i)!));
+    items.push(...(res.Items ?? []).map(storedMovementOf));
     if (items.length > maxRows) return { items, stop: { reason: 'rows', limit: maxRows } };
     read += res.ScannedCount ?? 0;
     start = res.LastEvaluatedKey;

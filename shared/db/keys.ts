@@ -93,6 +93,12 @@ export const WEIGHT_SK_PREFIX = 'WEIGHT#';
 /** A copy of each feed_delivery movement's supplier facts, so supplier reliability reads deliveries, not every movement. */
 export const DELIVERY_SK_PREFIX = 'DELIVERY#';
 export const deliveryKey = (cycleId: string, movementId: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DELIVERY_SK_PREFIX}${movementId}` });
+/** A delivery booked on the farm's stock without a cycle (listed with the cycle movements on GSI2 `MOVEMENTS#<farmId>`). */
+export const farmMovementKey = (farmId: string, movementId: string): Key => ({ PK: farmPartition(farmId), SK: `${MOVEMENT_SK_PREFIX}${movementId}` });
+/** GSI1 of a farm movement: finds its farm from its id alone (`/api/v1/inventory/movements/{movementId}` without `farmId`). */
+export const farmMovementLocator = (movementId: string) => ({ GSI1PK: `FARMMOVEMENT#${movementId}`, GSI1SK: 'MOVEMENT' });
+/** The supplier facts of a feed delivery booked on the farm (the farm's `DELIVERY#` copies, beside each cycle's). */
+export const farmDeliveryKey = (farmId: string, movementId: string): Key => ({ PK: farmPartition(farmId), SK: `${DELIVERY_SK_PREFIX}${movementId}` });
 /** Medications with a withdrawal period, in their farm's partition by the period's last day (withdrawals still running = one range Query). */
 export const WITHDRAWAL_SK_PREFIX = 'WITHDRAWAL#';
 export const withdrawalKey = (farmId: string, endDate: string, movementId: string): Key => ({

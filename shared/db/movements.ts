@@ -114,6 +114,15 @@ function changeWrite(ref: CycleRef, change: NetChange, now: string, withdrawalRe
   };
 }
 
+/**
+ * A change of the farm's stock made without a cycle (a delivery booked on the farm): the same conditioned
+ * update as a cycle's (never below zero; a refusal names the stock), keyed by the farm alone.
+ */
+export function stockChangeWrite(farmId: string, change: NetChange, now: string): Write {
+  if (change.target.kind === 'cycle' || change.target.kind === 'day') throw new Error('a farm movement changes stocks only');
+  return changeWrite({ farmId, flockId: '', cycleId: '' }, change, now, undefined);
+}
+
 /** Where each copy the ledger asks for lives (the copies themselves: `copiesOf` in the domain ledger). */
 function copyItems(m: MovementRecord): Array<{ key: Key; item: Record<string, unknown> }> {
   return copiesOf(m).map((c) =>
@@ -133,10 +142,10 @@ export interface LedgerWrite {
   deletes?: Array<{ movement: MovementRecord; createdAfter: string }>;
 }
 
-const movementChanged = (id: string) => () => new Conflict(`Movement ${id} was changed, locked or already exists; read it again and retry`);
+export const movementChanged = (id: string) => () => new Conflict(`Movement ${id} was changed, locked or already exists; read it again and retry`);
 
 /** Edits and deletes: only the version read, never a locked movement (manual lock, or older than the auto-lock period). */
-const unlocked = (version: number, createdAfter: string) => all(atVersion(version), eq('lock', null), gt('createdAt', createdAfter));
+export const unlocked = (version: number, createdAfter: string) => all(atVersion(version), eq('lock', null), gt('createdAt', createdAfter));
 
 /**
  * The one way the ledger is written: movements (and their copies), the cycle counters, farm stocks and

@@ -6,7 +6,7 @@
  * whole daily form touches each record once in one transaction, and "never negative" is checked on the
  * net change of each balance.
  */
-import type { MedicineUnit, MovementInput, MovementType } from '../../schemas/movements.js';
+import { FARM_MOVEMENT_TYPES, type MedicineUnit, type MovementInput, type MovementType } from '../../schemas/movements.js';
 import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
@@ -300,7 +300,15 @@ export function recordDateProblems(date: string, cycle: { startDate: string; end
  * collected, a delivery's order dates come before it, and a transfer goes to another flock.
  */
 export function movementProblems(m: MovementInput, cycle: { flockId: string; startDate: string; endDate: string | null }, latestDate: string): FieldError[] {
-  const out = recordDateProblems(m.date, cycle, latestDate);
+  const out = recordDateProblems(m.date, cycle, latestDate).map((p) =>
+    // a delivery before the chicks arrive belongs to the farm's stock, not to the cycle
+    (FARM_MOVEMENT_TYPES as readonly string[]).includes(m.type) && m.date < cycle.startDate
+      ? {
+          ...p,
+          message: `${p.message}; a delivery before placement is booked on the farm's stock (POST /api/v1/inventory/movements, or a receipt line without flockId)`,
+        }
+      : p,
+  );
   if (m.type === 'egg_collection') {
     for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
       if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });
@@ -308,14 +316,30 @@ export function movementProblems(m: MovementInput, cycle: { flockId: string; sta
     const graded = Object.values(m.grades ?? {}).reduce((a, b) => a + b, 0);
     if (graded > m.totalEggs) out.push({ field: 'grades', message: `add up to ${graded}, more than totalEggs (${m.totalEggs})` });
   }
-  if (m.type === 'feed_delivery') {
-    if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'orderedDate', message: 'must not be after the delivery date' });
-    if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'expectedDate', message: 'must not be before the order date' });
-  }
+  out.push(...deliveryProblems(m));
   if ((m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out') && m.counterpartFlockId === cycle.flockId)
     out.push({ field: 'counterpartFlockId', message: 'must be another flock' });
   return out;
 }
+
+/** A feed delivery's order dates come before it. */
+function deliveryProblems(m: MovementInput): FieldError[] {
+  const out: FieldError[] = [];
+  if (m.type !== 'feed_delivery') return out;
+  if (m.orderedDate && m.orderedDate > m.date) out.push({ field: 'orderedDate', message: 'must not be after the delivery date' });
+  if (m.orderedDate && m.expectedDate && m.expectedDate < m.orderedDate) out.push({ field: 'expectedDate', message: 'must not be before the order date' });
+  return out;
+}
+
+/** A delivery booked on the farm (no cycle): any past day, never a future one, and its order dates before it. */
+export function farmMovementProblems(m: MovementInput, latestDate: string): FieldError[] {
+  const out: FieldError[] = m.date > latestDate ? [{ field: 'date', message: 'must not be in the future' }] : [];
+  return [...out, ...deliveryProblems(m)];
+}
+
+/** What a delivery booked on the farm changes: the farm's stock only (no cycle counter, no daily rollup). */
+export const farmEffectsOf = (m: MovementInput, sign: 1 | -1 = 1): Delta[] =>
+  effectsOf(m, sign).filter((d) => d.target.kind !== 'cycle' && d.target.kind !== 'day');
 
 /** Feed consumption recorded without a feed type takes the farm's feed in stock (see `feedTypeFromStock`). */
 export const needsFeedType = (m: MovementInput): boolean => m.type === 'feed_consumption' && !m.feedType;

@@ -102,8 +102,9 @@ export interface CsvMovement {
   id: string;
   date: string;
   type: string;
-  flockId: string;
-  cycleId: string;
+  /** null: a delivery booked on the farm, without a cycle. */
+  flockId: string | null;
+  cycleId: string | null;
   fields: Record<string, unknown>;
   lock: { type: string } | null;
   createdAt: string;

@@ -1,4 +1,13 @@
-import { MOVEMENT_CATALOGUE, type MovementEntry } from '../../schemas/movements.js';
+import { FARM_MOVEMENT_TYPES, MOVEMENT_CATALOGUE, type MovementEntry } from '../../schemas/movements.js';
+
+/** Where a delivery is booked on the farm's stock without a cycle, and what that body adds to the type's fields. */
+const FARM_BOOKING = {
+  method: 'POST',
+  path: '/api/v1/inventory/movements',
+  extraFields: ['farmId', 'houseId'],
+  description:
+    'The way to book this delivery: on the farm’s stock, without a cycle (before the chicks arrive, or between cycles). The same fields, plus `farmId` (may be left out when you are assigned to one farm) and `houseId` (optional: the house bin, a house of the farm)',
+};
 
 /**
  * The "movement input schema" of the interface contract (service version 2.0.0): the form fields of
@@ -16,6 +25,7 @@ export function inputSchemaOf(entry: MovementEntry, withDescription: boolean) {
     requiredFields: required,
     optionalFields: optional,
     schema,
+    ...((FARM_MOVEMENT_TYPES as readonly string[]).includes(entry.type) ? { farmBooking: FARM_BOOKING } : {}),
   };
 }
 

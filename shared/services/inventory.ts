@@ -1,7 +1,7 @@
 import { shortfallsOf } from '../domain/stock-dates.js';
 import { movementsCsv } from '../presentation/csv.js';
 import { activeFlocksOfFarm, exportFarmMovements, farmAndCycles, datedFarmStock, searchFarmMovements, type MovementSearch } from '../db/inventory.js';
-import type { MovementRecord } from '../domain/movements/record.js';
+import { isFarmMovement, type MovementRecord, type StoredMovement } from '../domain/movements/record.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { Invalid } from '../errors.js';
 import { farmNotFound } from '../domain/references.js';
@@ -73,12 +73,14 @@ async function searchOf(
 }
 
 /** Movements with their current lock, which needs each one's cycle status, read for the distinct cycles in the same BatchGet as the farm. */
-async function withLocks(farmId: string, movements: MovementRecord[]): Promise<MovementRecord[]> {
-  const { farmExists, cycles } = await farmAndCycles(farmId, movements);
+async function withLocks(farmId: string, movements: StoredMovement[]): Promise<StoredMovement[]> {
+  const ofCycles = movements.filter((m): m is MovementRecord => !isFarmMovement(m));
+  const { farmExists, cycles } = await farmAndCycles(farmId, ofCycles);
   if (!farmExists) throw farmNotFound(farmId);
   const now = new Date();
+  // a movement booked on the farm has no cycle: it locks by its age alone, like one of an active cycle
   const missing: Pick<CycleRecord, 'status' | 'closedAt'> = { status: 'active', closedAt: null };
-  return movements.map((m) => withCurrentLock(m, cycles.get(m.cycleId) ?? missing, now));
+  return movements.map((m) => withCurrentLock(m, (m.cycleId !== null && cycles.get(m.cycleId)) || missing, now));
 }
 
 /** A page of the farm's movements (newest first unless `order=asc`): one Query (a few with filters) + one BatchGetItem. */

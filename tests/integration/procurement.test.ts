@@ -9,6 +9,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { userWith } from '../support/accounts.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { house } from '../support/farms.js';
 import { call, farmWithManager, P } from '../support/procurement.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { farmKey } from '../../shared/db/keys.js';
@@ -220,10 +221,13 @@ describe('procurement', () => {
     const [vaccine, nipples] = o.lines as Json[];
     const medicines = async () => (await call('GET', '/api/v1/inventory/stock', { token: f.manager.token, query: { farmId: f.farmId } })).body.data.medicines;
     expect(await medicines()).toEqual([]);
-    // a vaccine line names the flock whose cycle records the delivery, as feed does; equipment has no stock
-    const noFlock = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: vaccine!.id, quantity: 10_000 }] });
+    // a vaccine line names the flock whose cycle records the delivery, or else none (booked on the farm) with its house bin, never both; equipment has no stock
+    const noFlock = await f.post(`/orders/${o.id}/receipts`, {
+      date: day(0),
+      lines: [{ lineId: vaccine!.id, quantity: 10_000, flockId: fx.flock.id, houseId: await house(f.farmId) }],
+    });
     expect(noFlock.status).toBe(400);
-    expect(JSON.stringify(noFlock.body)).toContain('lines.0.flockId');
+    expect(JSON.stringify(noFlock.body)).toContain('lines.0.houseId');
     const equipmentFlock = await f.post(`/orders/${o.id}/receipts`, { date: day(0), lines: [{ lineId: nipples!.id, quantity: 50, flockId: fx.flock.id }] });
     expect(equipmentFlock.status).toBe(400);
     const r = await f.post(`/orders/${o.id}/receipts`, {

@@ -12,7 +12,7 @@ import { loadRoutes } from '../../scripts/lib/route-table.js';
 import { loadSpecs } from '../../scripts/lib/openapi.js';
 import { sampleOf } from '../support/sample.js';
 
-const SCOPED_PARAMS = ['farmId', 'houseId', 'flockId', 'cycleId', 'movementId', 'date', 'scheduleId'];
+const SCOPED_PARAMS = ['farmId', 'houseId', 'flockId', 'cycleId', 'movementId', 'farmMovementId', 'date', 'scheduleId'];
 const routes = loadRoutes().filter((r) => SCOPED_PARAMS.some((p) => r.path.includes(`{${p}}`)));
 const ids: Record<string, string> = {};
 let ownerToken: string;
@@ -37,6 +37,9 @@ beforeAll(async () => {
   ids.cycleId = (await post(`/api/v1/flocks/${ids.flockId}/cycles`, { startDate: '2026-11-01' })).id;
   const base = `/api/v1/flocks/${ids.flockId}/cycles/${ids.cycleId}`;
   ids.movementId = (await post(`${base}/movements`, { type: 'bird_inflow', date: '2026-11-01', quantity: 100 })).id;
+  ids.farmMovementId = (
+    await post('/api/v1/inventory/movements', { farmId: farmA, type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 100 })
+  ).id;
   await post(`${base}/daily-records`, { date: '2026-11-02', deaths: 1, feedKg: 0, waterLiters: 10, temperatureMinC: 30, temperatureMaxC: 32, humidityPct: 60 });
   ids.date = '2026-11-02';
   await post(`${base}/weights`, { date: '2026-11-02', grams: 60 });

@@ -179,7 +179,7 @@ describe('receipt decisions', () => {
     const missing = {
       date: '2026-03-09',
       lines: [
-        { lineId: 'L1', quantity: 1 },
+        { lineId: 'L2', quantity: 1 },
         { lineId: 'L3', quantity: 1, flockId: 'FL1' },
       ],
     };
@@ -191,5 +191,35 @@ describe('receipt decisions', () => {
     expect(() => decideReceipt(receiptBody, { ...facts(), caller: { ...caller, farmIds: ['F1', 'F2'] }, targets: other })).toThrow(NotFound);
     const idle = new Map([['FL1', { flock: { ...flock, activeCycleId: null }, cycle: undefined }]]);
     expect(() => decideReceipt(receiptBody, { ...facts(), targets: idle })).toThrow(refusing(/has no active cycle/));
+  });
+
+  it('a feed line without a flock books the delivery on the farm (its house bin of the farm), one stock write for all lines', () => {
+    const body = {
+      date: '2026-03-09',
+      lines: [
+        { lineId: 'L1', quantity: 300, houseId: 'H1' },
+        { lineId: 'L4', quantity: 100, flockId: 'FL1' },
+      ],
+    };
+    const two = order();
+    two.lines.push({ ...two.lines[0]!, id: 'L4' });
+    const houses = new Map([['H1', { farmId: 'F1' }]]);
+    const d = decideReceipt(body, { ...facts(two), applied: decideReceivedQuantities(two, body), houses });
+    expect(d.farmMovements.map((m) => [m.type, m.cycleId, m.farmId, m.fields.houseId, m.fields.receiptId])).toEqual([
+      ['feed_delivery', null, 'F1', 'H1', d.receipt.id],
+    ]);
+    expect(d.movements.map((m) => m.cycleId)).toEqual(['C1']);
+    expect(d.receipt.lines.map((l) => [l.flockId, l.movementId])).toEqual([
+      [null, d.farmMovements[0]!.id],
+      ['FL1', d.movements[0]!.id],
+    ]);
+    expect(d.farmGroup).toEqual({ farmId: 'F1', changes: [{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: 400 } }] });
+    expect(d.receipt.deliveries).toHaveLength(2);
+    expect(() => decideReceipt(body, { ...facts(two), applied: decideReceivedQuantities(two, body), houses: new Map() })).toThrow('House H1 not found');
+    // a date before the cycle's start is the receipt's date
+    const early = { date: '2026-01-20', lines: [{ lineId: 'L1', quantity: 100, flockId: 'FL1' }] };
+    expect(() => decideReceipt(early, { ...facts(), applied: decideReceivedQuantities(order(), early) })).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ field: 'date' })] }),
+    );
   });
 });

@@ -7,7 +7,10 @@ import { createHash, type Hash } from 'node:crypto';
  * per-type code beyond the id remapping below; `v` moves when a type's stored shape changes.
  */
 export const EXPORT_FORMAT = 'flockwise-farm-export';
-export const EXPORT_FORMAT_VERSION = 1;
+/** The version written: 2 adds the deliveries booked on the farm without a cycle (`farm_movement`, `farm_delivery`). */
+export const EXPORT_FORMAT_VERSION = 2;
+/** The versions a restore reads: a v1 file is a v2 file without farm movements (it has none to carry). */
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
 /** The schema version of every record type today. */
 export const RECORD_VERSION = 1;
 
@@ -28,6 +31,8 @@ const RULES: ReadonlyArray<readonly [pk: string, sk: string, type: string]> = [
   ['FARM#', 'RULES#DEFAULTS', 'default_rules_mark'],
   ['FARM#', 'DRILL#', 'drill'],
   ['FARM#', 'PRICING', 'farm_pricing'],
+  ['FARM#', 'MOV#', 'farm_movement'],
+  ['FARM#', 'DELIVERY#', 'farm_delivery'],
   ['FLOCK#', 'META', 'flock'],
   ['FLOCK#', 'CYCLE#', 'cycle'],
   ['FLOCK#', 'DETECTORS#', 'detector_state'],
@@ -123,7 +128,8 @@ export function lineProblem(line: unknown, position: number, isFirst: boolean): 
   if (isFirst !== (type === 'header')) return isFirst ? `${where}: the first line must be the header` : `${where}: a second header`;
   if (type === 'header') {
     const h = data as Partial<ExportHeader>;
-    if (h.format !== EXPORT_FORMAT || h.formatVersion !== EXPORT_FORMAT_VERSION) return `${where}: not a ${EXPORT_FORMAT} v${EXPORT_FORMAT_VERSION} file`;
+    if (h.format !== EXPORT_FORMAT || !READABLE_FORMAT_VERSIONS.includes(h.formatVersion as number))
+      return `${where}: not a ${EXPORT_FORMAT} file of version ${READABLE_FORMAT_VERSIONS.join(' or ')}`;
     if (typeof h.farmId !== 'string' || typeof h.asOf !== 'string') return `${where}: header without farmId or asOf`;
     return undefined;
   }

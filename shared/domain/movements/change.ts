@@ -6,7 +6,7 @@ import type { AuditEvent, ResourceChange } from '../decision.js';
 import { effectiveLock, effectsOf, movementProblems, netChanges } from '../ledger.js';
 import { deliveryReferenceIds, judgeDeliveryReferences } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
-import { inputOf, refOf, type LedgerGroup, type MovementRecord } from './record.js';
+import { inputOf, refOf, type LedgerGroup, type MovementRecord, type StoredMovement } from './record.js';
 import { FARM_TRANSFER_TYPES, READ_ONLY_MOVEMENT_FIELDS, SERVICE_FIELDS, type MovementInput, type UpdateMovementBody } from '../../../schemas/movements.js';
 import { createMovementBody } from '../../../schemas/compiled/movements.js';
 import { problemsOf } from '../../../schemas/problems.js';
@@ -24,7 +24,7 @@ export type ChangeCycle = { id: string; flockId: string; farmId: string; status:
 const isTransfer = (m: MovementRecord) => m.type === 'bird_transfer_in' || m.type === 'bird_transfer_out';
 
 /** The movement is not locked (its own lock, or automatically: cycle closed, or older than `autoLockHours`). */
-export function judgeUnlocked(movement: MovementRecord, cycle: { status: string; closedAt: string | null }, now: Date, autoLockHours: number): void {
+export function judgeUnlocked(movement: StoredMovement, cycle: { status: string; closedAt: string | null }, now: Date, autoLockHours: number): void {
   const lock = effectiveLock(movement, cycle, now, autoLockHours);
   if (lock)
     throw new Conflict(
@@ -37,7 +37,7 @@ export function judgeUnlocked(movement: MovementRecord, cycle: { status: string;
  * only as they are: a different value is refused, naming the field (absent and null are the same). The
  * read-only metadata may not come back at all (mass-assignment guard).
  */
-function judgeWritableEdits(movement: MovementRecord, edits: Record<string, unknown>): void {
+export function judgeWritableEdits(movement: StoredMovement, edits: Record<string, unknown>): void {
   // the read-only metadata is refused whatever its value (also null, which would otherwise mean "remove")
   const readOnly = READ_ONLY_MOVEMENT_FIELDS.filter((k) => k in edits);
   if (readOnly.length) throw new ValidationFailed(readOnly.map((field) => ({ field, message: 'is not allowed' })));
@@ -47,13 +47,13 @@ function judgeWritableEdits(movement: MovementRecord, edits: Record<string, unkn
   if (changed.length) throw new ValidationFailed(changed.map((field) => ({ field, message: 'cannot be changed' })));
 }
 
-const farmTransferConflict = (m: MovementRecord) =>
+const farmTransferConflict = (m: StoredMovement) =>
   new Conflict(
     `Movement ${m.id} was written by transfer ${String(m.fields.transferId)} between farms; it changes only with that transfer (send a transfer back to reverse it)`,
   );
 
 /** Movements another record wrote change only through it (else the record and the ledger would disagree). */
-function judgeOwnMovement(m: MovementRecord): void {
+export function judgeOwnMovement(m: StoredMovement): void {
   const date = m.fields.dailyRecordDate;
   if (date) throw new Conflict(`Movement ${m.id} belongs to the daily record of ${String(date)}; submit that daily record again to change it`);
   // a purchase-order receipt's movement: the order's received quantities and the supplier's receipts would no longer agree with the ledger
@@ -65,7 +65,7 @@ function judgeOwnMovement(m: MovementRecord): void {
 }
 
 /** What changed between two versions of a movement: its date and each field, as `{from, to}` (null when absent). */
-function movementDiff(before: MovementRecord, after: MovementRecord) {
+export function movementDiff(before: StoredMovement, after: StoredMovement) {
   const a: Record<string, unknown> = { date: before.date, ...before.fields };
   const b: Record<string, unknown> = { date: after.date, ...after.fields };
   const changed = diff(a, b, [...new Set([...Object.keys(a), ...Object.keys(b)])]);

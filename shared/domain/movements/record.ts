@@ -19,6 +19,15 @@ export interface MovementRecord {
   version: number;
 }
 
+/** A delivery booked on the farm's stock, without a cycle (its house bin, when named, is the field `houseId`). */
+export interface FarmMovementRecord extends Omit<MovementRecord, 'cycleId' | 'flockId'> {
+  cycleId: null;
+  flockId: null;
+}
+/** A movement as stored: of a cycle, or of the farm (a delivery without a cycle). */
+export type StoredMovement = MovementRecord | FarmMovementRecord;
+export const isFarmMovement = (m: StoredMovement): m is FarmMovementRecord => m.cycleId === null;
+
 /** The cycle a group of changes belongs to (transfers change two cycles in one transaction). */
 export interface CycleRef {
   flockId: string;
@@ -46,7 +55,7 @@ export function newMovement(input: MovementInput, ref: CycleRef, userId: string,
 }
 
 /** A stored movement as the input that made it (type, date and fields). */
-export const inputOf = (m: MovementRecord) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
+export const inputOf = (m: StoredMovement) => ({ type: m.type, date: m.date, ...m.fields }) as MovementInput;
 
 const METADATA = new Set<string>(MOVEMENT_METADATA);
 
@@ -55,7 +64,7 @@ const METADATA = new Set<string>(MOVEMENT_METADATA);
  * service's), the names a write uses, so what is read can be sent back. A stored field never hides the
  * metadata (the catalogue uses none of its names: tests/unit/movement-shape.test.ts).
  */
-export function movementAnswer(m: MovementRecord) {
+export function movementAnswer(m: StoredMovement) {
   const fields = Object.fromEntries(Object.entries(m.fields).filter(([k]) => !METADATA.has(k)));
   return {
     id: m.id,
@@ -74,6 +83,6 @@ export function movementAnswer(m: MovementRecord) {
 }
 
 /** The movement as answered, with the lock that applies at `now`: its own, else automatic (cycle closed, or older than `autoLockHours`). */
-export function movementDto(m: MovementRecord, cycle: { status: string; closedAt: string | null }, now: Date, autoLockHours: number) {
+export function movementDto(m: StoredMovement, cycle: { status: string; closedAt: string | null }, now: Date, autoLockHours: number) {
   return movementAnswer({ ...m, lock: effectiveLock(m, cycle, now, autoLockHours) });
 }

@@ -4,9 +4,10 @@ import type { FeedDeliveryFact } from '../analytics/suppliers.js';
 import type { Caller } from '../caller.js';
 import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
 import { visibleTo } from '../farm-access.js';
-import { effectsOf, movementProblems, netChanges, type Delta } from '../ledger.js';
-import { newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
-import { cycleNotFound, flockNotFound } from '../references.js';
+import { effectsOf, farmEffectsOf, farmMovementProblems, movementProblems, netChanges, type Delta } from '../ledger.js';
+import { newFarmMovement, type FarmLedgerGroup } from '../movements/farm.js';
+import { newMovement, refOf, type FarmMovementRecord, type LedgerGroup, type MovementRecord } from '../movements/record.js';
+import { cycleNotFound, flockNotFound, houseNotFound } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
 import { applyReceipt, backdatedOf, orderChange, outstanding, receivable } from './orders.js';
 import type { OrderRecord, ReceiptLineRecord, ReceiptRecord } from './records.js';
@@ -18,8 +19,9 @@ import type { CreateReceiptBody } from '../../../schemas/procurement.js';
 /**
  * Receiving goods on a placed order, decided without I/O: the received quantities (refused past the
  * ordered quantity unless the order allows over-delivery), the receipt, the ledger movements
- * (feed_delivery with the supplier facts on the named flock's active cycle, bird_inflow for chicks,
- * medicine_delivery for vaccines and medication; equipment has no stock in the ledger) and the audit
+ * (feed_delivery with the supplier facts, on the named flock's active cycle or, without a flock, booked on
+ * the farm's stock; bird_inflow for chicks, always on a flock's active cycle; medicine_delivery for vaccines
+ * and medication, on a cycle or the farm like feed; equipment has no stock in the ledger) and the audit
  * event. The checks run in the order a client meets them: the order's status and quantities, the date,
  * then each line in turn. Dates are the farm's calendar dates.
  */
@@ -60,6 +62,9 @@ export const knownOrderedDate = (orderedDate: string, expectedDate: string, date
   orderedDate <= expectedDate && orderedDate <= date ? orderedDate : null;
 
 const lineOf = (order: OrderRecord, lineId: string) => order.lines.find((l) => l.id === lineId)!;
+
+/** The houses a receipt's lines name (each read in the order's farm). */
+export const receiptHouseReads = (body: CreateReceiptBody): string[] => [...new Set(body.lines.flatMap((r) => (r.houseId ? [r.houseId] : [])))];
 
 /** The flocks a receipt's lines name (each with its active cycle to read): the lines that write a movement. */
 export const receiptReads = (order: OrderRecord, body: CreateReceiptBody): string[] => [
@@ -169,7 +174,13 @@ export interface ReceiptFacts<C extends TargetCycle> {
   today: string;
   /** The flocks `receiptReads` named, by id, with their active cycles. */
   targets: ReadonlyMap<string, ReceiptTarget<C>>;
+  /** The houses `receiptHouseReads` named, as read in the order's farm (a missing one is absent). */
+  houses?: ReadonlyMap<string, { farmId: string }>;
 }
+
+/** A problem of a line's movement, named where the client wrote it: the date is the receipt's own (`date`), the rest the line's. */
+const lineField = (i: number, field: string) => (field === 'date' ? 'date' : `lines.${i}.${field}`);
+const isStock = (d: Delta) => d.target.kind !== 'cycle' && d.target.kind !== 'day';
 
 /** The receipt, its movements and ledger changes, the order's change, and the chicks placed per cycle (for the density warnings). */
 export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, facts: ReceiptFacts<C>) {
@@ -180,6 +191,9 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
   const receiptId = ulid();
   const problems: FieldError[] = [];
   const movements: MovementRecord[] = [];
+  const farmMovements: FarmMovementRecord[] = [];
+  /** Every stock change of the receipt, on the order's farm: one write per stock item, whichever lines it comes from. */
+  const stock: Delta[] = [];
   const deltas = new Map<string, { ref: LedgerGroup['ref']; deltas: Delta[] }>();
   const deliveries: FeedDeliveryFact[] = [];
   const lines: ReceiptLineRecord[] = [];
@@ -194,19 +208,37 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       lines.push({ ...base, flockId: null, cycleId: null, movementId: null });
       continue;
     }
+    const known = knownOrderedDate(orderedDate, order.expectedDate, body.date);
+    // a house named is a house of the order's farm, whatever else is wrong with the line (another farm's is the 404 of a missing one)
+    if (r.houseId !== undefined && facts.houses?.get(r.houseId)?.farmId !== order.farmId) throw houseNotFound(r.houseId);
+    if (!r.flockId && line.itemKind !== 'chicks') {
+      // feed, vaccines and medication without a flock: booked on the farm's stock, in the house bin named
+      const input = movementOf(order, line, r, body.date, known, inFarmCurrency);
+      const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...farmMovementProblems(input, latest)];
+      problems.push(...found.map((p) => ({ field: lineField(i, p.field), message: p.message })));
+      const m = newFarmMovement(input, order.farmId, r.houseId, caller.id, now, { receiptId });
+      farmMovements.push(m);
+      stock.push(...farmEffectsOf(input));
+      if (input.type === 'feed_delivery') deliveries.push(factOf(input));
+      lines.push({ ...base, flockId: null, cycleId: null, movementId: m.id });
+      continue;
+    }
     if (!r.flockId) {
       problems.push({ field: `lines.${i}.flockId`, message: `is required for a ${line.itemKind} line: the flock whose active cycle records it` });
       continue;
     }
+    if (r.houseId !== undefined) problems.push({ field: `lines.${i}.houseId`, message: 'is for a line booked on the farm (without flockId)' });
     const cycle = targetCycle(caller, order.farmId, r.flockId, facts.targets.get(r.flockId), `lines.${i}.flockId`);
-    const input = movementOf(order, line, r, body.date, knownOrderedDate(orderedDate, order.expectedDate, body.date), inFarmCurrency);
+    const input = movementOf(order, line, r, body.date, known, inFarmCurrency);
     const found = [...problemsOf(RECEIPT_MOVEMENT_BODIES[input.type], input), ...movementProblems(input, cycle, latest)];
-    problems.push(...found.map((p) => ({ field: `lines.${i}.${p.field}`, message: p.message })));
+    problems.push(...found.map((p) => ({ field: lineField(i, p.field), message: p.message })));
     const ref = refOf(cycle);
     const m = newMovement(input, ref, caller.id, now, { receiptId });
     movements.push(m);
     const group = deltas.get(cycle.id) ?? { ref, deltas: [] };
-    group.deltas.push(...effectsOf(input, 1));
+    const effects = effectsOf(input, 1);
+    group.deltas.push(...effects.filter((d) => !isStock(d)));
+    stock.push(...effects.filter(isStock));
     deltas.set(cycle.id, group);
     // the receipt keeps the supplier's price of an order in another currency, with that currency (the ledger does not)
     if (input.type === 'feed_delivery')
@@ -237,10 +269,17 @@ export function decideReceipt<C extends TargetCycle>(body: CreateReceiptBody, fa
       action: 'purchase_order.receive',
       targetType: 'purchase_order',
       targetId: order.id,
-      changes: { receiptId, ...statusChange, lines: body.lines, movementIds: movements.map((m) => m.id), ...backdatedOf(body.date, facts.today) },
+      changes: {
+        receiptId,
+        ...statusChange,
+        lines: body.lines,
+        movementIds: [...movements, ...farmMovements].map((m) => m.id),
+        ...backdatedOf(body.date, facts.today),
+      },
     },
   ];
   const groups: LedgerGroup[] = [...deltas.values()].map((g) => ({ ref: g.ref, changes: netChanges(g.deltas) }));
+  const farmGroup: FarmLedgerGroup = { farmId: order.farmId, changes: netChanges(stock) };
   const changes: ResourceChange[] = [orderChange(next)];
-  return { receipt, change, movements, groups, placed: [...placed.values()], flocks: [...flocks], audit, changes };
+  return { receipt, change, movements, farmMovements, groups, farmGroup, placed: [...placed.values()], flocks: [...flocks], audit, changes };
 }

@@ -11,6 +11,7 @@ import { predictions } from '../../domain/analytics/predictions.js';
 import type { PredictionOptions } from '../../domain/analytics/weight-prediction.js';
 import { supplierReliability } from '../../domain/analytics/suppliers.js';
 import { readCycleDeliveries } from '../../db/analytics.js';
+import { readFarmDeliveries } from '../../db/farm-movements.js';
 import { ValidationFailed } from '../../errors.js';
 import type { Caller } from '../../domain/caller.js';
 import { cycleAnalyticsContext, type CycleAnalyticsContext } from './cycle-context.js';
@@ -60,7 +61,10 @@ export async function financialReport(user: Caller, flockId: string, cycleId: st
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const kpis = cycleKpis(ctx.inputs, ctx.config);
   const live = kpis.liveWeightKg;
-  return { cycle: header(ctx), financials: cycleFinancials(ctx.inputs, ctx.config, { kg: live.value, reason: live.reason, assumptions: live.assumptions }) };
+  // one more Query than the other reports: the farm's deliveries price the feed the cycle drew from the farm's stock
+  const farmDeliveries = await readFarmDeliveries(ctx.cycle.farmId, { to: ctx.inputs.asOf });
+  const liveWeight = { kg: live.value, reason: live.reason, assumptions: live.assumptions };
+  return { cycle: header(ctx), financials: cycleFinancials(ctx.inputs, ctx.config, liveWeight, farmDeliveries) };
 }
 
 export async function predictionReport(user: Caller, flockId: string, cycleId: string, options: PredictionOptions) {
@@ -81,7 +85,12 @@ export async function anomalyReport(user: Caller, flockId: string, cycleId: stri
 
 export async function supplierReport(user: Caller, flockId: string, cycleId: string) {
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
-  return { cycle: header(ctx), ...supplierReliability(await readCycleDeliveries(cycleId), { currency: ctx.config.pricing.currency }) };
+  // the cycle's own deliveries, and those booked on its farm (no cycle) while it ran
+  const [own, farm] = await Promise.all([
+    readCycleDeliveries(cycleId),
+    readFarmDeliveries(ctx.cycle.farmId, { from: ctx.cycle.startDate, to: ctx.inputs.asOf }),
+  ]);
+  return { cycle: header(ctx), ...supplierReliability([...own, ...farm], { currency: ctx.config.pricing.currency }) };
 }
 
 /** The egg-quality trend of a flock: its active cycle by default, or `cycleId`. */

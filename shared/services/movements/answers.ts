@@ -1,7 +1,7 @@
 import { settings } from '../../config/env.js';
 import type { CycleRecord } from '../../domain/flocks/records.js';
 import { balanceOf, LedgerRefused } from '../../db/movements.js';
-import type { MovementRecord } from '../../domain/movements/record.js';
+import type { MovementRecord, StoredMovement } from '../../domain/movements/record.js';
 import { effectiveLock, type Target } from '../../domain/ledger.js';
 import { Conflict } from '../../errors.js';
 import { judgeUnlocked } from '../../domain/movements/change.js';
@@ -10,7 +10,7 @@ import { movementAnswer, movementDto } from '../../domain/movements/record.js';
 /** What every movement use case answers with, and how a refused ledger write is told. */
 
 /** The movement with the lock that applies now: its own, else automatic (cycle closed, or older than the auto-lock period). */
-export function withCurrentLock(m: MovementRecord, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()): MovementRecord {
+export function withCurrentLock<M extends StoredMovement>(m: M, cycle: Pick<CycleRecord, 'status' | 'closedAt'>, now = new Date()): M {
   return { ...m, lock: effectiveLock(m, cycle, now, settings().autoLockHours) };
 }
 

@@ -114,6 +114,8 @@ export async function farmFixture(tag: string): Promise<Fixture> {
   more.placedOrderId = placed.id;
   more.lineId = placed.lines[0].id;
   await post(`/api/v1/procurement/orders/${placed.id}/place`, {});
+  // a delivery booked on the farm's stock (no cycle): the farm movement routes get a real id
+  ids.farmMovementId = (await post('/api/v1/inventory/movements', { farmId, type: 'feed_delivery', date: start, feedType: 'starter', quantityKg: 500 })).id;
   // a transfer the farm sends to a partner farm (the sharing routes), a piece of equipment received from it, and birds it offers
   const partnerFarmId = await otherFarm(`${tag} partner farm`);
   more.partnerFarmId = partnerFarmId;

@@ -6,6 +6,7 @@ import type { PricingConfig } from '../../../../schemas/analytics-config.js';
 import type { DayTotals } from '../inputs.js';
 import { birdsAliveByDay, EPSILON_KG, fmt, line, money, perUnit, qty, sumBy, sumRecords } from './amounts.js';
 import type { FeedPriceSource, FeedTypeCost, FinancialLine } from './types.js';
+import type { FeedDeliveryFact } from '../suppliers.js';
 
 export function chickCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
   const placed = sumBy(days, (d) => d.placed);
@@ -20,7 +21,29 @@ export function chickCost(days: readonly DayTotals[], p: PricingConfig): Financi
   return line('birds', { quantity: pricedBirds, amount: pricedCost }, { quantity: unpriced, amount: unpriced * p.chickPerBird }, assumptions);
 }
 
-export function feedCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { byType: FeedTypeCost[] } {
+/** Priced kilos and their cost, per feed type. */
+export type FeedPrices = ReadonlyMap<string, { kg: number; cost: number }>;
+
+/**
+ * The farm's own price of each feed type on `asOf`: the weighted average (cost ÷ kg) of the priced
+ * deliveries booked on the farm (without a cycle) dated up to that day.
+ */
+export function farmFeedPrices(deliveries: readonly FeedDeliveryFact[], asOf: string): FeedPrices {
+  const out = new Map<string, { kg: number; cost: number }>();
+  for (const d of deliveries) {
+    if (d.date > asOf || d.unitPrice === undefined || d.unitPrice === null) continue;
+    const t = out.get(d.feedType) ?? { kg: 0, cost: 0 };
+    out.set(d.feedType, { kg: t.kg + d.quantityKg, cost: t.cost + d.quantityKg * d.unitPrice });
+  }
+  return out;
+}
+
+/**
+ * Feed consumed, priced per feed type: at the average price of the cycle's own priced deliveries of that
+ * type (feed delivered as a cycle movement), else at the farm's (`farmFeedPrices`), else at the configured
+ * price of the type, else at the configured price of feed.
+ */
+export function feedCost(days: readonly DayTotals[], p: PricingConfig, farm: FeedPrices = new Map()): FinancialLine & { byType: FeedTypeCost[] } {
   const pricedKg = sumRecords(days, (d) => d.feedDeliveredPricedKgByType);
   const pricedCost = sumRecords(days, (d) => d.feedDeliveredCostByType);
   const consumed = sumRecords(days, (d) => d.feedConsumedKgByType);
@@ -45,9 +68,16 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig): Financia
     const label = feedType === null ? 'feed without a feed type' : feedType;
     let unitPrice: number;
     let priceSource: FeedPriceSource;
+    const farmPriced = feedType === null ? sumPrices(farm) : farm.get(feedType);
+    let basisKg = 0;
     if (delivered > EPSILON_KG) {
       unitPrice = cost / delivered;
       priceSource = 'deliveries';
+      basisKg = delivered;
+    } else if (farmPriced && farmPriced.kg > EPSILON_KG) {
+      unitPrice = farmPriced.cost / farmPriced.kg;
+      priceSource = 'farmDeliveries';
+      basisKg = farmPriced.kg;
     } else if (feedType !== null && Object.hasOwn(p.feedPerKgByType, feedType)) {
       unitPrice = p.feedPerKgByType[feedType]!;
       priceSource = 'feedPerKgByType';
@@ -62,7 +92,7 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig): Financia
       assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
     }
     const amount = money(kg * unitPrice);
-    const bucket = priceSource === 'deliveries' ? fromMovements : fromConfig;
+    const bucket = priceSource === 'deliveries' || priceSource === 'farmDeliveries' ? fromMovements : fromConfig;
     bucket.quantity += kg;
     bucket.amount += amount;
     byType.push({
@@ -70,7 +100,7 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig): Financia
       consumedKg: qty(kg),
       unitPrice: perUnit(unitPrice),
       priceSource,
-      deliveredPricedKg: priceSource === 'deliveries' ? qty(delivered) : 0,
+      deliveredPricedKg: qty(basisKg),
       amount,
     });
   };
@@ -79,6 +109,8 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig): Financia
   if (untypedKg > 0) value(null, untypedKg);
   return { ...line('kg', fromMovements, fromConfig, assumptions), byType };
 }
+
+const sumPrices = (prices: FeedPrices) => [...prices.values()].reduce((a, t) => ({ kg: a.kg + t.kg, cost: a.cost + t.cost }), { kg: 0, cost: 0 });
 
 export function waterCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { liters: number } {
   const liters = sumBy(days, (d) => d.waterLiters);

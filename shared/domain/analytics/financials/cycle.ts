@@ -8,19 +8,26 @@ import type { AnalyticsSections } from '../../../../schemas/analytics-config.js'
 import { round } from '../../weights.js';
 import type { CycleInputs, Figure } from '../inputs.js';
 import { birdsAliveByDay, EPSILON_KG, fmt, money, perUnit, qty, ratio, sumBy } from './amounts.js';
-import { chickCost, feedCost, medicationCost, otherCost, vaccinationCost, waterCost } from './costs.js';
+import type { FeedDeliveryFact } from '../suppliers.js';
+import { chickCost, farmFeedPrices, feedCost, medicationCost, otherCost, vaccinationCost, waterCost } from './costs.js';
 import { birdRevenue, eggRevenue } from './revenue.js';
 import type { CycleFinancials, KgProduced, LiveWeightInput } from './types.js';
 
 /** Costs, revenue, margin and unit costs of one cycle (the rules: the module docs of ./costs.ts, ./revenue.ts and this module). */
-export function cycleFinancials(inputs: CycleInputs, config: AnalyticsSections, liveWeight: LiveWeightInput): CycleFinancials {
+export function cycleFinancials(
+  inputs: CycleInputs,
+  config: AnalyticsSections,
+  liveWeight: LiveWeightInput,
+  /** The feed deliveries booked on the farm (without a cycle): they price the feed the cycle consumed when it has no priced delivery of its own. */
+  farmDeliveries: readonly FeedDeliveryFact[] = [],
+): CycleFinancials {
   const p = config.pricing;
   const u = config.unitConversions;
   const cur = p.currency;
   const days = [...inputs.days].sort((a, b) => a.date.localeCompare(b.date));
 
   const chicks = chickCost(days, p);
-  const feed = feedCost(days, p);
+  const feed = feedCost(days, p, farmFeedPrices(farmDeliveries, inputs.asOf));
   const water = waterCost(days, p);
   const medication = medicationCost(days, p);
   const vaccination = vaccinationCost(days, p);

@@ -34,7 +34,7 @@ export interface FinancialLine {
   assumptions: string[];
 }
 
-export type FeedPriceSource = 'deliveries' | 'feedPerKgByType' | 'feedPerKg';
+export type FeedPriceSource = 'deliveries' | 'farmDeliveries' | 'feedPerKgByType' | 'feedPerKg';
 
 /** Feed consumed of one type and how it was valued. */
 export interface FeedTypeCost {
@@ -43,9 +43,9 @@ export interface FeedTypeCost {
   consumedKg: number;
   /** Price per kg used (4 decimals). */
   unitPrice: number;
-  /** deliveries: the cycle's average delivered price (of this type; of all types for untyped consumption); else the pricing config key. */
+  /** deliveries: the cycle's average delivered price (of this type; of all types for untyped consumption); farmDeliveries: the farm's (deliveries booked without a cycle, up to the cycle's last day); else the pricing config key. */
   priceSource: FeedPriceSource;
-  /** Priced kg delivered that the average stands on (0 unless priceSource is deliveries). */
+  /** Priced kg delivered that the average stands on (0 unless priceSource is deliveries or farmDeliveries). */
   deliveredPricedKg: number;
   amount: number;
 }
