@@ -1,10 +1,10 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
-import { ok } from '../../shared/http/responses.js';
+import { json } from '../../shared/http/responses.js';
 import { updateFarmMovement } from '../../shared/services/movements/farm-movements.js';
 import { farmMovementParams } from '../../schemas/compiled/inventory.js';
 import { updateMovementBody } from '../../schemas/compiled/movements.js';
-import { MovementResponse } from '../../schemas/movements.js';
+import { MovementWrittenResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -18,13 +18,17 @@ export const handler = httpHandler(
     body: updateMovementBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The corrected movement', schema: MovementResponse },
+      200: {
+        headers: ['ETag'],
+        description: 'The corrected movement (with `warnings` when the correction leaves the stock short at a past date)',
+        schema: MovementWrittenResponse,
+      },
       409: { description: 'Locked, a receipt’s, changed concurrently, or the stock would go negative' },
       412: { description: 'If-Match does not match' },
     },
   },
   async ({ params, body, ctx }) => {
-    const movement = await updateFarmMovement(ctx, params.farmMovementId, body);
-    return ok(movement, 'Movement updated', { ETag: `"${movement.version}"` });
+    const { movement, warnings } = await updateFarmMovement(ctx, params.farmMovementId, body);
+    return json(200, { message: 'Movement updated', data: movement, ...(warnings.length ? { warnings } : {}) }, { ETag: `"${movement.version}"` });
   },
 );

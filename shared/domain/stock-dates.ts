@@ -11,6 +11,7 @@
 import type { StockShortfallWarning } from '../../schemas/warnings.js';
 import { AT_DATE, OUT, type NetChange, type Target } from './ledger.js';
 import type { LedgerGroup } from './movements/record.js';
+import type { FarmLedgerGroup } from './movements/farm.js';
 import type { FarmFeed } from './analytics/inputs.js';
 
 export type StockBalance = 'kg' | 'count' | 'quantity';
@@ -110,12 +111,16 @@ const BALANCE_OF: Record<StockTarget['kind'], StockBalance> = { feed: 'kg', eggs
 
 export const isStockTarget = (t: Target): t is StockTarget => t.kind === 'feed' || t.kind === 'eggs' || t.kind === 'medicine';
 
+/** The net changes of one write on a farm's records: a cycle's ledger group, or a delivery booked on the farm. */
+export type StockGroup = Pick<LedgerGroup, 'ref' | 'changes'> | FarmLedgerGroup;
+const farmOf = (g: StockGroup) => ('ref' in g ? g.ref.farmId : g.farmId);
+
 /** The stock changes of a write that take a balance down on some date: only these can leave a past date short. */
-export function datedDecreases(groups: readonly LedgerGroup[]): Array<{ farmId: string; target: StockTarget; change: NetChange }> {
+export function datedDecreases(groups: ReadonlyArray<StockGroup>): Array<{ farmId: string; target: StockTarget; change: NetChange }> {
   return groups.flatMap((g) =>
     g.changes.flatMap((change) =>
       isStockTarget(change.target) && [...datedChanges(change.amounts, BALANCE_OF[change.target.kind]).values()].some((v) => v < 0)
-        ? [{ farmId: g.ref.farmId, target: change.target, change }]
+        ? [{ farmId: farmOf(g), target: change.target, change }]
         : [],
     ),
   );

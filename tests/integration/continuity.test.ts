@@ -179,7 +179,7 @@ describe('continuity: restore', () => {
     const source = await figures(manager.token, farmId);
     const restored = await figures(manager.token, r.farmId);
     expect(Object.keys(source.cycles)).toHaveLength(2);
-    expect((source.stock as Json).medicines).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 2000 }]);
+    expect((source.stock as Json).medicines).toEqual([{ product: 'ND clone 30', unit: 'doses', quantity: 2000, shortfalls: [] }]);
     expect(source.samples).toHaveLength(2);
     expect(source.withdrawals).toHaveLength(2);
     expect(restored).toEqual(source);

@@ -165,7 +165,7 @@ describe('deliveries booked on the farm', () => {
     expect(again.headers['Idempotent-Replayed']).toBe('true');
     expect(again.body.data.id).toBe(first.body.data.id);
     const stock = await call('GET', '/api/v1/inventory/stock', { token: s.token });
-    expect(stock.body.data.medicines).toEqual([{ product: 'Gumboro vaccine', unit: 'doses', quantity: 2000 }]);
+    expect(stock.body.data.medicines).toEqual([{ product: 'Gumboro vaccine', unit: 'doses', quantity: 2000, shortfalls: [] }]);
   });
 });
 

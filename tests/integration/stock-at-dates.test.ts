@@ -76,6 +76,22 @@ describe('balances at every date', () => {
     expect(await f.starter()).toEqual({ feedType: 'starter', kg: 380, shortfalls: [{ from: day(-3), until: day(-1), lowest: -120 }] });
   });
 
+  it('moving a delivery booked on the farm after the consumption it covered is accepted with the warning', async () => {
+    const f = await broilerFarm('Dated farm delivery');
+    const booked = await call('POST', '/api/v1/inventory/movements', {
+      token: f.token,
+      body: { farmId: f.farm, type: 'feed_delivery', date: day(-7), feedType: 'starter', quantityKg: 100 },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect((await f.move({ type: 'feed_consumption', date: day(-5), feedType: 'starter', quantityKg: 60 })).status).toBe(201);
+    const moved = await call('PATCH', `/api/v1/inventory/movements/${booked.body.data.id}`, { token: f.token, body: { date: day(-3), version: 1 } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.warnings).toEqual([
+      expect.objectContaining({ code: 'stock_short_at_date', feedType: 'starter', from: day(-5), until: day(-3), lowest: -60 }),
+    ]);
+    expect(await f.starter()).toEqual({ feedType: 'starter', kg: 40, shortfalls: [{ from: day(-5), until: day(-3), lowest: -60 }] });
+  });
+
   it('concurrent back-dated consumptions: the balance now never goes below zero, and the shortfalls listed are exact', async () => {
     const f = await broilerFarm('Dated race farm');
     expect((await f.move({ type: 'feed_delivery', date: day(-8), feedType: 'starter', quantityKg: 20 })).status).toBe(201);

@@ -1,3 +1,4 @@
+import { stockShortfallWarnings } from './stock-shortfalls.js';
 import { settings } from '../../config/env.js';
 import { checkVersion, commit } from '../../db/commit.js';
 import { farmLedgerWrites, farmOfFarmMovement, getFarmAndBin, getFarmAndMovement } from '../../db/farm-movements.js';
@@ -75,6 +76,7 @@ export async function updateFarmMovement(ctx: CommandContext, movementId: string
     references ? getSupplierAndOrder(references.supplierId, references.orderId) : undefined,
   ]);
   const decision = decideFarmMovementUpdate(movement, edit, { house, references: found }, ctx.now);
+  const warnings = await stockShortfallWarnings([decision.group]);
   const replace = { movement: decision.updated, expectedVersion: movement.version, createdAfter: autoLockCutoff(ctx.now) };
   await refusedToConflict(
     commit(ctx, {
@@ -83,7 +85,7 @@ export async function updateFarmMovement(ctx: CommandContext, movementId: string
       changes: decision.changes,
     }),
   );
-  return answerOf(decision.updated, ctx.now);
+  return { movement: answerOf(decision.updated, ctx.now), warnings };
 }
 
 /** Deletes a delivery booked on the farm and takes its stock back (refused when the stock no longer holds it). */

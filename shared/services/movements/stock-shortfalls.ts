@@ -1,6 +1,5 @@
 import { readStockItems } from '../../db/movements.js';
-import type { LedgerGroup } from '../../domain/movements/record.js';
-import { datedDecreases, shortfallWarnings } from '../../domain/stock-dates.js';
+import { datedDecreases, shortfallWarnings, type StockGroup } from '../../domain/stock-dates.js';
 import type { StockShortfallWarning } from '../../../schemas/warnings.js';
 
 /**
@@ -9,7 +8,7 @@ import type { StockShortfallWarning } from '../../../schemas/warnings.js';
  * only then (a consumption's feed type may come from the stock); a write that takes no stock down reads
  * nothing. The stock view lists every shortfall as it stands (shared/services/inventory.ts).
  */
-export async function stockShortfallWarnings(groups: readonly LedgerGroup[]): Promise<StockShortfallWarning[]> {
+export async function stockShortfallWarnings(groups: readonly StockGroup[]): Promise<StockShortfallWarning[]> {
   const decreases = datedDecreases(groups);
   if (!decreases.length) return [];
   const current = await readStockItems(decreases);
