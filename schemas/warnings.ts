@@ -40,21 +40,19 @@ export type DensityWarning = Static<typeof DensityWarningDto>;
 export const StockShortfallWarningDto = Type.Object(
   {
     code: Type.Literal('stock_short_at_date', { description: 'What the warning is about' }),
-    message: Type.String({ description: 'The stock, the dates and the shortfall, in words' }),
+    message: Type.String(),
     stock: StringEnum(['feed', 'eggs', 'medicine'] as const),
     farmId: Type.String(),
-    feedType: Type.Optional(Type.String({ description: 'Feed: the feed type' })),
-    product: Type.Optional(Type.String({ description: 'Medicine: the product' })),
-    unit: Type.Optional(Type.String({ description: 'Medicine: the unit' })),
+    feedType: Type.Optional(Type.String()),
+    product: Type.Optional(Type.String()),
+    unit: Type.Optional(Type.String()),
     from: CalendarDate,
-    until: Type.Union([CalendarDate, Type.Null()], { description: 'The first later date the stock is back at or above zero (null: not before today)' }),
-    lowest: Type.Number({ description: 'The lowest balance in the run, negative (kg, eggs, or the medicine unit)' }),
+    until: Type.Union([CalendarDate, Type.Null()], { description: 'Back at or above zero from this date (null: not yet)' }),
+    lowest: Type.Number({ description: 'The lowest balance of the run' }),
   },
   {
     $id: 'StockShortfallWarning',
-    description:
-      'The write went ahead, but with it the stock would have been below zero from `from` (the balance now never goes below zero). ' +
-      'A back-dated entry is accepted because the delivery that covers it is often entered later; until it is, the stock view lists the shortfall.',
+    description: 'Accepted, but the stock was below zero from `from`: a back-dated entry whose delivery is not entered yet (the stock view lists it)',
   },
 );
 export type StockShortfallWarning = Static<typeof StockShortfallWarningDto>;

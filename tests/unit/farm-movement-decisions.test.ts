@@ -40,9 +40,14 @@ const booked = (over: Partial<FarmMovementRecord> = {}): FarmMovementRecord => (
 
 describe('booking a delivery on the farm', () => {
   it('changes the farm’s stock only: no cycle counter, no daily rollup', () => {
-    expect(farmEffectsOf(delivery)).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, attribute: 'kg', amount: 1000 }]);
+    // the balance, and its change on the delivery's date (the balance at every date)
+    expect(farmEffectsOf(delivery)).toEqual([
+      { target: { kind: 'feed', feedType: 'starter' }, attribute: 'kg', amount: 1000 },
+      { target: { kind: 'feed', feedType: 'starter' }, attribute: 'kg@2026-03-01', amount: 1000 },
+    ]);
     expect(farmEffectsOf({ type: 'medicine_delivery', date: '2026-03-01', product: ' ND ', quantity: 5, unit: 'doses' }, -1)).toEqual([
       { target: { kind: 'medicine', product: 'ND', unit: 'doses' }, attribute: 'quantity', amount: -5 },
+      { target: { kind: 'medicine', product: 'ND', unit: 'doses' }, attribute: 'quantity@2026-03-01', amount: -5 },
     ]);
   });
 
@@ -55,7 +60,7 @@ describe('booking a delivery on the farm', () => {
     const d = decideFarmMovementCreate('A', { ...delivery, farmId: 'A', houseId: 'H1' }, facts({ house: { id: 'H1', farmId: 'A' } }));
     expect(d.movement).toMatchObject({ farmId: 'A', cycleId: null, flockId: null, type: 'feed_delivery', date: '2026-03-01', version: 1 });
     expect(d.movement.fields).toEqual({ feedType: 'starter', quantityKg: 1000, unitPrice: 0.5, houseId: 'H1' });
-    expect(d.group).toEqual({ farmId: 'A', changes: [{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: 1000 } }] });
+    expect(d.group).toEqual({ farmId: 'A', changes: [{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: 1000, 'kg@2026-03-01': 1000 } }] });
     expect(d.audit[0]!.changes).toMatchObject({ backdated: { date: '2026-03-01', enteredOn: '2026-03-10' } });
     expect(decideFarmMovementCreate('A', { ...delivery, date: '2026-03-10' }, facts()).audit[0]!.changes).not.toHaveProperty('backdated');
   });
@@ -86,13 +91,13 @@ describe('correcting a delivery booked on the farm', () => {
     expect(() => decideFarmMovementUpdate(booked(), edit, { house: undefined }, now)).toThrow('House H2 not found');
     const d = decideFarmMovementUpdate(booked(), edit, { house: { id: 'H2', farmId: 'A' } }, now);
     expect(d.updated).toMatchObject({ version: 2, fields: { feedType: 'starter', quantityKg: 800, houseId: 'H2' } });
-    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -200 }, requires: { attribute: 'kg', atLeast: 200 } }]);
+    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -200, 'kg@2026-03-01': -200 }, requires: { attribute: 'kg', atLeast: 200 } }]);
     expect(d.audit[0]!.changes).toMatchObject({ quantityKg: { from: 1000, to: 800 }, houseId: { from: null, to: 'H2' } });
   });
 
   it('a deletion takes back what it added (the stock must still hold it)', () => {
     const d = decideFarmMovementDeletion(booked(), now, HOURS);
-    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -1000 }, requires: { attribute: 'kg', atLeast: 1000 } }]);
+    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -1000, 'kg@2026-03-01': -1000 }, requires: { attribute: 'kg', atLeast: 1000 } }]);
     expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'delete' }]);
   });
 });

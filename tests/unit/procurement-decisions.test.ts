@@ -213,7 +213,7 @@ describe('receipt decisions', () => {
       [null, d.farmMovements[0]!.id],
       ['FL1', d.movements[0]!.id],
     ]);
-    expect(d.farmGroup).toEqual({ farmId: 'F1', changes: [{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: 400 } }] });
+    expect(d.farmGroup).toEqual({ farmId: 'F1', changes: [{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: 400, 'kg@2026-03-09': 400 } }] });
     expect(d.receipt.deliveries).toHaveLength(2);
     expect(() => decideReceipt(body, { ...facts(two), applied: decideReceivedQuantities(two, body), houses: new Map() })).toThrow('House H1 not found');
     // a date before the cycle's start is the receipt's date
