@@ -91,13 +91,17 @@ describe('correcting a delivery booked on the farm', () => {
     expect(() => decideFarmMovementUpdate(booked(), edit, { house: undefined }, now)).toThrow('House H2 not found');
     const d = decideFarmMovementUpdate(booked(), edit, { house: { id: 'H2', farmId: 'A' } }, now);
     expect(d.updated).toMatchObject({ version: 2, fields: { feedType: 'starter', quantityKg: 800, houseId: 'H2' } });
-    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -200, 'kg@2026-03-01': -200 }, requires: { attribute: 'kg', atLeast: 200 } }]);
+    expect(d.group.changes).toEqual([
+      { target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -200, 'kg@2026-03-01': -200 }, requires: { attribute: 'kg', atLeast: 200 } },
+    ]);
     expect(d.audit[0]!.changes).toMatchObject({ quantityKg: { from: 1000, to: 800 }, houseId: { from: null, to: 'H2' } });
   });
 
   it('a deletion takes back what it added (the stock must still hold it)', () => {
     const d = decideFarmMovementDeletion(booked(), now, HOURS);
-    expect(d.group.changes).toEqual([{ target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -1000, 'kg@2026-03-01': -1000 }, requires: { attribute: 'kg', atLeast: 1000 } }]);
+    expect(d.group.changes).toEqual([
+      { target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -1000, 'kg@2026-03-01': -1000 }, requires: { attribute: 'kg', atLeast: 1000 } },
+    ]);
     expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'delete' }]);
   });
 });
