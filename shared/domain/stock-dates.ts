@@ -115,11 +115,18 @@ export const isStockTarget = (t: Target): t is StockTarget => t.kind === 'feed' 
 export type StockGroup = Pick<LedgerGroup, 'ref' | 'changes'> | FarmLedgerGroup;
 const farmOf = (g: StockGroup) => ('ref' in g ? g.ref.farmId : g.farmId);
 
-/** The stock changes of a write that take a balance down on some date: only these can leave a past date short. */
-export function datedDecreases(groups: ReadonlyArray<StockGroup>): Array<{ farmId: string; target: StockTarget; change: NetChange }> {
+/**
+ * The stock changes of a write that take a balance down on a date before `before` (today): only these can
+ * leave a past date short. A decrease dated today cannot: the balance at the end of today is the balance
+ * now, which the write keeps at or above zero (entries dated after today, possible only in zones ahead of
+ * UTC, are left to the stock view).
+ */
+export function datedDecreases(groups: ReadonlyArray<StockGroup>, before: string): Array<{ farmId: string; target: StockTarget; change: NetChange }> {
+  const takesDownBefore = (change: NetChange & { target: StockTarget }) =>
+    [...datedChanges(change.amounts, BALANCE_OF[change.target.kind])].some(([date, v]) => v < 0 && date < before);
   return groups.flatMap((g) =>
     g.changes.flatMap((change) =>
-      isStockTarget(change.target) && [...datedChanges(change.amounts, BALANCE_OF[change.target.kind]).values()].some((v) => v < 0)
+      isStockTarget(change.target) && takesDownBefore(change as NetChange & { target: StockTarget })
         ? [{ farmId: farmOf(g), target: change.target, change }]
         : [],
     ),

@@ -47,7 +47,11 @@ describe('the balance of a farm stock at every date', () => {
     expect(shortfallCaused({ balance: 'kg', current: stock, amounts: covered.amounts })).toBeNull();
     const delivery = feedChange({ type: 'feed_delivery', date: '2026-11-01', feedType: 'starter', quantityKg: 5 });
     expect(shortfallCaused({ balance: 'kg', current: stock, amounts: delivery.amounts })).toBeNull();
-    expect(datedDecreases([{ ref, changes: [delivery] }])).toEqual([]);
+    // only a decrease dated before today needs the stock read: a delivery never, a consumption dated today never
+    expect(datedDecreases([{ ref, changes: [delivery] }], '2026-11-27')).toEqual([]);
+    const today = feedChange({ type: 'feed_consumption', date: '2026-11-27', quantityKg: 80 });
+    expect(datedDecreases([{ ref, changes: [today] }], '2026-11-27')).toEqual([]);
+    expect(datedDecreases([{ ref, changes: [today] }], '2026-11-28')).toEqual([{ farmId: 'farm1', target: today.target, change: today }]);
   });
 
   it('a shortfall that was already there is not warned again unless the entry deepens it', () => {
@@ -75,7 +79,7 @@ describe('the balance of a farm stock at every date', () => {
   it('the warning names the stock, the dates and the kilos, and what to do', () => {
     const stock = itemAfter({ type: 'feed_delivery', date: '2026-11-27', feedType: 'starter', quantityKg: 100 });
     const change = feedChange({ type: 'feed_consumption', date: '2026-11-22', quantityKg: 80 });
-    const [warning] = shortfallWarnings(datedDecreases([{ ref, changes: [change] }]), () => stock);
+    const [warning] = shortfallWarnings(datedDecreases([{ ref, changes: [change] }], '2026-11-27'), () => stock);
     expect(warning).toMatchObject({
       code: 'stock_short_at_date',
       stock: 'feed',

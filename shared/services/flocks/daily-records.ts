@@ -68,7 +68,7 @@ export async function submitDailyRecord(ctx: CommandContext, flockId: string, cy
     const feedInStock = judged.inputs.some(needsFeedType) ? (await feedTypesInStock(cycle.farmId)).map((s) => s.feedType) : [];
     const decision = decideDailyRecord(cycle, form, judged, { callerId: ctx.caller.id, existing, previous, feedInStock, now: ctx.now });
     const { daily, movements } = decision;
-    const warnings = await stockShortfallWarnings(decision.groups);
+    const warnings = await stockShortfallWarnings(decision.groups, ctx.now);
     const response = {
       created: !decision.replaced,
       message: decision.replaced ? 'Daily record replaced' : 'Daily record saved',

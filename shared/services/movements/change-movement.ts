@@ -27,7 +27,7 @@ export async function updateMovement(ctx: CommandContext, flockId: string, cycle
     saleFrom ? withdrawalGuardOf(refOf(cycle), saleFrom) : undefined,
   ]);
   const decision = decideMovementUpdate(ctx.caller, movement, cycle, edit, { references: found, sale }, ctx.now);
-  const warnings = await stockShortfallWarnings(decision.groups);
+  const warnings = await stockShortfallWarnings(decision.groups, ctx.now);
   await refusedToConflict(
     commit(ctx, {
       writes: ledgerWrites(

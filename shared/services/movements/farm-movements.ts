@@ -76,7 +76,7 @@ export async function updateFarmMovement(ctx: CommandContext, movementId: string
     references ? getSupplierAndOrder(references.supplierId, references.orderId) : undefined,
   ]);
   const decision = decideFarmMovementUpdate(movement, edit, { house, references: found }, ctx.now);
-  const warnings = await stockShortfallWarnings([decision.group]);
+  const warnings = await stockShortfallWarnings([decision.group], ctx.now);
   const replace = { movement: decision.updated, expectedVersion: movement.version, createdAfter: autoLockCutoff(ctx.now) };
   await refusedToConflict(
     commit(ctx, {

@@ -36,7 +36,7 @@ export async function recordMovement(ctx: CommandContext, flockId: string, cycle
           ? { flock: receiving, forecast: reads.withFlock ? heads.forecast : heads.counterpartForecast, house: around.house, farm: around.farm }
           : undefined,
       });
-      const warnings = [...decision.warnings, ...(await stockShortfallWarnings(decision.groups))];
+      const warnings = [...decision.warnings, ...(await stockShortfallWarnings(decision.groups, ctx.now))];
       const response = { created: true, message: 'Movement recorded', data: decision.answer, ...(warnings.length ? { warnings } : {}) };
       const puts = [decision.own, ...(decision.mirror ? [decision.mirror] : [])];
       await refusedToConflict(

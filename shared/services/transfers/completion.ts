@@ -29,7 +29,7 @@ export async function complete(ctx: CommandContext, t: TransferRecord, body: Tra
   // and a stock sent at a past date warns when the sender's stock was short then
   const [density, shortfalls] = await Promise.all([
     decision.placement ? densityWarnings(decision.placement.cycle, decision.placement.birds, date) : [],
-    decision.ledger ? stockShortfallWarnings(decision.ledger.groups) : [],
+    decision.ledger ? stockShortfallWarnings(decision.ledger.groups, ctx.now) : [],
   ]);
   const warnings = [...density, ...shortfalls];
   const response = { created: false, message: 'Transfer completed', data: toTransferDto(change.next), ...(warnings.length ? { warnings } : {}) };
