@@ -79,7 +79,7 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
       amountFromMovements: 4_000,
       amountFromConfig: 1_100,
       averageUnitPrice: 0.51, // 5,100 ÷ 10,000
-      assumptions: ['2,000 birds placed without a unitCost priced at the default 0.55 USD/bird (pricing.chickPerBird)'],
+      assumptions: ['2,000 birds placed without a unitCost priced at the farm’s 0.55 USD/bird (pricing.chickPerBird)'],
     });
   });
 
@@ -106,8 +106,8 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
       averageUnitPrice: 0.4911, // 1,768 ÷ 3,600 = 0.49111
     });
     expect(f.costs.feed.assumptions).toEqual([
-      '500 kg of finisher priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced finisher delivery in this cycle and no pricing.feedPerKgByType.finisher',
-      '2,000 kg of grower priced at the default 0.48 USD/kg (pricing.feedPerKgByType.grower): no priced grower delivery in this cycle',
+      '500 kg of finisher priced at the farm’s 0.45 USD/kg (pricing.feedPerKg): no priced finisher delivery in this cycle and no pricing.feedPerKgByType.finisher',
+      '2,000 kg of grower priced at the farm’s 0.48 USD/kg (pricing.feedPerKgByType.grower): no priced grower delivery in this cycle',
     ]);
   });
 
@@ -142,7 +142,7 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
         unweighedUnpricedBirds: 0,
         unweighedUnpricedRevenue: 0,
       },
-      assumptions: ['3,000 birds sold without a unitPrice (6,900 kg live) priced at the default 1.4 USD/kg (pricing.liveWeightPerKg)'],
+      assumptions: ['3,000 birds sold without a unitPrice (6,900 kg live) priced at the farm’s 1.4 USD/kg (pricing.liveWeightPerKg)'],
     });
     expect(f.revenue.eggs).toMatchObject({ amount: 0, quantity: 0, averageUnitPrice: null, assumptions: [] });
     expect(f.revenue.total).toBe(17_660);
@@ -180,14 +180,14 @@ describe('cycleFinancials: reference broiler cycle (movement prices and config d
     });
     expect(f.currency).toBe('USD');
     expect(f.assumptions).toEqual([
-      '2,000 birds placed without a unitCost priced at the default 0.55 USD/bird (pricing.chickPerBird)',
-      '500 kg of finisher priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced finisher delivery in this cycle and no pricing.feedPerKgByType.finisher',
-      '2,000 kg of grower priced at the default 0.48 USD/kg (pricing.feedPerKgByType.grower): no priced grower delivery in this cycle',
-      '36,400 l of water priced at the default 1 USD/m³ (pricing.waterPerM3)',
-      '2 medication treatments priced at the default 15 USD each (pricing.medicationPerTreatment)',
-      '2 vaccinations × birds present that day (19,950 bird-doses) priced at the default 0.03 USD/bird (pricing.vaccinationPerBird)',
+      '2,000 birds placed without a unitCost priced at the farm’s 0.55 USD/bird (pricing.chickPerBird)',
+      '500 kg of finisher priced at the farm’s 0.45 USD/kg (pricing.feedPerKg): no priced finisher delivery in this cycle and no pricing.feedPerKgByType.finisher',
+      '2,000 kg of grower priced at the farm’s 0.48 USD/kg (pricing.feedPerKgByType.grower): no priced grower delivery in this cycle',
+      '36,400 l of water priced at the farm’s 1 USD/m³ (pricing.waterPerM3)',
+      '2 medication treatments priced at the farm’s 15 USD each (pricing.medicationPerTreatment)',
+      '2 vaccinations × birds present that day (19,950 bird-doses) priced at the farm’s 0.03 USD/bird (pricing.vaccinationPerBird)',
       'other costs: 10,000 birds placed × the default 0.1 USD/bird (pricing.otherCostPerBirdPlaced)',
-      '3,000 birds sold without a unitPrice (6,900 kg live) priced at the default 1.4 USD/kg (pricing.liveWeightPerKg)',
+      '3,000 birds sold without a unitPrice (6,900 kg live) priced at the farm’s 1.4 USD/kg (pricing.liveWeightPerKg)',
     ]);
   });
 
@@ -222,11 +222,11 @@ describe('cycleFinancials: reference layer cycle with no prices at all (everythi
     expect(f.revenue.eggs).toMatchObject({ amount: 2_880, quantity: 24_000, pricedFromMovements: 0, pricedFromConfig: 24_000, averageUnitPrice: 0.12 });
     for (const l of [f.costs.chicks, f.costs.feed, f.revenue.eggs]) expect(l.pricedFromMovements).toBe(0);
     expect(f.assumptions).toEqual([
-      '1,000 birds placed without a unitCost priced at the default 0.55 USD/bird (pricing.chickPerBird)',
-      '3,300 kg of layer-mash priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced layer-mash delivery in this cycle and no pricing.feedPerKgByType.layer-mash',
-      '6,300 l of water priced at the default 1 USD/m³ (pricing.waterPerM3)',
+      '1,000 birds placed without a unitCost priced at the farm’s 0.55 USD/bird (pricing.chickPerBird)',
+      '3,300 kg of layer-mash priced at the farm’s 0.45 USD/kg (pricing.feedPerKg): no priced layer-mash delivery in this cycle and no pricing.feedPerKgByType.layer-mash',
+      '6,300 l of water priced at the farm’s 1 USD/m³ (pricing.waterPerM3)',
       'other costs: 1,000 birds placed × the default 0 USD/bird (pricing.otherCostPerBirdPlaced)',
-      '24,000 eggs sold without a unitPrice priced at the default 0.12 USD/egg (pricing.eggPerUnit)',
+      '24,000 eggs sold without a unitPrice priced at the farm’s 0.12 USD/egg (pricing.eggPerUnit)',
     ]);
   });
 
@@ -264,7 +264,7 @@ describe('cycleFinancials: reference layer cycle with no prices at all (everythi
     expect(g.currency).toBe('EUR');
     expect(g.costPerTray).toEqual({ value: 1.633, unit: 'EUR/tray' }); // 0.081652 × 20 = 1.63304 → 1.633
     expect(g.quantities).toMatchObject({ eggsCollectedTrays: 1_250, feedConsumedBags: 66 }); // 25,000 ÷ 20; 3,300 ÷ 50
-    expect(g.assumptions[0]).toBe('1,000 birds placed without a unitCost priced at the default 0.55 EUR/bird (pricing.chickPerBird)');
+    expect(g.assumptions[0]).toBe('1,000 birds placed without a unitCost priced at the farm’s 0.55 EUR/bird (pricing.chickPerBird)');
   });
 });
 
@@ -330,7 +330,7 @@ describe('cycleFinancials: edge cases', () => {
       pricedFromConfig: 200,
       breakdown: { unweighedUnpricedBirds: 200, unweighedUnpricedRevenue: 500, weighedUnpricedBirds: 0 },
     });
-    expect(f.revenue.birds.assumptions).toEqual(['200 birds sold without a unitPrice or weight priced at the default 2.5 USD/bird (pricing.birdPerHead)']);
+    expect(f.revenue.birds.assumptions).toEqual(['200 birds sold without a unitPrice or weight priced at the farm’s 2.5 USD/bird (pricing.birdPerHead)']);
     expect(f.kgProduced).toMatchObject({
       value: null,
       birdsSoldUnweighed: 200,
@@ -371,7 +371,7 @@ describe('cycleFinancials: edge cases', () => {
     // 33.333 × 0.45 = 14.99985 → 15.00
     expect(f.costs.feed.byType).toEqual([{ feedType: null, consumedKg: 33.333, unitPrice: 0.45, priceSource: 'feedPerKg', deliveredPricedKg: 0, amount: 15 }]);
     expect(f.costs.feed.assumptions).toEqual([
-      '33.333 kg of feed without a feed type priced at the default 0.45 USD/kg (pricing.feedPerKg): no priced delivery in this cycle',
+      '33.333 kg of feed without a feed type priced at the farm’s 0.45 USD/kg (pricing.feedPerKg): no priced delivery in this cycle',
     ]);
   });
 

@@ -16,7 +16,7 @@ export function chickCost(days: readonly DayTotals[], p: PricingConfig): Financi
   const transferredIn = sumBy(days, (d) => d.transferredIn);
   const assumptions: string[] = [];
   if (unpriced > 0)
-    assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the default ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
+    assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the farm’s ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
   if (transferredIn > 0) assumptions.push(`${fmt(transferredIn)} birds transferred in carry no chick cost (paid for by the cycle they came from)`);
   return line('birds', { quantity: pricedBirds, amount: pricedCost }, { quantity: unpriced, amount: unpriced * p.chickPerBird }, assumptions);
 }
@@ -82,14 +82,14 @@ export function feedCost(days: readonly DayTotals[], p: PricingConfig, farm: Fee
       unitPrice = p.feedPerKgByType[feedType]!;
       priceSource = 'feedPerKgByType';
       assumptions.push(
-        `${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`,
+        `${fmt(qty(kg))} kg of ${label} priced at the farm’s ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKgByType.${feedType}): no priced ${feedType} delivery in this cycle`,
       );
     } else {
       unitPrice = p.feedPerKg;
       priceSource = 'feedPerKg';
       const why =
         feedType === null ? 'no priced delivery in this cycle' : `no priced ${feedType} delivery in this cycle and no pricing.feedPerKgByType.${feedType}`;
-      assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the default ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
+      assumptions.push(`${fmt(qty(kg))} kg of ${label} priced at the farm’s ${fmt(unitPrice)} ${p.currency}/kg (pricing.feedPerKg): ${why}`);
     }
     const amount = money(kg * unitPrice);
     const bucket = priceSource === 'deliveries' || priceSource === 'farmDeliveries' ? fromMovements : fromConfig;
@@ -115,14 +115,14 @@ const sumPrices = (prices: FeedPrices) => [...prices.values()].reduce((a, t) => 
 export function waterCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine & { liters: number } {
   const liters = sumBy(days, (d) => d.waterLiters);
   const m3 = liters / 1000;
-  const assumptions = liters > 0 ? [`${fmt(qty(liters))} l of water priced at the default ${fmt(p.waterPerM3)} ${p.currency}/m³ (pricing.waterPerM3)`] : [];
+  const assumptions = liters > 0 ? [`${fmt(qty(liters))} l of water priced at the farm’s ${fmt(p.waterPerM3)} ${p.currency}/m³ (pricing.waterPerM3)`] : [];
   return { ...line('m3', { quantity: 0, amount: 0 }, { quantity: m3, amount: m3 * p.waterPerM3 }, assumptions), liters: qty(liters) };
 }
 
 export function medicationCost(days: readonly DayTotals[], p: PricingConfig): FinancialLine {
   const n = sumBy(days, (d) => d.medications);
   const assumptions =
-    n > 0 ? [`${fmt(n)} medication treatments priced at the default ${fmt(p.medicationPerTreatment)} ${p.currency} each (pricing.medicationPerTreatment)`] : [];
+    n > 0 ? [`${fmt(n)} medication treatments priced at the farm’s ${fmt(p.medicationPerTreatment)} ${p.currency} each (pricing.medicationPerTreatment)`] : [];
   return line('treatments', { quantity: 0, amount: 0 }, { quantity: n, amount: n * p.medicationPerTreatment }, assumptions);
 }
 
@@ -138,7 +138,7 @@ export function vaccinationCost(days: readonly DayTotals[], p: PricingConfig): F
   const assumptions =
     vaccinations > 0
       ? [
-          `${fmt(vaccinations)} vaccinations × birds present that day (${fmt(doses)} bird-doses) priced at the default ${fmt(p.vaccinationPerBird)} ${p.currency}/bird (pricing.vaccinationPerBird)`,
+          `${fmt(vaccinations)} vaccinations × birds present that day (${fmt(doses)} bird-doses) priced at the farm’s ${fmt(p.vaccinationPerBird)} ${p.currency}/bird (pricing.vaccinationPerBird)`,
         ]
       : [];
   return { ...line('bird-doses', { quantity: 0, amount: 0 }, { quantity: doses, amount: doses * p.vaccinationPerBird }, assumptions), vaccinations };

@@ -23,11 +23,11 @@ export function birdRevenue(days: readonly DayTotals[], p: PricingConfig): Finan
   const assumptions: string[] = [];
   if (weighedBirds > 0 || weighedKg > 0)
     assumptions.push(
-      `${fmt(weighedBirds)} birds sold without a unitPrice (${fmt(qty(weighedKg))} kg live) priced at the default ${fmt(p.liveWeightPerKg)} ${p.currency}/kg (pricing.liveWeightPerKg)`,
+      `${fmt(weighedBirds)} birds sold without a unitPrice (${fmt(qty(weighedKg))} kg live) priced at the farm’s ${fmt(p.liveWeightPerKg)} ${p.currency}/kg (pricing.liveWeightPerKg)`,
     );
   if (unweighed > 0)
     assumptions.push(
-      `${fmt(unweighed)} birds sold without a unitPrice or weight priced at the default ${fmt(p.birdPerHead)} ${p.currency}/bird (pricing.birdPerHead)`,
+      `${fmt(unweighed)} birds sold without a unitPrice or weight priced at the farm’s ${fmt(p.birdPerHead)} ${p.currency}/bird (pricing.birdPerHead)`,
     );
   return {
     ...line(
@@ -54,6 +54,6 @@ export function eggRevenue(days: readonly DayTotals[], p: PricingConfig): Financ
   const pricedRevenue = sumBy(days, (d) => d.eggSaleRevenuePriced);
   const unpriced = Math.max(0, sold - priced);
   const assumptions =
-    unpriced > 0 ? [`${fmt(unpriced)} eggs sold without a unitPrice priced at the default ${fmt(p.eggPerUnit)} ${p.currency}/egg (pricing.eggPerUnit)`] : [];
+    unpriced > 0 ? [`${fmt(unpriced)} eggs sold without a unitPrice priced at the farm’s ${fmt(p.eggPerUnit)} ${p.currency}/egg (pricing.eggPerUnit)`] : [];
   return line('eggs', { quantity: priced, amount: pricedRevenue }, { quantity: unpriced, amount: unpriced * p.eggPerUnit }, assumptions);
 }

@@ -6,7 +6,7 @@
  * A price carried on the movement itself always wins over the configuration (`unitCost` on
  * bird_inflow, `unitPrice` on feed_delivery, bird_sale, egg_sale). Every line says which quantity was
  * priced from movements and which from configuration defaults, and every default that stood in is
- * written out in `assumptions` ("412 kg of grower priced at the default 0.45 USD/kg (pricing.feedPerKg)").
+ * written out in `assumptions` ("412 kg of grower priced at the farm’s 0.45 USD/kg (pricing.feedPerKg)").
  *
  * This module: the output types (JSON-ready). The rules are written where they are applied: costs
  * (./costs.ts), revenue (./revenue.ts), margin, kg produced and unit costs (./cycle.ts), rounding
