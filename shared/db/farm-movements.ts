@@ -1,7 +1,7 @@
 import type { FarmLedgerGroup } from '../domain/movements/farm.js';
 import type { FarmMovementRecord } from '../domain/movements/record.js';
 import type { FeedDeliveryFact } from '../domain/analytics/suppliers.js';
-import { copiesOf } from '../domain/ledger.js';
+import { copiesOf } from '../domain/movement-copies.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
 import type { Write } from './commit.js';

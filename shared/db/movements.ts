@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, Target } from '../domain/ledger.js';
 import type { StockTarget } from '../domain/stock-dates.js';
-import { BALANCES, copiesOf } from '../domain/ledger.js';
+import { BALANCES } from '../domain/ledger.js';
+import { copiesOf } from '../domain/movement-copies.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
 import { batchGet, db, tableName } from './client.js';
@@ -123,7 +124,7 @@ export function stockChangeWrite(farmId: string, change: NetChange, now: string)
   return changeWrite({ farmId, flockId: '', cycleId: '' }, change, now, undefined);
 }
 
-/** Where each copy the ledger asks for lives (the copies themselves: `copiesOf` in the domain ledger). */
+/** Where each copy the ledger asks for lives (the copies themselves: `copiesOf`, shared/domain/movement-copies.ts). */
 function copyItems(m: MovementRecord): Array<{ key: Key; item: Record<string, unknown> }> {
   return copiesOf(m).map((c) =>
     c.kind === 'delivery'

@@ -11,7 +11,6 @@ import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';
 import { PLACED_BY_DATE } from './age.js';
-import { windowOf } from './compliance/withdrawals.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
 
@@ -349,59 +348,4 @@ export function feedTypeFromStock(farmId: string, inStock: readonly string[]): s
   if (inStock.length === 1) return inStock[0]!;
   if (inStock.length === 0) throw new Conflict(`No feed in stock on farm ${farmId}; record a feed_delivery first`);
   throw new ValidationFailed([{ field: 'feedType', message: `is required: the farm stocks ${inStock.join(', ')}` }]);
-}
-
-/** What a movement the ledger copies looks like to the rule (a stored movement, or one about to be). */
-export interface CopiedMovement {
-  id: string;
-  farmId: string;
-  flockId: string;
-  cycleId: string;
-  type: MovementType;
-  date: string;
-  fields: Record<string, unknown>;
-}
-
-export type MovementCopy =
-  | { kind: 'delivery'; item: Record<string, unknown> & { movementId: string; date: string } }
-  | {
-      kind: 'withdrawal';
-      item: {
-        movementId: string;
-        farmId: string;
-        flockId: string;
-        cycleId: string;
-        date: string;
-        endDate: string;
-        withdrawalDays: number;
-        treatmentDays: number;
-        treatmentEnd: string;
-        product: unknown;
-      };
-    };
-
-/**
- * The copies some movements leave beside them, written, replaced and deleted with the movement in one
- * transaction: a feed delivery's supplier facts in its cycle (supplier reliability reads deliveries only),
- * and a medication's withdrawal period in its farm (the withdrawals still running are one range read, for
- * the veterinarian's dashboard and compliance). Every other movement leaves none.
- */
-export function copiesOf(m: CopiedMovement): MovementCopy[] {
-  if (m.type === 'feed_delivery') return [{ kind: 'delivery', item: { movementId: m.id, date: m.date, ...m.fields } }];
-  const window = m.type === 'medication' ? windowOf(m) : null;
-  if (!window) return [];
-  const days = window.withdrawalDays;
-  const item = {
-    movementId: m.id,
-    farmId: m.farmId,
-    flockId: m.flockId,
-    cycleId: m.cycleId,
-    date: m.date,
-    endDate: window.endDate,
-    withdrawalDays: days,
-    treatmentDays: window.treatmentDays,
-    treatmentEnd: window.treatmentEnd,
-    product: m.fields.product ?? null,
-  };
-  return [{ kind: 'withdrawal', item }];
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { copiesOf, effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../../shared/domain/ledger.js';
+import { effectiveLock, effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../../shared/domain/ledger.js';
+import { copiesOf } from '../../shared/domain/movement-copies.js';
 import { ValidationFailed } from '../../shared/errors.js';
 import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
 import { headlineKpis } from '../../shared/domain/flock-analytics.js';
