@@ -3,6 +3,7 @@ import { ListFarmId, ListOf, StringEnum, Success, Timestamp, Ulid, UlidOf, pageQ
 import { CalendarDate } from './flocks.js';
 import {
   FARM_MOVEMENT_TYPES,
+  InputSchemaDto,
   MEDICINE_UNITS,
   MOVEMENT_CATALOGUE,
   MOVEMENT_TYPES,
@@ -111,6 +112,9 @@ export const InventoryStockDto = Type.Object(
 );
 export const InventoryStockResponse = Success(InventoryStockDto);
 export const InventoryMovementListResponse = ListOf(MovementDto);
+/** The form of one movement type, and every type's form keyed by type (GET /api/v1/inventory/input-schema…). */
+export const InputSchemaResponse = Success(InputSchemaDto);
+export const InputSchemaListResponse = Success(Type.Record(Type.String(), InputSchemaDto));
 
 /**
  * A delivery to the farm's stock without a cycle (`POST /api/v1/inventory/movements`): the catalogue's own

@@ -319,10 +319,3 @@ export const ProgrammeDto = Type.Object(
 );
 export const ProgrammeListResponse = Success(Type.Array(ProgrammeDto));
 export const AppliedProgrammeResponse = Success(Type.Object({ programmeId: Type.String(), cycleId: Type.String(), schedules: Type.Array(ScheduleDto) }));
-
-/** The answers of completing and skipping an occurrence. */
-export const OCCURRENCE_RESPONSES = {
-  201: { description: 'Recorded', schema: CompletedOccurrenceResponse },
-  404: { description: 'No such schedule, or one of a farm you cannot see' },
-  409: { description: 'The occurrence of that date is already completed or skipped (the message names the date), or the movement was refused (closed cycle)' },
-};

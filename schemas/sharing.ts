@@ -1,5 +1,3 @@
-import type { TSchema } from '@sinclair/typebox';
-import type { CompiledSchema } from './compiled-schema.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WriteWarnings } from './warnings.js';
@@ -196,15 +194,3 @@ export const EquipmentDto = Type.Object(
   { $id: 'Equipment' },
 );
 export const EquipmentListResponse = ListOf(EquipmentDto);
-
-/** What the route of one lifecycle step says of itself: who takes it, what it does, what else conflicts, its answer and its body. */
-export interface TransferStepDoc {
-  summary: string;
-  who: string;
-  extra?: string;
-  conflicts?: string;
-  answer?: { schema: TSchema; description: string };
-  /** Approval's body names the receiving flock. */
-  body?: CompiledSchema<TransferActionBody>;
-  notFound?: string;
-}

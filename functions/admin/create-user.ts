@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createUserAsAdmin } from '../../shared/services/accounts/admin-users.js';
 import { createUserBody } from '../../schemas/compiled/admin.js';
-import { UserResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Requires manage_users. The account needs no e-mail verification unless `verified: false`. Send an Idempotency-Key to make retries safe: a retry with the same key and body gets the first answer with `Idempotent-Replayed: true`.',
     body: createUserBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'User created', schema: UserResponse }, 409: { description: 'E-mail already registered' } },
+    responses: { 201: { description: 'User created', schema: 'UserResponse' }, 409: { description: 'E-mail already registered' } },
   },
   async ({ body, ctx }) => replayable(await createUserAsAdmin(ctx, body)),
 );

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { getUserFor } from '../../shared/services/accounts/admin-users.js';
 import { userIdParams } from '../../schemas/compiled/admin.js';
-import { UserResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
   {
@@ -10,7 +9,7 @@ export const handler = httpHandler(
     summary: 'Get one user',
     description: 'Requires manage_users. The ETag header carries the user’s version: send it as If-Match to update the user.',
     params: userIdParams,
-    responses: { 200: { headers: ['ETag'], description: 'The user', schema: UserResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The user', schema: 'UserResponse' } },
   },
   async ({ params }) => {
     const user = await getUserFor(params.userId);

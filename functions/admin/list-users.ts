@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listUsersFor } from '../../shared/services/accounts/admin-users.js';
 import { listUsersQuery } from '../../schemas/compiled/admin.js';
-import { UserListResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'Requires manage_users. A page of at most `limit` users ordered by e-mail (optionally only one role); send `page.nextCursor` back as `cursor` for the next page.',
     query: listUsersQuery,
-    responses: { 200: { description: 'A page of users', schema: UserListResponse } },
+    responses: { 200: { description: 'A page of users', schema: 'UserListResponse' } },
   },
   async ({ query }) => {
     const { items, nextCursor, limit } = await listUsersFor(query);

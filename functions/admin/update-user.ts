@@ -4,7 +4,6 @@ import { ok } from '../../shared/http/responses.js';
 import { patchUserAsAdmin } from '../../shared/services/accounts/admin-users.js';
 import { toUserDto } from '../../shared/services/accounts/accounts.js';
 import { patchUserBody, userIdParams } from '../../schemas/compiled/admin.js';
-import { UserResponse } from '../../schemas/admin.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: patchUserBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated user', schema: UserResponse },
+      200: { headers: ['ETag'], description: 'The updated user', schema: 'UserResponse' },
       409: { description: 'Changed concurrently or a change to yourself' },
       412: { description: 'If-Match does not match' },
     },

@@ -3,7 +3,6 @@ import { ok } from '../../shared/http/responses.js';
 import { anomalyReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { anomaliesQuery } from '../../schemas/compiled/analytics.js';
-import { AnomaliesResponse } from '../../schemas/analytics-anomalies.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
       '`detections` are the statistical detectors (robust z-score, EWMA, CUSUM over the flock’s own age-matched history): the same code whose findings the alarm job stores under /api/v1/anomalies (source `detector`).',
     params: cycleParams,
     query: anomaliesQuery,
-    responses: { 200: { description: 'Anomalies, by date', schema: AnomaliesResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: { 200: { description: 'Anomalies, by date', schema: 'AnomaliesResponse' }, 404: { description: 'No such cycle, or not one of yours' } },
   },
   async ({ params, query, user }) => ok(await anomalyReport(user, params.flockId, params.cycleId, query), 'Anomalies'),
 );

@@ -3,7 +3,6 @@ import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { breedReport, cycleChart } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { breedAnalyticsQuery } from '../../schemas/compiled/analytics.js';
-import { BreedAnalyticsResponse } from '../../schemas/analytics-breed.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     params: cycleParams,
     query: breedAnalyticsQuery,
     responses: {
-      200: { ...SVG_CHART, description: 'The comparison (or an SVG chart)', schema: BreedAnalyticsResponse },
+      200: { ...SVG_CHART, description: 'The comparison (or an SVG chart)', schema: 'BreedAnalyticsResponse' },
       404: { description: 'No such cycle, or not one of yours' },
     },
   },

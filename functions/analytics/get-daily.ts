@@ -3,7 +3,6 @@ import { ok, svg, wantsSvg, SVG_CHART } from '../../shared/http/responses.js';
 import { cycleChart, dailyReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyAnalyticsQuery } from '../../schemas/compiled/analytics.js';
-import { DailyAnalyticsResponse } from '../../schemas/analytics-kpis.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     params: cycleParams,
     query: dailyAnalyticsQuery,
     responses: {
-      200: { ...SVG_CHART, description: 'The daily series (or an SVG chart)', schema: DailyAnalyticsResponse },
+      200: { ...SVG_CHART, description: 'The daily series (or an SVG chart)', schema: 'DailyAnalyticsResponse' },
       404: { description: 'No such cycle, or not one of yours' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { eggQualityReport } from '../../shared/services/analytics/reports.js';
 import { eggQualityQuery, flockIdParams } from '../../schemas/compiled/analytics.js';
-import { EggQualityResponse } from '../../schemas/analytics-egg-quality.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Requires view_analytics. Reads the flock’s active cycle unless `cycleId` names another; each point is a day or an ISO week of egg collections. A flock you may not see answers 404.',
     params: flockIdParams,
     query: eggQualityQuery,
-    responses: { 200: { description: 'The trend', schema: EggQualityResponse }, 404: { description: 'No such flock or cycle, or not one of yours' } },
+    responses: { 200: { description: 'The trend', schema: 'EggQualityResponse' }, 404: { description: 'No such flock or cycle, or not one of yours' } },
   },
   async ({ params, query, user }) => ok(await eggQualityReport(user, params.flockId, query), 'Egg quality trend'),
 );

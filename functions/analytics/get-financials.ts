@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { financialReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
-import { FinancialsResponse } from '../../schemas/analytics-financials.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. Prices come from the analytics configuration in force unless a movement states its own price. A cycle you may not see answers 404.',
     params: cycleParams,
-    responses: { 200: { description: 'Cycle financials', schema: FinancialsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: { 200: { description: 'Cycle financials', schema: 'FinancialsResponse' }, 404: { description: 'No such cycle, or not one of yours' } },
   },
   async ({ params, user }) => ok(await financialReport(user, params.flockId, params.cycleId), 'Cycle financials'),
 );

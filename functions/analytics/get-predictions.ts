@@ -3,7 +3,6 @@ import { ok } from '../../shared/http/responses.js';
 import { predictionReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { predictionsQuery } from '../../schemas/compiled/analytics.js';
-import { PredictionsResponse } from '../../schemas/analytics-predictions.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Targets default to the cycle’s targetAgeDays / targetWeightGrams. Without a breed standard the recent ADG is extended linearly (said in `assumptions`, confidence low).',
     params: cycleParams,
     query: predictionsQuery,
-    responses: { 200: { description: 'Predictions', schema: PredictionsResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: { 200: { description: 'Predictions', schema: 'PredictionsResponse' }, 404: { description: 'No such cycle, or not one of yours' } },
   },
   async ({ params, query, user }) => ok(await predictionReport(user, params.flockId, params.cycleId, query), 'Predictions'),
 );

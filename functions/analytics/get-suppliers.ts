@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { supplierReport } from '../../shared/services/analytics/reports.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
-import { SuppliersResponse } from '../../schemas/analytics-suppliers.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. One entry per supplier of the cycle’s feed deliveries, scored 0–100 from punctuality, quantity accuracy and quality issues. A cycle you may not see answers 404.',
     params: cycleParams,
-    responses: { 200: { description: 'Supplier reliability', schema: SuppliersResponse }, 404: { description: 'No such cycle, or not one of yours' } },
+    responses: { 200: { description: 'Supplier reliability', schema: 'SuppliersResponse' }, 404: { description: 'No such cycle, or not one of yours' } },
   },
   async ({ params, user }) => ok(await supplierReport(user, params.flockId, params.cycleId), 'Supplier reliability'),
 );

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { breedStandardNames } from '../../shared/services/analytics/cycle-context.js';
 import { CHARTS } from '../../schemas/analytics.js';
-import { AnalyticsOverviewResponse } from '../../schemas/analytics.js';
 import operations from '../../schemas/compiled/operations.json' with { type: 'json' };
 
 const BASE = '/api/v2/analytics';
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     capability: 'none',
     summary: 'Analytics API overview: what it computes and every Analytics V2 endpoint with its capability',
     description: 'Any signed-in user. Lists every Analytics V2 endpoint with the capability it requires, read from the route table, so it never goes stale.',
-    responses: { 200: { description: 'The overview', schema: AnalyticsOverviewResponse } },
+    responses: { 200: { description: 'The overview', schema: 'AnalyticsOverviewResponse' } },
   },
   async () =>
     ok(

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordAgeAdjustedData } from '../../shared/services/analytics/records.js';
 import { ageAdjustedDataBody, flockIdParams } from '../../schemas/compiled/analytics.js';
-import { AgeAdjustedResponse } from '../../schemas/analytics.js';
 
 export const handler = httpHandler(
   {
@@ -17,7 +16,7 @@ export const handler = httpHandler(
     body: ageAdjustedDataBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded, with its age adjustment', schema: AgeAdjustedResponse },
+      201: { description: 'Recorded, with its age adjustment', schema: 'AgeAdjustedResponse' },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, or the cycle closed meanwhile' },
     },

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordEggProduction } from '../../shared/services/analytics/records.js';
 import { eggProductionBody } from '../../schemas/compiled/analytics.js';
-import { EggProductionResponse } from '../../schemas/analytics.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: eggProductionBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded (the egg_collection movement)', schema: EggProductionResponse },
+      201: { description: 'Recorded (the egg_collection movement)', schema: 'EggProductionResponse' },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, a broiler flock, or the cycle closed meanwhile' },
     },

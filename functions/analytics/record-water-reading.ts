@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordWaterReading } from '../../shared/services/analytics/records.js';
 import { waterReadingBody } from '../../schemas/compiled/analytics.js';
-import { WaterReadingResponse } from '../../schemas/analytics.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: waterReadingBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded, with its assessment', schema: WaterReadingResponse },
+      201: { description: 'Recorded, with its assessment', schema: 'WaterReadingResponse' },
       404: { description: 'No such flock, or not one of yours' },
       409: { description: 'No active cycle, the cycle closed meanwhile, or the day already holds the most readings it keeps' },
     },

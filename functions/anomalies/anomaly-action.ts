@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { actOnAnomaly } from '../../shared/services/anomalies/lifecycle.js';
 import { anomalyActionBody, anomalyParams } from '../../schemas/compiled/anomalies.js';
-import { AnomalyResponse } from '../../schemas/anomalies.js';
 import type { AnomalyAction } from '../../schemas/vocabulary.js';
 
 /** The route of one lifecycle action (acknowledge, resolve, dismiss): they differ only in the action and its words. */
@@ -18,7 +17,7 @@ export function anomalyActionRoute(action: AnomalyAction, summary: string, done:
       body: anomalyActionBody,
       headers: IF_MATCH,
       responses: {
-        200: { headers: ['ETag'], description: `The anomaly, ${done}`, schema: AnomalyResponse },
+        200: { headers: ['ETag'], description: `The anomaly, ${done}`, schema: 'AnomalyResponse' },
         404: { description: 'No such anomaly, or one of a farm you cannot see' },
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
       },

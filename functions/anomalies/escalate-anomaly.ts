@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { created, ok } from '../../shared/http/responses.js';
 import { escalateAnomaly } from '../../shared/services/anomalies/lifecycle.js';
 import { anomalyParams, escalateAnomalyBody } from '../../schemas/compiled/anomalies.js';
-import { AnomalyEscalationResponse } from '../../schemas/anomalies.js';
 
 export const handler = httpHandler(
   {
@@ -16,8 +15,8 @@ export const handler = httpHandler(
     params: anomalyParams,
     body: escalateAnomalyBody,
     responses: {
-      201: { description: 'Escalated: the anomaly and the incident opened for it', schema: AnomalyEscalationResponse },
-      200: { description: 'Already escalated: the anomaly and its incident', schema: AnomalyEscalationResponse },
+      201: { description: 'Escalated: the anomaly and the incident opened for it', schema: 'AnomalyEscalationResponse' },
+      200: { description: 'Already escalated: the anomaly and its incident', schema: 'AnomalyEscalationResponse' },
       404: { description: 'No such anomaly, or one of a farm you cannot see' },
       409: { description: 'Resolved or dismissed, or changed concurrently' },
     },

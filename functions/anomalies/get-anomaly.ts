@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { anomalyFor } from '../../shared/services/anomalies/reading.js';
 import { anomalyParams } from '../../schemas/compiled/anomalies.js';
-import { AnomalyResponse } from '../../schemas/anomalies.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. The ETag is the version to send as If-Match when moving it along its lifecycle.',
     params: anomalyParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The anomaly', schema: AnomalyResponse },
+      200: { headers: ['ETag'], description: 'The anomaly', schema: 'AnomalyResponse' },
       404: { description: 'No such anomaly, or one of a farm you cannot see' },
     },
   },

@@ -2,7 +2,6 @@ import { publicHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/responses.js';
 import { login, toUserDto } from '../../shared/services/accounts/accounts.js';
 import { loginBody } from '../../schemas/compiled/auth.js';
-import { LoginResponse } from '../../schemas/auth.js';
 
 export const handler = publicHandler(
   {
@@ -14,7 +13,7 @@ export const handler = publicHandler(
       'window ends (403 with Retry-After). Unknown e-mails are throttled exactly like registered ones. Accounts locked by an admin get 403 (only with the right password).',
     body: loginBody,
     responses: {
-      200: { description: 'Signed in', schema: LoginResponse },
+      200: { description: 'Signed in', schema: 'LoginResponse' },
       401: { description: 'Invalid e-mail or password' },
       403: { description: 'Account locked, or sign-in throttled after failed attempts (this address, or the e-mail for all)', headers: ['Retry-After'] },
     },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { logout } from '../../shared/services/accounts/accounts.js';
 import { logoutBody } from '../../schemas/compiled/auth.js';
-import { LogoutResponse } from '../../schemas/auth.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description:
       'Revokes the presented token (by its id) until it would have expired: later requests with it answer 401. Unverified accounts may sign out too.',
     body: logoutBody,
-    responses: { 200: { description: 'Token revoked', schema: LogoutResponse } },
+    responses: { 200: { description: 'Token revoked', schema: 'LogoutResponse' } },
   },
   async ({ user, ctx }) => {
     await logout(ctx, user.token);

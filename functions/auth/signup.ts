@@ -2,7 +2,6 @@ import { publicHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/responses.js';
 import { signup } from '../../shared/services/accounts/accounts.js';
 import { signupBody } from '../../schemas/compiled/auth.js';
-import { SignupResponse } from '../../schemas/auth.js';
 
 export const handler = publicHandler(
   {
@@ -13,7 +12,7 @@ export const handler = publicHandler(
       'so sign-up tells nobody which addresses are registered. Outside production `data.verificationToken` stands in for the mail: for a new account the token ' +
       'for POST /api/v1/auth/verify-email, for a registered address a random token that verifies nothing (400 there, like any unknown token).',
     body: signupBody,
-    responses: { 202: { description: 'Accepted: a mail is on its way to the address', schema: SignupResponse } },
+    responses: { 202: { description: 'Accepted: a mail is on its way to the address', schema: 'SignupResponse' } },
   },
   async ({ body, requestId }) => json(202, { message: 'Check your mail to continue: we sent a message to this address', data: await signup(body, requestId) }),
 );

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createSampleFor } from '../../shared/services/compliance/compliance.js';
 import { createSampleBody } from '../../schemas/compiled/compliance.js';
-import { SampleResponse } from '../../schemas/compliance.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: createSampleBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded', schema: SampleResponse },
+      201: { description: 'Recorded', schema: 'SampleResponse' },
       404: { description: 'No such flock, or not one of yours' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { complianceReportCsv, complianceReportFor } from '../../shared/services/compliance/report.js';
 import { complianceReportParams } from '../../schemas/compiled/compliance.js';
-import { ComplianceReportResponse } from '../../schemas/compliance.js';
 
 const wantsCsv = (accept = '') => /text\/csv/i.test(accept) && !/application\/json/i.test(accept);
 
@@ -21,7 +20,7 @@ export const handler = httpHandler(
         alternatives: { 'text/csv': { type: 'string', description: 'The report as RFC 4180 CSV' } },
         headers: ['Vary'],
         description: 'The report',
-        schema: ComplianceReportResponse,
+        schema: 'ComplianceReportResponse',
       },
       404: { description: 'No such cycle, or not one of yours' },
     },

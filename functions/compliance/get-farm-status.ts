@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { farmComplianceStatusFor } from '../../shared/services/compliance/report.js';
 import { complianceFarmParams } from '../../schemas/compiled/compliance.js';
-import { FarmComplianceStatusResponse } from '../../schemas/compliance.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'Requires view_analytics. The same rules as the cycle report (GET /api/v1/compliance/cycles/{flockId}/{cycleId}/report), summarised; fail when any rule of any active cycle fails.',
     params: complianceFarmParams,
     responses: {
-      200: { description: 'The status', schema: FarmComplianceStatusResponse },
+      200: { description: 'The status', schema: 'FarmComplianceStatusResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

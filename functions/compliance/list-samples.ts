@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listSamplesFor } from '../../shared/services/compliance/compliance.js';
 import { listSamplesQuery } from '../../schemas/compiled/compliance.js';
-import { SampleListResponse } from '../../schemas/compliance.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. The due dates are in the cycle’s compliance report. ' +
       'A page of at most `limit` samples; send `page.nextCursor` back as `cursor` for the next page.',
     query: listSamplesQuery,
-    responses: { 200: { description: 'The samples', schema: SampleListResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'The samples', schema: 'SampleListResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const { items, limit, nextCursor } = await listSamplesFor(user, query);

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listWithdrawalsFor } from '../../shared/services/compliance/compliance.js';
 import { listWithdrawalsQuery } from '../../schemas/compiled/compliance.js';
-import { WithdrawalListResponse } from '../../schemas/compliance.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
       '`active=true` lists only the windows still running today. `farmId` may be left out when you are assigned to one farm. ' +
       'A page of at most `limit` windows (with `flockId`, a page may hold fewer while `page.nextCursor` is set); send `page.nextCursor` back as `cursor` for the next page.',
     query: listWithdrawalsQuery,
-    responses: { 200: { description: 'The windows', schema: WithdrawalListResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'The windows', schema: 'WithdrawalListResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const { items, limit, nextCursor } = await listWithdrawalsFor(user, query);

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createHouseFor } from '../../shared/services/farms.js';
 import { createHouseBody, farmIdParams } from '../../schemas/compiled/farms.js';
-import { HouseResponse } from '../../schemas/farms.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: createHouseBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'House created', schema: HouseResponse },
+      201: { description: 'House created', schema: 'HouseResponse' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
       409: { description: 'The farm already has a house of this name (compared case- and space-insensitively)' },
     },

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { removeFarmPricing, toFarmPricingDto } from '../../shared/services/analytics/farm-pricing.js';
 import { farmIdParams } from '../../schemas/compiled/farms.js';
-import { FarmPricingResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     params: farmIdParams,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The farm’s pricing after the removal (every field from the service)', schema: FarmPricingResponse },
+      200: { headers: ['ETag'], description: 'The farm’s pricing after the removal (every field from the service)', schema: 'FarmPricingResponse' },
       403: { description: 'Without manage_farms, or account locked or unverified' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
       ...IF_MATCH_RESPONSES,

@@ -1,7 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { currentAnalyticsConfig, toAnalyticsConfigDto } from '../../shared/services/analytics/config.js';
-import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
 
 export const handler = httpHandler(
   {
@@ -9,7 +8,7 @@ export const handler = httpHandler(
     summary: 'The analytics configuration in force: pricing, consumption, thresholds, unitConversions, ratios, fallbacks (ETag: its version)',
     description:
       'Every field is present; fields never set hold their defaults (the `default` of each field). Version 0 means the defaults have never been changed.',
-    responses: { 200: { headers: ['ETag'], description: 'The configuration', schema: AnalyticsConfigResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The configuration', schema: 'AnalyticsConfigResponse' } },
   },
   async () => {
     const state = await currentAnalyticsConfig();

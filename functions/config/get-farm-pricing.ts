@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { farmPricingFor, toFarmPricingDto } from '../../shared/services/analytics/farm-pricing.js';
 import { farmIdParams } from '../../schemas/compiled/farms.js';
-import { FarmPricingResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
       'A farm you are not assigned to answers 404, like one that does not exist.',
     params: farmIdParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The farm’s pricing', schema: FarmPricingResponse },
+      200: { headers: ['ETag'], description: 'The farm’s pricing', schema: 'FarmPricingResponse' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
     },
   },

@@ -3,7 +3,6 @@ import { list } from '../../shared/http/responses.js';
 import { farmPricingHistory, toFarmPricingVersionDto } from '../../shared/services/analytics/farm-pricing.js';
 import { farmIdParams } from '../../schemas/compiled/farms.js';
 import { farmPricingHistoryQuery } from '../../schemas/compiled/farm-pricing.js';
-import { FarmPricingHistoryResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     params: farmIdParams,
     query: farmPricingHistoryQuery,
     responses: {
-      200: { description: 'A page of versions', schema: FarmPricingHistoryResponse },
+      200: { description: 'A page of versions', schema: 'FarmPricingHistoryResponse' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listFarmsFor, toFarmDto } from '../../shared/services/farms.js';
 import { listFarmsQuery } from '../../schemas/compiled/farms.js';
-import { FarmListResponse } from '../../schemas/farms.js';
 
 export const handler = httpHandler(
   {
@@ -10,7 +9,7 @@ export const handler = httpHandler(
     summary: 'List the farms you may see (admins: every farm, by name; others: their farms, in the order of their assignment)',
     description: 'Requires view_analytics. A page of at most `limit` farms; send `page.nextCursor` back as `cursor` for the next page.',
     query: listFarmsQuery,
-    responses: { 200: { description: 'A page of farms', schema: FarmListResponse } },
+    responses: { 200: { description: 'A page of farms', schema: 'FarmListResponse' } },
   },
   async ({ query, user }) => {
     const limit = query.limit ?? 25;

@@ -4,7 +4,6 @@ import { ok } from '../../shared/http/responses.js';
 import { putFarmPricing, toFarmPricingDto } from '../../shared/services/analytics/farm-pricing.js';
 import { farmIdParams } from '../../schemas/compiled/farms.js';
 import { putFarmPricingBody } from '../../schemas/compiled/farm-pricing.js';
-import { FarmPricingResponse } from '../../schemas/farm-pricing.js';
 
 export const handler = httpHandler(
   {
@@ -20,7 +19,7 @@ export const handler = httpHandler(
     body: putFarmPricingBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The farm’s pricing after the change', schema: FarmPricingResponse },
+      200: { headers: ['ETag'], description: 'The farm’s pricing after the change', schema: 'FarmPricingResponse' },
       403: { description: 'Without manage_farms, or account locked or unverified' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
       ...IF_MATCH_RESPONSES,

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { toAnalyticsConfigDto, updateAnalyticsConfig } from '../../shared/services/analytics/config.js';
 import { updateAnalyticsConfigBody } from '../../schemas/compiled/analytics-config.js';
-import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: updateAnalyticsConfigBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The configuration after the change', schema: AnalyticsConfigResponse },
+      200: { headers: ['ETag'], description: 'The configuration after the change', schema: 'AnalyticsConfigResponse' },
       ...IF_MATCH_RESPONSES,
     },
   },

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { toAnalyticsConfigDto, updateAnalyticsThresholds } from '../../shared/services/analytics/config.js';
 import { updateThresholdsBody } from '../../schemas/compiled/analytics-config.js';
-import { AnalyticsConfigResponse } from '../../schemas/analytics-config.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateThresholdsBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The whole configuration after the change', schema: AnalyticsConfigResponse },
+      200: { headers: ['ETag'], description: 'The whole configuration after the change', schema: 'AnalyticsConfigResponse' },
       ...IF_MATCH_RESPONSES,
     },
   },

@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toFarmDto, updateFarmFor } from '../../shared/services/farms.js';
 import { farmIdParams, updateFarmBody } from '../../schemas/compiled/farms.js';
-import { FarmResponse } from '../../schemas/farms.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateFarmBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated farm', schema: FarmResponse },
+      200: { headers: ['ETag'], description: 'The updated farm', schema: 'FarmResponse' },
       404: { description: 'No such farm, or not one of yours (same answer)' },
       409: { description: 'Changed concurrently (or stale `version`)' },
       412: { description: 'If-Match does not match' },

@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toHouseDto, updateHouseFor } from '../../shared/services/farms.js';
 import { houseParams, updateHouseBody } from '../../schemas/compiled/farms.js';
-import { HouseResponse } from '../../schemas/farms.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateHouseBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated house', schema: HouseResponse },
+      200: { headers: ['ETag'], description: 'The updated house', schema: 'HouseResponse' },
       404: { description: 'No such farm or house, or not your farm' },
       409: { description: 'Changed concurrently (or stale `version`), or the new name is taken in this farm' },
       412: { description: 'If-Match does not match' },

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { accepted } from '../../shared/http/responses.js';
 import { requestExport } from '../../shared/services/continuity/exports.js';
 import { createExportBody } from '../../schemas/compiled/continuity.js';
-import { ExportResponse } from '../../schemas/continuity.js';
 
 export const handler = httpHandler(
   {
@@ -17,7 +16,7 @@ export const handler = httpHandler(
     body: createExportBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      202: { headers: ['Location'], description: 'Export started', schema: ExportResponse },
+      202: { headers: ['Location'], description: 'Export started', schema: 'ExportResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

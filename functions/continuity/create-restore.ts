@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { accepted } from '../../shared/http/responses.js';
 import { requestRestore } from '../../shared/services/continuity/restores.js';
 import { createRestoreBody } from '../../schemas/compiled/continuity.js';
-import { RestoreResponse } from '../../schemas/continuity.js';
 
 export const handler = httpHandler(
   {
@@ -18,7 +17,7 @@ export const handler = httpHandler(
     body: createRestoreBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      202: { headers: ['Location'], description: 'Restore started', schema: RestoreResponse },
+      202: { headers: ['Location'], description: 'Restore started', schema: 'RestoreResponse' },
       403: { description: 'Without manage_farms' },
       404: { description: 'No such export, or one of a farm you cannot see' },
       409: { description: 'The export is not completed, or you hold the most farms a user may' },

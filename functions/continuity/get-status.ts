@@ -1,7 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { continuityStatusFor } from '../../shared/services/continuity/readiness.js';
-import { StatusResponse } from '../../schemas/continuity.js';
 
 export const handler = httpHandler(
   {
@@ -10,7 +9,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. In AWS `pointInTimeRecovery` comes from DescribeContinuousBackups; locally it says it is not available. ' +
       'The RPO and RTO are what docs/runbook-restore.md achieves. Admins see their first 100 farms by name.',
-    responses: { 200: { description: 'The continuity status', schema: StatusResponse } },
+    responses: { 200: { description: 'The continuity status', schema: 'StatusResponse' } },
   },
   async ({ user }) => ok(await continuityStatusFor(user)),
 );

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordDrill } from '../../shared/services/continuity/readiness.js';
 import { createDrillBody } from '../../schemas/compiled/continuity.js';
-import { DrillResponse } from '../../schemas/continuity.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
       'passed. Send an Idempotency-Key to make retries safe: a retry gets the first answer with `Idempotent-Replayed: true`.',
     body: createDrillBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'Recorded', schema: DrillResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 201: { description: 'Recorded', schema: 'DrillResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ body, ctx }) => replayable(await recordDrill(ctx, body)),
 );

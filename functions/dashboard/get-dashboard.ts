@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { dashboardFor } from '../../shared/services/dashboard.js';
 import { dashboardQuery } from '../../schemas/compiled/dashboard.js';
-import { DashboardResponse } from '../../schemas/dashboard.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description:
       'Built from rollups (cycle counters, today’s and yesterday’s daily rollups, stock, withdrawal index): a farm costs the same few DynamoDB calls whatever its number of movements.',
     query: dashboardQuery,
-    responses: { 200: { description: 'The summary', schema: DashboardResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'The summary', schema: 'DashboardResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const summary = await dashboardFor(user, query);

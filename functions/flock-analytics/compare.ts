@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { compareFlocks } from '../../shared/services/analytics/flock-analytics.js';
 import { compareFlocksQuery } from '../../schemas/compiled/flock-analytics.js';
-import { CompareFlocksResponse } from '../../schemas/flock-analytics.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'A flock stands for its active cycle, else its latest cycle (`selectedBy`). A few DynamoDB calls whatever the number of items: one BatchGetItem of the flocks and named cycles, one of the active cycles (plus one Query per flock without an active cycle). An item named twice, a malformed id or pair, or fewer than 2 / more than 10 items is 400 naming it.',
     query: compareFlocksQuery,
     responses: {
-      200: { description: 'The items side by side', schema: CompareFlocksResponse },
+      200: { description: 'The items side by side', schema: 'CompareFlocksResponse' },
       404: { description: 'A flock or cycle that does not exist, or is not one of yours (the message names it)' },
     },
   },

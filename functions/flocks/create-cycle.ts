@@ -4,7 +4,6 @@ import { replayable } from '../../shared/http/responses.js';
 import { startCycle } from '../../shared/services/flocks/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { createCycleBody } from '../../schemas/compiled/cycles.js';
-import { CycleResponse } from '../../schemas/cycles.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,10 @@ export const handler = httpHandler(
     params: flockIdParams,
     body: createCycleBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'Cycle started', schema: CycleResponse }, 409: { description: 'The flock already has an active cycle, or is archived' } },
+    responses: {
+      201: { description: 'Cycle started', schema: 'CycleResponse' },
+      409: { description: 'The flock already has an active cycle, or is archived' },
+    },
   },
   async ({ params, body, ctx }) => replayable(await startCycle(ctx, params.flockId, body)),
 );

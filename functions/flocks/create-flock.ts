@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createFlockFor } from '../../shared/services/flocks/flocks.js';
 import { createFlockBody } from '../../schemas/compiled/flocks.js';
-import { FlockResponse } from '../../schemas/flocks.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Requires manage_flocks. Send an Idempotency-Key to make retries safe: a retry with the same key and body gets the first answer with `Idempotent-Replayed: true`.',
     body: createFlockBody,
     headers: IDEMPOTENCY_KEY,
-    responses: { 201: { description: 'Flock created', schema: FlockResponse } },
+    responses: { 201: { description: 'Flock created', schema: 'FlockResponse' } },
   },
   async ({ body, ctx }) => replayable(await createFlockFor(ctx, body)),
 );

@@ -4,7 +4,6 @@ import { replayable } from '../../shared/http/responses.js';
 import { recordMovement } from '../../shared/services/movements/record-movement.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { createMovementBody } from '../../schemas/compiled/movements.js';
-import { MovementWrittenResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -25,7 +24,10 @@ export const handler = httpHandler(
     body: createMovementBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded (with `warnings` when the birds would put their house above the stocking density limit)', schema: MovementWrittenResponse },
+      201: {
+        description: 'Recorded (with `warnings` when the birds would put their house above the stocking density limit)',
+        schema: 'MovementWrittenResponse',
+      },
       403: { description: 'An `override` without the manage_compliance capability' },
       409: { description: 'A balance would go negative, the cycle is closed, or a sale falls in a withdrawal period (names the product and its end)' },
       422: { description: 'Idempotency-Key reused with another body' },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { scopedCycleWithBasis, toCycleDto } from '../../shared/services/flocks/cycles.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
-import { CycleResponse } from '../../schemas/cycles.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'One read however many movements the cycle has (the flock, the cycle and the analytics configuration in one BatchGetItem): the ledger keeps the counters in the same transaction as each movement.',
     params: cycleParams,
-    responses: { 200: { headers: ['ETag'], description: 'The cycle summary', schema: CycleResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The cycle summary', schema: 'CycleResponse' } },
   },
   async ({ params, user }) => {
     const { cycle, basis } = await scopedCycleWithBasis(user, params.flockId, params.cycleId);

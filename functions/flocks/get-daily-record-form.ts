@@ -3,7 +3,6 @@ import { ok } from '../../shared/http/responses.js';
 import { dailyRecordForm } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyRecordFormQuery } from '../../schemas/compiled/daily-records.js';
-import { DailyRecordFormResponse } from '../../schemas/daily-records.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
       'in the future is a 400 naming `query.date`.',
     params: cycleParams,
     query: dailyRecordFormQuery,
-    responses: { 200: { description: 'The form of that date', schema: DailyRecordFormResponse } },
+    responses: { 200: { description: 'The form of that date', schema: 'DailyRecordFormResponse' } },
   },
   async ({ params, query, user }) => ok(await dailyRecordForm(user, params.flockId, params.cycleId, query.date)),
 );

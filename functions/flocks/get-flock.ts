@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { scopedFlock, toFlockDto } from '../../shared/services/flocks/flocks.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
-import { FlockResponse } from '../../schemas/flocks.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. A flock of a farm you are not assigned to answers 404, like one that does not exist. The ETag header carries its version for a later PATCH with If-Match.',
     params: flockIdParams,
-    responses: { 200: { headers: ['ETag'], description: 'The flock', schema: FlockResponse } },
+    responses: { 200: { headers: ['ETag'], description: 'The flock', schema: 'FlockResponse' } },
   },
   async ({ params, user }) => {
     const flock = await scopedFlock(user, params.flockId);

@@ -3,7 +3,6 @@ import { list } from '../../shared/http/responses.js';
 import { listCyclesFor, toCycleDto } from '../../shared/services/flocks/cycles.js';
 import { flockIdParams } from '../../schemas/compiled/flocks.js';
 import { listCyclesQuery } from '../../schemas/compiled/cycles.js';
-import { CycleListResponse } from '../../schemas/cycles.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. A page of at most `limit` cycles; send `page.nextCursor` back as `cursor` for the next page.',
     params: flockIdParams,
     query: listCyclesQuery,
-    responses: { 200: { description: 'A page of cycles', schema: CycleListResponse } },
+    responses: { 200: { description: 'A page of cycles', schema: 'CycleListResponse' } },
   },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit, basis } = await listCyclesFor(user, params.flockId, query);

@@ -3,7 +3,6 @@ import { list } from '../../shared/http/responses.js';
 import { listDailyRecordsFor } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listDailyRecordsQuery } from '../../schemas/compiled/daily-records.js';
-import { DailyRecordListResponse } from '../../schemas/daily-records.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
       'its plausibility warnings. Paged with `limit` and `cursor`. What a day requires: GET …/daily-records/form?date=YYYY-MM-DD.',
     params: cycleParams,
     query: listDailyRecordsQuery,
-    responses: { 200: { description: 'A page of daily records', schema: DailyRecordListResponse } },
+    responses: { 200: { description: 'A page of daily records', schema: 'DailyRecordListResponse' } },
   },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit } = await listDailyRecordsFor(user, params.flockId, params.cycleId, query);

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listFlocksFor, toFlockDto } from '../../shared/services/flocks/flocks.js';
 import { listFlocksQuery } from '../../schemas/compiled/flocks.js';
-import { FlockListResponse } from '../../schemas/flocks.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'Requires view_analytics. A page of at most `limit` flocks of the farms you may see; send `page.nextCursor` back as `cursor` for the next page.',
     query: listFlocksQuery,
     responses: {
-      200: { description: 'A page of flocks', schema: FlockListResponse },
+      200: { description: 'A page of flocks', schema: 'FlockListResponse' },
       404: { description: 'farmId or houseId names a farm or house you may not see (as for one that does not exist)' },
     },
   },

@@ -3,7 +3,6 @@ import { list } from '../../shared/http/responses.js';
 import { listMovementsFor } from '../../shared/services/movements/movement-reads.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listMovementsQuery } from '../../schemas/compiled/movements.js';
-import { MovementListResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. A page of at most `limit` movements; send `page.nextCursor` back as `cursor` for the next page.',
     params: cycleParams,
     query: listMovementsQuery,
-    responses: { 200: { description: 'A page of movements', schema: MovementListResponse } },
+    responses: { 200: { description: 'A page of movements', schema: 'MovementListResponse' } },
   },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit } = await listMovementsFor(user, params.flockId, params.cycleId, query);

@@ -3,7 +3,6 @@ import { list } from '../../shared/http/responses.js';
 import { listWeightsFor } from '../../shared/services/flocks/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { listWeightsQuery } from '../../schemas/compiled/weights.js';
-import { WeightListResponse } from '../../schemas/weights.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
       'growing 11–24, finishing 25+; layer brooding 0–27, rearing 28–125, laying 126+; breeder brooding 0–27, rearing 28–167, laying 168+ (molting is never derived).',
     params: cycleParams,
     query: listWeightsQuery,
-    responses: { 200: { description: 'The sessions (one page; a whole broiler cycle fits the default page)', schema: WeightListResponse } },
+    responses: { 200: { description: 'The sessions (one page; a whole broiler cycle fits the default page)', schema: 'WeightListResponse' } },
   },
   async ({ params, query, user }) => {
     const { items, nextCursor, limit } = await listWeightsFor(user, params.flockId, params.cycleId, query);

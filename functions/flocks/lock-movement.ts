@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { lockMovement } from '../../shared/services/movements/lock-movement.js';
 import { lockBody, movementParams } from '../../schemas/compiled/movements.js';
-import { MovementResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Only manage_flocks, or the locker’s role or a higher one, unlocks it (see PUT …/unlock).',
     params: movementParams,
     body: lockBody,
-    responses: { 200: { description: 'Locked', schema: MovementResponse }, 409: { description: 'Already locked' } },
+    responses: { 200: { description: 'Locked', schema: 'MovementResponse' }, 409: { description: 'Already locked' } },
   },
   async ({ params, body, ctx }) => ok(await lockMovement(ctx, params.flockId, params.cycleId, params.movementId, body.reason), 'Movement locked'),
 );

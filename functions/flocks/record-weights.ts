@@ -4,7 +4,6 @@ import { replayable } from '../../shared/http/responses.js';
 import { recordWeightFor } from '../../shared/services/flocks/weights.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { recordWeightBody } from '../../schemas/compiled/weights.js';
-import { RecordWeightResponse } from '../../schemas/weights.js';
 
 export const handler = httpHandler(
   {
@@ -18,7 +17,7 @@ export const handler = httpHandler(
     body: recordWeightBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Recorded', schema: RecordWeightResponse },
+      201: { description: 'Recorded', schema: 'RecordWeightResponse' },
       409: { description: 'The cycle is closed' },
       422: { description: 'Idempotency-Key reused with another body' },
     },

@@ -4,8 +4,6 @@ import { replayable } from '../../shared/http/responses.js';
 import { submitDailyRecord } from '../../shared/services/flocks/daily-records.js';
 import { cycleParams } from '../../schemas/compiled/cycles.js';
 import { dailyRecordBody } from '../../schemas/compiled/daily-records.js';
-import { ErrorResponse } from '../../schemas/common.js';
-import { DailyRecordResponse } from '../../schemas/daily-records.js';
 
 export const handler = httpHandler(
   {
@@ -20,13 +18,13 @@ export const handler = httpHandler(
     body: dailyRecordBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Saved', schema: DailyRecordResponse },
-      200: { description: 'Replaced the day’s earlier form', schema: DailyRecordResponse },
+      201: { description: 'Saved', schema: 'DailyRecordResponse' },
+      200: { description: 'Replaced the day’s earlier form', schema: 'DailyRecordResponse' },
       409: {
         description:
           'Refused against stored state, nothing written: no feed in stock on the farm for `feedKg` (record a feed_delivery first), a balance would ' +
           'go negative (birds alive, feed or eggs), the day’s earlier movements are locked, the cycle is closed, or the same day was submitted concurrently',
-        schema: ErrorResponse,
+        schema: 'ErrorResponse',
       },
     },
   },

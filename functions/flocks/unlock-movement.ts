@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { unlockMovement } from '../../shared/services/movements/lock-movement.js';
 import { lockBody, movementParams } from '../../schemas/compiled/movements.js';
-import { MovementResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     params: movementParams,
     body: lockBody,
     responses: {
-      200: { description: 'Unlocked', schema: MovementResponse },
+      200: { description: 'Unlocked', schema: 'MovementResponse' },
       403: { description: 'Missing capability create_movement, account locked or unverified, or the lock was set at a higher level than yours' },
       409: { description: 'Not locked, or locked automatically' },
     },

@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toCycleDto, updateCycleFor } from '../../shared/services/flocks/cycles.js';
 import { cycleParams, updateCycleBody } from '../../schemas/compiled/cycles.js';
-import { CycleResponse } from '../../schemas/cycles.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     body: updateCycleBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated cycle', schema: CycleResponse },
+      200: { headers: ['ETag'], description: 'The updated cycle', schema: 'CycleResponse' },
       409: { description: 'Changed concurrently' },
       412: { description: 'If-Match does not match' },
     },

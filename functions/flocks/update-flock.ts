@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { toFlockDto, updateFlockFor } from '../../shared/services/flocks/flocks.js';
 import { flockIdParams, updateFlockBody } from '../../schemas/compiled/flocks.js';
-import { FlockResponse } from '../../schemas/flocks.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     body: updateFlockBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated flock', schema: FlockResponse },
+      200: { headers: ['ETag'], description: 'The updated flock', schema: 'FlockResponse' },
       409: { description: 'Changed concurrently' },
       412: { description: 'If-Match does not match' },
     },

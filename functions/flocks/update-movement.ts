@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { json } from '../../shared/http/responses.js';
 import { updateMovement } from '../../shared/services/movements/change-movement.js';
 import { movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
-import { MovementWrittenResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -21,7 +20,7 @@ export const handler = httpHandler(
       200: {
         headers: ['ETag'],
         description: 'The corrected movement (with `warnings` when the correction leaves a farm stock short at a past date)',
-        schema: MovementWrittenResponse,
+        schema: 'MovementWrittenResponse',
       },
       409: { description: 'Locked, changed concurrently, a transfer, or a balance would go negative' },
       412: { description: 'If-Match does not match' },

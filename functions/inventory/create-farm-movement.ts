@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { recordFarmMovement } from '../../shared/services/movements/farm-movements.js';
 import { createFarmMovementBody } from '../../schemas/compiled/inventory.js';
-import { MovementWrittenResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -19,7 +18,7 @@ export const handler = httpHandler(
     body: createFarmMovementBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Booked', schema: MovementWrittenResponse },
+      201: { description: 'Booked', schema: 'MovementWrittenResponse' },
       404: { description: 'Unknown farm, a farm you are not assigned to, or a house, supplier or order not of that farm' },
       422: { description: 'Idempotency-Key reused with another body' },
     },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { farmMovementFor } from '../../shared/services/movements/farm-movements.js';
 import { farmMovementParams } from '../../schemas/compiled/inventory.js';
-import { MovementResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'The ETag header carries the movement’s version: send it as If-Match to correct or delete it. A movement of a cycle is read under its cycle.',
     params: farmMovementParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The movement', schema: MovementResponse },
+      200: { headers: ['ETag'], description: 'The movement', schema: 'MovementResponse' },
       404: { description: 'Unknown movement or farm, or a farm you are not assigned to' },
     },
   },

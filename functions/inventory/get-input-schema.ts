@@ -2,9 +2,8 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { NotFound } from '../../shared/errors.js';
 import { findInputSchema } from '../../shared/presentation/input-schemas.js';
-import { MOVEMENT_TYPES, InputSchemaDto } from '../../schemas/movements.js';
+import { MOVEMENT_TYPES } from '../../schemas/movements.js';
 import { movementTypeParams } from '../../schemas/compiled/movements.js';
-import { Success } from '../../schemas/common.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
     summary: 'One movement type’s form: {type, label, requiredFields, optionalFields, schema}',
     description: 'Any signed-in user. The form of one movement type, as in the list of every type; an unknown type answers 404.',
     params: movementTypeParams,
-    responses: { 200: { description: 'The input schema', schema: Success(InputSchemaDto) }, 404: { description: 'Unknown movement type' } },
+    responses: { 200: { description: 'The input schema', schema: 'InputSchemaResponse' }, 404: { description: 'Unknown movement type' } },
   },
   async ({ params }) => {
     const schema = findInputSchema(params.movementType);

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { searchMovementsFor } from '../../shared/services/inventory.js';
 import { inventoryMovementsQuery } from '../../schemas/compiled/inventory.js';
-import { InventoryMovementListResponse } from '../../schemas/inventory.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
       'A cursor is only valid for the farm and date range it was issued for.',
     query: inventoryMovementsQuery,
     responses: {
-      200: { description: 'A page of movements', schema: InventoryMovementListResponse },
+      200: { description: 'A page of movements', schema: 'InventoryMovementListResponse' },
       404: { description: 'Unknown farm, or a farm you are not assigned to' },
     },
   },

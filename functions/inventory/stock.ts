@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { farmStockFor } from '../../shared/services/inventory.js';
 import { inventoryStockQuery } from '../../schemas/compiled/inventory.js';
-import { InventoryStockResponse } from '../../schemas/inventory.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'which the movement ledger keeps in the same transaction as every movement. `farmId` may be omitted when you are assigned to exactly one farm.',
     query: inventoryStockQuery,
     responses: {
-      200: { description: 'The farm’s stock', schema: InventoryStockResponse },
+      200: { description: 'The farm’s stock', schema: 'InventoryStockResponse' },
       404: { description: 'Unknown farm, or a farm you are not assigned to' },
     },
   },

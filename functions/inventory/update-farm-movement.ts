@@ -4,7 +4,6 @@ import { json } from '../../shared/http/responses.js';
 import { updateFarmMovement } from '../../shared/services/movements/farm-movements.js';
 import { farmMovementParams } from '../../schemas/compiled/inventory.js';
 import { updateMovementBody } from '../../schemas/compiled/movements.js';
-import { MovementWrittenResponse } from '../../schemas/movements.js';
 
 export const handler = httpHandler(
   {
@@ -21,7 +20,7 @@ export const handler = httpHandler(
       200: {
         headers: ['ETag'],
         description: 'The corrected movement (with `warnings` when the correction leaves the stock short at a past date)',
-        schema: MovementWrittenResponse,
+        schema: 'MovementWrittenResponse',
       },
       409: { description: 'Locked, a receipt’s, changed concurrently, or the stock would go negative' },
       412: { description: 'If-Match does not match' },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { deviceReadings } from '../../shared/services/iot/reads.js';
 import { deviceParams, readingsQuery } from '../../schemas/compiled/iot.js';
-import { ReadingsResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     params: deviceParams,
     query: readingsQuery,
     responses: {
-      200: { description: 'The readings or buckets, oldest first', schema: ReadingsResponse },
+      200: { description: 'The readings or buckets, oldest first', schema: 'ReadingsResponse' },
       404: { description: 'No such device, or not yours' },
     },
   },

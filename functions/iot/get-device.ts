@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { deviceView, visibleDevice } from '../../shared/services/iot/devices.js';
 import { deviceParams } from '../../schemas/compiled/iot.js';
-import { DeviceResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. The ETag is the version to send as If-Match when changing, rotating or deleting it.',
     params: deviceParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The device', schema: DeviceResponse },
+      200: { headers: ['ETag'], description: 'The device', schema: 'DeviceResponse' },
       404: { description: 'No such device, or one of a farm you cannot see (same answer)' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { houseConditions } from '../../shared/services/iot/reads.js';
 import { houseConditionsParams, houseConditionsQuery } from '../../schemas/compiled/iot.js';
-import { HouseConditionsResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     params: houseConditionsParams,
     query: houseConditionsQuery,
     responses: {
-      200: { description: 'Latest values, their status, and the house’s devices', schema: HouseConditionsResponse },
+      200: { description: 'Latest values, their status, and the house’s devices', schema: 'HouseConditionsResponse' },
       404: { description: 'No such house, or not yours' },
     },
   },

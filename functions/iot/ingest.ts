@@ -2,7 +2,6 @@ import { deviceHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { ingestReadings } from '../../shared/services/iot/ingestion.js';
 import { ingestBody } from '../../schemas/compiled/iot.js';
-import { IngestResponse } from '../../schemas/iot.js';
 
 export const handler = deviceHandler(
   {
@@ -16,7 +15,7 @@ export const handler = deviceHandler(
     body: ingestBody,
     maxBodyBytes: 512 * 1024,
     responses: {
-      200: { description: 'Accepted, duplicate and rejected readings', schema: IngestResponse },
+      200: { description: 'Accepted, duplicate and rejected readings', schema: 'IngestResponse' },
     },
   },
   async ({ body, device }) => ok(await ingestReadings(device, body.readings, Date.now()), 'Readings ingested'),

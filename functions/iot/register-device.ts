@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { registerDevice } from '../../shared/services/iot/devices.js';
 import { createDeviceBody } from '../../schemas/compiled/iot.js';
-import { DeviceWithSecretResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -17,7 +16,7 @@ export const handler = httpHandler(
     body: createDeviceBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Registered: the device with its secret and device key', schema: DeviceWithSecretResponse },
+      201: { description: 'Registered: the device with its secret and device key', schema: 'DeviceWithSecretResponse' },
       404: { description: 'No such house in the farm, or not one of your farms (same answer)' },
     },
   },

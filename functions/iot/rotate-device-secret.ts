@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { rotateDeviceSecret } from '../../shared/services/iot/devices.js';
 import { deviceParams } from '../../schemas/compiled/iot.js';
-import { DeviceWithSecretResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
     params: deviceParams,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The device with its new secret and device key', schema: DeviceWithSecretResponse },
+      200: { headers: ['ETag'], description: 'The device with its new secret and device key', schema: 'DeviceWithSecretResponse' },
       404: { description: 'No such device, or one of a farm you cannot see' },
       ...IF_MATCH_RESPONSES,
     },

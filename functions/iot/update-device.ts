@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { deviceView, updateDeviceFor } from '../../shared/services/iot/devices.js';
 import { deviceParams, updateDeviceBody } from '../../schemas/compiled/iot.js';
-import { DeviceResponse } from '../../schemas/iot.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateDeviceBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The updated device', schema: DeviceResponse },
+      200: { headers: ['ETag'], description: 'The updated device', schema: 'DeviceResponse' },
       404: { description: 'No such device (or house), or one of a farm you cannot see' },
       ...IF_MATCH_RESPONSES,
     },

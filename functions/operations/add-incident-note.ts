@@ -3,7 +3,6 @@ import { ok } from '../../shared/http/responses.js';
 import { addIncidentNote, incidentRouteCapability } from '../../shared/services/incidents.js';
 import { ASSIGNEE_MAY_TEXT, NOT_ASSIGNEE } from './incident-action.js';
 import { incidentNoteBody, incidentParams } from '../../schemas/compiled/operations.js';
-import { IncidentResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
     params: incidentParams,
     body: incidentNoteBody,
     responses: {
-      200: { description: 'The incident with its timeline', schema: IncidentResponse },
+      200: { description: 'The incident with its timeline', schema: 'IncidentResponse' },
       403: { description: NOT_ASSIGNEE },
       404: { description: 'No such incident, or not yours' },
     },

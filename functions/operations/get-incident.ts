@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { incidentFor } from '../../shared/services/incidents.js';
 import { incidentParams } from '../../schemas/compiled/operations.js';
-import { IncidentResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. The ETag is the version to send as If-Match when changing it or moving it along its lifecycle.',
     params: incidentParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The incident', schema: IncidentResponse },
+      200: { headers: ['ETag'], description: 'The incident', schema: 'IncidentResponse' },
       404: { description: 'No such incident, or one of a farm you cannot see' },
     },
   },

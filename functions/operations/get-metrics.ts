@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { incidentMetrics } from '../../shared/services/incidents.js';
 import { incidentMetricsQuery } from '../../schemas/compiled/operations.js';
-import { IncidentMetricsResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'Requires view_analytics. Over the incidents opened in the last `days` (default 30); `farmId` may be left out when you are assigned to one farm.',
     query: incidentMetricsQuery,
     responses: {
-      200: { description: 'The farm’s incident metrics', schema: IncidentMetricsResponse },
+      200: { description: 'The farm’s incident metrics', schema: 'IncidentMetricsResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { actOnIncident, incidentRouteCapability } from '../../shared/services/incidents.js';
 import { incidentActionBody, incidentParams } from '../../schemas/compiled/operations.js';
-import { IncidentResponse } from '../../schemas/operations.js';
 import type { IncidentAction } from '../../schemas/vocabulary.js';
 
 /** What a route the incident's assignee may call says about who may. */
@@ -23,7 +22,7 @@ export function incidentActionRoute(action: IncidentAction, summary: string, don
       body: incidentActionBody,
       headers: IF_MATCH,
       responses: {
-        200: { headers: ['ETag'], description: `The incident, ${done}`, schema: IncidentResponse },
+        200: { headers: ['ETag'], description: `The incident, ${done}`, schema: 'IncidentResponse' },
         404: { description: 'No such incident, or one of a farm you cannot see' },
         403: { description: byAssignee ? NOT_ASSIGNEE : 'Missing capability manage_incidents, or account locked or unverified' },
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },

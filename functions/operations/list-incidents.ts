@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listIncidentsFor } from '../../shared/services/incidents.js';
 import { listIncidentsQuery } from '../../schemas/compiled/operations.js';
-import { IncidentListResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. A filtered page may hold fewer than `limit` incidents while `page.nextCursor` is set.',
     query: listIncidentsQuery,
-    responses: { 200: { description: 'A page of incidents', schema: IncidentListResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'A page of incidents', schema: 'IncidentListResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const { items, limit, nextCursor } = await listIncidentsFor(user, query);

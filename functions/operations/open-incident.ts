@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { openIncident } from '../../shared/services/incidents.js';
 import { createIncidentBody } from '../../schemas/compiled/operations.js';
-import { IncidentResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -16,8 +15,8 @@ export const handler = httpHandler(
     body: createIncidentBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Opened, with its timeline', schema: IncidentResponse },
-      200: { description: 'Joined the open incident with this dedup key', schema: IncidentResponse },
+      201: { description: 'Opened, with its timeline', schema: 'IncidentResponse' },
+      200: { description: 'Joined the open incident with this dedup key', schema: 'IncidentResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

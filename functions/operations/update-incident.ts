@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { updateIncidentFor } from '../../shared/services/incidents.js';
 import { incidentParams, updateIncidentBody } from '../../schemas/compiled/operations.js';
-import { IncidentResponse } from '../../schemas/operations.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: updateIncidentBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The changed incident', schema: IncidentResponse },
+      200: { headers: ['ETag'], description: 'The changed incident', schema: 'IncidentResponse' },
       404: { description: 'No such incident, or one of a farm you cannot see' },
       ...IF_MATCH_RESPONSES,
     },

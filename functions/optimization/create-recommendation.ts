@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createRecommendationFor } from '../../shared/services/recommendations.js';
 import { createRecommendationBody } from '../../schemas/compiled/optimization.js';
-import { RecommendationResponse } from '../../schemas/optimization.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
     body: createRecommendationBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Created', schema: RecommendationResponse },
+      201: { description: 'Created', schema: 'RecommendationResponse' },
       404: { description: 'No such flock, or not one of yours' },
     },
   },

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { decideRecommendation, toRecommendationDto } from '../../shared/services/recommendations.js';
 import { decideRecommendationBody, recommendationParams } from '../../schemas/compiled/optimization.js';
-import { RecommendationResponse } from '../../schemas/optimization.js';
 
 /** The two decisions on an open recommendation (accept-recommendation.ts, dismiss-recommendation.ts) are one route shape. */
 export const decisionHandler = (decision: 'accepted' | 'dismissed') => {
@@ -18,7 +17,7 @@ export const decisionHandler = (decision: 'accepted' | 'dismissed') => {
       body: decideRecommendationBody,
       headers: IF_MATCH,
       responses: {
-        200: { headers: ['ETag'], description: `Recommendation ${decision}`, schema: RecommendationResponse },
+        200: { headers: ['ETag'], description: `Recommendation ${decision}`, schema: 'RecommendationResponse' },
         404: { description: 'No such recommendation, or not one of yours' },
         ...IF_MATCH_RESPONSES,
         409: { description: 'Already decided, or changed concurrently' },

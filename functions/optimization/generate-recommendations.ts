@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { generateProposals, toRecommendationDto } from '../../shared/services/recommendations.js';
 import { generateRecommendationsBody } from '../../schemas/compiled/optimization.js';
-import { GeneratedRecommendationsResponse } from '../../schemas/optimization.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'Each proposal carries the evidence that triggered it (`source: system`, `rule`). A rule proposes at most once per cycle, so running this again (or concurrently) never duplicates; the answer lists what was created, what had already been proposed and every rule checked.',
     body: generateRecommendationsBody,
     responses: {
-      200: { description: 'The proposals made by this run', schema: GeneratedRecommendationsResponse },
+      200: { description: 'The proposals made by this run', schema: 'GeneratedRecommendationsResponse' },
       404: { description: 'No such flock or cycle, or not one of yours' },
     },
   },

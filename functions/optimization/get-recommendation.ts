@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { scopedRecommendation, toRecommendationDto } from '../../shared/services/recommendations.js';
 import { recommendationParams } from '../../schemas/compiled/optimization.js';
-import { RecommendationResponse } from '../../schemas/optimization.js';
 
 export const handler = httpHandler(
   {
@@ -12,7 +11,7 @@ export const handler = httpHandler(
       'Requires view_analytics. A recommendation of a farm you are not assigned to answers 404. The ETag header carries its version for a decision with If-Match.',
     params: recommendationParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The recommendation', schema: RecommendationResponse },
+      200: { headers: ['ETag'], description: 'The recommendation', schema: 'RecommendationResponse' },
       404: { description: 'No such recommendation, or not one of yours' },
     },
   },

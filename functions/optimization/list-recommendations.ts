@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listRecommendationsFor, toRecommendationDto } from '../../shared/services/recommendations.js';
 import { listRecommendationsQuery } from '../../schemas/compiled/optimization.js';
-import { RecommendationListResponse } from '../../schemas/optimization.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Filters apply within each page, so a filtered page may hold fewer than `limit` items while `page.nextCursor` is set.',
     query: listRecommendationsQuery,
     responses: {
-      200: { description: 'A page of recommendations', schema: RecommendationListResponse },
+      200: { description: 'A page of recommendations', schema: 'RecommendationListResponse' },
       404: { description: 'No such flock or farm, or not one of yours' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { forecastAccuracyFor } from '../../shared/services/predictive/reads.js';
 import { predictiveAccuracyQuery } from '../../schemas/compiled/predictive.js';
-import { AccuracyResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'weight = each weighing against the forecast for its date, harvest = the harvest weight against the weighing on the forecast harvest date; `n` counts the pairs.',
     query: predictiveAccuracyQuery,
     responses: {
-      200: { description: 'The forecasts’ errors', schema: AccuracyResponse },
+      200: { description: 'The forecasts’ errors', schema: 'AccuracyResponse' },
       404: { description: 'No such farm or flock, or not one of yours' },
     },
   },

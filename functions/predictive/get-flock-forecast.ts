@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { flockForecastFor } from '../../shared/services/predictive/reads.js';
 import { predictiveFlockParams } from '../../schemas/compiled/predictive.js';
-import { FlockForecastResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'it names its model version, the data window it used and `computedAt`. `current` is false once the cycle it is of has closed.',
     params: predictiveFlockParams,
     responses: {
-      200: { description: 'The latest forecast', schema: FlockForecastResponse },
+      200: { description: 'The latest forecast', schema: 'FlockForecastResponse' },
       404: { description: 'No such flock, one of a farm you cannot see, or no forecast yet' },
     },
   },

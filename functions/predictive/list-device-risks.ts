@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { deviceRisksFor } from '../../shared/services/predictive/reads.js';
 import { predictiveDevicesQuery } from '../../schemas/compiled/predictive.js';
-import { DeviceRisksResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. Computed by the hourly job over the last 24 full hours.',
     query: predictiveDevicesQuery,
     responses: {
-      200: { description: 'The farm’s device risks', schema: DeviceRisksResponse },
+      200: { description: 'The farm’s device risks', schema: 'DeviceRisksResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listRunsFor } from '../../shared/services/predictive/reads.js';
 import { predictiveRunsQuery } from '../../schemas/compiled/predictive.js';
-import { PredictiveRunListResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. Runs are kept 90 days.',
     query: predictiveRunsQuery,
     responses: {
-      200: { description: 'A page of runs', schema: PredictiveRunListResponse },
+      200: { description: 'A page of runs', schema: 'PredictiveRunListResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

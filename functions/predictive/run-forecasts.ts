@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { runForecasts } from '../../shared/services/predictive/runs.js';
 import { predictiveRunBody } from '../../schemas/compiled/predictive.js';
-import { PredictiveRunResponse } from '../../schemas/predictive.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
       'The answer is the run as recorded: a flock or device that failed is named in `errors` and the others are still written.',
     body: predictiveRunBody,
     responses: {
-      200: { description: 'The run', schema: PredictiveRunResponse },
+      200: { description: 'The run', schema: 'PredictiveRunResponse' },
       404: { description: 'No such farm or flock, or not one of yours' },
       409: { description: 'The flock has no active cycle' },
     },

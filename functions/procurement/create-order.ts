@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createOrderFor } from '../../shared/services/procurement/orders.js';
 import { createOrderBody } from '../../schemas/compiled/procurement.js';
-import { OrderResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     body: createOrderBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Drafted', schema: OrderResponse },
+      201: { description: 'Drafted', schema: 'OrderResponse' },
       404: { description: 'No such farm, or not one of yours' },
       409: { description: 'The supplier is archived' },
     },

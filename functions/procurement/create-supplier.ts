@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { createSupplierBody } from '../../schemas/compiled/procurement.js';
-import { SupplierResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -14,7 +13,7 @@ export const handler = httpHandler(
     body: createSupplierBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Created', schema: SupplierResponse },
+      201: { description: 'Created', schema: 'SupplierResponse' },
       404: { description: 'A farm that does not exist or is not one of yours' },
     },
   },

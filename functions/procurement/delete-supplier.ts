@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { noContent, ok } from '../../shared/http/responses.js';
 import { deleteSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams } from '../../schemas/compiled/procurement.js';
-import { SupplierResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     headers: IF_MATCH,
     responses: {
       204: { description: 'Deleted (it had no orders)' },
-      200: { headers: ['ETag'], description: 'Archived (it has orders)', schema: SupplierResponse },
+      200: { headers: ['ETag'], description: 'Archived (it has orders)', schema: 'SupplierResponse' },
       404: { description: 'No such supplier, or one serving none of your farms' },
       409: { description: 'Changed concurrently, already archived, or it serves farms you cannot see' },
     },

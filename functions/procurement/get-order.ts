@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { orderFor } from '../../shared/services/procurement/orders.js';
 import { orderParams } from '../../schemas/compiled/procurement.js';
-import { OrderWithReceiptsResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. The ETag is the version to send as If-Match when changing it or moving it along its lifecycle.',
     params: orderParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The order', schema: OrderWithReceiptsResponse },
+      200: { headers: ['ETag'], description: 'The order', schema: 'OrderWithReceiptsResponse' },
       404: { description: 'No such order, or one of a farm you cannot see' },
     },
   },

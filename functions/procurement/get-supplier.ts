@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { supplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams } from '../../schemas/compiled/procurement.js';
-import { SupplierResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. A supplier serving none of your farms answers 404. The ETag is the version to send as If-Match.',
     params: supplierParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The supplier', schema: SupplierResponse },
+      200: { headers: ['ETag'], description: 'The supplier', schema: 'SupplierResponse' },
       404: { description: 'No such supplier, or one serving none of your farms' },
     },
   },

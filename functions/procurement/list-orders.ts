@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listOrdersFor } from '../../shared/services/procurement/orders.js';
 import { listOrdersQuery } from '../../schemas/compiled/procurement.js';
-import { OrderListResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. A filtered page may hold fewer than `limit` orders while `page.nextCursor` is set.',
     query: listOrdersQuery,
-    responses: { 200: { description: 'A page of purchase orders', schema: OrderListResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'A page of purchase orders', schema: 'OrderListResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const { items, limit, nextCursor } = await listOrdersFor(user, query);

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY, IF_MATCH } from '../../shared/http/request-headers.js'
 import { replayable } from '../../shared/http/responses.js';
 import { actOnOrder } from '../../shared/services/procurement/orders.js';
 import { orderActionBody, orderParams } from '../../schemas/compiled/procurement.js';
-import { OrderResponse, type OrderAction } from '../../schemas/procurement.js';
+import type { OrderAction } from '../../schemas/procurement.js';
 
 /** The route of one lifecycle action (place, cancel): they differ only in the action and its words. */
 export function orderActionRoute(action: OrderAction, summary: string, done: string): RouteHandler {
@@ -17,7 +17,7 @@ export function orderActionRoute(action: OrderAction, summary: string, done: str
       body: orderActionBody,
       headers: { ...IF_MATCH, ...IDEMPOTENCY_KEY },
       responses: {
-        200: { headers: ['ETag'], description: `The order, ${done}`, schema: OrderResponse },
+        200: { headers: ['ETag'], description: `The order, ${done}`, schema: 'OrderResponse' },
         404: { description: 'No such order, or one of a farm you cannot see' },
         409: { description: 'Not allowed from its status, or changed concurrently (or a stale `version`)' },
       },

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { receiveOrder } from '../../shared/services/procurement/receipts.js';
 import { createReceiptBody, orderParams } from '../../schemas/compiled/procurement.js';
-import { ReceiptResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -20,7 +19,7 @@ export const handler = httpHandler(
     responses: {
       201: {
         description: 'Received: the order and the receipt (with `warnings` when chicks would put their house above the stocking density limit)',
-        schema: ReceiptResponse,
+        schema: 'ReceiptResponse',
       },
       404: { description: 'No such order, or one of a farm you cannot see' },
       409: { description: 'Not ordered or partially received, the cycle is closed, or the order changed concurrently' },

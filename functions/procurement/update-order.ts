@@ -3,7 +3,6 @@ import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { ok } from '../../shared/http/responses.js';
 import { updateOrderFor } from '../../shared/services/procurement/orders.js';
 import { orderParams, updateOrderBody } from '../../schemas/compiled/procurement.js';
-import { OrderResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateOrderBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The changed order', schema: OrderResponse },
+      200: { headers: ['ETag'], description: 'The changed order', schema: 'OrderResponse' },
       404: { description: 'No such order, or one of a farm you cannot see' },
       409: { description: 'Not a draft, changed concurrently (or a stale `version`), or its supplier was archived' },
     },

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { updateSupplierFor } from '../../shared/services/procurement/suppliers.js';
 import { supplierParams, updateSupplierBody } from '../../schemas/compiled/procurement.js';
-import { SupplierResponse } from '../../schemas/procurement.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateSupplierBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The changed supplier', schema: SupplierResponse },
+      200: { headers: ['ETag'], description: 'The changed supplier', schema: 'SupplierResponse' },
       404: { description: 'No such supplier (or farm), or not one of yours' },
       ...IF_MATCH_RESPONSES,
     },

@@ -2,7 +2,6 @@ import { publicHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { settings } from '../../shared/config/env.js';
 import { availableGroups, SERVICE } from '../../shared/presentation/service-info.js';
-import { ServiceInfo } from '../../schemas/public.js';
 import routes from '../../schemas/compiled/routes.json' with { type: 'json' };
 
 /** Only the groups that have a route, from the route list the build generates (no file is read at cold start). */
@@ -12,7 +11,7 @@ export const handler = publicHandler(
   {
     summary: 'Service metadata: name, version 2.0.0 and the base path of every endpoint group that has routes',
     description: 'No token needed. Where to start: the base path of each endpoint group and links to the docs, this document and the health check.',
-    responses: { 200: { description: 'Service metadata', schema: ServiceInfo } },
+    responses: { 200: { description: 'Service metadata', schema: 'ServiceInfo' } },
   },
   async () =>
     ok(

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createRuleFor } from '../../shared/services/rules/definitions.js';
 import { createRuleBody } from '../../schemas/compiled/rules.js';
-import { RuleResponse } from '../../schemas/rules.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: createRuleBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { headers: ['ETag'], description: 'The rule', schema: RuleResponse },
+      201: { headers: ['ETag'], description: 'The rule', schema: 'RuleResponse' },
       404: { description: 'No such farm, or not one of yours' },
     },
   },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { list } from '../../shared/http/responses.js';
 import { listRulesFor } from '../../shared/services/rules/definitions.js';
 import { listRulesQuery } from '../../schemas/compiled/rules.js';
-import { RuleListResponse } from '../../schemas/rules.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. `farmId` may be left out when you are assigned to one farm. The first list of a farm older than rules writes its default rule set (once).',
     query: listRulesQuery,
-    responses: { 200: { description: 'A page of rules', schema: RuleListResponse }, 404: { description: 'No such farm, or not one of yours' } },
+    responses: { 200: { description: 'A page of rules', schema: 'RuleListResponse' }, 404: { description: 'No such farm, or not one of yours' } },
   },
   async ({ query, user }) => {
     const { items, limit, nextCursor } = await listRulesFor(user, query);

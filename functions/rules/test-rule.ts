@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { backtestRule } from '../../shared/services/rules/backtest.js';
 import { backtestBody, ruleParams } from '../../schemas/compiled/rules.js';
-import { BacktestResponse } from '../../schemas/rules.js';
 
 export const handler = httpHandler(
   {
@@ -13,7 +12,7 @@ export const handler = httpHandler(
     params: ruleParams,
     body: backtestBody,
     responses: {
-      200: { description: 'The firings and every evaluated instant', schema: BacktestResponse },
+      200: { description: 'The firings and every evaluated instant', schema: 'BacktestResponse' },
       404: { description: 'No such rule, or one of a farm you cannot see' },
     },
   },

@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { updateRuleFor } from '../../shared/services/rules/definitions.js';
 import { ruleParams, updateRuleBody } from '../../schemas/compiled/rules.js';
-import { RuleResponse } from '../../schemas/rules.js';
 
 export const handler = httpHandler(
   {
@@ -15,7 +14,7 @@ export const handler = httpHandler(
     body: updateRuleBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The rule as changed', schema: RuleResponse },
+      200: { headers: ['ETag'], description: 'The rule as changed', schema: 'RuleResponse' },
       404: { description: 'No such rule, or one of a farm you cannot see' },
       ...IF_MATCH_RESPONSES,
     },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { replayable } from '../../shared/http/responses.js';
 import { ingestScaleBatch } from '../../shared/services/flocks/weights.js';
 import { scaleIngestBody } from '../../schemas/compiled/weights.js';
-import { ScaleIngestResponse } from '../../schemas/weights.js';
 
 export const handler = httpHandler(
   {
@@ -19,7 +18,7 @@ export const handler = httpHandler(
     body: scaleIngestBody,
     headers: { 'Idempotency-Key': 'Any 1–255 visible ASCII characters, unique per batch (e.g. device id + batch sequence number)' },
     responses: {
-      200: { description: 'Accepted and rejected counts, per date with the merged session', schema: ScaleIngestResponse },
+      200: { description: 'Accepted and rejected counts, per date with the merged session', schema: 'ScaleIngestResponse' },
       404: { description: 'Unknown flock, cycle, device or house (another farm’s answers as a missing one)' },
       409: { description: 'The cycle is closed, or the flock has no active cycle' },
       422: { description: 'Idempotency-Key reused with another body' },

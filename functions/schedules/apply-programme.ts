@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { applyProgramme } from '../../shared/services/schedules/programmes.js';
 import { applyProgrammeBody, programmeParams } from '../../schemas/compiled/schedules.js';
-import { AppliedProgrammeResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(
   {
@@ -16,7 +15,7 @@ export const handler = httpHandler(
     body: applyProgrammeBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'The schedules written', schema: AppliedProgrammeResponse },
+      201: { description: 'The schedules written', schema: 'AppliedProgrammeResponse' },
       404: { description: 'No such programme, or no such cycle of yours' },
       409: { description: 'The cycle is closed, or the farm has no room for the programme’s schedules (500 a farm)' },
     },

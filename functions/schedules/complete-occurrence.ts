@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { completeOccurrence } from '../../shared/services/schedules/occurrences.js';
 import { completeOccurrenceBody, occurrenceParams } from '../../schemas/compiled/schedules.js';
-import { OCCURRENCE_RESPONSES } from '../../schemas/schedules.js';
+import { OCCURRENCE_RESPONSES } from './occurrence-responses.js';
 
 /** Completing an occurrence: field work, so `complete_tasks` (workers, managers, veterinarians). */
 export const handler = httpHandler(

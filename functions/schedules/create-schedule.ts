@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { createScheduleFor } from '../../shared/services/schedules/schedules.js';
 import { createScheduleBody } from '../../schemas/compiled/schedules.js';
-import { ScheduleResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(
   {
@@ -17,7 +16,7 @@ export const handler = httpHandler(
     body: createScheduleBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Created', schema: ScheduleResponse },
+      201: { description: 'Created', schema: 'ScheduleResponse' },
       404: { description: 'No such farm, or not one of yours' },
       409: { description: 'The farm keeps 500 schedules already (the cap)' },
     },

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { scheduleDtoFor } from '../../shared/services/schedules/schedules.js';
 import { scheduleParams } from '../../schemas/compiled/schedules.js';
-import { ScheduleResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics. The ETag is the version to send as If-Match when changing or deleting it.',
     params: scheduleParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The schedule', schema: ScheduleResponse },
+      200: { headers: ['ETag'], description: 'The schedule', schema: 'ScheduleResponse' },
       404: { description: 'No such schedule, or one of a farm you cannot see' },
     },
   },

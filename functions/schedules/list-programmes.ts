@@ -1,7 +1,6 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { listProgrammes } from '../../shared/services/schedules/programmes.js';
-import { ProgrammeListResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(
   {
@@ -10,7 +9,7 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. Typical programmes from public references, to be adapted with the farm’s veterinarian. Applying one writes ordinary ' +
       'schedules that the farm then edits.',
-    responses: { 200: { description: 'The programmes', schema: ProgrammeListResponse } },
+    responses: { 200: { description: 'The programmes', schema: 'ProgrammeListResponse' } },
   },
   async () => ok(listProgrammes()),
 );

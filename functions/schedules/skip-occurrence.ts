@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { skipOccurrence } from '../../shared/services/schedules/occurrences.js';
 import { occurrenceParams, skipOccurrenceBody } from '../../schemas/compiled/schedules.js';
-import { OCCURRENCE_RESPONSES } from '../../schemas/schedules.js';
+import { OCCURRENCE_RESPONSES } from './occurrence-responses.js';
 
 export const handler = httpHandler(
   {

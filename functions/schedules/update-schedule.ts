@@ -3,7 +3,6 @@ import { IF_MATCH, IF_MATCH_RESPONSES } from '../../shared/http/request-headers.
 import { ok } from '../../shared/http/responses.js';
 import { updateScheduleFor } from '../../shared/services/schedules/schedules.js';
 import { scheduleParams, updateScheduleBody } from '../../schemas/compiled/schedules.js';
-import { ScheduleResponse } from '../../schemas/schedules.js';
 
 export const handler = httpHandler(
   {
@@ -17,7 +16,7 @@ export const handler = httpHandler(
     body: updateScheduleBody,
     headers: IF_MATCH,
     responses: {
-      200: { headers: ['ETag'], description: 'The changed schedule', schema: ScheduleResponse },
+      200: { headers: ['ETag'], description: 'The changed schedule', schema: 'ScheduleResponse' },
       404: { description: 'No such schedule, or one of a farm you cannot see' },
       ...IF_MATCH_RESPONSES,
     },

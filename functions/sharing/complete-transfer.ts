@@ -1,4 +1,3 @@
-import { TransferCompletedResponse } from '../../schemas/sharing.js';
 import { transferActionRoute } from './transfer-action.js';
 
 export const handler = transferActionRoute('complete', {
@@ -13,7 +12,7 @@ export const handler = transferActionRoute('complete', {
   conflicts:
     ', the sending farm under a movement restriction (names the incident), a balance that would go negative (names it; nothing is written), or a cycle no longer active',
   answer: {
-    schema: TransferCompletedResponse,
+    schema: 'TransferCompletedResponse',
     description: 'The transfer, as it is now (with `warnings` when the birds would put the receiving house above the stocking density limit)',
   },
 });

@@ -2,7 +2,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { transferFor } from '../../shared/services/transfers/reads.js';
 import { transferParams } from '../../schemas/compiled/sharing.js';
-import { TransferResponse } from '../../schemas/sharing.js';
 
 export const handler = httpHandler(
   {
@@ -11,7 +10,7 @@ export const handler = httpHandler(
     description: 'Requires view_analytics, as a user of either farm. The ETag is the version to send as If-Match when moving it along its lifecycle.',
     params: transferParams,
     responses: {
-      200: { headers: ['ETag'], description: 'The transfer', schema: TransferResponse },
+      200: { headers: ['ETag'], description: 'The transfer', schema: 'TransferResponse' },
       404: { description: 'No such transfer, or one between farms you cannot see' },
     },
   },

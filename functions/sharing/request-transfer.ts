@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { requestTransfer } from '../../shared/services/transfers/requests.js';
 import { createTransferBody } from '../../schemas/compiled/sharing.js';
-import { TransferResponse } from '../../schemas/sharing.js';
 
 export const handler = httpHandler(
   {
@@ -19,7 +18,7 @@ export const handler = httpHandler(
     body: createTransferBody,
     headers: IDEMPOTENCY_KEY,
     responses: {
-      201: { description: 'Requested', schema: TransferResponse },
+      201: { description: 'Requested', schema: 'TransferResponse' },
       404: { description: 'A sending farm not of yours, or a flock, cycle or piece of equipment not of the sending farm (as a missing one)' },
       409: { description: 'The sending farm is under a movement restriction (names the incident)' },
     },

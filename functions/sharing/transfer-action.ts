@@ -1,13 +1,27 @@
+import type { ResponseSchemaName } from '../../shared/http/context.js';
 import { httpHandler, type RouteHandler } from '../../shared/http/handler.js';
 import { IDEMPOTENCY_KEY, IF_MATCH } from '../../shared/http/request-headers.js';
 import { replayable } from '../../shared/http/responses.js';
 import { actOnTransfer } from '../../shared/services/transfers/steps.js';
 import { transferActionBody, transferParams } from '../../schemas/compiled/sharing.js';
-import { TransferResponse, type TransferAction, type TransferStepDoc } from '../../schemas/sharing.js';
+import type { CompiledSchema } from '../../schemas/compiled-schema.js';
+import type { TransferAction, TransferActionBody } from '../../schemas/sharing.js';
+
+/** What the route of one lifecycle step says of itself: who takes it, what it does, what else conflicts, its answer and its body. */
+export interface TransferStepDoc {
+  summary: string;
+  who: string;
+  extra?: string;
+  conflicts?: string;
+  answer?: { schema: ResponseSchemaName; description: string };
+  /** Approval's body names the receiving flock. */
+  body?: CompiledSchema<TransferActionBody>;
+  notFound?: string;
+}
 
 /** The route of one lifecycle step (approve, reject, cancel, complete). */
 export function transferActionRoute(action: TransferAction, doc: TransferStepDoc): RouteHandler {
-  const { who, answer = { schema: TransferResponse, description: 'The transfer, as it is now' } } = doc;
+  const { who, answer = { schema: 'TransferResponse', description: 'The transfer, as it is now' } } = doc;
   return httpHandler(
     {
       capability: 'manage_transfers',

@@ -1,13 +1,15 @@
 /**
  * Builds the OpenAPI 3.1 document from the route table (routes.yml) and each handler's declared
  * RouteSpec (capability, request schemas, responses). Nothing is described twice: request bodies,
- * parameters and the validators all come from the same TypeBox schemas.
+ * parameters and the validators all come from the same TypeBox schemas; a response names its schema in
+ * schemas/responses.ts, resolved here (the functions never load it).
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { availableGroups, SERVICE } from '../../shared/presentation/service-info.js';
 import { limiterClassesFor, rateLimits } from '../../shared/config/rate-limits.js';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
+import * as RESPONSE_SCHEMAS from '../../schemas/responses.js';
 import type { ResponseDoc, RouteSpec } from '../../shared/http/context.js';
 import { REQUEST_HEADER_SCHEMAS } from '../../shared/http/request-headers.js';
 import { RESPONSE_HEADERS, type ResponseHeader } from '../../shared/http/responses.js';
@@ -79,6 +81,14 @@ function liftDiscriminated(id: string, schema: Json, components: Json): Json {
 }
 
 const plain = (s: unknown): Json => JSON.parse(JSON.stringify(s)) as Json;
+
+/** A response's body schema: a name of schemas/responses.ts (what routes declare), or a text body's inline schema. */
+function responseSchema(schema: NonNullable<ResponseDoc['schema']>, route: RouteEntry): unknown {
+  if (typeof schema !== 'string') return schema;
+  const named = (RESPONSE_SCHEMAS as Record<string, unknown>)[schema];
+  if (!named) throw new Error(`${route.file}: no response schema named ${schema} in schemas/responses.ts`);
+  return named;
+}
 const errorRef = { $ref: '#/components/schemas/Error' };
 const errorContent = (schema: unknown = errorRef) => ({ 'application/json': { schema } });
 
@@ -197,7 +207,7 @@ function operation(route: RouteEntry, spec: RouteSpec, shared: Shared): Json {
     const status = Number(key);
     const content = doc.schema
       ? {
-          ...contentOf([doc.contentType ?? 'application/json'].flat(), componentize(plain(doc.schema), components)),
+          ...contentOf([doc.contentType ?? 'application/json'].flat(), componentize(plain(responseSchema(doc.schema, route)), components)),
           ...Object.fromEntries(Object.entries(doc.alternatives ?? {}).map(([type, schema]) => [type, { schema: plain(schema) }])),
         }
       : status >= 400

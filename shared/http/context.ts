@@ -5,15 +5,27 @@ import type { UserRecord } from '../domain/users.js';
 import type { DeviceRecord } from '../domain/iot/records.js';
 import type { Caller } from '../domain/caller.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
+import type * as ResponseSchemas from '../../schemas/responses.js';
 import type { ResponseHeader } from './responses.js';
 
 /** What a route declares: who may call it and what it accepts. Read by the middleware and by the OpenAPI generator. */
 export type Access = 'public' | 'none' | 'device' | Capability;
 
+/**
+ * A response body's schema by its name in `schemas/responses.ts`: the OpenAPI generator resolves it, and
+ * the import above is a type only, so a function's bundle carries neither the schema nor TypeBox.
+ */
+export type ResponseSchemaName = keyof typeof ResponseSchemas;
+/** A body that is text, not JSON (a CSV file, an HTML page), described inline. */
+export interface TextBodySchema {
+  readonly type: 'string';
+  readonly description?: string;
+}
+
 export interface ResponseDoc {
   description: string;
-  /** JSON Schema of the body (TypeBox); omitted for empty bodies. */
-  schema?: unknown;
+  /** The body's schema: a response schema's name, or a text body's; omitted for empty bodies. */
+  schema?: ResponseSchemaName | TextBodySchema;
   /** Media type(s) of the body (default application/json); several when the route answers more than one kind with the same schema. */
   contentType?: string | string[];
   /** Other media types this status answers, each with its schema (e.g. an SVG chart next to the JSON: `SVG_CHART`). */
