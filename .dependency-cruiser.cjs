@@ -14,6 +14,10 @@
  *   (calendar, retry), never the logger.
  */
 const layer = (name) => `^shared/${name}/`;
+/** The schema modules without TypeBox, which deployed code imports as they are. */
+const PLAIN_SCHEMAS = '^schemas/(vocabulary|problems|input-limits|compiled-schema)\\.ts$';
+/** A value import (not `import type`) of TypeBox or of a module written with it. */
+const TYPEBOX_VALUE = { path: ['^schemas/', 'node_modules/@sinclair/typebox'], pathNot: PLAIN_SCHEMAS, dependencyTypesNot: ['type-only'] };
 
 module.exports = {
   forbidden: [
@@ -72,6 +76,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^(shared|schemas|scripts)/' },
       to: { path: '^functions/' },
+    },
+    {
+      name: 'runtime-without-typebox',
+      comment:
+        'Deployed code never loads TypeBox: functions/ and shared/ take validators and constants from schemas/compiled/ and the vocabulary from the TypeBox-free modules; a TypeBox schema module only as a type (erased).',
+      severity: 'error',
+      from: { path: '^(functions|shared)/' },
+      to: TYPEBOX_VALUE,
+    },
+    {
+      name: 'plain-schema-modules',
+      comment: 'The schema modules the functions import as they are stay TypeBox-free.',
+      severity: 'error',
+      from: { path: PLAIN_SCHEMAS },
+      to: TYPEBOX_VALUE,
     },
     {
       name: 'no-folder-cycles',

@@ -197,10 +197,6 @@ const defaultsOf = (schema: TObject): Record<string, unknown> =>
 /** The defaults of every section, read from the schemas above. */
 export const ANALYTICS_DEFAULTS = Object.fromEntries(ANALYTICS_SECTIONS.map((s) => [s, defaultsOf(SECTION_SCHEMAS[s])])) as unknown as AnalyticsSections;
 
-/** A section as sent (any subset of its fields) completed with the defaults. */
-export const completeSection = <S extends AnalyticsSectionName>(name: S, given: Partial<AnalyticsSections[S]>): AnalyticsSections[S] =>
-  ({ ...structuredClone(ANALYTICS_DEFAULTS[name]), ...given }) as AnalyticsSections[S];
-
 /** Fields of one section that must keep an order (low ≤ high); a change that breaks one is refused with 400. */
 export const ORDERED_FIELDS: ReadonlyArray<{ section: AnalyticsSectionName; low: string; high: string }> = [
   { section: 'thresholds', low: 'waterPhMin', high: 'waterPhMax' },

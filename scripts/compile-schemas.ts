@@ -4,9 +4,10 @@
  * schema at cold start (50–90 ms per schema; docs/decisions.md). Query and path schemas coerce strings and fill
  * defaults; body schemas are strict. Each module exports the validators under the source names, with a
  * .d.ts typing them from the TypeBox source, so `import { loginBody } from 'schemas/compiled/auth.js'`
- * gives the validator, its static type and its JSON Schema.
+ * gives the validator, its static type and its JSON Schema. The constants of each module are copied too,
+ * as JSON, into schemas/compiled/constants/ (scripts/lib/schema-constants.ts).
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type Options } from 'ajv';
@@ -14,11 +15,13 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import addFormats from 'ajv-formats';
 import { writeGenerated } from './lib/write-file.js';
+import { constantsModule } from './lib/schema-constants.js';
 import { MAX_DAYS_AHEAD_KEYWORD, MAX_DEPTH_KEYWORD, MIN_DATE_KEYWORD, maxDepthOf } from '../schemas/input-limits.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemasDir = join(root, 'schemas');
 const outDir = join(schemasDir, 'compiled');
+const constantsDir = join(outDir, 'constants');
 const REQUEST_SCHEMA = /(Body|Query|Params)$/;
 
 function newAjv(coerce: boolean): Ajv {
@@ -81,8 +84,16 @@ export async function compileSchemas(): Promise<string[]> {
   const written: string[] = [];
   const produced = new Set<string>();
   const files = readdirSync(schemasDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'compiled-schema.ts');
+  const producedConstants = new Set<string>();
   for (const file of files.sort()) {
     const mod = (await import(pathToFileURL(join(schemasDir, file)).href)) as Record<string, unknown>;
+    const stem = basename(file, '.ts');
+    const constants = constantsModule(stem, mod);
+    if (constants) {
+      producedConstants.add(`${stem}.js`).add(`${stem}.d.ts`);
+      writeGenerated(join(constantsDir, `${stem}.js`), constants.js);
+      writeGenerated(join(constantsDir, `${stem}.d.ts`), constants.dts);
+    }
     const names = Object.keys(mod).filter((n) => REQUEST_SCHEMA.test(n) && typeof mod[n] === 'object');
     if (names.length === 0) continue;
     const parts: string[] = [];
@@ -101,7 +112,6 @@ export async function compileSchemas(): Promise<string[]> {
       parts.push(wrap(name, code, schema));
       types.push(`export declare const ${name}: CompiledSchema<Static<typeof src.${name}>>;`);
     }
-    const stem = basename(file, '.ts');
     const importLines = [...imports].map(([path, name]) => `import * as ${name} from ${JSON.stringify(path)};`);
     produced.add(`${stem}.js`).add(`${stem}.d.ts`);
     writeGenerated(
@@ -116,6 +126,7 @@ export async function compileSchemas(): Promise<string[]> {
   }
   // validator modules of schema files that no longer exist
   for (const f of readdirSync(outDir)) if (/\.(js|d\.ts)$/.test(f) && !produced.has(f)) rmSync(join(outDir, f));
+  if (existsSync(constantsDir)) for (const f of readdirSync(constantsDir)) if (!producedConstants.has(f)) rmSync(join(constantsDir, f));
   return written;
 }
 

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { breedStandardNames } from '../../shared/services/analytics/cycle-context.js';
-import { CHARTS } from '../../schemas/analytics.js';
+import { CHARTS } from '../../schemas/compiled/constants/analytics.js';
 import operations from '../../schemas/compiled/operations.json' with { type: 'json' };
 
 const BASE = '/api/v2/analytics';

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { ok } from '../../shared/http/responses.js';
 import { NotFound } from '../../shared/errors.js';
 import { findInputSchema } from '../../shared/presentation/input-schemas.js';
-import { MOVEMENT_TYPES } from '../../schemas/movements.js';
+import { MOVEMENT_TYPES } from '../../schemas/compiled/constants/movements.js';
 import { movementTypeParams } from '../../schemas/compiled/movements.js';
 
 export const handler = httpHandler(

@@ -6,7 +6,8 @@
  * whole daily form touches each record once in one transaction, and "never negative" is checked on the
  * net change of each balance.
  */
-import { FARM_MOVEMENT_TYPES, type MedicineUnit, type MovementInput, type MovementType } from '../../schemas/movements.js';
+import type { MedicineUnit, MovementInput, MovementType } from '../../schemas/movements.js';
+import { FARM_MOVEMENT_TYPES } from '../../schemas/compiled/constants/movements.js';
 import { Conflict, type FieldError, ValidationFailed } from '../errors.js';
 import type { DayCounter, DayCounterMap } from './analytics/inputs.js';
 import type { CycleCounter } from './cycle-summary.js';

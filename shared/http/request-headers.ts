@@ -1,5 +1,5 @@
 import type { Precondition } from '../domain/concurrency.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/compiled/constants/common.js';
 
 /** The request headers routes document in the OpenAPI document (RouteSpec.headers), described once. */
 export const IF_MATCH = { 'If-Match': 'The version you read (ETag of GET), e.g. "3"' };

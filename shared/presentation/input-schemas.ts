@@ -1,4 +1,5 @@
-import { FARM_MOVEMENT_TYPES, MOVEMENT_CATALOGUE, type MovementEntry } from '../../schemas/movements.js';
+import type { MovementEntry } from '../../schemas/movements.js';
+import { FARM_MOVEMENT_TYPES, MOVEMENT_CATALOGUE } from '../../schemas/compiled/constants/movements.js';
 
 /** Where a delivery is booked on the farm's stock without a cycle, and what that body adds to the type's fields. */
 const FARM_BOOKING = {

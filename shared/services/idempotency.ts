@@ -3,7 +3,7 @@ import { getStoredResponse, type StoredResponse } from '../db/idempotency.js';
 import type { CommitContext } from '../db/commit.js';
 import type { CommandContext } from '../domain/command.js';
 import { Conflict, DuplicateRequest, Refused, ValidationFailed } from '../errors.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/common.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../schemas/compiled/constants/common.js';
 
 /**
  * Idempotent creates: the same Idempotency-Key with the same body returns the first response

@@ -2,7 +2,8 @@ import { ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import type { AuditEvent, ResourceChange } from '../decision.js';
-import { ANALYTICS_SECTIONS, completeSection, ORDERED_FIELDS, type AnalyticsSectionName, type AnalyticsSections } from '../../../schemas/analytics-config.js';
+import type { AnalyticsSectionName, AnalyticsSections } from '../../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS, ANALYTICS_SECTIONS, ORDERED_FIELDS } from '../../../schemas/compiled/constants/analytics-config.js';
 
 /**
  * A change of the analytics configuration, decided without I/O: the named sections replaced (omitted
@@ -22,6 +23,10 @@ export interface AnalyticsConfigVersion {
 
 /** The sections a change names, each with the fields it gives. */
 export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
+
+/** A section as sent (any subset of its fields) completed with the defaults. */
+export const completeSection = <S extends AnalyticsSectionName>(name: S, given: Partial<AnalyticsSections[S]>): AnalyticsSections[S] =>
+  ({ ...structuredClone(ANALYTICS_DEFAULTS[name]), ...given }) as AnalyticsSections[S];
 
 /** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
 function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {

@@ -3,7 +3,7 @@
  * evidence for and against each, and the check that settles it.
  * The patterns, margins and their sources: docs/detections.md ("Causes").
  */
-import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS } from '../../../schemas/compiled/constants/analytics-config.js';
 import { fmt } from '../analytics/figures.js';
 
 export interface Hypothesis {

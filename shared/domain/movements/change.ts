@@ -7,7 +7,8 @@ import { effectiveLock, effectsOf, movementProblems, netChanges } from '../ledge
 import { deliveryReferenceIds, judgeDeliveryReferences } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
 import { inputOf, refOf, type LedgerGroup, type MovementRecord, type StoredMovement } from './record.js';
-import { FARM_TRANSFER_TYPES, READ_ONLY_MOVEMENT_FIELDS, SERVICE_FIELDS, type MovementInput, type UpdateMovementBody } from '../../../schemas/movements.js';
+import type { MovementInput, UpdateMovementBody } from '../../../schemas/movements.js';
+import { FARM_TRANSFER_TYPES, READ_ONLY_MOVEMENT_FIELDS, SERVICE_FIELDS } from '../../../schemas/compiled/constants/movements.js';
 import { createMovementBody } from '../../../schemas/compiled/movements.js';
 import { problemsOf } from '../../../schemas/problems.js';
 

@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import type { MovementInput, MovementType } from '../../../schemas/movements.js';
 import { effectiveLock, type NetChange, type StoredLock } from '../ledger.js';
-import { MOVEMENT_METADATA } from '../../../schemas/movements.js';
+import { MOVEMENT_METADATA } from '../../../schemas/compiled/constants/movements.js';
 
 /** One movement of the ledger, as stored. `fields` are the type-specific fields of its schema. */
 export interface MovementRecord {

@@ -3,7 +3,7 @@ import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import type { AuditEvent, ResourceChange } from '../decision.js';
 import type { PricingConfig } from '../../../schemas/analytics-config.js';
-import { PRICING_FIELDS } from '../../../schemas/farm-pricing.js';
+import { PRICING_FIELDS } from '../../../schemas/compiled/constants/farm-pricing.js';
 
 /**
  * A farm's pricing: the service's `pricing` section (the analytics configuration) with the farm's

@@ -1,15 +1,10 @@
-import { decideConfigChange, type AnalyticsConfigVersion, type SectionChanges } from '../../domain/analytics/config.js';
+import { completeSection, decideConfigChange, type AnalyticsConfigVersion, type SectionChanges } from '../../domain/analytics/config.js';
 import type { CommandContext } from '../../domain/command.js';
 import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions } from '../../db/analytics-config.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { Conflict } from '../../errors.js';
-import {
-  ANALYTICS_DEFAULTS,
-  ANALYTICS_SECTIONS,
-  completeSection,
-  type AnalyticsSections,
-  type UpdateAnalyticsConfigBody,
-} from '../../../schemas/analytics-config.js';
+import type { AnalyticsSections, UpdateAnalyticsConfigBody } from '../../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS, ANALYTICS_SECTIONS } from '../../../schemas/compiled/constants/analytics-config.js';
 
 /**
  * The analytics configuration (one for the service): read by every analytics computation, changed by

@@ -12,7 +12,8 @@ import { farmOfRequest } from '../farms.js';
 import { farmStockFor } from '../inventory.js';
 import { silosOfFarm } from '../predictive/feed.js';
 import { idempotentCommand } from '../idempotency.js';
-import { DRILL_KINDS, type CreateDrillBody, type ListDrillsQuery } from '../../../schemas/continuity.js';
+import type { CreateDrillBody, ListDrillsQuery } from '../../../schemas/continuity.js';
+import { DRILL_KINDS } from '../../../schemas/compiled/constants/continuity.js';
 import { isoDate } from '../../platform/calendar.js';
 
 /**

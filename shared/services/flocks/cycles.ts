@@ -12,7 +12,7 @@ import type { Caller } from '../../domain/caller.js';
 import { scopedFlock } from './flocks.js';
 import { completeAll, currentAnalyticsConfig } from '../analytics/config.js';
 import { idempotentCommand } from '../idempotency.js';
-import { ANALYTICS_DEFAULTS } from '../../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS } from '../../../schemas/compiled/constants/analytics-config.js';
 import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../../schemas/cycles.js';
 import { ageDays } from '../../platform/calendar.js';
 import { ageOrigin } from '../../domain/age.js';
