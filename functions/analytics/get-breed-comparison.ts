@@ -7,9 +7,10 @@ import { breedAnalyticsQuery } from '../../schemas/compiled/analytics.js';
 export const handler = httpHandler(
   {
     capability: 'view_analytics',
-    summary: 'Actual vs breed standard per day (weight, cumulative FCR, hen-day %) with deviation %, as JSON or as an SVG chart',
+    summary:
+      'Actual vs breed standard per day (weight, cumulative FCR, hen-day %, feed and water per bird, egg weight and mass, hen-housed eggs, livability) with deviation %, as JSON or as an SVG chart',
     description:
-      'Standards are interpolated linearly between tabulated ages (flagged `interpolated`). Unknown breeds answer `standard: null` with a reason. With `Accept: image/svg+xml`: a chart (`chart=weight|mortality|fcr`).',
+      'Standards are interpolated linearly between tabulated ages (flagged `interpolated`). Layer guides cover rearing and lay (Hy-Line Brown weeks 1–100, Lohmann Brown-Classic weeks 1–95); a guide that prints only a band is compared with the band midpoint (`standardBasis`, the band in `standardBand`). Unknown breeds answer `standard: null` with a reason. With `Accept: image/svg+xml`: a chart (`chart=weight|mortality|fcr`).',
     params: cycleParams,
     query: breedAnalyticsQuery,
     responses: {

@@ -71,8 +71,8 @@ export function confidenceOf(input: { method: WeightMethod; n: number | null; cv
  *   growing 11–24 (grower diet), finishing from 25 (finisher diets to processing). Boundaries recalled
  *   from the Ross 308 nutrition specifications (2019/2022 editions): `approximate`.
  * - layer: brooding 0–27 (weeks 1–4: pullet brooding temperatures come down to house ambient,
- *   18–20 °C from week 5), rearing 28–125, laying from day 126 (18 weeks: the Hy-Line Brown standard of
- *   docs/domain.md starts production at week 18, 6.7 % hen-day; Lohmann Brown transfer/light stimulation ≈ 17–19 weeks).
+ *   18–20 °C from week 5), rearing 28–125, laying from day 126 (18 weeks: the Hy-Line Brown production table
+ *   of docs/domain.md starts at week 18, hen-day band 1.1–7.7 %; Lohmann Brown transfer/light stimulation ≈ 17–19 weeks).
  * - breeder (broiler breeders): brooding 0–27, rearing 28–167, laying from day 168 (24 weeks: parent
  *   stock is light-stimulated at about 21–22 weeks and reaches 5 % production at about 24–25 weeks;
  *   Aviagen/Cobb parent-stock guides, `approximate`).

@@ -442,8 +442,9 @@ describe('layer reference cycle: daily series', () => {
     expect(r.eggMassGrams.assumptions).toEqual(['no egg weight recorded: 60 g assumed (fallbacks.eggWeightGrams)']);
   });
 
-  it('water of laying hens against 210 ml per bird', () => {
-    const r = rowOf(rows, l(205));
+  it('water of laying hens against 210 ml per bird (a breed without a water table)', () => {
+    const base = layer();
+    const r = rowOf(dailySeries({ ...base, cycle: { ...base.cycle, breed: 'Lohmann Brown' } }, config()), l(205));
     expect(r.expectedWaterLiters.value).toBe(207.9); // 990 × 210 ml
     expect(r.waterPctOfExpected.value).toBe(100.53); // 209 ÷ 207.9 × 100 = 100.529
     expect(r.waterMlPerBird.value).toBe(211.1); // 209,000 ml ÷ 990 = 211.11
@@ -454,9 +455,9 @@ describe('layer reference cycle: daily series', () => {
     const r = rowOf(rows, l(216));
     expect(r.fcr.reason).toMatch(/broilers only/);
     expect(r.epef.value).toBeNull();
-    // 1880 g weighed at day 210 (week 30), grown along the Hy-Line curve to day 216:
-    // × (1.86 + 6/35 × (1.90 − 1.86) = 1.866857 kg ÷ 1.86 kg = 1.0037) = 1886.96 g
-    expect(r.bodyWeight).toMatchObject({ value: 1887, date: l(210) });
+    // 1880 g weighed at day 210 (week 30), grown along the Hy-Line curve (band midpoints) to day 216:
+    // week 30 1910–2050 → 1980 g, week 31 1920–2060 → 1990 g; × (1980 + 6/7 × 10 = 1988.571 ÷ 1980 = 1.004329) = 1888.14 g
+    expect(r.bodyWeight).toMatchObject({ value: 1888.1, date: l(210) });
     // ADG since placement (the weighing as measured) = (1880 − 1850 inflow weight) ÷ (age 210 − age 196 = 14 days) = 2.1429
     expect(r.adgSincePlacement.value).toBe(2.1);
     expect(r.stockingDensityBirdsPerM2.reason).toMatch(/house area unknown/);
@@ -510,13 +511,22 @@ describe('layer reference cycle: whole-cycle KPIs', () => {
     const cmp = compareWithStandard(layer(), config());
     expect(cmp.standard).toMatchObject({ id: 'hy-line-brown', status: 'approximate' });
     const d = cmp.days.find((x) => x.date === l(204))!;
-    // standard at age 204 (between week 28 = day 196, 93.5 %, and week 30 = day 210, 93.3 %):
-    // 93.5 + 8/14 × (93.3 − 93.5) = 93.5 − 0.114286 = 93.385714 → 93.39; actual 93.94
-    // deviation = (93.94 − 93.39) ÷ 93.39 × 100 = 0.5889 %
-    expect(d.henDayPct).toMatchObject({ actual: 93.94, standard: 93.39, interpolated: true, deviationPct: 0.59 });
-    // body weight: standard at week 30 = 1.86 kg = 1860 g; actual weighing 1880 → +1.0753 %
+    // standard at age 204, between week 29 = day 203 (band 94.8–96.6 → 95.7 %) and week 30 = day 210 (94.8–96.5 → 95.65 %):
+    // 95.7 + 1/7 × (95.65 − 95.7) = 95.692857 → 95.69; actual 93.94
+    // deviation = (93.94 − 95.69) ÷ 95.69 × 100 = −1.8288 %
+    expect(d.henDayPct).toMatchObject({ actual: 93.94, standard: 95.69, interpolated: true, deviationPct: -1.83, standardBasis: 'band midpoint' });
+    // the band interpolated the same way: low 94.8; high 96.6 − 1/7 × 0.1 = 96.5857
+    expect(d.henDayPct.standardBand).toEqual({ low: 94.8, high: 96.59 });
+    // body weight: standard at week 30 = midpoint of 1910–2050 g = 1980 g; actual weighing 1880 → −5.0505 %
     const w = cmp.days.find((x) => x.date === l(210))!;
-    expect(w.bodyWeight).toMatchObject({ actual: 1880, standard: 1860, unit: 'g', deviationPct: 1.08, interpolated: false });
+    expect(w.bodyWeight).toMatchObject({
+      actual: 1880,
+      standard: 1980,
+      unit: 'g',
+      deviationPct: -5.05,
+      interpolated: false,
+      standardBand: { low: 1910, high: 2050 },
+    });
   });
 });
 
@@ -667,11 +677,11 @@ describe('edge cases', () => {
     expect(compareWithStandard(inputs, config()).reason).toBe('no standard for breed Ross 308 (breeder)');
   });
 
-  it('pullets in rearing have no expected water intake', () => {
+  it('pullets in rearing have no expected water intake (a breed without a water table)', () => {
     const inputs: CycleInputs = {
       ...layer(),
       days: [day(l(196), { placed: 100, waterLiters: 5 })],
-      cycle: { ...layer().cycle, hatchDate: dateOf(L0, -60) },
+      cycle: { ...layer().cycle, breed: 'Lohmann Brown', hatchDate: dateOf(L0, -60) },
       asOf: L0,
     };
     const r = dailySeries(inputs, config())[0]!;

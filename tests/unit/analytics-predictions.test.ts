@@ -191,41 +191,52 @@ const layer = (breed = 'Hy-Line Brown'): CycleInputs => ({
 describe('layer production forecast', () => {
   it('the Hy-Line curve scaled by the last week’s actual ÷ standard eggs', () => {
     const f = forecastProduction(layer(), config());
-    // standard ages 204–210, between week 28 (day 196, 93.5 %) and week 30 (day 210, 93.3 %): 93.5 − (age − 196) × 0.2/14
-    // Σ = 7 × 93.5 − 0.2/14 × (8 + 9 + … + 14 = 77) = 654.5 − 1.1 = 653.4 → standard eggs 1000 × 6.534 = 6534
-    // actual 7 × 900 = 6300 → r = 6300 ÷ 6534 = 0.964187
+    // the Hy-Line hen-day band midpoints: week 29 (day 203) 94.8–96.6 → 95.7 %, week 30 (day 210) 94.8–96.5 → 95.65 %;
+    // standard ages 204–210: 95.7 − (age − 203) × 0.05/7; Σ = 7 × 95.7 − 0.05/7 × (1 + 2 + … + 7 = 28) = 669.9 − 0.2 = 669.7
+    // → standard eggs 1000 × 6.697 = 6697; actual 7 × 900 = 6300 → r = 6300 ÷ 6697 = 0.940720
     expect(f.method).toBe('breed_curve_scaled');
-    expect(f.ratio).toEqual({ value: 0.9642, unit: 'index' });
-    expect(f.basis).toEqual({ from: '2025-07-24', to: '2025-07-30', eggs: 6300, henDayPct: { value: 90, unit: '%' }, standardEggs: 6534 });
+    expect(f.ratio).toEqual({ value: 0.9407, unit: 'index' });
+    expect(f.basis).toEqual({ from: '2025-07-24', to: '2025-07-30', eggs: 6300, henDayPct: { value: 90, unit: '%' }, standardEggs: 6697 });
     expect(f.hensAlive).toBe(1000);
     expect(f.weeks).toHaveLength(8);
-    // week 1 = ages 211–217, between week 30 (210, 93.3 %) and week 35 (245, 92.7 %): mean = 93.3 − 4 × 0.6/35 = 93.231429
-    // × 0.964187 = 587,358 ÷ 6534 = 89.8926 %; eggs = 1000 hens × 7 days × 0.898926 = 6292.48
+    // week 1 = ages 211–217, between week 30 (210, 95.65 %) and week 31 (217, 94.7–96.5 → 95.6 %): mean = 95.65 − 4 × 0.05/7 = 95.621429
+    // × 0.940720 = 89.9530 %; eggs = 1000 hens × 7 days × 0.899530 = 6296.71
     expect(f.weeks[0]).toMatchObject({ week: 1, from: '2025-07-31', to: '2025-08-06', ageWeek: 31 });
-    expect(f.weeks[0]!.henDayPct.value).toBe(89.89);
-    expect(f.weeks[0]!.eggs.value).toBe(6292);
+    expect(f.weeks[0]!.henDayPct.value).toBe(89.95);
+    expect(f.weeks[0]!.eggs.value).toBe(6297);
     expect(f.assumptions).toContain('no mortality projected: the hens alive at asOf lay every day of the forecast');
   });
 
-  it('no forecast beyond the standard’s last week (80)', () => {
-    const f = forecastProduction(layer(), config(), { forecastWeeks: 52 });
-    // week 50 ends at age 210 + 350 = 560 = week 80 (inside); week 51 starts at 561 (outside)
-    expect(f.weeks[49]!.henDayPct.value).not.toBeNull();
-    expect(f.weeks[50]!.henDayPct).toMatchObject({
+  it('no forecast beyond the standard’s last week (100)', () => {
+    // hatched 420 days earlier: asOf at age 630 (week 90)
+    const old = layer();
+    const f = forecastProduction({ ...old, cycle: { ...old.cycle, hatchDate: dateOf('2025-01-01', -420) } }, config(), { forecastWeeks: 52 });
+    // week 10 ends at age 630 + 70 = 700 = week 100 (inside); week 11 starts at 701 (outside)
+    expect(f.weeks[9]!.henDayPct.value).not.toBeNull();
+    expect(f.weeks[10]!.henDayPct).toMatchObject({
       value: null,
-      reason: 'outside the Hy-Line Brown hen-day table (weeks 18–80); the standard is not extrapolated',
+      reason: 'outside the Hy-Line Brown hen-day table (weeks 18–100); the standard is not extrapolated',
     });
   });
 
-  it('no hen-day standard (Lohmann has body weights only): the last week’s hen-day held flat', () => {
-    const f = forecastProduction(layer('Lohmann Brown'), config(), { forecastWeeks: 2 });
+  it('no hen-day standard (a breed without one): the last week’s hen-day held flat', () => {
+    const f = forecastProduction(layer('Bovans Brown'), config(), { forecastWeeks: 2 });
     // 6300 eggs ÷ 7000 hen-days = 90 %; eggs = 1000 × 7 × 0.9 = 6300 a week
     expect(f.method).toBe('recent_flat');
     expect(f.weeks.map((w) => [w.henDayPct.value, w.eggs.value])).toEqual([
       [90, 6300],
       [90, 6300],
     ]);
-    expect(f.assumptions[0]).toBe("no standard for breed Lohmann Brown (layer) with a hen-day curve: the last 7 days' hen-day (90 %) held flat");
+    expect(f.assumptions[0]).toBe("no standard for breed Bovans Brown (layer) with a hen-day curve: the last 7 days' hen-day (90 %) held flat");
+  });
+
+  it('Lohmann Brown-Classic forecasts from its published hen-day curve', () => {
+    const f = forecastProduction(layer('Lohmann Brown'), config(), { forecastWeeks: 1 });
+    // standard ages 204–210, between week 29 (day 203, 95.0 %) and week 30 (day 210, 95.2 %): 95 + (age − 203) × 0.2/7;
+    // Σ = 7 × 95 + 0.2/7 × 28 = 665.8 → standard eggs 6658; r = 6300 ÷ 6658 = 0.946230
+    expect(f).toMatchObject({ method: 'breed_curve_scaled', standard: { id: 'lohmann-brown-classic' } });
+    expect(f.ratio.value).toBe(0.9462);
+    expect(f.basis?.standardEggs).toBe(6658);
   });
 
   it('broilers have no production forecast', () => {

@@ -9,12 +9,20 @@ const REFERENCE = {
     fcr: [0.78, 1.005, 1.142, 1.269, 1.399, 1.531, 1.663, 1.793],
   },
   cobb: { weight: [42, 202, 570, 1116, 1783, 2521, 3278, 4001, 4641], fcr: [0.891, 1.029, 1.182, 1.322, 1.441, 1.555, 1.686, 1.842] },
+  // Hy-Line Brown: the midpoints of the published bands
   hyline: {
-    weeks: [18, 20, 22, 24, 26, 28, 30, 35, 40, 50, 60, 70, 80],
-    henDay: [6.7, 52.5, 87.0, 92.4, 93.6, 93.5, 93.3, 92.7, 91.9, 90.0, 87.4, 83.6, 79.7],
-    weightKg: [1.41, 1.52, 1.64, 1.74, 1.81, 1.85, 1.86, 1.9, 1.92, 1.94, 1.95, 1.95, 1.96],
+    rearingWeeks: [1, 5, 10, 17],
+    rearingWeight: [75, 390, 940, 1537.5],
+    weeks: [18, 20, 24, 28, 40, 60, 80, 85, 90, 100],
+    henDay: [4.4, 44.05, 94.35, 95.7, 94.05, 89.05, 79.35, 76.7, 74.4, 70.85],
+    weight: [1610, 1740, 1885, 1960, 2020, 2030, 2030, 2030, 2030, 2030],
   },
-  lohmann: { weeks: [4, 8, 12, 16, 18, 20, 24, 40, 60], weight: [273, 677, 1047, 1351, 1493, 1635, 1846, 1946, 1996] },
+  lohmann: {
+    weeks: [1, 4, 8, 12, 16, 18, 20, 24, 30, 40, 60, 80, 95],
+    weight: [75, 273, 677, 1047, 1351, 1493, 1635, 1846, 1921, 1946, 1996, 2046, 2058],
+    henDayWeeks: [20, 24, 30, 40, 60, 80, 95],
+    henDay: [45, 92, 95.2, 94, 86.3, 75.3, 66.8],
+  },
 };
 
 describe('breed matching (normalized name or alias, same bird type, no fuzzy matching)', () => {
@@ -104,9 +112,12 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
     });
     REFERENCE.hyline.weeks.forEach((w, i) => {
       expect(standardAt(hyline, w * 7).values.henDayPct!.value).toBe(REFERENCE.hyline.henDay[i]);
-      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(REFERENCE.hyline.weightKg[i]);
+      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(REFERENCE.hyline.weight[i]);
     });
+    for (const [i, w] of REFERENCE.hyline.rearingWeeks.entries())
+      expect(standardAt(hyline, w * 7).values.bodyWeight!.value).toBe(REFERENCE.hyline.rearingWeight[i]);
     for (const [i, w] of REFERENCE.lohmann.weeks.entries()) expect(standardAt(lohmann, w * 7).values.bodyWeight!.value).toBe(REFERENCE.lohmann.weight[i]);
+    for (const [i, w] of REFERENCE.lohmann.henDayWeeks.entries()) expect(standardAt(lohmann, w * 7).values.henDayPct!.value).toBe(REFERENCE.lohmann.henDay[i]);
   });
 
   it('no extrapolation: null with the reason outside the table', () => {
@@ -116,7 +127,7 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
     expect(standardAt(ross, 1).values.dailyFeedIntake!.value).toBeNull(); // printed from day 2 (day 1 only as the cumulative 12 g)
     expect(standardAt(ross, 57).values.bodyWeight!.value).toBeNull();
     expect(standardAt(hyline, 125).values.henDayPct!.value).toBeNull(); // week 18 = day 126 is the first
-    expect(standardAt(hyline, 561).values.henDayPct!.value).toBeNull(); // week 80 = day 560 is the last
+    expect(standardAt(hyline, 701).values.henDayPct!.value).toBeNull(); // week 100 = day 700 is the last
   });
 
   it('Cobb 500 day 30 is the published 1989 g (the weekly points interpolated gave 1993.9 g)', () => {
@@ -124,19 +135,22 @@ describe('values at an age: linear interpolation between tabulated ages, nothing
   });
 
   it('week tables: week N = N × 7 days, interpolated in days', () => {
-    // Hy-Line week 19 (day 133) = halfway between week 18 (6.7 %) and week 20 (52.5 %) = 29.6 %; weight (1.41 + 1.52) ÷ 2 = 1.465 kg
-    expect(standardAt(hyline, 133).values.henDayPct).toMatchObject({ value: 29.6, interpolated: true });
-    expect(standardAt(hyline, 133).values.bodyWeight).toMatchObject({ value: 1.465, unit: 'kg' });
-    // Lohmann day 100 (week 14.29): 1047 + (100 − 84) ÷ (112 − 84) × (1351 − 1047) = 1047 + 16/28 × 304 = 1220.714
-    expect(standardAt(lohmann, 100).values.bodyWeight!.value).toBe(1220.7);
-    // Lohmann has no production curve
-    expect(standardAt(lohmann, 200).values.henDayPct).toBeUndefined();
+    // Hy-Line day 130 = 4/7 of the way from week 18 (day 126, 4.4 %) to week 19 (day 133, 8.2–27.1 → 17.65 %):
+    // 4.4 + 4/7 × 13.25 = 11.971 %; weight 1610 + 4/7 × (1680 − 1610) = 1650 g, its band 1590–1710 g
+    expect(standardAt(hyline, 130).values.henDayPct).toMatchObject({ value: 11.97, interpolated: true });
+    expect(standardAt(hyline, 130).values.bodyWeight).toMatchObject({ value: 1650, unit: 'g', band: { low: 1590, high: 1710 } });
+    // Lohmann day 100 (week 14.29): 1205 + (100 − 98) ÷ (105 − 98) × (1279 − 1205) = 1205 + 2/7 × 74 = 1226.143
+    expect(standardAt(lohmann, 100).values.bodyWeight!.value).toBe(1226.1);
+    // Lohmann's production goals: day 200 = 94.7 + 4/7 × (95.0 − 94.7) = 94.871 %
+    expect(standardAt(lohmann, 200).values.henDayPct).toMatchObject({ value: 94.87, interpolated: true });
   });
 
   it('body weight in grams whatever the table unit', () => {
-    expect(standardWeightGrams(hyline, 126)).toEqual({ grams: 1410, interpolated: false });
+    expect(standardWeightGrams(hyline, 126)).toEqual({ grams: 1610, interpolated: false });
     expect(standardWeightGrams(ross, 10)).toEqual({ grams: 330, interpolated: false });
-    expect(standardWeightGrams(lohmann, 27)).toBeNull(); // week 4 = day 28 is the first
+    expect(standardWeightGrams(lohmann, 6)).toBeNull(); // week 1 = day 7 is the first
+    const kg = { ...hyline, series: [{ key: 'bodyWeight', label: 'Body weight', unit: 'kg', decimals: 3, basis: 'published', points: [[18, 1.61]] }] } as const;
+    expect(standardWeightGrams(kg as unknown as typeof hyline, 126)).toEqual({ grams: 1610, interpolated: false });
   });
 });
 
@@ -170,11 +184,12 @@ describe('GET /api/v2/analytics/breeds', () => {
     const hyline = list[2]!;
     expect(hyline.series.find((s) => s.key === 'henDayPct')).toMatchObject({
       unit: '%',
-      ageRange: { from: 18, to: 80, unit: 'week' },
-      ageRangeDays: { from: 126, to: 560 },
+      ageRange: { from: 18, to: 100, unit: 'week' },
+      ageRangeDays: { from: 126, to: 700 },
+      basis: 'band midpoint',
     });
-    expect(hyline.series.find((s) => s.key === 'henDayPct')!.points[1]).toEqual({ age: 20, ageDays: 140, value: 52.5 });
-    expect(list[3]!.series).toHaveLength(1);
+    expect(hyline.series.find((s) => s.key === 'henDayPct')!.points[1]).toEqual({ age: 19, ageDays: 133, value: 17.65, low: 8.2, high: 27.1 });
+    expect(list[3]!.series).toHaveLength(8);
   });
 
   it('is JSON-ready', () => {

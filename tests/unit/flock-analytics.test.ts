@@ -197,8 +197,8 @@ describe('cycleSummaryKpis: a layer cycle', () => {
   });
 
   it('ADG from the standard at the age at placement; no FCR or EPEF', () => {
-    // Hy-Line Brown week 18 (day 126) = 1.41 kg; (1,850 − 1,410) ÷ 70 days (2026-01-05 → 2026-03-16) = 6.2857 → 6.3
-    expect(k.adg.value).toBe(6.3);
+    // Hy-Line Brown week 18 (day 126) = midpoint of the 1,550–1,670 g band = 1,610 g; (1,850 − 1,610) ÷ 70 days (2026-01-05 → 2026-03-16) = 3.4286 → 3.4
+    expect(k.adg.value).toBe(3.4);
     expect(k.fcr).toMatchObject({ value: null, reason: 'broilers only (layers: feed per egg and per dozen eggs)' });
     expect(k.epef.value).toBeNull();
   });

@@ -27,6 +27,12 @@ const day = (fcr: [number, number, number] | null, weight: [number, number, numb
   bodyWeight: weight ? metric(...weight, 'g') : metric(null, null, null, 'g'),
   cumulativeFcr: fcr ? metric(...fcr, 'kg/kg') : metric(null, null, null, 'kg/kg'),
   henDayPct: metric(null, null, null, '%'),
+  dailyFeedIntake: metric(null, null, null, 'g/bird/day'),
+  waterIntake: metric(null, null, null, 'ml/bird/day'),
+  eggWeight: metric(null, null, null, 'g'),
+  eggMass: metric(null, null, null, 'g/hen/day'),
+  henHousedEggs: metric(null, null, null, 'eggs/hen'),
+  livability: metric(null, null, null, '%'),
 });
 const inputs = (over: Partial<ProposalInputs> & { days?: ComparisonDay[] } = {}): ProposalInputs => ({
   kpis: kpis(),

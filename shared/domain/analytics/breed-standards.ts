@@ -10,9 +10,9 @@ import { COBB_500 } from './standards/cobb-500.js';
 import { HY_LINE_BROWN } from './standards/hy-line-brown.js';
 import { LOHMANN_BROWN_CLASSIC } from './standards/lohmann-brown-classic.js';
 import { ROSS_308 } from './standards/ross-308.js';
-import type { AgeUnit, BreedStandard, SeriesKey, SeriesUnit, StandardSeries, StandardStatus } from './standards/types.js';
+import type { AgeUnit, BreedStandard, SeriesBasis, SeriesKey, SeriesUnit, StandardSeries, StandardStatus } from './standards/types.js';
 
-export type { AgeUnit, BreedStandard, SeriesKey, SeriesUnit, StandardSeries, StandardStatus };
+export type { AgeUnit, BreedStandard, SeriesBasis, SeriesKey, SeriesUnit, StandardSeries, StandardStatus };
 
 export const INTERPOLATION_NOTE =
   'values as tabulated (the broiler tables list every day); linear interpolation only between the ages a table lists, as the weekly layer guides space them; no value outside the tabulated range (no extrapolation)';
@@ -45,6 +45,10 @@ export interface StandardValue {
   value: number | null;
   /** True when the age falls between two tabulated ages. */
   interpolated: boolean;
+  /** How the guide gives the value: as printed, the midpoint of a printed band, or derived (`StandardSeries.basis`). */
+  basis: SeriesBasis;
+  /** The printed band at that age (interpolated like the value), when the guide prints one. */
+  band?: { low: number; high: number };
   reason?: string;
 }
 
@@ -54,9 +58,8 @@ export interface StandardAtAge {
   values: Partial<Record<SeriesKey, StandardValue>>;
 }
 
-/** Unrounded value of a series at an age in days, or null outside its tabulated range. */
-export function seriesValueAt(series: StandardSeries, ageUnit: AgeUnit, ageDays: number): { value: number; interpolated: boolean } | null {
-  const pts = series.points;
+/** Unrounded value at an age in days of points tabulated by age: linear between two listed ages, null outside them. */
+function pointsValueAt(pts: ReadonlyArray<readonly [number, number]>, ageUnit: AgeUnit, ageDays: number): { value: number; interpolated: boolean } | null {
   for (let i = 0; i < pts.length; i++) {
     const [age, value] = pts[i]!;
     const at = ageInDays(age, ageUnit);
@@ -69,6 +72,27 @@ export function seriesValueAt(series: StandardSeries, ageUnit: AgeUnit, ageDays:
     }
   }
   return null;
+}
+
+/** Unrounded value of a series at an age in days, or null outside its tabulated range. */
+export function seriesValueAt(series: StandardSeries, ageUnit: AgeUnit, ageDays: number): { value: number; interpolated: boolean } | null {
+  return pointsValueAt(series.points, ageUnit, ageDays);
+}
+
+/** The printed band of a series at an age in days (each edge interpolated like the value), or null without one. */
+export function seriesBandAt(series: StandardSeries, ageUnit: AgeUnit, ageDays: number): { low: number; high: number } | null {
+  if (!series.band) return null;
+  const low = pointsValueAt(
+    series.band.map(([age, lo]) => [age, lo] as const),
+    ageUnit,
+    ageDays,
+  );
+  const high = pointsValueAt(
+    series.band.map(([age, , hi]) => [age, hi] as const),
+    ageUnit,
+    ageDays,
+  );
+  return low && high ? { low: low.value, high: high.value } : null;
 }
 
 /** First and last tabulated age of a series, in days. */
@@ -87,14 +111,24 @@ export function standardAt(standard: BreedStandard, ageDays: number): StandardAt
   const values: Partial<Record<SeriesKey, StandardValue>> = {};
   for (const s of standard.series) {
     const hit = seriesValueAt(s, standard.ageUnit, ageDays);
+    const band = hit ? seriesBandAt(s, standard.ageUnit, ageDays) : null;
     values[s.key] = hit
-      ? { key: s.key, label: s.label, unit: s.unit, value: round(hit.value, s.decimals), interpolated: hit.interpolated }
+      ? {
+          key: s.key,
+          label: s.label,
+          unit: s.unit,
+          value: round(hit.value, s.decimals),
+          interpolated: hit.interpolated,
+          basis: s.basis,
+          ...(band ? { band: { low: round(band.low, s.decimals), high: round(band.high, s.decimals) } } : {}),
+        }
       : {
           key: s.key,
           label: s.label,
           unit: s.unit,
           value: null,
           interpolated: false,
+          basis: s.basis,
           reason: `age ${ageDays} days is outside the ${standard.name} ${s.label[0]!.toLowerCase()}${s.label.slice(1)} table (${rangeText(s, standard.ageUnit)}); standards are not extrapolated`,
         };
   }
@@ -109,7 +143,7 @@ export function standardWeightGrams(standard: BreedStandard, ageDays: number): {
   return { grams: s.unit === 'kg' ? hit.value * 1000 : hit.value, interpolated: hit.interpolated };
 }
 
-/** Unrounded value of one series (cumulative FCR, hen-day %) at an age in days; null when the standard has no such series or no value at that age. */
+/** Unrounded value of one series (cumulative FCR, hen-day %, water intake…) at an age in days; null when the standard has no such series or no value at that age. */
 export function standardValue(standard: BreedStandard, key: SeriesKey, ageDays: number): { value: number; interpolated: boolean } | null {
   const s = standard.series.find((x) => x.key === key);
   return s ? seriesValueAt(s, standard.ageUnit, ageDays) : null;
@@ -136,6 +170,29 @@ export function standardFeedIntake(standard: BreedStandard, ageDays: number): { 
   return { grams: firstValue / first, basis: `${standard.name} cumulative feed of the first ${first} days (${firstValue} g), a mean per day` };
 }
 
+/** "week 18", or "day 130 (between weeks 18 and 19)" for an age between two rows of a weekly table. */
+function ageText(standard: BreedStandard, ageDays: number, interpolated: boolean): string {
+  if (standard.ageUnit === 'day') return `day ${ageDays}`;
+  const week = ageDays / 7;
+  return interpolated ? `day ${ageDays} (between weeks ${Math.floor(week)} and ${Math.ceil(week)})` : `week ${week}`;
+}
+
+/**
+ * The day's water intake of one bird (ml) at an age in days from the standard's water table (Hy-Line Brown
+ * prints a band per week: its midpoint), with the basis; null when the standard has no water at that age.
+ */
+export function standardWaterIntake(standard: BreedStandard, ageDays: number): { ml: number; basis: string } | null {
+  const s = standard.series.find((x) => x.key === 'waterIntake');
+  const hit = s ? seriesValueAt(s, standard.ageUnit, ageDays) : null;
+  if (!s || !hit) return null;
+  const band = seriesBandAt(s, standard.ageUnit, ageDays);
+  const how = band ? `midpoint of the published ${round(band.low, 1)}–${round(band.high, 1)} ml band` : 'as published';
+  return {
+    ml: hit.value,
+    basis: `${standard.name} water intake at ${ageText(standard, ageDays, hit.interpolated)}: ${round(hit.value, 1)} ml per bird (${how})`,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // GET /api/v2/analytics/breeds
 
@@ -156,7 +213,10 @@ export interface BreedStandardSummary {
     unit: SeriesUnit;
     ageRange: { from: number; to: number; unit: AgeUnit };
     ageRangeDays: { from: number; to: number };
-    points: Array<{ age: number; ageDays: number; value: number }>;
+    basis: SeriesBasis;
+    derivation: string | null;
+    /** `low` and `high`: the printed band at that age, when the guide prints one. */
+    points: Array<{ age: number; ageDays: number; value: number; low?: number; high?: number }>;
   }>;
 }
 
@@ -179,7 +239,12 @@ export function listBreedStandards(): BreedStandardSummary[] {
       unit: x.unit,
       ageRange: { from: x.points[0]![0], to: x.points.at(-1)![0], unit: s.ageUnit },
       ageRangeDays: seriesRangeDays(x, s.ageUnit),
-      points: x.points.map(([age, value]) => ({ age, ageDays: ageInDays(age, s.ageUnit), value })),
+      basis: x.basis,
+      derivation: x.derivation ?? null,
+      points: x.points.map(([age, value]) => {
+        const band = x.band?.find(([at]) => at === age);
+        return { age, ageDays: ageInDays(age, s.ageUnit), value, ...(band ? { low: band[1], high: band[2] } : {}) };
+      }),
     })),
   }));
 }

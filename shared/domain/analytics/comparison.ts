@@ -6,14 +6,29 @@
  *   of that day) vs the standard weight at that age (kg tables converted to g);
  * - cumulative FCR (broiler standards): the day's FCR, on weighing days only (a carried-forward weight
  *   would inflate it day after day), vs the standard's cumulative FCR;
- * - hen-day % (layer standards with a production curve): the day's hen-day % vs the standard.
+ * - hen-day % (layer standards with a production curve): the day's hen-day % vs the standard;
+ * - the day's feed and water per bird vs the standard's daily feed and water intake;
+ * - layers: egg weight and egg mass (days with the eggs weighed: the `fallbacks.eggWeightGrams` of an
+ *   unweighed day is no measurement), hen-housed eggs to date, and livability vs the guide's livability in
+ *   rearing (weeks 1–17, from the day-old chicks) and in lay (from housing at 18 weeks): the cycle counts
+ *   both from its own housed birds (placed + transferred in), which the comparison says.
  * Deviation % = (actual − standard) ÷ standard × 100, from the reported (rounded) actual and standard.
+ * A standard printed as a band is served as its midpoint (`standardBasis: 'band midpoint'`, the band in
+ * `standardBand`); derived standards say so (`standardBasis: 'derived'`).
  * Standard values between tabulated ages are interpolated linearly (`interpolated: true`); outside the
  * table there is no standard (no extrapolation). An unknown breed answers `standard: null` with the reason.
  */
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
 import { round } from '../weights.js';
-import { findBreedStandard, INTERPOLATION_NOTE, standardAt, type BreedStandard, type SeriesKey, type StandardValue } from './breed-standards.js';
+import {
+  findBreedStandard,
+  INTERPOLATION_NOTE,
+  standardAt,
+  type BreedStandard,
+  type SeriesBasis,
+  type SeriesKey,
+  type StandardValue,
+} from './breed-standards.js';
 import type { CycleInputs } from './inputs.js';
 import { dailySeries } from './kpis/daily.js';
 import type { DailyKpis } from './kpis/types.js';
@@ -26,6 +41,10 @@ export interface MetricComparison {
   deviationPct: number | null;
   /** The standard value was interpolated between two tabulated ages. */
   interpolated: boolean;
+  /** A standard that is not a value as printed says how it was obtained: the midpoint of a printed band, or derived. */
+  standardBasis?: Exclude<SeriesBasis, 'published'>;
+  /** The band (or range) the guide prints at that age, when it prints one. */
+  standardBand?: { low: number; high: number };
   /** Why actual, standard or deviation is null. */
   reason?: string;
   assumptions?: string[];
@@ -37,6 +56,12 @@ export interface ComparisonDay {
   bodyWeight: MetricComparison;
   cumulativeFcr: MetricComparison;
   henDayPct: MetricComparison;
+  dailyFeedIntake: MetricComparison;
+  waterIntake: MetricComparison;
+  eggWeight: MetricComparison;
+  eggMass: MetricComparison;
+  henHousedEggs: MetricComparison;
+  livability: MetricComparison;
 }
 
 export interface StandardRef {
@@ -56,13 +81,17 @@ export interface BreedComparison {
   days: ComparisonDay[];
 }
 
-const UNITS: Record<SeriesKey, string> = {
+const UNITS: Partial<Record<SeriesKey, string>> = {
   bodyWeight: 'g',
-  dailyGain: 'g',
-  dailyFeedIntake: 'g/bird/day',
-  cumulativeFeed: 'g',
   cumulativeFcr: 'kg/kg',
   henDayPct: '%',
+  dailyFeedIntake: 'g/bird/day',
+  waterIntake: 'ml/bird/day',
+  eggWeight: 'g',
+  eggMass: 'g/hen/day',
+  henHousedEggs: 'eggs/hen',
+  rearingLivability: '%',
+  livability: '%',
 };
 
 export function noStandardReason(breed: string | null, birdType: string): string {
@@ -84,9 +113,11 @@ function compare(
   key: SeriesKey,
   standardName: string,
 ): MetricComparison {
-  const unit = UNITS[key];
+  const unit = UNITS[key] ?? std?.unit ?? '';
   const standard = std?.value ?? null;
   const out: MetricComparison = { actual: actual.value, standard, unit, deviationPct: null, interpolated: std?.interpolated ?? false };
+  if (standard !== null && std && std.basis !== 'published') out.standardBasis = std.basis;
+  if (standard !== null && std?.band) out.standardBand = std.band;
   if (actual.assumptions?.length) out.assumptions = actual.assumptions;
   if (standard === null) out.reason = std?.reason ?? `${standardName} has no ${key} series`;
   else if (actual.value === null) out.reason = actual.reason ?? 'no actual value';
@@ -98,7 +129,27 @@ function compare(
 function weightStandard(s: BreedStandard, ageDays: number): StandardValue | undefined {
   const v = standardAt(s, ageDays).values.bodyWeight;
   if (!v || v.value === null || v.unit !== 'kg') return v;
-  return { ...v, unit: 'g', value: round(v.value * 1000, 1) };
+  const g = (kg: number) => round(kg * 1000, 1);
+  return { ...v, unit: 'g', value: g(v.value), ...(v.band ? { band: { low: g(v.band.low), high: g(v.band.high) } } : {}) };
+}
+
+/** The cycle's livability is counted from its own housed birds; the guide's from the day-old chicks (rearing) or from housing at 18 weeks (lay). */
+const LIVABILITY_BASIS =
+  'the cycle counts livability from its own housed birds (placed + transferred in); the guide from the day-old chicks in rearing and from housing in lay';
+
+/** An egg figure of a day whose eggs were not weighed rests on `fallbacks.eggWeightGrams`: no measurement to compare. */
+function weighedEggs(row: DailyKpis, f: DailyKpis['eggWeightGrams']): { value: number | null; reason?: string; assumptions?: string[] } {
+  if (row.eggWeightGrams.value !== null && row.eggWeightGrams.assumptions?.length)
+    return { value: null, reason: 'no eggs weighed on this day (the assumed egg weight is not compared)' };
+  return f;
+}
+
+/** The livability comparison: rearing weeks against the guide's rearing livability, lay against its livability in lay. */
+function livabilityComparison(s: BreedStandard, row: DailyKpis, at: Partial<Record<SeriesKey, StandardValue>>): MetricComparison {
+  const std = at.rearingLivability?.value != null ? at.rearingLivability : at.livability;
+  const out = compare(row.livabilityPct, std, 'livability', s.name);
+  if (out.standard !== null) out.assumptions = [...(out.assumptions ?? []), LIVABILITY_BASIS];
+  return out;
 }
 
 function comparisonDay(s: BreedStandard, row: DailyKpis): ComparisonDay | null {
@@ -117,6 +168,12 @@ function comparisonDay(s: BreedStandard, row: DailyKpis): ComparisonDay | null {
       s.name,
     ),
     henDayPct: compare(row.henDayPct, at.henDayPct, 'henDayPct', s.name),
+    dailyFeedIntake: compare(row.feedGramsPerBird, at.dailyFeedIntake, 'dailyFeedIntake', s.name),
+    waterIntake: compare(row.waterMlPerBird, at.waterIntake, 'waterIntake', s.name),
+    eggWeight: compare(weighedEggs(row, row.eggWeightGrams), at.eggWeight, 'eggWeight', s.name),
+    eggMass: compare(weighedEggs(row, row.eggMassGrams), at.eggMass, 'eggMass', s.name),
+    henHousedEggs: compare(row.henHousedEggs, at.henHousedEggs, 'henHousedEggs', s.name),
+    livability: livabilityComparison(s, row, at),
   };
 }
 

@@ -115,15 +115,16 @@ export function detectDaily(
 
 /**
  * The daily detectors of a cycle, judged against its breed's expected trajectory where the breed has a
- * standard: feed as % of the breed's intake for the age, weight as % of the breed's weight (water is
+ * standard: feed as % of the breed's intake for the age (a standard with a feed intake table: the broiler
+ * objectives, Hy-Line Brown from rearing to the end of lay), weight as % of the breed's weight (water is
  * already % of the expected intake). A normal flock on its breed's curve then raises nothing, however
- * its growth bends; a breed without a standard is judged against the flock's own growth line.
+ * its growth bends; a breed without a standard (or without a feed table) is judged against the flock's own growth line.
  */
 export function detectCycleDays(inputs: Pick<CycleInputs, 'cycle'>, series: readonly DailyKpis[]): Detection[] {
   const standard = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
   if (!standard) return detectDaily(series);
   return detectDaily(series, {
     standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
-    standardFeedGrams: inputs.cycle.birdType === 'broiler' ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
+    standardFeedGrams: standard.series.some((s) => s.key === 'dailyFeedIntake') ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
   });
 }

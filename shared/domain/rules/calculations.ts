@@ -126,7 +126,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     formula: 'eggs collected that day ÷ hens present that day × 100',
     unit: '%',
     inputs: ['eggs collected', 'birds present'],
-    source: 'Hy-Line International, Hy-Line Brown Commercial Layers Performance Standards Guide (hen-day %)',
+    source: 'Hy-Line International, Hy-Line Brown Commercial Layers, Conventional Systems Performance Guide (hen-day %)',
     basis: 'day',
     birdTypes: 'layers',
     appliesTo: 'flock',
@@ -170,7 +170,7 @@ export const CALCULATIONS: readonly CalculationTemplate[] = [
     id: 'waterDropPct',
     name: 'Drop in water intake',
     formula:
-      '(baseline − the day’s water) ÷ baseline × 100, the water taken as % of the expected intake for the birds’ age (ml per bird when no expectation is known), baseline = its mean over the 3 days before, at most 100 % of the expected intake (days that drank above it set no higher bar); during a spell of low days (each more than consumption.lowIntakeTolerancePct below its baseline) the 3 days before the spell began. Negative when the birds drink more',
+      '(baseline − the day’s water) ÷ baseline × 100, the water taken as % of the expected intake for the birds’ age (no value on a day without an expected intake: never ml per bird in its place), baseline = its mean over the 3 days before, at most 100 % of the expected intake (days that drank above it set no higher bar); during a spell of low days (each more than consumption.lowIntakeTolerancePct below its baseline) the 3 days before the spell began. Negative when the birds drink more',
     unit: '%',
     inputs: ['water', 'birds present', 'expected water intake for the age'],
     source: TABLER,

@@ -32,10 +32,12 @@ const none = (row: DailyKpis, reason: string, context: Context = {}): SeriesPoin
 });
 
 /**
- * Water drop % per day (see the template's formula): the age-adjusted water figure (`waterLevel`) against
- * its mean over the 3 days before (`baselineOf`, as the low-intake anomaly does), with the baseline held at the start of a spell of low days so
+ * Water drop % per day (see the template's formula): water as % of the expected intake for the age
+ * (`waterLevel`) against its mean over the 3 days before (`baselineOf`, as the low-intake anomaly does), with the baseline held at the start of a spell of low days so
  * that a lasting drop does not lower its own reference — otherwise the second day of a 20 % drop would
  * read only ≈ 14 % and two consecutive low days would never be seen. A day without a figure ends a spell.
+ * One unit throughout: a day whose water has no expected intake (pullets of a breed without a water table)
+ * has no value, and a baseline needs the % on each of its 3 days, so ml per bird is never compared with %.
  */
 function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): SeriesPoint[] {
   let spellStart: number | null = null;
@@ -46,12 +48,15 @@ function waterDropPoints(rows: readonly DailyKpis[], tolerancePct: number): Seri
     const base = baselineOf(rows, from, waterLevel);
     if (level === null || base === null || base <= 0) {
       spellStart = null;
-      const why = ml === null ? (row.waterMlPerBird.reason ?? 'no water per bird that day') : 'needs water per bird on each of the 3 days before';
+      const why =
+        level === null
+          ? (row.waterPctOfExpected.reason ?? 'no water as % of the expected intake that day')
+          : 'needs water as % of the expected intake on each of the 3 days before';
       return none(row, why, { waterMlPerBird: ml });
     }
-    // judged against the breed's expected intake: days before the spell that drank above it (a young flock
-    // on a generous expectation) set no higher bar than 100 % of expected, so the spell ends at the expected level
-    const bar = row.waterPctOfExpected.value !== null ? Math.min(base, 100) : base;
+    // judged against the expected intake: days before the spell that drank above it (a young flock on a
+    // generous expectation) set no higher bar than 100 % of expected, so the spell ends at the expected level
+    const bar = Math.min(base, 100);
     const drop = ((bar - level) / bar) * 100;
     spellStart = drop > tolerancePct ? from : null;
     return {

@@ -8,11 +8,14 @@
  *   consumption.waterIncreasePctPerDegC per °C above 21 °C (above the broiler curve's target for the age
  *   while it is warmer: the brooding weeks) when the house temperature is known (the day's
  *   mean of the house's climate sensors, `CycleInputs.houseDays`; without one, the ratio alone); a breed
- *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Laying hens (laying
- *   phase): consumption.layerWaterMlPerBirdPerDay (20 °C). Pullets in rearing have no expected intake.
+ *   without a standard falls back to age × consumption.broilerWaterMlPerBirdPerAgeDay. Layers whose breed
+ *   standard has a water table (Hy-Line Brown, weeks 1–100: the midpoint of the published band) drink
+ *   that, from the first week of rearing to the end of lay; other laying hens (laying phase, or a layer past
+ *   its table): consumption.layerWaterMlPerBirdPerDay (20 °C). Other pullets in rearing have no expected
+ *   intake: their water has no "% of expected", never a figure in another unit in its place.
  */
 import { round, type Phase } from '../../weights.js';
-import { standardFeedIntake } from '../breed-standards.js';
+import { standardFeedIntake, standardWaterIntake } from '../breed-standards.js';
 import { temperatureRange } from '../../iot/climate.js';
 import { figure, missing } from '../figures.js';
 import type { CycleInputs, Figure } from '../inputs.js';
@@ -102,7 +105,12 @@ export function expectedWater(ctx: Context, ageDays: number, phase: Phase, prese
     const per = broilerWaterMl(ctx, ageDays, houseTempC);
     return figure((per.ml * present) / 1000, 'l', D_KG, [per.basis]);
   }
-  if (phase !== 'laying') return missing('l', `no expected water intake for ${phase} birds (the consumption config gives broilers and laying hens)`);
+  const guide = ctx.standard ? standardWaterIntake(ctx.standard, ageDays) : null;
+  if (guide) return figure((guide.ml * present) / 1000, 'l', D_KG, [guide.basis]);
+  if (phase !== 'laying') {
+    const table = ctx.standard ? `the ${ctx.standard.name} standard has no water intake at day ${ageDays}` : 'no breed standard with a water table';
+    return missing('l', `no expected water intake for ${phase} birds (${table}; the consumption config gives broilers and laying hens)`);
+  }
   const breeder = ctx.inputs.cycle.birdType === 'breeder' ? ['breeder: the laying hen figure consumption.layerWaterMlPerBirdPerDay used'] : [];
   return figure((c.layerWaterMlPerBirdPerDay * present) / 1000, 'l', D_KG, breeder);
 }
@@ -138,7 +146,8 @@ export const baselineMl = (rows: readonly DailyKpis[], i: number): number | null
 
 /**
  * The figure a drop in water intake is judged on: water as % of the expected intake for the birds' age
- * (a growing broiler drinks about 5 % more every day, which would hide a developing fault against plain
- * ml per bird), or ml per bird when no expectation is known.
+ * (a growing flock drinks more every day, which would hide a developing fault against plain ml per bird).
+ * One unit from the first day to depletion: a day without an expected intake has no level (null), never
+ * its ml per bird in its place, so no baseline or spell mixes ml with %.
  */
-export const waterLevel = (r: DailyKpis): number | null => r.waterPctOfExpected.value ?? r.waterMlPerBird.value;
+export const waterLevel = (r: DailyKpis): number | null => r.waterPctOfExpected.value;
