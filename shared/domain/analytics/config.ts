@@ -20,8 +20,11 @@ export interface AnalyticsConfigVersion {
   requestId: string | null;
 }
 
+/** Any subset of an object's fields, nested objects' fields too. */
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
 /** The sections a change names, each with the fields it gives. */
-export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
+export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: DeepPartial<AnalyticsSections[S]> }>;
 
 /** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
 function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {

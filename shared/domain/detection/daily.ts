@@ -3,6 +3,8 @@ import { findBreedStandard, standardFeedIntake, standardWeightGrams } from '../a
 import type { CycleInputs } from '../analytics/inputs.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { cmp, compareDetections, DAY_MS, detectSeries, minPointsOf, type Detection, type Mode, type Obs } from './engine.js';
+import { practicallySignificant } from './significance.js';
+import { ANALYTICS_DEFAULTS, type SignificanceConfig } from '../../../schemas/analytics-config.js';
 
 const DEFAULT_BASELINE_DAYS = 14;
 
@@ -117,13 +119,21 @@ export function detectDaily(
  * The daily detectors of a cycle, judged against its breed's expected trajectory where the breed has a
  * standard: feed as % of the breed's intake for the age, weight as % of the breed's weight (water is
  * already % of the expected intake). A normal flock on its breed's curve then raises nothing, however
- * its growth bends; a breed without a standard is judged against the flock's own growth line.
+ * its growth bends; a breed without a standard is judged against the flock's own growth line. A detection
+ * is kept only when it also crosses the practical threshold of the cycle's bird type (`significance`: the
+ * analytics configuration's `thresholds.significance`, ./significance.ts).
  */
-export function detectCycleDays(inputs: Pick<CycleInputs, 'cycle'>, series: readonly DailyKpis[]): Detection[] {
+export function detectCycleDays(
+  inputs: Pick<CycleInputs, 'cycle'>,
+  series: readonly DailyKpis[],
+  significance: SignificanceConfig = ANALYTICS_DEFAULTS.thresholds.significance,
+): Detection[] {
   const standard = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
-  if (!standard) return detectDaily(series);
-  return detectDaily(series, {
-    standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
-    standardFeedGrams: inputs.cycle.birdType === 'broiler' ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
-  });
+  const found = standard
+    ? detectDaily(series, {
+        standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
+        standardFeedGrams: inputs.cycle.birdType === 'broiler' ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
+      })
+    : detectDaily(series);
+  return practicallySignificant(found, inputs.cycle.birdType, significance);
 }
