@@ -1,6 +1,6 @@
 /** The answer of the anomalies read of analytics V2: threshold anomalies and statistical detections. */
 import { Type } from '@sinclair/typebox';
-import { ThresholdsSection } from './analytics-config.js';
+import { SignificanceDto, ThresholdsSection } from './analytics-config.js';
 import { StringEnum, Success } from './common.js';
 import { ANOMALY_METRICS, DETECTORS, RULE_SEVERITIES } from './vocabulary.js';
 import { CalendarDate } from './flocks.js';
@@ -16,7 +16,10 @@ export const AnomalyDto = Type.Object({
   message: Type.String(),
   evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), { description: 'The figures that triggered it' }),
 });
-export const ThresholdsDto = Type.Required(ThresholdsSection, { $id: 'Thresholds', description: 'The thresholds section in force' });
+export const ThresholdsDto = Type.Object(
+  { ...Type.Required(ThresholdsSection).properties, significance: SignificanceDto },
+  { $id: 'Thresholds', description: 'The thresholds section in force' },
+);
 export const DetectionDto = Type.Object(
   {
     metric: Type.String({ description: 'waterPctOfExpected, feedGramsPerBird, dailyMortalityPct or bodyWeightVsStandard' }),

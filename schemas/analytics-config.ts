@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ExpectedVersion, ListOf, pageQueryProperties, Success, Timestamp } from './common.js';
 
 /**
@@ -65,6 +65,66 @@ export const ConsumptionSection = section(
   'Expected feed and water intake, the reference for the intake KPIs and the low-intake anomalies.',
 );
 
+/**
+ * The practical significance a statistical detection must also reach before it opens an anomaly, per bird
+ * type (docs/domain.md, "Practical significance of the detectors"): the robust z, EWMA and CUSUM say a day is
+ * unusual for the flock; these say whether it matters on a farm. Nested objects: a request may give any of
+ * their fields, the others take their defaults.
+ */
+const birdSignificance = (who: string, mortalityPct: number) => {
+  const fields = {
+    dailyMortalityPct: pct(mortalityPct, `${who}: a mortality detection opens only when the day’s deaths are above this % of the birds present`),
+    waterChangePct: pct(10, `${who}: a water detection opens only when the day’s water is at least this % above or below its usual level for the age`),
+    feedChangePct: pct(10, `${who}: a feed detection opens only when the day’s feed per bird is at least this % above or below its usual level for the age`),
+    bodyWeightChangePct: pct(
+      5,
+      `${who}: a body-weight detection opens only when the weighing is at least this % off its usual place against the breed standard`,
+    ),
+  };
+  const description = `Practical thresholds of the detectors for ${who}`;
+  return {
+    request: Type.Partial(Type.Object(fields), {
+      additionalProperties: false,
+      default: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.default])),
+      description,
+    }),
+    answer: Type.Object(fields, { description }),
+  };
+};
+const BROILER_SIGNIFICANCE = birdSignificance('broilers', 0.1);
+const LAYER_SIGNIFICANCE = birdSignificance('layers', 0.05);
+const BREEDER_SIGNIFICANCE = birdSignificance('breeders', 0.05);
+const CriticalFactor = num(
+  2,
+  'A detection is critical only when its figure is at least this many times its practical threshold (and the statistics say critical)',
+  { min: 1, max: 100 },
+);
+const SIGNIFICANCE_DESCRIPTION =
+  'What a statistical detection must also reach to open an anomaly (a practical threshold per bird type), and the band from which it may be critical';
+const Significance = Type.Partial(
+  Type.Object({
+    criticalFactor: CriticalFactor,
+    broiler: BROILER_SIGNIFICANCE.request,
+    layer: LAYER_SIGNIFICANCE.request,
+    breeder: BREEDER_SIGNIFICANCE.request,
+  }),
+  {
+    additionalProperties: false,
+    default: {
+      criticalFactor: CriticalFactor.default,
+      broiler: BROILER_SIGNIFICANCE.request.default,
+      layer: LAYER_SIGNIFICANCE.request.default,
+      breeder: BREEDER_SIGNIFICANCE.request.default,
+    },
+    description: SIGNIFICANCE_DESCRIPTION,
+  },
+);
+/** The significance as answered: every field present. */
+export const SignificanceDto = Type.Object(
+  { criticalFactor: CriticalFactor, broiler: BROILER_SIGNIFICANCE.answer, layer: LAYER_SIGNIFICANCE.answer, breeder: BREEDER_SIGNIFICANCE.answer },
+  { description: SIGNIFICANCE_DESCRIPTION },
+);
+
 export const ThresholdsSection = section(
   {
     dailyMortalityPct: pct(0.5, 'Alarm when one day’s deaths exceed this % of the birds in the house that day'),
@@ -103,6 +163,7 @@ export const ThresholdsSection = section(
     crackedEggsMaxPct: pct(3, 'Cracked eggs above this % of the day’s collection are flagged'),
     sensorStaleFactor: num(2, 'A sensor is stale after this many reporting intervals without data', { exclusiveMin: 0, max: 100 }),
     sensorOfflineFactor: num(4, 'A sensor is offline after this many reporting intervals without data', { exclusiveMin: 0, max: 100 }),
+    significance: Significance,
   },
   'ThresholdsSection',
   'Environment, welfare and performance thresholds; the anomaly detection compares every day against them.',
@@ -174,11 +235,14 @@ const SECTION_SCHEMAS = {
   fallbacks: FallbacksSection,
 } satisfies Record<AnalyticsSectionName, TObject>;
 
-/** Each section with every field present (what the service stores and computes with). */
-type Complete<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+/** Each section with every field present, nested objects too (what the service stores and computes with). */
+type Complete<T> = { [K in keyof T]-?: CompleteValue<Exclude<T[K], undefined>> };
+type CompleteValue<V> = V extends readonly unknown[] ? V : V extends object ? Complete<V> : V;
 export type PricingConfig = Complete<Static<typeof PricingSection>>;
 export type ConsumptionConfig = Complete<Static<typeof ConsumptionSection>>;
 export type ThresholdsConfig = Complete<Static<typeof ThresholdsSection>>;
+/** The detectors' practical thresholds (`thresholds.significance`). */
+export type SignificanceConfig = ThresholdsConfig['significance'];
 export type UnitConversionsConfig = Complete<Static<typeof UnitConversionsSection>>;
 export type RatiosConfig = Complete<Static<typeof RatiosSection>>;
 export type FallbacksConfig = Complete<Static<typeof FallbacksSection>>;
@@ -243,9 +307,20 @@ export type AnalyticsConfigHistoryQuery = Static<typeof analyticsConfigHistoryQu
 // ---------------------------------------------------------------------------------------------------
 // Responses
 
+/** A field as answered: a nested object (the significance per bird type) with every field present too. */
+const answered = (v: TSchema): TSchema => {
+  const o = v as TSchema & { properties?: Record<string, TSchema> };
+  if (o.type !== 'object' || !o.properties) return Type.Unsafe({ ...o });
+  return Type.Unsafe({
+    ...o,
+    properties: Object.fromEntries(Object.entries(o.properties).map(([k, p]) => [k, answered(p)])),
+    required: Object.keys(o.properties),
+  });
+};
+
 /** A section as answered: every field present (the request schema's fields, none optional). */
 const completeSchema = (schema: TObject, $id: string) =>
-  Type.Object(Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, Type.Unsafe({ ...(v as object) })])), {
+  Type.Object(Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, answered(v)])), {
     $id,
     description: schema.description,
   });

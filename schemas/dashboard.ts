@@ -119,6 +119,10 @@ export const SalmonellaDueDto = Type.Object(
     flockName: Type.String(),
     cycleId: Type.String(),
     birdType: StringEnum(BIRD_TYPES),
+    kind: StringEnum(['day_old', 'pre_move', 'laying', 'pre_slaughter'] as const, {
+      description:
+        'day_old: the chicks of a rearing flock on arrival; pre_move: its pullets in the two weeks before they move to the laying unit or come into lay; laying: the laying hens every 15 weeks; pre_slaughter: broilers',
+    }),
     status: StringEnum(['due', 'overdue'] as const, {
       description: 'due: its window is open and no sample is in it yet; overdue: its last day passed without a sample, and none was taken since',
     }),
@@ -132,7 +136,8 @@ export const SalmonellaDueDto = Type.Object(
     $id: 'SalmonellaSamplingDue',
     description:
       'A Salmonella sampling of an active cycle due or overdue today, dated as the compliance report’s salmonella_sampling rule dates it ' +
-      '(laying hens every 15 weeks from 24 ± 2 weeks of age, Reg. (EU) 517/2011; broilers in the 3 weeks before they leave, Reg. (EU) 200/2012)',
+      '(rearing flocks of laying hens as day-old chicks and two weeks before they move to lay, Reg. (EC) 2160/2003 Annex II B; ' +
+      'laying hens every 15 weeks from 24 ± 2 weeks of age, Reg. (EU) 517/2011; broilers in the 3 weeks before they leave, Reg. (EU) 200/2012)',
   },
 );
 const SalmonellaSamples = Type.Array(SalmonellaDueDto, {

@@ -19,7 +19,8 @@ const RecordId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-
 export const HOUSE_TYPES = ['floor', 'cage', 'aviary', 'free_range', 'other'] as const;
 export const HouseType = StringEnum(HOUSE_TYPES, {
   description:
-    'Housing system: floor (deep litter / slatted floor), cage (conventional or enriched), aviary (multi-tier), free_range (house with outdoor range), other',
+    'Housing system: floor (deep litter / slatted floor), cage (enriched cages: conventional cages are prohibited for laying hens since 2012, Directive 1999/74/EC Art. 5(2)), ' +
+    'aviary (multi-tier), free_range (house with outdoor range), other. It decides the stocking density rule of laying hens (docs/domain.md, "Stocking density")',
 });
 
 const FarmName = Text(120, 'Farm name (need not be unique)');
@@ -36,7 +37,23 @@ const TotalAreaHa = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, descr
 const Notes = Text(2000, 'Free-text notes');
 
 const HouseName = Text(120, 'House name, unique within its farm (compared case- and space-insensitively)');
-const UsableAreaM2 = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Usable floor area in m² (the basis of stocking density)' });
+const UsableAreaM2 = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 100_000,
+  description:
+    'Usable area in m², the basis of stocking density: the floor the birds use, every level of an aviary (usable area as Directive 1999/74/EC Art. 2(2)(d) defines it); in a cage house the cages’ usable area',
+});
+const CageAreaM2 = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 100_000,
+  description:
+    'Cage houses: the total area of the enriched cages, every tier, m² (laying hens need 750 cm² of cage area each, Directive 1999/74/EC Art. 6(1)(a)); without it the usable area stands for it',
+});
+const RangeAreaM2 = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 10_000_000,
+  description: 'Free-range houses: the open-air run the hens have access to, m² (at least 4 m² per hen, Regulation (EC) No 589/2008 Annex II 1(c))',
+});
 const Capacity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Maximum number of birds the house holds' });
 
 const FarmIdParam = Type.String({ ...RecordId, description: 'Id of the farm (a ULID, or the id a migration kept)', examples: ['01JD3Y4Z9V6Q8K2M5N7P0R1S3T'] });
@@ -108,6 +125,8 @@ export const createHouseBody = Type.Object(
     usableAreaM2: UsableAreaM2,
     capacity: Capacity,
     type: Type.Optional(HouseType),
+    cageAreaM2: Type.Optional(CageAreaM2),
+    rangeAreaM2: Type.Optional(RangeAreaM2),
     notes: Type.Optional(Notes),
   },
   { additionalProperties: false, $id: 'CreateHouseBody' },
@@ -120,6 +139,8 @@ export const updateHouseBody = Type.Object(
     usableAreaM2: Type.Optional(UsableAreaM2),
     capacity: Type.Optional(Capacity),
     type: Type.Optional(Type.Union([HouseType, Type.Null()], { description: 'Housing system; null clears it' })),
+    cageAreaM2: Type.Optional(Nullable(CageAreaM2, 'Total area of the enriched cages, m²; null clears it')),
+    rangeAreaM2: Type.Optional(Nullable(RangeAreaM2, 'Open-air run of a free-range house, m²; null clears it')),
     notes: Type.Optional(Nullable(Notes, 'Free-text notes; null clears them')),
     version: Type.Optional(ExpectedVersion),
   },
@@ -154,9 +175,11 @@ export const HouseDto = Type.Object(
     id: Type.String({ description: 'House id (ULID)' }),
     farmId: Type.String(),
     name: Type.String(),
-    usableAreaM2: Type.Number({ description: 'Usable floor area in m²' }),
+    usableAreaM2: Type.Number({ description: 'Usable area in m²' }),
     capacity: Type.Integer({ description: 'Maximum number of birds' }),
     type: Type.Union([HouseType, Type.Null()]),
+    cageAreaM2: Type.Optional(Type.Number({ description: 'Total area of the enriched cages, m² (absent: not declared)' })),
+    rangeAreaM2: Type.Optional(Type.Number({ description: 'Open-air run of a free-range house, m² (absent: not declared)' })),
     notes: NullableString('Free-text notes'),
     createdBy: NullableString('User id of the creator'),
     createdAt: Timestamp,

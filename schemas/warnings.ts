@@ -17,9 +17,11 @@ export const DensityWarningDto = Type.Object(
     houseId: Type.String(),
     date: CalendarDate,
     birds: Type.Integer({ description: 'Birds alive in the cycle once the write is recorded (later mortality not assumed)' }),
-    areaM2: Type.Number({ description: 'The house’s usable area, m²' }),
+    areaM2: Type.Number({ description: 'The area the density is measured on, m²: the house’s usable area, or its cage area for hens in enriched cages' }),
     value: Type.Number({ description: 'The density on `date`: kg/m² (broilers) or birds/m² (layers and breeders)' }),
-    limit: Type.Number({ description: 'The farm’s declared tier, 33, 39 or 42 kg/m² (broilers), or 9 hens/m²' }),
+    limit: Type.Number({
+      description: 'The farm’s declared tier, 33, 39 or 42 kg/m² (broilers); 9 hens/m² of usable area, or 13.33 hens/m² of cage area in enriched cages',
+    }),
     unit: StringEnum(['kg/m2', 'birds/m2'] as const),
     weightGrams: Type.Union([Type.Number(), Type.Null()], { description: 'The weight the density counts (broilers)' }),
     weightSource: Type.Union([StringEnum(['forecast', 'breed_standard'] as const), Type.Null()], {
@@ -32,7 +34,8 @@ export const DensityWarningDto = Type.Object(
     description:
       'The birds placed or moved in would put the house above the stocking density limit on `date` (never a refusal: the write went ahead). ' +
       'Broilers: birds × the forecast (else breed-standard) weight ÷ the usable area, from the movement’s date to the expected harvest, against the farm’s tier ' +
-      '(Council Directive 2007/43/EC, Art. 3); layers and breeders: birds ÷ area against 9 hens/m² (Council Directive 1999/74/EC)',
+      '(Council Directive 2007/43/EC, Art. 3); layers and breeders by head, on the movement’s date and on the day they reach laying maturity, against the rule of ' +
+      'their stage and the house’s system (Council Directive 1999/74/EC: 9 hens/m² of usable area, 750 cm² of cage area per hen in enriched cages; none for pullets)',
   },
 );
 export type DensityWarning = Static<typeof DensityWarningDto>;

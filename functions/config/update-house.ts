@@ -7,7 +7,7 @@ import { houseParams, updateHouseBody } from '../../schemas/compiled/farms.js';
 export const handler = httpHandler(
   {
     capability: 'manage_farms',
-    summary: 'Change a house (name, usableAreaM2, capacity, type, notes; null clears type or notes)',
+    summary: 'Change a house (name, usableAreaM2, capacity, type, cageAreaM2, rangeAreaM2, notes; null clears type, the cage or range area, or notes)',
     description:
       'Send the version you read as `If-Match` (412 on mismatch) or `version` (409 on mismatch); without either the write is still conditional on the version read. A rename to a name another house of the farm has answers 409.',
     params: houseParams,

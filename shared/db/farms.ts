@@ -62,6 +62,8 @@ export function houseFromItem(item: Record<string, unknown> | undefined): HouseR
     usableAreaM2: item.usableAreaM2 as number,
     capacity: item.capacity as number,
     houseType: str(item.houseType),
+    cageAreaM2: num(item.cageAreaM2),
+    rangeAreaM2: num(item.rangeAreaM2),
     notes: str(item.notes),
     createdBy: str(item.createdBy),
     createdAt: item.createdAt as string,

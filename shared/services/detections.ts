@@ -49,7 +49,7 @@ export async function detectOnFlock(
   const days = daysToJudge(period, 'day' in period ? null : await detectorLastDay(flock.flockId, cycleId));
   if (!days) return 0;
   const { ctx: cycle, series } = await data.cycle(flock.flockId, cycleId);
-  const found = detectionsBetween(detectCycleDays(cycle.inputs, series), days);
+  const found = detectionsBetween(detectCycleDays(cycle.inputs, series, cycle.config.thresholds.significance), days);
   const target = { farmId: flock.farmId, flockId: flock.flockId, cycleId, houseId: active.houseId ?? null };
   for (const d of found) await raise(ctx, data, target, d);
   try {

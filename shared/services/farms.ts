@@ -56,6 +56,9 @@ export function toHouseDto(h: HouseRecord) {
     usableAreaM2: h.usableAreaM2,
     capacity: h.capacity,
     type: h.houseType,
+    // present when declared
+    ...(h.cageAreaM2 ? { cageAreaM2: h.cageAreaM2 } : {}),
+    ...(h.rangeAreaM2 ? { rangeAreaM2: h.rangeAreaM2 } : {}),
     notes: h.notes,
     createdBy: h.createdBy,
     createdAt: h.createdAt,

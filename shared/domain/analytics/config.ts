@@ -21,12 +21,27 @@ export interface AnalyticsConfigVersion {
   requestId: string | null;
 }
 
-/** The sections a change names, each with the fields it gives. */
-export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: Partial<AnalyticsSections[S]> }>;
+/** Any subset of an object's fields, nested objects' fields too. */
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
-/** A section as sent (any subset of its fields) completed with the defaults. */
+/** The sections a change names, each with the fields it gives. */
+export type SectionChanges = Partial<{ [S in AnalyticsSectionName]: DeepPartial<AnalyticsSections[S]> }>;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `given` over `defaults`: a nested object whose default names its fields is completed field by field; anything else is replaced. */
+function completed(defaults: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {
+  const out = structuredClone(defaults);
+  for (const [k, v] of Object.entries(given)) {
+    const d = out[k];
+    out[k] = isPlainObject(d) && Object.keys(d).length > 0 && isPlainObject(v) ? completed(d, v) : v;
+  }
+  return out;
+}
+
+/** A section as sent (any subset of its fields, nested ones too) completed with the defaults. */
 export const completeSection = <S extends AnalyticsSectionName>(name: S, given: Partial<AnalyticsSections[S]>): AnalyticsSections[S] =>
-  ({ ...structuredClone(ANALYTICS_DEFAULTS[name]), ...given }) as AnalyticsSections[S];
+  completed(ANALYTICS_DEFAULTS[name] as unknown as Record<string, unknown>, given as Record<string, unknown>) as unknown as AnalyticsSections[S];
 
 /** Every low ≤ high pair of the changed sections holds (with defaults filled in), else Invalid naming both fields. */
 function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {

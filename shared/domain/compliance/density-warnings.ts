@@ -1,9 +1,11 @@
 import { findBreedStandard, standardWeightGrams } from '../analytics/breed-standards.js';
 import { addDays, daysBetween } from '../../platform/calendar.js';
 import type { FlockForecast } from '../predictive/records.js';
-import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight } from './density.js';
+import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight, type HeadcountRules } from './density.js';
+import { broilerRule, densityAreaOf, densityRuleFor, type HouseAreas } from './density-rules.js';
 import type { DensityWarning } from '../../../schemas/warnings.js';
 import { ageOrigin } from '../age.js';
+import { layingMaturityOn } from '../laying-maturity.js';
 
 /**
  * Stocking density ahead of a placement (docs/domain.md, "Compliance"): a bird_inflow, a bird transfer
@@ -14,11 +16,6 @@ import { ageOrigin } from '../age.js';
 
 /** The target weight a broiler cycle without a harvest date or target age is looked ahead to (the forecasts' default target). */
 export const DEFAULT_TARGET_GRAMS = 2500;
-
-const SOURCES = {
-  broiler: 'Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m², as the farm declares)',
-  layer: 'Council Directive 1999/74/EC, Art. 4(1)(4) (9 hens/m² of usable area)',
-};
 
 /** The first age (days) at which the breed standard reaches `grams`, if it does. */
 function ageReaching(standard: NonNullable<ReturnType<typeof findBreedStandard>>, grams: number): number | null {
@@ -38,11 +35,29 @@ export interface Placement {
     startDate: string;
     targetWeightGrams: number | null;
     targetAgeDays: number | null;
+    /** Eggs collected so far: a cycle that lays has reached laying maturity. */
+    eggsCollected?: number;
   };
   flock: { breed: string | null; houseId: string | null } | undefined;
   forecast: FlockForecast | undefined;
-  house: { id: string; name: string; usableAreaM2: number } | undefined;
+  house: ({ id: string; name: string; houseType?: string | null } & HouseAreas) | undefined;
   farm: { densityTier: number } | undefined;
+}
+
+/**
+ * How layers and breeders entering on `date` are judged: by the rule of their stage on each date (pullets,
+ * then laying hens of the house's system from laying maturity: ../laying-maturity.ts) and the area that rule
+ * measures on; up to the day they reach laying maturity, unless the cycle's target age (its planned
+ * depletion: a rearing cycle's transfer age) ends it before. A cycle that lays already is judged as hens.
+ */
+function headcountOf(p: Placement, hatch: string, date: string, tier: number): { rules: HeadcountRules; until: string } {
+  const { cycle, house } = p;
+  const layingFrom = (cycle.eggsCollected ?? 0) > 0 ? date : layingMaturityOn({ birdType: cycle.birdType, ageOrigin: hatch, firstEggOn: null });
+  const ruleAt = (d: string) =>
+    densityRuleFor({ birdType: cycle.birdType, houseType: house?.houseType ?? null, tier, layingHens: layingFrom !== null && d >= layingFrom });
+  const leaves = cycle.targetAgeDays ? addDays(hatch, cycle.targetAgeDays) : null;
+  const until = layingFrom && !(leaves && leaves <= layingFrom) ? layingFrom : date;
+  return { rules: { ruleAt, areaOf: (rule) => (house ? densityAreaOf(rule, house).areaM2 : 0), layingFrom }, until };
 }
 
 /**
@@ -71,32 +86,41 @@ export function densityWarningsOf({ cycle, flock, forecast, house, farm }: Place
   };
   // broilers are looked ahead to the expected harvest: the forecast's, else the target age, else the day the standard reaches the target weight
   const reach = standard ? ageReaching(standard, cycle.targetWeightGrams ?? DEFAULT_TARGET_GRAMS) : null;
+  const heads = broiler ? undefined : headcountOf({ cycle, flock, forecast, house, farm }, hatch, date, tier);
   const until = broiler
     ? (ownForecast?.harvest.date ?? (cycle.targetAgeDays ? addDays(hatch, cycle.targetAgeDays) : reach !== null ? addDays(hatch, reach) : null))
-    : date;
+    : heads!.until;
   if (!until) return [];
-  const over = firstDayOver({ birds, areaM2, birdType: cycle.birdType, tier, from: date, until: until < date ? date : until, weightAt }, addDays);
-  if (!over) return [];
+  const over = firstDayOver(
+    { birds, areaM2, birdType: cycle.birdType, tier, from: date, until: until < date ? date : until, weightAt, headcount: heads?.rules },
+    addDays,
+  );
+  if (!over || over.limit === null) return [];
+  const rule = broiler ? broilerRule(tier) : heads!.rules.ruleAt(over.date);
+  const area = broiler ? areaM2 : heads!.rules.areaOf(rule);
   const weight = over.weightGrams === null ? '' : ` at the ${over.weightSource === 'forecast' ? 'forecast' : 'breed-standard'} weight of ${over.weightGrams} g`;
-  const limitWords = broiler ? `the farm’s stocking density tier of ${over.limit} kg/m²` : `the limit of ${over.limit} hens/m²`;
+  const matures = !broiler && over.date !== date ? ' (the day they reach laying maturity)' : '';
+  const limitWords = broiler
+    ? `the farm’s stocking density tier of ${over.limit} kg/m²`
+    : `${rule.binding ? 'the limit' : 'the reference'} of ${over.limit} hens/m² of ${rule.area === 'cage' ? 'cage' : 'usable'} area for ${rule.label}`;
   return [
     {
       code: 'stocking_density',
       message:
-        `${birds} bird(s) in house ${house.name} (${areaM2} m²) would stand at ${over.value} ${over.unit} on ${over.date}${weight}: ` +
-        `above ${limitWords} (${broiler ? SOURCES.broiler : SOURCES.layer})`,
+        `${birds} bird(s) in house ${house.name} (${area} m²) would stand at ${over.value} ${over.unit} on ${over.date}${matures}${weight}: ` +
+        `above ${limitWords} (${rule.source})`,
       flockId: cycle.flockId,
       cycleId: cycle.id,
       houseId: house.id,
       date: over.date,
       birds,
-      areaM2,
+      areaM2: area,
       value: over.value,
       limit: over.limit,
       unit: over.unit,
       weightGrams: over.weightGrams,
       weightSource: over.weightSource === 'forecast' || over.weightSource === 'breed_standard' ? over.weightSource : null,
-      source: broiler ? SOURCES.broiler : SOURCES.layer,
+      source: rule.source,
     },
   ];
 }

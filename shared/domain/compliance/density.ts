@@ -1,12 +1,14 @@
 /**
- * Stocking density per house and day (docs/domain.md, "Compliance"). Broilers: live kg per m² of usable
- * area against the farm's declared tier, 33, 39 or 42 kg/m² (Directive 2007/43/EC, Art. 3). Laying hens:
- * at most 9 hens per m² of usable area (Directive 1999/74/EC, Art. 4(1)(3)(a) and Art. 6(1)(a)).
+ * Stocking density per house and day (docs/domain.md, "Stocking density"): the birds present and, for
+ * broilers, their weight over the area the day's rule measures on. Which rule judges a day (broilers'
+ * tier, laying hens by housing system, breeders, pullets before laying maturity): ./density-rules.ts.
  */
+import { broilerRule, densityRuleFor, type DensityRule, type DensityRuleId } from './density-rules.js';
+
+export { LAYER_MAX_HENS_PER_M2 } from './density-rules.js';
 export const DENSITY_TIERS = [33, 39, 42] as const;
 export type DensityTier = (typeof DENSITY_TIERS)[number];
 export const DEFAULT_DENSITY_TIER: DensityTier = 33;
-export const LAYER_MAX_HENS_PER_M2 = 9;
 
 export interface BirdDay {
   date: string;
@@ -23,44 +25,50 @@ export interface DayWeight {
 export interface DensityDay {
   date: string;
   birds: number;
-  /** Broilers: live kg per m²; layers: hens per m². */
+  /** Broilers: live kg per m²; layers and breeders: birds per m². */
   value: number;
-  limit: number;
+  /** The rule's limit (rounded to 0.01); null: no limit applies (pullets). */
+  limit: number | null;
   unit: 'kg/m2' | 'birds/m2';
   weightGrams: number | null;
   weightSource: DayWeight['source'] | null;
   over: boolean;
+  /** The rule that judged the day, and whether its limit is a legal one (over: fail) or a reference (over: warn). */
+  rule: DensityRuleId;
+  binding: boolean;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Density of one day: broilers by weight against the tier, layers (and breeders) by head against 9 hens/m². */
-export function densityOf(day: BirdDay, areaM2: number, birdType: string, tier: number, weight: DayWeight | null): DensityDay | null {
+/**
+ * Density of one day on `areaM2` (the area `rule` measures on): broilers by weight, the others by head.
+ * `rule` defaults to the broilers' tier, else the rule of laying hens in an alternative system (9/m²), or
+ * of breeders in lay; the report and a placement's check name it from the birds' stage and the house.
+ */
+export function densityOf(
+  day: BirdDay,
+  areaM2: number,
+  birdType: string,
+  tier: number,
+  weight: DayWeight | null,
+  rule: DensityRule = densityRuleFor({ birdType, houseType: null, tier, layingHens: true }),
+): DensityDay | null {
   if (!(areaM2 > 0)) return null;
+  const judged = { rule: rule.id, binding: rule.binding, unit: rule.unit, limit: rule.limit === null ? null : round2(rule.limit) };
   if (birdType === 'broiler') {
     if (!weight) return null;
     const raw = (day.birds * weight.grams) / 1000 / areaM2;
-    return {
-      date: day.date,
-      birds: day.birds,
-      value: round2(raw),
-      limit: tier,
-      unit: 'kg/m2',
-      weightGrams: weight.grams,
-      weightSource: weight.source,
-      over: raw > tier,
-    };
+    return { date: day.date, birds: day.birds, value: round2(raw), ...judged, weightGrams: weight.grams, weightSource: weight.source, over: raw > tier };
   }
   const raw = day.birds / areaM2;
   return {
     date: day.date,
     birds: day.birds,
     value: round2(raw),
-    limit: LAYER_MAX_HENS_PER_M2,
-    unit: 'birds/m2',
+    ...judged,
     weightGrams: null,
     weightSource: null,
-    over: raw > LAYER_MAX_HENS_PER_M2,
+    over: rule.limit !== null && raw > rule.limit,
   };
 }
 
@@ -118,23 +126,49 @@ export function weightOn(
 /** The longest a placement's density is looked ahead, days (a broiler cycle is 5–8 weeks). */
 export const DENSITY_LOOKAHEAD_DAYS = 120;
 
+/** How a placement's check judges layers and breeders: the rule of each date, the area it measures on, and the day the birds reach laying maturity. */
+export interface HeadcountRules {
+  ruleAt: (date: string) => DensityRule;
+  areaOf: (rule: DensityRule) => number;
+  /** The day the birds reach laying maturity (their rule may change then), if known. */
+  layingFrom: string | null;
+}
+
 /**
  * A placement's check ahead (docs/domain.md, "Compliance"): the first day from `from` to `until` (both
  * included, at most DENSITY_LOOKAHEAD_DAYS) on which `birds` would stand above the limit in the house:
- * broilers at the day's weight (`weightAt`: the forecast, else the breed standard), layers at once by head.
- * The birds are those alive once the placement is recorded; later mortality is not assumed (conservative).
+ * broilers at the day's weight (`weightAt`: the forecast, else the breed standard); layers and breeders by
+ * head, on `from` and on the day they reach laying maturity when it falls within (their count does not
+ * change, their rule may: `headcount`; without it, the hens' 9/m² on `from`). The birds are those alive
+ * once the placement is recorded; later mortality is not assumed (conservative).
  */
 export function firstDayOver(
-  x: { birds: number; areaM2: number; birdType: string; tier: number; from: string; until: string; weightAt: (date: string) => DayWeight | null },
+  x: {
+    birds: number;
+    areaM2: number;
+    birdType: string;
+    tier: number;
+    from: string;
+    until: string;
+    weightAt: (date: string) => DayWeight | null;
+    headcount?: HeadcountRules;
+  },
   addDays: (date: string, n: number) => string,
 ): DensityDay | null {
   if (!(x.areaM2 > 0) || !(x.birds > 0)) return null;
   if (x.birdType !== 'broiler') {
-    const d = densityOf({ date: x.from, birds: x.birds }, x.areaM2, x.birdType, x.tier, null);
-    return d?.over ? d : null;
+    const h = x.headcount;
+    const dates = h?.layingFrom && h.layingFrom > x.from && h.layingFrom <= x.until ? [x.from, h.layingFrom] : [x.from];
+    for (const date of dates) {
+      const rule = h?.ruleAt(date);
+      const d = densityOf({ date, birds: x.birds }, rule && h ? h.areaOf(rule) : x.areaM2, x.birdType, x.tier, null, rule);
+      if (d?.over) return d;
+    }
+    return null;
   }
+  const rule = broilerRule(x.tier);
   for (let date = x.from, i = 0; date <= x.until && i <= DENSITY_LOOKAHEAD_DAYS; date = addDays(date, 1), i++) {
-    const d = densityOf({ date, birds: x.birds }, x.areaM2, x.birdType, x.tier, x.weightAt(date));
+    const d = densityOf({ date, birds: x.birds }, x.areaM2, x.birdType, x.tier, x.weightAt(date), rule);
     if (d?.over) return d;
   }
   return null;

@@ -4,8 +4,6 @@
  * thresholds are in docs/domain.md, "Compliance".
  */
 import { CO2_MAX_PPM, NH3_MAX_PPM, type HouseAir } from './air.js';
-import type { DensityDay } from './density.js';
-import type { SamplingOccurrence } from './sampling.js';
 import { adherenceOf, type VaccinationOccurrence } from './vaccination.js';
 import { windowsCovering, type WithdrawalWindow } from './withdrawals.js';
 
@@ -39,11 +37,16 @@ export const RULES = {
   stocking_density: {
     title: 'Stocking density within the limit per house and day',
     source:
-      'Broilers: Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m²); laying hens: Council Directive 1999/74/EC, Art. 4 and 6 (9 hens/m² usable area)',
+      'Broilers: Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m²); laying hens: Council Directive 1999/74/EC, Art. 4(1)(4) ' +
+      '(alternative systems, free range indoors: 9 hens/m² of usable area) and Art. 6(1)(a) (enriched cages: 750 cm² of cage area per hen); ' +
+      'free-range run: Regulation (EC) No 589/2008, Annex II, 1(c) (4 m² per hen); pullets before laying maturity: no EU limit',
   },
   salmonella_sampling: {
     title: 'Salmonella sampling done when due',
-    source: 'Regulation (EC) No 2160/2003; Regulation (EU) No 517/2011 (laying hens); Regulation (EU) No 200/2012 (broilers)',
+    source:
+      'Regulation (EC) No 2160/2003, Annex II, Part B (rearing flocks of laying hens: day-old chicks, and pullets two weeks before moving to the laying phase or unit); ' +
+      'Regulation (EU) No 517/2011, Annex, 2.1 (laying flocks: at the operator’s initiative every 15 weeks, the first at 24 ± 2 weeks); ' +
+      'Regulation (EU) No 200/2012, Annex, 2.1 (broilers: in the three weeks before slaughter)',
   },
   record_completeness: {
     title: 'Daily records, causes of mortality and weighings kept',
@@ -64,7 +67,7 @@ export const RULES = {
 } as const;
 export type RuleId = keyof typeof RULES;
 
-const result = (rule: RuleId, findings: Finding[], pass: string, summary?: string, source: string = RULES[rule].source): RuleResult => {
+export const result = (rule: RuleId, findings: Finding[], pass: string, summary?: string, source: string = RULES[rule].source): RuleResult => {
   const status: RuleStatus = findings.some((f) => f.status === 'fail') ? 'fail' : findings.length ? 'warn' : 'pass';
   return { rule, ...RULES[rule], source, status, summary: status === 'pass' ? pass : (summary ?? `${findings.length} finding(s)`), findings };
 };
@@ -135,73 +138,6 @@ export function medicineRecordsRule(medications: ReadonlyArray<{ id: string; dat
       });
   }
   return result('medicine_records', findings, `${medications.length} medication record(s), all complete`);
-}
-
-export interface DensityInput {
-  houseId: string | null;
-  areaM2: number | null;
-  birdType: string;
-  days: DensityDay[];
-}
-
-export function stockingDensityRule(d: DensityInput): RuleResult {
-  if (!d.houseId || !d.areaM2) {
-    const f: Finding = {
-      status: 'warn',
-      date: null,
-      message: 'The flock has no house with a usable area: density cannot be checked',
-      evidence: { houseId: d.houseId },
-    };
-    return result('stocking_density', [f], '', 'Not checked: no house or usable area');
-  }
-  const over = d.days.filter((x) => x.over);
-  const findings: Finding[] = over.map((x) => ({
-    status: 'fail',
-    date: x.date,
-    message: `${x.value} ${x.unit} in house ${d.houseId} on ${x.date}, over the limit of ${x.limit} ${x.unit}`,
-    evidence: {
-      houseId: d.houseId,
-      areaM2: d.areaM2,
-      birds: x.birds,
-      weightGrams: x.weightGrams,
-      weightSource: x.weightSource,
-      value: x.value,
-      limit: x.limit,
-      unit: x.unit,
-    },
-  }));
-  if (d.birdType === 'broiler' && d.days.length === 0 && d.areaM2)
-    findings.push({ status: 'warn', date: null, message: 'No weight (measured or breed standard) to compute the density', evidence: { houseId: d.houseId } });
-  const peak = d.days.reduce<DensityDay | null>((a, x) => (!a || x.value > a.value ? x : a), null);
-  const pass = peak ? `Peak ${peak.value} ${peak.unit} on ${peak.date} (limit ${peak.limit})` : 'No birds in the house';
-  return result(
-    'stocking_density',
-    findings,
-    pass,
-    peak ? `${over.length} day(s) over the limit; peak ${peak.value} ${peak.unit} on ${peak.date} (limit ${peak.limit})` : undefined,
-  );
-}
-
-export function salmonellaRule(birdType: string, occurrences: readonly SamplingOccurrence[], why: string | null): RuleResult {
-  const findings: Finding[] = [];
-  if (occurrences.length === 0 && why) findings.push({ status: 'warn', date: null, message: why, evidence: { birdType } });
-  for (const o of occurrences) {
-    const evidence = { from: o.from, dueBy: o.dueBy, sampleDate: o.sampleDate, status: o.status };
-    if (o.status === 'missed') findings.push({ status: 'fail', date: o.dueBy, message: `No Salmonella sample between ${o.from} and ${o.dueBy}`, evidence });
-    if (o.status === 'late')
-      findings.push({ status: 'warn', date: o.sampleDate, message: `Sampled on ${o.sampleDate}, after it was due by ${o.dueBy}`, evidence });
-    if (o.status === 'early')
-      findings.push({
-        status: 'warn',
-        date: o.sampleDate,
-        message: `Last sample ${o.sampleDate} was more than 3 weeks before slaughter (${o.dueBy})`,
-        evidence,
-      });
-  }
-  const next = occurrences.find((o) => o.status === 'due' || o.status === 'upcoming');
-  const done = occurrences.filter((o) => o.status === 'done').length;
-  const pass = `${done} sampling(s) on time${next ? `; next ${next.status} ${next.from} to ${next.dueBy}` : ''}`;
-  return result('salmonella_sampling', findings, pass, `${findings.length} finding(s)${next ? `; next ${next.status} ${next.from} to ${next.dueBy}` : ''}`);
 }
 
 export interface CompletenessInput {

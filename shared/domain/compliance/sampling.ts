@@ -1,14 +1,29 @@
 /**
- * Salmonella sampling due dates (docs/domain.md, "Compliance"): laying hens are sampled at the operator's
- * initiative every 15 weeks during the laying period, the first time at 24 ± 2 weeks of age (Reg. (EU)
- * No 517/2011, Annex, 2.1); broilers within the three weeks before they leave for slaughter (Reg. (EU)
- * No 200/2012, Annex, 2.1), within the control programmes of Reg. (EC) No 2160/2003.
+ * Salmonella sampling due dates (docs/domain.md, "Salmonella sampling"): rearing flocks of laying hens as
+ * day-old chicks and as pullets in the two weeks before they move to the laying unit or come into lay
+ * (Reg. (EC) No 2160/2003, Annex II, Part B; the rearing plan of a cycle: ./rearing.ts); laying hens at
+ * the operator's initiative every 15 weeks during the laying period, the first time at 24 ± 2 weeks of age
+ * (Reg. (EU) No 517/2011, Annex, 2.1); broilers within the three weeks before they leave for slaughter
+ * (Reg. (EU) No 200/2012, Annex, 2.1). The dates are the operator's own samples: an official sample does
+ * not stand for one, nor restart the 15-week clock (the conservative reading, docs/domain.md).
  */
 import { addDays, daysBetween } from '../../platform/calendar.js';
+import type { RearingPlan } from './rearing.js';
 
 export type SamplingStatus = 'done' | 'late' | 'early' | 'missed' | 'due' | 'upcoming';
 
+/**
+ * The dates of the operator's own samples: an official sample (kind `official`, taken by the competent
+ * authority) neither stands for one nor restarts the laying hens' 15-week clock (docs/domain.md).
+ */
+export const operatorSampleDates = (samples: ReadonlyArray<{ date: string; kind: string }>): string[] =>
+  samples.filter((s) => s.kind !== 'official').map((s) => s.date);
+
+/** day_old and pre_move: a rearing flock's; laying: the 15-weekly sampling of laying hens; pre_slaughter: broilers'. */
+export type SamplingKind = 'day_old' | 'pre_move' | 'laying' | 'pre_slaughter';
+
 export interface SamplingOccurrence {
+  kind: SamplingKind;
   /** The first day a sample counts for this occurrence. */
   from: string;
   /** The last day it is on time. */
@@ -37,23 +52,23 @@ export function layerSampling(hatchDate: string, sampleDates: readonly string[],
   for (let guard = 0; guard < 200; guard++) {
     const onTime = samples.find((d) => d >= from && d <= dueBy && d <= limit);
     if (onTime) {
-      out.push({ from, dueBy, status: 'done', sampleDate: onTime });
+      out.push({ kind: 'laying', from, dueBy, status: 'done', sampleDate: onTime });
       [from, dueBy] = [addDays(onTime, 1), addDays(onTime, LAYER_INTERVAL_WEEKS * 7)];
       continue;
     }
     if (limit <= dueBy) {
       // the first window is due from 22 weeks; a 15-week repeat in its last two weeks
       const opens = out.length === 0 ? from : addDays(dueBy, -LAYER_TOLERANCE_WEEKS * 7);
-      if (limit >= opens) out.push({ from, dueBy, status: 'due', sampleDate: null });
-      else if (!endDate || endDate >= from) out.push({ from, dueBy, status: 'upcoming', sampleDate: null });
+      if (limit >= opens) out.push({ kind: 'laying', from, dueBy, status: 'due', sampleDate: null });
+      else if (!endDate || endDate >= from) out.push({ kind: 'laying', from, dueBy, status: 'upcoming', sampleDate: null });
       break;
     }
     const late = samples.find((d) => d > dueBy && d <= limit);
     if (late) {
-      out.push({ from, dueBy, status: 'late', sampleDate: late });
+      out.push({ kind: 'laying', from, dueBy, status: 'late', sampleDate: late });
       [from, dueBy] = [addDays(late, 1), addDays(late, LAYER_INTERVAL_WEEKS * 7)];
     } else {
-      out.push({ from, dueBy, status: 'missed', sampleDate: null });
+      out.push({ kind: 'laying', from, dueBy, status: 'missed', sampleDate: null });
       [from, dueBy] = [addDays(dueBy, 1), addDays(dueBy, LAYER_INTERVAL_WEEKS * 7)];
     }
   }
@@ -66,13 +81,39 @@ export function layerSampling(hatchDate: string, sampleDates: readonly string[],
  */
 export function broilerSampling(harvestDate: string | null, sampleDates: readonly string[], asOf: string): SamplingOccurrence[] {
   if (!harvestDate) return [];
-  const from = addDays(harvestDate, -BROILER_WINDOW_DAYS);
+  return [inWindow('pre_slaughter', addDays(harvestDate, -BROILER_WINDOW_DAYS), harvestDate, sampleDates, asOf)];
+}
+
+/**
+ * A sample due in a window (broilers before slaughter; a rearing flock's day-old chicks, and its pullets
+ * before the laying unit): the latest sample in it; while the window runs, due or upcoming; after its
+ * last day, broilers' an early one (warn), a rearing flock's a late one (the samples of other ages are
+ * not this one: before the window, it is missed).
+ */
+function inWindow(kind: SamplingKind, from: string, dueBy: string, sampleDates: readonly string[], asOf: string, rearing = false): SamplingOccurrence {
   const samples = [...sampleDates].sort();
-  const onTime = samples.filter((d) => d >= from && d <= harvestDate).at(-1);
-  if (onTime) return [{ from, dueBy: harvestDate, status: 'done', sampleDate: onTime }];
-  const early = samples.filter((d) => d < from).at(-1);
-  if (asOf > harvestDate) return [{ from, dueBy: harvestDate, status: early ? 'early' : 'missed', sampleDate: early ?? null }];
-  return [{ from, dueBy: harvestDate, status: asOf >= from ? 'due' : 'upcoming', sampleDate: null }];
+  const onTime = samples.filter((d) => d >= from && d <= dueBy).at(-1);
+  if (onTime) return { kind, from, dueBy, status: 'done', sampleDate: onTime };
+  if (asOf <= dueBy) return { kind, from, dueBy, status: asOf >= from ? 'due' : 'upcoming', sampleDate: null };
+  const late = rearing ? samples.find((d) => d > dueBy) : undefined;
+  if (late) return { kind, from, dueBy, status: 'late', sampleDate: late };
+  const early = rearing ? undefined : samples.filter((d) => d < from).at(-1);
+  return { kind, from, dueBy, status: early ? 'early' : 'missed', sampleDate: early ?? null };
+}
+
+/** Pullets: the sample in the 14 days before they move to the laying unit (or come into lay: `move.on`), the day of the move excluded. */
+export const PRE_MOVE_DAYS = 14;
+
+/**
+ * A rearing flock's samples (./rearing.ts `RearingPlan`): the day-old chicks' from their arrival until they
+ * are 2 days old (a later one is late), and the pullets' in the 14 days before the move (a sample after the
+ * move is late; without one in the 14 days, a sample taken earlier does not stand for it: missed).
+ */
+export function rearingSampling(plan: RearingPlan, sampleDates: readonly string[], asOf: string): SamplingOccurrence[] {
+  const out: SamplingOccurrence[] = [];
+  if (plan.dayOld) out.push(inWindow('day_old', plan.dayOld.from, plan.dayOld.until, sampleDates, asOf, true));
+  if (plan.move) out.push(inWindow('pre_move', addDays(plan.move.on, -PRE_MOVE_DAYS), addDays(plan.move.on, -1), sampleDates, asOf, true));
+  return out;
 }
 
 /** What a cycle's sampling is dated from. */
@@ -82,11 +123,16 @@ export interface SamplingBasis {
   hatchDate: string;
   targetAgeDays: number | null;
   endDate: string | null;
+  /** Layers: the samples of the pullets it rears (none: it reared none). */
+  rearing?: RearingPlan;
+  /** The last day the cycle held birds, once they have all left: nothing is sampled after it. */
+  birdsGoneOn?: string | null;
 }
 
 /**
  * A cycle's sampling occurrences up to `asOf`: broilers before they leave (the first bird sale, else hatch
- * + the target age), layers and breeders from their age. `why`: why a broiler's sampling cannot be dated.
+ * + the target age); layers the rearing flock's samples (day-old, pre-move) then the laying hens' from
+ * their age; breeders the laying hens' alone. `why`: why a broiler's sampling cannot be dated.
  */
 export function cycleSampling(
   c: SamplingBasis,
@@ -94,7 +140,11 @@ export function cycleSampling(
   firstBirdSale: string | null,
   asOf: string,
 ): { occurrences: SamplingOccurrence[]; why: string | null } {
-  if (c.birdType !== 'broiler') return { occurrences: layerSampling(c.hatchDate, sampleDates, asOf, c.endDate), why: null };
+  if (c.birdType !== 'broiler') {
+    const end = c.birdsGoneOn && (!c.endDate || c.birdsGoneOn < c.endDate) ? c.birdsGoneOn : c.endDate;
+    const rearing = c.birdType === 'layer' && c.rearing ? rearingSampling(c.rearing, sampleDates, asOf) : [];
+    return { occurrences: [...rearing, ...layerSampling(c.hatchDate, sampleDates, asOf, end)], why: null };
+  }
   const expectedHarvest = firstBirdSale ?? (c.targetAgeDays ? addDays(c.hatchDate, c.targetAgeDays) : null);
   return {
     occurrences: broilerSampling(expectedHarvest, sampleDates, asOf),

@@ -3,6 +3,9 @@ import { findBreedStandard, standardFeedIntake, standardWeightGrams } from '../a
 import type { CycleInputs } from '../analytics/inputs.js';
 import type { DailyKpis } from '../analytics/kpis/types.js';
 import { cmp, compareDetections, DAY_MS, detectSeries, minPointsOf, type Detection, type Mode, type Obs } from './engine.js';
+import { practicallySignificant } from './significance.js';
+import type { SignificanceConfig } from '../../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS } from '../../../schemas/compiled/constants/analytics-config.js';
 
 const DEFAULT_BASELINE_DAYS = 14;
 
@@ -118,13 +121,21 @@ export function detectDaily(
  * standard: feed as % of the breed's intake for the age (a standard with a feed intake table: the broiler
  * objectives, Hy-Line Brown from rearing to the end of lay), weight as % of the breed's weight (water is
  * already % of the expected intake). A normal flock on its breed's curve then raises nothing, however
- * its growth bends; a breed without a standard (or without a feed table) is judged against the flock's own growth line.
+ * its growth bends; a breed without a standard (or without a feed table) is judged against the flock's own growth line. A detection
+ * is kept only when it also crosses the practical threshold of the cycle's bird type (`significance`: the
+ * analytics configuration's `thresholds.significance`, ./significance.ts).
  */
-export function detectCycleDays(inputs: Pick<CycleInputs, 'cycle'>, series: readonly DailyKpis[]): Detection[] {
+export function detectCycleDays(
+  inputs: Pick<CycleInputs, 'cycle'>,
+  series: readonly DailyKpis[],
+  significance: SignificanceConfig = ANALYTICS_DEFAULTS.thresholds.significance,
+): Detection[] {
   const standard = findBreedStandard(inputs.cycle.breed, inputs.cycle.birdType);
-  if (!standard) return detectDaily(series);
-  return detectDaily(series, {
-    standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
-    standardFeedGrams: standard.series.some((s) => s.key === 'dailyFeedIntake') ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
-  });
+  const found = standard
+    ? detectDaily(series, {
+        standardWeightGrams: (age) => standardWeightGrams(standard, age)?.grams ?? null,
+        standardFeedGrams: standard.series.some((s) => s.key === 'dailyFeedIntake') ? (age) => standardFeedIntake(standard, age)?.grams ?? null : undefined,
+      })
+    : detectDaily(series);
+  return practicallySignificant(found, inputs.cycle.birdType, significance);
 }

@@ -29,6 +29,8 @@ export function decideHouseCreate(caller: Pick<Caller, 'id' | 'allFarms' | 'farm
     usableAreaM2: body.usableAreaM2,
     capacity: body.capacity,
     houseType: body.type ?? null,
+    cageAreaM2: body.cageAreaM2 ?? null,
+    rangeAreaM2: body.rangeAreaM2 ?? null,
     notes: cleanText(body.notes),
     createdBy: caller.id,
     createdAt: at,
@@ -40,7 +42,7 @@ export function decideHouseCreate(caller: Pick<Caller, 'id' | 'allFarms' | 'farm
   return { house, audit, changes: [houseChange(house)] };
 }
 
-const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'notes'] as const;
+const HOUSE_FIELDS = ['name', 'usableAreaM2', 'capacity', 'houseType', 'cageAreaM2', 'rangeAreaM2', 'notes'] as const;
 
 /** An edit of a house (its version already compared with the client's); a rename also sets the new `nameKey`. */
 export function decideHouseUpdate(current: HouseRecord, body: UpdateHouseBody, now: Date) {
@@ -51,6 +53,8 @@ export function decideHouseUpdate(current: HouseRecord, body: UpdateHouseBody, n
     ...(body.usableAreaM2 !== undefined ? { usableAreaM2: body.usableAreaM2 } : {}),
     ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
     ...(body.type !== undefined ? { houseType: body.type } : {}),
+    ...(body.cageAreaM2 !== undefined ? { cageAreaM2: body.cageAreaM2 } : {}),
+    ...(body.rangeAreaM2 !== undefined ? { rangeAreaM2: body.rangeAreaM2 } : {}),
     ...(body.notes !== undefined ? { notes: cleanText(body.notes) } : {}),
   };
   const change = recordChange(current, edited, HOUSE_FIELDS, now);

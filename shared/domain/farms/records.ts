@@ -28,6 +28,10 @@ export interface HouseRecord {
   capacity: number;
   /** The housing system (`type` in the API; the item attribute `type` names the item kind). */
   houseType: string | null;
+  /** Enriched-cage houses: the total cage area, m² (the basis of 750 cm² per hen); null when not declared. */
+  cageAreaM2?: number | null;
+  /** Free-range houses: the open-air run, m² (at least 4 m² per hen); null when not declared. */
+  rangeAreaM2?: number | null;
   notes: string | null;
   createdBy: string | null;
   createdAt: string;
@@ -40,4 +44,4 @@ export type FarmChanges = Partial<
   Pick<FarmRecord, 'name' | 'location' | 'countryCode' | 'timezone' | 'totalAreaHa' | 'densityTier' | 'waterReserveLiters' | 'notes'>
 >;
 /** The house fields a PATCH may change (a rename also moves the uniqueness item). */
-export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'notes'>>;
+export type HouseChanges = Partial<Pick<HouseRecord, 'name' | 'nameKey' | 'usableAreaM2' | 'capacity' | 'houseType' | 'cageAreaM2' | 'rangeAreaM2' | 'notes'>>;

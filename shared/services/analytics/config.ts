@@ -1,4 +1,4 @@
-import { completeSection, decideConfigChange, type AnalyticsConfigVersion, type SectionChanges } from '../../domain/analytics/config.js';
+import { completeSection, decideConfigChange, type AnalyticsConfigVersion, type DeepPartial, type SectionChanges } from '../../domain/analytics/config.js';
 import type { CommandContext } from '../../domain/command.js';
 import { analyticsConfigWrites, getStoredAnalyticsConfig, listAnalyticsConfigVersions } from '../../db/analytics-config.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
@@ -66,7 +66,7 @@ async function replaceSections(ctx: CommandContext, sections: SectionChanges, bo
 /** `PUT …/analytics/thresholds`: the thresholds section only. */
 export async function updateAnalyticsThresholds(
   ctx: CommandContext,
-  body: Partial<AnalyticsSections['thresholds']> & { version?: number },
+  body: DeepPartial<AnalyticsSections['thresholds']> & { version?: number },
 ): Promise<AnalyticsConfigState> {
   const { version: bodyVersion, ...thresholds } = body;
   return replaceSections(ctx, { thresholds }, bodyVersion, true);

@@ -79,7 +79,7 @@ export async function anomalyReport(user: Caller, flockId: string, cycleId: stri
   const wanted = (date: string, severity: string) => (!query.severity || severity === query.severity) && (!from || date >= from) && (!to || date <= to);
   const anomalies = thresholdBreaches(ctx.inputs, ctx.config, { series }).filter((a) => wanted(a.date, a.severity));
   // the same detection code the detector job stores as anomalies (source detector)
-  const detections = detectCycleDays(ctx.inputs, series).filter((d) => wanted(d.bucket, d.severity));
+  const detections = detectCycleDays(ctx.inputs, series, ctx.config.thresholds.significance).filter((d) => wanted(d.bucket, d.severity));
   return { cycle: header(ctx), thresholds: ctx.config.thresholds, anomalies, detections };
 }
 

@@ -18,7 +18,9 @@ import { findBreedStandard, standardWeightGrams } from '../../domain/analytics/b
 import type { Caller } from '../../domain/caller.js';
 import { canAccessFarm } from '../../domain/farm-access.js';
 import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../../domain/compliance/air.js';
-import { birdsPerDay, DEFAULT_DENSITY_TIER, densityOf, weightOn, type DensityDay } from '../../domain/compliance/density.js';
+import { birdsPerDay, DEFAULT_DENSITY_TIER, weightOn } from '../../domain/compliance/density.js';
+import { cycleDensityDays, stockingDensityRule } from '../../domain/compliance/density-report.js';
+import { birdsGoneOn, rearingPlanFromCounters, rearingPlanOf } from '../../domain/compliance/rearing.js';
 import {
   airQualityRule,
   medicineRecordsRule,
@@ -26,13 +28,13 @@ import {
   recordCompletenessRule,
   REPORT_CSV_COLUMNS,
   reportRows,
-  salmonellaRule,
-  stockingDensityRule,
   vaccinationAdherenceRule,
   withdrawalSalesRule,
   type RuleResult,
 } from '../../domain/compliance/report.js';
-import { cycleSampling, openSampling, type OpenSampling } from '../../domain/compliance/sampling.js';
+import { salmonellaRule } from '../../domain/compliance/salmonella-report.js';
+import { cycleSampling, openSampling, operatorSampleDates, type OpenSampling, type SamplingKind } from '../../domain/compliance/sampling.js';
+import { firstEggOf, layingMaturityOn } from '../../domain/laying-maturity.js';
 import type { VaccinationOccurrence } from '../../domain/compliance/vaccination.js';
 import { isSale } from '../../domain/compliance/withdrawals.js';
 import { occurrencesBetween, withAgeOrigin } from '../../domain/schedules/occurrences.js';
@@ -144,25 +146,38 @@ export async function cycleRules(
   const standardGrams = (date: string) => (standard ? (standardWeightGrams(standard, daysBetween(ageFrom, date))?.grams ?? null) : null);
   const weighings = weights.map((w) => ({ date: w.date, grams: w.grams }));
   const tier = farm.densityTier ?? DEFAULT_DENSITY_TIER;
-  const days =
-    from <= to
-      ? birdsPerDay(
-          movements.map((m) => ({ type: m.type, date: m.date, quantity: quantityOf(m) })),
-          from,
-          to,
-          addDays,
-        )
-      : [];
-  const density = days
-    .filter((d) => d.birds > 0)
-    .map((d) => densityOf(d, house?.usableAreaM2 ?? 0, cycle.birdType, tier, weightOn(d.date, weighings, standardGrams, daysBetween)))
-    .filter((d): d is DensityDay => d !== null);
-  // Salmonella: layers from their age, broilers before they leave (first sale, else the target age)
-  const sampleDates = samples.filter((s) => !s.cycleId || s.cycleId === cycle.id).map((s) => s.date);
+  const birdMoves = movements.map((m) => ({ type: m.type, date: m.date, quantity: quantityOf(m) }));
+  const days = from <= to ? birdsPerDay(birdMoves, from, to, addDays) : [];
+  // layers and breeders are laying hens from laying maturity (the first egg, else the point of lay), pullets before it
+  const firstEggOn = firstEggOf(movements);
+  const layingFrom = layingMaturityOn({ birdType: cycle.birdType, ageOrigin: ageFrom, firstEggOn });
+  const density = house
+    ? cycleDensityDays({
+        days,
+        house,
+        birdType: cycle.birdType,
+        tier,
+        layingFrom,
+        weightAt: (date) => weightOn(date, weighings, standardGrams, daysBetween),
+      })
+    : [];
+  // Salmonella: a rearing flock's day-old and pre-move samples, laying hens from their age, broilers before they
+  // leave (first sale, else the target age); the operator's samples only
+  const cycleSamples = samples.filter((s) => !s.cycleId || s.cycleId === cycle.id);
+  const sampleDates = operatorSampleDates(cycleSamples);
   const firstSale = firstBirdSaleOf(movements);
   const broiler = cycle.birdType === 'broiler';
+  const rearing = rearingPlanOf({
+    birdType: cycle.birdType,
+    ageOrigin: ageFrom,
+    movements: birdMoves,
+    days,
+    firstEggOn,
+    targetAgeDays: cycle.targetAgeDays,
+    asOf,
+  });
   const sampling = cycleSampling(
-    { birdType: cycle.birdType, hatchDate: ageFrom, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate },
+    { birdType: cycle.birdType, hatchDate: ageFrom, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate, rearing, birdsGoneOn: birdsGoneOn(birdMoves) },
     sampleDates,
     firstSale,
     asOf,
@@ -170,8 +185,8 @@ export async function cycleRules(
   const rules = [
     withdrawalSalesRule(windows, sales),
     medicineRecordsRule(movements.filter((m) => m.type === 'medication')),
-    stockingDensityRule({ houseId: flock.houseId, areaM2: house?.usableAreaM2 ?? null, birdType: cycle.birdType, days: density }),
-    salmonellaRule(cycle.birdType, sampling.occurrences, sampling.why),
+    stockingDensityRule({ houseId: flock.houseId, areaM2: house?.usableAreaM2 ?? null, birdType: cycle.birdType, days: density, layingFrom }),
+    salmonellaRule(cycle.birdType, sampling.occurrences, sampling.why, cycleSamples.length - sampleDates.length),
     recordCompletenessRule({
       days: days.map((d) => d.date),
       dailyRecordDates: new Set(daily.map((d) => d.date)),
@@ -250,7 +265,7 @@ export async function farmComplianceStatusFor(user: Caller, farmId: string, now 
 // The dashboards: Salmonella samples due or overdue
 
 /** One active cycle's Salmonella sampling that is due or overdue on `today` (the manager's and the veterinarian's dashboards). */
-export type SalmonellaDue = OpenSampling & { flockId: string; flockName: string; cycleId: string; birdType: CycleRecord['birdType'] };
+export type SalmonellaDue = OpenSampling & { flockId: string; flockName: string; cycleId: string; birdType: CycleRecord['birdType']; kind: SamplingKind };
 
 /** The first bird sale of a cycle (its bird_sale movements, oldest first; read only when the cycle counts a sale). */
 async function firstBirdSale(cycle: CycleRecord): Promise<string | null> {
@@ -268,7 +283,8 @@ async function firstBirdSale(cycle: CycleRecord): Promise<string | null> {
 /**
  * The Salmonella samplings due or overdue in the farm's active cycles on `today`: the same due dates as
  * the report's salmonella_sampling rule (one Query of the farm's samples; per broiler cycle with a sale,
- * the date of its first one).
+ * the date of its first one; a rearing flock's samples from the cycle record's counters). A cycle whose
+ * birds have all left has nothing left to sample.
  */
 export async function salmonellaDueOf(
   farmId: string,
@@ -280,12 +296,21 @@ export async function salmonellaDueOf(
   const samples = await listSamples(farmId);
   const out = await Promise.all(
     active.map(async ({ flock, cycle }) => {
-      const dates = samples.filter((s) => s.flockId === flock.id && (!s.cycleId || s.cycleId === cycle.id)).map((s) => s.date);
+      if (cycle.placed + cycle.transferredIn > 0 && cycle.alive <= 0) return [];
+      const dates = operatorSampleDates(samples.filter((s) => s.flockId === flock.id && (!s.cycleId || s.cycleId === cycle.id)));
       const firstSale = cycle.birdType === 'broiler' ? await firstBirdSale(cycle) : null;
-      const basis = { birdType: cycle.birdType, hatchDate: ageOrigin(cycle).date, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate };
-      const { occurrences } = cycleSampling(basis, dates, firstSale, today);
-      return openSampling(occurrences, dates, today).map(
-        (o): SalmonellaDue => ({ flockId: flock.id, flockName: flock.name, cycleId: cycle.id, birdType: cycle.birdType, ...o }),
+      const hatchDate = ageOrigin(cycle).date;
+      const rearing = rearingPlanFromCounters(cycle, hatchDate, today);
+      const { occurrences } = cycleSampling(
+        { birdType: cycle.birdType, hatchDate, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate, rearing },
+        dates,
+        firstSale,
+        today,
+      );
+      return occurrences.flatMap((occurrence) =>
+        openSampling([occurrence], dates, today).map(
+          (o): SalmonellaDue => ({ flockId: flock.id, flockName: flock.name, cycleId: cycle.id, birdType: cycle.birdType, kind: occurrence.kind, ...o }),
+        ),
       );
     }),
   );

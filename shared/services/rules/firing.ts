@@ -85,7 +85,7 @@ export async function act(
     },
   });
   // the detectors' view of the same change, so that both anomalies name the same start
-  const detections = cycle && detectedByDetectors(rule.input) ? detectCycleDays(cycle.ctx.inputs, series) : [];
+  const detections = cycle && detectedByDetectors(rule.input) ? detectCycleDays(cycle.ctx.inputs, series, cycle.ctx.config.thresholds.significance) : [];
   const expected = expectedOf(rule.condition, firing.value);
   // a cost is in the farm's currency (its pricing, read with the cycle)
   const unit = cycle ? unitIn(input.unit, cycle.ctx.config.pricing.currency) : input.unit;
