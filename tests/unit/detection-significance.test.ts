@@ -5,7 +5,8 @@
  * 27,700 Hy-Line Brown hens losing 1–3 hens a day, then 7: statistically unusual, practically nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_DEFAULTS, completeSection, type SignificanceConfig } from '../../schemas/analytics-config.js';
+import { ANALYTICS_DEFAULTS, type SignificanceConfig } from '../../schemas/analytics-config.js';
+import { completeSection } from '../../shared/domain/analytics/config.js';
 import { emptyDay, type CycleInputs, type DayTotals } from '../../shared/domain/analytics/inputs.js';
 import { dailySeries } from '../../shared/domain/analytics/kpis/daily.js';
 import { detectCycleDays, detectDaily } from '../../shared/domain/detection/daily.js';
