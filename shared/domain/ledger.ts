@@ -13,11 +13,13 @@ import type { CycleCounter } from './cycle-summary.js';
 import { PLACED_BY_DATE } from './age.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
+import type { LotDraw } from './eggs/lots.js';
 
 export type Target =
   | { kind: 'cycle' }
   | { kind: 'feed'; feedType: string }
   | { kind: 'eggs' }
+  | { kind: 'eggLot'; laidOn: string }
   | { kind: 'medicine'; product: string; unit: MedicineUnit }
   | { kind: 'day'; date: string };
 
@@ -36,6 +38,7 @@ export type Delta =
   | { target: { kind: 'day'; date: string }; attribute: DayAttribute; amount: number }
   | { target: { kind: 'feed'; feedType: string }; attribute: StockAttribute<'kg'>; amount: number }
   | { target: { kind: 'eggs' }; attribute: StockAttribute<'count'>; amount: number }
+  | { target: { kind: 'eggLot'; laidOn: string }; attribute: 'count' | 'laid'; amount: number }
   | { target: { kind: 'medicine'; product: string; unit: MedicineUnit }; attribute: StockAttribute<'quantity'>; amount: number };
 
 /**
@@ -50,10 +53,11 @@ export const AT_DATE = '@';
 export const OUT = 'Out';
 
 /** Balances that may never go below zero, per target kind. */
-export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicine: 'quantity'; day: undefined } = {
+export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; eggLot: 'count'; medicine: 'quantity'; day: undefined } = {
   cycle: 'alive',
   feed: 'kg',
   eggs: 'count',
+  eggLot: 'count',
   medicine: 'quantity',
   day: undefined,
 };
@@ -141,6 +145,7 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
         cycle('eggsCollected', m.totalEggs),
         { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs },
         day('eggsCollected', m.totalEggs),
+        ...lotChanges([{ laidOn: m.date, quantity: m.totalEggs }], sign, true),
       );
       if (m.cracked) out.push(cycle('eggsCracked', m.cracked), day('eggsCracked', m.cracked));
       if (m.dirty) out.push(cycle('eggsDirty', m.dirty), day('eggsDirty', m.dirty));
@@ -152,6 +157,7 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
     case 'egg_loss': {
       const counter = m.type === 'egg_sale' ? 'eggsSold' : 'eggsLost';
       out.push(cycle(counter, m.quantity), { target: { kind: 'eggs' }, attribute: 'count', amount: -sign * m.quantity }, day(counter, m.quantity));
+      out.push(...lotChanges(m.fromLots, -sign as 1 | -1));
       if (m.type === 'egg_sale' && m.unitPrice !== undefined)
         out.push(day('eggsSoldPriced', m.quantity), day('eggSaleRevenuePriced', m.quantity * m.unitPrice));
       break;
@@ -177,9 +183,23 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
     case 'egg_transfer_out':
     case 'egg_transfer_in':
       out.push({ target: { kind: 'eggs' }, attribute: 'count', amount: (m.type === 'egg_transfer_in' ? sign : -sign) * m.quantity });
+      out.push(...lotChanges(m.fromLots, m.type === 'egg_transfer_in' ? sign : (-sign as 1 | -1)));
       break;
   }
   return out;
+}
+
+/**
+ * The cycle's egg lots a movement changes (shared/domain/eggs/lots.ts): a collection adds its eggs to the
+ * lot of its day (and counts them as laid there); a sale, loss or transfer out takes them from the lots it
+ * drew, a transfer in adds them to lots of their laying days. Movements recorded before lots (no
+ * `fromLots`) change none.
+ */
+function lotChanges(draws: readonly LotDraw[] | undefined, sign: 1 | -1, laid = false): Delta[] {
+  return (draws ?? []).flatMap((d): Delta[] => {
+    const target = { kind: 'eggLot' as const, laidOn: d.laidOn };
+    return [{ target, attribute: 'count', amount: sign * d.quantity }, ...(laid ? [{ target, attribute: 'laid' as const, amount: sign * d.quantity }] : [])];
+  });
 }
 
 type Counter<A> = (attribute: A, amount: number) => Delta;
@@ -204,6 +224,7 @@ function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Co
 export function targetId(t: Target): string {
   if (t.kind === 'feed') return `feed:${t.feedType}`;
   if (t.kind === 'day') return `day:${t.date}`;
+  if (t.kind === 'eggLot') return `eggLot:${t.laidOn}`;
   if (t.kind === 'medicine') return `medicine:${t.unit}:${t.product}`;
   return t.kind;
 }
