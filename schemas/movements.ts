@@ -59,6 +59,16 @@ const FromLots = Type.Optional(
   ),
 );
 
+/** A grade or size of eggs, as the farm names them (EU weight grades S, M, L, XL, or its own). */
+const GRADE_PATTERN = '^[A-Za-z0-9_-]{1,20}$';
+const Grade = Type.Optional(
+  Type.String({
+    pattern: GRADE_PATTERN,
+    description:
+      'The grade or size taken (S, M, L, XL…; 1–20 letters, digits, _ or -): taken from the lots’ eggs of that grade. Without it, from their ungraded eggs',
+  }),
+);
+
 function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
   return {
     type,
@@ -206,17 +216,20 @@ export const MOVEMENT_CATALOGUE = [
     cracked: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     dirty: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     doubleYolk: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    floor: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Floor eggs (laid outside the nests), part of totalEggs' })),
     averageEggWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 200 })),
     grades: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), {
+      Type.Record(Type.String({ pattern: GRADE_PATTERN }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), {
         maxProperties: 20,
         additionalProperties: false,
-        description: 'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -',
+        description:
+          'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -. Part of totalEggs: the rest are ungraded. The egg stock keeps each grade, and a sale or loss names the grade it takes',
       }),
     ),
   }),
   movement('egg_sale', 'Eggs sold', 'Eggs sold from the eggs this cycle’s hens laid (its egg lots; a cycle that laid none sells none)', {
     quantity: Count('Eggs sold'),
+    grade: Grade,
     fromLots: FromLots,
     unitPrice: Type.Optional(Money('Price per egg')),
     buyer: Type.Optional(Text(200, 'Buyer')),
@@ -224,6 +237,7 @@ export const MOVEMENT_CATALOGUE = [
   }),
   movement('egg_loss', 'Eggs lost', 'Eggs broken, discarded or otherwise lost from the eggs this cycle’s hens laid (its egg lots)', {
     quantity: Count('Eggs lost'),
+    grade: Grade,
     fromLots: FromLots,
     reason: Type.Optional(Text(200, 'Reason')),
   }),

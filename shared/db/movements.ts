@@ -116,7 +116,11 @@ function changeWrite(ref: CycleRef, change: NetChange, now: string, withdrawalRe
     update: keyOf(ref, change.target),
     add: change.amounts,
     set: { ...DESCRIPTORS[change.target.kind](ref, change.target), updatedAt: now },
-    when: all(change.target.kind === 'cycle' && cycleOpen(withdrawalRev), change.requires && atLeast(change.requires.attribute, change.requires.atLeast)),
+    when: all(
+      change.target.kind === 'cycle' && cycleOpen(withdrawalRev),
+      change.requires && atLeast(change.requires.attribute, change.requires.atLeast),
+      ...(change.alsoRequires ?? []).map((r) => atLeast(r.attribute, r.atLeast)),
+    ),
     failed: refused,
   };
 }
@@ -246,6 +250,8 @@ export async function getCycleAndMovement(flockId: string, cycleId: string, move
   };
 }
 
+const GRADED = 'graded:';
+
 /** The cycle's egg lots with eggs on hand, oldest laying day first (one consistent Query of its partition). */
 export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
   const items = await queryAll({
@@ -254,10 +260,15 @@ export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
     FilterExpression: '#count > :zero',
     ExpressionAttributeNames: { '#count': 'count' },
     ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':s': EGG_LOT_SK_PREFIX, ':zero': 0 },
-    ProjectionExpression: 'laidOn, #count',
     ConsistentRead: true,
   });
-  return items.map((i) => ({ laidOn: String(i.laidOn), count: Number(i.count) }));
+  // a lot's grades are attributes of their own (`graded:L`)
+  return items.map((i) => ({
+    laidOn: String(i.laidOn),
+    count: Number(i.count),
+    ungraded: Number(i.ungraded ?? 0),
+    graded: Object.fromEntries(Object.entries(i).flatMap(([k, n]) => (k.startsWith(GRADED) ? [[k.slice(GRADED.length), Number(n)]] : []))),
+  }));
 }
 
 /** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */

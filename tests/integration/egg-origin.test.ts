@@ -62,7 +62,7 @@ describe('egg origin', () => {
     await f.layers.move({ type: 'egg_collection', date: day(-2), totalEggs: 1000 });
     const tooMany = await f.layers.post({ type: 'egg_sale', date: day(-1), quantity: 1901 });
     expect(tooMany.status).toBe(409);
-    expect(tooMany.body.error).toBe(`Cycle ${f.layers.cycle.id} holds 1900 eggs laid on or before ${day(-1)}; cannot sell 1901`);
+    expect(tooMany.body.error).toBe(`Cycle ${f.layers.cycle.id} holds 1900 ungraded eggs laid on or before ${day(-1)}; cannot sell 1901`);
     // a sale dated before eggs were laid cannot sell them
     expect((await f.layers.post({ type: 'egg_sale', date: day(-3), quantity: 901 })).status).toBe(409);
     const sale = await f.layers.post({ type: 'egg_sale', date: day(-1), quantity: 1200 });
@@ -74,7 +74,7 @@ describe('egg origin', () => {
     // named lots must hold what they give
     const named = await f.layers.post({ type: 'egg_sale', date: day(0), quantity: 800, fromLots: [{ laidOn: day(-2), quantity: 800 }] });
     expect(named.status).toBe(409);
-    expect(named.body.error).toBe(`Cycle ${f.layers.cycle.id} holds 700 eggs laid on ${day(-2)}; cannot sell 800 of them`);
+    expect(named.body.error).toBe(`Cycle ${f.layers.cycle.id} holds 700 ungraded eggs laid on ${day(-2)}; cannot sell 800 of them`);
     const wrongSum = await f.layers.post({ type: 'egg_sale', date: day(0), quantity: 800, fromLots: [{ laidOn: day(-2), quantity: 700 }] });
     expect(wrongSum.status).toBe(400);
     expect(wrongSum.body.details).toEqual([{ field: 'body.fromLots', message: 'add up to 700 eggs; quantity is 800' }]);

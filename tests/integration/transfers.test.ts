@@ -114,8 +114,8 @@ describe('transfers between farms', () => {
     }
     expect((await a.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 1249.5, shortfalls: [] }]);
     expect((await b.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 850.5, shortfalls: [] }]);
-    expect((await a.stock()).eggs).toEqual({ count: 1800, shortfalls: [] });
-    expect((await b.stock()).eggs).toEqual({ count: 1200, shortfalls: [] });
+    expect((await a.stock()).eggs).toEqual({ count: 1800, byGrade: {}, ungraded: 1800, shortfalls: [] });
+    expect((await b.stock()).eggs).toEqual({ count: 1200, byGrade: {}, ungraded: 1200, shortfalls: [] });
     // the eggs keep their laying day: the receiving cycle sells them from a lot of day(-2), and no more
     const sold = await b.post({ type: 'egg_sale', date: day(0), quantity: 1000 });
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);

@@ -7,11 +7,17 @@
  */
 import { Conflict, ValidationFailed } from '../../errors.js';
 
-/** A lot as read: its laying day and the eggs of it still on hand. */
+/** A lot as read: its laying day and the eggs of it still on hand, in all, ungraded and per grade. */
 export interface EggLot {
   laidOn: string;
   count: number;
+  ungraded: number;
+  graded: Record<string, number>;
 }
+
+/** The eggs of a lot a movement may take: those of its grade, or the ungraded ones. */
+const availableIn = (lot: EggLot, grade: string | undefined) => (grade ? (lot.graded[grade] ?? 0) : lot.ungraded);
+const kindOf = (grade: string | undefined) => (grade ? `eggs of grade ${grade}` : 'ungraded eggs');
 
 /** What one movement takes from (or, a transfer in, adds to) one lot. */
 export interface LotDraw {
@@ -35,24 +41,28 @@ const WHAT: Record<EggDrawType, string> = { egg_sale: 'sell', egg_loss: 'record 
  * hold, naming what it does: a cycle that laid nothing (or whose eggs are gone) sells nothing.
  */
 export function drawFromLots(
-  m: { type: EggDrawType; date: string; quantity: number; fromLots?: readonly LotDraw[] | undefined },
+  m: { type: EggDrawType; date: string; quantity: number; grade?: string | undefined; fromLots?: readonly LotDraw[] | undefined },
   cycleId: string,
   onHand: readonly EggLot[],
 ): LotDraw[] {
   const lots = onHand.filter((l) => l.count > 0 && l.laidOn <= m.date).sort((a, b) => a.laidOn.localeCompare(b.laidOn));
   if (m.fromLots) return namedDraws(m, cycleId, lots);
-  const held = lots.reduce((a, l) => a + l.count, 0);
+  const all = lots.reduce((a, l) => a + l.count, 0);
+  if (all === 0)
+    throw new Conflict(
+      `Cycle ${cycleId} has no eggs on hand laid on or before ${m.date}: eggs come from the lots its hens laid (collected, not yet sold, lost or sent away), and it holds none`,
+    );
+  const held = lots.reduce((a, l) => a + availableIn(l, m.grade), 0);
   if (held < m.quantity)
     throw new Conflict(
-      held === 0
-        ? `Cycle ${cycleId} has no eggs on hand laid on or before ${m.date}: eggs come from the lots its hens laid (collected, not yet sold, lost or sent away), and it holds none`
-        : `Cycle ${cycleId} holds ${held} eggs laid on or before ${m.date}; cannot ${WHAT[m.type]} ${m.quantity}`,
+      `Cycle ${cycleId} holds ${held} ${kindOf(m.grade)} laid on or before ${m.date}; cannot ${WHAT[m.type]} ${m.quantity}${otherEggs(lots, m.grade)}`,
     );
   const out: LotDraw[] = [];
   let left = m.quantity;
   for (const lot of lots) {
     if (left === 0) break;
-    const take = Math.min(left, lot.count);
+    const take = Math.min(left, availableIn(lot, m.grade));
+    if (take === 0) continue;
     out.push({ laidOn: lot.laidOn, quantity: take });
     left -= take;
   }
@@ -63,8 +73,22 @@ export function drawFromLots(
   return out;
 }
 
+/** What else the lots hold, when a draw falls short: the grades on hand (a sale of graded eggs names its grade). */
+function otherEggs(lots: readonly EggLot[], grade: string | undefined): string {
+  const totals = new Map<string, number>();
+  for (const l of lots) {
+    if (grade && l.ungraded > 0) totals.set('ungraded', (totals.get('ungraded') ?? 0) + l.ungraded);
+    for (const [g, n] of Object.entries(l.graded)) if (g !== grade && n > 0) totals.set(g, (totals.get(g) ?? 0) + n);
+  }
+  if (!totals.size) return '';
+  return ` (it also holds ${[...totals]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([g, n]) => `${g} ${n}`)
+    .join(', ')}: name the grade in \`grade\`, or none for ungraded eggs)`;
+}
+
 function namedDraws(
-  m: { type: EggDrawType; date: string; quantity: number; fromLots?: readonly LotDraw[] | undefined },
+  m: { type: EggDrawType; date: string; quantity: number; grade?: string | undefined; fromLots?: readonly LotDraw[] | undefined },
   cycleId: string,
   lots: readonly EggLot[],
 ) {
@@ -79,17 +103,25 @@ function namedDraws(
   });
   if (problems.length) throw new ValidationFailed(problems);
   for (const d of named) {
-    const held = lots.find((l) => l.laidOn === d.laidOn)?.count ?? 0;
-    if (held < d.quantity) throw new Conflict(`Cycle ${cycleId} holds ${held} eggs laid on ${d.laidOn}; cannot ${WHAT[m.type]} ${d.quantity} of them`);
+    const lot = lots.find((l) => l.laidOn === d.laidOn);
+    const held = lot ? availableIn(lot, m.grade) : 0;
+    if (held < d.quantity)
+      throw new Conflict(`Cycle ${cycleId} holds ${held} ${kindOf(m.grade)} laid on ${d.laidOn}; cannot ${WHAT[m.type]} ${d.quantity} of them`);
   }
   return named.map((d) => ({ laidOn: d.laidOn, quantity: d.quantity })).sort((a, b) => a.laidOn.localeCompare(b.laidOn));
 }
 
-/** The lots on hand once a movement's own draws are given back (an edit re-draws from them). */
-export function withDrawsReturned(onHand: readonly EggLot[], draws: readonly LotDraw[] | undefined): EggLot[] {
-  const out = new Map(onHand.map((l) => [l.laidOn, l.count]));
-  for (const d of draws ?? []) out.set(d.laidOn, (out.get(d.laidOn) ?? 0) + d.quantity);
-  return [...out].map(([laidOn, count]) => ({ laidOn, count }));
+/** The lots on hand once a movement's own draws (of its grade, or ungraded) are given back: an edit re-draws from them. */
+export function withDrawsReturned(onHand: readonly EggLot[], draws: readonly LotDraw[] | undefined, grade: string | undefined): EggLot[] {
+  const out = new Map(onHand.map((l) => [l.laidOn, { ...l, graded: { ...l.graded } }]));
+  for (const d of draws ?? []) {
+    const lot = out.get(d.laidOn) ?? { laidOn: d.laidOn, count: 0, ungraded: 0, graded: {} };
+    lot.count += d.quantity;
+    if (grade) lot.graded[grade] = (lot.graded[grade] ?? 0) + d.quantity;
+    else lot.ungraded += d.quantity;
+    out.set(d.laidOn, lot);
+  }
+  return [...out.values()];
 }
 
 /** The laying days a movement's draws span, first and last (none: it drew from no lot). */

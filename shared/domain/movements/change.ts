@@ -86,7 +86,7 @@ export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, 
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
   // eggs taken anew (another quantity, date or lots): from the lots named, else the oldest on hand again
-  const redraw = drawsEggs(movement.type) && ('quantity' in edits || 'date' in edits || 'fromLots' in edits);
+  const redraw = drawsEggs(movement.type) && ('quantity' in edits || 'date' in edits || 'fromLots' in edits || 'grade' in edits);
   if (redraw && !('fromLots' in edits)) delete merged.fromLots;
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   const details = problemsOf(createMovementBody, merged);
@@ -132,7 +132,7 @@ export function decideMovementUpdate(
         fromLots: drawFromLots(
           edit.next as Parameters<typeof drawFromLots>[0],
           cycle.id,
-          withDrawsReturned(facts.eggLots ?? [], movement.fields.fromLots as LotDraw[] | undefined),
+          withDrawsReturned(facts.eggLots ?? [], movement.fields.fromLots as LotDraw[] | undefined, movement.fields.grade as string | undefined),
         ),
       } as MovementInput)
     : edit.next;
