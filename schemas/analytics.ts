@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FarmDate, periodProperties, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WeightDto } from './weights.js';
 import { CalendarDate } from './flocks.js';
-import { MOVEMENT_CATALOGUE, MovementDto } from './movements.js';
+import { MOVEMENT_CATALOGUE, MovementWrittenResponse } from './movements.js';
 import { DatedFigureDto, FigureDto } from './figures.js';
 
 export { DatedFigureDto, FigureDto };
@@ -83,7 +83,7 @@ export const WaterReadingDto = Type.Object(
 );
 export const WaterReadingResponse = Success(WaterReadingDto);
 
-export const EggProductionResponse = Success(MovementDto);
+export const EggProductionResponse = MovementWrittenResponse;
 
 export const AGE_ADJUSTED_METRICS = ['body_weight_g'] as const;
 

@@ -102,7 +102,14 @@ export const InventoryStockDto = Type.Object(
         description: 'Every feed type the farm has stocked, by feed type, including those at 0 kg',
       }),
     }),
-    eggs: Type.Object({ count: Type.Integer({ description: 'Eggs in stock on the farm' }), shortfalls: Shortfalls }),
+    eggs: Type.Object({
+      count: Type.Integer({ description: 'Eggs in stock on the farm: the sum over its cycles’ egg lots' }),
+      byGrade: Type.Record(Type.String(), Type.Integer(), {
+        description: 'Eggs in stock per grade or size, as collections graded them and sales and losses of a grade took them (grades at zero left out)',
+      }),
+      ungraded: Type.Integer({ description: 'Eggs in stock not graded: count less the graded ones' }),
+      shortfalls: Shortfalls,
+    }),
     medicines: Type.Array(Type.Object({ product: Type.String(), unit: StringEnum(MEDICINE_UNITS), quantity: Type.Number(), shortfalls: Shortfalls }), {
       description:
         'The farm’s vaccines and medicines, per product and unit, by product (including those at 0): `medicine_delivery` movements (purchase order receipts) add, treatments with `fromStock` take',

@@ -37,6 +37,38 @@ const WithdrawalOverride = Type.Optional(
   ),
 );
 
+/**
+ * The laying days a sale, loss or transfer out takes its eggs from (the cycle's egg lots: one per laying
+ * day). Without it the oldest eggs on hand go first; either way the movement records the lots it drew.
+ */
+const FromLots = Type.Optional(
+  Type.Array(
+    Type.Object(
+      {
+        laidOn: Type.String({ format: 'date', description: 'The day the eggs were laid (a lot of this cycle)' }),
+        quantity: Count('Eggs taken from that lot'),
+      },
+      { additionalProperties: false },
+    ),
+    {
+      minItems: 1,
+      maxItems: 60,
+      description:
+        'The laying days the eggs come from, each with its quantity (adding up to `quantity`); default: the oldest eggs on hand laid on or before the movement’s date. Recorded on the movement either way: the withdrawal check and the compliance report judge these laying days',
+    },
+  ),
+);
+
+/** A grade or size of eggs, as the farm names them (EU weight grades S, M, L, XL, or its own). */
+const GRADE_PATTERN = '^[A-Za-z0-9_-]{1,20}$';
+const Grade = Type.Optional(
+  Type.String({
+    pattern: GRADE_PATTERN,
+    description:
+      'The grade or size taken (S, M, L, XL…; 1–20 letters, digits, _ or -): taken from the lots’ eggs of that grade. Without it, from their ungraded eggs',
+  }),
+);
+
 function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
   return {
     type,
@@ -78,7 +110,16 @@ export const MEDICATION_FIELDS = {
     Type.Integer({
       minimum: 0,
       maximum: 365,
-      description: 'Withdrawal period, days, counted from the end of the treatment; record it even when zero (Reg. (EU) 2019/6 Art. 108)',
+      description:
+        'Withdrawal period for meat, days, counted from the end of the treatment; record it even when zero (Reg. (EU) 2019/6 Art. 108). Also the egg withdrawal when `eggWithdrawalDays` is not sent',
+    }),
+  ),
+  eggWithdrawalDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 365,
+      description:
+        'Withdrawal period for eggs, days, counted from the end of the treatment, as the product’s SPC gives it (0: eggs may be sold during the treatment). Not sent: the meat period applies to eggs too',
     }),
   ),
   treatmentDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Duration of the treatment, days (default 1): `date` is its first day' })),
@@ -170,28 +211,34 @@ export const MOVEMENT_CATALOGUE = [
     quantityKg: Kg('Feed consumed, kg'),
     feedType: Type.Optional(Text(60, 'Feed type; required when the farm stocks more than one')),
   }),
-  movement('egg_collection', 'Eggs collected', 'Eggs collected (adds to the farm’s egg stock)', {
+  movement('egg_collection', 'Eggs collected', 'Eggs collected (adds to the farm’s egg stock, as the cycle’s egg lot of that laying day)', {
     totalEggs: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'All eggs collected, including cracked and dirty' }),
     cracked: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     dirty: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
     doubleYolk: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    floor: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Floor eggs (laid outside the nests), part of totalEggs' })),
     averageEggWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 200 })),
     grades: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,20}$' }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), {
+      Type.Record(Type.String({ pattern: GRADE_PATTERN }), Type.Integer({ minimum: 0, maximum: 10_000_000 }), {
         maxProperties: 20,
         additionalProperties: false,
-        description: 'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -',
+        description:
+          'Count per grade (S, M, L, XL…): keys of 1–20 letters, digits, _ or -. Part of totalEggs: the rest are ungraded. The egg stock keeps each grade, and a sale or loss names the grade it takes',
       }),
     ),
   }),
-  movement('egg_sale', 'Eggs sold', 'Eggs sold (taken from the farm’s egg stock)', {
+  movement('egg_sale', 'Eggs sold', 'Eggs sold from the eggs this cycle’s hens laid (its egg lots; a cycle that laid none sells none)', {
     quantity: Count('Eggs sold'),
+    grade: Grade,
+    fromLots: FromLots,
     unitPrice: Type.Optional(Money('Price per egg')),
     buyer: Type.Optional(Text(200, 'Buyer')),
     override: WithdrawalOverride,
   }),
-  movement('egg_loss', 'Eggs lost', 'Eggs broken, discarded or otherwise lost from stock', {
+  movement('egg_loss', 'Eggs lost', 'Eggs broken, discarded or otherwise lost from the eggs this cycle’s hens laid (its egg lots)', {
     quantity: Count('Eggs lost'),
+    grade: Grade,
+    fromLots: FromLots,
     reason: Type.Optional(Text(200, 'Reason')),
   }),
   movement('medication', 'Medication', 'A treatment given to the flock', MEDICATION_FIELDS),
@@ -227,14 +274,21 @@ export const MOVEMENT_CATALOGUE = [
     quantityKg: Kg('Feed received, kg'),
     counterpartFarmId: Text(64, 'The sending farm'),
   }),
-  movement('egg_transfer_out', 'Eggs transferred out', `Eggs sent to another farm (taken from this farm’s egg stock). ${BY_TRANSFER}`, {
+  movement('egg_transfer_out', 'Eggs transferred out', `Eggs sent to another farm (taken from the sending cycle’s egg lots). ${BY_TRANSFER}`, {
     quantity: Count('Eggs sent'),
+    fromLots: FromLots,
     counterpartFarmId: Text(64, 'The receiving farm'),
   }),
-  movement('egg_transfer_in', 'Eggs transferred in', `Eggs received from another farm (adds to this farm’s egg stock). ${BY_TRANSFER}`, {
-    quantity: Count('Eggs received'),
-    counterpartFarmId: Text(64, 'The sending farm'),
-  }),
+  movement(
+    'egg_transfer_in',
+    'Eggs transferred in',
+    `Eggs received from another farm (adds lots of their laying days to the receiving cycle). ${BY_TRANSFER}`,
+    {
+      quantity: Count('Eggs received'),
+      fromLots: FromLots,
+      counterpartFarmId: Text(64, 'The sending farm'),
+    },
+  ),
 ] as const;
 
 export type MovementEntry = (typeof MOVEMENT_CATALOGUE)[number];

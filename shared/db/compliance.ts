@@ -28,6 +28,10 @@ function windowFromItem(i: Record<string, unknown>): WithdrawalWindow {
     treatmentDays: Number(i.treatmentDays ?? 1),
     treatmentEnd: String(i.treatmentEnd ?? date),
     withdrawalDays: Number(i.withdrawalDays),
+    // windows copied before meat and eggs had their own periods: one period for both
+    eggWithdrawalDays: Number(i.eggWithdrawalDays ?? i.withdrawalDays),
+    meatEndDate: i.meatEndDate === undefined ? String(i.endDate) : ((i.meatEndDate as string | null) ?? null),
+    eggEndDate: i.eggEndDate === undefined ? String(i.endDate) : ((i.eggEndDate as string | null) ?? null),
     endDate: String(i.endDate),
   };
 }

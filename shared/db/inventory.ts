@@ -60,13 +60,20 @@ export async function farmStock(farmId: string): Promise<FarmStock> {
 /** The farm's stock, each with its per-date changes (the balance at every past date). */
 export interface DatedFarmStock {
   feed: Array<FarmStock['feed'][number] & DatedWithUse>;
-  eggs: { count: number } & Dated;
+  eggs: { count: number; byGrade: Record<string, number> } & Dated;
   medicines: Array<FarmStock['medicines'][number] & Dated>;
+}
+
+/** The farm's eggs per grade (`graded:<grade>` counters of its egg stock), the grades at zero left out. */
+function gradesOf(item: Record<string, unknown>): Record<string, number> {
+  const prefix = 'graded:';
+  const grades = Object.entries(item).flatMap(([k, n]) => (k.startsWith(prefix) && Number(n) > 0 ? [[k.slice(prefix.length), Number(n)] as const] : []));
+  return Object.fromEntries(grades.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** `farmStock` with each stock's per-date changes: the same one Query. */
 export async function datedFarmStock(farmId: string): Promise<DatedFarmStock> {
-  const stock: DatedFarmStock = { feed: [], eggs: { count: 0, dated: new Map() }, medicines: [] };
+  const stock: DatedFarmStock = { feed: [], eggs: { count: 0, byGrade: {}, dated: new Map() }, medicines: [] };
   const feedPrefix = `${STOCK_SK_PREFIX}FEED#`;
   let start: Record<string, unknown> | undefined;
   do {
@@ -81,7 +88,7 @@ export async function datedFarmStock(farmId: string): Promise<DatedFarmStock> {
     );
     for (const i of res.Items ?? []) {
       const sk = String(i.SK);
-      if (sk === eggStockKey(farmId).SK) stock.eggs = { count: Number(i.count ?? 0), dated: datedChanges(i, 'count') };
+      if (sk === eggStockKey(farmId).SK) stock.eggs = { count: Number(i.count ?? 0), byGrade: gradesOf(i), dated: datedChanges(i, 'count') };
       else if (sk.startsWith(feedPrefix))
         stock.feed.push({
           feedType: (i.feedType as string | undefined) ?? sk.slice(feedPrefix.length),

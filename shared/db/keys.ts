@@ -73,6 +73,9 @@ export const DAY_SK_PREFIX = 'DAY#';
 export const dayRollupKey = (cycleId: string, date: string): Key => ({ PK: cyclePartition(cycleId), SK: `${DAY_SK_PREFIX}${date}` });
 /** The attributes of a cycle day that keep the house's climate hours, one per sensor and UTC hour of the day's date: `sensorClimate.<deviceId>.<HH>`. */
 export const CLIMATE_HOUR_ATTR = 'sensorClimate';
+/** A cycle's egg lots, one per laying day (shared/domain/eggs/lots.ts), in the cycle's partition sorted by that day: oldest first is one Query. */
+export const EGG_LOT_SK_PREFIX = 'EGGLOT#';
+export const eggLotKey = (cycleId: string, laidOn: string): Key => ({ PK: cyclePartition(cycleId), SK: `${EGG_LOT_SK_PREFIX}${laidOn}` });
 export const feedStockKey = (farmId: string, feedType: string): Key => ({ PK: farmPartition(farmId), SK: `${FEED_STOCK_SK_PREFIX}${feedType}` });
 export const eggStockKey = (farmId: string): Key => ({ PK: `FARM#${farmId}`, SK: 'STOCK#EGGS' });
 export const MEDICINE_STOCK_SK_PREFIX = 'STOCK#MEDICINE#';

@@ -7,7 +7,8 @@ import type { FarmRecord, HouseRecord } from '../domain/farms/records.js';
 import { flockFromItem } from './flocks.js';
 import type { FlockRecord } from '../domain/flocks/records.js';
 import { cycleKey, farmKey, flockKey, houseKey, latestForecastKey, type Key } from './keys.js';
-import { feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
+import { eggLotsOnHand, feedTypesInStock, WITHDRAWAL_REV } from './movements.js';
+import type { EggLot } from '../domain/eggs/lots.js';
 import { getSupplierAndOrder } from './procurement.js';
 import type { OrderRecord, SupplierRecord } from '../domain/procurement/records.js';
 import type { FlockForecast } from '../domain/predictive/records.js';
@@ -28,6 +29,8 @@ export interface MovementHeads {
   forecast?: FlockForecast | undefined;
   counterpartFlock?: FlockRecord | undefined;
   counterpartForecast?: FlockForecast | undefined;
+  /** The cycle's egg lots on hand, oldest first: a movement that takes eggs. */
+  eggLots?: EggLot[];
 }
 
 interface MovementHeadsQuery {
@@ -39,11 +42,13 @@ interface MovementHeadsQuery {
   counterpartFlockId?: string | undefined;
   /** …and its forecast, when the birds enter that flock's house. */
   withCounterpartForecast?: boolean;
+  /** The movement takes eggs: the cycle's lots on hand (a Query of the cycle's partition, beside the BatchGetItem). */
+  eggLots?: boolean;
 }
 
 const same = (a: Key) => (i: Record<string, unknown>) => i.PK === a.PK && i.SK === a.SK;
 
-/** Round one: ONE consistent BatchGetItem of the records named by the path and body. */
+/** Round one: ONE consistent BatchGetItem of the records named by the path and body (and, beside it, the cycle's egg lots). */
 async function readMovementHeads(q: MovementHeadsQuery): Promise<MovementHeads> {
   const keys = { cycle: cycleKey(q.flockId, q.cycleId), flock: flockKey(q.flockId), forecast: latestForecastKey(q.flockId) };
   const other = q.counterpartFlockId ? { flock: flockKey(q.counterpartFlockId), forecast: latestForecastKey(q.counterpartFlockId) } : undefined;
@@ -52,12 +57,13 @@ async function readMovementHeads(q: MovementHeadsQuery): Promise<MovementHeads> 
     ...(q.withFlock ? [keys.flock, keys.forecast] : []),
     ...(other ? [other.flock, ...(q.withCounterpartForecast ? [other.forecast] : [])] : []),
   ].filter((k, i, all) => all.findIndex((x) => x.PK === k.PK && x.SK === k.SK) === i);
-  const items = await batchGet(wanted, { consistent: true });
+  const [items, eggLots] = await Promise.all([batchGet(wanted, { consistent: true }), q.eggLots ? eggLotsOnHand(q.cycleId) : undefined]);
   const forecastOf = (k: Key) => items.find(same(k))?.data as FlockForecast | undefined;
   const cycleItem = items.find(same(keys.cycle));
   return {
     cycle: cycleFromItem(cycleItem),
     withdrawalRev: Number(cycleItem?.[WITHDRAWAL_REV] ?? 0),
+    ...(eggLots ? { eggLots } : {}),
     ...(q.withFlock ? { flock: flockFromItem(items.find(same(keys.flock))), forecast: forecastOf(keys.forecast) } : {}),
     ...(other
       ? {
@@ -131,7 +137,8 @@ export async function readMovementBasis(flockId: string, cycleId: string, q: Mov
     counterpartCycle: other?.activeCycleId && other.farmId === cycle.farmId ? { flockId: other.id, cycleId: other.activeCycleId } : undefined,
     supplierId: q.supplierId,
     orderId: q.orderId,
-    windowsFrom: q.windowsFrom,
+    // eggs are judged on the days they were laid: the windows from the oldest lot on hand on
+    windowsFrom: q.windowsFrom !== undefined && heads.eggLots?.[0] && heads.eggLots[0].laidOn < q.windowsFrom ? heads.eggLots[0].laidOn : q.windowsFrom,
     feedInStock: q.feedInStock,
   });
   return { heads, around, receiving };

@@ -5,7 +5,7 @@ import { BALANCES } from '../domain/ledger.js';
 import { copiesOf } from '../domain/movement-copies.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
-import { batchGet, db, tableName } from './client.js';
+import { batchGet, db, queryAll, tableName } from './client.js';
 import type { Write } from './commit.js';
 import { absentOr, all, atLeast, atVersion, eq, gt, isNew, type Condition } from './conditions.js';
 import { cycleFromItem } from './cycles.js';
@@ -18,6 +18,9 @@ import {
   deliveryKey,
   withdrawalKey,
   eggStockKey,
+  EGG_LOT_SK_PREFIX,
+  eggLotKey,
+  cyclePartition,
   farmPartition,
   FEED_STOCK_SK_PREFIX,
   feedStockKey,
@@ -29,6 +32,7 @@ import {
   movementsOfFarm,
 } from './keys.js';
 import { queryPage } from './pagination.js';
+import type { EggLot } from '../domain/eggs/lots.js';
 
 const FIELDS: readonly (keyof MovementRecord)[] = [
   'id',
@@ -77,6 +81,7 @@ export class LedgerRefused extends Conflict {
 function keyOf(ref: CycleRef, target: Target): Key {
   if (target.kind === 'cycle') return cycleKey(ref.flockId, ref.cycleId);
   if (target.kind === 'day') return dayRollupKey(ref.cycleId, target.date);
+  if (target.kind === 'eggLot') return eggLotKey(ref.cycleId, target.laidOn);
   return stockKeyOf(ref.farmId, target);
 }
 
@@ -92,6 +97,7 @@ const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<s
   day: (ref, t) => ({ entity: 'DayRollup', cycleId: ref.cycleId, flockId: ref.flockId, date: (t as { date: string }).date }),
   feed: (ref, t) => ({ entity: 'FeedStock', farmId: ref.farmId, feedType: (t as { feedType: string }).feedType }),
   eggs: (ref) => ({ entity: 'EggStock', farmId: ref.farmId }),
+  eggLot: (ref, t) => ({ entity: 'EggLot', farmId: ref.farmId, flockId: ref.flockId, cycleId: ref.cycleId, laidOn: (t as { laidOn: string }).laidOn }),
   medicine: (ref, t) => {
     const { product, unit } = t as { product: string; unit: string };
     return { entity: 'MedicineStock', farmId: ref.farmId, product, unit };
@@ -110,7 +116,11 @@ function changeWrite(ref: CycleRef, change: NetChange, now: string, withdrawalRe
     update: keyOf(ref, change.target),
     add: change.amounts,
     set: { ...DESCRIPTORS[change.target.kind](ref, change.target), updatedAt: now },
-    when: all(change.target.kind === 'cycle' && cycleOpen(withdrawalRev), change.requires && atLeast(change.requires.attribute, change.requires.atLeast)),
+    when: all(
+      change.target.kind === 'cycle' && cycleOpen(withdrawalRev),
+      change.requires && atLeast(change.requires.attribute, change.requires.atLeast),
+      ...(change.alsoRequires ?? []).map((r) => atLeast(r.attribute, r.atLeast)),
+    ),
     failed: refused,
   };
 }
@@ -238,6 +248,27 @@ export async function getCycleAndMovement(flockId: string, cycleId: string, move
     cycle: cycleFromItem(items.find((i) => String(i.SK).startsWith(CYCLE_SK_PREFIX))),
     movement: movementFromItem(items.find((i) => String(i.SK).startsWith(MOVEMENT_SK_PREFIX))),
   };
+}
+
+const GRADED = 'graded:';
+
+/** The cycle's egg lots with eggs on hand, oldest laying day first (one consistent Query of its partition). */
+export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :s)',
+    FilterExpression: '#count > :zero',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':s': EGG_LOT_SK_PREFIX, ':zero': 0 },
+    ConsistentRead: true,
+  });
+  // a lot's grades are attributes of their own (`graded:L`)
+  return items.map((i) => ({
+    laidOn: String(i.laidOn),
+    count: Number(i.count),
+    ungraded: Number(i.ungraded ?? 0),
+    graded: Object.fromEntries(Object.entries(i).flatMap(([k, n]) => (k.startsWith(GRADED) ? [[k.slice(GRADED.length), Number(n)]] : []))),
+  }));
 }
 
 /** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */

@@ -14,11 +14,13 @@ import type { CycleCounter } from './cycle-summary.js';
 import { PLACED_BY_DATE } from './age.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
+import type { LotDraw } from './eggs/lots.js';
 
 export type Target =
   | { kind: 'cycle' }
   | { kind: 'feed'; feedType: string }
   | { kind: 'eggs' }
+  | { kind: 'eggLot'; laidOn: string }
   | { kind: 'medicine'; product: string; unit: MedicineUnit }
   | { kind: 'day'; date: string };
 
@@ -36,7 +38,8 @@ export type Delta =
   | { target: { kind: 'cycle' }; attribute: CycleAttribute; amount: number }
   | { target: { kind: 'day'; date: string }; attribute: DayAttribute; amount: number }
   | { target: { kind: 'feed'; feedType: string }; attribute: StockAttribute<'kg'>; amount: number }
-  | { target: { kind: 'eggs' }; attribute: StockAttribute<'count'>; amount: number }
+  | { target: { kind: 'eggs' }; attribute: StockAttribute<'count'> | GradedAttribute; amount: number }
+  | { target: { kind: 'eggLot'; laidOn: string }; attribute: 'count' | 'laid' | 'ungraded' | GradedAttribute; amount: number }
   | { target: { kind: 'medicine'; product: string; unit: MedicineUnit }; attribute: StockAttribute<'quantity'>; amount: number };
 
 /**
@@ -45,16 +48,22 @@ export type Delta =
  * (./stock-dates.ts). The balance is the stock now; the per-date counters say how it got there.
  */
 export type StockAttribute<B extends string> = B | `${B}${typeof AT_DATE}${string}` | `${B}${typeof OUT}${typeof AT_DATE}${string}`;
+/** Eggs of one grade or size (`graded:L`, no dot: a condition reads a dot as a map path): on a lot a balance of its own, in the farm's stock a count. */
+export type GradedAttribute = `graded:${string}`;
+/** The balance of a lot a draw takes from: the eggs of its grade, or the ungraded ones. */
+export const lotBalanceOf = (grade: string | undefined): 'ungraded' | GradedAttribute => (grade ? `graded:${grade}` : 'ungraded');
+
 /** Separates a stock balance's name from the date of its per-date counter. */
 export const AT_DATE = '@';
 /** Marks the per-date counter of what was taken out (`kgOut@2026-11-22`). */
 export const OUT = 'Out';
 
 /** Balances that may never go below zero, per target kind. */
-export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; medicine: 'quantity'; day: undefined } = {
+export const BALANCES: { cycle: CycleCounter; feed: 'kg'; eggs: 'count'; eggLot: 'count'; medicine: 'quantity'; day: undefined } = {
   cycle: 'alive',
   feed: 'kg',
   eggs: 'count',
+  eggLot: 'count',
   medicine: 'quantity',
   day: undefined,
 };
@@ -70,11 +79,13 @@ const isStock = (d: Delta): d is Extract<Delta, { target: { kind: StockKind } }>
  * A reversal (`sign` −1) counts in the direction of the movement it reverses.
  */
 function withDatedStock(deltas: Delta[], date: string, sign: 1 | -1): Delta[] {
-  const dated = deltas.filter(isStock).flatMap((d) => {
-    const net = { ...d, attribute: `${d.attribute}${AT_DATE}${date}` } as Delta;
-    const takesOut = Math.sign(d.amount) * sign < 0;
-    return takesOut ? [net, { ...d, attribute: `${d.attribute}${OUT}${AT_DATE}${date}`, amount: -d.amount } as Delta] : [net];
-  });
+  const dated = deltas
+    .filter((d) => isStock(d) && d.attribute === BALANCES[d.target.kind])
+    .flatMap((d) => {
+      const net = { ...d, attribute: `${d.attribute}${AT_DATE}${date}` } as Delta;
+      const takesOut = Math.sign(d.amount) * sign < 0;
+      return takesOut ? [net, { ...d, attribute: `${d.attribute}${OUT}${AT_DATE}${date}`, amount: -d.amount } as Delta] : [net];
+    });
   return [...deltas, ...dated];
 }
 
@@ -137,22 +148,38 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
       out.push(day(`feedConsumedKgByType.${feedType}`, m.quantityKg));
       break;
     }
-    case 'egg_collection':
+    case 'egg_collection': {
+      const grades = Object.entries(m.grades ?? {}).filter(([, n]) => n > 0);
+      const graded = grades.reduce((a, [, n]) => a + n, 0);
       out.push(
         cycle('eggsCollected', m.totalEggs),
         { target: { kind: 'eggs' }, attribute: 'count', amount: sign * m.totalEggs },
         day('eggsCollected', m.totalEggs),
+        ...lotChanges([{ laidOn: m.date, quantity: m.totalEggs }], sign, { laid: true, ungraded: m.totalEggs - graded }),
       );
+      for (const [grade, n] of grades) {
+        const balance = lotBalanceOf(grade) as GradedAttribute;
+        out.push(
+          { target: { kind: 'eggs' }, attribute: balance, amount: sign * n },
+          { target: { kind: 'eggLot', laidOn: m.date }, attribute: balance, amount: sign * n },
+          day(`eggsByGrade.${grade}`, n),
+        );
+      }
+      if (graded) out.push(day('eggsGraded', graded));
+      if (m.floor) out.push(day('eggsFloor', m.floor));
       if (m.cracked) out.push(cycle('eggsCracked', m.cracked), day('eggsCracked', m.cracked));
       if (m.dirty) out.push(cycle('eggsDirty', m.dirty), day('eggsDirty', m.dirty));
       if (m.doubleYolk) out.push(day('eggsDoubleYolk', m.doubleYolk));
       if (m.averageEggWeightGrams !== undefined && m.totalEggs > 0)
         out.push(day('eggWeightGramsSum', m.totalEggs * m.averageEggWeightGrams), day('eggsWeighed', m.totalEggs));
       break;
+    }
     case 'egg_sale':
     case 'egg_loss': {
       const counter = m.type === 'egg_sale' ? 'eggsSold' : 'eggsLost';
       out.push(cycle(counter, m.quantity), { target: { kind: 'eggs' }, attribute: 'count', amount: -sign * m.quantity }, day(counter, m.quantity));
+      out.push(...lotChanges(m.fromLots, -sign as 1 | -1, { grade: m.grade }));
+      if (m.grade) out.push({ target: { kind: 'eggs' }, attribute: lotBalanceOf(m.grade) as GradedAttribute, amount: -sign * m.quantity });
       if (m.type === 'egg_sale' && m.unitPrice !== undefined)
         out.push(day('eggsSoldPriced', m.quantity), day('eggSaleRevenuePriced', m.quantity * m.unitPrice));
       break;
@@ -178,9 +205,28 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
     case 'egg_transfer_out':
     case 'egg_transfer_in':
       out.push({ target: { kind: 'eggs' }, attribute: 'count', amount: (m.type === 'egg_transfer_in' ? sign : -sign) * m.quantity });
+      out.push(...lotChanges(m.fromLots, m.type === 'egg_transfer_in' ? sign : (-sign as 1 | -1), {}));
       break;
   }
   return out;
+}
+
+/**
+ * The cycle's egg lots a movement changes (shared/domain/eggs/lots.ts): a collection adds its eggs to the
+ * lot of its day (counted as laid there; its graded eggs per grade, the rest ungraded); a sale, loss or
+ * transfer out takes them from the lots it drew (from the grade it names, else the ungraded eggs); a
+ * transfer in adds them, ungraded, to lots of their laying days. Movements recorded before lots (no
+ * `fromLots`) change none.
+ */
+function lotChanges(draws: readonly LotDraw[] | undefined, sign: 1 | -1, opts: { laid?: boolean; ungraded?: number; grade?: string | undefined }): Delta[] {
+  return (draws ?? []).flatMap((d): Delta[] => {
+    const target = { kind: 'eggLot' as const, laidOn: d.laidOn };
+    const out: Delta[] = [{ target, attribute: 'count', amount: sign * d.quantity }];
+    if (opts.laid) out.push({ target, attribute: 'laid', amount: sign * d.quantity });
+    if (opts.ungraded !== undefined) out.push({ target, attribute: 'ungraded', amount: sign * opts.ungraded });
+    else out.push({ target, attribute: lotBalanceOf(opts.grade), amount: sign * d.quantity });
+    return out;
+  });
 }
 
 type Counter<A> = (attribute: A, amount: number) => Delta;
@@ -205,6 +251,7 @@ function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Co
 export function targetId(t: Target): string {
   if (t.kind === 'feed') return `feed:${t.feedType}`;
   if (t.kind === 'day') return `day:${t.date}`;
+  if (t.kind === 'eggLot') return `eggLot:${t.laidOn}`;
   if (t.kind === 'medicine') return `medicine:${t.unit}:${t.product}`;
   return t.kind;
 }
@@ -215,6 +262,8 @@ export interface NetChange {
   amounts: Record<string, number>;
   /** the balance attribute and how much it must hold for the change to keep it ≥ 0, when it decreases */
   requires?: { attribute: string; atLeast: number };
+  /** an egg lot's grade balances (or ungraded eggs) that decrease, each held to the same rule */
+  alsoRequires?: Array<{ attribute: string; atLeast: number }>;
 }
 
 /** Sums deltas per record and attribute; a record whose balance decreases gets its requirement. */
@@ -233,6 +282,10 @@ export function netChanges(deltas: Delta[]): NetChange[] {
     const balance = BALANCES[change.target.kind];
     const net = balance ? change.amounts[balance] : undefined;
     if (balance && net !== undefined && net < 0) change.requires = { attribute: balance, atLeast: -net };
+    if (change.target.kind === 'eggLot') {
+      const grades = Object.entries(change.amounts).filter(([k, v]) => (k === 'ungraded' || k.startsWith('graded:')) && v < 0);
+      if (grades.length) change.alsoRequires = grades.map(([attribute, v]) => ({ attribute, atLeast: -v }));
+    }
     out.push(change);
   }
   return out;
@@ -310,7 +363,7 @@ export function movementProblems(m: MovementInput, cycle: { flockId: string; sta
       : p,
   );
   if (m.type === 'egg_collection') {
-    for (const part of ['cracked', 'dirty', 'doubleYolk'] as const) {
+    for (const part of ['cracked', 'dirty', 'doubleYolk', 'floor'] as const) {
       if ((m[part] ?? 0) > m.totalEggs) out.push({ field: `${part}`, message: `must not exceed totalEggs (${m.totalEggs})` });
     }
     const graded = Object.values(m.grades ?? {}).reduce((a, b) => a + b, 0);

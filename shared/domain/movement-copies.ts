@@ -27,7 +27,10 @@ export type MovementCopy =
         cycleId: string;
         date: string;
         endDate: string;
+        meatEndDate: string | null;
+        eggEndDate: string | null;
         withdrawalDays: number;
+        eggWithdrawalDays: number;
         treatmentDays: number;
         treatmentEnd: string;
         product: unknown;
@@ -52,7 +55,10 @@ export function copiesOf(m: CopiedMovement): MovementCopy[] {
     cycleId: m.cycleId,
     date: m.date,
     endDate: window.endDate,
+    meatEndDate: window.meatEndDate,
+    eggEndDate: window.eggEndDate,
     withdrawalDays: days,
+    eggWithdrawalDays: window.eggWithdrawalDays,
     treatmentDays: window.treatmentDays,
     treatmentEnd: window.treatmentEnd,
     product: m.fields.product ?? null,

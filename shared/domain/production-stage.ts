@@ -40,6 +40,10 @@ export const DAILY_FIELDS: { readonly [K in DailyFieldName]: Omit<DailyField, 'n
   eggsCollected: { unit: 'eggs', description: 'Eggs collected that day' },
   eggsCracked: { unit: 'eggs', description: 'Of the eggs collected, how many were cracked' },
   eggsDirty: { unit: 'eggs', description: 'Of the eggs collected, how many were dirty' },
+  eggsFloor: { unit: 'eggs', description: 'Of the eggs collected, how many were floor eggs (laid outside the nests)' },
+  eggsDoubleYolk: { unit: 'eggs', description: 'Of the eggs collected, how many had a double yolk' },
+  eggGrades: { unit: 'eggs', description: 'Of the eggs collected, how many per grade or size (S, M, L, XL…); the rest are ungraded' },
+  averageEggWeightGrams: { unit: 'g', description: 'Average egg weight that day' },
   temperatureMinC: { unit: '°C', description: 'Lowest house temperature of the day' },
   temperatureMaxC: { unit: '°C', description: 'Highest house temperature of the day' },
   humidityPct: { unit: '%', description: 'Relative humidity in the house' },
@@ -56,7 +60,7 @@ export interface StageRule {
 /** Every daily record needs mortality, feed and water; brooding adds the house climate; laying and molting add eggs. */
 const COMMON = ['deaths', 'feedKg', 'waterLiters'] as const;
 const ALWAYS_OPTIONAL = ['culls', 'cullReason', 'feedType', 'notes'] as const;
-const EGGS = ['eggsCracked', 'eggsDirty'] as const;
+const EGGS = ['eggsCracked', 'eggsDirty', 'eggsFloor', 'eggsDoubleYolk', 'eggGrades', 'averageEggWeightGrams'] as const;
 const CLIMATE = ['temperatureMinC', 'temperatureMaxC', 'humidityPct'] as const;
 
 function rule(required: readonly DailyFieldName[]): StageRule {

@@ -56,7 +56,12 @@ export async function farmStockFor(user: Caller, query: InventoryStockQuery) {
     asOf: new Date().toISOString(),
     birds: { total: byFlock.reduce((sum, f) => sum + f.alive, 0), flocks: byFlock },
     feed: { totalKg: round(feed.reduce((sum, f) => sum + f.kg, 0)), byType: feed },
-    eggs: { count: stock.eggs.count, shortfalls: shortfallsOf(stock.eggs.count, stock.eggs.dated) },
+    eggs: {
+      count: stock.eggs.count,
+      byGrade: stock.eggs.byGrade,
+      ungraded: Math.max(0, stock.eggs.count - Object.values(stock.eggs.byGrade).reduce((a, n) => a + n, 0)),
+      shortfalls: shortfallsOf(stock.eggs.count, stock.eggs.dated),
+    },
     medicines: [...stock.medicines]
       .sort((a, b) => a.product.localeCompare(b.product) || a.unit.localeCompare(b.unit))
       .map(({ product, unit, quantity, dated }) => ({ product, unit, quantity, shortfalls: shortfallsOf(quantity, dated) })),

@@ -56,9 +56,10 @@ describe('withdrawal periods', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain('Amoxicillin 50%');
     expect(refused.body.error).toContain(day(4));
+    await f.move({ type: 'egg_collection', date: day(-2), totalEggs: 100 });
     const eggs = await f.post(f.manager.token, { type: 'egg_sale', date: day(0), quantity: 10 });
     expect(eggs.status).toBe(409);
-    expect(eggs.body.error).toContain('eggs');
+    expect(eggs.body.error).toContain(`eggs of cycle ${f.cycleId} laid on ${day(-2)} were laid inside a withdrawal period`);
     // nothing written: the cycle still holds 1000 birds
     expect((await call('GET', f.base, { token: f.manager.token })).body.data.birds).toMatchObject({ alive: 1000, sold: 0 });
     // before the treatment and after the window: free (the window ends day(4), so day(5) is the first day of sale; in the past only: a day before the treatment)

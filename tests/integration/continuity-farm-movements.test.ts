@@ -26,6 +26,7 @@ async function farmWithFarmMovements() {
   const c = await flockWithCycle({ token: manager.token, farmId, startDate: day(-8) });
   await c.move({ type: 'bird_inflow', date: day(-8), quantity: 500 });
   await c.move({ type: 'feed_consumption', date: day(-7), quantityKg: 200 });
+  await c.move({ type: 'egg_collection', date: day(-3), totalEggs: 300 });
   return { farmId, manager, movementId: book.body.data.id as string };
 }
 
@@ -50,11 +51,11 @@ const farmMovementsOf = async (token: string, farmId: string) =>
 const feedOf = async (token: string, farmId: string) => (await call('GET', '/api/v1/inventory/stock', { token, query: { farmId } })).body.data.feed;
 
 describe('continuity: deliveries booked on the farm', () => {
-  it('export v2 carries them; the restore brings them back with new ids, the stock equal', async () => {
+  it('export v3 carries them and the egg lots; the restore brings them back with new ids, the stock equal', async () => {
     const s = await farmWithFarmMovements();
     const e = await exported(s.manager.token, s.farmId);
-    expect(e.format).toBe('flockwise-farm-export/v2');
-    expect(e.counts).toMatchObject({ farm_movement: 1, farm_delivery: 1 });
+    expect(e.format).toBe('flockwise-farm-export/v3');
+    expect(e.counts).toMatchObject({ farm_movement: 1, farm_delivery: 1, egg_lot: 1 });
     const r = await restored(s.manager.token, e.id, 'Farm stock export (restored)');
     expect(r, JSON.stringify(r)).toMatchObject({ status: 'completed', checks: { mismatches: [] } });
     const copies = await farmMovementsOf(s.manager.token, r.farmId);
@@ -65,6 +66,13 @@ describe('continuity: deliveries booked on the farm', () => {
     const flocks = (await call('GET', '/api/v1/flocks', { token: s.manager.token, query: { farmId: r.farmId } })).body.data as Json[];
     const fin = await call('GET', `/api/v2/analytics/financials/${flocks[0]!.id}/${flocks[0]!.activeCycleId}`, { token: s.manager.token });
     expect(fin.body.data.financials.costs.feed.byType).toEqual([expect.objectContaining({ priceSource: 'farmDeliveries', unitPrice: 0.55 })]);
+    // v3 carries the egg lots: the restored cycle sells its eggs from their laying day
+    const sale = await call('POST', `/api/v1/flocks/${flocks[0]!.id}/cycles/${flocks[0]!.activeCycleId}/movements`, {
+      token: s.manager.token,
+      body: { type: 'egg_sale', date: day(0), quantity: 300 },
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(sale.body.data.fromLots).toEqual([{ laidOn: day(-3), quantity: 300 }]);
   });
 
   it('a v1 archive (no farm movements, header formatVersion 1) still restores', async () => {

@@ -122,7 +122,7 @@ describe('continuity: export', () => {
     const got = await call('GET', `${BASE}/exports/${exportId}`, { token: manager.token });
     expect(got.status).toBe(200);
     const e = got.body.data as Json;
-    expect(e).toMatchObject({ status: 'completed', farmId, format: 'flockwise-farm-export/v2', download: `${BASE}/exports/${exportId}/download` });
+    expect(e).toMatchObject({ status: 'completed', farmId, format: 'flockwise-farm-export/v3', download: `${BASE}/exports/${exportId}/download` });
     expect(e.counts).toMatchObject({ farm: 1, flock: 2, cycle: 2, daily_record: 4, weight: 2, feed_stock: 1, check: 3 });
     expect(e.counts.movement).toBeGreaterThanOrEqual(8);
     expect(e.sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -74,9 +74,9 @@ describe('inventory: stock', () => {
     await a.post({ type: 'feed_consumption', date: '2026-11-02', feedType: 'starter', quantityKg: 120.5 });
     await b.post({ type: 'feed_consumption', date: '2026-11-02', feedType: 'grower', quantityKg: 100 });
     await b.post({ type: 'feed_consumption', date: '2026-11-03', feedType: 'starter', quantityKg: 30.1 });
-    await a.post({ type: 'egg_collection', date: '2026-11-05', totalEggs: 1200 });
+    await a.post({ type: 'egg_collection', date: '2026-11-05', totalEggs: 1200, grades: { L: 700, M: 300 } });
     await b.post({ type: 'egg_collection', date: '2026-11-05', totalEggs: 800, cracked: 10 });
-    await a.post({ type: 'egg_sale', date: '2026-11-06', quantity: 500 });
+    await a.post({ type: 'egg_sale', date: '2026-11-06', quantity: 500, grade: 'L' });
     await b.post({ type: 'egg_loss', date: '2026-11-06', quantity: 25 });
 
     const res = await s.get('stock'); // the manager's only farm: farmId may be omitted
@@ -116,7 +116,8 @@ describe('inventory: stock', () => {
         { feedType: 'starter', kg: 849.4, shortfalls: [] },
       ],
     });
-    expect(stock.eggs).toEqual({ count: 1200 + 800 - 500 - 25, shortfalls: [] });
+    // the stock follows grades: 700 L and 300 M graded, 500 L sold; the rest ungraded
+    expect(stock.eggs).toEqual({ count: 1200 + 800 - 500 - 25, byGrade: { L: 200, M: 300 }, ungraded: 200 + 800 - 25, shortfalls: [] });
     // The same numbers as the cycle summaries the ledger keeps.
     for (const f of [a, b]) {
       const summary = (await call('GET', f.base, { token: s.token })).body.data;

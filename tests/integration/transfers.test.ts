@@ -27,7 +27,8 @@ async function farmSide(name: string) {
   const c = await flockWithCycle({ token: manager.token, farmId, birdType: 'layer', startDate: day(-20) });
   const summary = async () => (await call('GET', c.base, { token: manager.token })).body.data as Json;
   const stock = async () => (await call('GET', '/api/v1/inventory/stock', { token: manager.token, query: { farmId } })).body.data as Json;
-  return { farmId, manager, token: manager.token, flockId: c.flock.id as string, cycleId: c.cycle.id as string, move: c.move, summary, stock };
+  const post = (body: Json) => call('POST', `${c.base}/movements`, { token: manager.token, body });
+  return { farmId, manager, token: manager.token, flockId: c.flock.id as string, cycleId: c.cycle.id as string, move: c.move, post, summary, stock };
 }
 type Side = Awaited<ReturnType<typeof farmSide>>;
 
@@ -113,12 +114,31 @@ describe('transfers between farms', () => {
     }
     expect((await a.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 1249.5, shortfalls: [] }]);
     expect((await b.stock()).feed.byType).toEqual([{ feedType: 'layer-mash', kg: 850.5, shortfalls: [] }]);
-    expect((await a.stock()).eggs).toEqual({ count: 1800, shortfalls: [] });
-    expect((await b.stock()).eggs).toEqual({ count: 1200, shortfalls: [] });
+    expect((await a.stock()).eggs).toEqual({ count: 1800, byGrade: {}, ungraded: 1800, shortfalls: [] });
+    expect((await b.stock()).eggs).toEqual({ count: 1200, byGrade: {}, ungraded: 1200, shortfalls: [] });
+    // the eggs keep their laying day: the receiving cycle sells them from a lot of day(-2), and no more
+    const sold = await b.post({ type: 'egg_sale', date: day(0), quantity: 1000 });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    expect(sold.body.data.fromLots).toEqual([{ laidOn: day(-2), quantity: 1000 }]);
+    expect((await b.post({ type: 'egg_sale', date: day(0), quantity: 201 })).status).toBe(409);
     // the movement types are in the catalogue the input forms read
     const forms = (await call('GET', '/api/v1/inventory/input-schema', { token: a.token })).body.data as Json;
     expect(forms.feed_transfer_out).toMatchObject({ requiredFields: ['date', 'feedType', 'quantityKg', 'counterpartFarmId'] });
     expect(Object.keys(forms)).toEqual(expect.arrayContaining(['feed_transfer_in', 'egg_transfer_out', 'egg_transfer_in']));
+  });
+
+  it('eggs laid inside a withdrawal period never leave by a transfer: completion is refused naming them, nothing moves', async () => {
+    const { a, b } = await twoFarms();
+    await a.move({ type: 'egg_collection', date: day(-3), totalEggs: 500 });
+    await a.move({ type: 'medication', date: day(-4), product: 'Tylosin', dose: '0.5 g/l', withdrawalDays: 0, eggWithdrawalDays: 2 });
+    const t = await requested(a, b, { kind: 'eggs', quantity: 400 });
+    expect((await act(b.token, t.id, 'approve')).status).toBe(200);
+    const done = await act(a.token, t.id, 'complete');
+    expect(done.status).toBe(409);
+    expect(done.body.error).toContain(`laid on ${day(-3)} were laid inside a withdrawal period: Tylosin (egg withdrawal ends ${day(-2)}`);
+    expect(done.body.error).toContain('cannot be sent to another farm');
+    expect((await a.stock()).eggs.count).toBe(500);
+    expect((await b.stock()).eggs.count).toBe(0);
   });
 
   it('equipment: a new piece is registered held by the receiver; sent back, the holder moves again', async () => {

@@ -17,7 +17,7 @@ import {
 } from '../../shared/domain/compliance/report.js';
 import { broilerSampling, cycleSampling, layerSampling, openSampling } from '../../shared/domain/compliance/sampling.js';
 import { adherenceOf, type VaccinationOccurrence } from '../../shared/domain/compliance/vaccination.js';
-import { saleRefusal, windowOf, windowsCovering, withdrawalEnd } from '../../shared/domain/compliance/withdrawals.js';
+import { eggWindowsCovering, saleRefusal, saleWindows, windowOf, windowsCovering, withdrawalEnd } from '../../shared/domain/compliance/withdrawals.js';
 import { addDays, daysBetween, localDateOf } from '../../shared/platform/calendar.js';
 
 const med = (date: string, fields: Record<string, unknown>) => ({
@@ -49,10 +49,47 @@ describe('withdrawal windows', () => {
   });
   it('the refusal names the goods, the product, the end and the first day of sale', () => {
     const w = windowOf(med('2026-03-01', { withdrawalDays: 7 }))!;
-    const text = saleRefusal('egg_sale', 'C', '2026-03-03', [w]);
-    expect(text).toContain('eggs');
+    const text = saleRefusal({ type: 'bird_sale', date: '2026-03-03' }, 'C', [w]);
+    expect(text).toContain('birds');
     expect(text).toContain('Amoxi (withdrawal ends 2026-03-08');
     expect(text).toContain('Sell from 2026-03-09');
+  });
+  it('an egg refusal names the laying days, the egg withdrawal and the first laying day whose eggs may be sold', () => {
+    const w = windowOf(med('2026-03-01', { withdrawalDays: 7, eggWithdrawalDays: 3 }))!;
+    const text = saleRefusal(
+      {
+        type: 'egg_sale',
+        date: '2026-03-10',
+        fromLots: [
+          { laidOn: '2026-03-02', quantity: 5 },
+          { laidOn: '2026-03-04', quantity: 5 },
+        ],
+      },
+      'C',
+      [w],
+    );
+    expect(text).toContain('laid on 2026-03-02 to 2026-03-04');
+    expect(text).toContain('Amoxi (egg withdrawal ends 2026-03-04');
+    expect(text).toContain('Sell eggs laid from 2026-03-05');
+  });
+  it('meat and eggs each have their own period; without an egg period the meat one applies to eggs', () => {
+    const both = windowOf(med('2026-03-01', { withdrawalDays: 7, eggWithdrawalDays: 0 }))!;
+    expect([both.meatEndDate, both.eggEndDate, both.endDate]).toEqual(['2026-03-08', null, '2026-03-08']);
+    expect(eggWindowsCovering([both], ['2026-03-02'])).toEqual([]);
+    const eggsOnly = windowOf(med('2026-03-01', { withdrawalDays: 0, eggWithdrawalDays: 10 }))!;
+    expect([eggsOnly.meatEndDate, eggsOnly.eggEndDate, eggsOnly.endDate]).toEqual([null, '2026-03-11', '2026-03-11']);
+    expect(windowsCovering([eggsOnly], '2026-03-02')).toEqual([]);
+    const same = windowOf(med('2026-03-01', { withdrawalDays: 5 }))!;
+    expect([same.meatEndDate, same.eggEndDate]).toEqual(['2026-03-06', '2026-03-06']);
+  });
+  it('eggs are judged on the day they were laid, not the day they are sold', () => {
+    const w = windowOf(med('2026-11-10', { withdrawalDays: 7, treatmentDays: 1 }))!; // restricted to 2026-11-17
+    const laidInside = { type: 'egg_sale', date: '2026-11-18', fromLots: [{ laidOn: '2026-11-17', quantity: 100 }] };
+    const laidAfter = { type: 'egg_sale', date: '2026-11-18', fromLots: [{ laidOn: '2026-11-18', quantity: 100 }] };
+    expect(saleWindows([w], laidInside)).toHaveLength(1);
+    expect(saleWindows([w], laidAfter)).toHaveLength(0);
+    // birds: the day of sale
+    expect(saleWindows([w], { type: 'bird_sale', date: '2026-11-18' })).toHaveLength(0);
   });
 });
 

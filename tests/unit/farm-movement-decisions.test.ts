@@ -138,15 +138,17 @@ describe('feed cost from the farm’s deliveries', () => {
   });
 });
 
-describe('export format v2', () => {
-  it('types the farm movements and their copies; reads v1 and v2 headers', () => {
-    expect(EXPORT_FORMAT_VERSION).toBe(2);
-    expect(READABLE_FORMAT_VERSIONS).toEqual([1, 2]);
+describe('export format v3', () => {
+  it('types the farm movements and their copies, and the egg lots; reads v1, v2 and v3 headers', () => {
+    expect(EXPORT_FORMAT_VERSION).toBe(3);
+    expect(READABLE_FORMAT_VERSIONS).toEqual([1, 2, 3]);
+    expect(recordTypeOf({ PK: 'CYCLE#C', SK: 'EGGLOT#2026-11-10' })).toBe('egg_lot');
     expect(recordTypeOf({ PK: 'FARM#A', SK: 'MOV#01J' })).toBe('farm_movement');
     expect(recordTypeOf({ PK: 'FARM#A', SK: 'DELIVERY#01J' })).toBe('farm_delivery');
     const header = (formatVersion: number) => ({ type: 'header', v: 1, data: { format: 'flockwise-farm-export', formatVersion, farmId: 'A', asOf: 'x' } });
     expect(lineProblem(header(1), 1, true)).toBeUndefined();
     expect(lineProblem(header(2), 1, true)).toBeUndefined();
-    expect(lineProblem(header(3), 1, true)).toMatch(/version 1 or 2/);
+    expect(lineProblem(header(3), 1, true)).toBeUndefined();
+    expect(lineProblem(header(4), 1, true)).toMatch(/version 1 or 2 or 3/);
   });
 });

@@ -22,6 +22,9 @@ export const DAY_COUNTERS = [
   'eggsCracked',
   'eggsDirty',
   'eggsDoubleYolk',
+  // floor eggs (laid outside the nests), and the eggs graded by grade or size (`eggsByGrade`)
+  'eggsFloor',
+  'eggsGraded',
   // Σ totalEggs × averageEggWeightGrams of the collections that gave an egg weight, and the eggs that covers
   'eggWeightGramsSum',
   'eggsWeighed',
@@ -59,6 +62,7 @@ export const DAY_COUNTER_MAPS = [
   'feedDeliveredKgByType',
   'feedDeliveredPricedKgByType',
   'feedDeliveredCostByType',
+  'eggsByGrade',
 ] as const;
 export type DayCounterMap = (typeof DAY_COUNTER_MAPS)[number];
 

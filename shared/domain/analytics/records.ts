@@ -49,6 +49,54 @@ export function eggProductionMovement(flock: { id: string; birdType: string; act
   return { cycleId: activeCycleOf(flock, 'egg production'), input };
 }
 
+/** The fields of an egg_collection, and the daily form's name for each (one day's eggs, written either way). */
+const FORM_EGG_FIELDS = {
+  totalEggs: 'eggsCollected',
+  cracked: 'eggsCracked',
+  dirty: 'eggsDirty',
+  floor: 'eggsFloor',
+  doubleYolk: 'eggsDoubleYolk',
+  grades: 'eggGrades',
+  averageEggWeightGrams: 'averageEggWeightGrams',
+} as const;
+
+/**
+ * How a day's egg production is written, given what the day already holds: one day has one count of eggs,
+ * so a second write for a day corrects the first and never adds to it.
+ * - the day's daily record holds the eggs: the record again, its egg fields replaced by these;
+ * - one egg_collection of its own holds them (an earlier egg production): that movement, corrected
+ *   (every egg field as sent, those not sent removed);
+ * - several: which one to correct is not ours to guess (409 naming them);
+ * - none: a new egg_collection.
+ */
+export function eggProductionWrite(
+  input: MovementInput,
+  day: {
+    record: { fields: Record<string, unknown> } | undefined;
+    collections: ReadonlyArray<{ id: string; version: number; fields: Record<string, unknown> }>;
+  },
+): { kind: 'create' } | { kind: 'daily'; form: Record<string, unknown> } | { kind: 'correct'; movementId: string; edit: Record<string, unknown> } {
+  const sent = input as unknown as Record<string, unknown>;
+  if (day.record) {
+    const form: Record<string, unknown> = { ...day.record.fields, date: input.date };
+    for (const [field, formField] of Object.entries(FORM_EGG_FIELDS)) {
+      if (sent[field] === undefined) delete form[formField];
+      else form[formField] = sent[field];
+    }
+    return { kind: 'daily', form };
+  }
+  const own = day.collections.filter((m) => !m.fields.dailyRecordDate);
+  if (own.length > 1)
+    throw new Conflict(
+      `The eggs of ${input.date} are recorded by ${own.length} egg_collection movements (${own.map((m) => m.id).join(', ')}); correct the one meant with PATCH …/movements/{movementId}`,
+    );
+  const [one] = own;
+  if (!one) return { kind: 'create' };
+  const edit: Record<string, unknown> = { version: one.version };
+  for (const field of [...Object.keys(FORM_EGG_FIELDS), 'notes']) edit[field] = sent[field] ?? null;
+  return { kind: 'correct', movementId: one.id, edit };
+}
+
 /** A water reading of the flock's active cycle (read as `cycle`), dated within it and not in the future. */
 export function decideWaterReading(
   caller: Pick<Caller, 'id'>,

@@ -5,7 +5,8 @@
  */
 import { CO2_MAX_PPM, NH3_MAX_PPM, type HouseAir } from './air.js';
 import { adherenceOf, type VaccinationOccurrence } from './vaccination.js';
-import { windowsCovering, type WithdrawalWindow } from './withdrawals.js';
+import { saleWindows, type WithdrawalWindow } from './withdrawals.js';
+import { layingSpan, type LotDraw } from '../eggs/lots.js';
 
 export type RuleStatus = 'pass' | 'warn' | 'fail';
 
@@ -79,32 +80,46 @@ export interface SaleRecord {
   quantity: number;
   override: { reason: string } | null;
   createdBy: string;
+  /** An egg sale: the laying days its eggs came from (judged against the egg windows). */
+  fromLots?: LotDraw[];
 }
 
 /** Sales inside a window: overridden (warn, audited) or not (fail: the medication was recorded after the sale, or predates the check). */
 export function withdrawalSalesRule(windows: readonly WithdrawalWindow[], sales: readonly SaleRecord[]): RuleResult {
   const findings: Finding[] = [];
   for (const s of sales) {
-    const covering = windowsCovering(windows, s.date);
+    const covering = saleWindows(windows, s);
     if (!covering.length) continue;
+    const eggs = s.type === 'egg_sale';
+    const endOf = (w: WithdrawalWindow) => (eggs ? w.eggEndDate : w.meatEndDate) ?? w.endDate;
+    const span = eggs ? layingSpan(s.fromLots) : undefined;
+    const laid = span ? ` (eggs laid ${span.from === span.to ? `on ${span.from}` : `${span.from} to ${span.to}`})` : '';
     const evidence = {
       saleId: s.id,
       saleType: s.type,
       quantity: s.quantity,
       recordedBy: s.createdBy,
-      windows: covering.map((w) => ({ movementId: w.movementId, product: w.product, treatmentStart: w.date, endsOn: w.endDate })),
+      windows: covering.map((w) => ({ movementId: w.movementId, product: w.product, treatmentStart: w.date, endsOn: endOf(w) })),
+      ...(s.fromLots ? { laidOn: s.fromLots.map((d) => d.laidOn) } : {}),
       ...(s.override ? { override: s.override } : {}),
     };
-    const products = covering.map((w) => `${w.product ?? 'a medication'} until ${w.endDate}`).join(', ');
+    const products = covering.map((w) => `${w.product ?? 'a medication'} until ${endOf(w)}`).join(', ');
     findings.push(
       s.override
         ? {
             status: 'warn',
             date: s.date,
-            message: `Sale ${s.id} went ahead during the withdrawal period (${products}) with an audited override: ${s.override.reason}`,
+            message: `Sale ${s.id}${laid} went ahead during the withdrawal period (${products}) with an audited override: ${s.override.reason}`,
             evidence,
           }
-        : { status: 'fail', date: s.date, message: `Sale ${s.id} is dated inside the withdrawal period (${products}) without an override`, evidence },
+        : {
+            status: 'fail',
+            date: s.date,
+            message: eggs
+              ? `Sale ${s.id}${laid} sold eggs laid inside the withdrawal period (${products}) without an override`
+              : `Sale ${s.id} is dated inside the withdrawal period (${products}) without an override`,
+            evidence,
+          },
     );
   }
   return result('withdrawal_sales', findings, `${sales.length} sale(s), none during a withdrawal period`);

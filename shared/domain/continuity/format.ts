@@ -7,10 +7,13 @@ import { createHash, type Hash } from 'node:crypto';
  * per-type code beyond the id remapping below; `v` moves when a type's stored shape changes.
  */
 export const EXPORT_FORMAT = 'flockwise-farm-export';
-/** The version written: 2 adds the deliveries booked on the farm without a cycle (`farm_movement`, `farm_delivery`). */
-export const EXPORT_FORMAT_VERSION = 2;
-/** The versions a restore reads: a v1 file is a v2 file without farm movements (it has none to carry). */
-export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+/**
+ * The version written: 2 adds the deliveries booked on the farm without a cycle (`farm_movement`,
+ * `farm_delivery`); 3 adds the cycles' egg lots (`egg_lot`).
+ */
+export const EXPORT_FORMAT_VERSION = 3;
+/** The versions a restore reads: a v1 file is a v2 file without farm movements, a v2 file a v3 file without egg lots. */
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
 /** The schema version of every record type today. */
 export const RECORD_VERSION = 1;
 
@@ -38,6 +41,7 @@ const RULES: ReadonlyArray<readonly [pk: string, sk: string, type: string]> = [
   ['FLOCK#', 'DETECTORS#', 'detector_state'],
   ['CYCLE#', 'MOV#', 'movement'],
   ['CYCLE#', 'DAY#', 'day_rollup'],
+  ['CYCLE#', 'EGGLOT#', 'egg_lot'],
   ['CYCLE#', 'DAILY#', 'daily_record'],
   ['CYCLE#', 'WEIGHT#', 'weight'],
   ['CYCLE#', 'DELIVERY#', 'delivery'],

@@ -31,6 +31,10 @@ export function movementsOfForm(form: DailyRecordBody): MovementInput[] {
       totalEggs: form.eggsCollected ?? 0,
       ...(form.eggsCracked ? { cracked: form.eggsCracked } : {}),
       ...(form.eggsDirty ? { dirty: form.eggsDirty } : {}),
+      ...(form.eggsFloor ? { floor: form.eggsFloor } : {}),
+      ...(form.eggsDoubleYolk ? { doubleYolk: form.eggsDoubleYolk } : {}),
+      ...(form.eggGrades && Object.keys(form.eggGrades).length ? { grades: form.eggGrades } : {}),
+      ...(form.averageEggWeightGrams !== undefined ? { averageEggWeightGrams: form.averageEggWeightGrams } : {}),
     });
   }
   return out;
@@ -42,6 +46,10 @@ export function formProblems(form: Partial<DailyRecordBody>): FieldError[] {
   const eggs = form.eggsCollected ?? 0;
   if ((form.eggsCracked ?? 0) > eggs) problems.push({ field: 'eggsCracked', message: 'must not exceed eggsCollected' });
   if ((form.eggsDirty ?? 0) > eggs) problems.push({ field: 'eggsDirty', message: 'must not exceed eggsCollected' });
+  for (const part of ['eggsFloor', 'eggsDoubleYolk'] as const)
+    if ((form[part] ?? 0) > eggs) problems.push({ field: part, message: 'must not exceed eggsCollected' });
+  const graded = Object.values(form.eggGrades ?? {}).reduce((a, n) => a + n, 0);
+  if (graded > eggs) problems.push({ field: 'eggGrades', message: `add up to ${graded}, more than eggsCollected (${eggs})` });
   if (form.temperatureMinC !== undefined && form.temperatureMaxC !== undefined && form.temperatureMinC > form.temperatureMaxC) {
     problems.push({ field: 'temperatureMinC', message: 'must not be above temperatureMaxC' });
   }

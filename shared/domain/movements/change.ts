@@ -5,6 +5,7 @@ import { isSale, judgeSale, overrideEvent, type WithdrawalWindow } from '../comp
 import type { AuditEvent, ResourceChange } from '../decision.js';
 import { effectiveLock, effectsOf, movementProblems, netChanges } from '../ledger.js';
 import { deliveryReferenceIds, judgeDeliveryReferences } from '../references.js';
+import { drawFromLots, drawsEggs, withDrawsReturned, type EggLot, type LotDraw } from '../eggs/lots.js';
 import { latestAllowedDate } from '../weights.js';
 import { inputOf, refOf, type LedgerGroup, type MovementRecord, type StoredMovement } from './record.js';
 import type { MovementInput, UpdateMovementBody } from '../../../schemas/movements.js';
@@ -85,6 +86,9 @@ export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, 
   judgeOwnMovement(movement);
   if (isTransfer(movement)) throw new Conflict('A transfer changes two flocks: delete it (both sides go) and record it again');
   const merged: Record<string, unknown> = { ...inputOf(movement), ...edits };
+  // eggs taken anew (another quantity, date or lots): from the lots named, else the oldest on hand again
+  const redraw = drawsEggs(movement.type) && ('quantity' in edits || 'date' in edits || 'fromLots' in edits || 'grade' in edits);
+  if (redraw && !('fromLots' in edits)) delete merged.fromLots;
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   const details = problemsOf(createMovementBody, merged);
   if (details.length) throw new ValidationFailed(details);
@@ -97,7 +101,9 @@ export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, 
     next,
     reads: {
       references: references?.supplierId || references?.orderId ? references : undefined,
-      saleFrom: isSale(next.type) ? next.date : undefined,
+      // eggs are judged on their laying days, all within the cycle: its windows from its start
+      saleFrom: isSale(next.type) ? (next.type === 'egg_sale' ? cycle.startDate : next.date) : undefined,
+      eggLots: redraw,
     },
   };
 }
@@ -107,6 +113,8 @@ export interface EditFacts {
   references?: { supplier?: { farmIds: readonly string[] }; order?: { farmId: string; supplierId: string } } | undefined;
   /** A sale: the cycle's withdrawal revision and its windows from the sale's date, as read. */
   sale?: { withdrawalRev: number; windows: readonly WithdrawalWindow[] } | undefined;
+  /** Eggs taken anew: the cycle's lots on hand, as read (the movement's own draws still out of them). */
+  eggLots?: readonly EggLot[] | undefined;
 }
 
 /** An edit, second step: the references and a sale judged, the movement as it will be, its ledger changes and audit events. */
@@ -118,7 +126,17 @@ export function decideMovementUpdate(
   facts: EditFacts,
   now: Date,
 ) {
-  const { edits, next } = edit;
+  const { edits } = edit;
+  const next: MovementInput = edit.reads.eggLots
+    ? ({
+        ...edit.next,
+        fromLots: drawFromLots(
+          edit.next as Parameters<typeof drawFromLots>[0],
+          cycle.id,
+          withDrawsReturned(facts.eggLots ?? [], movement.fields.fromLots as LotDraw[] | undefined, movement.fields.grade as string | undefined),
+        ),
+      } as MovementInput)
+    : edit.next;
   if (edit.reads.references) judgeDeliveryReferences(cycle.farmId, next as { supplierId?: unknown; orderId?: unknown }, facts.references ?? {});
   const sale = facts.sale ? judgeSale(caller, cycle.id, next, 'override' in edits && edits.override !== null, facts.sale) : undefined;
   const { type: _t, date, ...fields } = next;

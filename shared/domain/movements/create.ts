@@ -6,6 +6,7 @@ import type { Caller } from '../caller.js';
 import { densityWarningsOf, type Placement } from '../compliance/density-warnings.js';
 import { isSale, judgeSale, overrideEvent, type SaleCheck, type WithdrawalWindow } from '../compliance/withdrawals.js';
 import { visibleTo } from '../farm-access.js';
+import { drawFromLots, drawsEggs, type EggDrawType, type EggLot } from '../eggs/lots.js';
 import { effectsOf, feedTypeFromStock, movementProblems, needsFeedType, netChanges } from '../ledger.js';
 import { cycleNotFound, deliveryReferenceIds, flockNotFound, judgeDeliveryReferences } from '../references.js';
 import { latestAllowedDate } from '../weights.js';
@@ -30,6 +31,7 @@ export function movementReads(body: MovementInput) {
     withCounterpartForecast: side === 'counterpart',
     ...deliveryReferenceIds(body as { supplierId?: unknown; orderId?: unknown }),
     windowsFrom: isSale(body.type) ? body.date : undefined,
+    eggLots: drawsEggs(body.type),
     feedInStock: needsFeedType(body),
   };
 }
@@ -44,6 +46,8 @@ export interface CreateFacts {
   cycle: CycleFacts | undefined;
   /** The cycle's withdrawal revision (read with it) and its windows from the sale's date on: a sale. */
   sale?: { withdrawalRev: number; windows: readonly WithdrawalWindow[] } | undefined;
+  /** The cycle's egg lots on hand: a movement that takes eggs. */
+  eggLots?: readonly EggLot[] | undefined;
   /** The feed types the farm holds: a consumption without a type. */
   feedInStock?: readonly string[] | undefined;
   /** The supplier and order a delivery names, as read. */
@@ -75,6 +79,8 @@ export function receivingSide(type: string): 'own' | 'counterpart' | undefined {
   return type === 'bird_transfer_out' ? 'counterpart' : undefined;
 }
 
+type EggDraw = Extract<MovementInput, { type: EggDrawType }>;
+
 const hasOverride = (body: MovementInput) => 'override' in body && body.override !== undefined;
 
 function withoutOverride(input: MovementInput): MovementInput {
@@ -98,9 +104,11 @@ export function decideMovementCreate(flockId: string, cycleId: string, body: Mov
   const problems = movementProblems(body, cycle, latestAllowedDate(facts.now));
   if (problems.length) throw new ValidationFailed(problems);
   const ref = refOf(cycle);
+  // eggs leave from the lots the cycle's hens laid: the ones named, else the oldest on hand (recorded either way)
+  const drawn = drawsEggs(body.type) ? ({ ...body, fromLots: drawFromLots(body as EggDraw, cycle.id, facts.eggLots ?? []) } as MovementInput) : body;
   // a sale inside a withdrawal period: 409, or its audited override (an override outside any window is dropped)
-  const sale: SaleCheck | undefined = facts.sale ? judgeSale(caller, cycle.id, body, hasOverride(body), facts.sale) : undefined;
-  const input = sale?.covering.length === 0 && 'override' in body ? withoutOverride(body) : body;
+  const sale: SaleCheck | undefined = facts.sale ? judgeSale(caller, cycle.id, drawn, hasOverride(drawn), facts.sale) : undefined;
+  const input = sale?.covering.length === 0 && 'override' in drawn ? withoutOverride(drawn) : drawn;
   judgeDeliveryReferences(cycle.farmId, input as { supplierId?: unknown; orderId?: unknown }, facts.references ?? {});
   const feedType = needsFeedType(input) ? feedTypeFromStock(cycle.farmId, facts.feedInStock ?? []) : undefined;
   const transfer = isBirdTransfer(input.type) && 'counterpartFlockId' in input ? input : undefined;

@@ -5,6 +5,8 @@ import { effectsOf, movementProblems, netChanges } from '../ledger.js';
 import { newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
 import { latestAllowedDate } from '../weights.js';
 import type { EndCycle } from './ends.js';
+import { drawFromLots, type EggLot } from '../eggs/lots.js';
+import { eggWindowsCovering, saleRefusal, type WithdrawalWindow } from '../compliance/withdrawals.js';
 import { isLedgerKind, transferMovements } from './lifecycle.js';
 import type { EquipmentLine, TransferRecord } from './records.js';
 import { stepOf } from './steps.js';
@@ -34,6 +36,30 @@ export interface CompletionDecision<C extends CompletionCycle> {
   date: string;
 }
 
+/** Eggs sent: the sending cycle's lots on hand, and its withdrawal revision and windows (read in that order). */
+export interface EggsSent {
+  lots: readonly EggLot[];
+  withdrawalRev: number;
+  windows: readonly WithdrawalWindow[];
+}
+
+/**
+ * The lots eggs sent to another farm come from (the oldest on hand). Eggs laid inside an egg withdrawal
+ * window never leave by a transfer (no override: the receiving farm would sell them as its own stock).
+ */
+function eggsLeaving(cycleId: string, out: { type: 'egg_transfer_out'; date: string; quantity: number; fromLots: undefined }, eggs: EggsSent | undefined) {
+  const draws = drawFromLots(out, cycleId, eggs?.lots ?? []);
+  const covering = eggWindowsCovering(
+    eggs?.windows ?? [],
+    draws.map((d) => d.laidOn),
+  );
+  if (covering.length)
+    throw new Conflict(
+      `${saleRefusal({ type: 'egg_sale', date: out.date, fromLots: draws }, cycleId, covering).split('. Sell')[0]}. Eggs laid inside a withdrawal period cannot be sent to another farm; send eggs laid after it, or record these as egg_loss`,
+    );
+  return draws;
+}
+
 /** What a completion reads besides the transfer: the cycles of both ends, for birds, feed or eggs. */
 export const completionReads = (t: TransferRecord) => (isLedgerKind(t.kind) ? { from: t.from, to: t.to } : undefined);
 
@@ -44,6 +70,7 @@ export function decideTransferCompletion<C extends CompletionCycle>(
   body: TransferActionBody,
   now: Date,
   cycles?: { from: C | undefined; to: C | undefined },
+  eggs?: EggsSent,
 ): CompletionDecision<C> {
   const step = stepOf(caller, body, now);
   const at = step.at;
@@ -85,8 +112,10 @@ export function decideTransferCompletion<C extends CompletionCycle>(
     },
     date,
   );
-  const out = moves.out as MovementInput;
-  const into = moves.in as MovementInput;
+  // eggs leave with their origin: the sender's oldest lots, whose laying days the receiver's lots keep
+  const fromLots = moves.out.type === 'egg_transfer_out' ? eggsLeaving(from.id, { ...moves.out, fromLots: undefined }, eggs) : undefined;
+  const out = (fromLots ? { ...moves.out, fromLots } : moves.out) as MovementInput;
+  const into = (fromLots ? { ...moves.in, fromLots } : moves.in) as MovementInput;
   const latest = latestAllowedDate(now);
   const problems = [
     ...movementProblems(out, from, latest).map((p) => `${t.from.cycleId}: ${p.field} ${p.message}`),
@@ -107,7 +136,7 @@ export function decideTransferCompletion<C extends CompletionCycle>(
     ...outcome(fields, { movements: { out: outRecord.id, in: inRecord.id } }),
     ledger: {
       groups: [
-        { ref: refOf(from), changes: netChanges(effectsOf(out)) },
+        { ref: refOf(from), changes: netChanges(effectsOf(out)), ...(fromLots ? { withdrawalRev: eggs!.withdrawalRev } : {}) },
         { ref: refOf(to), changes: netChanges(effectsOf(into)) },
       ],
       puts: [outRecord, inRecord],

@@ -1,5 +1,18 @@
 import { ageAdjustedWeight, DEFAULT_REFERENCE_AGE } from '../../domain/analytics-age-adjusted.js';
-import { activeCycleOf, decideWaterReading, eggProductionMovement, recordDay, type WaterReadingRecord } from '../../domain/analytics/records.js';
+import {
+  activeCycleOf,
+  decideWaterReading,
+  eggProductionMovement,
+  eggProductionWrite,
+  recordDay,
+  type WaterReadingRecord,
+} from '../../domain/analytics/records.js';
+import { getDailyRecord } from '../../db/daily-records.js';
+import { listMovements } from '../../db/movements.js';
+import { submitDailyRecord } from '../flocks/daily-records.js';
+import { updateMovement } from '../movements/change-movement.js';
+import type { DailyRecordBody } from '../../../schemas/daily-records.js';
+import type { UpdateMovementBody } from '../../../schemas/movements.js';
 import { assessPh } from '../../domain/water-quality.js';
 import { commit } from '../../db/commit.js';
 import { waterReadingWrites } from '../../db/water-readings.js';
@@ -21,10 +34,38 @@ import type { AgeAdjustedDataBody, EggProductionBody, WaterReadingBody } from '.
  * (ledger, egg stock, daily rollup); a water reading is kept with its pH on the day's rollup.
  */
 
+/**
+ * A day's egg production: a new egg_collection, or the correction of what the day already holds (its daily
+ * record, or the egg production recorded before): one day, one count of eggs (eggProductionWrite).
+ */
 export async function recordEggProduction(ctx: CommandContext, body: EggProductionBody) {
   const flock = await scopedFlock(ctx.caller, body.flockId);
   const { cycleId, input } = eggProductionMovement(flock, body, ctx.now);
-  return recordMovement(ctx, flock.id, cycleId, input);
+  // one Idempotency-Key for the whole use case: whichever write it turns out to be keeps its answer
+  // (`remember`), so a retry replays it instead of correcting the day with what it just wrote
+  const result = await idempotentCommand(ctx, `egg-production:${flock.id}`, input, async (outer) => {
+    const inner = { ...outer, idempotencyKey: undefined };
+    const [record, collections] = await Promise.all([
+      getDailyRecord(cycleId, input.date),
+      listMovements(cycleId, { limit: 100, type: 'egg_collection', from: input.date, to: input.date }).then((p) => p.items),
+    ]);
+    const write = eggProductionWrite(input, { record, collections });
+    if (write.kind === 'create') return recordMovement(inner, flock.id, cycleId, input);
+    if (write.kind === 'daily') {
+      const saved = await submitDailyRecord(inner, flock.id, cycleId, write.form as DailyRecordBody);
+      return { ...saved, created: false, message: `Egg production of ${input.date} corrected: it replaces the eggs of that day's daily record` };
+    }
+    const corrected = await updateMovement(inner, flock.id, cycleId, write.movementId, write.edit as UpdateMovementBody);
+    return {
+      created: false,
+      message: `Egg production of ${input.date} corrected: it replaces the eggs recorded before (movement ${write.movementId})`,
+      data: corrected.movement,
+      ...(corrected.warnings.length ? { warnings: corrected.warnings } : {}),
+    };
+  });
+  // a day's record answers with its movements: the egg production is its egg_collection
+  const { movements } = (result.data ?? {}) as { movements?: Array<{ type: string }> };
+  return movements ? { ...result, data: movements.find((m) => m.type === 'egg_collection') } : result;
 }
 
 export function toWaterReadingDto(r: WaterReadingRecord, thresholds: ThresholdsConfig) {

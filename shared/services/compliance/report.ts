@@ -1,3 +1,4 @@
+import type { LotDraw } from '../../domain/eggs/lots.js';
 import { listSamples, withdrawalWindows } from '../../db/compliance.js';
 import { listDailyRecords } from '../../db/daily-records.js';
 import { allDevicesOfFarm } from '../../db/devices.js';
@@ -140,6 +141,7 @@ export async function cycleRules(
       quantity: quantityOf(m),
       override: (m.fields.override as { reason: string } | undefined) ?? null,
       createdBy: m.createdBy,
+      ...(Array.isArray(m.fields.fromLots) ? { fromLots: m.fields.fromLots as LotDraw[] } : {}),
     }));
   // density: birds present per day, weight measured (else the breed standard at age), over the house's usable area
   const standard = findBreedStandard(flock.breed, cycle.birdType);

@@ -31,6 +31,7 @@ const UNITS: Record<Target['kind'], (n: number) => string> = {
   cycle: (n) => `${n} bird(s) alive`,
   feed: (n) => `${n} kg`,
   eggs: (n) => `${n} egg(s)`,
+  eggLot: (n) => `${n} egg(s)`,
   medicine: (n) => String(n),
   day: (n) => String(n),
 };
@@ -55,7 +56,9 @@ async function explain(err: LedgerRefused): Promise<Conflict> {
         ? `of feed "${err.target.feedType}" in stock on farm ${err.ref.farmId}`
         : err.target.kind === 'medicine'
           ? `${err.target.unit} of "${err.target.product}" in stock on farm ${err.ref.farmId}`
-          : `in stock on farm ${err.ref.farmId}`;
+          : err.target.kind === 'eggLot'
+            ? `laid on ${err.target.laidOn} in cycle ${err.ref.cycleId}'s stock (another write took them first, or a correction would take back eggs already gone)`
+            : `in stock on farm ${err.ref.farmId}`;
   return new Conflict(`Only ${UNITS[err.target.kind](value)} ${where}; this movement needs ${UNITS[err.target.kind](err.needs)}. Balances never go negative`);
 }
 

@@ -1,7 +1,7 @@
 import { settings } from '../../config/env.js';
 import { commit, checkVersion } from '../../db/commit.js';
 import { withdrawalGuardOf } from '../../db/compliance.js';
-import { getCycleAndMovement, ledgerWrites } from '../../db/movements.js';
+import { eggLotsOnHand, getCycleAndMovement, ledgerWrites } from '../../db/movements.js';
 import { getSupplierAndOrder } from '../../db/procurement.js';
 import type { CommandContext } from '../../domain/command.js';
 import { decideMovementDeletion, decideMovementUpdate, judgeMovementEdit, judgeMovementRemoval } from '../../domain/movements/change.js';
@@ -21,12 +21,13 @@ export async function updateMovement(ctx: CommandContext, flockId: string, cycle
   checkVersion(ctx, { read: movement.version, stated: body.version, what: `Movement ${movementId}`, subject: true }); // before the edit is judged: a stale version answers as such whatever the edit
   const edit = judgeMovementEdit(movement, cycle, body, ctx.now, settings().autoLockHours);
   // read once the edit passed its checks: the references a delivery's edit names, a sale's withdrawal windows (never both: a sale names no supplier)
-  const { references, saleFrom } = edit.reads;
-  const [found, sale] = await Promise.all([
+  const { references, saleFrom, eggLots: redraw } = edit.reads;
+  const [found, sale, eggLots] = await Promise.all([
     references ? getSupplierAndOrder(references.supplierId, references.orderId) : undefined,
     saleFrom ? withdrawalGuardOf(refOf(cycle), saleFrom) : undefined,
+    redraw ? eggLotsOnHand(cycle.id) : undefined,
   ]);
-  const decision = decideMovementUpdate(ctx.caller, movement, cycle, edit, { references: found, sale }, ctx.now);
+  const decision = decideMovementUpdate(ctx.caller, movement, cycle, edit, { references: found, sale, eggLots }, ctx.now);
   const warnings = await stockShortfallWarnings(decision.groups, ctx.now);
   await refusedToConflict(
     commit(ctx, {

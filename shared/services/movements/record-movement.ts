@@ -30,6 +30,7 @@ export async function recordMovement(ctx: CommandContext, flockId: string, cycle
         cycle: heads.cycle,
         sale: around.windows ? { withdrawalRev: heads.withdrawalRev, windows: around.windows } : undefined,
         feedInStock: around.feedInStock,
+        eggLots: heads.eggLots,
         references: { supplier: around.supplier, order: around.order },
         counterpart: reads.counterpartFlockId ? { flock: heads.counterpartFlock, cycle: around.counterpartCycle } : undefined,
         placement: receiving
