@@ -103,7 +103,7 @@ export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, 
       references: references?.supplierId || references?.orderId ? references : undefined,
       // eggs are judged on their laying days, all within the cycle: its windows from its start
       saleFrom: isSale(next.type) ? (next.type === 'egg_sale' ? cycle.startDate : next.date) : undefined,
-      eggLots: redraw,
+      ...(redraw ? { eggLots: true } : {}),
     },
   };
 }
