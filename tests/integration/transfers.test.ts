@@ -452,7 +452,7 @@ describe('transfers between farms', () => {
       expect(onType?.message).not.toContain(body.type);
     }
     expect((await a.stock()).feed.byType).toEqual([{ feedType: 'grower', kg: 500, shortfalls: [] }]);
-    expect((await a.stock()).eggs).toEqual({ count: 0, shortfalls: [] });
+    expect((await a.stock()).eggs).toEqual({ count: 0, byGrade: {}, ungraded: 0, shortfalls: [] });
     // a user of both farms cannot move birds between them directly either: another farm's flock is a missing one
     const both = await userWith({ role: 'manager', farmIds: [a.farmId, b.farmId] });
     for (const counterpartFlockId of [b.flockId, ulid()]) {
