@@ -132,12 +132,14 @@ describe('layer figures: one figure, one value', () => {
   it('the double-yolk rate divides by the graded eggs (the days that recorded double yolks)', async () => {
     const trend = await get(`${A}/egg-quality-trend/${barn1.flock.id}`, { window: 'week' });
     expect(trend.overall).toMatchObject({ eggsCollected: 11_200, eggsDoubleYolk: 11, doubleYolkPct: { value: 0.69, unit: '%' } });
-    // a week with one graded day: 6 ÷ 800 = 0.75 %; a week with eggs but no graded day: no rate
+    // the week of day −14 (one graded day; −7 is always in the next week): 6 ÷ its 800 graded eggs = 0.75 %
     const weeks = trend.periods.filter((p: Json) => p.eggsCollected > 0);
     const graded = weeks.find((p: Json) => p.from <= day(-14) && p.to >= day(-14));
     expect(graded.doubleYolkPct).toEqual({ value: 0.75, unit: '%' });
-    const ungraded = weeks.find((p: Json) => p.eggsDoubleYolk === 0);
-    if (ungraded) expect(ungraded.doubleYolkPct.value).toBeNull();
+    // a day with eggs but not graded: no rate (its eggs were never looked at for double yolks)
+    const daily = await get(`${A}/egg-quality-trend/${barn1.flock.id}`, { window: 'day' });
+    const ungraded = daily.periods.find((p: Json) => p.period === day(-13));
+    expect(ungraded).toMatchObject({ eggsCollected: 800, eggsDoubleYolk: 0, doubleYolkPct: { value: null, unit: '%' } });
   });
 });
 
