@@ -22,7 +22,10 @@ export const EggQualityPeriodDto = Type.Object(
     saleablePct: FigureDto,
     averageEggWeightGrams: FigureDto,
     eggsWeighed: Int,
-    henDays: Type.Union([Type.Number(), Type.Null()], { description: 'Σ hens alive over the period’s days (a count); null when a day has no hen count' }),
+    henDays: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        'Σ hens alive over the period’s days that count in hen-day (from the cycle’s first day with eggs, a day over or with its eggs recorded; a count); null when one has no hen count',
+    }),
     henDayPct: FigureDto,
   },
   { $id: 'EggQualityPeriod' },

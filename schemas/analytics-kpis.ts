@@ -122,7 +122,10 @@ export const CycleKpisDto = Type.Object(
     uniformityPct: DatedFigureDto,
     cvPct: DatedFigureDto,
     eggs: Type.Object({ collected: Int, cracked: Int, dirty: Int, doubleYolk: Int }),
-    layingPeriod: Type.Union([Type.Object({ from: CalendarDate, to: CalendarDate, days: Int }), Type.Null()]),
+    layingPeriod: Type.Union([Type.Object({ from: CalendarDate, to: CalendarDate, days: Int }), Type.Null()], {
+      description:
+        'The days the egg rates count: from the first day with eggs collected, each day over (before the farm’s today) or with its eggs recorded; null before any egg',
+    }),
     peakProduction: Type.Object({ henDayPct: FigureDto, ageWeek: NullableInt, from: NullableDate, to: NullableDate }),
     ...stockingDensity,
     ...eggFigures,

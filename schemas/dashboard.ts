@@ -55,24 +55,48 @@ const DailyRecordDue = Type.Boolean({
   description: 'Today’s daily record is still to fill: the cycle has started (one that starts later has none due) and no record is saved for today',
 });
 
-/** One active flock: KPIs from its cycle counters, today’s and yesterday’s figures. */
-export const FlockCardDto = Type.Object(
-  {
-    flockId: Ulid,
-    name: Type.String(),
-    birdType: StringEnum(BIRD_TYPES),
-    cycleId: Type.Union([Ulid, Type.Null()]),
-    ageDays: NullableInt,
-    birdsAlive: Num,
-    ...headlineKpis,
-    latestWeight: LatestWeight,
-    today: DayFiguresDto,
-    yesterday: DayFiguresDto,
-    dailyRecordToday: Type.Boolean(),
-    dailyRecordDue: DailyRecordDue,
-  },
-  { $id: 'DashboardFlockCard' },
+const cardHead = {
+  flockId: Ulid,
+  name: Type.String(),
+  birdType: StringEnum(BIRD_TYPES),
+  cycleId: Type.Union([Ulid, Type.Null()]),
+  ageDays: NullableInt,
+  birdsAlive: Num,
+  mortalityPct: FigureDto,
+  livabilityPct: FigureDto,
+  latestWeight: LatestWeight,
+};
+const cardDay = { today: DayFiguresDto, yesterday: DayFiguresDto, dailyRecordToday: Type.Boolean(), dailyRecordDue: DailyRecordDue };
+
+/** A broiler flock: KPIs from its cycle counters, today’s and yesterday’s figures. */
+export const BroilerFlockCardDto = Type.Object(
+  { kind: Type.Literal('broiler', { description: 'A broiler flock’s card' }), ...cardHead, fcr: FigureDto, epef: FigureDto, ...cardDay },
+  { $id: 'DashboardBroilerCard', description: 'A broiler flock: mortality, livability, FCR and EPEF of its cycle, today’s and yesterday’s figures' },
 );
+/** A laying flock (layers and breeders): its cycle’s layer figures, as the Analytics V2 cycle KPIs count them. */
+export const LayerFlockCardDto = Type.Object(
+  {
+    kind: Type.Literal('layer', { description: 'A laying flock’s card (layers and breeders)' }),
+    ...cardHead,
+    henDayPct: FigureDto,
+    eggMassGrams: FigureDto,
+    feedPerKgEgg: FigureDto,
+    ...cardDay,
+  },
+  {
+    $id: 'DashboardLayerCard',
+    description:
+      'A laying flock (layers and breeders): mortality and livability, and its cycle’s hen-day %, egg mass (g/hen/day) and feed per kg egg over the ' +
+      'laying period (from the first day with eggs; a day not over counts once its eggs are recorded): the values of GET /api/v2/analytics/cycle',
+  },
+);
+const CARDS = { broiler: BroilerFlockCardDto, layer: LayerFlockCardDto };
+/** One active flock’s card, told apart by `kind`. */
+export const FlockCardDto = Type.Unsafe<Static<typeof BroilerFlockCardDto> | Static<typeof LayerFlockCardDto>>({
+  oneOf: Object.values(CARDS),
+  discriminator: { propertyName: 'kind', mapping: Object.fromEntries(Object.entries(CARDS).map(([kind, s]) => [kind, `#/components/schemas/${s.$id}`])) },
+  description: 'A flock’s card: a broiler’s (kind broiler) or a laying flock’s (kind layer: layers and breeders)',
+});
 export const DashboardTotalsDto = Type.Object(
   {
     activeFlocks: Int,

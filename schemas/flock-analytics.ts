@@ -7,7 +7,8 @@ import { COMPARE_MAX, COMPARE_MIN, RANKABLE_KPIS } from './vocabulary.js';
 /**
  * Flock analytics (`/api/v1/flock-analytics`): a flock's KPI history across its cycles, flocks and cycles
  * side by side, a farm's flocks ranked by one KPI, and the catalogue of rankable KPIs. Every KPI is a
- * Figure computed from the cycle record's running counters (shared/domain/flock-analytics.ts).
+ * Figure computed from the cycle record's running counters (shared/domain/flock-analytics.ts), but the
+ * layer figures that count days, from the cycle's daily rollups (shared/domain/analytics/layer-figures.ts).
  * The flock path parameter is AnalyticsFlockParams (schemas/analytics.ts).
  */
 
@@ -81,8 +82,16 @@ export const FlockKpisDto = Type.Object(
     feedPerEgg: FigureDto,
     feedPerDozenEggs: FigureDto,
     waterFeedRatio: FigureDto,
+    henDayPct: FigureDto,
+    eggMassGrams: FigureDto,
+    feedPerKgEgg: FigureDto,
   },
-  { $id: 'FlockCycleKpis', description: 'KPIs of a cycle from its running counters, each a Figure (value + unit, or null + reason)' },
+  {
+    $id: 'FlockCycleKpis',
+    description:
+      'KPIs of a cycle from its running counters, each a Figure (value + unit, or null + reason); the layer figures that count days ' +
+      '(henDayPct, eggMassGrams, feedPerKgEgg, feedPerEgg, feedPerDozenEggs) from its daily rollups, as the Analytics V2 cycle KPIs count them',
+  },
 );
 
 const FlockHeadDto = Type.Object(

@@ -28,7 +28,20 @@ export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 10;
 
 /** The cycle KPIs flocks can be ranked and compared by (their definitions: the flock-analytics KPI catalogue). */
-export const RANKABLE_KPIS = ['fcr', 'livabilityPct', 'mortalityPct', 'epef', 'adg', 'avgWeight', 'henHousedEggs', 'feedPerEgg', 'feedPerDozenEggs'] as const;
+export const RANKABLE_KPIS = [
+  'fcr',
+  'livabilityPct',
+  'mortalityPct',
+  'epef',
+  'adg',
+  'avgWeight',
+  'henHousedEggs',
+  'feedPerEgg',
+  'feedPerDozenEggs',
+  'henDayPct',
+  'eggMassGrams',
+  'feedPerKgEgg',
+] as const;
 export type RankableKpi = (typeof RANKABLE_KPIS)[number];
 
 /** The rules of the anomaly detection (each a metric a day can break). */

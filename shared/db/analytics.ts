@@ -1,5 +1,5 @@
 import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, queryAll, tableName } from './client.js';
+import { batchGet, db, eachLimited, queryAll, tableName } from './client.js';
 import {
   analyticsConfigKey,
   cycleKey,
@@ -106,9 +106,9 @@ function climateHoursOf(items: readonly Record<string, unknown>[]): Array<Array<
 
 /**
  * The second round trip: the days, the weighings and, in one BatchGetItem, the flock's house, its farm
- * and the farm's pricing override. The override's key needs the farm id, which only the flock read in
- * the first round trip gives, so it rides with the house (a flock without a house: this BatchGetItem
- * reads it alone).
+ * (its time zone: the farm-local today) and the farm's pricing override. The override's key needs the
+ * farm id, which only the flock read in the first round trip gives, so it rides with the house (a flock
+ * without a house: this BatchGetItem reads the farm and the override).
  */
 export async function readCycleSeries(cycleId: string, houseRef: { farmId: string; houseId: string | null }) {
   const hk = houseRef.houseId ? houseKey(houseRef.farmId, houseRef.houseId) : undefined;
@@ -116,7 +116,7 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
   const [dayItems, weightItems, farmItems] = await Promise.all([
     queryAll(prefixQuery(cycleId, DAY_SK_PREFIX)),
     queryAll(prefixQuery(cycleId, WEIGHT_SK_PREFIX)),
-    batchGet(hk ? [hk, fk, farmPricingKey(houseRef.farmId)] : [farmPricingKey(houseRef.farmId)], { consistent: true }),
+    batchGet([...(hk ? [hk] : []), fk, farmPricingKey(houseRef.farmId)], { consistent: true }),
   ]);
   const house = hk ? farmItems.find((i) => i.PK === hk.PK && i.SK === hk.SK) : undefined;
   const farm = farmItems.find((i) => i.PK === fk.PK && i.SK === fk.SK);
@@ -129,6 +129,24 @@ export async function readCycleSeries(cycleId: string, houseRef: { farmId: strin
     climateHours: climateHoursOf(dayItems),
     farmPricing: farmPricingIn(farmItems, houseRef.farmId),
   };
+}
+
+/**
+ * The daily rollups of each cycle, by cycle id (one Query each, at most 10 at a time): what the layer
+ * figures of flock analytics and the dashboard count, read as the cycle analytics read them (`dayFromItem`).
+ */
+export async function readCyclesDays(cycleIds: readonly string[]): Promise<Map<string, DayTotals[]>> {
+  const ids = [...new Set(cycleIds)];
+  const lists = await eachLimited(ids, 10, (id) => queryAll(prefixQuery(id, DAY_SK_PREFIX)));
+  return new Map(ids.map((id, i) => [id, lists[i]!.map(dayFromItem).sort((a, b) => a.date.localeCompare(b.date))]));
+}
+
+/** The time zone of each farm (UTC when unknown): one BatchGetItem (none without a farm). */
+export async function readFarmTimeZones(farmIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(farmIds)];
+  const items = ids.length ? await batchGet(ids.map(farmKey), { consistent: true }) : [];
+  const zones = new Map(items.map((i) => [String(i.id), typeof i.timezone === 'string' ? i.timezone : 'UTC']));
+  return new Map(ids.map((id) => [id, zones.get(id) ?? 'UTC']));
 }
 
 /** The supplier facts of a cycle's feed deliveries (DELIVERY# copies kept by the ledger): one Query. */

@@ -163,6 +163,17 @@ export async function queryCount(input: QueryCommandInput): Promise<number> {
   return count;
 }
 
+/** `read` of every item, at most `limit` at a time (a burst of Queries stays within the table's capacity); the answers in the items' order. */
+export async function eachLimited<T, R>(items: readonly T[], limit: number, read: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await read(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 async function everyPage(input: QueryCommandInput, onPage: (res: QueryCommandOutput) => void): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {

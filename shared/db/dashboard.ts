@@ -15,6 +15,8 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  */
 export interface FarmDay {
   farmExists: boolean;
+  /** The farm's time zone (UTC when unknown). */
+  timeZone: string;
   storedConfig: Partial<AnalyticsSections> | undefined;
   flocks: Array<{ flock: FlockSummary; cycle: CycleRecord | null; today: DayTotals | null; yesterday: DayTotals | null; dailyRecordToday: boolean }>;
 }
@@ -35,8 +37,10 @@ export async function readFarmDay(farmId: string, today: string, yesterday: stri
   const items = await batchGet(keys, { consistent: true });
   const byKey = new Map(items.map((i) => [`${i.PK}|${i.SK}`, i]));
   const at = (k: { PK: string; SK: string }) => byKey.get(`${k.PK}|${k.SK}`);
+  const farm = at(farmKey(farmId));
   return {
-    farmExists: at(farmKey(farmId)) !== undefined,
+    farmExists: farm !== undefined,
+    timeZone: typeof farm?.timezone === 'string' ? farm.timezone : 'UTC',
     storedConfig: at(analyticsConfigKey())?.config as Partial<AnalyticsSections> | undefined,
     flocks: flocks.map((flock) => {
       const id = flock.activeCycleId;

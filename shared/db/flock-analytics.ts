@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGet, db, tableName } from './client.js';
+import { batchGet, db, eachLimited, tableName } from './client.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { flockFromItem } from './flocks.js';
@@ -18,7 +18,10 @@ import type { AnalyticsSections } from '../../schemas/analytics-config.js';
  * - ranking: one Query of the farm's flocks (GSI1 `FLOCKS#<farmId>`, projected), one BatchGetItem of the
  *   farm, the analytics configuration and the flocks' active cycles (+ for `status=all`, one Query per flock
  *   without an active cycle).
- * The configuration's fallbacks decide the weight FCR and EPEF use (as in the analytics).
+ * The configuration's fallbacks decide the weight FCR and EPEF use (as in the analytics). The layer
+ * figures that count days read the laying cycles' daily rollups besides (./analytics.ts `readCyclesDays`:
+ * one Query per cycle) and their farms' time zones (one BatchGetItem): history and compare for every
+ * layer or breeder cycle they show, ranking only when it ranks by such a figure.
  */
 
 /** The stored analytics configuration (sections as stored; complete them with the defaults), if any. */
@@ -98,41 +101,39 @@ export async function readFlocksAndCycles(flockIds: readonly string[], cycles: R
   return { flocks, cycles: found, storedConfig };
 }
 
-/** The farm exists? the analytics configuration and the cycles by key, in one BatchGetItem. */
+/** The farm exists? (with its time zone) the analytics configuration and the cycles by key, in one BatchGetItem. */
 export async function readFarmAndCycles(farmId: string, cycles: ReadonlyArray<{ flockId: string; cycleId: string }>) {
   const items = await batchGet([farmKey(farmId), CONFIG, ...cycles.map((c) => cycleKey(c.flockId, c.cycleId))], { consistent: true });
   const found = new Map<string, CycleRecord>();
   let farm = false;
+  let timeZone = 'UTC';
   let storedConfig: StoredSections;
   for (const item of items) {
-    if (item.PK === farmKey(farmId).PK && item.SK === farmKey(farmId).SK) farm = true;
-    else if (isConfig(item)) storedConfig = sectionsOf(item);
+    if (item.PK === farmKey(farmId).PK && item.SK === farmKey(farmId).SK) {
+      farm = true;
+      if (typeof item.timezone === 'string') timeZone = item.timezone;
+    } else if (isConfig(item)) storedConfig = sectionsOf(item);
     else found.set(`${item.flockId}:${item.id}`, cycleFromItem(item)!);
   }
-  return { farm, cycles: found, storedConfig };
+  return { farm, timeZone, cycles: found, storedConfig };
 }
 
 /** The newest cycle of each flock (undefined: none): one Query (Limit 1) per flock, at most `parallel` at a time. */
 export async function readLatestCycles(flockIds: readonly string[], parallel = 10): Promise<Map<string, CycleRecord | undefined>> {
-  const out = new Map<string, CycleRecord | undefined>();
-  const queue = [...flockIds];
-  const worker = async () => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      const res = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :c)',
-          ExpressionAttributeValues: { ':pk': flockPartition(id), ':c': KEY.cycle },
-          ScanIndexForward: false,
-          Limit: 1,
-          ConsistentRead: true,
-        }),
-      );
-      out.set(id, cycleFromItem(res.Items?.[0]));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
-  return out;
+  const latest = await eachLimited(flockIds, parallel, async (id) => {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :c)',
+        ExpressionAttributeValues: { ':pk': flockPartition(id), ':c': KEY.cycle },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return cycleFromItem(res.Items?.[0]);
+  });
+  return new Map(flockIds.map((id, i) => [id, latest[i]]));
 }
 
 export type FarmFlock = Pick<FlockRecord, 'id' | 'farmId' | 'houseId' | 'name' | 'birdType' | 'breed' | 'hatchDate' | 'status' | 'activeCycleId'>;

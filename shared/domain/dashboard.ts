@@ -1,10 +1,15 @@
 /**
  * The dashboard's figures (GET /api/v1/dashboard), pure: built from what the rollups already
  * hold (each active cycle's running counters, its daily rollups of today and yesterday, today's daily
- * form, the farm's stock and running withdrawals), never from raw movements.
+ * form, the farm's stock and running withdrawals), never from raw movements. A laying flock's card
+ * shows its cycle's layer figures (./analytics/layer-figures.ts, from the cycle's daily rollups: the
+ * same values as the Analytics V2 cycle KPIs).
  */
 import type { AnalyticsSections, ThresholdsConfig } from '../../schemas/analytics-config.js';
-import type { DayTotals } from './analytics/inputs.js';
+import { missing } from './analytics/figures.js';
+import type { DayTotals, Figure } from './analytics/inputs.js';
+import { isLayingType } from './analytics/kpis/context.js';
+import type { CycleLayerFigures } from './analytics/layer-figures.js';
 import type { CycleCounters } from './cycle-summary.js';
 import { ageDays, daysBetween } from '../platform/calendar.js';
 import { ageOrigin } from './age.js';
@@ -65,8 +70,8 @@ export const dailyRecordDue = (f: Pick<FlockToday, 'cycle' | 'dailyRecordToday'>
 const aliveAtStartOf = (aliveNow: number, d: DayTotals | null) =>
   aliveNow + (d ? d.deaths + d.culls + d.sold + d.transferredOut - d.placed - d.transferredIn : 0);
 
-/** A flock's card; `fallbacks` (the analytics configuration's) decide the weight FCR and EPEF use, as on the cycle summary. */
-export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSections['fallbacks']) {
+/** A flock's headline: its age, birds and the cycle summary's headline KPIs (`fallbacks` decide the weight FCR and EPEF use). */
+export function flockHeadline(f: FlockToday, today: string, fallbacks: AnalyticsSections['fallbacks']) {
   const c = f.cycle;
   const date = new Date(`${today}T12:00:00Z`);
   return {
@@ -78,10 +83,35 @@ export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSect
     birdsAlive: c?.alive ?? 0,
     ...headlineKpis(c && { ...c, birdType: f.flock.birdType }, { breed: f.flock.breed, fallbacks }, date),
     latestWeight: c?.latestWeight ?? null,
+  };
+}
+
+/** The layer figures a laying flock's card shows. */
+export const LAYER_CARD_FIGURES = ['henDayPct', 'eggMassGrams', 'feedPerKgEgg'] as const;
+
+/**
+ * A flock's card: a broiler's (`kind: 'broiler'`, mortality, livability, FCR, EPEF) or a laying flock's
+ * (`kind: 'layer'`, layers and breeders: mortality, livability, hen-day, egg mass, feed per kg egg), with
+ * today's and yesterday's figures. `layer`: the cycle's layer figures (null: no active cycle).
+ */
+export function flockCard(f: FlockToday, today: string, fallbacks: AnalyticsSections['fallbacks'], layer: CycleLayerFigures | null = null) {
+  const { fcr, epef, ...head } = flockHeadline(f, today, fallbacks);
+  const day = {
     today: dayFigures(f.today),
     yesterday: dayFigures(f.yesterday),
     dailyRecordToday: f.dailyRecordToday,
     dailyRecordDue: dailyRecordDue(f, today),
+  };
+  if (!isLayingType(f.flock.birdType)) return { kind: 'broiler' as const, ...head, fcr, epef, ...day };
+  const pick = (name: (typeof LAYER_CARD_FIGURES)[number], unit: string): Figure =>
+    layer ? layer[name] : missing(unit, f.cycle ? 'the cycle’s daily rollups were not read' : 'no active cycle');
+  return {
+    kind: 'layer' as const,
+    ...head,
+    henDayPct: pick('henDayPct', '%'),
+    eggMassGrams: pick('eggMassGrams', 'g/hen/day'),
+    feedPerKgEgg: pick('feedPerKgEgg', 'kg/kg'),
+    ...day,
   };
 }
 

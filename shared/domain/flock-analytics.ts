@@ -1,7 +1,9 @@
 /**
  * Flock analytics (pure): the KPIs of a cycle computed from the running counters kept on its record
  * (../db/cycles.ts), so a flock's history, a comparison of flocks and a farm ranking read one item per
- * cycle and never a daily rollup or a movement.
+ * cycle and never a movement. The layer figures that count days (hen-day, egg mass, feed per kg egg, per
+ * egg and per dozen: the laying period's days that are over or have their eggs) are the cycle's layer
+ * figures (./analytics/layer-figures.ts) from its daily rollups, passed in by the caller.
  * Conventions (housed, weight, FCR, ADG, EPEF, eggs): docs/analytics-reports.md ("Flock analytics from
  * the running counters").
  */
@@ -10,6 +12,7 @@ import { ageDays as cycleAgeDays, daysBetween, isoDate } from '../platform/calen
 import { findBreedStandard, standardWeightGrams } from './analytics/breed-standards.js';
 import { figure, fmt, missing } from './analytics/figures.js';
 import type { Figure } from './analytics/inputs.js';
+import type { CycleLayerFigures } from './analytics/layer-figures.js';
 import { livabilityPct, mortalityPct } from './analytics/kpis/birds.js';
 import { epefOf, fcrOf } from './analytics/kpis/broiler.js';
 import { INDEX, isLayingType } from './analytics/kpis/context.js';
@@ -66,12 +69,18 @@ export interface CycleSummaryKpis {
   eggsCollected: Figure;
   /** Eggs ÷ hens housed, eggs/hen (layers and breeders). */
   henHousedEggs: Figure;
-  /** Feed ÷ eggs, g/egg (layers and breeders). */
+  /** Laying-period feed ÷ eggs, g/egg (layers and breeders). */
   feedPerEgg: Figure;
-  /** Feed × 12 ÷ eggs, kg/dozen (layers and breeders). */
+  /** Laying-period feed × 12 ÷ eggs, kg/dozen (layers and breeders). */
   feedPerDozenEggs: Figure;
   /** Water ÷ feed, l/kg. */
   waterFeedRatio: Figure;
+  /** Eggs ÷ hen-days of the laying period, % (layers and breeders). */
+  henDayPct: Figure;
+  /** Hen-day fraction × egg weight, g/hen/day (layers and breeders). */
+  eggMassGrams: Figure;
+  /** Laying-period feed ÷ egg mass, kg/kg (layers and breeders). */
+  feedPerKgEgg: Figure;
 }
 
 export type KpiName = keyof CycleSummaryKpis;
@@ -110,12 +119,21 @@ export function placementWeightOf(flock: FlockFacts, birdType: BirdType, cycle: 
   };
 }
 
+/** The reason of a layer figure whose cycle's days were not read (a ranking by a KPI of the counters reads none). */
+export const DAYS_NOT_READ = 'not computed: the cycle’s daily rollups were not read for this answer';
+
 /**
  * Every KPI the cycle's running counters give (see the module note), each a Figure: a rounded value with
  * its unit, or null with the reason. `fallbacks` (the analytics configuration's) decide the weight FCR and
- * EPEF use; `today` dates an open cycle.
+ * EPEF use; `today` dates an open cycle; `layer`: the cycle's layer figures (layers and breeders).
  */
-export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallbacks: WeightFallbacks, today: Date): CycleSummaryKpis {
+export function cycleSummaryKpis(
+  c: CycleSummaryInput,
+  flock: FlockFacts,
+  fallbacks: WeightFallbacks,
+  today: Date,
+  layer: CycleLayerFigures | null = null,
+): CycleSummaryKpis {
   const birdType = c.birdType ?? flock.birdType;
   const broiler = birdType === 'broiler';
   const laying = isLayingType(birdType);
@@ -172,10 +190,7 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallba
   // Eggs (layers and breeders)
   const eggFigure = (unit: string, compute: () => Figure): Figure => (laying ? compute() : missing(unit, LAYERS_ONLY));
   const henHousedEggs = eggFigure('eggs/hen', () => (housed > 0 ? figure(eggs / housed, 'eggs/hen', 2) : missing('eggs/hen', 'no hens housed')));
-  const perEggs = (unit: string, value: () => number, digits: number) =>
-    eggFigure(unit, () =>
-      eggs <= 0 ? missing(unit, 'no eggs collected') : feed <= 0 ? missing(unit, 'no feed consumption recorded') : figure(value(), unit, digits),
-    );
+  const fromDays = (unit: string, pick: (l: CycleLayerFigures) => Figure) => eggFigure(unit, () => (layer ? pick(layer) : missing(unit, DAYS_NOT_READ)));
 
   return {
     birdsHoused: figure(housed, 'birds', 0),
@@ -190,9 +205,12 @@ export function cycleSummaryKpis(c: CycleSummaryInput, flock: FlockFacts, fallba
     epef,
     eggsCollected: figure(eggs, 'eggs', 0),
     henHousedEggs,
-    feedPerEgg: perEggs('g/egg', () => (feed * 1000) / eggs, 1),
-    feedPerDozenEggs: perEggs('kg/dozen', () => (feed * 12) / eggs, 3),
+    feedPerEgg: fromDays('g/egg', (l) => l.feedPerEgg),
+    feedPerDozenEggs: fromDays('kg/dozen', (l) => l.feedPerDozenEggs),
     waterFeedRatio: waterFeedRatio(c.waterLiters, feed),
+    henDayPct: fromDays('%', (l) => l.henDayPct),
+    eggMassGrams: fromDays('g/hen/day', (l) => l.eggMassGrams),
+    feedPerKgEgg: fromDays('kg/kg', (l) => l.feedPerKgEgg),
   };
 }
 
@@ -234,5 +252,8 @@ export function noKpis(reason: string): CycleSummaryKpis {
     feedPerEgg: m('g/egg'),
     feedPerDozenEggs: m('kg/dozen'),
     waterFeedRatio: m('l/kg'),
+    henDayPct: m('%'),
+    eggMassGrams: m('g/hen/day'),
+    feedPerKgEgg: m('kg/kg'),
   };
 }

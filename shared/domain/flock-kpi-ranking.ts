@@ -58,15 +58,46 @@ export const KPI_CATALOGUE = [
   },
   { name: 'avgWeight', unit: 'g', better: 'higher', birdTypes: ALL, description: 'Average body weight of the latest weighing' },
   { name: 'henHousedEggs', unit: 'eggs/hen', better: 'higher', birdTypes: LAYING, description: 'Hen-housed eggs: eggs collected ÷ hens housed' },
-  { name: 'feedPerEgg', unit: 'g/egg', better: 'lower', birdTypes: LAYING, description: 'Feed per egg: feed consumed g ÷ eggs collected' },
+  {
+    name: 'feedPerEgg',
+    unit: 'g/egg',
+    better: 'lower',
+    birdTypes: LAYING,
+    description: 'Feed per egg: feed consumed in the laying period g ÷ eggs collected',
+  },
   {
     name: 'feedPerDozenEggs',
     unit: 'kg/dozen',
     better: 'lower',
     birdTypes: LAYING,
-    description: 'Feed per dozen eggs: feed consumed kg × 12 ÷ eggs collected',
+    description: 'Feed per dozen eggs: feed consumed in the laying period kg × 12 ÷ eggs collected',
+  },
+  {
+    name: 'henDayPct',
+    unit: '%',
+    better: 'higher',
+    birdTypes: LAYING,
+    description:
+      'Hen-day production: eggs ÷ Σ hens present over the laying period’s days (from the first day with eggs; a day not over counts once its eggs are recorded) × 100',
+  },
+  {
+    name: 'eggMassGrams',
+    unit: 'g/hen/day',
+    better: 'higher',
+    birdTypes: LAYING,
+    description: 'Egg mass: hen-day fraction × mean egg weight g, per hen and day',
+  },
+  {
+    name: 'feedPerKgEgg',
+    unit: 'kg/kg',
+    better: 'lower',
+    birdTypes: LAYING,
+    description: 'Feed per kg of egg: feed consumed in the laying period kg ÷ (eggs × mean egg weight kg)',
   },
 ] as const satisfies readonly KpiDefinition[];
+
+/** The KPIs counted over the laying period's days: a cycle's daily rollups give them (./analytics/layer-figures.ts), the running counters cannot. */
+export const KPIS_FROM_DAYS: ReadonlySet<KpiName> = new Set<KpiName>(['henDayPct', 'eggMassGrams', 'feedPerKgEgg', 'feedPerEgg', 'feedPerDozenEggs']);
 
 export { RANKABLE_KPIS, type RankableKpi };
 /** The catalogue defines exactly the rankable KPIs of the interface: a KPI missing or extra on either side does not compile. */

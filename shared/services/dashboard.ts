@@ -2,7 +2,9 @@ import { devicesNotOnline } from './iot/devices.js';
 import { openAnomaliesSummary, openAnomalyChecks } from './anomalies/reading.js';
 import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
-import { alertsOf, dueActionsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import { alertsOf, dueActionsOf, flockCard, flockHeadline, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import type { CycleLayerFigures } from '../domain/analytics/layer-figures.js';
+import { layerFiguresOf } from './analytics/layer-figures.js';
 import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
 import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
@@ -23,7 +25,8 @@ import { isoDate } from '../platform/calendar.js';
  * `farmId`), manager (farm KPIs, alerts, stock, withdrawals, Salmonella samples due, open recommendations), worker (today's tasks),
  * veterinarian (health alerts, withdrawal periods, Salmonella samples due), viewer (read-only KPIs). Every figure comes from
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts); the Salmonella
- * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales).
+ * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales). The flock cards of a
+ * manager's view add one Query per active laying cycle: its daily rollups give the layer card's figures (./analytics/layer-figures.ts).
  */
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
 /** The incidents a veterinarian's dashboard shows. */
@@ -42,7 +45,8 @@ const VET_ANOMALY_METRICS = [
 ] as const;
 const DAY = 86_400_000;
 
-async function farmView(farmId: string, now: Date) {
+/** A farm's day; `layerCards`: the laying flocks' cards with their layer figures (one Query per laying cycle). */
+async function farmView(farmId: string, now: Date, opts: { layerCards?: boolean } = {}) {
   const today = isoDate(now);
   const yesterday = isoDate(now.getTime() - DAY);
   const day = await readFarmDay(farmId, today, yesterday);
@@ -52,9 +56,14 @@ async function farmView(farmId: string, now: Date) {
     flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType, breed: f.flock.breed },
   }));
   const config = completeAll(day.storedConfig);
-  const cards = flocks.map((f) => flockCard(f, today, config.fallbacks));
+  const active = day.flocks.flatMap((f) => (f.cycle ? [f.cycle] : []));
+  const layer = opts.layerCards
+    ? await layerFiguresOf(active, config.fallbacks.eggWeightGrams, now, new Map([[farmId, day.timeZone]]))
+    : new Map<string, CycleLayerFigures>();
+  const cards = flocks.map((f) => flockCard(f, today, config.fallbacks, (f.cycle && layer.get(f.cycle.id)) ?? null));
+  const headlines = flocks.map((f) => flockHeadline(f, today, config.fallbacks));
   const cycles = day.flocks.map((f) => ({ flock: f.flock, cycle: f.cycle }));
-  return { today, farmId, flocks, cycles, cards, alerts: alertsOf(flocks, config.thresholds, today) };
+  return { today, farmId, flocks, cycles, cards, headlines, alerts: alertsOf(flocks, config.thresholds, today) };
 }
 
 const withdrawalsOf = async (farmId: string, today: string) =>
@@ -70,7 +79,7 @@ async function openRecommendations(farmId: string) {
 }
 
 async function managerSummary(farmId: string, now: Date) {
-  const v = await farmView(farmId, now);
+  const v = await farmView(farmId, now, { layerCards: true });
   const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
@@ -149,7 +158,7 @@ async function viewerSummary(farmId: string, now: Date) {
     date: v.today,
     farmId,
     totals: totalsOf(v.cards),
-    flocks: v.cards.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight }) => ({
+    flocks: v.headlines.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight }) => ({
       flockId,
       name,
       birdType,

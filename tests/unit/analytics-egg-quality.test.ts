@@ -110,7 +110,9 @@ describe('eggQualityTrend: daily reference', () => {
   });
 
   it('overall: egg weight weighted by eggs, not a mean of daily means', () => {
-    // 3,000 eggs; cracked 60 → 2.00 %; dirty 30 → 1.00 %; double yolk 5 → 0.1667 → 0.17 %; saleable 2,910 → 97.00 %
+    // 3,000 eggs; cracked 60 → 2.00 %; dirty 30 → 1.00 %; saleable 2,910 → 97.00 %
+    // double yolk: of the graded eggs only (the days that recorded double yolks: 03-02's 1,000) → 5 ÷ 1,000 = 0.50 %
+    // (not 5 ÷ 3,000 = 0.17 %: the eggs of 03-03 and 03-05 were never looked at for double yolks)
     // weight (60,000 + 31,000) ÷ 1,500 = 60.667 → 60.7 g (the mean of daily means would be 61.0)
     // hen-days 1,100 + 1,100 + 1,090 + 1,090 = 4,380; 3,000 ÷ 4,380 = 68.49 %
     expect(r.overall).toEqual({
@@ -124,7 +126,7 @@ describe('eggQualityTrend: daily reference', () => {
       eggsDoubleYolk: 5,
       crackedPct: f(2, '%'),
       dirtyPct: f(1, '%'),
-      doubleYolkPct: f(0.17, '%'),
+      doubleYolkPct: f(0.5, '%'),
       saleableEggs: 2_910,
       saleablePct: f(97, '%'),
       averageEggWeightGrams: f(60.7, 'g'),
@@ -261,9 +263,10 @@ describe('eggQualityTrend: edge cases', () => {
         doubleYolkPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
         saleablePct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
         averageEggWeightGrams: { value: null, unit: 'g', reason: 'no eggs collected in the period' },
-        henDayPct: f(0, '%'),
+        // hen-day counts the laying period, from the first day with eggs: there is none yet
+        henDayPct: { value: null, unit: '%', reason: 'no eggs collected in the period' },
       });
-    expect(r.overall).toMatchObject({ eggsCollected: 0, saleableEggs: 0, henDays: 2_996 }); // 1,000 + 998 + 998
+    expect(r.overall).toMatchObject({ eggsCollected: 0, saleableEggs: 0, henDays: 0 }); // no laying day: no hen-day counted
     expect(r.trend.crackedPct.direction).toBe('insufficient_data');
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_DEFAULTS } from '../../schemas/analytics-config.js';
 import { ZERO_COUNTERS } from '../../shared/domain/cycle-summary.js';
+import { emptyDay } from '../../shared/domain/analytics/inputs.js';
+import { cycleLayerFiguresOn } from '../../shared/domain/analytics/layer-figures.js';
 import { cycleSummaryKpis, noKpis, type CycleSummaryInput } from '../../shared/domain/flock-analytics.js';
 import { parseCompareSelection } from '../../shared/domain/flock-compare-selection.js';
 import { KPI_CATALOGUE, RANKABLE_KPIS, bestPerKpi, changesBetween, rankBy } from '../../shared/domain/flock-kpi-ranking.js';
@@ -169,6 +171,8 @@ describe('cycleSummaryKpis: a layer cycle', () => {
   /**
    * Hy-Line Brown pullets hatched 2025-09-01, placed 2026-01-05 (age 126 days = week 18), seen 2026-03-16 (age 196).
    *   placed 5,000, deaths 50 → alive 4,950; eggs 300,000; feed consumed 33,000 kg; water 66,000 l; weighed 1,850 g on 2026-03-16.
+   * The layer figures that count days come from the cycle's days (here all its eggs and feed on 2026-03-15, so the
+   * laying period's feed is the whole cycle's; 2026-03-16 is today, not over and without eggs).
    */
   const layer: CycleSummaryInput = {
     ...ZERO_COUNTERS,
@@ -184,7 +188,13 @@ describe('cycleSummaryKpis: a layer cycle', () => {
     eggsCollected: 300000,
     latestWeight: { date: '2026-03-16', grams: 1850 },
   };
-  const k = cycleSummaryKpis(layer, { birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-09-01' }, F, at('2026-03-16'));
+  const days = (eggs: number) => [
+    { ...emptyDay('2026-01-05'), placed: 5000 },
+    { ...emptyDay('2026-02-01'), deaths: 50 },
+    { ...emptyDay('2026-03-15'), eggsCollected: eggs, feedConsumedKg: 33000 },
+  ];
+  const layerFigures = (eggs: number) => cycleLayerFiguresOn(layer, days(eggs), '2026-03-16', null);
+  const k = cycleSummaryKpis(layer, { birdType: 'layer', breed: 'Hy-Line Brown', hatchDate: '2025-09-01' }, F, at('2026-03-16'), layerFigures(300000));
 
   it('eggs per hen housed, feed per egg and per dozen', () => {
     expect(k.henHousedEggs).toEqual({ value: 60, unit: 'eggs/hen' }); // 300,000 ÷ 5,000
@@ -204,7 +214,7 @@ describe('cycleSummaryKpis: a layer cycle', () => {
   });
 
   it('a layer without eggs yet', () => {
-    const none = cycleSummaryKpis({ ...layer, eggsCollected: 0 }, { birdType: 'layer', breed: null, hatchDate: null }, F, at('2026-03-16'));
+    const none = cycleSummaryKpis({ ...layer, eggsCollected: 0 }, { birdType: 'layer', breed: null, hatchDate: null }, F, at('2026-03-16'), layerFigures(0));
     expect(none.henHousedEggs.value).toBe(0); // 0 ÷ 5,000
     expect(none.feedPerEgg).toMatchObject({ value: null, reason: 'no eggs collected' });
     expect(none.feedPerDozenEggs.value).toBeNull();

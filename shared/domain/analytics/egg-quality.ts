@@ -1,11 +1,15 @@
 /**
  * Egg quality trend (GET /api/v2/analytics/egg-quality-trend/{flockId}): per day or per ISO week, eggs
  * collected and their defects, egg weight and hen-day %, plus the direction of cracked %, dirty % and egg
- * weight over the last periods. Pure: the cycle's daily rollups in.
+ * weight over the last periods. Pure: the cycle's daily rollups in. Hen-day % and the double-yolk rate
+ * of a period are the layer figures of its days (./layer-figures.ts: the days of the laying period that
+ * are over or have their eggs), so the whole cycle's period answers the cycle KPIs' hen-day.
  * Formulas, trend and tolerances: docs/analytics-reports.md ("Egg quality trend").
  */
-import { figure, missing } from './figures.js';
-import type { DayTotals, Figure } from './inputs.js';
+import { figure, ledgerByDate, missing } from './figures.js';
+import { emptyDay, type DayTotals, type Figure } from './inputs.js';
+import { eggCalendar, layerDayOf, layerFigures, type EggCalendar } from './layer-figures.js';
+import type { BirdType } from '../weights.js';
 import { addDays, daysBetween } from '../../platform/calendar.js';
 
 export type EggQualityWindow = 'day' | 'week';
@@ -35,6 +39,10 @@ export interface EggQualityOptions {
   /** How many of the latest periods the trend is fitted on (default DEFAULT_TREND_PERIODS[window]). */
   trendPeriods?: number;
   tolerance?: Partial<TrendTolerance>;
+  /** The farm-local today: a day from it on counts in hen-day only with its eggs recorded (default: every day is over). */
+  today?: string;
+  /** The flock's birds (default layer): hen-day and the double-yolk rate are figures of layers and breeders. */
+  birdType?: BirdType;
 }
 
 /** Hens alive per date (as the KPI engine counts them); a date without an entry takes the latest earlier one. */
@@ -61,7 +69,7 @@ export interface EggQualityPeriod {
   averageEggWeightGrams: Figure;
   /** Eggs the average weight stands on. */
   eggsWeighed: number;
-  /** Σ hens alive over the period's days (a count); null when a day has no hen count. */
+  /** Σ hens alive over the period's days that count in hen-day (the laying period's days that are over or have their eggs); null when one has no hen count. */
   henDays: number | null;
   /** %, eggs ÷ hen-days × 100. */
   henDayPct: Figure;
@@ -140,7 +148,18 @@ function hensOnDates(hens: HensAlivePerDay, from: string, to: string): Map<strin
   return out;
 }
 
-function summarise(period: string, from: string, to: string, days: readonly DayTotals[], hens: Map<string, number | null> | null): EggQualityPeriod {
+interface PeriodBasis {
+  /** Hens present per date (null: not given). */
+  hens: Map<string, number | null> | null;
+  calendar: EggCalendar;
+  birdType: BirdType;
+  /** The day totals by date (a date not in it: a day of zeros). */
+  byDate: Map<string, DayTotals>;
+}
+
+function summarise(period: string, from: string, to: string, basis: PeriodBasis): EggQualityPeriod {
+  const days: DayTotals[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(basis.byDate.get(d) ?? emptyDay(d));
   let collected = 0,
     cracked = 0,
     dirty = 0,
@@ -155,18 +174,20 @@ function summarise(period: string, from: string, to: string, days: readonly DayT
     weightSum += d.eggWeightGramsSum;
     weighed += d.eggsWeighed;
   }
-  let henDays: number | null = null;
-  if (hens) {
-    henDays = 0;
-    for (let d = from; d <= to; d = addDays(d, 1)) {
-      const h = hens.get(d) ?? null;
-      if (h === null) {
-        henDays = null;
-        break;
-      }
-      henDays += h;
-    }
-  }
+  const layer = layerFigures(
+    days.map((d) => layerDayOf(d, basis.hens?.get(d.date) ?? null)),
+    {
+      calendar: basis.calendar,
+      birdType: basis.birdType,
+      housed: 0,
+      eggWeightFallback: null,
+      reasons: {
+        noEggs: NO_EGGS,
+        unknownHens: basis.hens ? 'hens alive unknown on a day of the period (before the first bird count)' : 'hens alive not known',
+        noHens: 'no hens present in the period',
+      },
+    },
+  );
   const saleable = Math.max(0, collected - cracked - dirty);
   return {
     period,
@@ -179,17 +200,14 @@ function summarise(period: string, from: string, to: string, days: readonly DayT
     eggsDoubleYolk: doubleYolk,
     crackedPct: pct(cracked, collected),
     dirtyPct: pct(dirty, collected),
-    doubleYolkPct: pct(doubleYolk, collected),
+    doubleYolkPct: collected > 0 ? layer.doubleYolkPct : pct(doubleYolk, collected),
     saleableEggs: saleable,
     saleablePct: pct(saleable, collected),
     averageEggWeightGrams:
       weighed > 0 ? figure(weightSum / weighed, 'g', 1) : missing('g', collected > 0 ? 'no collection of the period gave an egg weight' : NO_EGGS),
     eggsWeighed: weighed,
-    henDays,
-    henDayPct:
-      henDays === null
-        ? missing('%', hens ? 'hens alive unknown on a day of the period (before the first bird count)' : 'hens alive not known')
-        : pct(collected, henDays, 'no hens present in the period'),
+    henDays: layer.henDays,
+    henDayPct: layer.henDayPct,
   };
 }
 
@@ -267,14 +285,13 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
   const periods: EggQualityPeriod[] = [];
   let overall: EggQualityPeriod | null = null;
   if (from !== null && to !== null && from <= to) {
-    const inRange = sorted.filter((d) => d.date >= from && d.date <= to);
-    const hens = hensAlivePerDay ? hensOnDates(hensAlivePerDay, from, to) : null;
-    const byDate = new Map<string, DayTotals[]>();
-    for (const d of inRange) {
-      const same = byDate.get(d.date);
-      if (same) same.push(d);
-      else byDate.set(d.date, [d]);
-    }
+    const basis: PeriodBasis = {
+      hens: hensAlivePerDay ? hensOnDates(hensAlivePerDay, from, to) : null,
+      // the laying period starts on the cycle's first day with eggs, whatever range is shown
+      calendar: eggCalendar(sorted, options.today),
+      birdType: options.birdType ?? 'layer',
+      byDate: ledgerByDate(sorted),
+    };
     let start = from;
     while (start <= to) {
       let end: string;
@@ -287,12 +304,10 @@ export function eggQualityTrend(days: readonly DayTotals[], hensAlivePerDay: Hen
         end = w.sunday < to ? w.sunday : to;
         key = w.key;
       }
-      const periodDays: DayTotals[] = [];
-      for (let d = start; d <= end; d = addDays(d, 1)) periodDays.push(...(byDate.get(d) ?? []));
-      periods.push(summarise(key, start, end, periodDays, hens));
+      periods.push(summarise(key, start, end, basis));
       start = addDays(end, 1);
     }
-    overall = summarise(`${from}/${to}`, from, to, inRange, hens);
+    overall = summarise(`${from}/${to}`, from, to, basis);
   }
 
   const last = periods.slice(-n);

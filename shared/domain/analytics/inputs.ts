@@ -120,6 +120,11 @@ export interface CycleInputs {
   /** The last date the figures cover (today for an active cycle, its end date for a closed one). */
   asOf: string;
   /**
+   * The farm-local today (the farm's time zone): a day from it on is not over, so a rate counts it only
+   * once its record is in (../analytics/layer-figures.ts). Absent: every day up to asOf is over.
+   */
+  today?: string;
+  /**
    * The climate of the flock's house per farm-local day, from the climate sensors' hours ingestion keeps
    * on the cycle's days (none or absent: no climate sensor in the house, or no house). The expected water of a broiler day is
    * corrected with the day's mean temperature.

@@ -9,9 +9,10 @@ import { findBreedStandard, seriesRangeDays, standardValue, type BreedStandard }
 import { noStandardReason, standardRef, type StandardRef } from './comparison.js';
 import { figure, fmt, missing } from './figures.js';
 import type { CycleInputs, Figure } from './inputs.js';
-import { INDEX, isLayingType, seriesEnd } from './kpis/context.js';
+import { calendarDays, INDEX, isLayingType, seriesEnd } from './kpis/context.js';
 import { dailySeries } from './kpis/daily.js';
-import { ageWeekOf } from './kpis/eggs.js';
+import { ageWeekOf, layerDayOfRow } from './kpis/eggs.js';
+import { countsForEggs, eggCalendar, henDayRatio, type EggCalendar } from './layer-figures.js';
 import type { DailyKpis } from './kpis/types.js';
 import { addDays } from '../../platform/calendar.js';
 import { RATIO_DIGITS, type PredictionOptions } from './weight-prediction.js';
@@ -47,14 +48,15 @@ export interface ProductionForecast {
 
 const BASIS_DAYS = 7;
 
-function basisOf(rows: readonly DailyKpis[], s: BreedStandard | null) {
-  const basis = rows.slice(-BASIS_DAYS).filter((r) => r.birds.present > 0);
+/** The last 7 days that count in hen-day (../layer-figures.ts: the laying period's days that are over or have their eggs). */
+function basisOf(rows: readonly DailyKpis[], s: BreedStandard | null, calendar: EggCalendar) {
+  const basis = rows.filter((r) => r.birds.present > 0 && countsForEggs(calendar, r.date, r.eggs.collected)).slice(-BASIS_DAYS);
   const eggs = basis.reduce((a, r) => a + r.eggs.collected, 0);
-  const henDays = basis.reduce((a, r) => a + r.birds.present, 0);
+  const ratio = henDayRatio(basis.map(layerDayOfRow));
   const stdRows = s ? basis.filter((r) => standardValue(s, 'henDayPct', r.ageDays)) : [];
   const standardEggs = s && stdRows.length ? stdRows.reduce((a, r) => a + (r.birds.present * standardValue(s, 'henDayPct', r.ageDays)!.value) / 100, 0) : null;
   const actualOnStd = stdRows.reduce((a, r) => a + r.eggs.collected, 0);
-  return { basis, eggs, henDays, standardEggs, actualOnStd };
+  return { basis, eggs, ratio, standardEggs, actualOnStd };
 }
 
 function forecastWeek(
@@ -115,13 +117,13 @@ export function forecastProduction(
   if (!last) return none(`the cycle has no day up to ${inputs.asOf}`);
   const hens = last.birds.aliveEnd;
   if (hens === 0) return none('no hens alive', 0);
-  const b = basisOf(rows, s);
+  const b = basisOf(rows, s, eggCalendar(calendarDays(inputs), inputs.today));
   const basisInfo = b.basis.length
     ? {
         from: b.basis[0]!.date,
         to: b.basis.at(-1)!.date,
         eggs: b.eggs,
-        henDayPct: b.henDays ? figure((b.eggs / b.henDays) * 100, '%', 2) : missing('%', 'no hens present in the basis days'),
+        henDayPct: b.ratio !== null ? figure(b.ratio * 100, '%', 2) : missing('%', 'no hens present in the basis days'),
         standardEggs: b.standardEggs === null ? null : round(b.standardEggs, 1),
       }
     : null;
@@ -148,9 +150,9 @@ export function forecastProduction(
       assumptions,
     };
   }
-  if (!b.eggs || !b.henDays)
+  if (!b.eggs || b.ratio === null)
     return none(`${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve, and no eggs in the last ${BASIS_DAYS} days`, hens);
-  const recent = (b.eggs / b.henDays) * 100;
+  const recent = b.ratio * 100;
   const assumptions = [
     `${noStandardReason(inputs.cycle.breed, inputs.cycle.birdType)} with a hen-day curve: the last ${BASIS_DAYS} days' hen-day (${fmt(round(recent, 2))} %) held flat`,
     ...flat,

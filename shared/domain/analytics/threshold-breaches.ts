@@ -9,8 +9,10 @@ import { compareWithStandard, type BreedComparison } from './comparison.js';
 import { ANOMALY_METRICS, type AnomalyMetric } from '../../../schemas/vocabulary.js';
 import { fmt } from './figures.js';
 import type { CycleInputs } from './inputs.js';
-import { effectiveWeighings, isLayingType, seriesEnd } from './kpis/context.js';
+import { calendarDays, effectiveWeighings, isLayingType, seriesEnd } from './kpis/context.js';
 import { dailySeries } from './kpis/daily.js';
+import { layerDayOfRow } from './kpis/eggs.js';
+import { countsForEggs, eggCalendar, henDayRatio, type EggCalendar } from './layer-figures.js';
 import { baselineMl } from './kpis/feed-water.js';
 import type { DailyKpis } from './kpis/types.js';
 
@@ -143,22 +145,28 @@ function lowWaterIntake(rows: readonly DailyKpis[], t: Thresholds, tolerance: nu
   return out;
 }
 
-function windowHenDay(rows: readonly DailyKpis[]): number | null {
-  const hens = rows.reduce((a, r) => a + r.birds.present, 0);
-  return hens > 0 ? (rows.reduce((a, r) => a + r.eggs.collected, 0) / hens) * 100 : null;
-}
-
-function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean): ThresholdBreach[] {
-  if (!laying || rows.length < 14) return [];
+/**
+ * Hen-day % of the last 7 days against the 7 before, judged on each day that counts in hen-day
+ * (../layer-figures.ts). Like with like: a day of either week counts only with its twin of the other week
+ * (the same weekday), so a week with a day missing (not over yet, its eggs not recorded; before lay) is
+ * compared over the days both weeks have.
+ */
+function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, calendar: EggCalendar | null): ThresholdBreach[] {
+  if (!calendar || rows.length < 14) return [];
+  const counts = rows.map((r) => countsForEggs(calendar, r.date, r.eggs.collected));
   const out: ThresholdBreach[] = [];
   for (let i = 13; i < rows.length; i++) {
+    if (!counts[i]) continue;
+    const twins = [0, 1, 2, 3, 4, 5, 6].filter((k) => counts[i - 13 + k] && counts[i - 6 + k]);
     const prevRows = rows.slice(i - 13, i - 6);
     const curRows = rows.slice(i - 6, i + 1);
-    const prev = windowHenDay(prevRows);
-    const cur = windowHenDay(curRows);
-    if (prev === null || cur === null) continue;
+    const prevRatio = henDayRatio(twins.map((k) => layerDayOfRow(prevRows[k]!)));
+    const curRatio = henDayRatio(twins.map((k) => layerDayOfRow(curRows[k]!)));
+    if (prevRatio === null || curRatio === null) continue;
+    const [prev, cur] = [prevRatio * 100, curRatio * 100];
     const drop = r2(prev - cur);
     if (drop <= t.henDayWeeklyDropPoints) continue;
+    const over = twins.length < 7 ? ` (the ${twins.length} days both weeks have)` : '';
     out.push({
       date: rows[i]!.date,
       metric: 'henDayDrop',
@@ -166,7 +174,7 @@ function henDayDrop(rows: readonly DailyKpis[], t: Thresholds, laying: boolean):
       threshold: t.henDayWeeklyDropPoints,
       unit: 'points',
       severity: sev(drop >= 2 * t.henDayWeeklyDropPoints),
-      message: `Hen-day production fell ${fmt(drop)} points in a week (${fmt(r2(prev))} % → ${fmt(r2(cur))} %), more than ${fmt(t.henDayWeeklyDropPoints)}: check water first, then call the vet.`,
+      message: `Hen-day production fell ${fmt(drop)} points in a week (${fmt(r2(prev))} % → ${fmt(r2(cur))} %${over}), more than ${fmt(t.henDayWeeklyDropPoints)}: check water first, then call the vet.`,
       evidence: {
         previousWeekHenDayPct: r2(prev),
         previousFrom: prevRows[0]!.date,
@@ -303,7 +311,7 @@ export function thresholdBreaches(
     ...cumulativeMortality(rows, t),
     ...waterFeedRatio(rows, t),
     ...lowWaterIntake(rows, t, config.consumption.lowIntakeTolerancePct),
-    ...henDayDrop(rows, t, isLayingType(inputs.cycle.birdType)),
+    ...henDayDrop(rows, t, isLayingType(inputs.cycle.birdType) ? eggCalendar(calendarDays(inputs), inputs.today) : null),
     ...standardDeviations(cmp, t),
     ...lowUniformity(inputs, t),
     ...crackedEggs(rows, t),

@@ -12,7 +12,8 @@ import type { Caller } from '../../domain/caller.js';
 import { completeAll } from './config.js';
 import { effectivePricing } from '../../domain/pricing/farm-pricing.js';
 import type { AnalyticsSections } from '../../../schemas/analytics-config.js';
-import { isoDate } from '../../platform/calendar.js';
+import { localToday } from '../../platform/calendar.js';
+import { asOfFor } from '../../domain/analytics/kpis/context.js';
 import { houseDaysOf } from '../../domain/iot/house-days.js';
 
 /**
@@ -62,8 +63,9 @@ export async function cycleAnalyticsContext(
     readCycleSeries(cycleId, { farmId: flock.farmId, houseId: flock.houseId }),
     opts.withFarmFeed ? datedFarmStock(flock.farmId).then((s) => farmFeedOf(s.feed)) : undefined,
   ]);
-  const today = isoDate(now);
-  const asOf = cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
+  // the farm's own day: a day is over once the farm's clock has passed its midnight
+  const today = localToday(now, series.timeZone);
+  const asOf = asOfFor(cycle, today);
   const houseDays = houseDaysOf(series.climateHours, series.timeZone).filter((d) => d.date >= cycle.startDate && d.date <= asOf);
   const config = completeAll(storedConfig?.config);
   config.pricing = effectivePricing(config.pricing, series.farmPricing?.override).pricing;
@@ -92,6 +94,7 @@ export async function cycleAnalyticsContext(
       days: series.days.filter((d) => d.date <= asOf),
       weighings: series.weights.map(toWeighing),
       asOf,
+      today,
       ...(farmFeed ? { farmFeed } : {}),
       houseDays,
     },

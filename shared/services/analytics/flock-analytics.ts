@@ -2,7 +2,9 @@ import { canAccessFarm } from '../../domain/farm-access.js';
 import { plainFigure } from '../../domain/analytics/figures.js';
 import { type WeightFallbacks, cycleSummaryKpis, noKpis, type CycleSummaryKpis } from '../../domain/flock-analytics.js';
 import { parseCompareSelection, type CompareRef } from '../../domain/flock-compare-selection.js';
-import { KPI_CATALOGUE, bestPerKpi, changesBetween, kpiDefinition, rankBy, type RankableKpi } from '../../domain/flock-kpi-ranking.js';
+import { KPI_CATALOGUE, KPIS_FROM_DAYS, bestPerKpi, changesBetween, kpiDefinition, rankBy, type RankableKpi } from '../../domain/flock-kpi-ranking.js';
+import type { CycleLayerFigures } from '../../domain/analytics/layer-figures.js';
+import { layerFiguresOf } from './layer-figures.js';
 import type { CycleRecord } from '../../domain/flocks/records.js';
 import type { FlockRecord } from '../../domain/flocks/records.js';
 import { readFarmAndCycles, readFarmFlocks, readFlockHistory, readFlocksAndCycles, readLatestCycles, type FarmFlock } from '../../db/flock-analytics.js';
@@ -18,7 +20,9 @@ import { ageOrigin } from '../../domain/age.js';
  * Flock analytics: a flock's KPI history across its cycles, flocks and cycles side by side,
  * a farm's flocks ranked by one KPI. Every figure comes from the cycle records' running counters
  * (shared/domain/flock-analytics.ts), so each answer costs a few DynamoDB calls whatever the number of
- * movements, and compare/ranking cost the same for 2 flocks as for 10 (see shared/db/flock-analytics.ts).
+ * movements, and compare/ranking cost the same for 2 broiler flocks as for 10 (see shared/db/flock-analytics.ts).
+ * The layer figures that count days (hen-day, egg mass, feed per kg egg, per egg, per dozen) are the
+ * Analytics V2 cycle KPIs' (./layer-figures.ts): one Query of each laying cycle's daily rollups more.
  * Farm scoping: a flock or cycle of a farm the caller may not see is NotFound, worded as a missing one.
  */
 
@@ -50,7 +54,8 @@ const cycleDto = (c: CycleRecord, now: Date) => ({
   ageDays: ageDays(ageOrigin(c).date, c.startDate, c.endDate, now),
 });
 
-const kpisOf = (c: CycleRecord, f: FlockHead, fallbacks: WeightFallbacks, now: Date) => cycleSummaryKpis(c, f, fallbacks, now);
+const kpisOf = (c: CycleRecord, f: FlockHead, fallbacks: WeightFallbacks, now: Date, layer: ReadonlyMap<string, CycleLayerFigures>) =>
+  cycleSummaryKpis(c, f, fallbacks, now, layer.get(c.id) ?? null);
 
 const notFound = (labels: string[]) => new NotFound(labels.join('; '));
 const flockLabel = (id: string) => `Flock ${id} not found`;
@@ -64,7 +69,8 @@ export async function flockHistory(user: Caller, flockId: string, now = new Date
   if (!flock || !canAccessFarm(user, flock.farmId)) throw notFound([flockLabel(flockId)]);
   const { fallbacks } = completeAll(storedConfig);
   const ordered = [...cycles].sort((a, b) => a.startDate.localeCompare(b.startDate) || a.id.localeCompare(b.id));
-  const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, fallbacks, now) }));
+  const layer = await layerFiguresOf(ordered, fallbacks.eggWeightGrams, now);
+  const withKpis = ordered.map((c) => ({ cycle: c, kpis: kpisOf(c, flock, fallbacks, now, layer) }));
   const best = bestPerKpi(withKpis.map((e) => ({ key: e.cycle.id, kpis: e.kpis })));
   return {
     asOf: isoDate(now),
@@ -140,12 +146,17 @@ export async function compareFlocks(user: Caller, query: CompareFlocksQuery, now
     throw new ValidationFailed([{ field: 'flockIds', message }], `Cannot compare: ${message}`);
   }
 
+  const layer = await layerFiguresOf(
+    items.flatMap((it) => (it.cycle ? [it.cycle] : [])),
+    fallbacks.eggWeightGrams,
+    now,
+  );
   const rows = items.map((it) => ({
     key: it.ref.kind === 'flock' ? it.flock.id : `${it.flock.id}:${it.cycle!.id}`,
     selectedBy: it.selectedBy,
     flock: flockDto(it.flock),
     cycle: it.cycle ? cycleDto(it.cycle, now) : null,
-    kpis: it.cycle ? kpisOf(it.cycle, it.flock, fallbacks, now) : noKpis(`flock ${it.flock.id} has no cycle yet`),
+    kpis: it.cycle ? kpisOf(it.cycle, it.flock, fallbacks, now, layer) : noKpis(`flock ${it.flock.id} has no cycle yet`),
   }));
   const best = bestPerKpi(rows.map((r, index) => ({ key: index, kpis: r.kpis })));
   return {
@@ -180,10 +191,20 @@ export async function rankFlocks(user: Caller, query: FlockRankingQuery, now = n
   const latest = status === 'all' ? await readLatestCycles(flocks.filter((f) => !activeOf(f)).map((f) => f.id)) : new Map<string, CycleRecord | undefined>();
 
   const def = kpiDefinition(kpi);
-  const entries = flocks.map((f) => {
-    const cycle = activeOf(f) ?? latest.get(f.id);
+  const chosen = flocks.map((f) => activeOf(f) ?? latest.get(f.id));
+  // 4. a KPI counted over the laying period's days: each laying cycle's daily rollups (one Query each), the farm's time zone read above
+  const layer = KPIS_FROM_DAYS.has(kpi)
+    ? await layerFiguresOf(
+        chosen.filter((c): c is CycleRecord => c !== undefined),
+        fallbacks.eggWeightGrams,
+        now,
+        new Map([[farmId, read.timeZone]]),
+      )
+    : new Map<string, CycleLayerFigures>();
+  const entries = flocks.map((f, i) => {
+    const cycle = chosen[i];
     const reason = status === 'all' ? 'no cycle yet' : 'no active cycle';
-    const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, fallbacks, now) : noKpis(reason);
+    const kpis: CycleSummaryKpis = cycle ? kpisOf(cycle, f, fallbacks, now, layer) : noKpis(reason);
     return {
       item: { flock: f, cycle, selectedBy: (cycle ? (activeOf(f) ? 'active_cycle' : 'latest_cycle') : 'none') as Selected },
       name: f.name,

@@ -101,7 +101,13 @@ export async function eggQualityReport(user: Caller, flockId: string, query: { c
   const ctx = await cycleAnalyticsContext(user, flockId, cycleId);
   const series = dailySeries(ctx.inputs, ctx.config);
   const hens = Object.fromEntries(series.map((d) => [d.date, d.birds.present]));
-  const trend = eggQualityTrend(ctx.inputs.days, hens, { window: query.window ?? 'week', to: ctx.inputs.asOf, trendPeriods: query.periods });
+  const trend = eggQualityTrend(ctx.inputs.days, hens, {
+    window: query.window ?? 'week',
+    to: ctx.inputs.asOf,
+    trendPeriods: query.periods,
+    ...(ctx.inputs.today ? { today: ctx.inputs.today } : {}),
+    birdType: ctx.cycle.birdType,
+  });
   return { cycle: header(ctx), ...trend };
 }
 

@@ -13,9 +13,10 @@
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { agesAt, type BirdType, type Confidence } from '../../weights.js';
 import { findBreedStandard, standardWeightGrams, type BreedStandard } from '../breed-standards.js';
-import { fmt } from '../figures.js';
-import type { CycleInputs, WeighingPoint } from '../inputs.js';
+import { fmt, ledgerByDate } from '../figures.js';
+import { emptyDay, type CycleFacts, type CycleInputs, type DayTotals, type WeighingPoint } from '../inputs.js';
 import type { DailyKpis } from './types.js';
+import { dateRange } from '../../../platform/calendar.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Units and rounding
@@ -36,10 +37,26 @@ export const isLayingType = (t: BirdType): boolean => LAYING_TYPES.includes(t);
 // ---------------------------------------------------------------------------------------------------
 // Inputs prepared once per cycle
 
+/** What the calendar of a cycle's days needs: its start and end, the days and how far they run. */
+export type SeriesBounds = Pick<CycleInputs, 'days' | 'asOf'> & { cycle: Pick<CycleFacts, 'startDate' | 'endDate'> };
+
 /** The last day the series covers: asOf, or the end date of a closed cycle when earlier. */
-export function seriesEnd(inputs: CycleInputs): string {
+export function seriesEnd(inputs: Pick<SeriesBounds, 'asOf' | 'cycle'>): string {
   const end = inputs.cycle.endDate;
   return end && end < inputs.asOf ? end : inputs.asOf.slice(0, 10);
+}
+
+/**
+ * The last day a cycle's figures cover, given the farm's today: a closed cycle's end date, else today (the
+ * start date for a cycle that starts later).
+ */
+export const asOfFor = (cycle: Pick<CycleFacts, 'startDate' | 'endDate'>, today: string): string =>
+  cycle.endDate ?? (today < cycle.startDate ? cycle.startDate : today);
+
+/** The ledger day of every calendar date from the cycle's start to the series end (zeros where nothing moved). */
+export function calendarDays(inputs: SeriesBounds): DayTotals[] {
+  const byDate = ledgerByDate(inputs.days);
+  return dateRange(inputs.cycle.startDate, seriesEnd(inputs)).map((date) => byDate.get(date) ?? emptyDay(date));
 }
 
 const CONFIDENCE_RANK: Record<Confidence, number> = { high: 3, medium: 2, low: 1 };

@@ -5,9 +5,10 @@ import type { AnalyticsSections } from '../../../../schemas/analytics-config.js'
 import { agesAt } from '../../weights.js';
 import { figure, missing } from '../figures.js';
 import type { CycleInputs, DayTotals, Figure } from '../inputs.js';
-import { contextOf, D_KG, INDEX, PCT, seriesEnd, sum } from './context.js';
-import { calendarDays, dailySeries } from './daily.js';
-import { eggFigures, peakProduction } from './eggs.js';
+import { calendarDays, contextOf, D_KG, INDEX, PCT, seriesEnd } from './context.js';
+import { dailySeries } from './daily.js';
+import { eggFiguresOf, peakProduction } from './eggs.js';
+import { countsForEggs, cycleLayerFigures } from '../layer-figures.js';
 import { cycleWaterFeedRatio } from './feed-water.js';
 import type { CycleKpis, DailyKpis, WeightFigure } from './types.js';
 import { weighingFigure } from './weight.js';
@@ -21,9 +22,9 @@ function causesOf(rows: readonly DailyKpis[]): Record<string, number> {
 /**
  * The whole-cycle figures from the daily series. Counts and totals run to asOf; weight, FCR, ADG and
  * EPEF are those of the last day with birds in the house (`performanceDate`: the depletion day of a
- * depleted flock); stocking density and live weight are those of asOf. The egg figures cover the laying
- * period (from the first day eggs were collected): hen-day % = eggs ÷ Σ birds present, hen-housed % =
- * eggs ÷ (housed × laying days) × 100, feed per kg egg and per dozen from the laying period's feed.
+ * depleted flock); stocking density and live weight are those of asOf. The egg figures are the cycle's
+ * layer figures (../layer-figures.ts): the laying period from the first day eggs were collected, each day
+ * counted once it is over or has its eggs recorded; the laying period's feed.
  */
 export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series?: readonly DailyKpis[]): CycleKpis {
   const ctx = contextOf(inputs, config);
@@ -32,22 +33,14 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
   const perf = [...rows].reverse().find((r) => r.birds.present > 0) ?? last;
   const days = calendarDays(inputs);
   const total = (pick: (d: DayTotals) => number) => days.reduce((a, d) => a + pick(d), 0);
-  const firstEgg = rows.findIndex((r) => r.eggs.collected > 0);
-  const laying = firstEgg < 0 ? [] : rows.slice(firstEgg);
   const housed = last?.birds.housed ?? 0;
-  const eggs = eggFigures(ctx, {
-    eggs: total((d) => d.eggsCollected),
+  const layer = cycleLayerFigures(inputs, config.fallbacks.eggWeightGrams);
+  const laying = rows.filter((r) => countsForEggs(layer.calendar, r.date, r.eggs.collected));
+  const eggs = eggFiguresOf(ctx, layer, layer.henHousedEggs, {
+    collected: total((d) => d.eggsCollected),
     cracked: total((d) => d.eggsCracked),
     dirty: total((d) => d.eggsDirty),
-    eggWeightGramsSum: total((d) => d.eggWeightGramsSum),
-    eggsWeighed: total((d) => d.eggsWeighed),
-    feedKg: sum(laying, (r) => r.feedKg.value ?? 0),
-    henDays: sum(laying, (r) => r.birds.present),
-    housed,
-    days: laying.length,
-    cumulativeEggs: total((d) => d.eggsCollected),
   });
-  const noEggs = (f: Figure): Figure => (ctx.laying && !laying.length ? missing(f.unit, 'no eggs collected') : f);
   const latest = ctx.weighings.at(-1);
   const noDays = `the cycle has no day up to ${inputs.asOf}`;
   const pick = (r: DailyKpis | undefined, f: (r: DailyKpis) => Figure, unit: string): Figure => (r ? f(r) : missing(unit, noDays));
@@ -119,13 +112,13 @@ export function cycleKpis(inputs: CycleInputs, config: AnalyticsSections, series
       dirty: total((d) => d.eggsDirty),
       doubleYolk: total((d) => d.eggsDoubleYolk),
     },
-    layingPeriod: laying.length ? { from: laying[0]!.date, to: laying.at(-1)!.date, days: laying.length } : null,
-    henDayPct: noEggs(eggs.henDayPct),
-    henHousedPct: noEggs(eggs.henHousedPct),
+    layingPeriod: layer.counted,
+    henDayPct: eggs.henDayPct,
+    henHousedPct: eggs.henHousedPct,
     henHousedEggs: eggs.henHousedEggs,
     peakProduction: peakProduction(ctx, laying),
     eggWeightGrams: eggs.eggWeightGrams,
-    eggMassGrams: noEggs(eggs.eggMassGrams),
+    eggMassGrams: eggs.eggMassGrams,
     feedPerKgEgg: eggs.feedPerKgEgg,
     feedPerDozenEggs: eggs.feedPerDozenEggs,
     crackedPct: eggs.crackedPct,

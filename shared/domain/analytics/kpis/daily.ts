@@ -8,18 +8,18 @@
  */
 import type { AnalyticsSections } from '../../../../schemas/analytics-config.js';
 import { agesAt, phaseOf } from '../../weights.js';
-import { figure, ledgerByDate, missing } from '../figures.js';
-import { emptyDay, type CycleInputs, type DayTotals } from '../inputs.js';
+import { figure, missing } from '../figures.js';
+import type { CycleInputs, DayTotals } from '../inputs.js';
+import { eggCalendar, type EggCalendar } from '../layer-figures.js';
 import { advance, birdsOfDay, livabilityPct, mortalityPct, START, type Running } from './birds.js';
 import { broilerFigures } from './broiler.js';
-import { contextOf, D_KG, D_PCT, PCT, seriesEnd, type Context } from './context.js';
-import { eggFigures } from './eggs.js';
+import { calendarDays, contextOf, D_KG, D_PCT, PCT, type Context } from './context.js';
+import { dayEggFigures } from './eggs.js';
 import { expectedWater, houseTemperatures, pctOfExpected, perBird, waterFeedRatio } from './feed-water.js';
 import type { DailyKpis } from './types.js';
 import { adgSinceLastWeighing, adgSincePlacement, liveWeightKg, stockingDensity, weightOn } from './weight.js';
-import { dateRange } from '../../../platform/calendar.js';
 
-function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number | null): DailyKpis {
+function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number | null, calendar: EggCalendar): DailyKpis {
   const { date } = day;
   const { daysInCycle, ageDays } = agesAt(date, ctx.inputs.cycle);
   const phase = phaseOf(ctx.inputs.cycle.birdType, ageDays);
@@ -31,18 +31,7 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number 
   const expected = expectedWater(ctx, ageDays, phase, b.present, houseTempC);
   const broiler = broilerFigures(ctx, b, after.feedKg, weight, livability, livabilityRaw, ageDays);
   const density = stockingDensity(ctx, b.aliveEnd, weight);
-  const eggs = eggFigures(ctx, {
-    eggs: day.eggsCollected,
-    cracked: day.eggsCracked,
-    dirty: day.eggsDirty,
-    eggWeightGramsSum: day.eggWeightGramsSum,
-    eggsWeighed: day.eggsWeighed,
-    feedKg: day.feedConsumedKg,
-    henDays: b.present,
-    housed: b.housed,
-    days: 1,
-    cumulativeEggs: after.eggs,
-  });
+  const eggs = dayEggFigures(ctx, day, b, after.eggs, calendar);
   return {
     date,
     dayOfCycle: daysInCycle,
@@ -77,19 +66,17 @@ function dayKpis(ctx: Context, day: DayTotals, run: Running, houseTempC: number 
 // ---------------------------------------------------------------------------------------------------
 // The series
 
-/** The ledger day of every calendar date from the cycle's start to the series end (zeros where nothing moved). */
-export function calendarDays(inputs: CycleInputs): DayTotals[] {
-  const byDate = ledgerByDate(inputs.days);
-  return dateRange(inputs.cycle.startDate, seriesEnd(inputs)).map((date) => byDate.get(date) ?? emptyDay(date));
-}
+export { calendarDays };
 
 /** Every KPI per calendar day from the cycle's start to asOf (the conventions: ./types.ts and the modules it names). */
 export function dailySeries(inputs: CycleInputs, config: AnalyticsSections): DailyKpis[] {
   const ctx = contextOf(inputs, config);
   const houseTempC = houseTemperatures(inputs);
+  const days = calendarDays(inputs);
+  const calendar = eggCalendar(days, inputs.today);
   let run = START;
-  return calendarDays(inputs).map((day) => {
-    const row = dayKpis(ctx, day, run, houseTempC.get(day.date) ?? null);
+  return days.map((day) => {
+    const row = dayKpis(ctx, day, run, houseTempC.get(day.date) ?? null, calendar);
     run = advance(run, day, row.birds);
     return row;
   });
