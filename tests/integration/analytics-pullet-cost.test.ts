@@ -18,7 +18,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call as inProcessCall } from '../support/api.js';
 import { checkedCall } from '../support/contract.js';
+import { userWith } from '../support/accounts.js';
 import { day, flockWithCycle, type CycleFixture } from '../support/cycles.js';
+import { otherFarm } from '../support/farms.js';
 
 /** Every JSON response is checked against the closed schema of its operation (tests/support/contract.ts). */
 const call = checkedCall(inProcessCall);
@@ -93,5 +95,35 @@ describe('the cost of a pullet follows it from the rearing cycle to the laying c
     expect(f.costPerBirdAlive).toMatchObject({ value: null, reason: 'no bird alive' });
     const laid = await financials(laying);
     expect(f.costs.total + laid.costs.total).toBe(850 + 2000 + 475);
+  });
+});
+
+describe('pullets sent to another farm', () => {
+  it('the transfer keeps its unitCost; completed, the receiving cycle counts 400 × 0.50 = 200 as its pullet cost, the sender passes it on', async () => {
+    const side = async (name: string) => {
+      const farmId = await otherFarm(name);
+      const { token } = await userWith({ role: 'manager', farmIds: [farmId] });
+      return { farmId, c: await flockWithCycle({ token, farmId, birdType: 'layer', startDate: day(-30) }) };
+    };
+    const [a, b] = await Promise.all([side('Rearing farm'), side('Laying farm')]);
+    await a.c.move({ type: 'bird_inflow', date: day(-30), quantity: 500, unitCost: 0.5 });
+    const requested = await call('POST', '/api/v1/sharing/transfers', {
+      token: a.c.token,
+      body: { kind: 'birds', from: { farmId: a.farmId, flockId: a.c.flock.id }, to: { farmId: b.farmId, flockId: b.c.flock.id }, quantity: 400, unitCost: 0.5 },
+    });
+    expect(requested.status, requested.raw).toBe(201);
+    expect(requested.body.data.unitCost).toBe(0.5);
+    const id = requested.body.data.id;
+    expect((await call('POST', `/api/v1/sharing/transfers/${id}/approve`, { token: b.c.token, body: {} })).status).toBe(200);
+    const done = await call('POST', `/api/v1/sharing/transfers/${id}/complete`, { token: a.c.token, body: {} });
+    expect(done.status, done.raw).toBe(200);
+    expect(done.body.data.unitCost).toBe(0.5);
+    const received = await financials(b.c);
+    expect(received.costs.pullets).toMatchObject({ amount: 200, quantity: 400 });
+    const sent = await financials(a.c);
+    // chicks 500 × 0.50 = 250 (0.50 per bird alive); 400 passed on at 0.50 = 200 → total 250 − 200 = 50, the 100 kept
+    expect(sent.costs.transferredOut).toMatchObject({ amount: 200, quantity: 400 });
+    expect(sent.costs.total).toBe(50);
+    expect(sent.costPerBirdAlive.value).toBe(0.5);
   });
 });
