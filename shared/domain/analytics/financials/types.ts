@@ -4,13 +4,13 @@
  * rollups, the configuration and the live weight of the birds still alive in, figures out.
  *
  * A price carried on the movement itself always wins over the configuration (`unitCost` on
- * bird_inflow, `unitPrice` on feed_delivery, bird_sale, egg_sale). Every line says which quantity was
+ * bird_inflow and bird transfers, `unitPrice` on feed_delivery, bird_sale, egg_sale). Every line says which quantity was
  * priced from movements and which from configuration defaults, and every default that stood in is
  * written out in `assumptions` ("412 kg of grower priced at the farm’s 0.45 USD/kg (pricing.feedPerKg)").
  *
  * This module: the output types (JSON-ready). The rules are written where they are applied: costs
- * (./costs.ts), revenue (./revenue.ts), margin, kg produced and unit costs (./cycle.ts), rounding
- * (./amounts.ts).
+ * (./costs.ts), revenue (./revenue.ts), margin, kg produced and unit costs (./cycle.ts), per hen and per egg
+ * (./layer.ts), rounding (./amounts.ts).
  */
 import type { Figure } from '../inputs.js';
 
