@@ -33,17 +33,30 @@ export const BirdSalesBreakdownDto = Type.Object({
   unweighedUnpricedBirds: Type.Number(),
   unweighedUnpricedRevenue: Type.Number(),
 });
+/** A Figure with `basis`: the division it is, written out with the numbers it used. */
+const BasedFigure = (description: string) =>
+  Type.Object({ ...figureProperties, basis: Type.String({ description: 'The division, with its numbers' }) }, { description });
+
 export const CycleFinancialsDto = Type.Object(
   {
     currency: Type.String(),
     costs: Type.Object({
       chicks: FinancialLineDto,
+      pullets: Type.Object(financialLineProperties, {
+        description:
+          'Birds transferred in from another flock at the cost per bird their transfer carried (unitCost of bird_transfer_in/out): the pullet cost of a laying cycle',
+      }),
       feed: Type.Object({ ...financialLineProperties, byType: Type.Array(FeedTypeCostDto) }),
       water: Type.Object({ ...financialLineProperties, liters: Type.Number() }),
       medication: FinancialLineDto,
       vaccination: Type.Object({ ...financialLineProperties, vaccinations: Type.Number() }),
       other: FinancialLineDto,
-      total: Type.Number(),
+      gross: Type.Number({ description: 'Σ of the cost lines: every cost this cycle paid or took over' }),
+      transferredOut: Type.Object(financialLineProperties, {
+        description:
+          'Birds transferred out at the cost per bird their transfer carried: the cost leaves with them (the receiving cycle counts it as its pullet cost), so the farm does not count it twice',
+      }),
+      total: Type.Number({ description: 'gross − transferredOut: the cost this cycle keeps' }),
     }),
     revenue: Type.Object({
       birds: Type.Object({ ...financialLineProperties, breakdown: BirdSalesBreakdownDto }),
@@ -55,9 +68,23 @@ export const CycleFinancialsDto = Type.Object(
     kgProduced: Type.Object({ ...figureProperties, soldKg: Type.Number(), aliveKg: Num, birdsAlive: Type.Number(), birdsSoldUnweighed: Type.Number() }),
     costPerKgLiveweight: FigureDto,
     costPerBirdPlaced: FigureDto,
+    costPerBirdAlive: BasedFigure(
+      'Total cost ÷ birds alive at asOf: a rearing cycle’s cost per pullet so far, the unitCost to send with a transfer of its birds to the laying flock',
+    ),
     costPerEgg: FigureDto,
     costPerTray: FigureDto,
     feedCostSharePct: FigureDto,
+    layer: Type.Object(
+      {
+        hensHoused: Type.Number({ description: 'Birds placed + transferred in' }),
+        marginPerHenHoused: BasedFigure('Margin ÷ hens housed'),
+        feedPerHenHousedKg: BasedFigure('Feed consumed kg ÷ hens housed'),
+        eggMassKg: BasedFigure('Σ eggs × recorded egg weight ÷ 1,000 (eggs without a weight at the weighed eggs’ average, else fallbacks.eggWeightGrams)'),
+        costPerDozenEggs: BasedFigure('Total cost × 12 ÷ eggs collected'),
+        costPerKgEggs: BasedFigure('Total cost ÷ egg mass kg'),
+      },
+      { description: 'Per hen housed and per egg: layers and breeders (a broiler cycle answers null with the reason)' },
+    ),
     quantities: Type.Object({
       feedBagKg: Type.Number(),
       feedDeliveredKg: Type.Number(),

@@ -147,6 +147,11 @@ const BY_TRANSFER =
 export const FARM_MOVEMENT_TYPES = ['feed_delivery', 'medicine_delivery'] as const;
 export type FarmMovementType = (typeof FARM_MOVEMENT_TYPES)[number];
 
+/** The cost per bird a transfer between flocks carries: written on both sides, it moves the birds' cost from the sending cycle to the receiving one. */
+const transferUnitCost = Money(
+  'Cost per bird carried from the sending cycle to the receiving one (both sides record it): the receiving cycle counts it as its pullet cost, the sending cycle passes it on as a transfer out at cost. The sending cycle’s financials answer its cost so far per bird alive (costPerBirdAlive), the figure to send. Without it the birds move without a cost: the sending cycle keeps it',
+);
+
 export const MOVEMENT_CATALOGUE = [
   movement('bird_inflow', 'Birds placed', 'Birds placed into the cycle (chicks or pullets arriving)', {
     quantity: Count('Birds placed'),
@@ -178,6 +183,7 @@ export const MOVEMENT_CATALOGUE = [
     {
       quantity: Count('Birds moved out'),
       counterpartFlockId: UlidOf('The receiving flock: a flock of the same farm with an active cycle (any other id answers 404, as a missing flock)'),
+      unitCost: Type.Optional(transferUnitCost),
     },
   ),
   movement(
@@ -187,6 +193,7 @@ export const MOVEMENT_CATALOGUE = [
     {
       quantity: Count('Birds moved in'),
       counterpartFlockId: UlidOf('The sending flock: a flock of the same farm with an active cycle (any other id answers 404, as a missing flock)'),
+      unitCost: Type.Optional(transferUnitCost),
     },
   ),
   movement('feed_delivery', 'Feed delivered', 'Feed delivered to the farm (adds to the farm’s stock of that feed type)', {

@@ -62,6 +62,14 @@ export const createTransferBody = Type.Object(
       Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Birds or eggs (whole numbers) or kg of feed; not for equipment' }),
     ),
     feedType: Type.Optional(Text(60, 'The feed type (feed transfers only)')),
+    unitCost: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100_000_000,
+        description:
+          'Birds only: the cost per bird the birds carry to the receiving cycle (its pullet cost; the sending cycle passes it on as a transfer out at cost). The sending cycle’s financials answer its cost so far per bird alive (costPerBirdAlive). Without it the birds move without a cost',
+      }),
+    ),
     items: Type.Optional(Type.Array(EquipmentItem, { minItems: 1, maxItems: 20, description: 'The pieces of equipment (equipment transfers only)' })),
     notes: Type.Optional(Text(2000, 'Free text')),
   },
@@ -150,6 +158,7 @@ export const TransferDto = Type.Object(
     to: ToEndDto,
     quantity: Type.Union([Type.Number(), Type.Null()]),
     feedType: Type.Union([Type.String(), Type.Null()]),
+    unitCost: Type.Optional(Type.Number({ description: 'Birds: the cost per bird they carry to the receiving cycle (absent: none)' })),
     items: Type.Union(
       [
         Type.Array(

@@ -33,6 +33,7 @@ const FIELDS = [
   'to',
   'quantity',
   'feedType',
+  'unitCost',
   'items',
   'notes',
   'requestedBy',

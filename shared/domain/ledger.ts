@@ -15,6 +15,7 @@ import { PLACED_BY_DATE } from './age.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
 import type { LotDraw } from './eggs/lots.js';
+import { saleEffects, transferCostEffects } from './ledger-prices.js';
 
 export type Target =
   | { kind: 'cycle' }
@@ -115,7 +116,7 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
       if (m.unitCost !== undefined) out.push(day('birdsPlacedPriced', m.quantity), day('birdPlacementCostPriced', m.quantity * m.unitCost));
       break;
     case 'bird_transfer_in':
-      out.push(cycle('transferredIn', m.quantity), cycle('alive', m.quantity), day('transferredIn', m.quantity));
+      out.push(cycle('transferredIn', m.quantity), cycle('alive', m.quantity), day('transferredIn', m.quantity), ...transferCostEffects(m, day));
       break;
     case 'bird_mortality':
     case 'bird_cull':
@@ -125,6 +126,7 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
       out.push(cycle(counter, m.quantity), cycle('alive', -m.quantity), day(counter, m.quantity));
       if (m.type === 'bird_mortality') out.push(day(`deathsByCause.${m.cause ?? 'unknown'}`, m.quantity));
       if (m.type === 'bird_sale') out.push(...saleEffects(m, cycle, day));
+      if (m.type === 'bird_transfer_out') out.push(...transferCostEffects(m, day));
       break;
     }
     case 'feed_delivery':
@@ -229,24 +231,12 @@ function lotChanges(draws: readonly LotDraw[] | undefined, sign: 1 | -1, opts: {
   });
 }
 
-type Counter<A> = (attribute: A, amount: number) => Delta;
-
 /** A change of the farm's medicine stock of one product in one unit (the product as named, trimmed). */
 const medicine = (product: string, unit: MedicineUnit, amount: number): Delta => ({
   target: { kind: 'medicine', product: product.trim(), unit },
   attribute: 'quantity',
   amount,
 });
-
-/** A sale's weight and money: priced sales at their unitPrice; unpriced ones by weight (when given) or per head (analytics prices them). */
-function saleEffects(m: Extract<MovementInput, { type: 'bird_sale' }>, cycle: Counter<CycleAttribute>, day: Counter<DayAttribute>): Delta[] {
-  const out: Delta[] = [];
-  if (m.totalWeightKg !== undefined) out.push(cycle('soldWeightKg', m.totalWeightKg), day('soldWeightKg', m.totalWeightKg));
-  if (m.unitPrice !== undefined) out.push(day('birdsSoldPriced', m.quantity), day('birdSaleRevenuePriced', m.quantity * m.unitPrice));
-  else if (m.totalWeightKg !== undefined) out.push(day('soldWeightKgUnpriced', m.totalWeightKg));
-  else out.push(day('birdsSoldUnpricedUnweighed', m.quantity));
-  return out;
-}
 
 export function targetId(t: Target): string {
   if (t.kind === 'feed') return `feed:${t.feedType}`;

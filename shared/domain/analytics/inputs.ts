@@ -38,6 +38,11 @@ export const DAY_COUNTERS = [
   // birds placed with a unitCost, and Σ quantity × unitCost
   'birdsPlacedPriced',
   'birdPlacementCostPriced',
+  // transfers between flocks with a unitCost: birds and Σ quantity × unitCost, in (the pullet cost) and out (the cost passed on)
+  'birdsTransferredInPriced',
+  'transferInCostPriced',
+  'birdsTransferredOutPriced',
+  'transferOutCostPriced',
   // sales: live kg of the sales that gave a weight; birds with a unitPrice and Σ quantity × unitPrice;
   // live kg of unpriced sales that gave a weight; birds of sales with neither
   'soldWeightKg',

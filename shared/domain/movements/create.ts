@@ -125,6 +125,8 @@ export function decideMovementCreate(flockId: string, cycleId: string, body: Mov
       date: transfer.date,
       quantity: transfer.quantity,
       counterpartFlockId: cycle.flockId,
+      // the cost per bird travels with the birds: both sides record it
+      ...(transfer.unitCost !== undefined ? { unitCost: transfer.unitCost } : {}),
     };
     mirror = newMovement(mirrorInput, refOf(other), caller.id, now, { transferId, counterpartCycleId: cycle.id, counterpartMovementId: own.id });
     own.fields = { ...own.fields, counterpartCycleId: other.id, counterpartMovementId: mirror.id };

@@ -107,6 +107,7 @@ export function decideTransferCompletion<C extends CompletionCycle>(
       kind: t.kind,
       quantity: t.quantity!,
       feedType: t.feedType,
+      unitCost: t.unitCost,
       from: { farmId: t.from.farmId, flockId: t.from.flockId!, cycleId: t.from.cycleId! },
       to: { farmId: t.to.farmId, flockId: t.to.flockId!, cycleId: t.to.cycleId! },
     },

@@ -41,6 +41,7 @@ export interface TransferRequest {
   to: TransferEnd;
   quantity?: number;
   feedType?: string;
+  unitCost?: number;
   items?: ReadonlyArray<{ equipmentId?: string; name?: string; serial?: string }>;
 }
 
@@ -70,21 +71,33 @@ export function transferProblems(t: TransferRequest): FieldError[] {
   }
   if (t.kind === 'feed' && !t.feedType) out.push({ field: 'feedType', message: 'is required for a feed transfer' });
   if (t.kind !== 'feed' && t.feedType !== undefined) out.push({ field: 'feedType', message: 'is only for a feed transfer' });
+  if (t.kind !== 'birds' && t.unitCost !== undefined) out.push({ field: 'unitCost', message: 'is only for a birds transfer' });
   return out;
 }
 
 /** The two movements (type and fields) a completed ledger transfer writes: out of the sender's cycle, into the receiver's. */
 export function transferMovements(
-  t: { id: string; kind: 'birds' | 'feed' | 'eggs'; quantity: number; feedType: string | null; from: Required<TransferEnd>; to: Required<TransferEnd> },
+  t: {
+    id: string;
+    kind: 'birds' | 'feed' | 'eggs';
+    quantity: number;
+    feedType: string | null;
+    unitCost?: number | null | undefined;
+    from: Required<TransferEnd>;
+    to: Required<TransferEnd>;
+  },
   date: string,
 ) {
   const common = { date, transferId: t.id };
   switch (t.kind) {
-    case 'birds':
+    case 'birds': {
+      // the cost per bird travels with the birds: both sides record it
+      const cost = t.unitCost !== null && t.unitCost !== undefined ? { unitCost: t.unitCost } : {};
       return {
-        out: { type: 'bird_transfer_out' as const, ...common, quantity: t.quantity, counterpartFlockId: t.to.flockId },
-        in: { type: 'bird_transfer_in' as const, ...common, quantity: t.quantity, counterpartFlockId: t.from.flockId },
+        out: { type: 'bird_transfer_out' as const, ...common, quantity: t.quantity, counterpartFlockId: t.to.flockId, ...cost },
+        in: { type: 'bird_transfer_in' as const, ...common, quantity: t.quantity, counterpartFlockId: t.from.flockId, ...cost },
       };
+    }
     case 'feed':
       return {
         out: { type: 'feed_transfer_out' as const, ...common, quantityKg: t.quantity, feedType: t.feedType!, counterpartFarmId: t.to.farmId },

@@ -13,12 +13,37 @@ export function chickCost(days: readonly DayTotals[], p: PricingConfig): Financi
   const pricedBirds = sumBy(days, (d) => d.birdsPlacedPriced);
   const pricedCost = sumBy(days, (d) => d.birdPlacementCostPriced);
   const unpriced = Math.max(0, placed - pricedBirds);
-  const transferredIn = sumBy(days, (d) => d.transferredIn);
+  // birds transferred in with a unitCost are priced on the pullets line
+  const unpricedIn = Math.max(
+    0,
+    sumBy(days, (d) => d.transferredIn - d.birdsTransferredInPriced),
+  );
   const assumptions: string[] = [];
   if (unpriced > 0)
     assumptions.push(`${fmt(unpriced)} birds placed without a unitCost priced at the farm’s ${fmt(p.chickPerBird)} ${p.currency}/bird (pricing.chickPerBird)`);
-  if (transferredIn > 0) assumptions.push(`${fmt(transferredIn)} birds transferred in carry no chick cost (paid for by the cycle they came from)`);
+  if (unpricedIn > 0) assumptions.push(`${fmt(unpricedIn)} birds transferred in carry no chick cost (paid for by the cycle they came from)`);
   return line('birds', { quantity: pricedBirds, amount: pricedCost }, { quantity: unpriced, amount: unpriced * p.chickPerBird }, assumptions);
+}
+
+/**
+ * Pullets: birds transferred in from another flock at the cost per bird their transfer carried (`unitCost`,
+ * the sending cycle's cost so far per bird alive). Transfers without one are on the chicks line's assumptions.
+ */
+export function pulletCost(days: readonly DayTotals[]): FinancialLine {
+  const birds = sumBy(days, (d) => d.birdsTransferredInPriced);
+  return line('birds', { quantity: birds, amount: sumBy(days, (d) => d.transferInCostPriced) }, { quantity: 0, amount: 0 }, []);
+}
+
+/**
+ * Birds transferred out at cost: the cost per bird their transfer carried (`unitCost`) leaves this cycle
+ * with them (the receiving cycle counts it as its pullet cost), so the farm does not count it twice.
+ * Birds transferred out without one leave their cost here.
+ */
+export function transferOutCost(days: readonly DayTotals[]): FinancialLine {
+  const birds = sumBy(days, (d) => d.birdsTransferredOutPriced);
+  const unpriced = Math.max(0, sumBy(days, (d) => d.transferredOut) - birds);
+  const assumptions = unpriced > 0 ? [`${fmt(unpriced)} birds transferred out without a unitCost: their cost stays in this cycle`] : [];
+  return line('birds', { quantity: birds, amount: sumBy(days, (d) => d.transferOutCostPriced) }, { quantity: 0, amount: 0 }, assumptions);
 }
 
 /** Priced kilos and their cost, per feed type. */

@@ -9,7 +9,8 @@ import { round } from '../../weights.js';
 import type { CycleInputs, Figure } from '../inputs.js';
 import { birdsAliveByDay, EPSILON_KG, fmt, money, perUnit, qty, ratio, sumBy } from './amounts.js';
 import type { FeedDeliveryFact } from '../suppliers.js';
-import { chickCost, farmFeedPrices, feedCost, medicationCost, otherCost, vaccinationCost, waterCost } from './costs.js';
+import { chickCost, farmFeedPrices, feedCost, medicationCost, otherCost, pulletCost, transferOutCost, vaccinationCost, waterCost } from './costs.js';
+import { layerFinancials } from './layer.js';
 import { birdRevenue, eggRevenue } from './revenue.js';
 import type { CycleFinancials, KgProduced, LiveWeightInput } from './types.js';
 
@@ -32,7 +33,10 @@ export function cycleFinancials(
   const medication = medicationCost(days, p);
   const vaccination = vaccinationCost(days, p);
   const other = otherCost(days, p);
-  const totalCost = money(chicks.amount + feed.amount + water.amount + medication.amount + vaccination.amount + other.amount);
+  const pullets = pulletCost(days);
+  const gross = money(chicks.amount + pullets.amount + feed.amount + water.amount + medication.amount + vaccination.amount + other.amount);
+  const transferredOut = transferOutCost(days);
+  const totalCost = money(gross - transferredOut.amount);
 
   const birds = birdRevenue(days, p);
   const eggs = eggRevenue(days, p);
@@ -70,6 +74,11 @@ export function cycleFinancials(
   const housed = sumBy(days, (d) => d.placed + d.transferredIn);
   const costPerBirdPlaced = housed > 0 ? ratio(perUnit(totalCost / housed), `${cur}/bird`) : ratio(null, `${cur}/bird`, 'no birds placed');
 
+  const costPerBirdAlive = {
+    ...(birdsAlive > 0 ? ratio(perUnit(totalCost / birdsAlive), `${cur}/bird`) : ratio(null, `${cur}/bird`, 'no bird alive')),
+    basis: `total cost ${fmt(totalCost)} ${cur} ÷ ${fmt(birdsAlive)} birds alive`,
+  };
+
   const eggsCollected = sumBy(days, (d) => d.eggsCollected);
   const costPerEggValue = eggsCollected > 0 ? totalCost / eggsCollected : null;
   const costPerEgg = costPerEggValue !== null ? ratio(perUnit(costPerEggValue), `${cur}/egg`) : ratio(null, `${cur}/egg`, 'no eggs collected');
@@ -81,19 +90,21 @@ export function cycleFinancials(
   const feedConsumedKg = sumBy(days, (d) => d.feedConsumedKg);
   const eggsSold = sumBy(days, (d) => d.eggsSold);
 
-  const lineAssumptions = [chicks, feed, water, medication, vaccination, other, birds, eggs].flatMap((l) => l.assumptions);
+  const lineAssumptions = [chicks, pullets, feed, water, medication, vaccination, other, transferredOut, birds, eggs].flatMap((l) => l.assumptions);
   return {
     currency: cur,
-    costs: { chicks, feed, water, medication, vaccination, other, total: totalCost },
+    costs: { chicks, pullets, feed, water, medication, vaccination, other, gross, transferredOut, total: totalCost },
     revenue: { birds, eggs, total: totalRevenue },
     margin: ratio(margin, cur),
     marginPct,
     kgProduced,
     costPerKgLiveweight,
     costPerBirdPlaced,
+    costPerBirdAlive,
     costPerEgg,
     costPerTray,
     feedCostSharePct,
+    layer: layerFinancials({ ...inputs, days }, config, totalCost, margin),
     quantities: {
       feedBagKg: u.feedBagKg,
       feedDeliveredKg: qty(feedDeliveredKg),

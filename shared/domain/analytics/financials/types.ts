@@ -4,13 +4,13 @@
  * rollups, the configuration and the live weight of the birds still alive in, figures out.
  *
  * A price carried on the movement itself always wins over the configuration (`unitCost` on
- * bird_inflow, `unitPrice` on feed_delivery, bird_sale, egg_sale). Every line says which quantity was
+ * bird_inflow and bird transfers, `unitPrice` on feed_delivery, bird_sale, egg_sale). Every line says which quantity was
  * priced from movements and which from configuration defaults, and every default that stood in is
  * written out in `assumptions` ("412 kg of grower priced at the farm’s 0.45 USD/kg (pricing.feedPerKg)").
  *
  * This module: the output types (JSON-ready). The rules are written where they are applied: costs
- * (./costs.ts), revenue (./revenue.ts), margin, kg produced and unit costs (./cycle.ts), rounding
- * (./amounts.ts).
+ * (./costs.ts), revenue (./revenue.ts), margin, kg produced and unit costs (./cycle.ts), per hen and per egg
+ * (./layer.ts), rounding (./amounts.ts).
  */
 import type { Figure } from '../inputs.js';
 
@@ -76,11 +76,18 @@ export interface CycleFinancials {
   currency: string;
   costs: {
     chicks: FinancialLine;
+    /** Birds transferred in from another flock at the cost per bird their transfer carried. */
+    pullets: FinancialLine;
     feed: FinancialLine & { byType: FeedTypeCost[] };
     water: FinancialLine & { liters: number };
     medication: FinancialLine;
     vaccination: FinancialLine & { vaccinations: number };
     other: FinancialLine;
+    /** Σ of the lines above: every cost this cycle paid or took over. */
+    gross: number;
+    /** Birds transferred out at the cost per bird their transfer carried: it leaves with them. */
+    transferredOut: FinancialLine;
+    /** gross − transferredOut: the cost this cycle keeps. */
     total: number;
   };
   revenue: {
@@ -93,9 +100,13 @@ export interface CycleFinancials {
   kgProduced: KgProduced;
   costPerKgLiveweight: Figure;
   costPerBirdPlaced: Figure;
+  /** Total cost ÷ birds alive at asOf: a rearing cycle's cost per pullet, the unitCost to send with a transfer. */
+  costPerBirdAlive: BasedFigure;
   costPerEgg: Figure;
   costPerTray: Figure;
   feedCostSharePct: Figure;
+  /** Per hen housed and per egg (./layer.ts). */
+  layer: LayerFinancials;
   /** Feed in bags and eggs in trays (unitConversions.feedBagKg, eggsPerTray), 2 decimals. */
   quantities: {
     feedBagKg: number;
@@ -118,4 +129,20 @@ export interface LiveWeightInput {
   kg: number | null;
   reason?: string;
   assumptions?: string[];
+}
+
+/** A figure with the division it is, written out with its numbers. */
+export interface BasedFigure extends Figure {
+  basis: string;
+}
+
+/** The per-hen and per-egg figures of a laying cycle (./layer.ts). */
+export interface LayerFinancials {
+  /** Birds placed + transferred in. */
+  hensHoused: number;
+  marginPerHenHoused: BasedFigure;
+  feedPerHenHousedKg: BasedFigure;
+  eggMassKg: BasedFigure;
+  costPerDozenEggs: BasedFigure;
+  costPerKgEggs: BasedFigure;
 }
