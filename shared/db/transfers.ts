@@ -41,6 +41,7 @@ const FIELDS = [
   'cancelled',
   'completed',
   'completedDate',
+  'date',
   'createdAt',
   'updatedAt',
   'version',

@@ -2,10 +2,10 @@ import { devicesNotOnline } from './iot/devices.js';
 import { openAnomaliesSummary, openAnomalyChecks } from './anomalies/reading.js';
 import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
-import { alertsOf, dueActionsOf, flockCard, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import { alertsOf, dueActionsOf, emptiedFlock, flockCard, isEmptied, isListed, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
 import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
-import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
+import { lastBirdsOutOn, readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
 import { rateLimitedOn } from '../db/metrics.js';
 import { farmNotFound } from '../domain/references.js';
 import { farmStock } from '../db/inventory.js';
@@ -24,6 +24,9 @@ import { isoDate } from '../platform/calendar.js';
  * veterinarian (health alerts, withdrawal periods, Salmonella samples due), viewer (read-only KPIs). Every figure comes from
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts); the Salmonella
  * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales).
+ * The flocks listed (cards, alerts, tasks) are those whose active cycle has birds or awaits them; a flock emptied
+ * (its birds all sold, transferred out or dead) is listed apart on the manager's view, to close its cycle, with the
+ * last day birds left it (one Query per emptied flock).
  */
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
 /** The incidents a veterinarian's dashboard shows. */
@@ -47,15 +50,19 @@ async function farmView(farmId: string, now: Date) {
   const yesterday = isoDate(now.getTime() - DAY);
   const day = await readFarmDay(farmId, today, yesterday);
   if (!day.farmExists) throw farmNotFound(farmId);
-  const flocks: FlockToday[] = day.flocks.map((f) => ({
+  const all: FlockToday[] = day.flocks.map((f) => ({
     ...f,
     flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType, breed: f.flock.breed },
   }));
+  const flocks = all.filter(isListed);
   const config = completeAll(day.storedConfig);
   const cards = flocks.map((f) => flockCard(f, today, config.fallbacks));
   const cycles = day.flocks.map((f) => ({ flock: f.flock, cycle: f.cycle }));
-  return { today, farmId, flocks, cycles, cards, alerts: alertsOf(flocks, config.thresholds, today) };
+  return { today, farmId, flocks, emptied: all.filter(isEmptied), cycles, cards, alerts: alertsOf(flocks, config.thresholds, today) };
 }
+
+/** The emptied flocks awaiting the close of their cycle, each with the last day birds left it. */
+const emptiedFlocksOf = (flocks: readonly FlockToday[]) => Promise.all(flocks.map(async (f) => emptiedFlock(f, await lastBirdsOutOn(f.cycle!.id))));
 
 const withdrawalsOf = async (farmId: string, today: string) =>
   (await runningWithdrawals(farmId, today)).map((w) => ({ ...w, daysLeft: Math.round((Date.parse(w.endDate) - Date.parse(today)) / DAY) + 1 }));
@@ -71,7 +78,7 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now);
-  const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies] = await Promise.all([
+  const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies, emptiedFlocks] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
     salmonellaDueOf(farmId, v.cycles, v.today),
@@ -79,12 +86,14 @@ async function managerSummary(farmId: string, now: Date) {
     devicesNotOnline(farmId),
     openIncidentsSummary(farmId),
     openAnomaliesSummary(farmId),
+    emptiedFlocksOf(v.emptied),
   ]);
   return {
     date: v.today,
     farmId,
     totals: totalsOf(v.cards),
     flocks: v.cards,
+    emptiedFlocks,
     alerts: v.alerts,
     stock,
     withdrawals,
