@@ -41,10 +41,7 @@ const Summary = <P extends TProperties>(role: Role, properties: P, description: 
     { $id: `${role[0]!.toUpperCase()}${role.slice(1)}Dashboard`, description },
   );
 
-/**
- * The headline KPIs of a flock's cycle, the same Figures as the cycle summary (`kpis` of CycleSummary);
- * a flock without an active cycle has every value null with the reason.
- */
+/** The headline KPIs of a flock's cycle, the same Figures as the cycle summary (`kpis` of CycleSummary). */
 const headlineKpis = { mortalityPct: FigureDto, livabilityPct: FigureDto, fcr: FigureDto, epef: FigureDto };
 
 /** A day’s counts of one flock (today or yesterday, from its rollup): plain numbers, the unit in the name. */
@@ -91,7 +88,24 @@ export const LayerFlockCardDto = Type.Object(
   },
 );
 const CARDS = { broiler: BroilerFlockCardDto, layer: LayerFlockCardDto };
-/** One active flock’s card, told apart by `kind`. */
+/** A flock whose active cycle had birds and has none left: the house is empty, the cycle is to close. */
+export const EmptiedFlockDto = Type.Object(
+  {
+    flockId: Ulid,
+    name: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    cycleId: Ulid,
+    startDate: Day,
+    emptiedOn: Type.Union([Day, Type.Null()], { description: 'The last day birds left the cycle (death, cull, sale, transfer out); null when not found' }),
+    message: Type.String(),
+  },
+  {
+    $id: 'DashboardEmptiedFlock',
+    description:
+      'A flock whose birds were all sold, transferred out or dead while its cycle is still active: close the cycle (it has no card among the flocks)',
+  },
+);
+/** One flock’s card, told apart by `kind`: a flock whose active cycle has birds or awaits them (flocks without an active cycle and emptied ones have none). */
 export const FlockCardDto = Type.Unsafe<Static<typeof BroilerFlockCardDto> | Static<typeof LayerFlockCardDto>>({
   oneOf: Object.values(CARDS),
   discriminator: { propertyName: 'kind', mapping: Object.fromEntries(Object.entries(CARDS).map(([kind, s]) => [kind, `#/components/schemas/${s.$id}`])) },
@@ -211,6 +225,7 @@ const managerProperties = {
   ...farmProperties,
   totals: DashboardTotalsDto,
   flocks: Type.Array(FlockCardDto),
+  emptiedFlocks: Type.Array(EmptiedFlockDto, { description: 'Emptied flocks awaiting the close of their cycle, with the day they emptied' }),
   alerts: Type.Array(DashboardAlertDto),
   stock: Type.Object(
     {
@@ -261,7 +276,7 @@ const managerProperties = {
 export const ManagerDashboardDto = Summary(
   'manager',
   managerProperties,
-  'A manager’s farm: KPIs, alerts, stock, withdrawals, Salmonella samples due, open recommendations, sensors not online, open incidents',
+  'A manager’s farm: KPIs, emptied flocks whose cycle is to close, alerts, stock, withdrawals, Salmonella samples due, open recommendations, sensors not online, open incidents',
 );
 export const WorkerDashboardDto = Summary(
   'worker',

@@ -199,7 +199,18 @@ export const CompletionData = Type.Object(
   },
 );
 export const completeOccurrenceBody = Type.Object(
-  { notes: Type.Optional(Text(2000, 'Notes')), data: Type.Optional(CompletionData) },
+  {
+    notes: Type.Optional(Text(2000, 'Notes')),
+    data: Type.Optional(CompletionData),
+    doneOn: Type.Optional(
+      Type.String({
+        format: 'date',
+        description:
+          'The farm-local day the task was actually done (default: the farm’s today). Not after the farm’s today, not before the start of the schedule’s cycle. ' +
+          'Adherence is judged on it, the vaccination or medication movement is dated on it, and a day before today is audited as back-filled',
+      }),
+    ),
+  },
   { additionalProperties: false, $id: 'CompleteOccurrenceBody' },
 );
 export type CompleteOccurrenceBody = Static<typeof completeOccurrenceBody>;
@@ -270,6 +281,9 @@ export const OccurrenceDto = Type.Object(
           reason: Nullable(Type.String()),
           movementId: Nullable(Type.String()),
           weighingId: Nullable(Type.String()),
+          doneOn: Type.Union([CalendarDate, Type.Null()], {
+            description: 'A completion: the farm-local day the task was done (`doneOn` of the completion, else the day it was recorded); null for a skip',
+          }),
         }),
         Type.Null(),
       ],

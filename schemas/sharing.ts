@@ -72,6 +72,14 @@ export const createTransferBody = Type.Object(
     ),
     items: Type.Optional(Type.Array(EquipmentItem, { minItems: 1, maxItems: 20, description: 'The pieces of equipment (equipment transfers only)' })),
     notes: Type.Optional(Text(2000, 'Free text')),
+    date: Type.Optional(
+      Type.String({
+        format: 'date',
+        description:
+          'The day the transfer took place (a past one, recorded late): both movements are dated on it when the transfer is completed, ' +
+          'and it must fall within both cycles then (409). Not in the future (400). Default: the day of the completion',
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'CreateTransferBody' },
 );
@@ -179,6 +187,10 @@ export const TransferDto = Type.Object(
     cancelled: Type.Union([StepDto, Type.Null()]),
     completed: Type.Union([StepDto, Type.Null()]),
     completedDate: Nullable(Type.String({ format: 'date' }), 'The date of the movements the completion wrote'),
+    date: Nullable(
+      Type.String({ format: 'date' }),
+      'The transfer’s own day, named at request: its movements are dated on it (null: on the day of the completion)',
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     version: Type.Integer(),

@@ -14,6 +14,8 @@ export const handler = httpHandler(
       'Requires complete_tasks. `date` must be an occurrence of the schedule (400 naming it) and not after the farm’s today. Completing a vaccination ' +
       'writes the `vaccination` movement, a medication the `medication` movement, into the schedule’s cycle, atomically with the completion: a refused ' +
       'movement (closed cycle) leaves no completion. A weighing occurrence links its weighing (`data.weighingId`, a weighing of that date in the cycle). ' +
+      '`doneOn` names the farm-local day the task was done when it is recorded later (not after the farm’s today, not before the cycle’s start: 400): ' +
+      'adherence is judged on it, the movement is dated on it (else on the occurrence’s date), and the audit marks it back-filled. ' +
       'An occurrence is completed or skipped once: a second attempt (another phone) answers 409 naming the date. Send an Idempotency-Key to make retries safe.',
     params: occurrenceParams,
     body: completeOccurrenceBody,

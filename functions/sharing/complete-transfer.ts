@@ -6,7 +6,7 @@ export const handler = transferActionRoute('complete', {
   extra:
     'Birds write `bird_transfer_out` in the sending cycle and `bird_transfer_in` in the receiving one; feed `feed_transfer_out`/`feed_transfer_in` ' +
     '(stock per feed type); eggs `egg_transfer_out`/`egg_transfer_in` (egg stock); equipment moves each piece’s holder in the register. The movements are ' +
-    'dated today (UTC) and locked. Everything commits together or not at all: concurrent completions complete it once (the others 409). ' +
+    'dated on the transfer’s own `date` when its request named one (it must fall within both cycles: 409 naming it; audited as back-dated), else today (UTC), and locked. Everything commits together or not at all: concurrent completions complete it once (the others 409). ' +
     'Birds that would put the receiving house above the stocking density limit (the farm’s tier at the forecast, else breed-standard, weight up to the expected harvest) ' +
     'are transferred all the same, with a `warnings` entry naming the density, the limit and the date. ',
   conflicts:

@@ -13,6 +13,7 @@ export const handler = httpHandler(
       'a flock or cycle not of the sending farm answers 404, as a missing one). The receiving end names only the farm (`to.farmId`) and maybe a flock proposed there (`to.flockId`): ' +
       'neither is looked up, so the answer is the same for a real and a made-up one, and `to.cycleId` stays null until the receiving farm approves, choosing its flock and cycle. ' +
       'Equipment lists `items`: registered pieces by `equipmentId` (held by the sending farm; any other id answers 404) or new ones by `name`. ' +
+      '`date` names the day a past transfer took place (not in the future: 400): its movements are dated on it when it is completed. ' +
       'Status starts `requested`; a manager of the receiving farm approves it. A farm under a movement restriction (an open disease-suspicion incident) cannot send: 409 naming the incident. ' +
       'Send an Idempotency-Key to make retries safe: a retry gets the first answer with `Idempotent-Replayed: true`.',
     body: createTransferBody,

@@ -4,7 +4,18 @@ import { dayFromItem } from './analytics.js';
 import { cycleFromItem } from './cycles.js';
 import type { CycleRecord } from '../domain/flocks/records.js';
 import { activeFlocksOfFarm, type FlockSummary } from './inventory.js';
-import { analyticsConfigKey, cycleKey, dailyRecordKey, dayRollupKey, farmKey, farmPartition, gsi1, WITHDRAWAL_SK_PREFIX } from './keys.js';
+import {
+  analyticsConfigKey,
+  cycleKey,
+  cyclePartition,
+  dailyRecordKey,
+  dayRollupKey,
+  DAY_SK_PREFIX,
+  farmKey,
+  farmPartition,
+  gsi1,
+  WITHDRAWAL_SK_PREFIX,
+} from './keys.js';
 import type { DayTotals } from '../domain/analytics/inputs.js';
 import type { AnalyticsSections } from '../../schemas/analytics-config.js';
 
@@ -58,6 +69,27 @@ export async function readFarmDay(farmId: string, today: string, yesterday: stri
       };
     }),
   };
+}
+
+/**
+ * The last day birds left a cycle (a death, cull, sale or transfer out on its day's rollup): the day an emptied
+ * flock's house became empty. One Query of the cycle's day rollups, newest first, the first page only (a
+ * cycle's rollups fit in it); null when none is found there.
+ */
+export async function lastBirdsOutOn(cycleId: string): Promise<string | null> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :day)',
+      FilterExpression: 'deaths > :zero OR culls > :zero OR sold > :zero OR transferredOut > :zero',
+      ProjectionExpression: 'SK',
+      ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':day': DAY_SK_PREFIX, ':zero': 0 },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    }),
+  );
+  const sk = res.Items?.[0]?.SK;
+  return typeof sk === 'string' ? sk.slice(DAY_SK_PREFIX.length) : null;
 }
 
 export interface Withdrawal {

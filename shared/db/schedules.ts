@@ -49,6 +49,7 @@ const OUTCOME_FIELDS = [
   'reason',
   'movementId',
   'weighingId',
+  'doneOn',
 ] as const satisfies readonly (keyof OutcomeRecord)[];
 
 export const scheduleNotFound = (id: string) => new NotFound(`Schedule ${id} not found`);

@@ -42,6 +42,7 @@ const FIELDS = [
   'cancelled',
   'completed',
   'completedDate',
+  'date',
   'createdAt',
   'updatedAt',
   'version',

@@ -62,6 +62,33 @@ const dayFigures = (d: DayTotals | null) => ({
   eggsCollected: d?.eggsCollected ?? 0,
 });
 
+/**
+ * Whether a flock's active cycle had birds and has none left (all sold, transferred out or dead): its house is
+ * empty and the cycle awaits closing. A cycle that has not received its birds yet is not emptied.
+ */
+export const isEmptied = (f: Pick<FlockToday, 'cycle'>): boolean => f.cycle !== null && f.cycle.alive <= 0 && f.cycle.placed + f.cycle.transferredIn > 0;
+
+/**
+ * The flocks the dashboard lists (cards, alerts, tasks): those with an active cycle that still has birds or
+ * awaits them. A flock without an active cycle (closed, or none opened yet) and an emptied one are not
+ * among them: an emptied one is listed apart, to be closed (`emptiedFlock`).
+ */
+export const isListed = (f: Pick<FlockToday, 'cycle'>): boolean => f.cycle !== null && !isEmptied(f);
+
+/** An emptied flock as the manager's dashboard lists it: the cycle to close, and the last day birds left it (null when not found). */
+export function emptiedFlock(f: FlockToday, emptiedOn: string | null) {
+  const c = f.cycle!;
+  return {
+    flockId: f.flock.id,
+    name: f.flock.name,
+    birdType: f.flock.birdType,
+    cycleId: c.id,
+    startDate: c.startDate,
+    emptiedOn,
+    message: `${f.flock.name} has no birds left${emptiedOn ? ` since ${emptiedOn}` : ''}: close its cycle`,
+  };
+}
+
 /** Whether today's daily form of the flock is still to fill: its cycle has started (a cycle that starts later has no record missing) and no form is saved. */
 export const dailyRecordDue = (f: Pick<FlockToday, 'cycle' | 'dailyRecordToday'>, today: string): boolean =>
   f.cycle !== null && f.cycle.startDate <= today && !f.dailyRecordToday;

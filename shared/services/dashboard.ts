@@ -2,12 +2,23 @@ import { devicesNotOnline } from './iot/devices.js';
 import { openAnomaliesSummary, openAnomalyChecks } from './anomalies/reading.js';
 import { openIncidentsAssignedTo, openIncidentsSummary } from './incidents.js';
 import { settings } from '../config/env.js';
-import { alertsOf, dueActionsOf, flockCard, flockHeadline, tasksOf, totalsOf, type FlockToday } from '../domain/dashboard.js';
+import {
+  alertsOf,
+  dueActionsOf,
+  emptiedFlock,
+  flockCard,
+  flockHeadline,
+  isEmptied,
+  isListed,
+  tasksOf,
+  totalsOf,
+  type FlockToday,
+} from '../domain/dashboard.js';
 import type { CycleLayerFigures } from '../domain/analytics/layer-figures.js';
 import { layerFiguresOf } from './analytics/layer-figures.js';
 import { SERVICE } from '../presentation/service-info.js';
 import { toAuditDto, listAudit } from '../db/audit.js';
-import { readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
+import { lastBirdsOutOn, readFarmDay, runningWithdrawals, userCounts } from '../db/dashboard.js';
 import { rateLimitedOn } from '../db/metrics.js';
 import { farmNotFound } from '../domain/references.js';
 import { farmStock } from '../db/inventory.js';
@@ -27,6 +38,9 @@ import { isoDate } from '../platform/calendar.js';
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts); the Salmonella
  * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales). The flock cards of a
  * manager's view add one Query per active laying cycle: its daily rollups give the layer card's figures (./analytics/layer-figures.ts).
+ * The flocks listed (cards, alerts, tasks) are those whose active cycle has birds or awaits them; a flock emptied
+ * (its birds all sold, transferred out or dead) is listed apart on the manager's view, to close its cycle, with the
+ * last day birds left it (one Query per emptied flock).
  */
 const HEALTH_METRICS = new Set(['dailyMortality', 'waterPh', 'waterDrop']);
 /** The incidents a veterinarian's dashboard shows. */
@@ -51,20 +65,25 @@ async function farmView(farmId: string, now: Date, opts: { layerCards?: boolean 
   const yesterday = isoDate(now.getTime() - DAY);
   const day = await readFarmDay(farmId, today, yesterday);
   if (!day.farmExists) throw farmNotFound(farmId);
-  const flocks: FlockToday[] = day.flocks.map((f) => ({
+  const all: FlockToday[] = day.flocks.map((f) => ({
     ...f,
     flock: { id: f.flock.id, name: f.flock.name, birdType: f.flock.birdType, breed: f.flock.breed },
   }));
+  const flocks = all.filter(isListed);
   const config = completeAll(day.storedConfig);
-  const active = day.flocks.flatMap((f) => (f.cycle ? [f.cycle] : []));
+  const listed = new Set(flocks.map((f) => f.flock.id));
+  const active = day.flocks.flatMap((f) => (f.cycle && listed.has(f.flock.id) ? [f.cycle] : []));
   const layer = opts.layerCards
     ? await layerFiguresOf(active, config.fallbacks.eggWeightGrams, now, new Map([[farmId, day.timeZone]]))
     : new Map<string, CycleLayerFigures>();
   const cards = flocks.map((f) => flockCard(f, today, config.fallbacks, (f.cycle && layer.get(f.cycle.id)) ?? null));
   const headlines = flocks.map((f) => flockHeadline(f, today, config.fallbacks));
   const cycles = day.flocks.map((f) => ({ flock: f.flock, cycle: f.cycle }));
-  return { today, farmId, flocks, cycles, cards, headlines, alerts: alertsOf(flocks, config.thresholds, today) };
+  return { today, farmId, flocks, emptied: all.filter(isEmptied), cycles, cards, headlines, alerts: alertsOf(flocks, config.thresholds, today) };
 }
+
+/** The emptied flocks awaiting the close of their cycle, each with the last day birds left it. */
+const emptiedFlocksOf = (flocks: readonly FlockToday[]) => Promise.all(flocks.map(async (f) => emptiedFlock(f, await lastBirdsOutOn(f.cycle!.id))));
 
 const withdrawalsOf = async (farmId: string, today: string) =>
   (await runningWithdrawals(farmId, today)).map((w) => ({ ...w, daysLeft: Math.round((Date.parse(w.endDate) - Date.parse(today)) / DAY) + 1 }));
@@ -80,7 +99,7 @@ async function openRecommendations(farmId: string) {
 
 async function managerSummary(farmId: string, now: Date) {
   const v = await farmView(farmId, now, { layerCards: true });
-  const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies] = await Promise.all([
+  const [stock, withdrawals, salmonella, recommendations, devices, incidents, anomalies, emptiedFlocks] = await Promise.all([
     farmStock(farmId),
     withdrawalsOf(farmId, v.today),
     salmonellaDueOf(farmId, v.cycles, v.today),
@@ -88,12 +107,14 @@ async function managerSummary(farmId: string, now: Date) {
     devicesNotOnline(farmId),
     openIncidentsSummary(farmId),
     openAnomaliesSummary(farmId),
+    emptiedFlocksOf(v.emptied),
   ]);
   return {
     date: v.today,
     farmId,
     totals: totalsOf(v.cards),
     flocks: v.cards,
+    emptiedFlocks,
     alerts: v.alerts,
     stock,
     withdrawals,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decideTransferCompletion } from '../../shared/domain/transfers/completion.js';
 import { endCycleId } from '../../shared/domain/transfers/ends.js';
 import { FarmRestricted, type TransferRecord } from '../../shared/domain/transfers/records.js';
-import { decideTransferRequest, judgeSender, judgeTransferRequest, requestedEquipmentIds } from '../../shared/domain/transfers/requests.js';
+import { decideTransferRequest, judgeSender, judgeTransferDate, judgeTransferRequest, requestedEquipmentIds } from '../../shared/domain/transfers/requests.js';
 import { approvalReads, decideTransferStep, judgeActingSide, transferMove } from '../../shared/domain/transfers/steps.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../../shared/errors.js';
 import type { CreateTransferBody } from '../../schemas/sharing.js';
@@ -119,5 +119,19 @@ describe('transfer completion decisions', () => {
     expect(d.ledger).toBeUndefined();
     expect(d.equipment).toEqual(items);
     expect(d.audit[0]!.changes).toEqual({ status: { from: 'approved', to: 'completed' }, holders: [{ equipmentId: 'E1', from: 'A', to: 'B' }] });
+  });
+});
+
+describe('a transfer’s own date', () => {
+  it('dates both movements on it and audits the completion back-dated; none: the completion’s day; a future one is refused', () => {
+    const d = decideTransferCompletion(user, transfer({ date: '2026-03-01' }), {}, now, { from: cycleA, to: cycleB });
+    expect(d.ledger!.puts.map((m) => m.date)).toEqual(['2026-03-01', '2026-03-01']);
+    expect(d.change.fields).toMatchObject({ completedDate: '2026-03-01' });
+    expect(d.audit[0]!.changes).toMatchObject({ date: '2026-03-01', backDated: true });
+    expect(decideTransferCompletion(user, transfer(), {}, now, { from: cycleA, to: cycleB }).audit[0]!.changes).not.toHaveProperty('backDated');
+    expect(() => decideTransferCompletion(user, transfer({ date: '2025-12-31' }), {}, now, { from: cycleA, to: cycleB })).toThrow(/cannot be dated 2025-12-31/);
+    expect(() => judgeTransferDate({ date: '2026-03-12' }, now)).toThrow(ValidationFailed);
+    expect(() => judgeTransferDate({ date: '2026-03-10' }, now)).not.toThrow();
+    expect(decideTransferRequest(user, { ...birds, date: '2026-03-01' }, { sender: { flock: flockA, cycle: cycleA } }, now).transfer.date).toBe('2026-03-01');
   });
 });

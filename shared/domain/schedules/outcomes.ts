@@ -37,7 +37,7 @@ export interface OccurrenceFacts {
 export interface CompletionFacts extends OccurrenceFacts {
   /** Whether the weighing the body names is a weighing of the schedule's cycle on that date (read when named and the schedule has a cycle). */
   weighingFound?: boolean;
-  /** The schedule's cycle (read for a vaccination or medication). */
+  /** The schedule's cycle (read for a vaccination or medication, and for any schedule of a cycle when the body names `doneOn`). */
   cycle?: CompletionCycle | undefined;
 }
 
@@ -55,7 +55,28 @@ function openOrThrow(s: ScheduleRecord, date: string, outcome: OccurrenceFacts['
 /** Whether completing a schedule of this kind writes a movement (its cycle is read for it). */
 export const writesMovement = (s: Pick<ScheduleRecord, 'kind'>): boolean => s.kind === 'vaccination' || s.kind === 'medication';
 
-/** The vaccination or medication movement a completion writes: the schedule's details, overridden by what was done. */
+/** Whether completing the schedule reads its cycle: for the movement it writes, or to judge the `doneOn` named. */
+export const readsCycle = (s: Pick<ScheduleRecord, 'kind' | 'cycleId'>, body: CompleteOccurrenceBody): boolean =>
+  writesMovement(s) || (body.doneOn !== undefined && s.cycleId !== null);
+
+/**
+ * The day the task was done: `doneOn` when named (not after the farm's today, not before the start of the
+ * schedule's cycle, each a 400 naming it), else the farm's today.
+ */
+function doneOnOf(body: CompleteOccurrenceBody, today: string, cycle: CompletionCycle | undefined): string {
+  const doneOn = body.doneOn;
+  if (doneOn === undefined) return today;
+  if (doneOn > today)
+    throw new ValidationFailed([{ field: 'doneOn', message: `${doneOn} is after the farm's today (${today}): a task is recorded once done` }]);
+  if (cycle && doneOn < cycle.startDate)
+    throw new ValidationFailed([{ field: 'doneOn', message: `${doneOn} is before cycle ${cycle.id} started (${cycle.startDate})` }]);
+  return doneOn;
+}
+
+/**
+ * The vaccination or medication movement a completion writes: the schedule's details, overridden by what was
+ * done; dated `date` (the `doneOn` named, else the occurrence's date).
+ */
 function movementInputOf(s: ScheduleRecord, date: string, body: CompleteOccurrenceBody): MovementInput | undefined {
   const d: ScheduleDetails = s.details;
   const data = body.data ?? {};
@@ -145,20 +166,23 @@ function completionMovement(caller: Caller, s: ScheduleRecord, input: MovementIn
 
 /**
  * Completing an occurrence: in the order a client meets them, the date must be an occurrence and at most
- * the farm's today, the data fields of the schedule's kind, the date without an outcome, the weighing named
- * of the cycle, and the movement (vaccination, medication) valid in its cycle. Answers the outcome, the
- * movement with its ledger changes, and the audit.
+ * the farm's today, `doneOn` (when named) at most the farm's today and not before the cycle's start, the data
+ * fields of the schedule's kind, the date without an outcome, the weighing named of the cycle, and the
+ * movement (vaccination, medication) valid in its cycle. Answers the outcome (with the day it was done:
+ * adherence is judged on it), the movement with its ledger changes (dated `doneOn` when named, else the
+ * occurrence's date), and the audit (a `doneOn` before today is marked back-filled).
  */
 export function decideOccurrenceCompletion(caller: Caller, s: ScheduleRecord, date: string, body: CompleteOccurrenceBody, facts: CompletionFacts, now: Date) {
   occurrenceOrThrow(s, date);
   if (date > facts.today)
     throw new ValidationFailed([{ field: 'date', message: `the occurrence of ${date} is after the farm's today (${facts.today}): it cannot be done yet` }]);
+  const doneOn = doneOnOf(body, facts.today, facts.cycle);
   const problems = dataProblems(s, body.data);
   if (problems.length) throw new ValidationFailed(problems);
   openOrThrow(s, date, facts.outcome);
   const weighingId = body.data?.weighingId ?? null;
   if (weighingId) weighingOrThrow(s, date, weighingId, facts.weighingFound);
-  const input = movementInputOf(s, date, body);
+  const input = movementInputOf(s, body.doneOn ?? date, body);
   const movement = input ? completionMovement(caller, s, input, facts.cycle, now) : undefined;
   const outcome: OutcomeRecord = {
     scheduleId: s.id,
@@ -170,9 +194,16 @@ export function decideOccurrenceCompletion(caller: Caller, s: ScheduleRecord, da
     reason: null,
     movementId: movement?.record.id ?? null,
     weighingId,
+    doneOn,
   };
+  const backFilled = doneOn < facts.today;
   const audit: AuditEvent[] = [
-    { action: 'schedule.complete', targetType: 'schedule', targetId: s.id, changes: { date, status: 'done', movementId: outcome.movementId, weighingId } },
+    {
+      action: 'schedule.complete',
+      targetType: 'schedule',
+      targetId: s.id,
+      changes: { date, status: 'done', movementId: outcome.movementId, weighingId, doneOn, ...(backFilled ? { backFilled } : {}) },
+    },
   ];
   return { outcome, movement, audit };
 }
@@ -198,6 +229,7 @@ export function decideOccurrenceSkip(
     reason: body.reason.trim(),
     movementId: null,
     weighingId: null,
+    doneOn: null,
   };
   const audit: AuditEvent[] = [
     { action: 'schedule.skip', targetType: 'schedule', targetId: s.id, changes: { date, status: 'skipped', reason: outcome.reason } },

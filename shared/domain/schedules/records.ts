@@ -40,6 +40,11 @@ export interface OutcomeRecord {
   reason: string | null;
   movementId: string | null;
   weighingId: string | null;
+  /**
+   * A completion: the farm-local day the task was done (the body's `doneOn`, else the farm's today when it was
+   * recorded); null for a skip and for completions stored before the field existed (their day is `at`'s).
+   */
+  doneOn: string | null;
 }
 
 /** The schedule as answered (and as audited when it is created or deleted). */

@@ -74,14 +74,17 @@ export function decideTransferCompletion<C extends CompletionCycle>(
 ): CompletionDecision<C> {
   const step = stepOf(caller, body, now);
   const at = step.at;
-  const date = at.slice(0, 10);
+  // the transfer's own day when it names one (a past transfer recorded late), else the completion's
+  const completionDay = at.slice(0, 10);
+  const date = t.date ?? completionDay;
+  const backDated = date < completionDay ? { date, backDated: true } : {};
   const base = { status: 'completed' as const, completed: step, completedDate: date };
   const outcome = (fields: Partial<TransferRecord>, audited: Record<string, unknown>) => {
     const next: TransferRecord = { ...t, ...fields, version: t.version + 1, updatedAt: at };
     const status = { from: t.status, to: 'completed' };
     return {
       change: { current: t, next, fields, changes: { status } } as RecordChange<TransferRecord>,
-      audit: [{ action: 'transfer.complete', targetType: 'transfer', targetId: t.id, changes: { status, ...audited } }] as AuditEvent[],
+      audit: [{ action: 'transfer.complete', targetType: 'transfer', targetId: t.id, changes: { status, ...backDated, ...audited } }] as AuditEvent[],
       changes: [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version }] as ResourceChange[],
       date,
     };

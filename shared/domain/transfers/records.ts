@@ -38,6 +38,11 @@ export interface TransferRecord {
   cancelled: TransferStep | null;
   completed: TransferStep | null;
   completedDate: string | null;
+  /**
+   * The transfer's own day, named at request (farm-local, not in the future): its movements are dated on it.
+   * Null or absent: they are dated on the day of the completion.
+   */
+  date?: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -81,6 +86,7 @@ export function transferAnswer(t: TransferRecord) {
     cancelled: t.cancelled,
     completed: t.completed,
     completedDate: t.completedDate,
+    date: t.date ?? null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     version: t.version,

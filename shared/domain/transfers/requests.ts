@@ -1,5 +1,6 @@
 import { ulid } from 'ulidx';
 import { ValidationFailed } from '../../errors.js';
+import { latestAllowedDate } from '../weights.js';
 import type { Caller } from '../caller.js';
 import type { AuditEvent, ResourceChange } from '../decision.js';
 import { equipmentNotFound } from '../references.js';
@@ -18,6 +19,13 @@ import type { CreateTransferBody } from '../../../schemas/sharing.js';
 export function judgeTransferRequest(body: CreateTransferBody): void {
   const problems = transferProblems(body);
   if (problems.length) throw new ValidationFailed(problems);
+}
+
+/** The transfer's own day is not in the future (the latest day any movement may take: ../weights.ts). */
+export function judgeTransferDate(body: Pick<CreateTransferBody, 'date'>, now: Date): void {
+  const latest = latestAllowedDate(now);
+  if (body.date !== undefined && body.date > latest)
+    throw new ValidationFailed([{ field: 'date', message: `${body.date} is in the future (latest ${latest}): a transfer is recorded once it took place` }]);
 }
 
 /** A farm under a movement restriction sends nothing: refused, naming its incidents. */
@@ -88,6 +96,7 @@ export function decideTransferRequest(caller: Pick<Caller, 'id'>, body: CreateTr
     cancelled: null,
     completed: null,
     completedDate: null,
+    date: body.date ?? null,
     createdAt: at,
     updatedAt: at,
     version: 1,

@@ -84,7 +84,7 @@ async function vaccinationOccurrences(schedules: readonly ScheduleRecord[], cycl
           method: s.details.method ?? null,
           programme: s.programme,
           date,
-          outcome: o ? { status: o.status, at: o.at, by: o.by, reason: o.reason, movementId: o.movementId } : null,
+          outcome: o ? { status: o.status, at: o.at, by: o.by, reason: o.reason, movementId: o.movementId, doneOn: o.doneOn } : null,
         };
       });
     }),

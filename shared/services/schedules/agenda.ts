@@ -37,6 +37,7 @@ export function occurrenceView(s: ScheduleRecord, date: string, today: string, o
           reason: outcome.reason,
           movementId: outcome.movementId,
           weighingId: outcome.weighingId,
+          doneOn: outcome.doneOn ?? null,
         }
       : null,
   };

@@ -4,7 +4,7 @@ import { ledgerWrites } from '../../db/movements.js';
 import { getOutcome, scheduleWrites } from '../../db/schedules.js';
 import { hasWeighingOn } from '../../db/weights.js';
 import type { CommandContext } from '../../domain/command.js';
-import { decideOccurrenceCompletion, decideOccurrenceSkip, occurrenceOrThrow, writesMovement } from '../../domain/schedules/outcomes.js';
+import { decideOccurrenceCompletion, decideOccurrenceSkip, occurrenceOrThrow, readsCycle } from '../../domain/schedules/outcomes.js';
 import type { ScheduleRecord } from '../../domain/schedules/records.js';
 import { idempotentCommand } from '../idempotency.js';
 import { refusedToConflict, toMovementDto } from '../movements/answers.js';
@@ -22,7 +22,7 @@ import type { CompleteOccurrenceBody, SkipOccurrenceBody } from '../../../schema
 
 /**
  * What completing an occurrence on `date` reads, in one round: the farm's today, the date's outcome, the
- * weighing the body names (when the schedule has a cycle) and the cycle a movement goes into.
+ * weighing the body names (when the schedule has a cycle) and the cycle (a movement goes into it; a `doneOn` is judged against its start).
  */
 async function completionFacts(s: ScheduleRecord, date: string, body: CompleteOccurrenceBody, now: Date) {
   const weighingId = body.data?.weighingId;
@@ -30,7 +30,7 @@ async function completionFacts(s: ScheduleRecord, date: string, body: CompleteOc
     farmToday(s.farmId, now),
     getOutcome(s.id, date),
     weighingId && s.cycleId ? hasWeighingOn(s.cycleId, date, weighingId) : undefined,
-    writesMovement(s) && s.flockId && s.cycleId ? getCycle(s.flockId, s.cycleId) : undefined,
+    readsCycle(s, body) && s.flockId && s.cycleId ? getCycle(s.flockId, s.cycleId) : undefined,
   ]);
   return { today, outcome, weighingFound, cycle };
 }
@@ -60,7 +60,7 @@ export async function completeOccurrence(ctx: CommandContext, id: string, date: 
     }
     const ledger = ledgerWrites({ groups: [movement.ledger], puts: [movement.record] }, now.toISOString());
     await refusedToConflict(commit(ctx, { writes: [...writes, ...ledger], audit, response }));
-    await alarmsOnFlockData({ farmId: facts.cycle.farmId, flockId: facts.cycle.flockId }, date);
+    await alarmsOnFlockData({ farmId: facts.cycle.farmId, flockId: facts.cycle.flockId }, movement.record.date);
     return response;
   });
 }

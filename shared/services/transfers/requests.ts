@@ -3,7 +3,7 @@ import { getEquipment, restrictionsOf, transferCreate } from '../../db/transfers
 import { FarmRestricted } from '../../domain/transfers/records.js';
 import type { CommandContext } from '../../domain/command.js';
 import { isLedgerKind } from '../../domain/transfers/lifecycle.js';
-import { decideTransferRequest, judgeSender, judgeTransferRequest, requestedEquipmentIds } from '../../domain/transfers/requests.js';
+import { decideTransferRequest, judgeSender, judgeTransferDate, judgeTransferRequest, requestedEquipmentIds } from '../../domain/transfers/requests.js';
 import { farmOfRequest } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import { readEnd, restricted, toTransferDto } from './reads.js';
@@ -17,6 +17,7 @@ export async function requestTransfer(ctx: CommandContext, body: CreateTransferB
   const fromFarmId = farmOfRequest(ctx.caller, body.from.farmId);
   return idempotentCommand(ctx, `transfer:${fromFarmId}`, body, async (ctx) => {
     judgeTransferRequest(body);
+    judgeTransferDate(body, ctx.now);
     judgeSender(fromFarmId, await restrictionsOf(fromFarmId));
     const facts = isLedgerKind(body.kind)
       ? { sender: await readEnd(body.from.farmId, body.from.flockId, body.from.cycleId) }
