@@ -45,6 +45,29 @@ describe('the compliance report’s lighting rule', { timeout: 120_000 }, () => 
     expect(passed.summary).toMatch(/^1 day\(s\) with a photoperiod recorded/);
   });
 
+  it('a cycle’s own lighting programme: stored, shown, edited, its steps in age order (400 else), and the report warns off it', async () => {
+    const lightingProgramme = [
+      { fromAgeDays: 0, lightHours: 22 },
+      { fromAgeDays: 14, lightHours: 18 },
+    ];
+    const f = await flockWithCycle({ birdType: 'broiler', startDate: day(-20), hatchDate: day(-20), cycle: { lightingProgramme } });
+    expect(f.cycle.lightingProgramme).toEqual(lightingProgramme);
+    await f.move({ type: 'bird_inflow', date: day(-20), quantity: 1000 });
+    await record(f, { date: day(-5), ...growing, lightHours: 17 });
+    const rule = await lightingOf(f);
+    expect(rule.status).toBe('warn');
+    expect(rule.findings).toEqual([
+      expect.objectContaining({ status: 'warn', date: day(-5), message: expect.stringMatching(/17 h of light at 15 days, the cycle’s programme plans 18 h/) }),
+    ]);
+    const bad = await call('PATCH', f.base, { token: f.token, body: { lightingProgramme: [...lightingProgramme, { fromAgeDays: 14, lightHours: 16 }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([{ field: 'body.lightingProgramme.2.fromAgeDays', message: 'must be after the previous step’s age' }]);
+    const edited = await call('PATCH', f.base, { token: f.token, body: { lightingProgramme: [{ fromAgeDays: 0, lightHours: 17 }] } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.lightingProgramme).toEqual([{ fromAgeDays: 0, lightHours: 17 }]);
+    expect((await lightingOf(f)).status).toBe('pass');
+  });
+
   it('warns when a laying flock steps up 2 h in one week', async () => {
     const f = await flockWithCycle({ birdType: 'layer', breed: 'Hy-Line Brown', startDate: day(-160), hatchDate: day(-160) });
     await f.move({ type: 'bird_inflow', date: day(-160), quantity: 1000 });

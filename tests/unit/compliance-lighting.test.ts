@@ -4,7 +4,14 @@
  * programme, and the layers' step-up; and the form's dark period within the day's darkness.
  */
 import { describe, expect, it } from 'vitest';
-import { HY_LINE_BROWN_LIGHTING, lightingProgrammeOf, lightingRule, type LightingInput, type LitDay } from '../../shared/domain/compliance/lighting.js';
+import {
+  cycleProgramme,
+  HY_LINE_BROWN_LIGHTING,
+  lightingProgrammeOf,
+  lightingRule,
+  type LightingInput,
+  type LitDay,
+} from '../../shared/domain/compliance/lighting.js';
 import { formProblems } from '../../shared/domain/flocks/daily-records.js';
 import { addDays, daysBetween } from '../../shared/platform/calendar.js';
 
@@ -92,6 +99,21 @@ describe('lightingRule: layers', () => {
     expect(lightingProgrammeOf('hy-line-brown')).toBe(HY_LINE_BROWN_LIGHTING);
     expect(lightingProgrammeOf('lohmann-brown-classic')).toBeNull();
     expect(lightingProgrammeOf(undefined)).toBeNull();
+  });
+});
+
+describe('lightingRule: the cycle’s own programme', () => {
+  it('warns on a day off its step by more than 0.5 h; each step holds until the next', () => {
+    const programme = cycleProgramme([
+      { fromAgeDays: 119, lightHours: 12 },
+      { fromAgeDays: 126, lightHours: 13 },
+    ]);
+    const r = lightingRule(input({ birdType: 'layer', programme, days: [lit(120, 12.5), lit(127, 13), lit(200, 12)] }));
+    expect(r.findings.map((f) => [f.evidence.ageDays, f.message])).toEqual([
+      [200, expect.stringMatching(/12 h of light at 200 days, the cycle’s programme plans 13 h/)],
+    ]);
+    expect(cycleProgramme([])).toBeNull();
+    expect(cycleProgramme(null)).toBeNull();
   });
 });
 

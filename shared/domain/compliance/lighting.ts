@@ -51,6 +51,16 @@ export const HY_LINE_BROWN_LIGHTING: LightingProgramme = {
   steps: [{ fromAgeDays: 70, toAgeDays: 119, minHours: 9, maxHours: 10 }],
 };
 
+/** The cycle's own programme (steps of {fromAgeDays, lightHours}, each until the next) as a programme. */
+export function cycleProgramme(steps: ReadonlyArray<{ fromAgeDays: number; lightHours: number }> | null | undefined): LightingProgramme | null {
+  if (!steps?.length) return null;
+  return {
+    id: 'cycle',
+    source: 'the cycle’s lightingProgramme, set by the farm',
+    steps: steps.map((s, n) => ({ fromAgeDays: s.fromAgeDays, toAgeDays: steps[n + 1]?.fromAgeDays ?? null, minHours: s.lightHours, maxHours: s.lightHours })),
+  };
+}
+
 /** The lighting programme of a breed standard's id, when one is sourced. */
 export const lightingProgrammeOf = (standardId: string | null | undefined): LightingProgramme | null =>
   standardId === HY_LINE_BROWN_LIGHTING.id ? HY_LINE_BROWN_LIGHTING : null;
@@ -121,7 +131,7 @@ function programmeFinding(d: LitDay, p: LightingProgramme): Finding | null {
   return {
     status: 'warn',
     date: d.date,
-    message: `${d.date}: ${hours(d.lightHours)} of light at ${d.ageDays} days, the ${p.id} programme plans ${planned}`,
+    message: `${d.date}: ${hours(d.lightHours)} of light at ${d.ageDays} days, ${p.id === 'cycle' ? 'the cycle’s' : `the ${p.id}`} programme plans ${planned}`,
     evidence: { ageDays: d.ageDays, lightHours: d.lightHours, programme: p.id, planned: { minHours: step.minHours, maxHours: step.maxHours } },
   };
 }

@@ -19,7 +19,7 @@ import { findBreedStandard, standardWeightGrams } from '../../domain/analytics/b
 import type { Caller } from '../../domain/caller.js';
 import { canAccessFarm } from '../../domain/farm-access.js';
 import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../../domain/compliance/air.js';
-import { lightingProgrammeOf, lightingRule, type LitDay } from '../../domain/compliance/lighting.js';
+import { cycleProgramme, lightingProgrammeOf, lightingRule, type LitDay } from '../../domain/compliance/lighting.js';
 import { birdsPerDay, DEFAULT_DENSITY_TIER, weightOn } from '../../domain/compliance/density.js';
 import { cycleDensityDays, stockingDensityRule } from '../../domain/compliance/density-report.js';
 import { birdsGoneOn, rearingPlanFromCounters, rearingPlanOf } from '../../domain/compliance/rearing.js';
@@ -215,7 +215,7 @@ export async function cycleRules(
     lightingRule({
       birdType: cycle.birdType,
       days: daily.flatMap((d) => litDayOf(d.date, d.fields, daysBetween(ageFrom, d.date))),
-      programme: lightingProgrammeOf(standard?.id),
+      programme: cycleProgramme(cycle.lightingProgramme) ?? lightingProgrammeOf(standard?.id),
       layingFrom,
       slaughterOn: firstSale ?? (cycle.targetAgeDays ? addDays(ageFrom, cycle.targetAgeDays) : null),
       daysBetween,
