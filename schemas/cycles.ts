@@ -9,12 +9,30 @@ export const cycleParams = Type.Object(
 );
 export type CycleParams = Static<typeof cycleParams>;
 
+/** The cycle's own lighting programme: from an age, the hours of light planned (until the next step). */
+const LightingProgramme = Type.Array(
+  Type.Object(
+    {
+      fromAgeDays: Type.Integer({ minimum: 0, maximum: 1000, description: 'From this age, days' }),
+      lightHours: Type.Number({ minimum: 0, maximum: 24, multipleOf: 0.25, description: 'Hours of light planned from that age' }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    minItems: 1,
+    maxItems: 100,
+    description:
+      'The lighting programme the farm plans for this cycle: steps of {fromAgeDays, lightHours}, ages strictly increasing. The compliance report warns on a recorded day off its step by more than 0.5 h; it replaces the breed guide’s programme',
+  },
+);
+
 export const createCycleBody = Type.Object(
   {
     startDate: FarmDate('The day the birds were placed (or will be)'),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
     targetAgeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Planned age at depletion, days' })),
     targetWeightGrams: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'Target live weight, g' })),
+    lightingProgramme: Type.Optional(LightingProgramme),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false, $id: 'CreateCycleBody' },
@@ -26,6 +44,7 @@ export const updateCycleBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 120, pattern: '\\S' })),
     targetAgeDays: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()])),
     targetWeightGrams: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }), Type.Null()])),
+    lightingProgramme: Type.Optional(Type.Union([LightingProgramme, Type.Null()])),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
     version: Type.Optional(ExpectedVersion),
   },
@@ -66,6 +85,7 @@ export const CycleSummaryDto = Type.Object(
     ageFrom: StringEnum(['hatch_date', 'placement', 'start_date'] as const, { description: 'Which date `ageDays` counts from' }),
     targetAgeDays: Type.Union([Type.Integer(), Type.Null()]),
     targetWeightGrams: Type.Union([Type.Number(), Type.Null()]),
+    lightingProgramme: Type.Union([LightingProgramme, Type.Null()]),
     notes: Type.Union([Type.String(), Type.Null()]),
     birds: Type.Object({
       placed: Type.Integer(),

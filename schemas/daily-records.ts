@@ -41,6 +41,18 @@ const dailyFields = {
   temperatureMinC: Type.Optional(Type.Number({ minimum: -40, maximum: 60 })),
   temperatureMaxC: Type.Optional(Type.Number({ minimum: -40, maximum: 60 })),
   humidityPct: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  lightHours: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 24, multipleOf: 0.25, description: 'Photoperiod: hours of light in the 24 hours of the day (0–24, in quarter hours)' }),
+  ),
+  longestDarkHours: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 24,
+      multipleOf: 0.25,
+      description:
+        'The longest uninterrupted dark period of the day, hours (dimming excluded); at most 24 − lightHours. Absent: one dark period of 24 − lightHours',
+    }),
+  ),
   notes: Type.Optional(Type.String({ maxLength: 2000 })),
 };
 

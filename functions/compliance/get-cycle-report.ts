@@ -12,7 +12,9 @@ export const handler = httpHandler(
     description:
       'Requires view_analytics. Rules: withdrawal_sales (sales during a withdrawal period, overridden or not), medicine_records (Reg. (EU) 2019/6 Art. 108 fields), ' +
       'stocking_density (per day: broilers live kg/m² against the farm’s tier 33/39/42, Directive 2007/43/EC; layers hens/m² against 9, Directive 1999/74/EC), ' +
-      'salmonella_sampling (Reg. (EC) 2160/2003, (EU) 517/2011, (EU) 200/2012) and record_completeness (daily records, causes of mortality, weekly weighings). ' +
+      'salmonella_sampling (Reg. (EC) 2160/2003, (EU) 517/2011, (EU) 200/2012), record_completeness (daily records, causes of mortality, weekly weighings) and ' +
+      'lighting (each daily record’s lightHours and longestDarkHours: broilers from day 7 at least 6 h dark with 4 h uninterrupted, Directive 2007/43/EC, fail; ' +
+      'laying hens about a third of the day dark, Directive 1999/74/EC, warn; the breed’s programme where sourced and step-ups over 1 h a week, warn). ' +
       'With `Accept: text/csv`: one line per finding and one per rule without findings (columns rule, title, source, ruleStatus, summary, findingStatus, date, message, evidence).',
     params: complianceReportParams,
     responses: {

@@ -23,6 +23,7 @@ const FIELDS: readonly (keyof CycleRecord)[] = [
   'closedAt',
   'targetAgeDays',
   'targetWeightGrams',
+  'lightingProgramme',
   'notes',
   'latestWeight',
   'createdAt',

@@ -47,6 +47,11 @@ export const DAILY_FIELDS: { readonly [K in DailyFieldName]: Omit<DailyField, 'n
   temperatureMinC: { unit: '°C', description: 'Lowest house temperature of the day' },
   temperatureMaxC: { unit: '°C', description: 'Highest house temperature of the day' },
   humidityPct: { unit: '%', description: 'Relative humidity in the house' },
+  lightHours: { unit: 'h', description: 'Photoperiod: hours of light in the 24 hours of the day (0–24)' },
+  longestDarkHours: {
+    unit: 'h',
+    description: 'The longest uninterrupted dark period of the day, dimming excluded (at most 24 − lightHours); absent, one dark period of 24 − lightHours',
+  },
   notes: { unit: null, description: 'Free-text remarks on the day' },
 };
 
@@ -59,7 +64,7 @@ export interface StageRule {
 
 /** Every daily record needs mortality, feed and water; brooding adds the house climate; laying and molting add eggs. */
 const COMMON = ['deaths', 'feedKg', 'waterLiters'] as const;
-const ALWAYS_OPTIONAL = ['culls', 'cullReason', 'feedType', 'notes'] as const;
+const ALWAYS_OPTIONAL = ['culls', 'cullReason', 'feedType', 'lightHours', 'longestDarkHours', 'notes'] as const;
 const EGGS = ['eggsCracked', 'eggsDirty', 'eggsFloor', 'eggsDoubleYolk', 'eggGrades', 'averageEggWeightGrams'] as const;
 const CLIMATE = ['temperatureMinC', 'temperatureMaxC', 'humidityPct'] as const;
 

@@ -71,6 +71,22 @@ describe('daily records', () => {
     });
   });
 
+  it('takes the photoperiod: lightHours and longestDarkHours stored; 400 for lightHours 25 and a dark period above 24 − lightHours', async () => {
+    const c = await cycleOf('layer', '2026-01-01', '2026-06-01');
+    const laying = { deaths: 0, feedKg: 0, waterLiters: 0, eggsCollected: 0 };
+    const res = await c.post('/daily-records', { date: '2026-11-02', ...laying, lightHours: 16, longestDarkHours: 7.5 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.record.fields).toMatchObject({ lightHours: 16, longestDarkHours: 7.5 });
+    const day = await call('GET', `${c.base}/daily-records/2026-11-02`, { token: c.token });
+    expect(day.body.data.record.fields).toMatchObject({ lightHours: 16, longestDarkHours: 7.5 });
+    const tooLong = await c.post('/daily-records', { date: '2026-11-03', ...laying, lightHours: 25 });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.details.map((d: { field: string }) => d.field)).toEqual(['body.lightHours']);
+    const tooDark = await c.post('/daily-records', { date: '2026-11-03', ...laying, lightHours: 16, longestDarkHours: 8.5 });
+    expect(tooDark.status).toBe(400);
+    expect(tooDark.body.details).toEqual([{ field: 'body.longestDarkHours', message: 'must not exceed 24 − lightHours (8)' }]);
+  });
+
   it('refuses a form that would make a balance negative, writing nothing', async () => {
     const c = await cycleOf('broiler', '2026-11-01', '2026-11-01');
     await c.post('/movements', { type: 'bird_inflow', date: '2026-11-01', quantity: 10 });

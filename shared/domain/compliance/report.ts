@@ -65,6 +65,13 @@ export const RULES = {
       'Council Directive 2007/43/EC, Annex II, point 3(a): NH₃ ≤ 20 ppm and CO₂ ≤ 3,000 ppm at the level of the chickens’ heads; ' +
       'binding for broilers stocked above 33 kg/m² (Art. 3(3)), a reference otherwise',
   },
+  lighting: {
+    title: 'Photoperiod and dark period per recorded day, and the step-up',
+    source:
+      'Council Directive 2007/43/EC, Annex I, point 6 (broilers: from 7 days of age until 3 days before slaughter, at least 6 h of darkness in every 24 h ' +
+      'with one uninterrupted period of at least 4 h, dimming excluded); Council Directive 1999/74/EC, Annex, point 3 (laying hens: an uninterrupted ' +
+      'period of darkness lasting, by way of indication, about one third of the day)',
+  },
 } as const;
 export type RuleId = keyof typeof RULES;
 

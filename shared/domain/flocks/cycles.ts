@@ -17,11 +17,18 @@ export const flockBusy = (flock: Pick<FlockRecord, 'id' | 'status' | 'activeCycl
 
 const cycleChange = (c: Pick<CycleRecord, 'id' | 'version'>): ResourceChange => ({ type: 'cycle', id: c.id, op: 'upsert', version: c.version });
 
+/** A lighting programme's steps follow each other: each from an age after the previous one's. */
+function checkProgramme(programme: CycleRecord['lightingProgramme'] | undefined): void {
+  const i = (programme ?? []).findIndex((s, n, all) => n > 0 && s.fromAgeDays <= all[n - 1]!.fromAgeDays);
+  if (i > 0) throw new ValidationFailed([{ field: `lightingProgramme.${i}.fromAgeDays`, message: 'must be after the previous step’s age' }]);
+}
+
 /** A new cycle of an active flock without one, starting no earlier than its hatch date; the flock then points at it. */
 export function decideCycleStart(flock: FlockRecord, body: CreateCycleBody, now: Date) {
   if (flock.activeCycleId || flock.status !== 'active') throw flockBusy(flock)();
   if (flock.hatchDate && body.startDate < flock.hatchDate)
     throw new ValidationFailed([{ field: 'startDate', message: `must not be before the flock's hatch date ${flock.hatchDate}` }]);
+  checkProgramme(body.lightingProgramme);
   const at = now.toISOString();
   const cycle: CycleRecord = {
     ...ZERO_COUNTERS,
@@ -37,6 +44,7 @@ export function decideCycleStart(flock: FlockRecord, body: CreateCycleBody, now:
     closedAt: null,
     targetAgeDays: body.targetAgeDays ?? null,
     targetWeightGrams: body.targetWeightGrams ?? null,
+    lightingProgramme: body.lightingProgramme ?? null,
     notes: body.notes ?? null,
     latestWeight: null,
     createdAt: at,
@@ -48,10 +56,11 @@ export function decideCycleStart(flock: FlockRecord, body: CreateCycleBody, now:
   return { cycle, audit, changes };
 }
 
-const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'notes'] as const;
+const EDITABLE = ['name', 'targetAgeDays', 'targetWeightGrams', 'lightingProgramme', 'notes'] as const;
 
 /** An edit of a cycle's own fields, never its counters (its version already compared with the client's). */
 export function decideCycleUpdate(current: CycleRecord, body: UpdateCycleBody, now: Date) {
+  checkProgramme(body.lightingProgramme);
   const edited: CycleRecord = { ...current };
   for (const f of EDITABLE) if (body[f] !== undefined) (edited as unknown as Record<string, unknown>)[f] = body[f];
   const change = recordChange(current, edited, EDITABLE, now);

@@ -53,6 +53,9 @@ export function formProblems(form: Partial<DailyRecordBody>): FieldError[] {
   if (form.temperatureMinC !== undefined && form.temperatureMaxC !== undefined && form.temperatureMinC > form.temperatureMaxC) {
     problems.push({ field: 'temperatureMinC', message: 'must not be above temperatureMaxC' });
   }
+  // the longest dark period is part of the day's darkness (docs/domain.md, "Lighting")
+  if (form.longestDarkHours !== undefined && form.lightHours !== undefined && form.longestDarkHours > 24 - form.lightHours)
+    problems.push({ field: 'longestDarkHours', message: `must not exceed 24 − lightHours (${24 - form.lightHours})` });
   return problems;
 }
 

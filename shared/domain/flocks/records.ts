@@ -38,6 +38,8 @@ export interface CycleRecord extends CycleCounters {
   endDate: string | null;
   closedAt: string | null;
   targetAgeDays: number | null;
+  /** The farm's lighting programme for the cycle (absent on cycles created before it existed). */
+  lightingProgramme?: ReadonlyArray<{ fromAgeDays: number; lightHours: number }> | null;
   targetWeightGrams: number | null;
   notes: string | null;
   latestWeight: { date: string; grams: number } | null;

@@ -19,6 +19,7 @@ import { findBreedStandard, standardWeightGrams } from '../../domain/analytics/b
 import type { Caller } from '../../domain/caller.js';
 import { canAccessFarm } from '../../domain/farm-access.js';
 import { hoursOfDays, houseAir, worstHourlyMeans, type HouseAir } from '../../domain/compliance/air.js';
+import { cycleProgramme, lightingProgrammeOf, lightingRule, type LitDay } from '../../domain/compliance/lighting.js';
 import { birdsPerDay, DEFAULT_DENSITY_TIER, weightOn } from '../../domain/compliance/density.js';
 import { cycleDensityDays, stockingDensityRule } from '../../domain/compliance/density-report.js';
 import { birdsGoneOn, rearingPlanFromCounters, rearingPlanOf } from '../../domain/compliance/rearing.js';
@@ -211,8 +212,23 @@ export async function cycleRules(
       broiler && tier > DEFAULT_DENSITY_TIER,
       flock.houseId ? `House ${flock.houseId} of the flock no longer exists: air quality cannot be checked` : null,
     ),
+    lightingRule({
+      birdType: cycle.birdType,
+      days: daily.flatMap((d) => litDayOf(d.date, d.fields, daysBetween(ageFrom, d.date))),
+      programme: cycleProgramme(cycle.lightingProgramme) ?? lightingProgrammeOf(standard?.id),
+      layingFrom,
+      slaughterOn: firstSale ?? (cycle.targetAgeDays ? addDays(ageFrom, cycle.targetAgeDays) : null),
+      daysBetween,
+    }),
   ];
   return { from, to, asOf, rules };
+}
+
+/** A daily record's photoperiod, when its form gives one. */
+function litDayOf(date: string, fields: Record<string, unknown>, ageDays: number): LitDay[] {
+  const { lightHours, longestDarkHours } = fields;
+  if (typeof lightHours !== 'number') return [];
+  return [{ date, ageDays, lightHours, longestDarkHours: typeof longestDarkHours === 'number' ? longestDarkHours : null }];
 }
 
 /** The first bird sale's date among the cycle's movements (the broilers' departure for slaughter), if any. */

@@ -44,6 +44,7 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
     ageFrom: ageOrigin(c).from,
     targetAgeDays: c.targetAgeDays,
     targetWeightGrams: c.targetWeightGrams,
+    lightingProgramme: c.lightingProgramme ?? null,
     notes: c.notes,
     birds: {
       placed: c.placed,
