@@ -45,7 +45,7 @@ const FromLots = Type.Optional(
   Type.Array(
     Type.Object(
       {
-        laidOn: Type.String({ format: 'date', description: 'The day the eggs were laid (a lot of this cycle)' }),
+        laidOn: FarmDate('The day the eggs were laid (a lot of this cycle)'),
         quantity: Count('Eggs taken from that lot'),
       },
       { additionalProperties: false },

@@ -203,12 +203,10 @@ export const completeOccurrenceBody = Type.Object(
     notes: Type.Optional(Text(2000, 'Notes')),
     data: Type.Optional(CompletionData),
     doneOn: Type.Optional(
-      Type.String({
-        format: 'date',
-        description:
-          'The farm-local day the task was actually done (default: the farm’s today). Not after the farm’s today, not before the start of the schedule’s cycle. ' +
+      FarmDate(
+        'The farm-local day the task was actually done (default: the farm’s today). Not after the farm’s today, not before the start of the schedule’s cycle. ' +
           'Adherence is judged on it, the vaccination or medication movement is dated on it, and a day before today is audited as back-filled',
-      }),
+      ),
     ),
   },
   { additionalProperties: false, $id: 'CompleteOccurrenceBody' },

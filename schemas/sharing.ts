@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ExpectedVersion, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
 import { WriteWarnings } from './warnings.js';
 
 /**
@@ -73,12 +73,10 @@ export const createTransferBody = Type.Object(
     items: Type.Optional(Type.Array(EquipmentItem, { minItems: 1, maxItems: 20, description: 'The pieces of equipment (equipment transfers only)' })),
     notes: Type.Optional(Text(2000, 'Free text')),
     date: Type.Optional(
-      Type.String({
-        format: 'date',
-        description:
-          'The day the transfer took place (a past one, recorded late): both movements are dated on it when the transfer is completed, ' +
+      FarmDate(
+        'The day the transfer took place (a past one, recorded late): both movements are dated on it when the transfer is completed, ' +
           'and it must fall within both cycles then (409). Not in the future (400). Default: the day of the completion',
-      }),
+      ),
     ),
   },
   { additionalProperties: false, $id: 'CreateTransferBody' },

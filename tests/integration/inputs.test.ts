@@ -252,12 +252,12 @@ describe('nonsense is refused', () => {
       for (const variant of variants(r.spec.body!.schema as Schema)) {
         for (const leaf of leaves(variant).filter((l) => l.schema.format === 'date')) {
           const field = ['body', ...leaf.path].join('.');
-          const early = await send(r, setAt(validBody(variant), leaf.path, '1999-12-31'));
+          const early = await send(r, setAt(validBody(variant), leaf.path, '1999-12-31', variant));
           expect(details(early), `${r.method} ${r.path} ${field} → ${early.raw.slice(0, 300)}`).toContainEqual({
             field,
             message: 'must not be before 2000-01-01',
           });
-          const late = await send(r, setAt(validBody(variant), leaf.path, tooFar));
+          const late = await send(r, setAt(validBody(variant), leaf.path, tooFar, variant));
           expect(details(late), `${r.method} ${r.path} ${field} → ${late.raw.slice(0, 300)}`).toContainEqual({
             field,
             message: expect.stringMatching(/^must not be after \d{4}-\d{2}-\d{2} \((366|1100|3653) days after today\)$/),

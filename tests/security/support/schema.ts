@@ -36,18 +36,32 @@ export function validBody(variant: Schema): Record<string, unknown> {
   return body;
 }
 
-/** Sets `value` at `path` in `target`, creating the objects and arrays on the way. */
-export function setAt(target: Record<string, unknown>, path: Path, value: unknown): Record<string, unknown> {
+/**
+ * Sets `value` at `path` in `target`, creating the objects and arrays on the way. Given the variant's
+ * schema, what it creates starts as a valid sample (an array item then has its other required fields).
+ */
+export function setAt(target: Record<string, unknown>, path: Path, value: unknown, schema?: Schema): Record<string, unknown> {
   let node: Record<string | number, unknown> = target;
+  let at: Schema | undefined = schema;
   path.forEach((key, i) => {
+    at = at && childOf(at, key);
     if (i === path.length - 1) {
       node[key] = value;
       return;
     }
-    if (typeof node[key] !== 'object' || node[key] === null) node[key] = typeof path[i + 1] === 'number' ? [] : {};
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = at ? sampleOf(at) : typeof path[i + 1] === 'number' ? [] : {};
     node = node[key] as Record<string | number, unknown>;
   });
   return target;
+}
+
+/** The schema of one property or array item of an object or array schema (its first non-null branch). */
+function childOf(s: Schema, key: string | number): Schema | undefined {
+  const branch = Array.isArray(s.anyOf) ? (s.anyOf as Schema[]).find((b) => b.type !== 'null') : s;
+  if (!branch) return undefined;
+  if (typeof key === 'number') return isSchema(branch.items) ? branch.items : undefined;
+  const child = (branch.properties as Record<string, Schema> | undefined)?.[key];
+  return isSchema(child) ? child : undefined;
 }
 
 export const fieldOf = (path: Path) => ['body', ...path].join('.');
