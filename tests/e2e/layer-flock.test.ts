@@ -309,6 +309,12 @@ describe('a Hy-Line Brown flock over HTTP: reared, moved at 17 weeks, laying, tr
     const k = res.body.data.kpis;
     expect(k.henDayPct.value, JSON.stringify(k.henDayPct)).toBeCloseTo((EGGS / henDays) * 100, 2);
     expect(k.feedPerDozenEggs.value, JSON.stringify(k.feedPerDozenEggs)).toBeCloseTo((layingFeed * 12) / EGGS, 2);
+    expect(k.layingPeriod).toEqual({ from: dateAt(LAYING_DAYS[0]!.age), to: dateAt(AGE_TODAY - 1), days: LAYING_DAYS.length });
+    expect(k.eggs).toMatchObject({ collected: EGGS, doubleYolk: sum(LAYING.map((d) => (d.grades ? Math.round(d.eggs * 0.01) : 0))) });
+    // the peak: production still rising, the last complete age week (week 22: the 7 days ending at 154 days; ages 155–160 are 6 days of week 23)
+    const week22 = LAYING.filter((d) => d.age >= 148 && d.age <= 154);
+    expect(k.peakProduction).toMatchObject({ ageWeek: 22, from: dateAt(148), to: dateAt(154) });
+    expect(k.peakProduction.henDayPct.value).toBeCloseTo((sum(week22.map((d) => d.eggs)) / sum(week22.map((d) => d.present))) * 100, 2);
     const cycle = await http('GET', lay.base, { token });
     expectStatus(cycle, 200, 'GET laying cycle');
     expect(cycle.body.data).toMatchObject({ ageDays: AGE_TODAY, birds: { alive: HENS } });
@@ -316,10 +322,25 @@ describe('a Hy-Line Brown flock over HTTP: reared, moved at 17 weeks, laying, tr
 
   it('the egg withdrawal: a sale of eggs laid in the window is refused naming the laying days; the compliance report passes', async () => {
     expect(refused.status, refused.text).toBe(409);
-    expect(refused.text).toContain(dateAt(MED_AGE + 3));
+    const ends = MED_AGE + EGG_WITHDRAWAL_DAYS;
+    for (const named of [`laid on ${dateAt(MED_AGE + 3)}`, 'Amoxicillin', `egg withdrawal ends ${dateAt(ends)}`, `Sell eggs laid from ${dateAt(ends + 1)}`])
+      expect(refused.text).toContain(named);
     const rules = await report(lay);
     for (const rule of ['withdrawal_sales', 'lighting', 'stocking_density'])
       expect(rules[rule]!.status, `${rule}: ${JSON.stringify(rules[rule])}`).toBe('pass');
+    expect(rules.lighting!.findings).toEqual([]);
+    expect(rules.lighting!.summary).toContain(`${LAYING.length} day(s) with a photoperiod recorded`);
+    expect(rules.withdrawal_sales!.summary).toBe('4 sale(s), none during a withdrawal period');
+    // what is left on the farm: the eggs laid before the treatment, none of the held ones
+    const before = LAYING.filter((d) => d.eggs > 0 && d.age < MED_AGE);
+    const stock = await http('GET', `/api/v1/inventory/stock?farmId=${farmId}`, { token });
+    expectStatus(stock, 200, 'GET stock');
+    const graded = (g: string) => sum(before.map((d) => d.grades?.[g] ?? 0));
+    expect(stock.body.data.eggs).toMatchObject({
+      count: sum(before.map((d) => d.eggs)),
+      byGrade: { S: graded('S'), M: graded('M'), L: graded('L') },
+      ungraded: sum(before.map((d) => (d.grades ? 0 : d.eggs))),
+    });
     expect(rules.stocking_density!.summary).toContain(`peak ${round(PULLETS / LAYING_HOUSE_M2, 2)} birds/m2`);
   });
 
