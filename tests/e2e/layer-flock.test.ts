@@ -8,7 +8,7 @@
  * daily record (a dead chick every other day, feed and water at the Hy-Line rearing intake of the birds
  * present) and a weighing of 100 birds every week 1 % above the Hy-Line rearing weight; Salmonella is
  * sampled on arrival and two weeks before the move. At 17 weeks (day 119) the pullets move to a laying flock
- * in a barn (floor) house of 400 m² (7.4 hens/m²) at the rearing cycle's cost per pullet; the layer feed was
+ * in a barn (floor) house of 400 m² (2,941 pullets: 7.35 hens/m²) at the rearing cycle's cost per pullet; the layer feed was
  * delivered to that house three days before. Ages 119–160 have a daily record: a dead hen every third day,
  * feed and water at the Hy-Line intake of the hens present, the light stepped up by 1 h a week from 10 h
  * (darkness the rest of the day, in one period), eggs at the guide's hen-day from week 18 and, on one day a
@@ -315,6 +315,12 @@ describe('a Hy-Line Brown flock over HTTP: reared, moved at 17 weeks, laying, tr
     const week22 = LAYING.filter((d) => d.age >= 148 && d.age <= 154);
     expect(k.peakProduction).toMatchObject({ ageWeek: 22, from: dateAt(148), to: dateAt(154) });
     expect(k.peakProduction.henDayPct.value).toBeCloseTo((sum(week22.map((d) => d.eggs)) / sum(week22.map((d) => d.present))) * 100, 2);
+    // a graded day of the lay against the guide: hen-day, water and egg weight on the standard (so no water alarm)
+    const breed = await http('GET', `/api/v2/analytics/breed/${lay.flockId}/${lay.cycleId}`, { token });
+    expectStatus(breed, 200, 'GET breed comparison of the lay');
+    const day154 = (breed.body.data.comparison.days as Json[]).find((d) => d.ageDays === 154)!;
+    for (const metric of ['henDayPct', 'waterIntake', 'dailyFeedIntake', 'eggWeight'])
+      expect(Math.abs(day154[metric].deviationPct), `${metric}: ${JSON.stringify(day154[metric])}`).toBeLessThan(0.5);
     const cycle = await http('GET', lay.base, { token });
     expectStatus(cycle, 200, 'GET laying cycle');
     expect(cycle.body.data).toMatchObject({ ageDays: AGE_TODAY, birds: { alive: HENS } });
@@ -366,7 +372,7 @@ describe('a Hy-Line Brown flock over HTTP: reared, moved at 17 weeks, laying, tr
 
   it('depletion: the spent hens are sold, the cycle closed, and the dashboard no longer shows the flock', async () => {
     const before = await http('GET', '/api/v1/dashboard', { token });
-    expect((before.body.data.flocks as Json[]).map((f) => f.flockId ?? f.id)).toContain(lay.flockId);
+    expect((before.body.data.flocks as Json[]).map((f) => `${f.kind} ${f.flockId}`)).toEqual([`layer ${lay.flockId}`]);
     await post(
       `${lay.base}/movements`,
       { type: 'bird_sale', date: dateAt(AGE_TODAY), quantity: HENS, totalWeightKg: round(HENS * 1.9, 1) },
