@@ -1,3 +1,4 @@
+import { gradesOf } from '../domain/eggs/lots.js';
 import { datedChanges, takenOutByDate } from '../domain/stock-dates.js';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, db, queryAll, tableName } from './client.js';
@@ -62,13 +63,6 @@ export interface DatedFarmStock {
   feed: Array<FarmStock['feed'][number] & DatedWithUse>;
   eggs: { count: number; byGrade: Record<string, number> } & Dated;
   medicines: Array<FarmStock['medicines'][number] & Dated>;
-}
-
-/** The farm's eggs per grade (`graded:<grade>` counters of its egg stock), the grades at zero left out. */
-function gradesOf(item: Record<string, unknown>): Record<string, number> {
-  const prefix = 'graded:';
-  const grades = Object.entries(item).flatMap(([k, n]) => (k.startsWith(prefix) && Number(n) > 0 ? [[k.slice(prefix.length), Number(n)] as const] : []));
-  return Object.fromEntries(grades.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** `farmStock` with each stock's per-date changes: the same one Query. */

@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetChange, Target } from '../domain/ledger.js';
 import type { StockTarget } from '../domain/stock-dates.js';
 import { BALANCES } from '../domain/ledger.js';
+import { gradesOf, type EggLot } from '../domain/eggs/lots.js';
 import { copiesOf } from '../domain/movement-copies.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
@@ -32,7 +33,6 @@ import {
   movementsOfFarm,
 } from './keys.js';
 import { queryPage } from './pagination.js';
-import type { EggLot } from '../domain/eggs/lots.js';
 
 const FIELDS: readonly (keyof MovementRecord)[] = [
   'id',
@@ -250,8 +250,6 @@ export async function getCycleAndMovement(flockId: string, cycleId: string, move
   };
 }
 
-const GRADED = 'graded:';
-
 /** The cycle's egg lots with eggs on hand, oldest laying day first (one consistent Query of its partition). */
 export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
   const items = await queryAll({
@@ -262,13 +260,7 @@ export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
     ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':s': EGG_LOT_SK_PREFIX, ':zero': 0 },
     ConsistentRead: true,
   });
-  // a lot's grades are attributes of their own (`graded:L`)
-  return items.map((i) => ({
-    laidOn: String(i.laidOn),
-    count: Number(i.count),
-    ungraded: Number(i.ungraded ?? 0),
-    graded: Object.fromEntries(Object.entries(i).flatMap(([k, n]) => (k.startsWith(GRADED) ? [[k.slice(GRADED.length), Number(n)]] : []))),
-  }));
+  return items.map((i) => ({ laidOn: String(i.laidOn), count: Number(i.count), ungraded: Number(i.ungraded ?? 0), graded: gradesOf(i) }));
 }
 
 /** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */

@@ -14,7 +14,7 @@ import type { CycleCounter } from './cycle-summary.js';
 import { PLACED_BY_DATE } from './age.js';
 import { roleAtLeast, type Role } from './capabilities.js';
 import type { Caller } from './caller.js';
-import type { LotDraw } from './eggs/lots.js';
+import { isGraded, lotBalanceOf, type GradedAttribute, type LotDraw } from './eggs/lots.js';
 import { saleEffects, transferCostEffects } from './ledger-prices.js';
 
 export type Target =
@@ -49,10 +49,6 @@ export type Delta =
  * (./stock-dates.ts). The balance is the stock now; the per-date counters say how it got there.
  */
 export type StockAttribute<B extends string> = B | `${B}${typeof AT_DATE}${string}` | `${B}${typeof OUT}${typeof AT_DATE}${string}`;
-/** Eggs of one grade or size (`graded:L`, no dot: a condition reads a dot as a map path): on a lot a balance of its own, in the farm's stock a count. */
-export type GradedAttribute = `graded:${string}`;
-/** The balance of a lot a draw takes from: the eggs of its grade, or the ungraded ones. */
-export const lotBalanceOf = (grade: string | undefined): 'ungraded' | GradedAttribute => (grade ? `graded:${grade}` : 'ungraded');
 
 /** Separates a stock balance's name from the date of its per-date counter. */
 export const AT_DATE = '@';
@@ -273,7 +269,7 @@ export function netChanges(deltas: Delta[]): NetChange[] {
     const net = balance ? change.amounts[balance] : undefined;
     if (balance && net !== undefined && net < 0) change.requires = { attribute: balance, atLeast: -net };
     if (change.target.kind === 'eggLot') {
-      const grades = Object.entries(change.amounts).filter(([k, v]) => (k === 'ungraded' || k.startsWith('graded:')) && v < 0);
+      const grades = Object.entries(change.amounts).filter(([k, v]) => (k === 'ungraded' || isGraded(k)) && v < 0);
       if (grades.length) change.alsoRequires = grades.map(([attribute, v]) => ({ attribute, atLeast: -v }));
     }
     out.push(change);

@@ -25,6 +25,19 @@ export interface LotDraw {
   quantity: number;
 }
 
+/** Eggs of one grade or size (`graded:L`, no dot: a condition reads a dot as a map path): on a lot a balance of its own, in the farm's stock a count. */
+export type GradedAttribute = `graded:${string}`;
+const GRADED = 'graded:';
+/** An attribute of eggs of one grade. */
+export const isGraded = (attribute: string): boolean => attribute.startsWith(GRADED);
+/** The balance of a lot a draw takes from: the eggs of its grade, or the ungraded ones. */
+export const lotBalanceOf = (grade: string | undefined): 'ungraded' | GradedAttribute => (grade ? `${GRADED}${grade}` : 'ungraded');
+/** The eggs per grade an item holds (its `graded:<grade>` attributes: a lot's or the farm's egg stock), by grade, those at zero left out. */
+export function gradesOf(item: Record<string, unknown>): Record<string, number> {
+  const grades = Object.entries(item).flatMap(([k, n]) => (k.startsWith(GRADED) && Number(n) > 0 ? [[k.slice(GRADED.length), Number(n)] as const] : []));
+  return Object.fromEntries(grades.sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** Movement types that take eggs out of the cycle's lots. */
 export const EGG_DRAWS = ['egg_sale', 'egg_loss', 'egg_transfer_out'] as const;
 export type EggDrawType = (typeof EGG_DRAWS)[number];
