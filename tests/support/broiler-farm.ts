@@ -49,14 +49,31 @@ export interface BroilerFarmPlan {
   feedKg: number;
 }
 
-/** The farm, its house and manager, the flock's active cycle with its chicks and feed; the manager's token. */
-export async function broilerFarm(http: Http, api: Offline, plan: BroilerFarmPlan) {
+/** The seeded admin signed in, and a new farm (UTC) of that name: the admin's token and the farm's id. */
+export async function adminWithFarm(http: Http, api: Offline, name: string) {
   const admin = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
   expectStatus(admin, 200, 'admin login');
   const adminToken: string = admin.body.token;
-  const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name: plan.farm, timezone: 'UTC' } });
+  const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name, timezone: 'UTC' } });
   expectStatus(farm, 201, 'POST farm');
-  const farmId: string = farm.body.data.id;
+  return { adminToken, farmId: farm.body.data.id as string };
+}
+
+/** Normal data raise nothing: the farm has no anomaly from a rule or from a detector (each listed by metric, day and title when it has). */
+export async function expectNoAnomalies(http: Http, token: string, farmId: string) {
+  for (const source of ['rule', 'detector']) {
+    const res = await http('GET', `/api/v1/anomalies?farmId=${farmId}&source=${source}&limit=100`, { token });
+    expectStatus(res, 200, `GET anomalies (${source})`);
+    expect(
+      res.body.data.map((a: Record<string, any>) => `${a.metric} ${a.evidence?.day ?? a.window?.to}: ${a.title}`), // eslint-disable-line @typescript-eslint/no-explicit-any
+      `${source} anomalies on a normal flock`,
+    ).toEqual([]);
+  }
+}
+
+/** The farm, its house and manager, the flock's active cycle with its chicks and feed; the manager's token. */
+export async function broilerFarm(http: Http, api: Offline, plan: BroilerFarmPlan) {
+  const { adminToken, farmId } = await adminWithFarm(http, api, plan.farm);
   const house = await http('POST', `/api/v1/config/farms/${farmId}/houses`, { token: adminToken, body: plan.house });
   expectStatus(house, 201, 'POST house');
   const houseId: string = house.body.data.id;

@@ -7,7 +7,7 @@
 import { standardFeedIntake, standardValue, standardWaterIntake } from '../../shared/domain/analytics/breed-standards.js';
 import { HY_LINE_BROWN } from '../../shared/domain/analytics/standards/hy-line-brown.js';
 import { temperatureRange } from '../../shared/domain/iot/climate.js';
-import { expectStatus, round1 } from './broiler-farm.js';
+import { adminWithFarm, expectStatus, round1 } from './broiler-farm.js';
 import type { Offline } from './offline.js';
 import type { Req, Res } from './http.js';
 
@@ -45,12 +45,7 @@ export interface LayerFarmPlan {
 
 /** The farm, its two houses and its manager; the manager's token. */
 export async function layerFarm(http: Http, api: Offline, plan: LayerFarmPlan) {
-  const admin = await http('POST', '/api/v1/auth/login', { body: { email: api.admin.email, password: api.admin.password } });
-  expectStatus(admin, 200, 'admin login');
-  const adminToken: string = admin.body.token;
-  const farm = await http('POST', '/api/v1/config/farms', { token: adminToken, body: { name: plan.farm, timezone: 'UTC' } });
-  expectStatus(farm, 201, 'POST farm');
-  const farmId: string = farm.body.data.id;
+  const { adminToken, farmId } = await adminWithFarm(http, api, plan.farm);
   const house = async (body: LayerFarmPlan['rearingHouse']) => {
     const res = await http('POST', `/api/v1/config/farms/${farmId}/houses`, { token: adminToken, body });
     expectStatus(res, 201, `POST house ${body.name}`);
