@@ -14,6 +14,7 @@ import type { CycleAnalyticsResponse, DailyAnalyticsResponse } from '../../schem
 import type { PredictionsResponse } from '../../schemas/analytics-predictions.js';
 import type { SuppliersResponse } from '../../schemas/analytics-suppliers.js';
 import type * as D from '../../schemas/dashboard.js';
+import type { FlockCardDto } from '../../schemas/dashboard-cards.js';
 import type * as reports from '../../shared/services/analytics/reports.js';
 import type { dashboardFor } from '../../shared/services/dashboard.js';
 import type { SalmonellaDue, salmonellaDueOf } from '../../shared/services/compliance/report.js';
@@ -40,7 +41,7 @@ type Checks = [
   Assert<Equals<DataOf<typeof EggQualityResponse>, Returned<typeof reports.eggQualityReport>>>,
   Assert<Equals<DataOf<typeof BreedStandardsResponse>, ReturnType<typeof reports.breedStandards>>>,
   // The dashboard: its pieces, then the union of the role views (told apart by `role`).
-  Assert<Equals<Static<typeof D.FlockCardDto>, ReturnType<typeof flockCard>>>,
+  Assert<Equals<Static<typeof FlockCardDto>, ReturnType<typeof flockCard>>>,
   Assert<Equals<Static<typeof D.DashboardTotalsDto>, ReturnType<typeof totalsOf>>>,
   Assert<Equals<Static<typeof D.DashboardAlertDto>, Alert>>,
   Assert<Equals<Static<typeof D.WorkerDashboardDto>['tasks'][number], Task>>,
