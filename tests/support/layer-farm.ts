@@ -29,13 +29,6 @@ export function layerClimate(age: number) {
   return { temperatureMinC: round1(t - 1), temperatureMaxC: round1(t + 1), humidityPct: 60 };
 }
 
-/** A young flock's grading: 20 % small, 55 % medium, the rest large (every egg graded). */
-export function gradesOf(eggs: number): Record<'S' | 'M' | 'L', number> {
-  const S = Math.round(eggs * 0.2);
-  const M = Math.round(eggs * 0.55);
-  return { S, M, L: eggs - S - M };
-}
-
 export interface LayerFarmPlan {
   farm: string;
   rearingHouse: { name: string; usableAreaM2: number; capacity: number; type: 'floor' | 'aviary' };
