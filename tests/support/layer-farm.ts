@@ -1,8 +1,7 @@
 /**
  * e2e support: a Hy-Line Brown layer farm set up over HTTP as its people would — the admin creates the farm
  * (with its default rules), a rearing house and a barn (floor) laying house, and the farm's manager — and the
- * guide's figures a scenario posts: feed and water for the birds present, eggs at the guide's hen-day, the
- * egg grades of a grading day.
+ * guide's figures a scenario posts: feed and water for the birds present, eggs at the guide's hen-day.
  */
 import { standardFeedIntake, standardValue, standardWaterIntake } from '../../shared/domain/analytics/breed-standards.js';
 import { HY_LINE_BROWN } from '../../shared/domain/analytics/standards/hy-line-brown.js';
