@@ -84,9 +84,9 @@ export const SalmonellaDueDto = Type.Object(
     flockName: Type.String(),
     cycleId: Type.String(),
     birdType: StringEnum(BIRD_TYPES),
-    kind: StringEnum(['day_old', 'pre_move', 'laying', 'pre_slaughter'] as const, {
+    kind: StringEnum(['day_old', 'four_weeks', 'pre_move', 'laying', 'breeding', 'pre_slaughter'] as const, {
       description:
-        'day_old: the chicks of a rearing flock on arrival; pre_move: its pullets in the two weeks before they move to the laying unit or come into lay; laying: the laying hens every 15 weeks; pre_slaughter: broilers',
+        'day_old: the chicks of a rearing flock on arrival; four_weeks: a breeders’ rearing flock at four weeks of age; pre_move: its pullets in the two weeks before they move to the laying unit or come into lay; laying: the laying hens every 15 weeks; breeding: adult breeders every second week in lay; pre_slaughter: broilers',
     }),
     status: StringEnum(['due', 'overdue'] as const, {
       description: 'due: its window is open and no sample is in it yet; overdue: its last day passed without a sample, and none was taken since',

@@ -263,4 +263,19 @@ describe('an official sample and the laying hens’ 15-week clock', () => {
     expect(rule.status).toBe('fail');
     expect(rule.summary).toContain('1 official sample(s) recorded, not counted as the operator’s');
   });
+
+  it('a sample more than 15 weeks after a deadline is not that occurrence’s late one: the 15 weeks between passed without a sample (missed)', () => {
+    const occ = cycleSampling(
+      { birdType: 'layer', hatchDate: HATCH, targetAgeDays: null, endDate: null },
+      [age(168), age(168 + 105 + 120)],
+      null,
+      age(400),
+    ).occurrences;
+    expect(occ.map((o) => [o.status, o.dueBy, o.sampleDate])).toEqual([
+      ['done', age(182), age(168)],
+      ['missed', age(273), null],
+      ['late', age(378), age(393)],
+      ['upcoming', age(393 + 105), null],
+    ]);
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * A layer cycle as a REARING FLOCK (docs/domain.md, "Salmonella sampling"): whether it placed day-old
- * chicks, and when its pullets move to the laying unit or come into lay, the two dates the rearing
- * samples of Reg. (EC) No 2160/2003, Annex II, Part B are due by (./sampling.ts `rearingSampling`).
+ * A layer or breeder cycle as a REARING FLOCK (docs/domain.md, "Salmonella sampling"): whether it placed
+ * day-old chicks, and when its pullets move to the laying unit or come into lay, the dates the rearing
+ * samples of Reg. (EC) No 2160/2003, Annex II, Part B are due by (./sampling.ts `rearingSampling`);
+ * breeders reared from day-old chicks are also sampled at four weeks of age.
  *
  * - Day-old chicks: the first bird_inflow of birds at most 2 days old (a day-old chick is under 72 hours
  *   old), their age by ../age.ts (without a hatch date a placement is age 0: set the flock's hatch date
@@ -21,10 +22,22 @@ import type { BirdDay } from './density.js';
 
 /** A day-old chick is less than 72 hours old: its sample is on time up to age 2 days. */
 export const DAY_OLD_MAX_AGE_DAYS = 2;
+/** Breeders "when the birds are four weeks old": from 28 days of age to the last day of that week (34 days). */
+export const FOUR_WEEKS_AGE_DAYS = { from: 28, until: 34 };
+
+const rears = (birdType: string) => birdType === 'layer' || birdType === 'breeder';
+
+/** Breeders reared from day-old chicks are also sampled at four weeks of age (Reg. (EC) No 2160/2003, Annex II, Part B, point 1): the plan's `fourWeeks`, else nothing. */
+function fourWeeksWindow(birdType: string, ageOrigin: string, dayOld: RearingPlan['dayOld']): Pick<RearingPlan, 'fourWeeks'> {
+  if (birdType !== 'breeder' || !dayOld) return {};
+  return { fourWeeks: { from: addDays(ageOrigin, FOUR_WEEKS_AGE_DAYS.from), until: addDays(ageOrigin, FOUR_WEEKS_AGE_DAYS.until) } };
+}
 
 export interface RearingPlan {
   /** The day-old sample's window: the chicks' arrival to the day they are 2 days old; null: no day-old chicks placed. */
   dayOld: { from: string; until: string } | null;
+  /** Breeders reared from day-old chicks: the sample at four weeks of age (28–34 days old); else absent. */
+  fourWeeks?: { from: string; until: string };
   /** When the pullets move to the laying unit or come into lay (`actual`: it happened; else expected); null: the cycle rears no pullets. */
   move: { on: string; actual: boolean } | null;
 }
@@ -81,12 +94,13 @@ export function rearingPlanOf(x: {
   asOf: string;
 }): RearingPlan {
   const layingFrom = layingMaturityOn({ birdType: x.birdType, ageOrigin: x.ageOrigin, firstEggOn: x.firstEggOn });
-  if (x.birdType !== 'layer' || !layingFrom) return NO_REARING;
+  if (!rears(x.birdType) || !layingFrom) return NO_REARING;
   const firstInflow = x.movements
     .filter((m) => m.type === 'bird_inflow' && m.quantity > 0)
     .map((m) => m.date)
     .sort()[0];
   const dayOld = dayOldWindow(x.ageOrigin, firstInflow);
+  const fourWeeks = fourWeeksWindow(x.birdType, x.ageOrigin, dayOld);
   const present = new Map(x.days.map((d) => [d.date, d.birds]));
   const outOn = new Map<string, number>();
   for (const m of x.movements) if (OUT.has(m.type) && m.date < layingFrom) outOn.set(m.date, (outOn.get(m.date) ?? 0) + m.quantity);
@@ -96,9 +110,9 @@ export function rearingPlanOf(x: {
       .filter(([date, n]) => n * 2 >= (present.get(date) ?? Number.POSITIVE_INFINITY))
       .map(([date]) => date)
       .sort()[0] ?? (gone && gone < layingFrom ? gone : undefined);
-  if (moved) return { dayOld, move: { on: moved, actual: true } };
+  if (moved) return { dayOld, ...fourWeeks, move: { on: moved, actual: true } };
   if (!dayOld) return NO_REARING;
-  return { dayOld, move: expectedMove(x.ageOrigin, x.targetAgeDays, layingFrom, x.asOf) };
+  return { dayOld, ...fourWeeks, move: expectedMove(x.ageOrigin, x.targetAgeDays, layingFrom, x.asOf) };
 }
 
 /**
@@ -121,10 +135,11 @@ export function rearingPlanFromCounters(
   today: string,
 ): RearingPlan {
   const layingFrom = layingMaturityOn({ birdType: c.birdType, ageOrigin, firstEggOn: null });
-  if (c.birdType !== 'layer' || !layingFrom) return NO_REARING;
+  if (!rears(c.birdType) || !layingFrom) return NO_REARING;
   const dayOld = dayOldWindow(ageOrigin, c.placedOn);
   if (!dayOld) return NO_REARING;
+  const fourWeeks = fourWeeksWindow(c.birdType, ageOrigin, dayOld);
   const housed = c.placed + c.transferredIn;
   const movedOrLaying = c.eggsCollected > 0 || (c.transferredOut + c.sold) * 2 >= housed || today >= layingFrom;
-  return { dayOld, move: movedOrLaying ? null : expectedMove(ageOrigin, c.targetAgeDays, layingFrom, today) };
+  return { dayOld, ...fourWeeks, move: movedOrLaying ? null : expectedMove(ageOrigin, c.targetAgeDays, layingFrom, today) };
 }

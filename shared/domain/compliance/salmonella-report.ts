@@ -10,14 +10,23 @@ import type { SamplingKind, SamplingOccurrence } from './sampling.js';
 /** What each sampling is called in a finding. */
 export const SAMPLING_LABELS: Record<SamplingKind, string> = {
   day_old: 'day-old chick sample (chick box liners on arrival)',
+  four_weeks: 'four-week sample of the breeders’ rearing flock (28–34 days of age)',
   pre_move: 'pre-move sample of the pullets (the two weeks before they move to the laying unit or come into lay)',
   laying: 'laying-flock sample (at the operator’s initiative, every 15 weeks)',
+  breeding: 'breeding-flock sample (at the operator’s initiative, every second week in lay)',
   pre_slaughter: 'sample before slaughter (the three weeks before the birds leave)',
 };
-const SHORT: Record<SamplingKind, string> = { day_old: 'day-old', pre_move: 'pre-move', laying: 'laying', pre_slaughter: 'pre-slaughter' };
+const SHORT: Record<SamplingKind, string> = {
+  day_old: 'day-old',
+  four_weeks: 'four-week',
+  pre_move: 'pre-move',
+  laying: 'laying',
+  breeding: 'breeding',
+  pre_slaughter: 'pre-slaughter',
+};
 
 /** Late: a rearing sample after its window is no longer the sample the rule asks for (fail); a laying one restarts the clock (warn). */
-const LATE_FAILS: ReadonlySet<SamplingKind> = new Set(['day_old', 'pre_move']);
+const LATE_FAILS: ReadonlySet<SamplingKind> = new Set(['day_old', 'four_weeks', 'pre_move']);
 
 function findingOf(o: SamplingOccurrence): Finding | null {
   const evidence = { kind: o.kind, from: o.from, dueBy: o.dueBy, sampleDate: o.sampleDate, status: o.status };

@@ -1,13 +1,16 @@
 /**
  * Salmonella sampling due dates (docs/domain.md, "Salmonella sampling"): rearing flocks of laying hens as
  * day-old chicks and as pullets in the two weeks before they move to the laying unit or come into lay
- * (Reg. (EC) No 2160/2003, Annex II, Part B; the rearing plan of a cycle: ./rearing.ts); laying hens at
- * the operator's initiative every 15 weeks during the laying period, the first time at 24 ± 2 weeks of age
- * (Reg. (EU) No 517/2011, Annex, 2.1); broilers within the three weeks before they leave for slaughter
+ * (Reg. (EC) No 2160/2003, Annex II, Part B; the rearing plan of a cycle: ./rearing.ts); rearing flocks of
+ * breeders also at four weeks of age (Reg. (EC) No 2160/2003, Annex II, Part B, point 1); laying hens at the
+ * operator's initiative every 15 weeks during the laying period, the first time at 24 ± 2 weeks of age
+ * (Reg. (EU) No 517/2011, Annex, 2.1); adult breeding flocks every second week during the laying period
+ * (Reg. (EU) No 200/2010, Annex, 2.2.2.1); broilers within the three weeks before they leave for slaughter
  * (Reg. (EU) No 200/2012, Annex, 2.1). The dates are the operator's own samples: an official sample does
- * not stand for one, nor restart the 15-week clock (the conservative reading, docs/domain.md).
+ * not stand for one, nor restart a clock (the conservative reading, docs/domain.md).
  */
 import { addDays, daysBetween } from '../../platform/calendar.js';
+import { layingMaturityOn } from '../laying-maturity.js';
 import type { RearingPlan } from './rearing.js';
 
 export type SamplingStatus = 'done' | 'late' | 'early' | 'missed' | 'due' | 'upcoming';
@@ -19,8 +22,11 @@ export type SamplingStatus = 'done' | 'late' | 'early' | 'missed' | 'due' | 'upc
 export const operatorSampleDates = (samples: ReadonlyArray<{ date: string; kind: string }>): string[] =>
   samples.filter((s) => s.kind !== 'official').map((s) => s.date);
 
-/** day_old and pre_move: a rearing flock's; laying: the 15-weekly sampling of laying hens; pre_slaughter: broilers'. */
-export type SamplingKind = 'day_old' | 'pre_move' | 'laying' | 'pre_slaughter';
+/**
+ * day_old, four_weeks (breeders) and pre_move: a rearing flock's; laying: the 15-weekly sampling of laying
+ * hens; breeding: the two-weekly sampling of adult breeders in lay; pre_slaughter: broilers'.
+ */
+export type SamplingKind = 'day_old' | 'four_weeks' | 'pre_move' | 'laying' | 'breeding' | 'pre_slaughter';
 
 export interface SamplingOccurrence {
   kind: SamplingKind;
@@ -36,43 +42,76 @@ export interface SamplingOccurrence {
 export const LAYER_FIRST_WEEKS = 24;
 export const LAYER_TOLERANCE_WEEKS = 2;
 export const LAYER_INTERVAL_WEEKS = 15;
+/** Adult breeders: every second week of the laying period. */
+export const BREEDER_INTERVAL_DAYS = 14;
 export const BROILER_WINDOW_DAYS = 21;
+/** A repeat sample is due in the last two weeks before its deadline (before that, it is upcoming). */
+const REPEAT_DUE_DAYS = 14;
 
 /**
- * A layer flock's sampling occurrences up to `asOf` (or the cycle's end), and the next one when it is not
- * yet due. Each occurrence is satisfied by the first sample in its window; a missed one is counted from
- * its last day, a late sample restarts the 15-week clock from its date.
+ * Repeated sampling up to `asOf` (or the cycle's end), and the next one when it is not yet due. Each
+ * occurrence is satisfied by the first sample in its window; a missed one is counted from its last day, a
+ * late sample (within one interval of the deadline) restarts the clock from its date.
  */
-export function layerSampling(hatchDate: string, sampleDates: readonly string[], asOf: string, endDate: string | null = null): SamplingOccurrence[] {
+function repeatedSampling(
+  kind: 'laying' | 'breeding',
+  first: { from: string; dueBy: string },
+  intervalDays: number,
+  sampleDates: readonly string[],
+  asOf: string,
+  endDate: string | null,
+): SamplingOccurrence[] {
   const samples = [...sampleDates].sort();
   const limit = endDate && endDate < asOf ? endDate : asOf;
   const out: SamplingOccurrence[] = [];
-  let from = addDays(hatchDate, (LAYER_FIRST_WEEKS - LAYER_TOLERANCE_WEEKS) * 7);
-  let dueBy = addDays(hatchDate, (LAYER_FIRST_WEEKS + LAYER_TOLERANCE_WEEKS) * 7);
-  for (let guard = 0; guard < 200; guard++) {
+  let { from, dueBy } = first;
+  for (let guard = 0; guard < 400; guard++) {
     const onTime = samples.find((d) => d >= from && d <= dueBy && d <= limit);
     if (onTime) {
-      out.push({ kind: 'laying', from, dueBy, status: 'done', sampleDate: onTime });
-      [from, dueBy] = [addDays(onTime, 1), addDays(onTime, LAYER_INTERVAL_WEEKS * 7)];
+      out.push({ kind, from, dueBy, status: 'done', sampleDate: onTime });
+      [from, dueBy] = [addDays(onTime, 1), addDays(onTime, intervalDays)];
       continue;
     }
     if (limit <= dueBy) {
-      // the first window is due from 22 weeks; a 15-week repeat in its last two weeks
-      const opens = out.length === 0 ? from : addDays(dueBy, -LAYER_TOLERANCE_WEEKS * 7);
-      if (limit >= opens) out.push({ kind: 'laying', from, dueBy, status: 'due', sampleDate: null });
-      else if (!endDate || endDate >= from) out.push({ kind: 'laying', from, dueBy, status: 'upcoming', sampleDate: null });
+      // the first window is due from its first day; a repeat in its last two weeks
+      const opens = out.length === 0 ? from : addDays(dueBy, -REPEAT_DUE_DAYS);
+      if (limit >= opens) out.push({ kind, from, dueBy, status: 'due', sampleDate: null });
+      else if (!endDate || endDate >= from) out.push({ kind, from, dueBy, status: 'upcoming', sampleDate: null });
       break;
     }
-    const late = samples.find((d) => d > dueBy && d <= limit);
+    // a sample after the deadline is that occurrence's, late, when it comes within one interval of it; later
+    // than that, a whole interval passed without one: missed, and the next occurrence counts from the deadline
+    const late = samples.find((d) => d > dueBy && d <= limit && d <= addDays(dueBy, intervalDays));
     if (late) {
-      out.push({ kind: 'laying', from, dueBy, status: 'late', sampleDate: late });
-      [from, dueBy] = [addDays(late, 1), addDays(late, LAYER_INTERVAL_WEEKS * 7)];
+      out.push({ kind, from, dueBy, status: 'late', sampleDate: late });
+      [from, dueBy] = [addDays(late, 1), addDays(late, intervalDays)];
     } else {
-      out.push({ kind: 'laying', from, dueBy, status: 'missed', sampleDate: null });
-      [from, dueBy] = [addDays(dueBy, 1), addDays(dueBy, LAYER_INTERVAL_WEEKS * 7)];
+      out.push({ kind, from, dueBy, status: 'missed', sampleDate: null });
+      [from, dueBy] = [addDays(dueBy, 1), addDays(dueBy, intervalDays)];
     }
   }
   return out;
+}
+
+/** A layer flock's sampling in lay: from 22 to 26 weeks of age, then every 15 weeks. */
+export function layerSampling(hatchDate: string, sampleDates: readonly string[], asOf: string, endDate: string | null = null): SamplingOccurrence[] {
+  const first = {
+    from: addDays(hatchDate, (LAYER_FIRST_WEEKS - LAYER_TOLERANCE_WEEKS) * 7),
+    dueBy: addDays(hatchDate, (LAYER_FIRST_WEEKS + LAYER_TOLERANCE_WEEKS) * 7),
+  };
+  return repeatedSampling('laying', first, LAYER_INTERVAL_WEEKS * 7, sampleDates, asOf, endDate);
+}
+
+/** An adult breeding flock's sampling in lay: in the first two weeks of the laying period (from `layingFrom`), then every second week. */
+export function breederSampling(layingFrom: string, sampleDates: readonly string[], asOf: string, endDate: string | null = null): SamplingOccurrence[] {
+  return repeatedSampling(
+    'breeding',
+    { from: layingFrom, dueBy: addDays(layingFrom, BREEDER_INTERVAL_DAYS - 1) },
+    BREEDER_INTERVAL_DAYS,
+    sampleDates,
+    asOf,
+    endDate,
+  );
 }
 
 /**
@@ -85,17 +124,25 @@ export function broilerSampling(harvestDate: string | null, sampleDates: readonl
 }
 
 /**
- * A sample due in a window (broilers before slaughter; a rearing flock's day-old chicks, and its pullets
- * before the laying unit): the latest sample in it; while the window runs, due or upcoming; after its
- * last day, broilers' an early one (warn), a rearing flock's a late one (the samples of other ages are
- * not this one: before the window, it is missed).
+ * A sample due in a window (broilers before slaughter; a rearing flock's day-old chicks, four-week birds and
+ * pullets before the laying unit): the latest sample in it; while the window runs, due or upcoming; after
+ * its last day, broilers' an early one (warn), a rearing flock's a late one, taken before the next
+ * rearing window opens (`lateBefore`: a sample of that window is its own, not a late one of this); else
+ * missed.
  */
-function inWindow(kind: SamplingKind, from: string, dueBy: string, sampleDates: readonly string[], asOf: string, rearing = false): SamplingOccurrence {
+function inWindow(
+  kind: SamplingKind,
+  from: string,
+  dueBy: string,
+  sampleDates: readonly string[],
+  asOf: string,
+  rearing: { lateBefore: string | null } | null = null,
+): SamplingOccurrence {
   const samples = [...sampleDates].sort();
   const onTime = samples.filter((d) => d >= from && d <= dueBy).at(-1);
   if (onTime) return { kind, from, dueBy, status: 'done', sampleDate: onTime };
   if (asOf <= dueBy) return { kind, from, dueBy, status: asOf >= from ? 'due' : 'upcoming', sampleDate: null };
-  const late = rearing ? samples.find((d) => d > dueBy) : undefined;
+  const late = rearing ? samples.find((d) => d > dueBy && (rearing.lateBefore === null || d < rearing.lateBefore)) : undefined;
   if (late) return { kind, from, dueBy, status: 'late', sampleDate: late };
   const early = rearing ? undefined : samples.filter((d) => d < from).at(-1);
   return { kind, from, dueBy, status: early ? 'early' : 'missed', sampleDate: early ?? null };
@@ -106,14 +153,16 @@ export const PRE_MOVE_DAYS = 14;
 
 /**
  * A rearing flock's samples (./rearing.ts `RearingPlan`): the day-old chicks' from their arrival until they
- * are 2 days old (a later one is late), and the pullets' in the 14 days before the move (a sample after the
- * move is late; without one in the 14 days, a sample taken earlier does not stand for it: missed).
+ * are 2 days old (a later one is late), breeders' at four weeks of age (a later one is late), and the
+ * pullets' in the 14 days before the move (a sample after the move is late; without one in the 14 days, a
+ * sample taken earlier does not stand for it: missed).
  */
 export function rearingSampling(plan: RearingPlan, sampleDates: readonly string[], asOf: string): SamplingOccurrence[] {
-  const out: SamplingOccurrence[] = [];
-  if (plan.dayOld) out.push(inWindow('day_old', plan.dayOld.from, plan.dayOld.until, sampleDates, asOf, true));
-  if (plan.move) out.push(inWindow('pre_move', addDays(plan.move.on, -PRE_MOVE_DAYS), addDays(plan.move.on, -1), sampleDates, asOf, true));
-  return out;
+  const windows: Array<{ kind: SamplingKind; from: string; dueBy: string }> = [];
+  if (plan.dayOld) windows.push({ kind: 'day_old', from: plan.dayOld.from, dueBy: plan.dayOld.until });
+  if (plan.fourWeeks) windows.push({ kind: 'four_weeks', from: plan.fourWeeks.from, dueBy: plan.fourWeeks.until });
+  if (plan.move) windows.push({ kind: 'pre_move', from: addDays(plan.move.on, -PRE_MOVE_DAYS), dueBy: addDays(plan.move.on, -1) });
+  return windows.map((w, i) => inWindow(w.kind, w.from, w.dueBy, sampleDates, asOf, { lateBefore: windows[i + 1]?.from ?? null }));
 }
 
 /** What a cycle's sampling is dated from. */
@@ -123,8 +172,10 @@ export interface SamplingBasis {
   hatchDate: string;
   targetAgeDays: number | null;
   endDate: string | null;
-  /** Layers: the samples of the pullets it rears (none: it reared none). */
+  /** Layers and breeders: the samples of the pullets it rears (none: it reared none). */
   rearing?: RearingPlan;
+  /** Breeders: the first day of the laying period (../laying-maturity.ts); default: the point of lay by age. */
+  layingFrom?: string | null;
   /** The last day the cycle held birds, once they have all left: nothing is sampled after it. */
   birdsGoneOn?: string | null;
 }
@@ -132,7 +183,8 @@ export interface SamplingBasis {
 /**
  * A cycle's sampling occurrences up to `asOf`: broilers before they leave (the first bird sale, else hatch
  * + the target age); layers the rearing flock's samples (day-old, pre-move) then the laying hens' from
- * their age; breeders the laying hens' alone. `why`: why a broiler's sampling cannot be dated.
+ * their age; breeders the rearing flock's (day-old, four weeks, pre-move) then every second week of lay.
+ * `why`: why a broiler's sampling cannot be dated.
  */
 export function cycleSampling(
   c: SamplingBasis,
@@ -142,8 +194,11 @@ export function cycleSampling(
 ): { occurrences: SamplingOccurrence[]; why: string | null } {
   if (c.birdType !== 'broiler') {
     const end = c.birdsGoneOn && (!c.endDate || c.birdsGoneOn < c.endDate) ? c.birdsGoneOn : c.endDate;
-    const rearing = c.birdType === 'layer' && c.rearing ? rearingSampling(c.rearing, sampleDates, asOf) : [];
-    return { occurrences: [...rearing, ...layerSampling(c.hatchDate, sampleDates, asOf, end)], why: null };
+    const rearing = c.rearing ? rearingSampling(c.rearing, sampleDates, asOf) : [];
+    const layingFrom = c.layingFrom ?? layingMaturityOn({ birdType: c.birdType, ageOrigin: c.hatchDate, firstEggOn: null });
+    const inLay =
+      c.birdType === 'breeder' && layingFrom ? breederSampling(layingFrom, sampleDates, asOf, end) : layerSampling(c.hatchDate, sampleDates, asOf, end);
+    return { occurrences: [...rearing, ...inLay], why: null };
   }
   const expectedHarvest = firstBirdSale ?? (c.targetAgeDays ? addDays(c.hatchDate, c.targetAgeDays) : null);
   return {

@@ -180,7 +180,15 @@ export async function cycleRules(
     asOf,
   });
   const sampling = cycleSampling(
-    { birdType: cycle.birdType, hatchDate: ageFrom, targetAgeDays: cycle.targetAgeDays, endDate: cycle.endDate, rearing, birdsGoneOn: birdsGoneOn(birdMoves) },
+    {
+      birdType: cycle.birdType,
+      hatchDate: ageFrom,
+      targetAgeDays: cycle.targetAgeDays,
+      endDate: cycle.endDate,
+      rearing,
+      layingFrom,
+      birdsGoneOn: birdsGoneOn(birdMoves),
+    },
     sampleDates,
     firstSale,
     asOf,
