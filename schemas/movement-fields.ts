@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { FarmDate } from './common.js';
 
 /** The field schemas the movement catalogue (schemas/movements.ts) builds its types from. */
@@ -7,6 +7,19 @@ export const Kg = (description: string) => Type.Number({ exclusiveMinimum: 0, ma
 export const Money = (description: string) => Type.Number({ minimum: 0, maximum: 100_000_000, description });
 export const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
 export const Notes = Type.Optional(Text(2000, 'Free text'));
+
+/** One type of the catalogue: its schema is the type, the date, its own fields and the notes. */
+export function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
+  return {
+    type,
+    label,
+    description,
+    schema: Type.Object(
+      { type: Type.Literal(type), date: FarmDate('The day of the movement'), ...props, notes: Notes },
+      { additionalProperties: false, title: label, description },
+    ),
+  };
+}
 /**
  * A sale dated inside a medication's withdrawal period is refused (409) unless it carries an override: it
  * needs manage_compliance (else 403) and is audited with who, why and which withdrawal windows.
@@ -47,5 +60,12 @@ export const Grade = Type.Optional(
     pattern: GRADE_PATTERN,
     description:
       'The grade or size taken (S, M, L, XL…; 1–20 letters, digits, _ or -): taken from the lots’ eggs of that grade. Without it, from their ungraded eggs',
+  }),
+);
+/** The grade of eggs received by a transfer: the receiving cycle's lots get them as that grade (absent: ungraded). */
+export const ReceivedGrade = Type.Optional(
+  Type.String({
+    pattern: GRADE_PATTERN,
+    description: 'The grade or size received (as sent): added to the lots of their laying days as eggs of that grade. Without it, ungraded eggs',
   }),
 );

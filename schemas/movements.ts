@@ -13,7 +13,7 @@ import {
   UlidOf,
 } from './common.js';
 import { WriteWarnings } from './warnings.js';
-import { Count, FromLots, Grade, GRADE_PATTERN, Kg, Money, Notes, Text, WithdrawalOverride } from './movement-fields.js';
+import { Count, FromLots, Grade, GRADE_PATTERN, ReceivedGrade, Kg, Money, movement, Text, WithdrawalOverride } from './movement-fields.js';
 import { CalendarDate } from './flocks.js';
 import { ROLES } from './vocabulary.js';
 
@@ -22,18 +22,6 @@ import { ROLES } from './vocabulary.js';
  * (compiled into one discriminated validator, `createMovementBody`) and answer
  * GET /api/v1/inventory/input-schema.
  */
-
-function movement<T extends string, P extends TProperties>(type: T, label: string, description: string, props: P) {
-  return {
-    type,
-    label,
-    description,
-    schema: Type.Object(
-      { type: Type.Literal(type), date: FarmDate('The day of the movement'), ...props, notes: Notes },
-      { additionalProperties: false, title: label, description },
-    ),
-  };
-}
 
 export const FEED_QUALITY_ISSUES = ['mould', 'wet', 'contaminated', 'wrong_type', 'damaged_bags', 'short_weight', 'other'] as const;
 
@@ -238,6 +226,7 @@ export const MOVEMENT_CATALOGUE = [
   movement('egg_transfer_out', 'Eggs transferred out', `Eggs sent to another farm (taken from the sending cycle’s egg lots). ${BY_TRANSFER}`, {
     quantity: Count('Eggs sent'),
     fromLots: FromLots,
+    grade: Grade,
     counterpartFarmId: Text(64, 'The receiving farm'),
   }),
   movement(
@@ -247,6 +236,7 @@ export const MOVEMENT_CATALOGUE = [
     {
       quantity: Count('Eggs received'),
       fromLots: FromLots,
+      grade: ReceivedGrade,
       counterpartFarmId: Text(64, 'The sending farm'),
     },
   ),
@@ -388,7 +378,6 @@ export const MovementDto = Type.Unsafe<Static<(typeof MOVEMENT_DTOS)[number]>>({
 export const MovementResponse = Success(MovementDto);
 /** A recorded or corrected movement, and its warnings: birds entering a house above the stocking density limit, a farm stock short at a past date. */
 export const MovementWrittenResponse = Type.Object({ message: Type.String(), data: MovementDto, warnings: WriteWarnings });
-
 export const MovementListResponse = ListOf(MovementDto);
 
 export const InputSchemaDto = Type.Object(

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ExpectedVersion, FarmDate, ListOf, pageQueryProperties, StringEnum, Success, Timestamp, Ulid, UlidOf } from './common.js';
+import { GRADE_PATTERN } from './movement-fields.js';
 import { WriteWarnings } from './warnings.js';
 
 /**
@@ -62,6 +63,13 @@ export const createTransferBody = Type.Object(
       Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Birds or eggs (whole numbers) or kg of feed; not for equipment' }),
     ),
     feedType: Type.Optional(Text(60, 'The feed type (feed transfers only)')),
+    grade: Type.Optional(
+      Type.String({
+        pattern: GRADE_PATTERN,
+        description:
+          'Eggs only: the grade or size sent (S, M, L, XL…; 1–20 letters, digits, _ or -). The sending cycle’s lots give eggs of that grade (oldest laying day first) and the receiving cycle’s lots get them as that grade, keeping their laying days. Without it, ungraded eggs',
+      }),
+    ),
     unitCost: Type.Optional(
       Type.Number({
         minimum: 0,
@@ -164,6 +172,7 @@ export const TransferDto = Type.Object(
     to: ToEndDto,
     quantity: Type.Union([Type.Number(), Type.Null()]),
     feedType: Type.Union([Type.String(), Type.Null()]),
+    grade: Type.Optional(Type.String({ description: 'Eggs: the grade sent (absent: ungraded eggs)' })),
     unitCost: Type.Optional(Type.Number({ description: 'Birds: the cost per bird they carry to the receiving cycle (absent: none)' })),
     items: Type.Union(
       [

@@ -92,12 +92,21 @@ function stockKeyOf(farmId: string, target: StockTarget): Key {
   return medicineStockKey(farmId, target.product, target.unit);
 }
 
+/** What an egg lot item says of itself besides its balances: whose lot, of which laying day. */
+export const eggLotDescriptor = (ref: CycleRef, laidOn: string) => ({
+  entity: 'EggLot',
+  farmId: ref.farmId,
+  flockId: ref.flockId,
+  cycleId: ref.cycleId,
+  laidOn,
+});
+
 const DESCRIPTORS: Record<Target['kind'], (ref: CycleRef, t: Target) => Record<string, unknown>> = {
   cycle: () => ({}),
   day: (ref, t) => ({ entity: 'DayRollup', cycleId: ref.cycleId, flockId: ref.flockId, date: (t as { date: string }).date }),
   feed: (ref, t) => ({ entity: 'FeedStock', farmId: ref.farmId, feedType: (t as { feedType: string }).feedType }),
   eggs: (ref) => ({ entity: 'EggStock', farmId: ref.farmId }),
-  eggLot: (ref, t) => ({ entity: 'EggLot', farmId: ref.farmId, flockId: ref.flockId, cycleId: ref.cycleId, laidOn: (t as { laidOn: string }).laidOn }),
+  eggLot: (ref, t) => eggLotDescriptor(ref, (t as { laidOn: string }).laidOn),
   medicine: (ref, t) => {
     const { product, unit } = t as { product: string; unit: string };
     return { entity: 'MedicineStock', farmId: ref.farmId, product, unit };

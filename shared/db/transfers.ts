@@ -33,6 +33,7 @@ const FIELDS = [
   'to',
   'quantity',
   'feedType',
+  'grade',
   'unitCost',
   'items',
   'notes',

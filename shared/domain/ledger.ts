@@ -201,10 +201,13 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
       out.push({ target: { kind: 'feed', feedType: m.feedType }, attribute: 'kg', amount: (m.type === 'feed_transfer_in' ? sign : -sign) * m.quantityKg });
       break;
     case 'egg_transfer_out':
-    case 'egg_transfer_in':
-      out.push({ target: { kind: 'eggs' }, attribute: 'count', amount: (m.type === 'egg_transfer_in' ? sign : -sign) * m.quantity });
-      out.push(...lotChanges(m.fromLots, m.type === 'egg_transfer_in' ? sign : (-sign as 1 | -1), {}));
+    case 'egg_transfer_in': {
+      const direction = m.type === 'egg_transfer_in' ? sign : (-sign as 1 | -1);
+      out.push({ target: { kind: 'eggs' }, attribute: 'count', amount: direction * m.quantity });
+      out.push(...lotChanges(m.fromLots, direction, { grade: m.grade }));
+      if (m.grade) out.push({ target: { kind: 'eggs' }, attribute: lotBalanceOf(m.grade) as GradedAttribute, amount: direction * m.quantity });
       break;
+    }
   }
   return out;
 }
@@ -213,7 +216,7 @@ function movementEffects(m: MovementInput, sign: 1 | -1, resolvedFeedType?: stri
  * The cycle's egg lots a movement changes (shared/domain/eggs/lots.ts): a collection adds its eggs to the
  * lot of its day (counted as laid there; its graded eggs per grade, the rest ungraded); a sale, loss or
  * transfer out takes them from the lots it drew (from the grade it names, else the ungraded eggs); a
- * transfer in adds them, ungraded, to lots of their laying days. Movements recorded before lots (no
+ * transfer in adds them to lots of their laying days (as the grade it names, else ungraded). Movements recorded before lots (no
  * `fromLots`) change none.
  */
 function lotChanges(draws: readonly LotDraw[] | undefined, sign: 1 | -1, opts: { laid?: boolean; ungraded?: number; grade?: string | undefined }): Delta[] {

@@ -14,23 +14,13 @@ import { call } from '../support/api.js';
 import { userWith } from '../support/accounts.js';
 import { otherFarm } from '../support/farms.js';
 import { day, flockWithCycle } from '../support/cycles.js';
+import { farmSide, type Side } from '../support/farm-sides.js';
 import { db, tableName } from '../../shared/db/client.js';
 import { equipmentKey, restrictionFlagKey, restrictionKey } from '../../shared/db/keys.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const BASE = '/api/v1/sharing/transfers';
-
-async function farmSide(name: string) {
-  const farmId = await otherFarm(name);
-  const manager = await userWith({ role: 'manager', farmIds: [farmId] });
-  const c = await flockWithCycle({ token: manager.token, farmId, birdType: 'layer', startDate: day(-20) });
-  const summary = async () => (await call('GET', c.base, { token: manager.token })).body.data as Json;
-  const stock = async () => (await call('GET', '/api/v1/inventory/stock', { token: manager.token, query: { farmId } })).body.data as Json;
-  const post = (body: Json) => call('POST', `${c.base}/movements`, { token: manager.token, body });
-  return { farmId, manager, token: manager.token, flockId: c.flock.id as string, cycleId: c.cycle.id as string, move: c.move, post, summary, stock };
-}
-type Side = Awaited<ReturnType<typeof farmSide>>;
 
 async function twoFarms() {
   const [a, b] = await Promise.all([farmSide('Sender farm'), farmSide('Receiver farm')]);

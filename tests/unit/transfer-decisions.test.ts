@@ -122,6 +122,41 @@ describe('transfer completion decisions', () => {
   });
 });
 
+describe('graded eggs', () => {
+  it('a grade is only for eggs; both movements carry it, the sender draws that grade and the receiver’s lots get it (farm stocks too)', () => {
+    expect(() => judgeTransferRequest({ ...birds, grade: 'L' })).toThrow(ValidationFailed);
+    const eggs = transfer({ kind: 'eggs', quantity: 500, grade: 'L' });
+    const lots = [
+      { laidOn: '2026-03-01', count: 900, ungraded: 600, graded: { L: 300 } },
+      { laidOn: '2026-03-02', count: 400, ungraded: 0, graded: { L: 400 } },
+    ];
+    const d = decideTransferCompletion(user, eggs, {}, now, { from: cycleA, to: cycleB }, { lots, withdrawalRev: 0, windows: [] });
+    const [out, into] = d.ledger!.puts;
+    const drawn = [
+      { laidOn: '2026-03-01', quantity: 300 },
+      { laidOn: '2026-03-02', quantity: 200 },
+    ];
+    expect(out!.fields).toMatchObject({ grade: 'L', fromLots: drawn });
+    expect(into!.fields).toMatchObject({ grade: 'L', fromLots: drawn });
+    const [sent, received] = d.ledger!.groups;
+    const amounts = (g: typeof sent, kind: string, laidOn?: string) =>
+      g!.changes.find((c) => c.target.kind === kind && (laidOn === undefined || (c.target as { laidOn?: string }).laidOn === laidOn))!.amounts;
+    expect(amounts(sent, 'eggLot', '2026-03-01')).toEqual({ count: -300, 'graded:L': -300 });
+    expect(amounts(received, 'eggLot', '2026-03-02')).toEqual({ count: 200, 'graded:L': 200 });
+    expect(amounts(received, 'eggs')).toMatchObject({ count: 500, 'graded:L': 500 });
+    expect(() =>
+      decideTransferCompletion(
+        user,
+        transfer({ kind: 'eggs', quantity: 800, grade: 'L' }),
+        {},
+        now,
+        { from: cycleA, to: cycleB },
+        { lots, withdrawalRev: 0, windows: [] },
+      ),
+    ).toThrow(/holds 700 eggs of grade L laid on or before 2026-03-10; cannot send 800/);
+  });
+});
+
 describe('a transfer’s own date', () => {
   it('dates both movements on it and audits the completion back-dated; none: the completion’s day; a future one is refused', () => {
     const d = decideTransferCompletion(user, transfer({ date: '2026-03-01' }), {}, now, { from: cycleA, to: cycleB });

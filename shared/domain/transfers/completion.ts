@@ -47,7 +47,11 @@ export interface EggsSent {
  * The lots eggs sent to another farm come from (the oldest on hand). Eggs laid inside an egg withdrawal
  * window never leave by a transfer (no override: the receiving farm would sell them as its own stock).
  */
-function eggsLeaving(cycleId: string, out: { type: 'egg_transfer_out'; date: string; quantity: number; fromLots: undefined }, eggs: EggsSent | undefined) {
+function eggsLeaving(
+  cycleId: string,
+  out: { type: 'egg_transfer_out'; date: string; quantity: number; grade?: string | undefined; fromLots: undefined },
+  eggs: EggsSent | undefined,
+) {
   const draws = drawFromLots(out, cycleId, eggs?.lots ?? []);
   const covering = eggWindowsCovering(
     eggs?.windows ?? [],
@@ -110,6 +114,7 @@ export function decideTransferCompletion<C extends CompletionCycle>(
       kind: t.kind,
       quantity: t.quantity!,
       feedType: t.feedType,
+      grade: t.grade,
       unitCost: t.unitCost,
       from: { farmId: t.from.farmId, flockId: t.from.flockId!, cycleId: t.from.cycleId! },
       to: { farmId: t.to.farmId, flockId: t.to.flockId!, cycleId: t.to.cycleId! },

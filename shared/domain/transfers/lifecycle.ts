@@ -41,6 +41,7 @@ export interface TransferRequest {
   to: TransferEnd;
   quantity?: number;
   feedType?: string;
+  grade?: string;
   unitCost?: number;
   items?: ReadonlyArray<{ equipmentId?: string; name?: string; serial?: string }>;
 }
@@ -71,6 +72,7 @@ export function transferProblems(t: TransferRequest): FieldError[] {
   }
   if (t.kind === 'feed' && !t.feedType) out.push({ field: 'feedType', message: 'is required for a feed transfer' });
   if (t.kind !== 'feed' && t.feedType !== undefined) out.push({ field: 'feedType', message: 'is only for a feed transfer' });
+  if (t.kind !== 'eggs' && t.grade !== undefined) out.push({ field: 'grade', message: 'is only for an eggs transfer' });
   if (t.kind !== 'birds' && t.unitCost !== undefined) out.push({ field: 'unitCost', message: 'is only for a birds transfer' });
   return out;
 }
@@ -82,6 +84,7 @@ export function transferMovements(
     kind: 'birds' | 'feed' | 'eggs';
     quantity: number;
     feedType: string | null;
+    grade?: string | null | undefined;
     unitCost?: number | null | undefined;
     from: Required<TransferEnd>;
     to: Required<TransferEnd>;
@@ -103,10 +106,13 @@ export function transferMovements(
         out: { type: 'feed_transfer_out' as const, ...common, quantityKg: t.quantity, feedType: t.feedType!, counterpartFarmId: t.to.farmId },
         in: { type: 'feed_transfer_in' as const, ...common, quantityKg: t.quantity, feedType: t.feedType!, counterpartFarmId: t.from.farmId },
       };
-    case 'eggs':
+    case 'eggs': {
+      // graded eggs stay of their grade on both sides
+      const grade = t.grade ? { grade: t.grade } : {};
       return {
-        out: { type: 'egg_transfer_out' as const, ...common, quantity: t.quantity, counterpartFarmId: t.to.farmId },
-        in: { type: 'egg_transfer_in' as const, ...common, quantity: t.quantity, counterpartFarmId: t.from.farmId },
+        out: { type: 'egg_transfer_out' as const, ...common, quantity: t.quantity, counterpartFarmId: t.to.farmId, ...grade },
+        in: { type: 'egg_transfer_in' as const, ...common, quantity: t.quantity, counterpartFarmId: t.from.farmId, ...grade },
       };
+    }
   }
 }

@@ -28,6 +28,8 @@ export interface TransferRecord {
   to: TransferEndRecord;
   quantity: number | null;
   feedType: string | null;
+  /** Eggs: the grade sent (null: ungraded; absent on transfers stored before it). */
+  grade?: string | null;
   /** Birds: the cost per bird they carry to the receiving cycle (null: none; absent on transfers stored before it). */
   unitCost?: number | null;
   items: EquipmentLine[] | null;
@@ -77,6 +79,7 @@ export function transferAnswer(t: TransferRecord) {
     to: t.to,
     quantity: t.quantity,
     feedType: t.feedType,
+    ...(t.grade ? { grade: t.grade } : {}),
     ...(t.unitCost !== null && t.unitCost !== undefined ? { unitCost: t.unitCost } : {}),
     items: t.items?.map(({ equipmentId, name, serial }) => ({ equipmentId, name, serial })) ?? null,
     notes: t.notes,

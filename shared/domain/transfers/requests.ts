@@ -87,6 +87,7 @@ export function decideTransferRequest(caller: Pick<Caller, 'id'>, body: CreateTr
     to: requestedEnd(body.to, ledger),
     quantity: body.quantity ?? null,
     feedType: body.feedType?.trim() ?? null,
+    grade: body.grade ?? null,
     unitCost: body.unitCost ?? null,
     items: body.items ? equipmentLines(body.from.farmId, body.items, facts.register ?? []) : null,
     notes: body.notes?.trim() ?? null,

@@ -1,6 +1,10 @@
 import { decodeTime, ulid } from 'ulidx';
 import type { RestoreRecord } from '../../domain/continuity/jobs.js';
 import { cycleLocator } from '../../db/keys.js';
+import { eggLotItem, lotFromItem } from '../../db/egg-lots.js';
+import { movementFromItem } from '../../db/movements.js';
+import { changesEggLots, decideLotBackfill, type LotBalance } from '../../domain/eggs/lot-history.js';
+import type { CycleRef } from '../../domain/movements/record.js';
 import { exportLines } from '../../aws/export-store.js';
 import { differences, ExportDigest, IdMap, lineProblem, ownedIdsOf, type ExportHeader, type ExportTrailer } from '../../domain/continuity/format.js';
 
@@ -108,4 +112,46 @@ export function restoredItem(item: Record<string, unknown>, type: string, job: R
     return rest;
   }
   return item;
+}
+
+/**
+ * The egg history of the cycles a restore writes: their egg movements and lots as restored. A file
+ * written before lots existed (v1, v2), or of a farm whose older eggs had none, lacks lots its movements
+ * imply; `items` gives the lots it lacks and the older sales, losses and transfers their drawn lots
+ * (shared/domain/eggs/lot-history.ts), so a restored layer cycle sells its eggs. A file whose lots are
+ * complete gets nothing.
+ */
+export class RestoredEggHistory {
+  private readonly cycles = new Map<string, { ref: CycleRef; movements: Record<string, unknown>[]; lots: LotBalance[] }>();
+
+  /** Keeps a restored item the rebuild reads. */
+  note(type: string, item: Record<string, unknown>): void {
+    const isMovement = type === 'movement' && changesEggLots(String(item.type));
+    if (!isMovement && type !== 'egg_lot') return;
+    const cycleId = String(item.cycleId);
+    const cycle = this.cycles.get(cycleId) ?? { ref: { farmId: String(item.farmId), flockId: String(item.flockId), cycleId }, movements: [], lots: [] };
+    this.cycles.set(cycleId, cycle);
+    if (isMovement) cycle.movements.push(item);
+    else cycle.lots.push(lotFromItem(item));
+  }
+
+  /** The items to write: lots (`created`: not in the file) and the older movements again, with their lots. */
+  items(now: string): { items: Record<string, unknown>[]; created: Array<{ PK: string; SK: string }> } {
+    const items: Record<string, unknown>[] = [];
+    const created: Array<{ PK: string; SK: string }> = [];
+    for (const { ref, movements, lots } of this.cycles.values()) {
+      const decision = decideLotBackfill(
+        ref.cycleId,
+        movements.map((m) => movementFromItem(m)!),
+        lots,
+      );
+      for (const d of decision.differences) {
+        const lot = eggLotItem(ref, decision.lots.find((l) => l.laidOn === d.laidOn)!, now);
+        items.push(lot);
+        if (!d.stored) created.push({ PK: String(lot.PK), SK: String(lot.SK) });
+      }
+      for (const r of decision.recorded) items.push({ ...movements.find((m) => m.id === r.movement.id)!, fields: r.fields });
+    }
+    return { items, created };
+  }
 }

@@ -13,7 +13,7 @@ import { MAX_FARMS_PER_USER } from '../farms.js';
 import { idempotentCommand } from '../idempotency.js';
 import { figuresOf, visibleExport } from './exports.js';
 import { failJob, jobStarted, message, nowIn, startJob, toRestoreDto } from './jobs.js';
-import { failAfterBatches, readExport, RestoreRefused, restoredItem, type ReadExport } from './restore-file.js';
+import { failAfterBatches, readExport, RestoredEggHistory, RestoreRefused, restoredItem, type ReadExport } from './restore-file.js';
 import type { CreateRestoreBody } from '../../../schemas/continuity.js';
 
 /** A restore: requested by a user of the exported farm, run by the worker into a new farm, opened once its figures match. */
@@ -105,14 +105,21 @@ export async function runRestore(ctx: CommandContext, id: string): Promise<{ sta
     batch.push(restoredItem(read.ids.value(fromJsonItem(read.farmMeta) as Record<string, unknown>), 'farm', job, now));
     counts.farm = 1;
     await flush();
+    const eggs = new RestoredEggHistory();
     for await (const text of exportLines(source.objectKey)) {
       const line = JSON.parse(text) as { type: string; data: Record<string, unknown> };
       if (line.type === 'header' || line.type === 'trailer' || line.type === 'check' || line.type === 'farm') continue;
-      batch.push(restoredItem(read.ids.value(fromJsonItem(line.data) as Record<string, unknown>), line.type, job, now));
+      const item = restoredItem(read.ids.value(fromJsonItem(line.data) as Record<string, unknown>), line.type, job, now);
+      batch.push(item);
+      eggs.note(line.type, item);
       counts[line.type] = (counts[line.type] ?? 0) + 1;
       if (batch.length >= BATCH) await flush();
     }
     await flush();
+    // eggs recorded before lots existed get their lots (rebuilt from the cycle's egg history), the rest are untouched
+    const lots = eggs.items(now);
+    written.push(...lots.created);
+    await putItems(lots.items);
     const mismatches = await compareFigures(read, job.farmId);
     if (mismatches.length) throw new RestoreRefused(`the restored farm differs from the export: ${mismatches.slice(0, 5).join('; ')}`);
     const records = Object.values(counts).reduce((a, b) => a + b, 0);
