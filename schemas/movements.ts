@@ -276,14 +276,6 @@ export const createMovementBody = Type.Unsafe<MovementInput>({
   oneOf: RECORDED_MOVEMENTS.map((m) => m.schema as TObject),
 });
 
-/**
- * The egg_collection branch of `createMovementBody` alone. The egg production's correction of a day's eggs
- * edits an egg_collection and validates the merged movement with it, so that route's bundle carries one
- * type's validator, not every type's (docs/performance.md, "Update: deploy bundles back under 250 KB").
- */
-const EGG_COLLECTION = MOVEMENT_CATALOGUE.find((m) => m.type === 'egg_collection')!;
-export const eggCollectionMovementBody = Type.Unsafe<Static<typeof EGG_COLLECTION.schema>>({ ...EGG_COLLECTION.schema, $id: 'EggCollectionMovementBody' });
-
 export const updateMovementBody = Type.Object(
   { date: Type.Optional(FarmDate('The day of the movement')), version: Type.Optional(ExpectedVersion) },
   {

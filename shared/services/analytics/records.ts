@@ -13,7 +13,7 @@ import { submitDailyRecord } from '../flocks/daily-records.js';
 import { updateMovement } from '../movements/change-movement.js';
 import type { DailyRecordBody } from '../../../schemas/daily-records.js';
 import type { UpdateMovementBody } from '../../../schemas/movements.js';
-import { eggCollectionMovementBody } from '../../../schemas/compiled/movements.js';
+import { eggCollectionMovementBody } from '../../../schemas/compiled/analytics.js';
 import { assessPh } from '../../domain/water-quality.js';
 import { commit } from '../../db/commit.js';
 import { waterReadingWrites } from '../../db/water-readings.js';
