@@ -44,10 +44,10 @@ export interface LightingProgramme {
  * weeks of age … In Hy-Line Brown and CV-22 varieties, a constant day length of 9 hours may be used to
  * control excessive body weight after 10 weeks of age" (Hy-Line International, Red Book, "Basic Rules for
  * Lighting Programs", the online management guide, undated). From 10 weeks until the step-up age (17 weeks,
- * the guide's minimum age of sexual maturity). The laying period's step-up (its weekly increments up to
- * 16 h in light-controlled houses) is printed in the Hy-Line Brown Commercial Layers Management Guide, but
- * no public copy we could read gives those pages (docs/domain.md, "Lighting"): no planned hours after 17
- * weeks; the step-up is bounded by the configured `thresholds.lightStepUpMaxHoursPerWeek` instead.
+ * the guide's minimum age of sexual maturity). Hy-Line's Hy-Line Brown management guides carry a lighting
+ * programme, but no public copy we found let us read its lighting page (docs/domain.md, "Lighting"): no
+ * planned hours of the laying step-up after 17 weeks; the step-up is bounded by the configured
+ * `thresholds.lightStepUpMaxHoursPerWeek` instead.
  */
 export const HY_LINE_BROWN_LIGHTING: LightingProgramme = {
   id: 'hy-line-brown',
