@@ -143,9 +143,21 @@ export const ThresholdsSection = section(
     waterPhMax: num(8.0, 'Drinking water pH, highest acceptable', { max: 14 }),
     waterPhPerformanceMin: num(6.3, 'Drinking water pH below which performance suffers', { max: 14 }),
     minLightLux: num(20, 'Broiler light intensity minimum, lux'),
-    minDarkHours: num(6, 'Broilers from day 7: hours of darkness a day, minimum', { max: 24 }),
+    minDarkHours: num(
+      6,
+      'Broilers from day 7 until 3 days before slaughter: hours of darkness a day, minimum (the compliance report’s lighting rule). At least 6, the minimum of Council Directive 2007/43/EC, Annex I, point 6',
+      { max: 24 },
+    ),
+    lightStepUpMaxHoursPerWeek: num(
+      1,
+      'Layers and breeders: the most the day length may rise within 7 days before the lighting rule warns (a Flockwise bound, no published figure)',
+      { exclusiveMin: 0, max: 24 },
+    ),
     broilerMaxKgPerM2: num(33, 'Broiler stocking density limit, kg live weight per m² (39 or 42 under extra conditions, 2007/43/EC)'),
-    layerMaxHensPerM2: num(9, 'Layers in non-cage systems, hens per m²'),
+    layerMaxHensPerM2: num(
+      9,
+      'Laying hens in barn, aviary and free-range houses, per m² of usable area (the compliance report’s stocking density). At most 9, the limit of Council Directive 1999/74/EC, Art. 4(1)(4)',
+    ),
     humidityMinPct: pct(50, 'Relative humidity, lowest acceptable after brooding'),
     humidityMaxPct: pct(70, 'Relative humidity, highest acceptable'),
     waterLowIntakeDays: Type.Integer({
@@ -271,6 +283,15 @@ export const ORDERED_FIELDS: ReadonlyArray<{ section: AnalyticsSectionName; low:
   { section: 'thresholds', low: 'co2MaxPpm', high: 'co2AscitesRiskPpm' },
   { section: 'thresholds', low: 'sensorStaleFactor', high: 'sensorOfflineFactor' },
   { section: 'consumption', low: 'layerWaterMlPerBirdPerDay', high: 'layerWaterMlPerBirdPerDayHot' },
+];
+
+/**
+ * Fields that stand for a legal limit: a farm may set them stricter, never laxer (a change past the law is
+ * refused with 400 naming the limit and its source).
+ */
+export const LEGAL_LIMITS: ReadonlyArray<{ section: AnalyticsSectionName; field: string; min?: number; max?: number; source: string }> = [
+  { section: 'thresholds', field: 'minDarkHours', min: 6, source: 'Council Directive 2007/43/EC, Annex I, point 6' },
+  { section: 'thresholds', field: 'layerMaxHensPerM2', max: 9, source: 'Council Directive 1999/74/EC, Art. 4(1)(4)' },
 ];
 
 // ---------------------------------------------------------------------------------------------------

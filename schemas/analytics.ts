@@ -33,6 +33,14 @@ export const eggProductionBody = Type.Object(
 );
 export type EggProductionBody = Static<typeof eggProductionBody>;
 
+/**
+ * The egg_collection branch of the movement validator (`createMovementBody`) alone. The egg production's
+ * correction of a day's eggs edits an egg_collection and validates the edited movement with it, so that
+ * route's bundle carries one type's validator, not every type's (docs/performance.md, "Update: deploy
+ * bundles back under 250 KB").
+ */
+export const eggCollectionMovementBody = Type.Unsafe<Static<typeof eggCollection>>({ ...eggCollection, $id: 'EggCollectionMovementBody' });
+
 export const WATER_SOURCES = ['tank', 'line_start', 'line_end', 'well', 'mains', 'other'] as const;
 
 /** The contract's body `{flockId, pH, ...}`: a drinking-water quality reading. */

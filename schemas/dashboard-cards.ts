@@ -79,3 +79,26 @@ export const FlockCardDto = Type.Unsafe<Static<typeof BroilerFlockCardDto> | Sta
   discriminator: { propertyName: 'kind', mapping: Object.fromEntries(Object.entries(CARDS).map(([kind, s]) => [kind, `#/components/schemas/${s.$id}`])) },
   description: 'A flock’s card: a broiler’s (kind broiler) or a laying flock’s (kind layer: layers and breeders)',
 });
+
+/** A broiler flock on the viewer's dashboard: its headline KPIs (no day figures). */
+export const ViewerBroilerFlockDto = Type.Object(
+  {
+    flockId: Ulid,
+    name: Type.String(),
+    birdType: StringEnum(BIRD_TYPES),
+    ageDays: NullableInt,
+    birdsAlive: Num,
+    ...headlineKpis,
+    latestWeight: LatestWeight,
+  },
+  { $id: 'DashboardViewerBroilerFlock', description: 'A broiler flock on the viewer’s dashboard: mortality, livability, FCR, EPEF and the latest weight' },
+);
+/**
+ * A flock on the viewer's dashboard: a broiler's headline KPIs, or a laying flock's card, the same as the
+ * manager's (`kind: layer`: hen-day, egg mass, feed per kg egg, livability; FCR and EPEF mean nothing for hens).
+ */
+export const ViewerFlockDto = Type.Unsafe<Static<typeof ViewerBroilerFlockDto> | Static<typeof LayerFlockCardDto>>({
+  oneOf: [ViewerBroilerFlockDto, LayerFlockCardDto],
+  description:
+    'A broiler flock’s headline KPIs (no `kind`), or a laying flock’s card (`kind: layer`, layers and breeders), the same as the manager’s dashboard shows',
+});

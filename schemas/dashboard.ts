@@ -14,7 +14,7 @@ import {
   RULE_SEVERITIES,
   type Role,
 } from './vocabulary.js';
-import { DailyRecordDue, Day, DayFiguresDto, EmptiedFlockDto, FlockCardDto, headlineKpis, Int, LatestWeight, NullableInt, Num } from './dashboard-cards.js';
+import { DailyRecordDue, Day, DayFiguresDto, EmptiedFlockDto, FlockCardDto, Int, NullableInt, Num, ViewerFlockDto } from './dashboard-cards.js';
 
 /** The dashboard (`/api/v1/dashboard`): one summary per role. */
 export const dashboardQuery = Type.Object(
@@ -287,19 +287,9 @@ export const ViewerDashboardDto = Summary(
   {
     ...farmProperties,
     totals: DashboardTotalsDto,
-    flocks: Type.Array(
-      Type.Object({
-        flockId: Ulid,
-        name: Type.String(),
-        birdType: StringEnum(BIRD_TYPES),
-        ageDays: NullableInt,
-        birdsAlive: Num,
-        ...headlineKpis,
-        latestWeight: LatestWeight,
-      }),
-    ),
+    flocks: Type.Array(ViewerFlockDto),
   },
-  'Read-only KPIs of a farm',
+  'Read-only KPIs of a farm: a broiler flock’s headline KPIs, a laying flock’s card (hen-day, egg mass, feed per kg egg)',
 );
 export const AdminDashboardDto = Summary(
   'admin',

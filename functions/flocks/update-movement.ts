@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { IF_MATCH } from '../../shared/http/request-headers.js';
 import { json } from '../../shared/http/responses.js';
 import { updateMovement } from '../../shared/services/movements/change-movement.js';
-import { movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
+import { createMovementBody, movementParams, updateMovementBody } from '../../schemas/compiled/movements.js';
 
 export const handler = httpHandler(
   {
@@ -27,7 +27,7 @@ export const handler = httpHandler(
     },
   },
   async ({ params, body, ctx }) => {
-    const { movement, warnings } = await updateMovement(ctx, params.flockId, params.cycleId, params.movementId, body);
+    const { movement, warnings } = await updateMovement(ctx, params.flockId, params.cycleId, params.movementId, body, createMovementBody);
     return json(200, { message: 'Movement updated', data: movement, ...(warnings.length ? { warnings } : {}) }, { ETag: `"${movement.version}"` });
   },
 );

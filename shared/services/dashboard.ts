@@ -37,7 +37,8 @@ import { isoDate } from '../platform/calendar.js';
  * veterinarian (health alerts, withdrawal periods, Salmonella samples due), viewer (read-only KPIs). Every figure comes from
  * rollups: a farm's day is two DynamoDB calls whatever its number of movements (shared/db/dashboard.ts); the Salmonella
  * samples add one Query of the farm's samples (and, per broiler cycle with a sale, one of its sales). The flock cards of a
- * manager's view add one Query per active laying cycle: its daily rollups give the layer card's figures (./analytics/layer-figures.ts).
+ * manager's and a viewer's view add one Query per active laying cycle: its daily rollups give the layer card's figures
+ * (./analytics/layer-figures.ts).
  * The flocks listed (cards, alerts, tasks) are those whose active cycle has birds or awaits them; a flock emptied
  * (its birds all sold, transferred out or dead) is listed apart on the manager's view, to close its cycle, with the
  * last day birds left it (one Query per emptied flock).
@@ -173,24 +174,18 @@ async function veterinarianSummary(farmId: string, now: Date) {
   };
 }
 
+/** Read-only KPIs: a broiler flock's headline, a laying flock's card as the manager sees it (FCR and EPEF mean nothing for hens). */
 async function viewerSummary(farmId: string, now: Date) {
-  const v = await farmView(farmId, now);
+  const v = await farmView(farmId, now, { layerCards: true });
   return {
     date: v.today,
     farmId,
     totals: totalsOf(v.cards),
-    flocks: v.headlines.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight }) => ({
-      flockId,
-      name,
-      birdType,
-      ageDays,
-      birdsAlive,
-      mortalityPct,
-      livabilityPct,
-      fcr,
-      epef,
-      latestWeight,
-    })),
+    flocks: v.headlines.map(({ flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight }, n) => {
+      const card = v.cards[n]!;
+      if (card.kind === 'layer') return card;
+      return { flockId, name, birdType, ageDays, birdsAlive, mortalityPct, livabilityPct, fcr, epef, latestWeight };
+    }),
   };
 }
 

@@ -45,6 +45,18 @@ describe('the stocking density rule of a day', () => {
     expect(DENSITY_RULES.rearing.limit).toBeNull();
   });
 
+  it('barns and free range take the configured hens per m² (default the Directive’s 9); cages, breeders and pullets do not', () => {
+    const at = (birdType: string, houseType: string | null, layerMaxHensPerM2?: number) =>
+      densityRuleFor({ birdType, houseType, tier: 33, layingHens: true, layerMaxHensPerM2 }).limit;
+    expect([at('layer', 'floor'), at('layer', 'free_range'), at('layer', 'floor', 9)]).toEqual([9, 9, 9]);
+    expect([at('layer', 'floor', 7), at('layer', 'free_range', 7), at('layer', null, 7)]).toEqual([7, 7, 7]);
+    expect(at('layer', 'cage', 7)).toBeCloseTo(13.333, 3);
+    expect(at('breeder', 'floor', 7)).toBe(9);
+    expect(densityRuleFor({ birdType: 'layer', houseType: 'floor', tier: 33, layingHens: true, layerMaxHensPerM2: 7 }).source).toMatch(
+      /^the configured limit of 7 laying hens per m² of usable area \(thresholds.layerMaxHensPerM2\), stricter than Council Directive 1999\/74\/EC/,
+    );
+  });
+
   it('a cage rule measures on the cage area, else on the usable area (which can only overstate the density)', () => {
     expect(densityAreaOf(DENSITY_RULES.enriched_cage, { usableAreaM2: 2000, cageAreaM2: 2400 })).toEqual({ areaM2: 2400, basis: 'cage_area' });
     expect(densityAreaOf(DENSITY_RULES.enriched_cage, { usableAreaM2: 2000, cageAreaM2: null })).toEqual({ areaM2: 2000, basis: 'usable_area_as_cage_area' });

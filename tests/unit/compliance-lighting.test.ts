@@ -58,6 +58,17 @@ describe('lightingRule: broilers (2007/43/EC, Annex I, point 6)', () => {
     expect(r.findings.map((f) => f.date)).toEqual([addDays(HATCH, 7), addDays(HATCH, 37)]);
   });
 
+  it('judges the darkness against the configured minimum (thresholds.minDarkHours), the uninterrupted 4 h unchanged', () => {
+    const days = [lit(20, 17), lit(21, 16, 3)];
+    expect(lightingRule(input({ days })).findings.map((f) => f.date)).toEqual([addDays(HATCH, 21)]);
+    const r = lightingRule(input({ days, limits: { minDarkHours: 8, stepUpMaxHoursPerWeek: 1 } }));
+    expect(r.findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(/7 h of darkness \(at least 8 h\)$/),
+      expect.stringMatching(/a longest uninterrupted dark period of 3 h \(at least 4 h\)$/),
+    ]);
+    expect(r.summary).toBe('2 finding(s) over 2 day(s) with a photoperiod recorded, 2 short of the legal darkness');
+  });
+
   it('passes with nothing recorded', () => {
     expect(lightingRule(input({}))).toMatchObject({ status: 'pass', summary: 'No photoperiod recorded (lightHours): nothing to check' });
   });
@@ -73,6 +84,15 @@ describe('lightingRule: layers', () => {
     expect(r.findings).toHaveLength(1);
     expect(r.findings[0]).toMatchObject({ date: addDays(HATCH, 154), status: 'warn' });
     expect(r.findings[0]!.message).toMatch(/stepped up by 2 h within 7 days \(to 16 h\)/);
+  });
+
+  it('the step-up bound is the configured one (thresholds.lightStepUpMaxHoursPerWeek)', () => {
+    const days = [lit(140, 13), lit(147, 14), lit(154, 16)];
+    const at = (stepUpMaxHoursPerWeek: number) =>
+      lightingRule(input({ birdType: 'layer', days, layingFrom: addDays(HATCH, 126), limits: { minDarkHours: 6, stepUpMaxHoursPerWeek } }));
+    expect(at(2)).toMatchObject({ status: 'pass', findings: [] });
+    expect(at(2).summary).toMatch(/step-ups of at most 2 h a week$/);
+    expect(at(0.5).findings.map((f) => f.evidence.riseHours)).toEqual([1, 2]);
   });
 
   it('warns on light raised during rearing before the step-up age (17 weeks)', () => {

@@ -4,6 +4,7 @@ import { decideMovementDeletion, decideMovementUpdate, judgeMovementEdit, judgeM
 import { decideMovementLock, decideMovementUnlock } from '../../shared/domain/movements/lock.js';
 import type { MovementRecord } from '../../shared/domain/movements/record.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../../shared/errors.js';
+import { createMovementBody } from '../../schemas/compiled/movements.js';
 
 const now = new Date('2026-03-10T09:00:00.000Z');
 const HOURS = 48;
@@ -27,15 +28,17 @@ const capabilities = new Set<never>();
 
 describe('movement edit decisions', () => {
   it('refuses read-only metadata, a changed service field, a lock, another record’s movement and a transfer, in that order', () => {
-    expect(() => judgeMovementEdit(movement(), cycle, { createdBy: 'x' } as never, now, HOURS)).toThrow(ValidationFailed);
-    expect(() => judgeMovementEdit(movement({ fields: { quantity: 5, receiptId: 'R1' } }), cycle, { receiptId: 'R2' } as never, now, HOURS)).toThrow(
-      expect.objectContaining({ details: [{ field: 'receiptId', message: 'cannot be changed' }] }),
-    );
+    expect(() => judgeMovementEdit(movement(), cycle, { createdBy: 'x' } as never, now, HOURS, createMovementBody)).toThrow(ValidationFailed);
+    expect(() =>
+      judgeMovementEdit(movement({ fields: { quantity: 5, receiptId: 'R1' } }), cycle, { receiptId: 'R2' } as never, now, HOURS, createMovementBody),
+    ).toThrow(expect.objectContaining({ details: [{ field: 'receiptId', message: 'cannot be changed' }] }));
     const locked = movement({ lock: { type: 'manual', reason: 'audit', at: now.toISOString(), by: 'u2' } });
-    expect(() => judgeMovementEdit(locked, cycle, { quantity: 6 } as never, now, HOURS)).toThrow(/is locked \(manual: audit\); unlock it first/);
-    expect(() => judgeMovementEdit(movement({ fields: { quantity: 5, dailyRecordDate: '2026-03-09' } }), cycle, { quantity: 6 } as never, now, HOURS)).toThrow(
-      /belongs to the daily record/,
+    expect(() => judgeMovementEdit(locked, cycle, { quantity: 6 } as never, now, HOURS, createMovementBody)).toThrow(
+      /is locked \(manual: audit\); unlock it first/,
     );
+    expect(() =>
+      judgeMovementEdit(movement({ fields: { quantity: 5, dailyRecordDate: '2026-03-09' } }), cycle, { quantity: 6 } as never, now, HOURS, createMovementBody),
+    ).toThrow(/belongs to the daily record/);
     expect(() =>
       judgeMovementEdit(
         movement({ type: 'bird_transfer_out', fields: { quantity: 5, counterpartFlockId: 'F2' } }),
@@ -43,27 +46,36 @@ describe('movement edit decisions', () => {
         { quantity: 6 } as never,
         now,
         HOURS,
+        createMovementBody,
       ),
     ).toThrow(/delete it \(both sides go\)/);
-    expect(() => judgeMovementEdit(movement(), cycle, { date: '2026-01-01' } as never, now, HOURS)).toThrow(ValidationFailed);
+    expect(() => judgeMovementEdit(movement(), cycle, { date: '2026-01-01' } as never, now, HOURS, createMovementBody)).toThrow(ValidationFailed);
   });
 
   it('reads a sale’s withdrawal windows and a delivery’s named references, only those', () => {
-    expect(judgeMovementEdit(movement(), cycle, { quantity: 6 } as never, now, HOURS).reads).toEqual({ references: undefined, saleFrom: undefined });
-    expect(judgeMovementEdit(movement({ type: 'bird_sale' }), cycle, { quantity: 6 } as never, now, HOURS).reads.saleFrom).toBe('2026-03-09');
+    expect(judgeMovementEdit(movement(), cycle, { quantity: 6 } as never, now, HOURS, createMovementBody).reads).toEqual({
+      references: undefined,
+      saleFrom: undefined,
+    });
+    expect(judgeMovementEdit(movement({ type: 'bird_sale' }), cycle, { quantity: 6 } as never, now, HOURS, createMovementBody).reads.saleFrom).toBe(
+      '2026-03-09',
+    );
     const delivery = movement({ type: 'bird_inflow', fields: { quantity: 100 } });
-    expect(judgeMovementEdit(delivery, cycle, { supplierId: 'S1' } as never, now, HOURS).reads.references).toEqual({ supplierId: 'S1', orderId: undefined });
+    expect(judgeMovementEdit(delivery, cycle, { supplierId: 'S1' } as never, now, HOURS, createMovementBody).reads.references).toEqual({
+      supplierId: 'S1',
+      orderId: undefined,
+    });
   });
 
   it('decides the edited movement, its ledger changes and the audited diff; a supplier of another farm is a 404', () => {
-    const edit = judgeMovementEdit(movement(), cycle, { quantity: 7, version: 1 } as never, now, HOURS);
+    const edit = judgeMovementEdit(movement(), cycle, { quantity: 7, version: 1 } as never, now, HOURS, createMovementBody);
     const d = decideMovementUpdate({ capabilities }, movement(), cycle, edit, {}, now);
     expect(d.updated).toMatchObject({ fields: { quantity: 7 }, version: 2, updatedAt: now.toISOString() });
     expect(d.audit).toEqual([{ action: 'movement.update', targetType: 'movement', targetId: 'M1', changes: { quantity: { from: 5, to: 7 } } }]);
     expect(d.groups[0]!.changes.length).toBeGreaterThan(0);
     expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'upsert', version: 2 }]);
     const delivery = movement({ type: 'bird_inflow', fields: { quantity: 100 } });
-    const named = judgeMovementEdit(delivery, cycle, { supplierId: 'S1' } as never, now, HOURS);
+    const named = judgeMovementEdit(delivery, cycle, { supplierId: 'S1' } as never, now, HOURS, createMovementBody);
     expect(() => decideMovementUpdate({ capabilities }, delivery, cycle, named, { references: { supplier: { farmIds: ['B'] } } }, now)).toThrow(NotFound);
   });
 });

@@ -6,10 +6,10 @@
  */
 import type { BirdType } from '../weights.js';
 import { round } from '../weights.js';
-import { COBB_500 } from './standards/cobb-500.js';
+import { BROILER_STANDARDS } from './broiler-standards.js';
+import { ageInDays, pointsValueAt, seriesValueAt, standardNamed } from './standard-lookup.js';
 import { HY_LINE_BROWN } from './standards/hy-line-brown.js';
 import { LOHMANN_BROWN_CLASSIC } from './standards/lohmann-brown-classic.js';
-import { ROSS_308 } from './standards/ross-308.js';
 import type { AgeUnit, BreedStandard, SeriesBasis, SeriesKey, SeriesUnit, StandardSeries, StandardStatus } from './standards/types.js';
 
 export type { AgeUnit, BreedStandard, SeriesBasis, SeriesKey, SeriesUnit, StandardSeries, StandardStatus };
@@ -17,25 +17,13 @@ export type { AgeUnit, BreedStandard, SeriesBasis, SeriesKey, SeriesUnit, Standa
 export const INTERPOLATION_NOTE =
   'values as tabulated (the broiler tables list every day); linear interpolation only between the ages a table lists, as the weekly layer guides space them; no value outside the tabulated range (no extrapolation)';
 
-export const BREED_STANDARDS: readonly BreedStandard[] = [ROSS_308, COBB_500, HY_LINE_BROWN, LOHMANN_BROWN_CLASSIC];
+export const BREED_STANDARDS: readonly BreedStandard[] = [...BROILER_STANDARDS, HY_LINE_BROWN, LOHMANN_BROWN_CLASSIC];
 
-/** "Ross 308", "ross-308", "ROSS308" → "ross308": lower case, only a–z and 0–9 kept. */
-export function normalizeBreed(breed: string): string {
-  return breed.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
+export { ageInDays, normalizeBreed, seriesValueAt, standardWeightGrams } from './standard-lookup.js';
 
 /** The shipped standard for this breed and bird type, or null (unknown breed, no breed, other bird type). See the module note on matching. */
-export function findBreedStandard(breed: string | null | undefined, birdType: BirdType): BreedStandard | null {
-  if (!breed) return null;
-  const key = normalizeBreed(breed);
-  if (!key) return null;
-  return BREED_STANDARDS.find((s) => s.birdType === birdType && [s.name, s.id, ...s.aliases].some((name) => normalizeBreed(name) === key)) ?? null;
-}
-
-/** Age in days of a tabulated age (week N = N × 7 days). */
-export function ageInDays(age: number, unit: AgeUnit): number {
-  return unit === 'week' ? age * 7 : age;
-}
+export const findBreedStandard = (breed: string | null | undefined, birdType: BirdType): BreedStandard | null =>
+  standardNamed(BREED_STANDARDS, breed, birdType);
 
 export interface StandardValue {
   key: SeriesKey;
@@ -56,27 +44,6 @@ export interface StandardAtAge {
   standardId: string;
   ageDays: number;
   values: Partial<Record<SeriesKey, StandardValue>>;
-}
-
-/** Unrounded value at an age in days of points tabulated by age: linear between two listed ages, null outside them. */
-function pointsValueAt(pts: ReadonlyArray<readonly [number, number]>, ageUnit: AgeUnit, ageDays: number): { value: number; interpolated: boolean } | null {
-  for (let i = 0; i < pts.length; i++) {
-    const [age, value] = pts[i]!;
-    const at = ageInDays(age, ageUnit);
-    if (ageDays === at) return { value, interpolated: false };
-    if (ageDays < at) {
-      if (i === 0) return null;
-      const [prevAge, prevValue] = pts[i - 1]!;
-      const from = ageInDays(prevAge, ageUnit);
-      return { value: prevValue + ((ageDays - from) / (at - from)) * (value - prevValue), interpolated: true };
-    }
-  }
-  return null;
-}
-
-/** Unrounded value of a series at an age in days, or null outside its tabulated range. */
-export function seriesValueAt(series: StandardSeries, ageUnit: AgeUnit, ageDays: number): { value: number; interpolated: boolean } | null {
-  return pointsValueAt(series.points, ageUnit, ageDays);
 }
 
 /** The printed band of a series at an age in days (each edge interpolated like the value), or null without one. */
@@ -133,14 +100,6 @@ export function standardAt(standard: BreedStandard, ageDays: number): StandardAt
         };
   }
   return { standardId: standard.id, ageDays, values };
-}
-
-/** The standard's body weight in GRAMS at an age in days (kg tables converted), unrounded; null when it has none at that age. */
-export function standardWeightGrams(standard: BreedStandard, ageDays: number): { grams: number; interpolated: boolean } | null {
-  const s = standard.series.find((x) => x.key === 'bodyWeight');
-  const hit = s ? seriesValueAt(s, standard.ageUnit, ageDays) : null;
-  if (!s || !hit) return null;
-  return { grams: s.unit === 'kg' ? hit.value * 1000 : hit.value, interpolated: hit.interpolated };
 }
 
 /** Unrounded value of one series (cumulative FCR, hen-day %, water intake…) at an age in days; null when the standard has no such series or no value at that age. */

@@ -3,7 +3,7 @@ import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import type { AuditEvent, ResourceChange } from '../decision.js';
 import type { AnalyticsSectionName, AnalyticsSections } from '../../../schemas/analytics-config.js';
-import { ANALYTICS_DEFAULTS, ANALYTICS_SECTIONS, ORDERED_FIELDS } from '../../../schemas/compiled/constants/analytics-config.js';
+import { ANALYTICS_DEFAULTS, ANALYTICS_SECTIONS, LEGAL_LIMITS, ORDERED_FIELDS } from '../../../schemas/compiled/constants/analytics-config.js';
 
 /**
  * A change of the analytics configuration, decided without I/O: the named sections replaced (omitted
@@ -62,6 +62,21 @@ function assertOrdered(config: AnalyticsSections, changed: readonly AnalyticsSec
   );
 }
 
+/** Every legal limit of the changed sections holds (a farm may be stricter than the law, never laxer), else Invalid naming the limit. */
+function assertLegal(config: AnalyticsSections, changed: readonly AnalyticsSectionName[], bodyIsSection: boolean): void {
+  const problems = LEGAL_LIMITS.flatMap(({ section, field, min, max, source }) => {
+    if (!changed.includes(section)) return [];
+    const value = (config[section] as unknown as Record<string, number>)[field]!;
+    const name = bodyIsSection ? field : `${section}.${field}`;
+    if (min !== undefined && value < min)
+      return [{ field: name, message: `must be at least ${min}, the legal minimum (${source}); it may be stricter, never laxer` }];
+    if (max !== undefined && value > max)
+      return [{ field: name, message: `must be at most ${max}, the legal maximum (${source}); it may be stricter, never laxer` }];
+    return [];
+  });
+  if (problems.length) throw new ValidationFailed(problems);
+}
+
 /**
  * The named sections replacing those of the configuration read (its version already compared with the
  * client's); undefined when no section differs. `bodyIsSection`: the body is one section's fields (a
@@ -82,6 +97,7 @@ export function decideConfigChange(
   const changedSections = ANALYTICS_SECTIONS.filter((s) => s in changes);
   if (changedSections.length === 0) return undefined;
   assertOrdered(config, changedSections, bodyIsSection);
+  assertLegal(config, changedSections, bodyIsSection);
   const next: AnalyticsConfigVersion = {
     config,
     version: current.version + 1,

@@ -33,6 +33,8 @@ export function cycleDensityDays(x: {
   tier: number;
   layingFrom: string | null;
   weightAt: (date: string) => DayWeight | null;
+  /** Laying hens per m² of usable area in alternative and free-range systems (`thresholds.layerMaxHensPerM2`). */
+  layerMaxHensPerM2?: number;
 }): ReportDensityDay[] {
   return x.days.flatMap((day): ReportDensityDay[] => {
     if (!(day.birds > 0)) return [];
@@ -41,6 +43,7 @@ export function cycleDensityDays(x: {
       houseType: x.house.houseType,
       tier: x.tier,
       layingHens: x.layingFrom !== null && day.date >= x.layingFrom,
+      layerMaxHensPerM2: x.layerMaxHensPerM2,
     });
     const area = densityAreaOf(rule, x.house);
     const d = densityOf(day, area.areaM2, x.birdType, x.tier, x.birdType === 'broiler' ? x.weightAt(day.date) : null, rule);

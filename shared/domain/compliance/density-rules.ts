@@ -103,14 +103,31 @@ export const broilerRule = (tier: number): DensityRule => ({
   source: 'Council Directive 2007/43/EC, Art. 3 (33, 39 or 42 kg/m², as the farm declares)',
 });
 
-/** The rule of a day: `layingHens` when the birds have reached laying maturity that day (layers, breeders). */
-export function densityRuleFor(x: { birdType: string; houseType: string | null; tier: number; layingHens: boolean }): DensityRule {
+/**
+ * The hens' rule of a barn, aviary or free-range house at the configured limit (`thresholds.layerMaxHensPerM2`):
+ * the Directive's 9 per m² by default; a stricter figure the farm set replaces it (a laxer one is refused when
+ * the configuration is changed: shared/domain/analytics/config.ts).
+ */
+function hensRuleAt(rule: DensityRule, maxHensPerM2: number): DensityRule {
+  if (maxHensPerM2 === LAYER_MAX_HENS_PER_M2) return rule;
+  return {
+    ...rule,
+    limit: maxHensPerM2,
+    source: `the configured limit of ${maxHensPerM2} laying hens per m² of usable area (thresholds.layerMaxHensPerM2), stricter than ${rule.source}`,
+  };
+}
+
+/**
+ * The rule of a day: `layingHens` when the birds have reached laying maturity that day (layers, breeders);
+ * `layerMaxHensPerM2`: the configured limit of hens in alternative and free-range systems (default 9).
+ */
+export function densityRuleFor(x: { birdType: string; houseType: string | null; tier: number; layingHens: boolean; layerMaxHensPerM2?: number }): DensityRule {
   if (x.birdType === 'broiler') return broilerRule(x.tier);
   if (!x.layingHens) return DENSITY_RULES.rearing;
   if (x.birdType === 'breeder') return DENSITY_RULES.breeder;
   if (x.houseType === 'cage') return DENSITY_RULES.enriched_cage;
-  if (x.houseType === 'free_range') return DENSITY_RULES.free_range;
-  return DENSITY_RULES.alternative;
+  const hens = x.houseType === 'free_range' ? DENSITY_RULES.free_range : DENSITY_RULES.alternative;
+  return hensRuleAt(hens, x.layerMaxHensPerM2 ?? LAYER_MAX_HENS_PER_M2);
 }
 
 /** The areas a house records (m²): usable area always; cage and range area when declared. */

@@ -1,4 +1,5 @@
-import { findBreedStandard, standardWeightGrams } from '../analytics/breed-standards.js';
+import { findBroilerStandard } from '../analytics/broiler-standards.js';
+import { standardWeightGrams } from '../analytics/standard-lookup.js';
 import { addDays, daysBetween } from '../../platform/calendar.js';
 import type { FlockForecast } from '../predictive/records.js';
 import { DEFAULT_DENSITY_TIER, DENSITY_LOOKAHEAD_DAYS, firstDayOver, forecastWeightOn, type DayWeight, type HeadcountRules } from './density.js';
@@ -18,7 +19,7 @@ import { layingMaturityOn } from '../laying-maturity.js';
 export const DEFAULT_TARGET_GRAMS = 2500;
 
 /** The first age (days) at which the breed standard reaches `grams`, if it does. */
-function ageReaching(standard: NonNullable<ReturnType<typeof findBreedStandard>>, grams: number): number | null {
+function ageReaching(standard: NonNullable<ReturnType<typeof findBroilerStandard>>, grams: number): number | null {
   for (let age = 0; age <= DENSITY_LOOKAHEAD_DAYS; age++) if ((standardWeightGrams(standard, age)?.grams ?? 0) >= grams) return age;
   return null;
 }
@@ -75,7 +76,7 @@ export function densityWarningsOf({ cycle, flock, forecast, house, farm }: Place
   const tier = farm?.densityTier ?? DEFAULT_DENSITY_TIER;
   const placedOn = inflow && !(cycle.placedOn && cycle.placedOn <= date) ? date : cycle.placedOn;
   const hatch = ageOrigin({ ...cycle, placedOn }).date;
-  const standard = broiler ? findBreedStandard(flock.breed, 'broiler') : null;
+  const standard = broiler ? findBroilerStandard(flock.breed) : null;
   const ownForecast = forecast?.cycleId === cycle.id ? forecast : undefined;
   const points = [...(ownForecast?.weight.points ?? []), ...(ownForecast?.harvest.weight ? [ownForecast.harvest.weight] : [])];
   const weightAt = (d: string): DayWeight | null => {

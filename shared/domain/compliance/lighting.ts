@@ -3,13 +3,14 @@
  * (`lightHours`) and longest uninterrupted dark period (`longestDarkHours`, else one dark period of
  * 24 − lightHours) against
  * - the legal darkness of the bird type: broilers from 7 days of age until 3 days before slaughter at least
- *   6 h of darkness in total with one uninterrupted period of at least 4 h (Council Directive 2007/43/EC,
- *   Annex I, point 6: fail); laying hens an uninterrupted dark period of "by way of indication, about one
- *   third of the day" (Council Directive 1999/74/EC, Annex, point 3: 8 h, warn, an indication);
+ *   6 h of darkness in total (`thresholds.minDarkHours`, never less than the law's 6) with one uninterrupted
+ *   period of at least 4 h (Council Directive 2007/43/EC, Annex I, point 6: fail); laying hens an
+ *   uninterrupted dark period of "by way of indication, about one third of the day" (Council Directive
+ *   1999/74/EC, Annex, point 3: 8 h, warn, an indication); breeders neither (both Directives leave them out);
  * - the breed's lighting programme where one is sourced (Hy-Line Brown rearing: 9–10 h from 10 weeks), off
  *   by more than 0.5 h: warn;
- * - the step-up of layers and breeders: light raised more than 1 h within a week, or raised at all during
- *   rearing before the step-up age: warn.
+ * - the step-up of layers and breeders: light raised more than `thresholds.lightStepUpMaxHoursPerWeek`
+ *   (default 1 h) within a week, or raised at all during rearing before the step-up age: warn.
  */
 import { result, RULES, type Finding, type RuleResult } from './report.js';
 
@@ -42,8 +43,11 @@ export interface LightingProgramme {
  * Hy-Line Brown, as far as we could source it: "Reduce the day length weekly to reach 9 to 10 hours at 10
  * weeks of age … In Hy-Line Brown and CV-22 varieties, a constant day length of 9 hours may be used to
  * control excessive body weight after 10 weeks of age" (Hy-Line International, Red Book, "Basic Rules for
- * Lighting Programs"). From 10 weeks until the step-up age (17 weeks, the guide's minimum age of sexual
- * maturity). The step-up figures of the laying period were not confirmed: no planned hours after it.
+ * Lighting Programs", the online management guide, undated). From 10 weeks until the step-up age (17 weeks,
+ * the guide's minimum age of sexual maturity). Hy-Line's Hy-Line Brown management guides carry a lighting
+ * programme, but no public copy we found let us read its lighting page (docs/domain.md, "Lighting"): no
+ * planned hours of the laying step-up after 17 weeks; the step-up is bounded by the configured
+ * `thresholds.lightStepUpMaxHoursPerWeek` instead.
  */
 export const HY_LINE_BROWN_LIGHTING: LightingProgramme = {
   id: 'hy-line-brown',
@@ -76,7 +80,10 @@ export const BROILER_DARK_UNTIL_DAYS_BEFORE_SLAUGHTER = 3;
 export const LAYER_INDICATIVE_DARK_HOURS = 8;
 /** Off the programme by more than this many hours: warn. */
 export const PROGRAMME_TOLERANCE_HOURS = 0.5;
-/** A step-up of more than this many hours within 7 days: warn. */
+/**
+ * A step-up of more than this many hours within 7 days: warn. The default of `thresholds.lightStepUpMaxHoursPerWeek`:
+ * a bound we chose, as no public source gave Hy-Line's laying step-up figures (docs/domain.md, "Lighting").
+ */
 export const MAX_STEP_UP_HOURS_PER_WEEK = 1;
 /** The step-up age (days): layers 17 weeks (Hy-Line's minimum age of sexual maturity), breeders 21 weeks (light stimulation at 21–22 weeks). */
 export const STEP_UP_AGE_DAYS: Record<Exclude<LightingBirdType, 'broiler'>, number> = { layer: 119, breeder: 147 };
@@ -91,7 +98,15 @@ export interface LightingInput {
   /** Broilers: the day they leave for slaughter (first sale, else the target age), if known. */
   slaughterOn: string | null;
   daysBetween: (a: string, b: string) => number;
+  /**
+   * Broilers' darkness a day, hours (`thresholds.minDarkHours`; default and legal minimum 6) and layers' and
+   * breeders' largest step-up within 7 days (`thresholds.lightStepUpMaxHoursPerWeek`; default 1).
+   */
+  limits?: { minDarkHours: number; stepUpMaxHoursPerWeek: number };
 }
+
+const DEFAULT_LIMITS = { minDarkHours: BROILER_MIN_DARK_HOURS, stepUpMaxHoursPerWeek: MAX_STEP_UP_HOURS_PER_WEEK };
+const limitsOf = (i: LightingInput) => i.limits ?? DEFAULT_LIMITS;
 
 const hours = (n: number) => `${Number(n.toFixed(2))} h`;
 
@@ -101,10 +116,11 @@ function darknessFinding(d: LitDay, i: LightingInput): Finding | null {
   const longest = d.longestDarkHours ?? dark;
   const evidence = { ageDays: d.ageDays, lightHours: d.lightHours, darkHours: dark, longestDarkHours: longest };
   if (i.birdType === 'broiler') {
+    const { minDarkHours } = limitsOf(i);
     if (d.ageDays < BROILER_DARK_FROM_AGE_DAYS) return null;
     if (i.slaughterOn && i.daysBetween(d.date, i.slaughterOn) < BROILER_DARK_UNTIL_DAYS_BEFORE_SLAUGHTER) return null;
     const short = [
-      ...(dark < BROILER_MIN_DARK_HOURS ? [`${hours(dark)} of darkness (at least ${BROILER_MIN_DARK_HOURS} h)`] : []),
+      ...(dark < minDarkHours ? [`${hours(dark)} of darkness (at least ${minDarkHours} h)`] : []),
       ...(longest < BROILER_MIN_UNINTERRUPTED_DARK_HOURS
         ? [`a longest uninterrupted dark period of ${hours(longest)} (at least ${BROILER_MIN_UNINTERRUPTED_DARK_HOURS} h)`]
         : []),
@@ -151,11 +167,12 @@ function stepFinding(d: LitDay, previous: LitDay, days: readonly LitDay[], i: Li
   const week = days.filter((w) => w.date < d.date && i.daysBetween(w.date, d.date) <= 7);
   const lowest = Math.min(...week.map((w) => w.lightHours));
   const rise = d.lightHours - lowest;
-  if (rise <= MAX_STEP_UP_HOURS_PER_WEEK) return null;
+  const { stepUpMaxHoursPerWeek } = limitsOf(i);
+  if (rise <= stepUpMaxHoursPerWeek) return null;
   return {
     status: 'warn',
     date: d.date,
-    message: `${d.date}: light stepped up by ${hours(rise)} within 7 days (to ${hours(d.lightHours)}); the step-up is at most ${MAX_STEP_UP_HOURS_PER_WEEK} h a week`,
+    message: `${d.date}: light stepped up by ${hours(rise)} within 7 days (to ${hours(d.lightHours)}); the step-up is at most ${stepUpMaxHoursPerWeek} h a week`,
     evidence: { ...evidence, weekLowestHours: lowest, riseHours: rise },
   };
 }
@@ -168,15 +185,16 @@ export function lightingRule(i: LightingInput): RuleResult {
     for (const f of [darknessFinding(d, i), i.programme ? programmeFinding(d, i.programme) : null, previous ? stepFinding(d, previous, days, i) : null])
       if (f) findings.push(f);
   });
+  const { minDarkHours, stepUpMaxHoursPerWeek } = limitsOf(i);
   const legal =
     i.birdType === 'broiler'
-      ? `at least ${BROILER_MIN_DARK_HOURS} h of darkness with ${BROILER_MIN_UNINTERRUPTED_DARK_HOURS} h uninterrupted from day ${BROILER_DARK_FROM_AGE_DAYS}`
+      ? `at least ${minDarkHours} h of darkness with ${BROILER_MIN_UNINTERRUPTED_DARK_HOURS} h uninterrupted from day ${BROILER_DARK_FROM_AGE_DAYS}`
       : i.birdType === 'layer'
         ? `an uninterrupted dark period of about ${LAYER_INDICATIVE_DARK_HOURS} h from laying maturity`
         : 'no legal dark period for breeders';
   const programme = i.programme ? `, the ${i.programme.id} programme` : '';
   const pass = days.length
-    ? `${days.length} day(s) with a photoperiod recorded: ${legal}${programme}, step-ups of at most ${MAX_STEP_UP_HOURS_PER_WEEK} h a week`
+    ? `${days.length} day(s) with a photoperiod recorded: ${legal}${programme}, step-ups of at most ${stepUpMaxHoursPerWeek} h a week`
     : 'No photoperiod recorded (lightHours): nothing to check';
   const fails = findings.filter((f) => f.status === 'fail').length;
   const summary = `${findings.length} finding(s) over ${days.length} day(s) with a photoperiod recorded${fails ? `, ${fails} short of the legal darkness` : ''}`;

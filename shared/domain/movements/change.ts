@@ -10,8 +10,8 @@ import { latestAllowedDate } from '../weights.js';
 import { inputOf, refOf, type LedgerGroup, type MovementRecord, type StoredMovement } from './record.js';
 import type { MovementInput, UpdateMovementBody } from '../../../schemas/movements.js';
 import { FARM_TRANSFER_TYPES, READ_ONLY_MOVEMENT_FIELDS, SERVICE_FIELDS } from '../../../schemas/compiled/constants/movements.js';
-import { createMovementBody } from '../../../schemas/compiled/movements.js';
 import { problemsOf } from '../../../schemas/problems.js';
+import type { CompiledSchema } from '../../../schemas/compiled-schema.js';
 
 /**
  * Editing and deleting a movement, decided without I/O: only unlocked ones, never one another record owns
@@ -76,10 +76,19 @@ export function movementDiff(before: StoredMovement, after: StoredMovement) {
 
 /**
  * An edit, first step (its version already compared): the fields it may change, unlocked, the movement's
- * own, not a transfer, and the merged input valid for its type and cycle. Returns the edit and what the
- * second step reads: the supplier and order a delivery's edit names, a sale's withdrawal windows.
+ * own, not a transfer, and the merged input valid for its type (`inputSchema`: the compiled movement
+ * validator, every type's or one type's, given by the caller so a route carries only the one it needs) and
+ * cycle. Returns the edit and what the second step reads: the supplier and order a delivery's edit names,
+ * a sale's withdrawal windows.
  */
-export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, body: UpdateMovementBody, now: Date, autoLockHours: number) {
+export function judgeMovementEdit(
+  movement: MovementRecord,
+  cycle: ChangeCycle,
+  body: UpdateMovementBody,
+  now: Date,
+  autoLockHours: number,
+  inputSchema: CompiledSchema<unknown>,
+) {
   const { version: _v, ...edits } = body;
   judgeWritableEdits(movement, edits);
   judgeUnlocked(movement, cycle, now, autoLockHours);
@@ -90,7 +99,7 @@ export function judgeMovementEdit(movement: MovementRecord, cycle: ChangeCycle, 
   const redraw = drawsEggs(movement.type) && ('quantity' in edits || 'date' in edits || 'fromLots' in edits || 'grade' in edits);
   if (redraw && !('fromLots' in edits)) delete merged.fromLots;
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
-  const details = problemsOf(createMovementBody, merged);
+  const details = problemsOf(inputSchema, merged);
   if (details.length) throw new ValidationFailed(details);
   const next = merged as MovementInput;
   const problems = movementProblems(next, cycle, latestAllowedDate(now));

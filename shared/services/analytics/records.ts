@@ -13,6 +13,7 @@ import { submitDailyRecord } from '../flocks/daily-records.js';
 import { updateMovement } from '../movements/change-movement.js';
 import type { DailyRecordBody } from '../../../schemas/daily-records.js';
 import type { UpdateMovementBody } from '../../../schemas/movements.js';
+import { eggCollectionMovementBody } from '../../../schemas/compiled/analytics.js';
 import { assessPh } from '../../domain/water-quality.js';
 import { commit } from '../../db/commit.js';
 import { waterReadingWrites } from '../../db/water-readings.js';
@@ -55,7 +56,8 @@ export async function recordEggProduction(ctx: CommandContext, body: EggProducti
       const saved = await submitDailyRecord(inner, flock.id, cycleId, write.form as DailyRecordBody);
       return { ...saved, created: false, message: `Egg production of ${input.date} corrected: it replaces the eggs of that day's daily record` };
     }
-    const corrected = await updateMovement(inner, flock.id, cycleId, write.movementId, write.edit as UpdateMovementBody);
+    // the edited movement is an egg_collection: its own validator, not every type's (a smaller bundle for this route)
+    const corrected = await updateMovement(inner, flock.id, cycleId, write.movementId, write.edit as UpdateMovementBody, eggCollectionMovementBody);
     return {
       created: false,
       message: `Egg production of ${input.date} corrected: it replaces the eggs recorded before (movement ${write.movementId})`,

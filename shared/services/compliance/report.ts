@@ -44,6 +44,8 @@ import { programmeOf } from '../../domain/schedules/programmes.js';
 import { toCsv } from '../../presentation/csv.js';
 import { scopedCycleHead } from '../flocks/cycles.js';
 import { addDays, daysBetween, localDateOf } from '../../platform/calendar.js';
+import type { ThresholdsConfig } from '../../../schemas/analytics-config.js';
+import { currentAnalyticsConfig } from '../analytics/config.js';
 import { ageOrigin } from '../../domain/age.js';
 
 /** The compliance report of a cycle and a farm's status (docs/domain.md, "Compliance"). Reads only; writes nothing. */
@@ -111,13 +113,20 @@ async function airOfHouse(farm: FarmRecord, house: HouseRecord, from: string, to
   return houseAir({ id: house.id, name: house.name }, hours, worstHourlyMeans(rollups));
 }
 
-/** Every rule of one cycle, from its records. `schedules`: the farm's vaccination schedules (read once per farm). */
+/** The configured limits the rules read: darkness, step-up, hens per m² (`thresholds` of the analytics configuration). */
+export type ComplianceLimits = Pick<ThresholdsConfig, 'minDarkHours' | 'lightStepUpMaxHoursPerWeek' | 'layerMaxHensPerM2'>;
+
+/**
+ * Every rule of one cycle, from its records. `schedules`: the farm's vaccination schedules (read once per
+ * farm); `limits`: the configured thresholds (read once per report).
+ */
 export async function cycleRules(
   flock: Pick<FlockRecord, 'id' | 'breed' | 'houseId'> & { hatchDate?: string | null },
   cycle: CycleRecord,
   farm: FarmRecord,
   schedules: readonly ScheduleRecord[],
   now: Date,
+  limits: ComplianceLimits,
 ): Promise<{ from: string; to: string; asOf: string; rules: RuleResult[] }> {
   const asOf = farmToday(farm, now);
   const to = cycle.endDate && cycle.endDate < asOf ? cycle.endDate : asOf;
@@ -162,6 +171,7 @@ export async function cycleRules(
         tier,
         layingFrom,
         weightAt: (date) => weightOn(date, weighings, standardGrams, daysBetween),
+        layerMaxHensPerM2: limits.layerMaxHensPerM2,
       })
     : [];
   // Salmonella: a rearing flock's day-old and pre-move samples, laying hens from their age, broilers before they
@@ -227,6 +237,7 @@ export async function cycleRules(
       layingFrom,
       slaughterOn: firstSale ?? (cycle.targetAgeDays ? addDays(ageFrom, cycle.targetAgeDays) : null),
       daysBetween,
+      limits: { minDarkHours: limits.minDarkHours, stepUpMaxHoursPerWeek: limits.lightStepUpMaxHoursPerWeek },
     }),
   ];
   return { from, to, asOf, rules };
@@ -251,9 +262,9 @@ function firstBirdSaleOf(movements: readonly Pick<MovementRecord, 'type' | 'date
 
 export async function complianceReportFor(user: Caller, flockId: string, cycleId: string, now = new Date()) {
   const { flock, cycle } = await scopedCycleHead(user, flockId, cycleId);
-  const [farm, schedules] = await Promise.all([getFarm(cycle.farmId), allSchedulesOfFarm(cycle.farmId, 'vaccination')]);
+  const [farm, schedules, { config }] = await Promise.all([getFarm(cycle.farmId), allSchedulesOfFarm(cycle.farmId, 'vaccination'), currentAnalyticsConfig()]);
   if (!farm) throw farmNotFound(cycle.farmId);
-  const { from, to, asOf, rules } = await cycleRules(flock, cycle, farm, schedules, now);
+  const { from, to, asOf, rules } = await cycleRules(flock, cycle, farm, schedules, now, config.thresholds);
   return { farmId: cycle.farmId, flockId, cycleId, birdType: cycle.birdType, from, to, asOf, status: overallStatus(rules), rules };
 }
 
@@ -269,12 +280,12 @@ export async function farmComplianceStatusFor(user: Caller, farmId: string, now 
   const farm = await getFarm(farmId);
   if (!farm) throw farmNotFound(farmId);
   const asOf = farmToday(farm, now);
-  const [flocks, schedules] = await Promise.all([activeFlocksOfFarm(farmId), allSchedulesOfFarm(farmId, 'vaccination')]);
+  const [flocks, schedules, { config }] = await Promise.all([activeFlocksOfFarm(farmId), allSchedulesOfFarm(farmId, 'vaccination'), currentAnalyticsConfig()]);
   const cycles = [];
   for (const flock of flocks.filter((f) => f.activeCycleId)) {
     const cycle = await getCycle(flock.id, flock.activeCycleId!);
     if (cycle?.status !== 'active') continue;
-    const { rules } = await cycleRules(flock, cycle, farm, schedules, now);
+    const { rules } = await cycleRules(flock, cycle, farm, schedules, now, config.thresholds);
     cycles.push({
       flockId: flock.id,
       cycleId: cycle.id,

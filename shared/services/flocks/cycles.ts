@@ -1,15 +1,13 @@
-import { cycleNotFound } from '../../domain/references.js';
-import { visibleTo } from '../../domain/farm-access.js';
 import { unchanged } from '../../domain/decision.js';
 import { decideCycleClose, decideCycleStart, decideCycleUpdate, flockBusy } from '../../domain/flocks/cycles.js';
 import type { CommandContext } from '../../domain/command.js';
 import { headlineKpis, type WeightFallbacks } from '../../domain/flock-analytics.js';
-import { readCycleHead } from '../../db/analytics.js';
 import { checkVersion, commit, type Versioned } from '../../db/commit.js';
 import { cycleWrites, getCycle, listCycles } from '../../db/cycles.js';
 import type { CycleRecord } from '../../domain/flocks/records.js';
 import type { Caller } from '../../domain/caller.js';
 import { scopedFlock } from './flocks.js';
+import { scopedCycleHead } from './cycle-scope.js';
 import { completeAll, currentAnalyticsConfig } from '../analytics/config.js';
 import { idempotentCommand } from '../idempotency.js';
 import { ANALYTICS_DEFAULTS } from '../../../schemas/compiled/constants/analytics-config.js';
@@ -69,25 +67,7 @@ export function toCycleDto(c: CycleRecord, basis: CycleKpiBasis, now = new Date(
   };
 }
 
-/** The cycle, if it exists under that flock and the caller may see its farm: one read. */
-export async function scopedCycle(user: Caller, flockId: string, cycleId: string): Promise<CycleRecord> {
-  return visibleTo(user, await getCycle(flockId, cycleId), () => cycleNotFound(flockId, cycleId));
-}
-
-/**
- * A cycle with its flock and the stored analytics configuration: ONE BatchGetItem. Another farm's cycle
- * (or a missing flock) is NotFound like a missing one.
- */
-export async function scopedCycleHead(user: Caller, flockId: string, cycleId: string) {
-  const { flock, cycle, storedConfig } = await readCycleHead(flockId, cycleId);
-  const head = flock && cycle ? { flock, cycle, storedConfig } : undefined;
-  return visibleTo(
-    user,
-    head,
-    () => cycleNotFound(flockId, cycleId),
-    (h) => h.cycle.farmId,
-  );
-}
+export { scopedCycle, scopedCycleHead } from './cycle-scope.js';
 
 /** The cycle with what its KPIs need: the flock's breed and the configuration's weight fallbacks (one read). */
 export async function scopedCycleWithBasis(user: Caller, flockId: string, cycleId: string): Promise<{ cycle: CycleRecord; basis: CycleKpiBasis }> {

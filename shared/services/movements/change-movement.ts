@@ -7,6 +7,7 @@ import type { CommandContext } from '../../domain/command.js';
 import { decideMovementDeletion, decideMovementUpdate, judgeMovementEdit, judgeMovementRemoval } from '../../domain/movements/change.js';
 import { refOf } from '../../domain/movements/record.js';
 import type { UpdateMovementBody } from '../../../schemas/movements.js';
+import type { CompiledSchema } from '../../../schemas/compiled-schema.js';
 import { autoLockCutoff, refusedToConflict, toMovementDto } from './answers.js';
 import { scopedMovement } from './movement-reads.js';
 import { stockShortfallWarnings } from './stock-shortfalls.js';
@@ -16,10 +17,21 @@ import { stockShortfallWarnings } from './stock-shortfalls.js';
  * one another record owns; the ledger follows.
  */
 
-export async function updateMovement(ctx: CommandContext, flockId: string, cycleId: string, movementId: string, body: UpdateMovementBody) {
+/**
+ * Edits a movement. `inputSchema` validates the movement as edited: the route's `createMovementBody` (every
+ * type), or one type's validator where the caller edits only that type (the egg production's correction).
+ */
+export async function updateMovement(
+  ctx: CommandContext,
+  flockId: string,
+  cycleId: string,
+  movementId: string,
+  body: UpdateMovementBody,
+  inputSchema: CompiledSchema<unknown>,
+) {
   const { cycle, movement } = await scopedMovement(ctx.caller, flockId, cycleId, movementId);
   checkVersion(ctx, { read: movement.version, stated: body.version, what: `Movement ${movementId}`, subject: true }); // before the edit is judged: a stale version answers as such whatever the edit
-  const edit = judgeMovementEdit(movement, cycle, body, ctx.now, settings().autoLockHours);
+  const edit = judgeMovementEdit(movement, cycle, body, ctx.now, settings().autoLockHours, inputSchema);
   // read once the edit passed its checks: the references a delivery's edit names, a sale's withdrawal windows (never both: a sale names no supplier)
   const { references, saleFrom, eggLots: redraw } = edit.reads;
   const [found, sale, eggLots] = await Promise.all([

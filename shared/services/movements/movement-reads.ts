@@ -4,7 +4,7 @@ import { cycleNotFound } from '../../domain/references.js';
 import { getCycleAndMovement, listMovements } from '../../db/movements.js';
 import { NotFound } from '../../errors.js';
 import type { ListMovementsQuery } from '../../../schemas/movements.js';
-import { scopedCycle } from '../flocks/cycles.js';
+import { scopedCycle } from '../flocks/cycle-scope.js';
 import { farmPeriodDays } from '../periods.js';
 import { toMovementDto } from './answers.js';
 
