@@ -4,14 +4,12 @@
  * POST /auth/login returns. Sign-in itself is tested through the API; fixtures need not pay ~0.3 s each.
  */
 import { ulid } from 'ulidx';
-import { hashPassword } from '../../../shared/auth/passwords.js';
-import { issueToken } from '../../../shared/auth/tokens.js';
 import { commit } from '../../../shared/db/commit.js';
 import { userCreate } from '../../../shared/db/users.js';
 import type { UserRecord } from '../../../shared/domain/users.js';
 import { systemCaller } from '../../../shared/domain/caller.js';
 import { commandContext } from '../../../shared/domain/command.js';
-import { PASSWORD, uniqueEmail } from '../../support/accounts.js';
+import { passwordHash, tokenFor, uniqueEmail } from '../../support/accounts.js';
 
 export interface Account {
   id: string;
@@ -19,11 +17,8 @@ export interface Account {
   token: string;
 }
 
-let sharedHash: Promise<string> | undefined;
-
 /** A new account (verified viewer unless `fields` say otherwise) whose password is PASSWORD, with a session. */
 export async function account(fields: Partial<Omit<UserRecord, 'passwordHash'>> = {}): Promise<Account> {
-  sharedHash ??= hashPassword(PASSWORD);
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: ulid(),
@@ -38,7 +33,7 @@ export async function account(fields: Partial<Omit<UserRecord, 'passwordHash'>> 
     updatedAt: now,
     version: 1,
     ...fields,
-    passwordHash: await sharedHash,
+    passwordHash: await passwordHash(),
   };
   await commit(commandContext(systemCaller('security-fixture', [], 'all')), { writes: userCreate(user) });
   return { id: user.id, email: user.email, token: await session(user.id) };
@@ -46,5 +41,5 @@ export async function account(fields: Partial<Omit<UserRecord, 'passwordHash'>> 
 
 /** Another session of an account, exactly as a sign-in would issue it. */
 export async function session(userId: string): Promise<string> {
-  return (await issueToken(userId)).token;
+  return tokenFor(userId);
 }
