@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './support/sequencer.js';
 
 /** Test configuration (kept under tests/ so the repository's top level stays as the layout fixes it). */
 export default defineConfig({
@@ -11,6 +12,7 @@ export default defineConfig({
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    sequence: { sequencer: LongestFirstSequencer },
     pool: 'forks',
     maxWorkers: 2,
   },
