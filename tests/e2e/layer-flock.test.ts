@@ -12,8 +12,8 @@
  * the eggs are sold from their lots every second week; the hens are weighed every fourth week and sampled
  * every 14 weeks from 24 weeks. A treatment at 40 weeks (meat withdrawal 0, eggs 7 days): a sale of eggs laid
  * in the window is refused, those eggs are destroyed. Today the spent hens are sold and the cycle closed.
- * Every day of the laying period has its record: a day without eggs would count as a missing day, so the
- * lay cannot be sampled.
+ * Every day has its record, as on a farm that keeps its books: the figures count a day without its record as
+ * missing (not as a day of zero eggs), so a sampled lay would test less than the whole of it.
  *
  * What it proves: normal layer data raise no alarm over the whole lay; the pullet cost follows the hens; the
  * egg withdrawal holds the eggs by their laying day; hen-day, hen-housed eggs, egg mass, feed per kg egg,
