@@ -21,12 +21,17 @@ export interface AuditEvent {
   changes: Record<string, unknown>;
 }
 
-/** A resource the command created, changed or deleted: what the change log records per commit. */
+/**
+ * A resource the command created, changed or deleted: what the change log records per commit, in the feed
+ * of each farm it belongs to (a transfer belongs to both farms; a resource of no farm, such as a user, to
+ * none: `farmIds: []`).
+ */
 export interface ResourceChange {
   type: string;
   id: string;
   op: 'upsert' | 'delete';
   version?: number;
+  farmIds: readonly string[];
 }
 
 /** A change of one record decided from the version it was read at: the fields to set and their audit diff. */

@@ -30,8 +30,9 @@ function visible(user: UserRecord): Omit<UserRecord, 'passwordHash'> {
   return rest;
 }
 
+/** A user is no farm's record: its changes go to no farm's feed. */
 const userChange = (user: UserRecord, op: ResourceChange['op'] = 'upsert'): ResourceChange =>
-  op === 'delete' ? { type: 'user', id: user.id, op } : { type: 'user', id: user.id, op, version: user.version };
+  op === 'delete' ? { type: 'user', id: user.id, op, farmIds: [] } : { type: 'user', id: user.id, op, version: user.version, farmIds: [] };
 
 /** What a grant may hold: capabilities the role may be given, farms that exist (`knownFarms`, as read). */
 export function grantProblems(

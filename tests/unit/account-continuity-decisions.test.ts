@@ -31,7 +31,7 @@ describe('admin decisions about users', () => {
     const d = decideUserCreate({ email: ' New@Farm.io ', name: ' N ', password: 'x' } as never, 'HASH', { knownFarms: new Set(), defaultFarm: 'F0', now });
     expect(d.user).toMatchObject({ email: 'new@farm.io', name: 'N', role: 'viewer', farmIds: ['F0'], verified: true, passwordHash: 'HASH', version: 1 });
     expect(JSON.stringify(d.audit)).not.toContain('HASH');
-    expect(d.changes).toEqual([{ type: 'user', id: d.user.id, op: 'upsert', version: 1 }]);
+    expect(d.changes).toEqual([{ type: 'user', id: d.user.id, op: 'upsert', version: 1, farmIds: [] }]);
   });
 
   it('refuses unknown farms naming each, and an admin demoting or locking themself', () => {

@@ -30,7 +30,7 @@ describe('analytics configuration changes', () => {
     expect(decision?.next).toMatchObject({ version: 5, changedSections: ['thresholds'], updatedAt: now.toISOString(), updatedBy: 'U1', requestId: 'req-1' });
     expect(decision?.next.config.thresholds.waterPhMin).toBe(6.1);
     expect(decision?.audit[0]).toMatchObject({ action: 'analytics_config.update', targetId: 'analytics', changes: { thresholds: expect.any(Object) } });
-    expect(decision?.changes).toEqual([{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: 5 }]);
+    expect(decision?.changes).toEqual([{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: 5, farmIds: [] }]);
   });
 
   it('refuses a low above its high, naming the field as the body does', () => {
@@ -58,6 +58,6 @@ describe('analytics records', () => {
     expect(fieldsOf(() => decideWaterReading(by.caller, flock, cycle, { flockId: 'K1', pH: 7, date: '2026-03-12' }, now))).toEqual(['date']);
     const { record, changes } = decideWaterReading(by.caller, flock, cycle, { flockId: 'K1', pH: 7.2 }, now);
     expect(record).toMatchObject({ flockId: 'K1', cycleId: 'C1', farmId: 'F1', date: '2026-03-10', pH: 7.2, tdsPpm: null, source: null, createdBy: 'U1' });
-    expect(changes).toEqual([{ type: 'water_reading', id: record.id, op: 'upsert' }]);
+    expect(changes).toEqual([{ type: 'water_reading', id: record.id, op: 'upsert', farmIds: ['F1'] }]);
   });
 });

@@ -44,7 +44,7 @@ describe('anomaly actions', () => {
     expect(d.audit).toEqual([
       { action: 'anomaly.acknowledge', targetType: 'anomaly', targetId: 'A1', changes: { status: { from: 'open', to: 'acknowledged' }, note: 'checked' } },
     ]);
-    expect(d.changes).toEqual([{ type: 'anomaly', id: 'A1', op: 'upsert', version: 4 }]);
+    expect(d.changes).toEqual([{ type: 'anomaly', id: 'A1', op: 'upsert', version: 4, farmIds: ['F1'] }]);
   });
 
   it('resolving or dismissing releases the dedup claim; a blank note is not kept', () => {

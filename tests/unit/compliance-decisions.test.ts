@@ -45,7 +45,7 @@ describe('sample decisions', () => {
       version: 1,
     });
     expect(audit).toEqual([{ action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample } }]);
-    expect(changes).toEqual([{ type: 'sample', id: sample.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'sample', id: sample.id, op: 'upsert', version: 1, farmIds: ['F1'] }]);
     expect(decideSampleCreate(caller, flock, undefined, body(), now).sample.cycleId).toBeNull();
   });
 });

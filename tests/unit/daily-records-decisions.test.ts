@@ -97,7 +97,7 @@ describe('deciding the day', () => {
     const d = decideDailyRecord(cycle, form, judged, { callerId: 'u1', existing, previous, feedInStock: ['starter'], now });
     expect(d.replaced).toBe(true);
     expect(d.daily).toMatchObject({ createdBy: 'u0', createdAt: existing.createdAt, updatedAt: now.toISOString(), version: 3 });
-    expect(d.changes[0]).toEqual({ type: 'movement', id: 'm1', op: 'delete' });
+    expect(d.changes[0]).toEqual({ type: 'movement', id: 'm1', op: 'delete', farmIds: ['f1'] });
     expect(cycleAmounts(d.groups)).toMatchObject({ alive: -1, deaths: 1 });
   });
 });

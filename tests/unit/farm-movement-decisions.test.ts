@@ -102,7 +102,7 @@ describe('correcting a delivery booked on the farm', () => {
     expect(d.group.changes).toEqual([
       { target: { kind: 'feed', feedType: 'starter' }, amounts: { kg: -1000, 'kg@2026-03-01': -1000 }, requires: { attribute: 'kg', atLeast: 1000 } },
     ]);
-    expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'delete' }]);
+    expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'delete', farmIds: ['A'] }]);
   });
 });
 

@@ -61,7 +61,7 @@ describe('farm pricing decisions', () => {
       requestId: 'req-1',
     });
     expect(d?.audit).toEqual([{ action: 'farm_pricing.update', targetType: 'farm_pricing', targetId: 'F1', changes: expect.any(Object) }]);
-    expect(d?.changes).toEqual([{ type: 'farm_pricing', id: 'F1', op: 'upsert', version: 1 }]);
+    expect(d?.changes).toEqual([{ type: 'farm_pricing', id: 'F1', op: 'upsert', version: 1, farmIds: ['F1'] }]);
   });
 
   it('replaces the override as a whole: a field it no longer names is removed', () => {

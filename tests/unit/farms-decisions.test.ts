@@ -52,7 +52,7 @@ describe('creating a farm', () => {
     expect(mine.assign).toBe(true);
     expect(mine.audit.map((a) => a.action)).toEqual(['farm.create', 'farm.assign-creator']);
     expect(mine.audit[0]!.changes).toMatchObject({ assignedTo: 'u1' });
-    expect(mine.changes).toEqual([{ type: 'farm', id: mine.farm.id, op: 'upsert', version: 1 }]);
+    expect(mine.changes).toEqual([{ type: 'farm', id: mine.farm.id, op: 'upsert', version: 1, farmIds: [mine.farm.id] }]);
 
     const theirs = decideFarmCreate(admin, { name: 'East' }, now);
     expect(theirs.assign).toBe(false);
@@ -75,7 +75,7 @@ describe('editing a farm', () => {
     expect(audit).toEqual([
       { action: 'farm.update', targetType: 'farm', targetId: 'f1', changes: { densityTier: { from: 33, to: 39 }, notes: { from: null, to: 'wet' } } },
     ]);
-    expect(changes).toEqual([{ type: 'farm', id: 'f1', op: 'upsert', version: 4 }]);
+    expect(changes).toEqual([{ type: 'farm', id: 'f1', op: 'upsert', version: 4, farmIds: ['f1'] }]);
   });
 
   it('nothing to change when every field is as stored; an unknown time zone is refused', () => {

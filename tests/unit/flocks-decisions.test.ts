@@ -51,7 +51,7 @@ describe('creating a flock', () => {
     } = decideFlockCreate(caller, { name: ' B ', birdType: 'layer', breed: '  ' }, 'f1', { farm: true, house: true }, now);
     expect(created).toMatchObject({ farmId: 'f1', houseId: null, name: 'B', breed: null, status: 'active', activeCycleId: null, version: 1 });
     expect(audit).toEqual([{ action: 'flock.create', targetType: 'flock', targetId: created.id, changes: { name: 'B', farmId: 'f1', birdType: 'layer' } }]);
-    expect(changes).toEqual([{ type: 'flock', id: created.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'flock', id: created.id, op: 'upsert', version: 1, farmIds: ['f1'] }]);
   });
 });
 
@@ -85,8 +85,8 @@ describe('cycles', () => {
     const { cycle: started, changes } = decideCycleStart(flock, { startDate: '2026-03-02', name: ' Spring ' }, now);
     expect(started).toMatchObject({ flockId: 'fl1', farmId: 'f1', birdType: 'broiler', hatchDate: '2026-03-01', name: 'Spring', alive: 0, version: 1 });
     expect(changes).toEqual([
-      { type: 'cycle', id: started.id, op: 'upsert', version: 1 },
-      { type: 'flock', id: 'fl1', op: 'upsert', version: 5 },
+      { type: 'cycle', id: started.id, op: 'upsert', version: 1, farmIds: ['f1'] },
+      { type: 'flock', id: 'fl1', op: 'upsert', version: 5, farmIds: ['f1'] },
     ]);
   });
 

@@ -67,7 +67,7 @@ describe('opening an incident', () => {
     expect(d.audit).toEqual([
       { action: 'incident.open', targetType: 'incident', targetId: d.incident.id, changes: expect.objectContaining({ restrictsMovements: true }) },
     ]);
-    expect(d.changes).toEqual([{ type: 'incident', id: d.incident.id, op: 'upsert', version: 1 }]);
+    expect(d.changes).toEqual([{ type: 'incident', id: d.incident.id, op: 'upsert', version: 1, farmIds: ['f1'] }]);
     expect(decideIncidentOpen(manager, 'f1', { ...body, category: 'equipment' }, {}, now).restricts).toBe(false);
   });
 

@@ -32,7 +32,7 @@ describe('device decisions', () => {
     expect(audit[0]).toMatchObject({ action: 'device.create', targetId: device.id });
     expect(audit[0]!.changes).not.toHaveProperty('secretHash');
     expect(audit[0]!.changes).not.toHaveProperty('latest');
-    expect(changes).toEqual([{ type: 'device', id: device.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'device', id: device.id, op: 'upsert', version: 1, farmIds: ['F1'] }]);
   });
 
   it('refuses metrics its kind cannot measure, on registration and when a change names them', () => {
@@ -48,7 +48,7 @@ describe('device decisions', () => {
     expect(change.fields).toEqual({ houseId: 'H2' });
     expect(change.next).toMatchObject({ houseId: 'H2', version: 2, updatedAt: later.toISOString() });
     expect(audit).toEqual([{ action: 'device.update', targetType: 'device', targetId: device.id, changes: { houseId: { from: 'H1', to: 'H2' } } }]);
-    expect(changes).toEqual([{ type: 'device', id: device.id, op: 'upsert', version: 2 }]);
+    expect(changes).toEqual([{ type: 'device', id: device.id, op: 'upsert', version: 2, farmIds: ['F1'] }]);
   });
 
   it('rotates the secret: a new hash and key time, audited with the time only', () => {
@@ -63,7 +63,7 @@ describe('device decisions', () => {
     const { device } = register();
     expect(decideDeviceRemoval(device)).toEqual({
       audit: [{ action: 'device.delete', targetType: 'device', targetId: device.id, changes: { name: 'Probe 1', houseId: 'H1' } }],
-      changes: [{ type: 'device', id: device.id, op: 'delete' }],
+      changes: [{ type: 'device', id: device.id, op: 'delete', farmIds: ['F1'] }],
     });
   });
 });

@@ -73,7 +73,7 @@ describe('movement edit decisions', () => {
     expect(d.updated).toMatchObject({ fields: { quantity: 7 }, version: 2, updatedAt: now.toISOString() });
     expect(d.audit).toEqual([{ action: 'movement.update', targetType: 'movement', targetId: 'M1', changes: { quantity: { from: 5, to: 7 } } }]);
     expect(d.groups[0]!.changes.length).toBeGreaterThan(0);
-    expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'upsert', version: 2 }]);
+    expect(d.changes).toEqual([{ type: 'movement', id: 'M1', op: 'upsert', version: 2, farmIds: ['A'] }]);
     const delivery = movement({ type: 'bird_inflow', fields: { quantity: 100 } });
     const named = judgeMovementEdit(delivery, cycle, { supplierId: 'S1' } as never, now, HOURS, createMovementBody);
     expect(() => decideMovementUpdate({ capabilities }, delivery, cycle, named, { references: { supplier: { farmIds: ['B'] } } }, now)).toThrow(NotFound);
@@ -93,8 +93,8 @@ describe('movement deletion decisions', () => {
     expect(d.deletes.map((m) => m.id)).toEqual(['M1', 'M2']);
     expect(d.groups).toHaveLength(2);
     expect(d.changes).toEqual([
-      { type: 'movement', id: 'M1', op: 'delete' },
-      { type: 'movement', id: 'M2', op: 'delete' },
+      { type: 'movement', id: 'M1', op: 'delete', farmIds: ['A'] },
+      { type: 'movement', id: 'M2', op: 'delete', farmIds: ['A'] },
     ]);
     expect(() => decideMovementDeletion(out, cycle, now, HOURS, { ...other, cycle: { ...other.cycle, farmId: 'B' } })).toThrow(Conflict);
   });

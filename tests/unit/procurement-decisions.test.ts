@@ -54,7 +54,7 @@ describe('purchase order decisions', () => {
     expect(audit).toEqual([
       { action: 'purchase_order.create', targetType: 'purchase_order', targetId: o.id, changes: expect.objectContaining({ total: 500 }) },
     ]);
-    expect(changes).toEqual([{ type: 'purchase_order', id: o.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'purchase_order', id: o.id, op: 'upsert', version: 1, farmIds: ['F1'] }]);
   });
 
   it('drafts an order whose expected day is past on the farm’s calendar, audited as back-dated', () => {
@@ -87,7 +87,7 @@ describe('purchase order decisions', () => {
     expect(change.fields).toEqual({ expectedDate: '2026-03-12', notes: 'n' });
     expect(change.next).toMatchObject({ notes: 'n', version: 3, updatedAt: now.toISOString() });
     expect(audit[0]!.changes).toEqual({ expectedDate: { from: '2026-03-12', to: '2026-03-12' }, notes: { from: null, to: 'n' } });
-    expect(changes).toEqual([{ type: 'purchase_order', id: 'O1', op: 'upsert', version: 3 }]);
+    expect(changes).toEqual([{ type: 'purchase_order', id: 'O1', op: 'upsert', version: 3, farmIds: ['F1'] }]);
     expect(() => decideOrderUpdate(caller, draft, { lines: [feedLine] }, undefined, now)).toThrow(NotFound);
   });
 
@@ -158,7 +158,7 @@ describe('receipt decisions', () => {
     expect(d.placed).toEqual([{ cycle, birds: 500 }]);
     expect(d.flocks).toEqual(['FL1']);
     expect(d.audit[0]!.changes).toMatchObject({ receiptId: d.receipt.id, status: { from: 'ordered', to: 'partially_received' } });
-    expect(d.changes).toEqual([{ type: 'purchase_order', id: 'O1', op: 'upsert', version: 3 }]);
+    expect(d.changes).toEqual([{ type: 'purchase_order', id: 'O1', op: 'upsert', version: 3, farmIds: ['F1'] }]);
   });
 
   it('takes a receipt dated before the order was placed, audited as back-dated; its deliveries then carry no order date', () => {

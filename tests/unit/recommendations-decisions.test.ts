@@ -72,7 +72,7 @@ describe('accepting or dismissing', () => {
     const d = decideRecommendationOutcome(caller, open, 'dismissed', { note: ' not now ' }, now);
     expect(d.next).toMatchObject({ status: 'dismissed', decidedAt: now.toISOString(), decidedBy: caller.id, decisionNote: 'not now', version: 2 });
     expect(d.audit[0]).toMatchObject({ action: 'recommendation.dismiss', changes: { status: { from: 'open', to: 'dismissed' } } });
-    expect(d.changes).toEqual([{ type: 'recommendation', id: open.id, op: 'upsert', version: 2 }]);
+    expect(d.changes).toEqual([{ type: 'recommendation', id: open.id, op: 'upsert', version: 2, farmIds: ['f1'] }]);
   });
 
   it('refuses a decided one naming its state', () => {

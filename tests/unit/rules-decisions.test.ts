@@ -60,7 +60,7 @@ describe('rule definitions', () => {
     const { rule, audit, changes } = decideRuleCreate(caller, fields, none, now);
     expect(rule).toMatchObject({ farmId: 'F1', name: 'Mortality', createdBy: caller.id, createdAt: now.toISOString(), version: 1, defaultKey: null });
     expect(audit).toEqual([{ action: 'rule.create', targetType: 'rule', targetId: rule.id, changes: fields }]);
-    expect(changes).toEqual([{ type: 'rule', id: rule.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'rule', id: rule.id, op: 'upsert', version: 1, farmIds: ['F1'] }]);
   });
 
   it('changes a rule within its farm: the fields that differ, the next version; nothing when none differs', () => {
@@ -71,7 +71,7 @@ describe('rule definitions', () => {
     const edited = decideRuleChange(rule, ruleFieldsOf(caller, patchedRuleBody(rule, { severity: 'critical' })), none, later);
     expect(edited.change.changes).toEqual({ severity: { from: 'warning', to: 'critical' } });
     expect(edited.change.next).toMatchObject({ severity: 'critical', version: 2, updatedAt: later.toISOString() });
-    expect(edited.changes).toEqual([{ type: 'rule', id: rule.id, op: 'upsert', version: 2 }]);
+    expect(edited.changes).toEqual([{ type: 'rule', id: rule.id, op: 'upsert', version: 2, farmIds: ['F1'] }]);
     const other = { ...caller, farmIds: ['F1', 'F2'] };
     expect(problemsOf(() => decideRuleChange(rule, ruleFieldsOf(other, body({ scope: { farmId: 'F2' } })), none, later))).toEqual(['scope.farmId']);
   });
@@ -83,10 +83,10 @@ describe('rule definitions', () => {
   });
 
   it('deletes a rule with its audit and a delete change', () => {
-    const rule = { id: 'R1', name: 'Mortality' } as RuleRecord;
+    const rule = { id: 'R1', name: 'Mortality', farmId: 'F1' } as RuleRecord;
     expect(decideRuleDeletion(rule)).toEqual({
       audit: [{ action: 'rule.delete', targetType: 'rule', targetId: 'R1', changes: { name: 'Mortality' } }],
-      changes: [{ type: 'rule', id: 'R1', op: 'delete' }],
+      changes: [{ type: 'rule', id: 'R1', op: 'delete', farmIds: ['F1'] }],
     });
   });
 });

@@ -61,7 +61,7 @@ describe('a schedule', () => {
     expect(d.audit).toEqual([
       { action: 'schedule.create', targetType: 'schedule', targetId: d.schedule.id, changes: expect.objectContaining({ title: 'Check drinkers' }) },
     ]);
-    expect(d.changes).toEqual([{ type: 'schedule', id: d.schedule.id, op: 'upsert', version: 1 }]);
+    expect(d.changes).toEqual([{ type: 'schedule', id: d.schedule.id, op: 'upsert', version: 1, farmIds: ['f1'] }]);
   });
 
   it('refuses, in order: its own problems, a cycle without its flock, then the records of another farm (404 naming them)', () => {
@@ -91,7 +91,7 @@ describe('a schedule', () => {
 
   it('is deleted with its audit; the farm’s cap is refused naming the count', () => {
     expect(decideScheduleRemoval(schedule())).toMatchObject({
-      changes: [{ type: 'schedule', id: 's1', op: 'delete' }],
+      changes: [{ type: 'schedule', id: 's1', op: 'delete', farmIds: ['f1'] }],
       audit: [{ action: 'schedule.delete' }],
     });
     expect(() => withinCapOrThrow('f1', MAX_SCHEDULES_PER_FARM - 1, 1)).not.toThrow();

@@ -47,7 +47,7 @@ describe('transfer request decisions', () => {
     const { transfer: t, audit, changes } = decideTransferRequest(user, birds, { sender: { flock: flockA, cycle: cycleA } }, now);
     expect(t).toMatchObject({ status: 'requested', from: { flockId: 'FA', cycleId: 'CA' }, to: { farmId: 'B', flockId: 'FB', cycleId: null }, version: 1 });
     expect(audit[0]).toMatchObject({ action: 'transfer.request', targetId: t.id, changes: { status: 'requested', items: null } });
-    expect(changes).toEqual([{ type: 'transfer', id: t.id, op: 'upsert', version: 1 }]);
+    expect(changes).toEqual([{ type: 'transfer', id: t.id, op: 'upsert', version: 1, farmIds: ['A', 'B'] }]);
     expect(() => decideTransferRequest(user, birds, { sender: { flock: { ...flockA, farmId: 'C' }, cycle: undefined } }, now)).toThrow(NotFound);
     expect(() => decideTransferRequest(user, birds, { sender: { flock: { ...flockA, activeCycleId: null }, cycle: undefined } }, now)).toThrow(
       /no active cycle; birds, feed and eggs are sent from an active cycle/,
@@ -90,7 +90,7 @@ describe('transfer step decisions', () => {
     expect(change.fields).toMatchObject({ status: 'approved', approved: { at: now.toISOString(), by: 'u2', note: 'ok' }, to: { cycleId: 'CB' } });
     expect(change.next.version).toBe(3);
     expect(audit[0]!.changes).toMatchObject({ status: { from: 'requested', to: 'approved' }, note: 'ok', to: { to: { flockId: 'FB', cycleId: 'CB' } } });
-    expect(changes).toEqual([{ type: 'transfer', id: 'T1', op: 'upsert', version: 3 }]);
+    expect(changes).toEqual([{ type: 'transfer', id: 'T1', op: 'upsert', version: 3, farmIds: ['A', 'B'] }]);
     expect(() => decideTransferStep({ id: 'u2' }, requested, 'approve', {}, now, { flock: { ...found.flock, farmId: 'C' }, cycle: undefined })).toThrow(
       ValidationFailed,
     );

@@ -36,7 +36,7 @@ describe('a manual session', () => {
     const d = decideManualWeighing(cycle, body, facts);
     expect(d.record).toMatchObject({ id: 'w1', method: 'manual_sample', houseId: 'h1', grams: 310, sampleSize: 2, samples: [300, 320], version: 1 });
     expect(d.latest).toBe(true);
-    expect(d.changes).toEqual([{ type: 'weight', id: 'w1', op: 'upsert', version: 1 }]);
+    expect(d.changes).toEqual([{ type: 'weight', id: 'w1', op: 'upsert', version: 1, farmIds: [cycle.farmId] }]);
     expect(
       decideManualWeighing(cycle, { date: '2026-03-07', grams: 250 }, { ...facts, stats: { n: null, mean: 250, sd: null, cv: null, uniformityPct: null } })
         .latest,
@@ -91,7 +91,7 @@ describe('a scale batch', () => {
     expect(d.sessions).toHaveLength(1);
     expect(d.newest).toMatchObject({ id: 'd1', date: '2026-03-09', method: 'automatic_scale', grams: 310, sampleSize: 3, houseId: 'h1', version: 1 });
     expect(d.latest).toBe(true);
-    expect(d.changes).toEqual([{ type: 'weight', id: 'd1@2026-03-09', op: 'upsert', version: 1 }]);
+    expect(d.changes).toEqual([{ type: 'weight', id: 'd1@2026-03-09', op: 'upsert', version: 1, farmIds: [cycle.farmId] }]);
     expect(() => decideScaleBatch({ ...cycle, status: 'closed' }, body, { dates: [], stored: new Map(), houseId: null, callerId: 'u1', now })).toThrow(
       Conflict,
     );

@@ -107,6 +107,7 @@ export function decideConfigChange(
     requestId: by.requestId,
   };
   const audit: AuditEvent[] = [{ action: 'analytics_config.update', targetType: 'analytics_config', targetId: 'analytics', changes }];
-  const resources: ResourceChange[] = [{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: next.version }];
+  // the service-wide configuration belongs to no farm's feed
+  const resources: ResourceChange[] = [{ type: 'analytics_config', id: 'analytics', op: 'upsert', version: next.version, farmIds: [] }];
   return { next, audit, changes: resources };
 }

@@ -125,6 +125,6 @@ export function decideWaterReading(
     createdAt: now.toISOString(),
     createdBy: caller.id,
   };
-  const changes: ResourceChange[] = [{ type: 'water_reading', id: record.id, op: 'upsert' }];
+  const changes: ResourceChange[] = [{ type: 'water_reading', id: record.id, op: 'upsert', farmIds: [flock.farmId] }];
   return { record, changes };
 }

@@ -26,7 +26,7 @@ const changed = (current: AnomalyRecord, fields: Partial<AnomalyRecord>, at: str
   updatedAt: at,
 });
 
-const anomalyChange = (a: AnomalyRecord): ResourceChange[] => [{ type: 'anomaly', id: a.id, op: 'upsert', version: a.version }];
+const anomalyChange = (a: AnomalyRecord): ResourceChange[] => [{ type: 'anomaly', id: a.id, op: 'upsert', version: a.version, farmIds: [a.farmId] }];
 
 /** acknowledge, resolve or dismiss (the version already compared with the client's). */
 export function decideAnomalyAction(caller: Pick<Caller, 'id'>, current: AnomalyRecord, action: AnomalyAction, body: AnomalyActionBody, now: Date) {

@@ -53,6 +53,6 @@ export function decideSampleCreate(
     version: 1,
   };
   const audit: AuditEvent[] = [{ action: 'compliance.sample.create', targetType: 'sample', targetId: sample.id, changes: { ...sample } }];
-  const changes: ResourceChange[] = [{ type: 'sample', id: sample.id, op: 'upsert', version: 1 }];
+  const changes: ResourceChange[] = [{ type: 'sample', id: sample.id, op: 'upsert', version: 1, farmIds: [sample.farmId] }];
   return { sample, audit, changes };
 }

@@ -66,11 +66,12 @@ export interface DrillRecord {
   createdAt: string;
 }
 
-const jobChange = (type: 'export' | 'restore', job: { id: string; version: number }): ResourceChange => ({
+const jobChange = (type: 'export' | 'restore', job: { id: string; version: number; farmId: string }): ResourceChange => ({
   type,
   id: job.id,
   op: 'upsert',
   version: job.version,
+  farmIds: [job.farmId],
 });
 
 /** An export of a farm that exists and is not being restored; its file's key is fixed now (`exports/<farmId>/<id>.jsonl`). */
@@ -171,7 +172,7 @@ export function restoreOpening(
         changes: { name: job.farmName, restoreId: job.id, exportId: job.exportId, sourceFarmId: job.sourceFarmId, records: fields.records },
       },
     ] as AuditEvent[],
-    changes: [{ type: 'farm', id: job.farmId, op: 'upsert' }] as ResourceChange[],
+    changes: [{ type: 'farm', id: job.farmId, op: 'upsert', farmIds: [job.farmId] }] satisfies ResourceChange[],
   };
 }
 
@@ -190,7 +191,7 @@ export function decideDrill(caller: Pick<Caller, 'id'>, farmId: string, body: Cr
     recordedBy: caller.id,
     createdAt: now.toISOString(),
   };
-  return { drill, changes: [{ type: 'drill', id: drill.id, op: 'upsert' }] as ResourceChange[] };
+  return { drill, changes: [{ type: 'drill', id: drill.id, op: 'upsert', farmIds: [drill.farmId] }] satisfies ResourceChange[] };
 }
 
 /** A pending job the worker takes: running from `now`. */

@@ -34,7 +34,7 @@ function timeZoneOrThrow(zone: string): string {
   return canonical;
 }
 
-const farmChange = (f: FarmRecord): ResourceChange => ({ type: 'farm', id: f.id, op: 'upsert', version: f.version });
+const farmChange = (f: FarmRecord): ResourceChange => ({ type: 'farm', id: f.id, op: 'upsert', version: f.version, farmIds: [f.id] });
 
 /** A new farm; `assign`: the caller (not an admin) is assigned to it, within `MAX_FARMS_PER_USER`. */
 export function decideFarmCreate(caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>, body: CreateFarmBody, now: Date) {

@@ -14,7 +14,7 @@ import type { HouseChanges, HouseRecord } from './records.js';
  * names: `type`, not the stored `houseType`.
  */
 
-const houseChange = (h: HouseRecord): ResourceChange => ({ type: 'house', id: h.id, op: 'upsert', version: h.version });
+const houseChange = (h: HouseRecord): ResourceChange => ({ type: 'house', id: h.id, op: 'upsert', version: h.version, farmIds: [h.farmId] });
 
 /** A new house of `farmId` (a farm the caller cannot see is the 404 of a missing one; the commit checks that it exists). */
 export function decideHouseCreate(caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>, farmId: string, body: CreateHouseBody, now: Date) {

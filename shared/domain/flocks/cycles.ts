@@ -15,7 +15,13 @@ export const flockBusy = (flock: Pick<FlockRecord, 'id' | 'status' | 'activeCycl
     flock.status === 'archived' ? `Flock ${flock.id} is archived` : `Flock ${flock.id} already has an active cycle (${flock.activeCycleId}); close it first`,
   );
 
-const cycleChange = (c: Pick<CycleRecord, 'id' | 'version'>): ResourceChange => ({ type: 'cycle', id: c.id, op: 'upsert', version: c.version });
+const cycleChange = (c: Pick<CycleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
+  type: 'cycle',
+  id: c.id,
+  op: 'upsert',
+  version: c.version,
+  farmIds: [c.farmId],
+});
 
 /** A lighting programme's steps follow each other: each from an age after the previous one's. */
 function checkProgramme(programme: CycleRecord['lightingProgramme'] | undefined): void {
@@ -52,7 +58,7 @@ export function decideCycleStart(flock: FlockRecord, body: CreateCycleBody, now:
     version: 1,
   };
   const audit: AuditEvent[] = [{ action: 'cycle.create', targetType: 'cycle', targetId: cycle.id, changes: { flockId: flock.id, startDate: cycle.startDate } }];
-  const changes: ResourceChange[] = [cycleChange(cycle), { type: 'flock', id: flock.id, op: 'upsert', version: flock.version + 1 }];
+  const changes: ResourceChange[] = [cycleChange(cycle), { type: 'flock', id: flock.id, op: 'upsert', version: flock.version + 1, farmIds: [cycle.farmId] }];
   return { cycle, audit, changes };
 }
 
@@ -86,8 +92,8 @@ export function decideCycleClose(cycle: CycleRecord, body: CloseCycleBody, now: 
     },
   ];
   const changes: ResourceChange[] = [
-    { type: 'cycle', id: cycle.id, op: 'upsert' },
-    { type: 'flock', id: cycle.flockId, op: 'upsert' },
+    { type: 'cycle', id: cycle.id, op: 'upsert', farmIds: [cycle.farmId] },
+    { type: 'flock', id: cycle.flockId, op: 'upsert', farmIds: [cycle.farmId] },
   ];
   return { endDate, closedAt: now.toISOString(), audit, changes };
 }

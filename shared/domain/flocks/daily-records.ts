@@ -135,8 +135,8 @@ export function decideDailyRecord(cycle: CycleRecord, form: DailyRecordBody, jud
   const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
   const groups: LedgerGroup[] = [{ ref, changes: netChanges(deltas) }];
   const changes: ResourceChange[] = [
-    ...previous.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'delete' })),
-    ...movements.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version })),
+    ...previous.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'delete', farmIds: [ref.farmId] })),
+    ...movements.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version, farmIds: [ref.farmId] })),
   ];
   return { daily, movements, groups, changes, replaced: existing !== undefined };
 }

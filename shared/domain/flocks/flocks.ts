@@ -23,7 +23,7 @@ export function judgePlacement(caller: Scope, farmId: string, houseId: string | 
   if (houseId && !found.house) throw houseNotFound(houseId);
 }
 
-const flockChange = (f: FlockRecord): ResourceChange => ({ type: 'flock', id: f.id, op: 'upsert', version: f.version });
+const flockChange = (f: FlockRecord): ResourceChange => ({ type: 'flock', id: f.id, op: 'upsert', version: f.version, farmIds: [f.farmId] });
 
 /** A new flock on `farmId` (the body's, else the default farm; none: 400), placed where the caller may. */
 export function decideFlockCreate(

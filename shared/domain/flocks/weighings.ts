@@ -21,7 +21,7 @@ export const cycleClosedToWeighings = (cycleId: string) => new Conflict(`Cycle $
 /** Does a weighing of `date` become the cycle's latest weight? Same date or newer: yes (the last one written wins). */
 export const takesLatest = (cycle: Pick<CycleRecord, 'latestWeight'>, date: string) => !cycle.latestWeight || date >= cycle.latestWeight.date;
 
-const weightChange = (r: WeightRecord, id = r.id): ResourceChange => ({ type: 'weight', id, op: 'upsert', version: r.version });
+const weightChange = (r: WeightRecord, id = r.id): ResourceChange => ({ type: 'weight', id, op: 'upsert', version: r.version, farmIds: [r.farmId] });
 
 // ---------------------------------------------------------------------------------------------------
 // Manual sessions

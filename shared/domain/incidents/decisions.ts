@@ -73,7 +73,13 @@ const timelineEvent = (caller: Caller, now: Date, event: Omit<TimelineEvent, 'id
   ...event,
 });
 
-const incidentChange = (i: Pick<IncidentRecord, 'id' | 'version'>): ResourceChange => ({ type: 'incident', id: i.id, op: 'upsert', version: i.version });
+const incidentChange = (i: Pick<IncidentRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
+  type: 'incident',
+  id: i.id,
+  op: 'upsert',
+  version: i.version,
+  farmIds: [i.farmId],
+});
 
 /** Opening an incident of `farmId` (the caller's): the incident, its `created` event, whether it restricts the farm's movements. */
 export function decideIncidentOpen(caller: Caller, farmId: string, body: CreateIncidentBody, refs: IncidentReferences, now: Date) {

@@ -26,7 +26,7 @@ export function metricsOrThrow(kind: CreateDeviceBody['kind'], metrics: CreateDe
   return list;
 }
 
-const deviceChange = (d: DeviceRecord): ResourceChange => ({ type: 'device', id: d.id, op: 'upsert', version: d.version });
+const deviceChange = (d: DeviceRecord): ResourceChange => ({ type: 'device', id: d.id, op: 'upsert', version: d.version, farmIds: [d.farmId] });
 
 /** A device registered by the caller in `house` (read and scoped), with the hash of its new secret; audited without the hash. */
 export function decideDeviceRegistration(
@@ -103,6 +103,6 @@ export function decideSecretRotation(current: DeviceRecord, secretHash: string, 
 export function decideDeviceRemoval(current: DeviceRecord) {
   return {
     audit: [{ action: 'device.delete', targetType: 'device', targetId: current.id, changes: { name: current.name, houseId: current.houseId } }] as AuditEvent[],
-    changes: [{ type: 'device', id: current.id, op: 'delete' }] as ResourceChange[],
+    changes: [{ type: 'device', id: current.id, op: 'delete', farmIds: [current.farmId] }] satisfies ResourceChange[],
   };
 }

@@ -160,7 +160,7 @@ export function decideMovementUpdate(
     { action: 'movement.update', targetType: 'movement', targetId: movement.id, changes: movementDiff(movement, updated) },
     ...(sale ? overrideEvent({ ...next, id: movement.id, flockId: cycle.flockId, cycleId: cycle.id } as Parameters<typeof overrideEvent>[0], sale) : []),
   ];
-  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: updated.version }];
+  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: updated.version, farmIds: [movement.farmId] }];
   return { updated, groups: [group], audit, changes };
 }
 
@@ -198,6 +198,6 @@ export function decideMovementDeletion(
       changes: { type: movement.type, date: movement.date, fields: movement.fields },
     },
   ];
-  const changes: ResourceChange[] = deletes.map((m) => ({ type: 'movement', id: m.id, op: 'delete' }));
+  const changes: ResourceChange[] = deletes.map((m) => ({ type: 'movement', id: m.id, op: 'delete', farmIds: [m.farmId] }));
   return { groups, deletes, audit, changes };
 }

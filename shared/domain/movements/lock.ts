@@ -12,7 +12,7 @@ function lockChange(m: MovementRecord, lock: StoredLock | null, action: string, 
   const next: MovementRecord = { ...m, lock, version: m.version + 1, updatedAt: now.toISOString() };
   const change: RecordChange<MovementRecord> = { current: m, next, fields: { lock }, changes: { lock: { from: m.lock, to: lock } } };
   const audit: AuditEvent[] = [{ action, targetType: 'movement', targetId: m.id, changes: audited }];
-  const changes: ResourceChange[] = [{ type: 'movement', id: m.id, op: 'upsert', version: next.version }];
+  const changes: ResourceChange[] = [{ type: 'movement', id: m.id, op: 'upsert', version: next.version, farmIds: [m.farmId] }];
   return { change, audit, changes };
 }
 

@@ -97,7 +97,7 @@ function nextVersion(farmId: string, current: { override: PricingOverride; versi
     requestId: by.requestId,
   };
   const audit: AuditEvent[] = [{ action, targetType: 'farm_pricing', targetId: farmId, changes }];
-  const resources: ResourceChange[] = [{ type: 'farm_pricing', id: farmId, op: 'upsert', version: next.version }];
+  const resources: ResourceChange[] = [{ type: 'farm_pricing', id: farmId, op: 'upsert', version: next.version, farmIds: [farmId] }];
   return { next, audit, changes: resources };
 }
 

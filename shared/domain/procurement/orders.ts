@@ -167,7 +167,7 @@ export const farmDateAt = (at: string, timeZone: string | undefined): string => 
 export const backdatedOf = (date: string, enteredOn: string): { backdated?: { date: string; enteredOn: string } } =>
   date < enteredOn ? { backdated: { date, enteredOn } } : {};
 
-export const orderChange = (o: OrderRecord): ResourceChange => ({ type: 'purchase_order', id: o.id, op: 'upsert', version: o.version });
+export const orderChange = (o: OrderRecord): ResourceChange => ({ type: 'purchase_order', id: o.id, op: 'upsert', version: o.version, farmIds: [o.farmId] });
 
 /** The supplier an order names (as the caller sees it): not archived, serving the farm, supplying every line's kind. */
 export function judgeOrderSupplier(supplier: SupplierRecord, farmId: string, lines: readonly LineInput[]): void {

@@ -32,7 +32,7 @@ export function ownFarmsOrThrow(caller: Caller, farmIds: readonly string[]): voi
 }
 
 const supplierChange = (s: SupplierRecord, op: ResourceChange['op'] = 'upsert'): ResourceChange =>
-  op === 'delete' ? { type: 'supplier', id: s.id, op } : { type: 'supplier', id: s.id, op, version: s.version };
+  op === 'delete' ? { type: 'supplier', id: s.id, op, farmIds: s.farmIds } : { type: 'supplier', id: s.id, op, version: s.version, farmIds: s.farmIds };
 
 export function decideSupplierCreate(caller: Caller, body: CreateSupplierBody, now: Date) {
   ownFarmsOrThrow(caller, body.farmIds);

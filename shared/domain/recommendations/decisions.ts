@@ -21,7 +21,7 @@ export interface RecommendationFlock {
 
 type Content = Pick<RecommendationRecord, 'cycleId' | 'category' | 'priority' | 'description' | 'expectedBenefit' | 'source' | 'rule' | 'evidence'>;
 
-const created = (r: RecommendationRecord): ResourceChange => ({ type: 'recommendation', id: r.id, op: 'upsert', version: r.version });
+const created = (r: RecommendationRecord): ResourceChange => ({ type: 'recommendation', id: r.id, op: 'upsert', version: r.version, farmIds: [r.farmId] });
 
 /** A new, undecided recommendation for a flock. */
 function openRecommendation(caller: Caller, flock: RecommendationFlock, content: Content, now: Date): RecommendationRecord {

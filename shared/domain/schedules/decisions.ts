@@ -82,7 +82,13 @@ export const placementOf = (body: Pick<CreateScheduleBody, 'houseId' | 'flockId'
   assignee: body.assignee ?? null,
 });
 
-export const upserted = (s: Pick<ScheduleRecord, 'id' | 'version'>): ResourceChange => ({ type: 'schedule', id: s.id, op: 'upsert', version: s.version });
+export const upserted = (s: Pick<ScheduleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
+  type: 'schedule',
+  id: s.id,
+  op: 'upsert',
+  version: s.version,
+  farmIds: [s.farmId],
+});
 
 /** A new schedule of `farmId` (the caller's; the farm's cap is the commit's). */
 export function decideScheduleCreate(caller: Caller, farmId: string, body: CreateScheduleBody, found: PlacementFacts, now: Date) {
@@ -161,7 +167,7 @@ export function decideScheduleUpdate(current: ScheduleRecord, body: UpdateSchedu
 export function decideScheduleRemoval(current: ScheduleRecord) {
   return {
     audit: [{ action: 'schedule.delete', targetType: 'schedule', targetId: current.id, changes: toScheduleDto(current) }] as AuditEvent[],
-    changes: [{ type: 'schedule', id: current.id, op: 'delete' } as ResourceChange],
+    changes: [{ type: 'schedule', id: current.id, op: 'delete', farmIds: [current.farmId] }] satisfies ResourceChange[],
   };
 }
 

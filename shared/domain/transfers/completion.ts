@@ -8,7 +8,7 @@ import type { EndCycle } from './ends.js';
 import { drawFromLots, type EggLot } from '../eggs/lots.js';
 import { eggWindowsCovering, saleRefusal, type WithdrawalWindow } from '../compliance/withdrawals.js';
 import { isLedgerKind, transferMovements } from './lifecycle.js';
-import type { EquipmentLine, TransferRecord } from './records.js';
+import { transferFarmIds, type EquipmentLine, type TransferRecord } from './records.js';
 import { stepOf } from './steps.js';
 import type { MovementInput } from '../../../schemas/movements.js';
 import type { TransferActionBody } from '../../../schemas/sharing.js';
@@ -89,7 +89,7 @@ export function decideTransferCompletion<C extends CompletionCycle>(
     return {
       change: { current: t, next, fields, changes: { status } } as RecordChange<TransferRecord>,
       audit: [{ action: 'transfer.complete', targetType: 'transfer', targetId: t.id, changes: { status, ...backDated, ...audited } }] as AuditEvent[],
-      changes: [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version }] as ResourceChange[],
+      changes: [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version, farmIds: transferFarmIds(t, next) }] satisfies ResourceChange[],
       date,
     };
   };

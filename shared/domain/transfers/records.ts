@@ -95,3 +95,8 @@ export function transferAnswer(t: TransferRecord) {
     version: t.version,
   };
 }
+
+/** The farms a transfer belongs to, each once: the sender's and the receiver's (and a receiver it had before a step moved it). */
+export const transferFarmIds = (...transfers: ReadonlyArray<Pick<TransferRecord, 'from' | 'to'>>): string[] => [
+  ...new Set(transfers.flatMap((t) => [t.from.farmId, t.to.farmId])),
+];

@@ -6,7 +6,15 @@ import type { AuditEvent, ResourceChange } from '../decision.js';
 import { equipmentNotFound } from '../references.js';
 import { activeEnd, flockOfFarm, type EndFacts } from './ends.js';
 import { isLedgerKind, transferProblems } from './lifecycle.js';
-import { FarmRestricted, transferAnswer, type EquipmentFacts, type EquipmentLine, type TransferEndRecord, type TransferRecord } from './records.js';
+import {
+  FarmRestricted,
+  transferAnswer,
+  transferFarmIds,
+  type EquipmentFacts,
+  type EquipmentLine,
+  type TransferEndRecord,
+  type TransferRecord,
+} from './records.js';
 import type { CreateTransferBody } from '../../../schemas/sharing.js';
 
 /**
@@ -103,6 +111,6 @@ export function decideTransferRequest(caller: Pick<Caller, 'id'>, body: CreateTr
     version: 1,
   };
   const audit: AuditEvent[] = [{ action: 'transfer.request', targetType: 'transfer', targetId: transfer.id, changes: transferAnswer(transfer) }];
-  const changes: ResourceChange[] = [{ type: 'transfer', id: transfer.id, op: 'upsert', version: 1 }];
+  const changes: ResourceChange[] = [{ type: 'transfer', id: transfer.id, op: 'upsert', version: 1, farmIds: transferFarmIds(transfer) }];
   return { transfer, audit, changes };
 }

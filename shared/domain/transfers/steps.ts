@@ -4,7 +4,7 @@ import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
 import { canAccessFarm } from '../farm-access.js';
 import { activeEnd, flockOfFarm, type EndFacts } from './ends.js';
 import { ACTING_SIDE, isLedgerKind, maySideAct, transferTransition } from './lifecycle.js';
-import type { TransferEndRecord, TransferRecord, TransferStep } from './records.js';
+import { transferFarmIds, type TransferEndRecord, type TransferRecord, type TransferStep } from './records.js';
 import type { ApproveTransferBody, TransferAction, TransferActionBody, TransferStatus } from '../../../schemas/sharing.js';
 
 /**
@@ -95,6 +95,6 @@ export function decideTransferStep(
   const moved: Record<string, { from: unknown; to: unknown }> = end ? { to: { from: t.to, to: end } } : {};
   const change: RecordChange<TransferRecord> = { current: t, next, fields, changes: { status, ...moved } };
   const audit: AuditEvent[] = [{ action: `transfer.${action}`, targetType: 'transfer', targetId: t.id, changes: { status, note: step.note, ...moved } }];
-  const resources: ResourceChange[] = [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version }];
+  const resources: ResourceChange[] = [{ type: 'transfer', id: t.id, op: 'upsert', version: next.version, farmIds: transferFarmIds(t, next) }];
   return { change, audit, changes: resources };
 }

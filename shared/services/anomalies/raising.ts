@@ -124,7 +124,7 @@ export async function raiseAnomaly(ctx: CommandContext, firing: AnomalyFiring): 
               changes: { dedupKey: anomaly.dedupKey, metric: anomaly.metric, severity: anomaly.severity, ruleId: anomaly.ruleId, detector: anomaly.detector },
             },
           ],
-          changes: [{ type: 'anomaly', id: anomaly.id, op: 'upsert', version: 1 }],
+          changes: [{ type: 'anomaly', id: anomaly.id, op: 'upsert', version: 1, farmIds: [anomaly.farmId] }],
         });
         return { anomaly: toAnomalyDto(anomaly), created: true };
       } catch (err) {

@@ -44,7 +44,7 @@ export async function recordMovement(ctx: CommandContext, flockId: string, cycle
         commit(ctx, {
           writes: ledgerWrites({ groups: decision.groups, puts }, ctx.now.toISOString()),
           audit: decision.audit,
-          changes: puts.map((m) => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version })),
+          changes: puts.map((m) => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version, farmIds: [m.farmId] })),
           response,
         }),
       );
