@@ -34,6 +34,18 @@ export interface ResourceChange {
   farmIds: readonly string[];
 }
 
+/** A record of one farm, created or changed at `version`: its change, in that farm's feed. */
+export const upsertOf = (type: string, r: { id: string; version: number; farmId: string }): ResourceChange => ({
+  type,
+  id: r.id,
+  op: 'upsert',
+  version: r.version,
+  farmIds: [r.farmId],
+});
+
+/** A record of one farm, deleted: its change (a tombstone), in that farm's feed. */
+export const deleteOf = (type: string, r: { id: string; farmId: string }): ResourceChange => ({ type, id: r.id, op: 'delete', farmIds: [r.farmId] });
+
 /** A change of one record decided from the version it was read at: the fields to set and their audit diff. */
 export interface RecordChange<T> {
   /** The record as it was read. */

@@ -1,6 +1,6 @@
 import { Conflict } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import type { AuditEvent, ResourceChange } from '../decision.js';
+import { type AuditEvent, type ResourceChange, upsertOf } from '../decision.js';
 import { escalationDescription, escalationTitle, incidentCategoryOf, incidentSeverityOf, isOpen, transition } from './lifecycle.js';
 import type { AnomalyNote, AnomalyRecord } from './records.js';
 import type { AnomalyActionBody, EscalateAnomalyBody } from '../../../schemas/anomalies.js';
@@ -26,7 +26,7 @@ const changed = (current: AnomalyRecord, fields: Partial<AnomalyRecord>, at: str
   updatedAt: at,
 });
 
-const anomalyChange = (a: AnomalyRecord): ResourceChange[] => [{ type: 'anomaly', id: a.id, op: 'upsert', version: a.version, farmIds: [a.farmId] }];
+const anomalyChange = (a: AnomalyRecord): ResourceChange[] => [upsertOf('anomaly', a)];
 
 /** acknowledge, resolve or dismiss (the version already compared with the client's). */
 export function decideAnomalyAction(caller: Pick<Caller, 'id'>, current: AnomalyRecord, action: AnomalyAction, body: AnomalyActionBody, now: Date) {

@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import type { CreateHouseBody, UpdateHouseBody } from '../../../schemas/farms.js';
 import type { Caller } from '../caller.js';
-import { recordChange, type AuditEvent, type ResourceChange } from '../decision.js';
+import { recordChange, type AuditEvent, type ResourceChange, upsertOf } from '../decision.js';
 import { canAccessFarm } from '../farm-access.js';
 import { displayName, nameKey } from '../names.js';
 import { farmNotFound } from '../references.js';
@@ -14,7 +14,7 @@ import type { HouseChanges, HouseRecord } from './records.js';
  * names: `type`, not the stored `houseType`.
  */
 
-const houseChange = (h: HouseRecord): ResourceChange => ({ type: 'house', id: h.id, op: 'upsert', version: h.version, farmIds: [h.farmId] });
+const houseChange = (h: HouseRecord): ResourceChange => upsertOf('house', h);
 
 /** A new house of `farmId` (a farm the caller cannot see is the 404 of a missing one; the commit checks that it exists). */
 export function decideHouseCreate(caller: Pick<Caller, 'id' | 'allFarms' | 'farmIds'>, farmId: string, body: CreateHouseBody, now: Date) {

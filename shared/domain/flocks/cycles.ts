@@ -3,7 +3,7 @@ import type { CloseCycleBody, CreateCycleBody, UpdateCycleBody } from '../../../
 import { Conflict, ValidationFailed } from '../../errors.js';
 import { isoDate } from '../../platform/calendar.js';
 import { ZERO_COUNTERS } from '../cycle-summary.js';
-import { recordChange, type AuditEvent, type ResourceChange } from '../decision.js';
+import { recordChange, type AuditEvent, type ResourceChange, upsertOf } from '../decision.js';
 import { latestAllowedDate } from '../weights.js';
 import type { CycleRecord, FlockRecord } from './records.js';
 
@@ -15,13 +15,7 @@ export const flockBusy = (flock: Pick<FlockRecord, 'id' | 'status' | 'activeCycl
     flock.status === 'archived' ? `Flock ${flock.id} is archived` : `Flock ${flock.id} already has an active cycle (${flock.activeCycleId}); close it first`,
   );
 
-const cycleChange = (c: Pick<CycleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
-  type: 'cycle',
-  id: c.id,
-  op: 'upsert',
-  version: c.version,
-  farmIds: [c.farmId],
-});
+const cycleChange = (c: Pick<CycleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => upsertOf('cycle', c);
 
 /** A lighting programme's steps follow each other: each from an age after the previous one's. */
 function checkProgramme(programme: CycleRecord['lightingProgramme'] | undefined): void {

@@ -2,7 +2,7 @@ import type { DailyRecordBody } from '../../../schemas/daily-records.js';
 import type { MovementInput } from '../../../schemas/movements.js';
 import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { ageOn } from '../age.js';
-import type { ResourceChange } from '../decision.js';
+import { type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { effectiveLock, effectsOf, feedTypeFromStock, needsFeedType, netChanges } from '../ledger.js';
 import { inputOf, newMovement, refOf, type LedgerGroup, type MovementRecord } from '../movements/record.js';
 import { checkDailyRecord, stageOf, type Stage } from '../production-stage.js';
@@ -134,10 +134,7 @@ export function decideDailyRecord(cycle: CycleRecord, form: DailyRecordBody, jud
   };
   const deltas = [...previous.flatMap((m) => effectsOf(inputOf(m), -1)), ...movements.flatMap((m) => effectsOf(inputOf(m), 1))];
   const groups: LedgerGroup[] = [{ ref, changes: netChanges(deltas) }];
-  const changes: ResourceChange[] = [
-    ...previous.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'delete', farmIds: [ref.farmId] })),
-    ...movements.map((m): ResourceChange => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version, farmIds: [ref.farmId] })),
-  ];
+  const changes: ResourceChange[] = [...previous.map((m) => deleteOf('movement', m)), ...movements.map((m) => upsertOf('movement', m))];
   return { daily, movements, groups, changes, replaced: existing !== undefined };
 }
 

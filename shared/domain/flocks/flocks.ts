@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import type { CreateFlockBody, UpdateFlockBody } from '../../../schemas/flocks.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import { recordChange, type AuditEvent, type ResourceChange } from '../decision.js';
+import { recordChange, type AuditEvent, type ResourceChange, upsertOf } from '../decision.js';
 import { canAccessFarm } from '../farm-access.js';
 import { farmNotFound, houseNotFound } from '../references.js';
 import type { FlockRecord } from './records.js';
@@ -23,7 +23,7 @@ export function judgePlacement(caller: Scope, farmId: string, houseId: string | 
   if (houseId && !found.house) throw houseNotFound(houseId);
 }
 
-const flockChange = (f: FlockRecord): ResourceChange => ({ type: 'flock', id: f.id, op: 'upsert', version: f.version, farmIds: [f.farmId] });
+const flockChange = (f: FlockRecord): ResourceChange => upsertOf('flock', f);
 
 /** A new flock on `farmId` (the body's, else the default farm; none: 400), placed where the caller may. */
 export function decideFlockCreate(

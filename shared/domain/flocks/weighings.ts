@@ -1,6 +1,6 @@
 import type { RecordWeightBody, ScaleIngestBody } from '../../../schemas/weights.js';
 import { Conflict, ValidationFailed } from '../../errors.js';
-import type { ResourceChange } from '../decision.js';
+import { type ResourceChange, upsertOf } from '../decision.js';
 import { houseNotFound } from '../references.js';
 import { dayStats, ingestDay, isImplausible, latestAllowedDate, manualInputProblems, manualStats, readingDate, type RejectReason } from '../weights.js';
 import type { CycleRecord, FlockRecord, WeightRecord } from './records.js';
@@ -21,7 +21,7 @@ export const cycleClosedToWeighings = (cycleId: string) => new Conflict(`Cycle $
 /** Does a weighing of `date` become the cycle's latest weight? Same date or newer: yes (the last one written wins). */
 export const takesLatest = (cycle: Pick<CycleRecord, 'latestWeight'>, date: string) => !cycle.latestWeight || date >= cycle.latestWeight.date;
 
-const weightChange = (r: WeightRecord, id = r.id): ResourceChange => ({ type: 'weight', id, op: 'upsert', version: r.version, farmIds: [r.farmId] });
+const weightChange = (r: WeightRecord, id = r.id): ResourceChange => upsertOf('weight', { ...r, id });
 
 // ---------------------------------------------------------------------------------------------------
 // Manual sessions

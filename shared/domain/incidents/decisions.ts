@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { Conflict, Forbidden, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf } from '../decision.js';
 import { assigneeOrThrow } from '../references.js';
 import { isOpen, mayActOn, restrictsMovements, transition } from './lifecycle.js';
 import { toIncidentDto, type IncidentRecord, type IncidentWithTimeline, type TimelineEvent } from './records.js';
@@ -73,13 +73,7 @@ const timelineEvent = (caller: Caller, now: Date, event: Omit<TimelineEvent, 'id
   ...event,
 });
 
-const incidentChange = (i: Pick<IncidentRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
-  type: 'incident',
-  id: i.id,
-  op: 'upsert',
-  version: i.version,
-  farmIds: [i.farmId],
-});
+const incidentChange = (i: Pick<IncidentRecord, 'id' | 'version' | 'farmId'>): ResourceChange => upsertOf('incident', i);
 
 /** Opening an incident of `farmId` (the caller's): the incident, its `created` event, whether it restricts the farm's movements. */
 export function decideIncidentOpen(caller: Caller, farmId: string, body: CreateIncidentBody, refs: IncidentReferences, now: Date) {

@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { displayName } from '../names.js';
 import { declaredMetricProblems, KIND_METRICS } from './metrics.js';
 import type { DeviceChanges, DeviceRecord } from './records.js';
@@ -26,7 +26,7 @@ export function metricsOrThrow(kind: CreateDeviceBody['kind'], metrics: CreateDe
   return list;
 }
 
-const deviceChange = (d: DeviceRecord): ResourceChange => ({ type: 'device', id: d.id, op: 'upsert', version: d.version, farmIds: [d.farmId] });
+const deviceChange = (d: DeviceRecord): ResourceChange => upsertOf('device', d);
 
 /** A device registered by the caller in `house` (read and scoped), with the hash of its new secret; audited without the hash. */
 export function decideDeviceRegistration(
@@ -103,6 +103,6 @@ export function decideSecretRotation(current: DeviceRecord, secretHash: string, 
 export function decideDeviceRemoval(current: DeviceRecord) {
   return {
     audit: [{ action: 'device.delete', targetType: 'device', targetId: current.id, changes: { name: current.name, houseId: current.houseId } }] as AuditEvent[],
-    changes: [{ type: 'device', id: current.id, op: 'delete', farmIds: [current.farmId] }] satisfies ResourceChange[],
+    changes: [deleteOf('device', current)],
   };
 }

@@ -2,7 +2,7 @@ import { Conflict, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
 import { isSale, judgeSale, overrideEvent, type WithdrawalWindow } from '../compliance/withdrawals.js';
-import type { AuditEvent, ResourceChange } from '../decision.js';
+import { type AuditEvent, type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { effectiveLock, effectsOf, movementProblems, netChanges } from '../ledger.js';
 import { deliveryReferenceIds, judgeDeliveryReferences } from '../references.js';
 import { drawFromLots, drawsEggs, withDrawsReturned, type EggLot, type LotDraw } from '../eggs/lots.js';
@@ -160,7 +160,7 @@ export function decideMovementUpdate(
     { action: 'movement.update', targetType: 'movement', targetId: movement.id, changes: movementDiff(movement, updated) },
     ...(sale ? overrideEvent({ ...next, id: movement.id, flockId: cycle.flockId, cycleId: cycle.id } as Parameters<typeof overrideEvent>[0], sale) : []),
   ];
-  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: updated.version, farmIds: [movement.farmId] }];
+  const changes: ResourceChange[] = [upsertOf('movement', updated)];
   return { updated, groups: [group], audit, changes };
 }
 
@@ -198,6 +198,6 @@ export function decideMovementDeletion(
       changes: { type: movement.type, date: movement.date, fields: movement.fields },
     },
   ];
-  const changes: ResourceChange[] = deletes.map((m) => ({ type: 'movement', id: m.id, op: 'delete', farmIds: [m.farmId] }));
+  const changes: ResourceChange[] = deletes.map((m) => deleteOf('movement', m));
   return { groups, deletes, audit, changes };
 }

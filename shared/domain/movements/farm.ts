@@ -5,7 +5,7 @@ import { createFarmMovementBody } from '../../../schemas/compiled/inventory.js';
 import { problemsOf } from '../../../schemas/problems.js';
 import { NotFound, ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import type { AuditEvent, ResourceChange } from '../decision.js';
+import { type AuditEvent, type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { visibleTo } from '../farm-access.js';
 import { farmEffectsOf, farmMovementProblems, netChanges, type NetChange } from '../ledger.js';
 import { backdatedOf } from '../procurement/orders.js';
@@ -85,7 +85,7 @@ export function decideFarmMovementCreate(farmId: string, body: FarmMovementInput
       changes: { farmId: farm.id, type, date, fields: movement.fields, ...backdatedOf(date, facts.today) },
     },
   ];
-  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: movement.version, farmIds: [farm.id] }];
+  const changes: ResourceChange[] = [upsertOf('movement', movement)];
   return { movement, group, audit, changes };
 }
 
@@ -192,7 +192,7 @@ export function decideFarmMovementUpdate(
     changes: netChanges([...farmEffectsOf(inputOf(movement), -1), ...farmEffectsOf(edit.next, 1)]),
   };
   const audit: AuditEvent[] = [{ action: 'movement.update', targetType: 'movement', targetId: movement.id, changes: movementDiff(movement, updated) }];
-  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'upsert', version: updated.version, farmIds: [movement.farmId] }];
+  const changes: ResourceChange[] = [upsertOf('movement', updated)];
   return { updated, group, audit, changes };
 }
 
@@ -209,7 +209,7 @@ export function decideFarmMovementDeletion(movement: FarmMovementRecord, now: Da
       changes: { farmId: movement.farmId, type: movement.type, date: movement.date, fields: movement.fields },
     },
   ];
-  const changes: ResourceChange[] = [{ type: 'movement', id: movement.id, op: 'delete', farmIds: [movement.farmId] }];
+  const changes: ResourceChange[] = [deleteOf('movement', movement)];
   return { group, audit, changes };
 }
 

@@ -1,6 +1,6 @@
 import { Conflict, Forbidden } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf } from '../decision.js';
 import { effectiveLock, REVIEW_CAPABILITY, unlockRefusal, type StoredLock } from '../ledger.js';
 import type { MovementRecord } from './record.js';
 
@@ -12,7 +12,7 @@ function lockChange(m: MovementRecord, lock: StoredLock | null, action: string, 
   const next: MovementRecord = { ...m, lock, version: m.version + 1, updatedAt: now.toISOString() };
   const change: RecordChange<MovementRecord> = { current: m, next, fields: { lock }, changes: { lock: { from: m.lock, to: lock } } };
   const audit: AuditEvent[] = [{ action, targetType: 'movement', targetId: m.id, changes: audited }];
-  const changes: ResourceChange[] = [{ type: 'movement', id: m.id, op: 'upsert', version: next.version, farmIds: [m.farmId] }];
+  const changes: ResourceChange[] = [upsertOf('movement', next)];
   return { change, audit, changes };
 }
 

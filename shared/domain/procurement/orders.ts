@@ -7,7 +7,7 @@ import { ulid } from 'ulidx';
 import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { localToday } from '../../platform/calendar.js';
 import type { Caller } from '../caller.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf } from '../decision.js';
 import { round } from '../weights.js';
 import type { OrderLineRecord, OrderRecord, SupplierRecord } from './records.js';
 import { seenSupplier } from './suppliers.js';
@@ -167,7 +167,7 @@ export const farmDateAt = (at: string, timeZone: string | undefined): string => 
 export const backdatedOf = (date: string, enteredOn: string): { backdated?: { date: string; enteredOn: string } } =>
   date < enteredOn ? { backdated: { date, enteredOn } } : {};
 
-export const orderChange = (o: OrderRecord): ResourceChange => ({ type: 'purchase_order', id: o.id, op: 'upsert', version: o.version, farmIds: [o.farmId] });
+export const orderChange = (o: OrderRecord): ResourceChange => upsertOf('purchase_order', o);
 
 /** The supplier an order names (as the caller sees it): not archived, serving the farm, supplying every line's kind. */
 export function judgeOrderSupplier(supplier: SupplierRecord, farmId: string, lines: readonly LineInput[]): void {

@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx';
 import { Conflict } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import type { AuditEvent, ResourceChange } from '../decision.js';
+import { type AuditEvent, type ResourceChange, upsertOf } from '../decision.js';
 import type { Proposal } from '../optimization.js';
 import { cycleNotFound } from '../references.js';
 import type { RecommendationRecord } from './records.js';
@@ -21,7 +21,7 @@ export interface RecommendationFlock {
 
 type Content = Pick<RecommendationRecord, 'cycleId' | 'category' | 'priority' | 'description' | 'expectedBenefit' | 'source' | 'rule' | 'evidence'>;
 
-const created = (r: RecommendationRecord): ResourceChange => ({ type: 'recommendation', id: r.id, op: 'upsert', version: r.version, farmIds: [r.farmId] });
+const created = (r: RecommendationRecord): ResourceChange => upsertOf('recommendation', r);
 
 /** A new, undecided recommendation for a flock. */
 function openRecommendation(caller: Caller, flock: RecommendationFlock, content: Content, now: Date): RecommendationRecord {

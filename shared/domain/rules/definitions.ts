@@ -2,7 +2,7 @@ import { ulid } from 'ulidx';
 import { ValidationFailed } from '../../errors.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { canAccessFarm } from '../farm-access.js';
 import { farmNotFound, flockNotFound, houseNotFound } from '../references.js';
 import { inputOf } from './calculations.js';
@@ -121,7 +121,7 @@ export function judgeRuleScope(scope: RuleRecord['scope'], found: ScopeFacts): v
     throw new ValidationFailed([{ field: 'scope.flockId', message: `flock ${scope.flockId} is not in house ${scope.houseId}` }]);
 }
 
-const ruleChange = (r: RuleRecord): ResourceChange => ({ type: 'rule', id: r.id, op: 'upsert', version: r.version, farmIds: [r.farmId] });
+const ruleChange = (r: RuleRecord): ResourceChange => upsertOf('rule', r);
 
 /** A new rule of the caller from checked fields whose scope was read as `found`. */
 export function decideRuleCreate(caller: Pick<Caller, 'id'>, fields: RuleFields, found: ScopeFacts, now: Date) {
@@ -162,6 +162,6 @@ export function decideRuleChange(current: RuleRecord, fields: RuleFields, found:
 export function decideRuleDeletion(rule: RuleRecord) {
   return {
     audit: [{ action: 'rule.delete', targetType: 'rule', targetId: rule.id, changes: { name: rule.name } }] as AuditEvent[],
-    changes: [{ type: 'rule', id: rule.id, op: 'delete', farmIds: [rule.farmId] }] satisfies ResourceChange[],
+    changes: [deleteOf('rule', rule)],
   };
 }

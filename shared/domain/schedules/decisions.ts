@@ -3,7 +3,7 @@ import { Conflict, ValidationFailed, type FieldError } from '../../errors.js';
 import { isoDate } from '../../platform/calendar.js';
 import type { Caller } from '../caller.js';
 import { diff } from '../changes.js';
-import type { AuditEvent, RecordChange, ResourceChange } from '../decision.js';
+import { type AuditEvent, type RecordChange, type ResourceChange, upsertOf, deleteOf } from '../decision.js';
 import { assigneeOrThrow, cycleNotFound, flockNotFound, houseNotFound } from '../references.js';
 import { detailsProblems, lastOccurrenceOf, timingProblems, timingStartProblems } from './occurrences.js';
 import { toScheduleDto, type ScheduleRecord } from './records.js';
@@ -82,13 +82,7 @@ export const placementOf = (body: Pick<CreateScheduleBody, 'houseId' | 'flockId'
   assignee: body.assignee ?? null,
 });
 
-export const upserted = (s: Pick<ScheduleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => ({
-  type: 'schedule',
-  id: s.id,
-  op: 'upsert',
-  version: s.version,
-  farmIds: [s.farmId],
-});
+export const upserted = (s: Pick<ScheduleRecord, 'id' | 'version' | 'farmId'>): ResourceChange => upsertOf('schedule', s);
 
 /** A new schedule of `farmId` (the caller's; the farm's cap is the commit's). */
 export function decideScheduleCreate(caller: Caller, farmId: string, body: CreateScheduleBody, found: PlacementFacts, now: Date) {
@@ -167,7 +161,7 @@ export function decideScheduleUpdate(current: ScheduleRecord, body: UpdateSchedu
 export function decideScheduleRemoval(current: ScheduleRecord) {
   return {
     audit: [{ action: 'schedule.delete', targetType: 'schedule', targetId: current.id, changes: toScheduleDto(current) }] as AuditEvent[],
-    changes: [{ type: 'schedule', id: current.id, op: 'delete', farmIds: [current.farmId] }] satisfies ResourceChange[],
+    changes: [deleteOf('schedule', current)],
   };
 }
 

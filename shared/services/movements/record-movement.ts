@@ -1,3 +1,4 @@
+import { upsertOf } from '../../domain/decision.js';
 import { settings } from '../../config/env.js';
 import { commit } from '../../db/commit.js';
 import { readMovementBasis } from '../../db/movement-basis.js';
@@ -44,7 +45,7 @@ export async function recordMovement(ctx: CommandContext, flockId: string, cycle
         commit(ctx, {
           writes: ledgerWrites({ groups: decision.groups, puts }, ctx.now.toISOString()),
           audit: decision.audit,
-          changes: puts.map((m) => ({ type: 'movement', id: m.id, op: 'upsert', version: m.version, farmIds: [m.farmId] })),
+          changes: puts.map((m) => upsertOf('movement', m)),
           response,
         }),
       );
