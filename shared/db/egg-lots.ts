@@ -3,7 +3,6 @@
  * and the writes that bring stored lots to it, for a migration of live data (scripts/migrate-egg-lots.ts)
  * and for a restore of an export without lots.
  */
-import { gradesOf } from '../domain/eggs/lots.js';
 import { changesEggLots, lotAttributes, type LotBalance, type LotDifference } from '../domain/eggs/lot-history.js';
 import type { CycleRef, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
@@ -13,16 +12,7 @@ import { absentOr, all, eq, isNew } from './conditions.js';
 import { cycleFromItem } from './cycles.js';
 import { allFarmIds } from './flocks.js';
 import { CYCLE_SK_PREFIX, cyclePartition, EGG_LOT_SK_PREFIX, eggLotKey, flockKey, flocksOfFarm, MOVEMENT_SK_PREFIX, movementKey } from './keys.js';
-import { eggLotDescriptor, movementFromItem } from './movements.js';
-
-/** A stored lot item as the rebuild compares it. */
-export const lotFromItem = (i: Record<string, unknown>): LotBalance => ({
-  laidOn: String(i.laidOn),
-  count: Number(i.count ?? 0),
-  laid: Number(i.laid ?? 0),
-  ungraded: Number(i.ungraded ?? 0),
-  graded: gradesOf(i),
-});
+import { eggLotDescriptor, lotFromItem, movementFromItem } from './movements.js';
 
 const inPartition = (cycleId: string, prefix: string) => ({
   TableName: tableName(),

@@ -3,6 +3,7 @@ import type { NetChange, Target } from '../domain/ledger.js';
 import type { StockTarget } from '../domain/stock-dates.js';
 import { BALANCES } from '../domain/ledger.js';
 import { gradesOf, type EggLot } from '../domain/eggs/lots.js';
+import type { LotBalance } from '../domain/eggs/lot-history.js';
 import { copiesOf } from '../domain/movement-copies.js';
 import type { CycleRef, LedgerGroup, MovementRecord } from '../domain/movements/record.js';
 import { Conflict } from '../errors.js';
@@ -91,6 +92,17 @@ function stockKeyOf(farmId: string, target: StockTarget): Key {
   if (target.kind === 'eggs') return eggStockKey(farmId);
   return medicineStockKey(farmId, target.product, target.unit);
 }
+
+/** A stored egg lot item as the egg draws read it: its laying day and the eggs it holds. */
+const eggLotFromItem = (i: Record<string, unknown>): EggLot => ({
+  laidOn: String(i.laidOn),
+  count: Number(i.count ?? 0),
+  ungraded: Number(i.ungraded ?? 0),
+  graded: gradesOf(i),
+});
+
+/** A stored egg lot item as the lots' rebuild compares it: also the eggs laid into it. */
+export const lotFromItem = (i: Record<string, unknown>): LotBalance => ({ ...eggLotFromItem(i), laid: Number(i.laid ?? 0) });
 
 /** What an egg lot item says of itself besides its balances: whose lot, of which laying day. */
 export const eggLotDescriptor = (ref: CycleRef, laidOn: string) => ({
@@ -269,7 +281,7 @@ export async function eggLotsOnHand(cycleId: string): Promise<EggLot[]> {
     ExpressionAttributeValues: { ':pk': cyclePartition(cycleId), ':s': EGG_LOT_SK_PREFIX, ':zero': 0 },
     ConsistentRead: true,
   });
-  return items.map((i) => ({ laidOn: String(i.laidOn), count: Number(i.count), ungraded: Number(i.ungraded ?? 0), graded: gradesOf(i) }));
+  return items.map(eggLotFromItem);
 }
 
 /** Feed types the farm holds in stock (kg > 0), for consumption without a feed type. */

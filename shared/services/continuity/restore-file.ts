@@ -1,7 +1,8 @@
 import { decodeTime, ulid } from 'ulidx';
 import type { RestoreRecord } from '../../domain/continuity/jobs.js';
 import { cycleLocator } from '../../db/keys.js';
-import { eggLotItem, lotFromItem } from '../../db/egg-lots.js';
+import { eggLotItem } from '../../db/egg-lots.js';
+import { lotFromItem } from '../../db/movements.js';
 import { movementFromItem } from '../../db/movements.js';
 import { changesEggLots, decideLotBackfill, type LotBalance } from '../../domain/eggs/lot-history.js';
 import type { CycleRef } from '../../domain/movements/record.js';
