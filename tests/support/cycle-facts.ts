@@ -1,11 +1,12 @@
-/** The facts of an active Ross 308 broiler cycle for the pure analytics tests: hatched and started on `start`. */
+/** The facts of an active cycle for the pure analytics tests. */
 import type { CycleFacts } from '../../shared/domain/analytics/inputs.js';
 
-export const rossBroilerCycle = (start: string, facts: Partial<CycleFacts> = {}): CycleFacts => ({
+/** An active layer cycle of no breed, hatched and started on `start`, with `facts` over it. */
+export const cycleFactsOf = (start: string, facts: Partial<CycleFacts> = {}): CycleFacts => ({
   cycleId: 'c',
   flockId: 'f',
-  birdType: 'broiler',
-  breed: 'Ross 308',
+  birdType: 'layer',
+  breed: null,
   hatchDate: start,
   startDate: start,
   endDate: null,
@@ -15,3 +16,7 @@ export const rossBroilerCycle = (start: string, facts: Partial<CycleFacts> = {})
   houseAreaM2: null,
   ...facts,
 });
+
+/** An active Ross 308 broiler cycle hatched and started on `start`. */
+export const rossBroilerCycle = (start: string, facts: Partial<CycleFacts> = {}): CycleFacts =>
+  cycleFactsOf(start, { birdType: 'broiler', breed: 'Ross 308', ...facts });

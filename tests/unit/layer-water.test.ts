@@ -8,6 +8,7 @@ import { thresholdBreaches } from '../../shared/domain/analytics/threshold-breac
 import { detectCycleDays } from '../../shared/domain/detection/daily.js';
 import { dailyPoints } from '../../shared/domain/rules/daily-points.js';
 import { defaultRules } from '../../shared/domain/rules/defaults.js';
+import { cycleFactsOf } from '../support/cycle-facts.js';
 import { evaluateRule } from '../../shared/domain/rules/evaluation.js';
 
 /**
@@ -26,19 +27,7 @@ function flock(breed: string, mlAt: (age: number) => number, pctAt: (age: number
   const days: DayTotals[] = [{ ...emptyDay(dateAt(0)), placed: BIRDS }];
   for (let age = 1; age <= LAST; age++) days.push({ ...emptyDay(dateAt(age)), waterLiters: Math.round((pctAt(age) / 100) * mlAt(age) * BIRDS) / 1000 });
   return {
-    cycle: {
-      cycleId: 'c',
-      flockId: 'f',
-      birdType: 'layer',
-      breed,
-      hatchDate: HATCH,
-      startDate: HATCH,
-      endDate: null,
-      status: 'active',
-      targetAgeDays: null,
-      targetWeightGrams: null,
-      houseAreaM2: null,
-    },
+    cycle: cycleFactsOf(HATCH, { breed }),
     days,
     weighings: [],
     asOf: dateAt(LAST),

@@ -12,22 +12,11 @@ import { decideTransferCompletion } from '../../shared/domain/transfers/completi
 import type { TransferRecord } from '../../shared/domain/transfers/records.js';
 import { decideTransferRequest, judgeTransferRequest } from '../../shared/domain/transfers/requests.js';
 import { ValidationFailed } from '../../shared/errors.js';
+import { cycleFactsOf } from '../support/cycle-facts.js';
 
 const day = (date: string, fields: Partial<Omit<DayTotals, 'date'>> = {}): DayTotals => ({ ...emptyDay(date), ...fields });
 const inputs = (days: DayTotals[], birdType: CycleFacts['birdType'] = 'layer'): CycleInputs => ({
-  cycle: {
-    cycleId: 'C1',
-    flockId: 'F1',
-    birdType,
-    breed: null,
-    hatchDate: days[0]!.date,
-    startDate: days[0]!.date,
-    endDate: null,
-    status: 'active',
-    targetAgeDays: null,
-    targetWeightGrams: null,
-    houseAreaM2: null,
-  },
+  cycle: cycleFactsOf(days[0]!.date, { cycleId: 'C1', flockId: 'F1', birdType }),
   days,
   weighings: [],
   asOf: '2026-09-30',
